@@ -1,0 +1,1 @@
+"""Benchmarks: each bench_*.py prints figures; none of them asserts a target."""

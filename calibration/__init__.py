@@ -1,0 +1,1 @@
+"""Calibration: printable mats (board geometry in millimetres, with markers) and camera profiles."""

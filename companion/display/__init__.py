@@ -1,0 +1,1 @@
+"""The side screen: draws a read-only snapshot with pygame and decides nothing."""

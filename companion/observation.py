@@ -1,0 +1,163 @@
+"""What vision saw in one steady frame: the contract between vision and the rules engine.
+
+Vision produces an :class:`Observation`; the engine's ``candidates(position, observation)``
+consumes it. Neither side imports anything else of the other. Regions are named by the mat (squares
+``a1``..``h8``, pits, track spaces, cups). A camera sees the top coin of a stack but not its height,
+so a reading holds the kind on top, never a count, except for regions that hold loose coins side by
+side (pits), where ``count`` and ``kinds`` say how many and which were seen.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.errors import CompanionError
+
+#: Coin kinds by letter, with their diameter in millimetres and metal; the letters are the ones
+#: positions use. ``S`` is the small-size US dollar (Sacagawea), a Shakala gem stand-in.
+COIN_KINDS: dict[str, tuple[str, float, str]] = {
+    "P": ("penny", 19.05, "copper"),
+    "N": ("nickel", 21.21, "silver"),
+    "D": ("dime", 17.91, "silver"),
+    "Q": ("quarter", 24.26, "silver"),
+    "S": ("dollar", 26.49, "brass"),
+}
+
+
+class ObservationError(CompanionError):
+    """An observation that cannot be parsed or is inconsistent."""
+
+
+@dataclass(frozen=True)
+class RegionReading:
+    """What is visible in one region: the top coin kind (or None), a pawn label (or None).
+
+    ``pawn`` is a colour name as vision reports it (``"red"``); the referee relabels colours to
+    player numbers (``"1"``..) before asking the engine, see :meth:`Observation.relabel_pawns`.
+    ``count`` and ``kinds`` are set only for regions that hold several loose coins.
+    """
+
+    coin: str | None = None
+    pawn: str | None = None
+    confidence: float = 1.0
+    count: int | None = None
+    kinds: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The reading as a JSON-ready dict; loose-coin fields only when set."""
+        data: dict[str, Any] = {
+            "coin": self.coin,
+            "pawn": self.pawn,
+            "confidence": round(self.confidence, 4),
+        }
+        if self.count is not None:
+            data["count"] = self.count
+            data["kinds"] = list(self.kinds)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RegionReading:
+        """Parse :meth:`to_json` output; raises :class:`ObservationError` on bad fields."""
+        coin = data.get("coin")
+        if coin is not None and coin not in COIN_KINDS:
+            raise ObservationError(f"unknown coin kind {coin!r} in observation")
+        pawn = data.get("pawn")
+        count = data.get("count")
+        try:
+            return cls(
+                coin=coin,
+                pawn=None if pawn is None else str(pawn),
+                confidence=float(data.get("confidence", 1.0)),
+                count=None if count is None else int(count),
+                kinds=tuple(str(kind) for kind in data.get("kinds", ())),
+            )
+        except (TypeError, ValueError) as error:
+            raise ObservationError(f"bad region reading {dict(data)!r}: {error}") from None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Readings of every region of a mat in one frame, plus how the frame was found."""
+
+    regions: Mapping[str, RegionReading]
+    markers_found: tuple[int, ...] = ()
+    milliseconds: float = 0.0
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, region: str) -> RegionReading:
+        return self.regions[region]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.regions)
+
+    def coin(self, region: str) -> str | None:
+        """The visible top coin of ``region``; an unread region counts as empty."""
+        reading = self.regions.get(region)
+        return None if reading is None else reading.coin
+
+    def pawn(self, region: str) -> str | None:
+        """The pawn label seen on ``region``, or None."""
+        reading = self.regions.get(region)
+        return None if reading is None else reading.pawn
+
+    def pawns(self) -> dict[str, str]:
+        """Pawn label -> region, for every pawn seen."""
+        return {
+            reading.pawn: name for name, reading in self.regions.items() if reading.pawn is not None
+        }
+
+    def relabel_pawns(self, labels: Mapping[str, str]) -> Observation:
+        """A copy with pawn labels mapped (colour -> player number); unknown labels are kept."""
+        regions = {
+            name: reading if reading.pawn is None
+            else replace(reading, pawn=labels.get(reading.pawn, reading.pawn))
+            for name, reading in self.regions.items()
+        }
+        return replace(self, regions=regions)
+
+    def to_json(self) -> dict[str, Any]:
+        """The observation as the JSON object `companion vision read` prints."""
+        return {
+            "regions": {name: reading.to_json() for name, reading in self.regions.items()},
+            "markers_found": list(self.markers_found),
+            "milliseconds": round(self.milliseconds, 2),
+            **({"meta": dict(self.meta)} if self.meta else {}),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Observation:
+        """Parse :meth:`to_json` output."""
+        regions = data.get("regions")
+        if not isinstance(regions, Mapping):
+            raise ObservationError("an observation needs a 'regions' object")
+        return cls(
+            regions={str(name): RegionReading.from_json(value) for name, value in regions.items()},
+            markers_found=tuple(int(marker) for marker in data.get("markers_found", ())),
+            milliseconds=float(data.get("milliseconds", 0.0)),
+            meta=dict(data.get("meta", {})),
+        )
+
+    @classmethod
+    def from_text(cls, text: str) -> Observation:
+        """Parse the JSON text of an observation."""
+        try:
+            return cls.from_json(json.loads(text))
+        except json.JSONDecodeError as error:
+            raise ObservationError(f"observation is not JSON: {error}") from None
+
+    @classmethod
+    def of_board(
+        cls, coins: Mapping[str, str | None], pawns: Mapping[str, str] | None = None
+    ) -> Observation:
+        """A perfect observation built from top coins by region and pawn label -> region."""
+        pawn_at = {region: label for label, region in (pawns or {}).items()}
+        names = set(coins) | set(pawn_at)
+        return cls(
+            regions={
+                name: RegionReading(coin=coins.get(name), pawn=pawn_at.get(name))
+                for name in sorted(names)
+            }
+        )

@@ -1,0 +1,1 @@
+"""The game record: append-only journal, resume, replay and text export."""

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that the firmware build and the simulator tests need, when we can.
+# As root we install them; otherwise we say which are missing, and those tests skip themselves.
+set -u
+packages=(gcc-avr avr-libc binutils-avr libsimavr-dev libelf-dev pkg-config make gcc)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+  echo "Installing system packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || echo "Could not install ${missing[*]}; the simulator tests will be skipped."
+else
+  echo "Not root: the firmware simulator tests will be skipped. To run them: sudo apt-get install ${missing[*]}"
+fi
+exit 0

@@ -1,0 +1,35 @@
+"""The observation contract round-trips through JSON and rejects bad input with a clear error."""
+
+import pytest
+
+from companion.observation import Observation, ObservationError, RegionReading
+
+
+def test_json_round_trip_keeps_every_field():
+    observation = Observation(
+        regions={
+            "a1": RegionReading(coin="P", pawn=None, confidence=0.9),
+            "b2": RegionReading(coin=None, pawn="red", confidence=0.75),
+            "A": RegionReading(coin="S", confidence=0.5, count=3, kinds=("P", "S")),
+        },
+        markers_found=(0, 1, 3),
+        milliseconds=12.5,
+    )
+    assert Observation.from_json(observation.to_json()) == observation
+
+
+def test_relabel_pawns_maps_colours_to_players():
+    observation = Observation.of_board({"a1": "P", "c3": None}, pawns={"red": "c3", "blue": "a1"})
+    relabelled = observation.relabel_pawns({"red": "1"})
+    assert relabelled.pawns() == {"1": "c3", "blue": "a1"}
+    assert relabelled.coin("a1") == "P"
+
+
+def test_unknown_coin_kind_is_named_in_the_error():
+    with pytest.raises(ObservationError, match="'X'"):
+        Observation.from_json({"regions": {"a1": {"coin": "X"}}})
+
+
+def test_text_that_is_not_json_is_reported():
+    with pytest.raises(ObservationError, match="not JSON"):
+        Observation.from_text("{nope")

@@ -1,0 +1,1 @@
+"""Vision: camera sources, finding the mat, reading regions, the steady gate, a synthetic table."""
