@@ -1,0 +1,197 @@
+"""What a printed mat looks like, as a list of simple shapes in millimetres.
+
+The PNG renderer (:mod:`calibration.mats`) and the PDF writer (:mod:`calibration.pdf`) both draw
+from this one list, so the raster and the vector mat cannot drift apart. Colours are RGB 0-255.
+Markers are emitted as one filled rectangle per black cell, taken from OpenCV's own
+``cv2.aruco.generateImageMarker``, so they are crisp at any scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+from calibration.geometry import Circle, Marker, MatGeometry, Point, Rect, Region
+
+Colour = tuple[int, int, int]
+
+WHITE: Colour = (255, 255, 255)
+BLACK: Colour = (0, 0, 0)
+#: The tint of every other square: pale blue-grey, light enough that copper, silver and brass
+#: coins stand out by hue and brightness and cheap in ink.
+SQUARE_TINT: Colour = (222, 231, 242)
+GRID_LINE: Colour = (150, 160, 172)
+LABEL: Colour = (128, 138, 150)
+BORDER: Colour = (70, 76, 84)
+PIT_FILL: Colour = (232, 238, 246)
+
+#: Cells on a side of a DICT_4X4_50 marker, black border included.
+MARKER_CELLS = 6
+#: How the dictionary is named on the printed mat.
+MARKER_DICTIONARY_LABEL = "4X4_50"
+
+
+@dataclass(frozen=True)
+class FilledRect:
+    rect: Rect
+    colour: Colour
+
+
+@dataclass(frozen=True)
+class FilledCircle:
+    circle: Circle
+    colour: Colour
+
+
+@dataclass(frozen=True)
+class Line:
+    start: Point
+    end: Point
+    width_mm: float
+    colour: Colour
+
+
+@dataclass(frozen=True)
+class Text:
+    """Text whose baseline passes through ``anchor``, aligned by ``align`` on it."""
+
+    anchor: Point
+    height_mm: float
+    text: str
+    colour: Colour
+    align: Literal["left", "centre"] = "left"
+
+
+Item = FilledRect | FilledCircle | Line | Text
+
+
+@cache
+def marker_cells(marker_id: int) -> tuple[tuple[bool, ...], ...]:
+    """Black (True) / white cells of a DICT_4X4_50 marker, 6x6 rows top to bottom."""
+    import cv2
+
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    image = cv2.aruco.generateImageMarker(dictionary, marker_id, MARKER_CELLS)
+    return tuple(tuple(bool(value < 128) for value in row) for row in image)
+
+
+def marker_items(marker: Marker) -> list[Item]:
+    """The marker as filled black cells on its white quiet zone."""
+    cell = marker.side_mm / MARKER_CELLS
+    left = marker.centre[0] - marker.side_mm / 2
+    top = marker.centre[1] - marker.side_mm / 2
+    items: list[Item] = []
+    for row, cells in enumerate(marker_cells(marker.id)):
+        for column, black in enumerate(cells):
+            if black:
+                centre = (left + (column + 0.5) * cell, top + (row + 0.5) * cell)
+                items.append(FilledRect(Rect(centre, (cell, cell)), BLACK))
+    return items
+
+
+def _square_items(region: Region, index: int, label_mm: float) -> list[Item]:
+    assert isinstance(region.shape, Rect)
+    rect = region.shape
+    items: list[Item] = []
+    file_index = ord(region.name[0]) - ord("a")
+    rank_index = int(region.name[1:]) - 1 if region.name[1:].isdigit() else index
+    if (file_index + rank_index) % 2 == 0:
+        items.append(FilledRect(rect, SQUARE_TINT))
+    inset = label_mm * 0.5
+    anchor = (rect.left + inset, rect.top + inset + label_mm)
+    items.append(Text(anchor, label_mm, region.name, LABEL))
+    return items
+
+
+def _pit_items(region: Region, label_mm: float) -> list[Item]:
+    shape = region.shape
+    items: list[Item] = []
+    if isinstance(shape, Circle):
+        items.append(FilledCircle(shape, GRID_LINE))
+        items.append(FilledCircle(Circle(shape.centre, shape.radius - 0.5), PIT_FILL))
+        x, y = shape.centre
+        anchor = (x, y + shape.radius - label_mm * 0.6)
+    else:
+        left, _, right, bottom = shape.bounds()
+        items.append(FilledRect(shape, GRID_LINE))
+        inner = Rect(shape.centre, (shape.size[0] - 1.0, shape.size[1] - 1.0))
+        items.append(FilledRect(inner, PIT_FILL))
+        anchor = ((left + right) / 2, bottom - label_mm * 0.6)
+    items.append(Text(anchor, label_mm, region.name, LABEL, "centre"))
+    return items
+
+
+def _grid_lines(geometry: MatGeometry) -> list[Item]:
+    """Thin lines along every square edge."""
+    edges: set[tuple[Point, Point]] = set()
+    for region in geometry.regions:
+        if region.kind == "square" and isinstance(region.shape, Rect):
+            left, top, right, bottom = region.shape.bounds()
+            edges.update({((left, top), (right, top)), ((left, bottom), (right, bottom))})
+            edges.update({((left, top), (left, bottom)), ((right, top), (right, bottom))})
+    return [Line(start, end, 0.35, GRID_LINE) for start, end in sorted(edges)]
+
+
+def _border(rect: Rect, width: float) -> list[Item]:
+    left, top, right, bottom = rect.bounds()
+    corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+    return [
+        Line(corners[index], corners[(index + 1) % 4], width, BORDER) for index in range(4)
+    ]
+
+
+def _ruler(left: float, baseline: float, label_mm: float) -> list[Item]:
+    """A 100 mm bar with centimetre ticks, so the user can check the print scale."""
+    items: list[Item] = [Line((left, baseline), (left + 100.0, baseline), 0.5, BORDER)]
+    for tick in range(11):
+        x = left + tick * 10.0
+        height = 3.0 if tick % 5 == 0 else 1.8
+        items.append(Line((x, baseline), (x, baseline - height), 0.3, BORDER))
+    items.append(
+        Text((left + 104.0, baseline), label_mm, "100 mm: check the print scale", LABEL)
+    )
+    return items
+
+
+def mat_items(geometry: MatGeometry) -> list[Item]:
+    """Everything printed on ``geometry``'s mat, back to front, in millimetres."""
+    squares = [region for region in geometry.regions if region.kind == "square"]
+    label_mm = 3.0
+    if squares:
+        first = squares[0].shape
+        assert isinstance(first, Rect)
+        label_mm = max(2.0, min(4.0, first.size[0] * 0.07))
+    items: list[Item] = []
+    for index, region in enumerate(geometry.regions):
+        if region.kind == "square" and isinstance(region.shape, Rect):
+            items.extend(_square_items(region, index, label_mm))
+        else:
+            items.extend(_pit_items(region, label_mm))
+    items.extend(_grid_lines(geometry))
+    items.extend(_border(geometry.play_area, 0.8))
+    items.extend(_margin_text(geometry, label_mm))
+    for marker in geometry.markers:
+        items.extend(marker_items(marker))
+    return items
+
+
+def _margin_text(geometry: MatGeometry, label_mm: float) -> list[Item]:
+    """Title and orientation in the bottom margin, 'North' in the top one, and a scale ruler."""
+    play = geometry.play_area
+    centre_x = play.centre[0]
+    margin_mid_bottom = (play.bottom + geometry.height_mm) / 2
+    margin_mid_top = play.top / 2
+    title = f"{geometry.name}  -  South  -  markers {MARKER_DICTIONARY_LABEL} ids " + ",".join(
+        str(marker_id) for marker_id in geometry.marker_ids()
+    )
+    text_mm = label_mm * 1.2
+    items: list[Item] = [
+        Text((centre_x, margin_mid_bottom - text_mm * 0.2), text_mm, title, LABEL, "centre"),
+        Text((centre_x, margin_mid_top + text_mm / 2), text_mm, "North", LABEL, "centre"),
+    ]
+    ruler_left = centre_x - 80.0
+    if ruler_left > geometry.markers[3].centre[0] + geometry.markers[3].side_mm:
+        items.extend(_ruler(ruler_left, margin_mid_bottom + text_mm * 2.2, label_mm))
+    return items
+

@@ -1,0 +1,318 @@
+"""Board geometry in millimetres: the regions of a mat and the four markers that locate it.
+
+Mat coordinates are millimetres with the origin at the top-left corner of the printed mat as South
+sees it (South sits at the bottom edge, North at the top), x growing to the right and y growing
+down, like image pixels. Every game's board is a :class:`MatGeometry`: a tuple of named regions
+(squares, pits, track spaces, cups), each a rectangle or a circle, and four ArUco markers from
+``DICT_4X4_50`` in the corners outside the play area. Vision finds the markers, maps these
+millimetres onto the image and reads each region; calibration prints the same geometry.
+``calibration/MATS.md`` documents the layouts in prose.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from companion.errors import CompanionError
+
+#: The ArUco dictionary every mat uses (OpenCV's ``cv2.aruco.DICT_4X4_50``).
+MARKER_DICTIONARY = "DICT_4X4_50"
+
+#: The kinds of region a mat can hold.
+RegionKind = Literal["square", "pit", "track", "cup"]
+
+Point = tuple[float, float]
+
+
+class GeometryError(CompanionError):
+    """A mat or region that does not exist, or a geometry that cannot be built."""
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle by its centre and size, in millimetres."""
+
+    centre: Point
+    size: Point
+
+    @property
+    def left(self) -> float:
+        return self.centre[0] - self.size[0] / 2
+
+    @property
+    def top(self) -> float:
+        return self.centre[1] - self.size[1] / 2
+
+    @property
+    def right(self) -> float:
+        return self.centre[0] + self.size[0] / 2
+
+    @property
+    def bottom(self) -> float:
+        return self.centre[1] + self.size[1] / 2
+
+    def contains(self, point: Point) -> bool:
+        """Whether ``point`` lies inside; half-open (left/top edges in, right/bottom out)."""
+        x, y = point
+        return self.left <= x < self.right and self.top <= y < self.bottom
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) in millimetres."""
+        return (self.left, self.top, self.right, self.bottom)
+
+    def area(self) -> float:
+        return self.size[0] * self.size[1]
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A circle by its centre and radius, in millimetres."""
+
+    centre: Point
+    radius: float
+
+    def contains(self, point: Point) -> bool:
+        """Whether ``point`` lies strictly inside the circle."""
+        return math.dist(point, self.centre) < self.radius
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the enclosing square, in millimetres."""
+        x, y = self.centre
+        return (x - self.radius, y - self.radius, x + self.radius, y + self.radius)
+
+    def area(self) -> float:
+        return math.pi * self.radius**2
+
+
+Shape = Rect | Circle
+
+
+@dataclass(frozen=True)
+class Region:
+    """One named place on a mat where coins and pawns lie: a square, pit, track space or cup."""
+
+    name: str
+    kind: RegionKind
+    shape: Shape
+
+    @property
+    def centre(self) -> Point:
+        return self.shape.centre
+
+    def contains(self, point: Point) -> bool:
+        return self.shape.contains(point)
+
+
+@dataclass(frozen=True)
+class Marker:
+    """An ArUco marker of :data:`MARKER_DICTIONARY`: its id, centre and side in millimetres.
+
+    ``side_mm`` is the black square including its black border (the 6x6 cells of a 4x4 marker).
+    The marker is printed upright in mat coordinates, so its corners in the order OpenCV's
+    ``ArucoDetector`` reports them (top-left, top-right, bottom-right, bottom-left) are
+    :meth:`corners`. A white quiet zone surrounds it on the mat.
+    """
+
+    id: int
+    centre: Point
+    side_mm: float
+
+    def corners(self) -> tuple[Point, Point, Point, Point]:
+        """Corners in ArucoDetector order: top-left, top-right, bottom-right, bottom-left."""
+        x, y = self.centre
+        half = self.side_mm / 2
+        return (
+            (x - half, y - half),
+            (x + half, y - half),
+            (x + half, y + half),
+            (x - half, y + half),
+        )
+
+    def rect(self) -> Rect:
+        return Rect(self.centre, (self.side_mm, self.side_mm))
+
+
+@dataclass(frozen=True)
+class MatGeometry:
+    """A printable board: its size, its play area, its regions and its four markers (all in mm)."""
+
+    name: str
+    width_mm: float
+    height_mm: float
+    play_area: Rect
+    regions: tuple[Region, ...]
+    markers: tuple[Marker, ...]
+    quiet_zone_mm: float
+
+    def region(self, name: str) -> Region:
+        """The region called ``name``; raises :class:`GeometryError` when there is none."""
+        for region in self.regions:
+            if region.name == name:
+                return region
+        raise GeometryError(f"mat {self.name!r} has no region {name!r}")
+
+    def region_names(self) -> tuple[str, ...]:
+        return tuple(region.name for region in self.regions)
+
+    def region_at(self, point: Point) -> Region | None:
+        """The region containing ``point`` (mm), or None when it lies between regions."""
+        for region in self.regions:
+            if region.contains(point):
+                return region
+        return None
+
+    def marker(self, marker_id: int) -> Marker:
+        """The marker with id ``marker_id``; raises :class:`GeometryError` when there is none."""
+        for marker in self.markers:
+            if marker.id == marker_id:
+                return marker
+        raise GeometryError(f"mat {self.name!r} has no marker {marker_id}")
+
+    def marker_ids(self) -> tuple[int, ...]:
+        return tuple(marker.id for marker in self.markers)
+
+    def marker_corners(self) -> dict[int, tuple[Point, Point, Point, Point]]:
+        """Marker id -> its four corners in mm, in ArucoDetector order."""
+        return {marker.id: marker.corners() for marker in self.markers}
+
+
+def corner_markers(
+    play_area: Rect, side_mm: float, quiet_mm: float, ids: tuple[int, int, int, int]
+) -> tuple[Marker, ...]:
+    """Four markers diagonally outside the corners of ``play_area``.
+
+    Each sits ``quiet_mm`` away from the play area in both directions, so its centre is
+    ``quiet_mm + side_mm / 2`` beyond the play area's corner on each axis. ``ids`` are given in
+    the order top-left, top-right, bottom-right, bottom-left (as South sees the mat).
+    """
+    offset = quiet_mm + side_mm / 2
+    left, top, right, bottom = play_area.bounds()
+    centres = (
+        (left - offset, top - offset),
+        (right + offset, top - offset),
+        (right + offset, bottom + offset),
+        (left - offset, bottom + offset),
+    )
+    pairs = zip(ids, centres, strict=True)
+    return tuple(Marker(marker_id, centre, side_mm) for marker_id, centre in pairs)
+
+
+def _mat_around(
+    name: str,
+    play_width: float,
+    play_height: float,
+    marker_side: float,
+    regions_at: Callable[[float, float], tuple[Region, ...]],
+) -> MatGeometry:
+    """A mat whose play area is surrounded by a margin band holding the corner markers.
+
+    The margin on every side is ``quiet + marker_side + quiet`` with ``quiet = marker_side / 4``;
+    ``regions_at(left, top)`` builds the regions for a play area whose top-left corner is given.
+    """
+    quiet = marker_side / 4
+    margin = 2 * quiet + marker_side
+    play_area = Rect((margin + play_width / 2, margin + play_height / 2), (play_width, play_height))
+    return MatGeometry(
+        name=name,
+        width_mm=play_width + 2 * margin,
+        height_mm=play_height + 2 * margin,
+        play_area=play_area,
+        regions=regions_at(margin, margin),
+        markers=corner_markers(play_area, marker_side, quiet, (0, 1, 2, 3)),
+        quiet_zone_mm=quiet,
+    )
+
+
+def square_name(file_index: int, rank_index: int) -> str:
+    """``a1``-style name from zero-based file (a = 0, left as South sees it) and rank (1 = 0)."""
+    return f"{chr(ord('a') + file_index)}{rank_index + 1}"
+
+
+def grid_mat(name: str, files: int, ranks: int, square_mm: float) -> MatGeometry:
+    """A board of ``files`` x ``ranks`` squares named a1.., rank 1 at South's (bottom) edge.
+
+    Markers are ``0.8 * square_mm`` on a side, so they scale with the board and the camera sees
+    them at the same size relative to the squares.
+    """
+    if not 10.0 <= square_mm <= 200.0:
+        raise GeometryError(f"square size {square_mm} mm is out of range; use 10 to 200 mm")
+    if not (1 <= files <= 26 and 1 <= ranks <= 99):
+        raise GeometryError(f"a {files}x{ranks} grid is out of range")
+
+    def squares(left: float, top: float) -> tuple[Region, ...]:
+        regions = []
+        for rank in range(ranks):
+            for file in range(files):
+                centre = (left + (file + 0.5) * square_mm, top + (ranks - rank - 0.5) * square_mm)
+                shape = Rect(centre, (square_mm, square_mm))
+                regions.append(Region(square_name(file, rank), "square", shape))
+        return tuple(regions)
+
+    return _mat_around(name, files * square_mm, ranks * square_mm, 0.8 * square_mm, squares)
+
+
+def coin_isolation_mat(square_mm: float = 50.0) -> MatGeometry:
+    """The Coin Isolation board: 8x8 squares a1..h8, 50 mm each by default."""
+    return grid_mat("coin-isolation", 8, 8, square_mm)
+
+
+def test_pit_mat(pit_radius_mm: float = 30.0) -> MatGeometry:
+    """A small board for testing loose-coin regions: two rows of four pits and two cups.
+
+    Pits ``s1``..``s4`` (South's row, bottom) and ``n1``..``n4`` (North's row, top) are circles
+    of ``pit_radius_mm``, numbered left to right as South sees them; the cups ``cup-w`` and
+    ``cup-e`` are taller rectangles at the West and East ends.
+    """
+    pitch = 2 * pit_radius_mm + 10.0
+    cup_width = pitch
+    play_width = 4 * pitch + 2 * (cup_width + 10.0)
+    play_height = 2 * pitch
+
+    def pits(left: float, top: float) -> tuple[Region, ...]:
+        regions: list[Region] = []
+        first_x = left + cup_width + 10.0 + pitch / 2
+        for row, y in (("n", top + pitch / 2), ("s", top + 1.5 * pitch)):
+            for index in range(4):
+                centre = (first_x + index * pitch, y)
+                regions.append(Region(f"{row}{index + 1}", "pit", Circle(centre, pit_radius_mm)))
+        cup_size = (cup_width, play_height - 10.0)
+        mid_y = top + play_height / 2
+        regions.append(Region("cup-w", "cup", Rect((left + cup_width / 2, mid_y), cup_size)))
+        regions.append(
+            Region("cup-e", "cup", Rect((left + play_width - cup_width / 2, mid_y), cup_size))
+        )
+        return tuple(regions)
+
+    return _mat_around("test-pits", play_width, play_height, 40.0, pits)
+
+
+test_pit_mat.__test__ = False  # type: ignore[attr-defined]  # a factory, not a pytest test
+
+
+#: Mat factories by game name; each takes no arguments or keyword options with defaults.
+_MATS: dict[str, Callable[[], MatGeometry]] = {
+    "coin-isolation": coin_isolation_mat,
+    "test-pits": test_pit_mat,
+}
+
+
+def mat_names() -> tuple[str, ...]:
+    """Names accepted by :func:`mat_for_game`."""
+    return tuple(sorted(_MATS))
+
+
+def mat_for_game(name: str, square_mm: float | None = None) -> MatGeometry:
+    """The default mat of game ``name``; ``square_mm`` resizes grid boards.
+
+    Raises :class:`GeometryError` for an unknown game, naming the known ones.
+    """
+    if name not in _MATS:
+        raise GeometryError(f"no mat for game {name!r}; known: {', '.join(mat_names())}")
+    if square_mm is not None:
+        if name != "coin-isolation":
+            raise GeometryError(f"mat {name!r} has no square size to set")
+        return coin_isolation_mat(square_mm)
+    return _MATS[name]()
