@@ -1,0 +1,34 @@
+"""The vision layer's exception family: every expected failure of finding or reading a mat.
+
+Each is a :class:`~companion.errors.CompanionError`, so the command line turns it into one sentence
+and exit code 2. Messages name the bad input (the file, the missing markers) and what to do.
+"""
+
+from __future__ import annotations
+
+from companion.errors import CompanionError
+
+
+class VisionError(CompanionError):
+    """Root of every expected vision failure."""
+
+
+class ImageReadError(VisionError):
+    """A file that is missing or is not an image OpenCV can decode."""
+
+
+class MatNotFoundError(VisionError):
+    """Too few of the mat's markers were seen to locate the board.
+
+    ``found`` and ``missing`` hold marker ids, so callers (the steady-frame gate, the screen) can
+    say which corner is covered.
+    """
+
+    def __init__(self, message: str, found: tuple[int, ...] = (), missing: tuple[int, ...] = ()):
+        super().__init__(message)
+        self.found = found
+        self.missing = missing
+
+
+class ProfileError(VisionError):
+    """A vision profile file that cannot be read, parsed or holds impossible values."""
