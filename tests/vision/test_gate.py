@@ -1,0 +1,137 @@
+"""The steady-frame gate on warped pictures of the real mat, fed made-up timestamps."""
+
+from __future__ import annotations
+
+import pytest
+
+from calibration.geometry import coin_isolation_mat
+from tests.vision.test_gate_scenes import (
+    COPPER,
+    Finding,
+    Scene,
+    board_with_pieces,
+    hand_over,
+    sleeve_over,
+)
+from vision.gate import GateConfig, GateVerdict, SteadyGate, markers_missing_reason
+
+STEP = 0.1  # seconds between frames, as a 10 fps feed
+
+
+def feed(gate: SteadyGate, scenes: list[Scene], start: float = 0.0) -> list[GateVerdict]:
+    verdicts = []
+    for number, scene in enumerate(scenes):
+        image, finding = scene.frame(seed=number)
+        verdicts.append(gate.update(start + number * STEP, image, finding))
+    return verdicts
+
+
+def test_a_still_board_counts_after_settling() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    verdicts = feed(gate, [board_with_pieces()] * 7)
+    assert [verdict.steady for verdict in verdicts] == [False] * 4 + [True] * 3
+    assert verdicts[0].reason == "waiting for the board to settle"
+    assert verdicts[0].code == "settling"
+    assert verdicts[4].still_s == pytest.approx(0.4)
+    assert verdicts[6].reason == "steady"
+
+
+def test_the_settle_time_is_configurable() -> None:
+    gate = SteadyGate(coin_isolation_mat(), GateConfig(settle_s=0.2))
+    verdicts = feed(gate, [Scene()] * 4)
+    assert [verdict.steady for verdict in verdicts] == [False, False, True, True]
+
+
+def test_a_hand_over_the_board_is_rejected_then_the_board_must_settle_again() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    board = board_with_pieces()
+    verdicts = feed(gate, [board] * 5 + [hand_over(board)] * 6 + [board] * 7)
+    assert verdicts[4].steady
+    for verdict in verdicts[5:11]:
+        assert not verdict.steady
+        assert verdict.code == "hand" and verdict.reason == "a hand is over the board"
+    after = verdicts[11:]
+    # The first frame without the hand differs from the last with it: the settle starts after.
+    assert [verdict.steady for verdict in after] == [False] * 5 + [True] * 2
+    assert after[0].reason == "waiting for the board to settle"
+
+
+def test_a_still_hand_is_still_rejected() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    verdicts = feed(gate, [hand_over(Scene())] * 10)
+    assert not any(verdict.steady for verdict in verdicts)
+    assert {verdict.code for verdict in verdicts} == {"hand"}
+
+
+def test_a_sleeve_without_skin_is_rejected() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    verdicts = feed(gate, [sleeve_over(board_with_pieces())] * 6)
+    assert not any(verdict.steady for verdict in verdicts)
+    assert verdicts[-1].code == "foreign"
+    assert "over the board" in verdicts[-1].reason
+
+
+def test_coins_and_pawns_are_not_foreign() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    verdicts = feed(gate, [board_with_pieces()] * 5)
+    assert {verdict.code for verdict in verdicts} == {"settling", "steady"}
+
+
+def test_dim_light_is_not_foreign() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    dim = board_with_pieces()
+    dim.light = 0.55
+    assert feed(gate, [dim] * 5)[-1].steady
+
+
+def test_a_moving_board_is_never_steady() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    sliding = [Scene(shift=(4.0 * number, 1.5 * number)) for number in range(8)]
+    verdicts = feed(gate, sliding)
+    assert not any(verdict.steady for verdict in verdicts)
+    assert all(verdict.code == "moving" for verdict in verdicts[1:])
+    assert verdicts[1].reason == "waiting for the board to settle"
+    stopped = feed(gate, [sliding[-1]] * 6, start=1.0)
+    assert [verdict.steady for verdict in stopped] == [False] * 4 + [True] * 2
+
+
+def test_a_coin_put_down_restarts_the_settle_time() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    geometry = coin_isolation_mat()
+    with_coin = Scene(coins=[(geometry.region("e5").centre, 19.05, COPPER)])
+    verdicts = feed(gate, [Scene()] * 5 + [with_coin] * 6)
+    assert verdicts[4].steady
+    assert verdicts[5].code == "moving"
+    assert [verdict.steady for verdict in verdicts[6:]] == [False] * 4 + [True]
+
+
+def test_a_missing_marker_is_named() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    image, finding = Scene().frame()
+    for _ in range(5):
+        gate.update(0.0, image, finding)
+    partial = Finding(finding.image_to_mat, (0, 1, 3))
+    verdict = gate.update(0.6, image, partial)
+    assert not verdict.steady
+    assert verdict.code == "markers" and verdict.reason == "marker 2 not seen"
+    assert verdict.missing_markers == (2,)
+    assert not gate.update(0.7, image, finding).steady  # the settle time starts again
+
+
+def test_no_board_found() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    image, _ = Scene().frame()
+    verdict = gate.update(0.0, image, Finding(None, ()))
+    assert verdict.code == "no-board" and "no markers seen" in verdict.reason
+    verdict = gate.update(0.1, image, Finding(None, (0, 1)))
+    assert verdict.reason == "board not found: markers 2 and 3 not seen"
+    assert verdict.missing_markers == (2, 3)
+
+
+@pytest.mark.parametrize(
+    ("missing", "reason"),
+    [((2,), "marker 2 not seen"), ((1, 3), "markers 1 and 3 not seen"),
+     ((0, 1, 2), "markers 0, 1 and 2 not seen")],
+)
+def test_missing_marker_wording(missing: tuple[int, ...], reason: str) -> None:
+    assert markers_missing_reason(missing) == reason

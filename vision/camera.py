@@ -1,0 +1,450 @@
+"""Camera sources opened by URL: a webcam, a video file, a folder of images, the synthetic table.
+
+``open_camera(url)`` returns a :class:`CameraSource` whose ``read()`` gives the next
+:class:`Frame` (BGR image, timestamp in seconds, index from 0) and whose ``close()`` frees it.
+URLs, as pyserial's ``serial_for_url`` does for ports:
+
+* ``0``, ``1``, ... or ``/dev/video0``: a camera through OpenCV, asking for 1920x1080 MJPG;
+  timestamps are ``time.monotonic()`` at capture.
+* ``clip.avi`` (any path to a video file, or ``file://clip.avi``): its frames in order;
+  timestamps are ``index / fps`` of the file.
+* ``file://DIR`` or a directory path: the images in DIR (.png, .jpg, .jpeg, .bmp, .tif, .tiff,
+  .webp) in plain name order, so number them with leading zeros; timestamps are ``index / fps``
+  (``?fps=30`` by default). A single image path serves that image as a still camera.
+* ``sim://`` with query options (``sim://?seed=3&players=2``): the synthetic table of
+  :mod:`vision.synth`.
+
+File sources end by default: after the last frame ``read()`` raises :class:`EndOfFrames`.
+``?loop=1`` starts again from the first frame instead, with timestamps still increasing. Every
+expected failure (no such device, permission denied, no frames, only black frames) is a
+:class:`CameraError` whose message is one sentence saying what to do; the source is then closed
+and the caller retries by calling ``open_camera`` again.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol, Self
+from urllib.parse import parse_qsl, urlsplit
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import VisionError
+
+#: A BGR image as OpenCV gives it (uint8, height x width x 3).
+Image = NDArray[Any]
+
+#: File name endings served by folder sources, lower case.
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+class CameraError(VisionError):
+    """A camera that cannot be opened or read; the message says what the user can do."""
+
+
+class EndOfFrames(CameraError):
+    """A video file or folder source that has served its last frame (and does not loop)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """One captured image (BGR, uint8, height x width x 3) with its time in seconds and index."""
+
+    image: Image
+    timestamp: float
+    index: int
+
+    def __repr__(self) -> str:
+        height, width = self.image.shape[:2]
+        return f"Frame(<{width}x{height} image>, timestamp={self.timestamp!r}, index={self.index})"
+
+
+@dataclass(frozen=True)
+class CameraOptions:
+    """How sources are opened; URL query options (``?loop=1&fps=10``) override these.
+
+    ``black_frame_limit`` consecutive black frames make ``read()`` raise (a lens cap, a dark
+    room); fewer are returned as they are, since webcams often start with a few dark frames.
+    """
+
+    width: int = 1920
+    height: int = 1080
+    fourcc: str = "MJPG"
+    first_frame_timeout_s: float = 3.0
+    black_frame_limit: int = 30
+    loop: bool = False
+    fps: float = 30.0
+    sim_options: tuple[tuple[str, str], ...] = ()
+
+
+class CameraSource(Protocol):
+    """What every source offers: the next frame, and closing it."""
+
+    url: str
+
+    def read(self) -> Frame:
+        """The next frame; raises :class:`CameraError` (or :class:`EndOfFrames`)."""
+        ...
+
+    def close(self) -> None:
+        """Free the device or file; reading afterwards raises :class:`CameraError`."""
+        ...
+
+    def __iter__(self) -> Iterator[Frame]:
+        """Frames until the source ends."""
+        ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None: ...
+
+
+def is_black(image: Image, level: float = 12.0) -> bool:
+    """Whether ``image`` is (nearly) black: dark on average and with almost nothing bright."""
+    sample = image[::8, ::8]
+    return float(sample.mean()) < level and float(np.percentile(sample, 99)) < 3 * level
+
+
+@dataclass
+class _BlackFrameGuard:
+    """Counts consecutive black frames and raises once there are too many."""
+
+    url: str
+    limit: int
+    count: int = 0
+
+    def check(self, image: Image) -> None:
+        self.count = self.count + 1 if is_black(image) else 0
+        if self.limit and self.count >= self.limit:
+            raise CameraError(
+                f"camera {self.url!r} delivers only black frames: take off the lens cap, "
+                "turn on a light or point it at the mat, then open it again"
+            )
+
+
+class _SourceBase:
+    """Shared bookkeeping: the URL, the next index, closing, the black-frame guard."""
+
+    def __init__(self, url: str, options: CameraOptions) -> None:
+        self.url = url
+        self.options = options
+        self._index = 0
+        self._closed = False
+        self._black = _BlackFrameGuard(url, options.black_frame_limit)
+
+    def _next_frame(self, image: Image, timestamp: float) -> Frame:
+        self._black.check(image)
+        frame = Frame(image, timestamp, self._index)
+        self._index += 1
+        return frame
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise CameraError(f"camera {self.url!r} is closed; open it again to read")
+
+    def close(self) -> None:
+        self._closed = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[Frame]:
+        """Frames until the source ends (file sources without ``loop``)."""
+        while True:
+            try:
+                yield self.read()  # type: ignore[attr-defined]
+            except EndOfFrames:
+                return
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.url!r})"
+
+
+class _QuietOpenCV:
+    """Silences OpenCV's own warnings while opening, since our error says it better."""
+
+    def __enter__(self) -> None:
+        self._level = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+    def __exit__(self, *exc: object) -> None:
+        cv2.utils.logging.setLogLevel(self._level)
+
+
+def _device_path(device: int | str) -> str:
+    return f"/dev/video{device}" if isinstance(device, int) else device
+
+
+def _check_device_access(device: int | str) -> None:
+    """On Linux, say plainly when the device node is missing or not ours to open."""
+    if not sys.platform.startswith("linux"):
+        return
+    path = _device_path(device)
+    if not os.path.exists(path):
+        raise CameraError(
+            f"no camera at {path}: plug the webcam in, or pick another one "
+            "(`ls /dev/video*` lists them)"
+        )
+    if not os.access(path, os.R_OK | os.W_OK):
+        raise CameraError(
+            f"permission denied for {path}: add yourself to the 'video' group "
+            "(sudo usermod -aG video $USER) and log in again"
+        )
+
+
+class DeviceCamera(_SourceBase):
+    """A webcam through OpenCV, asking for the configured size and MJPG (cameras may refuse)."""
+
+    def __init__(self, device: int | str, options: CameraOptions, url: str | None = None) -> None:
+        super().__init__(url or str(device), options)
+        _check_device_access(device)
+        with _QuietOpenCV():
+            if isinstance(device, int):
+                capture = cv2.VideoCapture(device)
+            else:
+                capture = cv2.VideoCapture(device, cv2.CAP_V4L2)
+        if not capture.isOpened():
+            capture.release()
+            raise CameraError(
+                f"cannot open camera {self.url!r}: close any other program using it, "
+                "replug it and try again"
+            )
+        capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*options.fourcc))
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, options.width)
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, options.height)
+        self._capture = capture
+        self._first_frame()
+
+    def _first_frame(self) -> None:
+        """Wait for a first frame, so a silent camera fails at open, not in the game."""
+        deadline = time.monotonic() + self.options.first_frame_timeout_s
+        while time.monotonic() < deadline:
+            if self._capture.grab():
+                return
+            time.sleep(0.05)
+        self.close()
+        raise CameraError(
+            f"camera {self.url!r} opened but delivered no frames within "
+            f"{self.options.first_frame_timeout_s:g} s: close other programs using it, "
+            "replug it and try again"
+        )
+
+    def size(self) -> tuple[int, int]:
+        """The (width, height) the camera actually delivers."""
+        width = int(self._capture.get(cv2.CAP_PROP_FRAME_WIDTH))
+        return width, int(self._capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
+
+    def read(self) -> Frame:
+        self._check_open()
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            self.close()
+            raise CameraError(
+                f"camera {self.url!r} stopped delivering frames: check its cable, "
+                "then open it again"
+            )
+        return self._next_frame(image, time.monotonic())
+
+    def close(self) -> None:
+        if not self._closed:
+            self._capture.release()
+        super().close()
+
+
+class VideoFileCamera(_SourceBase):
+    """The frames of a video file in order; timestamps follow the file's frame rate."""
+
+    def __init__(self, path: Path, options: CameraOptions, url: str | None = None) -> None:
+        super().__init__(url or str(path), options)
+        self.path = path
+        self._capture = self._open()
+        fps = self._capture.get(cv2.CAP_PROP_FPS)
+        self.fps = fps if fps and fps > 0 else options.fps
+        self._served = 0
+
+    def _open(self) -> cv2.VideoCapture:
+        with _QuietOpenCV():
+            capture = cv2.VideoCapture(str(self.path))
+        if not capture.isOpened():
+            capture.release()
+            raise CameraError(
+                f"cannot open video {str(self.path)!r}: it is not a video OpenCV can decode; "
+                "convert it to MJPG AVI or MP4"
+            )
+        return capture
+
+    def read(self) -> Frame:
+        self._check_open()
+        ok, image = self._capture.read()
+        if not ok and self.options.loop and self._served:
+            self._capture.release()
+            self._capture = self._open()
+            self._served = 0
+            ok, image = self._capture.read()
+        if not ok or image is None:
+            if self._index == 0:
+                raise CameraError(
+                    f"video {str(self.path)!r} holds no frames OpenCV can decode; "
+                    "check the file or convert it"
+                )
+            raise EndOfFrames(
+                f"video {str(self.path)!r} has no more frames ({self._index} read); "
+                "add ?loop=1 to play it again"
+            )
+        self._served += 1
+        return self._next_frame(image, self._index / self.fps)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._capture.release()
+        super().close()
+
+
+def image_files(folder: Path) -> list[Path]:
+    """The image files directly in ``folder``, in plain name order."""
+    return sorted(
+        path for path in folder.iterdir()
+        if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES
+    )
+
+
+class ImageFolderCamera(_SourceBase):
+    """The images of a folder (or one image) in name order, at ``options.fps``."""
+
+    def __init__(self, paths: list[Path], options: CameraOptions, url: str) -> None:
+        super().__init__(url, options)
+        if not paths:
+            raise CameraError(
+                f"{url!r} holds no images ({', '.join(IMAGE_SUFFIXES)}); check the folder"
+            )
+        self.paths = paths
+
+    @classmethod
+    def of_folder(cls, folder: Path, options: CameraOptions, url: str) -> ImageFolderCamera:
+        return cls(image_files(folder), options, url)
+
+    def read(self) -> Frame:
+        self._check_open()
+        position = self._index
+        if position >= len(self.paths):
+            if not self.options.loop:
+                raise EndOfFrames(
+                    f"{self.url!r} has no more images ({len(self.paths)} read); "
+                    "add ?loop=1 to start again"
+                )
+            position %= len(self.paths)
+        path = self.paths[position]
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise CameraError(f"cannot read image {str(path)!r}: remove it or replace it")
+        return self._next_frame(image, self._index / self.options.fps)
+
+
+class SimCamera(_SourceBase):
+    """The synthetic table of :mod:`vision.synth` behind ``sim://``; see :func:`open_sim`."""
+
+    def read(self) -> Frame:  # pragma: no cover - replaced once vision.synth is there
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class CameraUrl:
+    """A parsed camera URL: its kind, its target (device, path, or empty) and its options."""
+
+    kind: str
+    target: str
+    options: CameraOptions = field(default_factory=CameraOptions)
+
+
+def _with_query(options: CameraOptions, query: str, url: str) -> CameraOptions:
+    """Apply ``loop`` and ``fps`` from the query; keep the rest for the synthetic table."""
+    pairs = parse_qsl(query, keep_blank_values=True)
+    others = []
+    for key, value in pairs:
+        if key == "loop":
+            options = replace(options, loop=value.lower() not in ("0", "false", "no", ""))
+        elif key == "fps":
+            try:
+                options = replace(options, fps=float(value))
+            except ValueError:
+                raise CameraError(f"fps {value!r} in {url!r} is not a number") from None
+            if options.fps <= 0:
+                raise CameraError(f"fps in {url!r} must be above 0")
+        else:
+            others.append((key, value))
+    return replace(options, sim_options=options.sim_options + tuple(others))
+
+
+def parse_camera_url(url: str, options: CameraOptions | None = None) -> CameraUrl:
+    """Split ``url`` into a kind (device, video, folder, image, sim), a target and options."""
+    options = options or CameraOptions()
+    text = url.strip()
+    if not text:
+        raise CameraError("the camera URL is empty: give a device index like 0, a path, or sim://")
+    if text.isdigit():
+        return CameraUrl("device", text, options)
+    if "://" in text:
+        parts = urlsplit(text)
+        options = _with_query(options, parts.query, url)
+        if parts.scheme == "sim":
+            return CameraUrl("sim", "", options)
+        if parts.scheme != "file":
+            raise CameraError(
+                f"unknown camera URL scheme {parts.scheme!r} in {url!r}; "
+                "use a device index, a path, file://DIR or sim://"
+            )
+        text = parts.netloc + parts.path
+    if text.startswith("/dev/video"):
+        return CameraUrl("device", text, options)
+    path = Path(text).expanduser()
+    if path.is_dir():
+        return CameraUrl("folder", str(path), options)
+    if path.is_file():
+        kind = "image" if path.suffix.lower() in IMAGE_SUFFIXES else "video"
+        return CameraUrl(kind, str(path), options)
+    raise CameraError(
+        f"no camera, folder or video at {text!r}: check the path, or give a device index like 0"
+    )
+
+
+def open_camera(url: str, options: CameraOptions | None = None) -> CameraSource:
+    """Open the source named by ``url`` (see the module text); raises :class:`CameraError`."""
+    parsed = parse_camera_url(url, options)
+    if parsed.kind == "device":
+        device: int | str = int(parsed.target) if parsed.target.isdigit() else parsed.target
+        return DeviceCamera(device, parsed.options, url)
+    if parsed.kind == "video":
+        return VideoFileCamera(Path(parsed.target), parsed.options, url)
+    if parsed.kind == "folder":
+        return ImageFolderCamera.of_folder(Path(parsed.target), parsed.options, url)
+    if parsed.kind == "image":
+        return ImageFolderCamera([Path(parsed.target)], replace(parsed.options, loop=True), url)
+    return open_sim(url, parsed.options)
+
+
+def open_sim(url: str, options: CameraOptions) -> CameraSource:
+    """The synthetic table; needs :mod:`vision.synth`."""
+    raise CameraError(
+        f"the simulated camera {url!r} is not available yet: vision/synth.py is not built"
+    )

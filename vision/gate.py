@@ -1,0 +1,292 @@
+"""The steady-frame gate: which frames are fit to read, and why the others are not.
+
+A frame counts only when, for at least ``settle_s`` seconds (0.4 s by default), every frame has
+shown all four markers, a still board, and nothing foreign over the mat. The gate is a pure state
+machine: :meth:`SteadyGate.update` is fed a timestamp, the image and the board-finding result
+of :mod:`vision.markers`, and returns a :class:`GateVerdict` whose ``reason`` says in a few words
+why the frame does not count ("marker 2 not seen", "a hand is over the board", "waiting for the
+board to settle"). It never sleeps and never reads a clock, so tests feed it made-up times.
+
+How it looks, on a low-resolution top view of the whole mat (2 mm per pixel by default):
+
+* stillness: the play area's corners in the image must not shift, and the top view must not
+  change, between consecutive frames;
+* foreign objects: the mat is white and pale blue-grey, so everything clearly darker or more
+  colourful than the paper around it is an object. Coins and pawns are small blobs inside the
+  play area; a blob that is large, skin-coloured or reaches out over the margin (arms come from
+  outside the mat) is a hand, a sleeve or a shadow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import MatGeometry
+
+#: An image or mask as OpenCV gives it; a 3x3 or Nx2 float matrix.
+Image = NDArray[Any]
+Matrix = NDArray[Any]
+
+
+class BoardFinding(Protocol):
+    """What the gate needs of a board-finding result (see :mod:`vision.markers`)."""
+
+    @property
+    def marker_ids(self) -> tuple[int, ...]:
+        """Ids of the mat's markers found in the frame."""
+        ...
+
+    @property
+    def image_to_mat(self) -> Matrix | None:
+        """3x3 homography from image pixels to mat millimetres, or None when not found."""
+        ...
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    """Thresholds of the gate; lengths in millimetres on the mat, times in seconds."""
+
+    settle_s: float = 0.4
+    mm_per_pixel: float = 2.0
+    #: A play-area corner moving more than this many image pixels means the board moves.
+    corner_shift_px: float = 2.5
+    #: Grey-level change of a top-view pixel that counts as change.
+    change_level: float = 24.0
+    #: Changed area above this means something moves over the mat.
+    change_area_mm2: float = 120.0
+    #: A pixel is an object when darker than this share of the paper around it.
+    dark_ratio: float = 0.62
+    #: ... or more saturated than this (HSV saturation, 0-255).
+    saturation: float = 70.0
+    #: An object blob larger than this is foreign (a quarter is 462 mm^2, a square 2500 mm^2).
+    foreign_area_mm2: float = 2600.0
+    #: An object reaching this far into the margin around the play area is foreign.
+    margin_area_mm2: float = 300.0
+    #: Skin-coloured area above this is a hand (a penny is 285 mm^2, and copper looks like skin).
+    skin_area_mm2: float = 900.0
+
+
+@dataclass(frozen=True)
+class GateVerdict:
+    """The gate's answer for one frame: whether it counts and, if not, why.
+
+    ``code`` is one of ``steady``, ``no-board``, ``markers``, ``hand``, ``foreign``, ``moving``,
+    ``settling``; ``reason`` is the short sentence for the screen; ``still_s`` is how long the
+    board has been steady and clean so far.
+    """
+
+    steady: bool
+    code: str
+    reason: str
+    still_s: float = 0.0
+    missing_markers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class TopView:
+    """The mat seen from above at low resolution, with masks of its parts (pixel grid)."""
+
+    image: Image
+    grey: Image
+    paper_mask: Image
+    play_mask: Image
+    margin_mask: Image
+
+
+def markers_missing_reason(missing: tuple[int, ...]) -> str:
+    """``marker 2 not seen`` or ``markers 1 and 3 not seen``."""
+    names = [str(marker_id) for marker_id in missing]
+    if len(names) == 1:
+        return f"marker {names[0]} not seen"
+    return f"markers {', '.join(names[:-1])} and {names[-1]} not seen"
+
+
+def _rect_mask(shape: tuple[int, int], bounds: tuple[float, float, float, float],
+               scale: float) -> Image:
+    mask = np.zeros(shape, np.uint8)
+    left, top, right, bottom = (round(value / scale) for value in bounds)
+    mask[max(top, 0):max(bottom, 0), max(left, 0):max(right, 0)] = 255
+    return mask
+
+
+def view_masks(geometry: MatGeometry, mm_per_pixel: float) -> tuple[Image, Image, Image]:
+    """(paper, play area, margin) masks of the top view; markers and their quiet zones are cut.
+
+    The margin is the band around the play area that an arm must cross to reach the board.
+    """
+    shape = (
+        round(geometry.height_mm / mm_per_pixel),
+        round(geometry.width_mm / mm_per_pixel),
+    )
+    paper = np.full(shape, 255, np.uint8)
+    for marker in geometry.markers:
+        quiet = geometry.quiet_zone_mm
+        left, top, right, bottom = marker.rect().bounds()
+        paper[_rect_mask(shape, (left - quiet, top - quiet, right + quiet, bottom + quiet),
+                         mm_per_pixel) > 0] = 0
+    play = _rect_mask(shape, geometry.play_area.bounds(), mm_per_pixel)
+    margin = cv2.bitwise_and(paper, cv2.bitwise_not(play))
+    # Keep off the printed border line, and the pixels that straddle it.
+    play = cv2.erode(play, np.ones((3, 3), np.uint8))
+    margin = cv2.erode(margin, np.ones((5, 5), np.uint8))
+    return paper, play, margin
+
+
+def top_view(image: Image, image_to_mat: Matrix, geometry: MatGeometry,
+             mm_per_pixel: float, masks: tuple[Image, Image, Image] | None = None) -> TopView:
+    """The whole mat warped to ``mm_per_pixel``: warped at twice that, then halved by averaging.
+
+    Averaging pairs of pixels removes most sensor noise and aliasing at a small cost.
+    """
+    paper, play, margin = masks or view_masks(geometry, mm_per_pixel)
+    height, width = paper.shape
+    mat_to_fine = np.diag([2 / mm_per_pixel, 2 / mm_per_pixel, 1.0])
+    fine = cv2.warpPerspective(image, mat_to_fine @ image_to_mat, (2 * width, 2 * height),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    view = cv2.resize(fine, (width, height), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    return TopView(view, grey, paper, play, margin)
+
+
+def paper_level(grey: Image, config: GateConfig) -> Image:
+    """The paper's local brightness: the brightest pixels within about 30 mm, smoothed.
+
+    Worked out on a quarter-size copy, since light changes slowly across the mat.
+    """
+    height, width = grey.shape
+    small = cv2.resize(grey, (max(1, width // 4), max(1, height // 4)),
+                       interpolation=cv2.INTER_AREA)
+    size = max(3, round(60.0 / (4 * config.mm_per_pixel)) | 1)
+    level = cv2.dilate(small, np.ones((size, size), np.uint8))
+    level = cv2.GaussianBlur(level.astype(np.float32), (0, 0), size / 2)
+    return cv2.resize(level, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def object_mask(view: TopView, config: GateConfig) -> Image:
+    """Pixels clearly darker or more colourful than the paper around them."""
+    dark = view.grey < config.dark_ratio * np.maximum(paper_level(view.grey, config), 1.0)
+    saturation = cv2.cvtColor(view.image, cv2.COLOR_BGR2HSV)[:, :, 1]
+    colourful = saturation > config.saturation
+    mask = ((dark | colourful) & (view.paper_mask > 0)).astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+
+
+def skin_mask(view: TopView) -> Image:
+    """Skin-coloured pixels (a common YCrCb range covering light to dark skin)."""
+    ycrcb = cv2.cvtColor(view.image, cv2.COLOR_BGR2YCrCb)
+    mask = cv2.inRange(ycrcb, np.array([40, 138, 77], np.uint8), np.array([250, 178, 127],
+                                                                          np.uint8))
+    return cv2.bitwise_and(mask, view.paper_mask)
+
+
+def foreign_reason(view: TopView, config: GateConfig) -> tuple[str, str] | None:
+    """(code, reason) when a hand or other foreign object lies over the mat, else None."""
+    pixel_mm2 = config.mm_per_pixel**2
+    objects = object_mask(view, config)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(objects, connectivity=8)
+    skin = skin_mask(view) > 0
+    margin = view.margin_mask > 0
+    for label in range(1, count):
+        area_mm2 = stats[label, cv2.CC_STAT_AREA] * pixel_mm2
+        if area_mm2 < min(config.margin_area_mm2, config.skin_area_mm2):
+            continue
+        blob = labels == label
+        if np.count_nonzero(blob & skin) * pixel_mm2 >= config.skin_area_mm2:
+            return "hand", "a hand is over the board"
+        if area_mm2 >= config.foreign_area_mm2:
+            return "foreign", "something large lies over the board"
+        if np.count_nonzero(blob & margin) * pixel_mm2 >= config.margin_area_mm2:
+            return "foreign", "something reaches over the edge of the board"
+    return None
+
+
+def play_area_corners(image_to_mat: Matrix, geometry: MatGeometry) -> Matrix:
+    """The play area's four corners in image pixels."""
+    left, top, right, bottom = geometry.play_area.bounds()
+    points = np.array([[[left, top], [right, top], [right, bottom], [left, bottom]]], np.float64)
+    result: Matrix = cv2.perspectiveTransform(points, np.linalg.inv(image_to_mat))[0]
+    return result
+
+
+@dataclass
+class SteadyGate:
+    """Feed every frame to :meth:`update`; a verdict with ``steady`` True means read this frame.
+
+    State: the previous top view and corners (for stillness) and the time since which every
+    frame was complete, still and clean. :meth:`reset` forgets it (after a move is accepted,
+    the referee may want a fresh settle).
+    """
+
+    geometry: MatGeometry
+    config: GateConfig = field(default_factory=GateConfig)
+    _masks: tuple[Image, Image, Image] | None = field(default=None, repr=False)
+    _previous_view: Image | None = field(default=None, repr=False)
+    _previous_corners: Matrix | None = field(default=None, repr=False)
+    _clean_since: float | None = field(default=None, repr=False)
+
+    def reset(self) -> None:
+        """Forget the previous frame and the steady time."""
+        self._previous_view = None
+        self._previous_corners = None
+        self._clean_since = None
+
+    def update(self, timestamp: float, image: Image, finding: BoardFinding) -> GateVerdict:
+        """The verdict on this frame, given the frames before it."""
+        problem = self._problem(image, finding)
+        if problem is not None:
+            self._clean_since = None
+            code, reason = problem
+            missing = self._missing(finding) if code in ("markers", "no-board") else ()
+            return GateVerdict(False, code, reason, 0.0, missing)
+        if self._clean_since is None:
+            self._clean_since = timestamp
+        still = max(0.0, timestamp - self._clean_since)
+        if still + 1e-9 < self.config.settle_s:
+            return GateVerdict(False, "settling", "waiting for the board to settle", still)
+        return GateVerdict(True, "steady", "steady", still)
+
+    def _missing(self, finding: BoardFinding) -> tuple[int, ...]:
+        found = set(finding.marker_ids)
+        return tuple(marker for marker in self.geometry.marker_ids() if marker not in found)
+
+    def _problem(self, image: Image, finding: BoardFinding) -> tuple[str, str] | None:
+        homography = finding.image_to_mat
+        missing = self._missing(finding)
+        if homography is None:
+            self.reset()
+            if len(missing) == len(self.geometry.markers):
+                return "no-board", "no markers seen: put the whole mat in view"
+            return "no-board", f"board not found: {markers_missing_reason(missing)}"
+        if self._masks is None:
+            self._masks = view_masks(self.geometry, self.config.mm_per_pixel)
+        view = top_view(image, homography, self.geometry, self.config.mm_per_pixel, self._masks)
+        moving = self._moved(view, play_area_corners(homography, self.geometry))
+        if missing:
+            return "markers", markers_missing_reason(missing)
+        foreign = foreign_reason(view, self.config)
+        if foreign is not None:
+            return foreign
+        if moving:
+            return "moving", "waiting for the board to settle"
+        return None
+
+    def _moved(self, view: TopView, corners: Matrix) -> bool:
+        """Compare with the previous frame, then remember this one."""
+        previous_view, previous_corners = self._previous_view, self._previous_corners
+        blurred = cv2.GaussianBlur(view.grey, (3, 3), 0)
+        self._previous_view, self._previous_corners = blurred, corners
+        if previous_view is None or previous_corners is None:
+            return False
+        shift = float(np.max(np.linalg.norm(corners - previous_corners, axis=1)))
+        if shift > self.config.corner_shift_px:
+            return True
+        changed = (cv2.absdiff(blurred, previous_view) > self.config.change_level) & (
+            view.paper_mask > 0
+        )
+        return bool(np.count_nonzero(changed) * self.config.mm_per_pixel**2
+                    > self.config.change_area_mm2)
