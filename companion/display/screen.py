@@ -1,0 +1,227 @@
+"""The side screen's window: a plain tick, events, draw, flip loop in the main thread.
+
+Other threads (the referee) hand over what to draw with :meth:`Screen.show`, which only swaps the
+latest snapshot under a lock; the loop draws whatever is latest at 60 frames a second. Keys stand
+in for the panel when there is none: they arrive on :attr:`Screen.buttons` as the panel protocol's
+button names (``END1``..``END4``, ``UNDO``, ``SELECT``, ``CONFIRM``). :func:`save_screenshot`
+renders without a window, for the headless demo, tests and the pictures in ``docs/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+from companion.display.layout import Layout, compute_layout
+from companion.display.render import RenderCache, draw
+from companion.display.snapshot import DisplayError, ExampleState, Snapshot
+
+#: Keys that stand in for the panel's buttons, by pygame key code.
+DEFAULT_KEY_BUTTONS: Mapping[int, str] = {
+    pygame.K_1: "END1",
+    pygame.K_2: "END2",
+    pygame.K_3: "END3",
+    pygame.K_4: "END4",
+    pygame.K_KP1: "END1",
+    pygame.K_KP2: "END2",
+    pygame.K_KP3: "END3",
+    pygame.K_KP4: "END4",
+    pygame.K_u: "UNDO",
+    pygame.K_BACKSPACE: "UNDO",
+    pygame.K_SPACE: "SELECT",
+    pygame.K_RETURN: "CONFIRM",
+    pygame.K_KP_ENTER: "CONFIRM",
+}
+FULLSCREEN_KEYS = frozenset({pygame.K_F11, pygame.K_f})
+QUIT_KEYS = frozenset({pygame.K_ESCAPE})
+
+
+class Screen:
+    """The window that shows the latest snapshot; create, :meth:`run` and close it in the main
+    thread, call :meth:`show` from any thread."""
+
+    def __init__(
+        self,
+        size: tuple[int, int] = (1600, 900),
+        *,
+        fullscreen: bool = False,
+        title: str = "Coin Table Companion",
+        frames_per_second: int = 60,
+        key_buttons: Mapping[int, str] = DEFAULT_KEY_BUTTONS,
+        on_quit: Callable[[], None] | None = None,
+    ) -> None:
+        self.frames_per_second = frames_per_second
+        self.key_buttons = dict(key_buttons)
+        self.on_quit = on_quit
+        #: Panel button names pressed on the keyboard, oldest first.
+        self.buttons: queue.Queue[str] = queue.Queue()
+        #: Set when the player closes the window or presses Escape (or :meth:`request_quit`).
+        self.quit_requested = threading.Event()
+        self._lock = threading.Lock()
+        self._snapshot = Snapshot()
+        self._cache = RenderCache()
+        self._layout: Layout | None = None
+        self._windowed_size = size
+        self._clock = pygame.time.Clock()
+        try:
+            pygame.display.init()
+            pygame.font.init()
+            pygame.display.set_caption(title)
+            self._surface = self._open(size, fullscreen)
+        except pygame.error as error:
+            raise DisplayError(
+                f"could not open a window ({error}); run with --headless or set DISPLAY"
+            ) from None
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The snapshot drawn now."""
+        with self._lock:
+            return self._snapshot
+
+    @property
+    def fullscreen(self) -> bool:
+        """Whether the window fills the screen."""
+        return bool(self._surface.get_flags() & pygame.FULLSCREEN)
+
+    @property
+    def frame_rate(self) -> float:
+        """Frames drawn per second, averaged over the last few frames."""
+        return float(self._clock.get_fps())
+
+    def show(self, snapshot: Snapshot) -> None:
+        """Draw ``snapshot`` from the next frame on; safe to call from any thread."""
+        with self._lock:
+            self._snapshot = snapshot
+
+    def request_quit(self) -> None:
+        """Ask the loop to stop, as closing the window does; safe from any thread."""
+        if not self.quit_requested.is_set():
+            self.quit_requested.set()
+            if self.on_quit is not None:
+                self.on_quit()
+
+    def toggle_fullscreen(self) -> None:
+        """Switch between full screen at the desktop's size and the last window size."""
+        if self.fullscreen:
+            self._surface = self._open(self._windowed_size, False)
+        else:
+            self._windowed_size = self._surface.get_size()
+            self._surface = self._open((0, 0), True)
+
+    def step(self, wait: bool = True) -> bool:
+        """One frame: tick (waiting for the frame rate when ``wait``), events, draw, flip.
+
+        Returns False once a quit was requested.
+        """
+        if wait:
+            self._clock.tick(self.frames_per_second)
+        else:
+            self._clock.tick()
+        for event in pygame.event.get():
+            self._handle(event)
+        self.draw_frame()
+        pygame.display.flip()
+        return not self.quit_requested.is_set()
+
+    def draw_frame(self) -> None:
+        """Draw the latest snapshot into the window's surface (without flipping)."""
+        snapshot = self.snapshot
+        self._surface = pygame.display.get_surface() or self._surface
+        size = self._surface.get_size()
+        players = max(1, len(snapshot.players))
+        layout = self._layout
+        if layout is None or (layout.size, layout.files, layout.ranks, len(layout.score_rows)) != (
+            size, snapshot.files, snapshot.ranks, players
+        ):
+            layout = compute_layout(size, snapshot.files, snapshot.ranks, players)
+            self._layout = layout
+        draw(self._surface, snapshot, layout, self._cache)
+
+    def run(self) -> None:
+        """Draw frames until a quit is requested."""
+        while self.step():
+            pass
+
+    def close(self) -> None:
+        """Close the window."""
+        pygame.display.quit()
+
+    def _open(self, size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
+        flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
+        surface = pygame.display.set_mode(size, flags)
+        self._cache = RenderCache()
+        self._layout = None
+        return surface
+
+    def _handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.request_quit()
+        elif event.type == pygame.KEYDOWN:
+            if event.key in QUIT_KEYS:
+                self.request_quit()
+            elif event.key in FULLSCREEN_KEYS:
+                self.toggle_fullscreen()
+            elif event.key in self.key_buttons:
+                self.buttons.put(self.key_buttons[event.key])
+        elif event.type == pygame.VIDEORESIZE and not self.fullscreen:
+            self._windowed_size = (event.w, event.h)
+
+
+def render_surface(snapshot: Snapshot, size: tuple[int, int] = (1600, 900)) -> pygame.Surface:
+    """The screen for ``snapshot`` drawn on an offscreen surface of ``size``, without a window."""
+    pygame.font.init()
+    layout = compute_layout(size, snapshot.files, snapshot.ranks, max(1, len(snapshot.players)))
+    surface = pygame.Surface(layout.size)
+    draw(surface, snapshot, layout)
+    return surface
+
+
+def save_screenshot(
+    snapshot: Snapshot, path: str | Path, size: tuple[int, int] = (1600, 900)
+) -> Path:
+    """Render ``snapshot`` offscreen at ``size`` and save it as an image (PNG by the suffix)."""
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(render_surface(snapshot, size), str(target))
+    except (pygame.error, OSError) as error:
+        raise DisplayError(f"could not save the screenshot {str(target)!r}: {error}") from None
+    return target
+
+
+def _main() -> int:
+    """Preview the example states in a window (space for the next), or save them as PNGs."""
+    parser = argparse.ArgumentParser(description=_main.__doc__)
+    parser.add_argument("--screenshots", metavar="DIR", help="write screen-*.png here and exit")
+    parser.add_argument("--size", default="1600x900", help="window size, WIDTHxHEIGHT")
+    args = parser.parse_args()
+    width, height = (int(part) for part in args.size.split("x"))
+    states: tuple[ExampleState, ...] = ("turn", "ask", "rejected", "game-over")
+    if args.screenshots:
+        for state in states:
+            print(save_screenshot(Snapshot.example(state), Path(args.screenshots) /
+                                  f"screen-{state}.png", (width, height)))
+        return 0
+    screen = Screen((width, height))
+    index = 0
+    screen.show(Snapshot.example(states[index]))
+    while screen.step():
+        while not screen.buttons.empty():
+            if screen.buttons.get() == "SELECT":
+                index = (index + 1) % len(states)
+                screen.show(Snapshot.example(states[index]))
+    screen.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
