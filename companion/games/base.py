@@ -1,0 +1,254 @@
+"""The interface every rules engine implements, its exception family, and the game registry.
+
+A game is an object with fixed hooks, as in OpenSpiel: the engine is pure (no I/O), positions and
+moves are frozen values, and every child of a position is reached by one explicit action, a
+player's move or a chance outcome (a die face, a card). Coin Isolation has no chance events;
+Coin Grid's dice and Jokers and Coins' cards use :meth:`Game.is_chance` and
+:meth:`Game.chance_outcomes`, and the chance outcome is then applied with :meth:`Game.apply` like
+any move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.observation import Observation
+
+
+class RulesError(CompanionError):
+    """A failure of the rules engine: an unknown game, a bad position, a bad or illegal move."""
+
+
+class PositionError(RulesError):
+    """Position JSON that cannot be read: not JSON, unknown variant, bad square, coin or pawn."""
+
+
+class NotationError(RulesError):
+    """Move text that does not parse."""
+
+
+class IllegalMoveError(RulesError):
+    """A move that parses but is not legal in the given position."""
+
+
+class Position(ABC):
+    """A game state: a frozen value with a JSON form that round-trips."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The position as its documented JSON object."""
+
+    def canonical_json(self) -> str:
+        """The JSON text with sorted keys and no spaces: the same position gives the same text."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    def state_hash(self) -> str:
+        """A short stable hex hash of :meth:`canonical_json`, used by the game journal."""
+        return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:16]
+
+
+class Move(ABC):
+    """One action: a player's move, a pass, or a chance outcome; a frozen value with text form."""
+
+    @abstractmethod
+    def text(self) -> str:
+        """The notation of the move; ``parse_move(move.text()).text() == move.text()``."""
+
+    @abstractmethod
+    def regions(self) -> tuple[str, ...]:
+        """Regions to draw for this move, in order (for Coin Isolation its path, target last)."""
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended: the winners (several when the tie stands) and the scores.
+
+    ``scores`` holds ``(player, score)`` pairs in player order; ``tie_broken`` says whether a tie
+    on score was settled by the game's tie-break.
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[tuple[int, int], ...]
+    tie_broken: bool = False
+    unit: str = ""
+
+    def text(self) -> str:
+        """One line for the screen and the game record, e.g. ``player 1 wins (57¢ to 41¢)``."""
+        figures = " to ".join(f"{score}{self.unit}" for _, score in self.scores)
+        if len(self.winners) == 1:
+            note = ", tie broken by the last to take" if self.tie_broken else ""
+            return f"player {self.winners[0]} wins ({figures}{note})"
+        names = ", ".join(str(player) for player in self.winners)
+        return f"tie between players {names} ({figures})"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+class Game(ABC):
+    """The fixed hooks of a rules engine. Subclasses set :attr:`name` and implement the hooks."""
+
+    name: str = ""
+
+    @abstractmethod
+    def new_position(
+        self, players: int, variants: Sequence[str] = (), seed: int | None = None
+    ) -> Position:
+        """A random starting position for ``players`` players with these variants."""
+
+    @abstractmethod
+    def position_from_json(self, data: Mapping[str, Any]) -> Position:
+        """Read a position from its JSON object; raises :class:`PositionError`."""
+
+    def position_from_text(self, text: str) -> Position:
+        """Read a position from JSON text; raises :class:`PositionError` if it is not JSON."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise PositionError(f"position is not JSON: {error}") from None
+        if not isinstance(data, Mapping):
+            raise PositionError(f"a position must be a JSON object, not {type(data).__name__}")
+        return self.position_from_json(data)
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Move:
+        """Parse move notation; raises :class:`NotationError`."""
+
+    @abstractmethod
+    def to_move(self, position: Position) -> int:
+        """The player (1..N) whose turn it is (for a chance node: the player it is rolled for)."""
+
+    def iter_moves(self, position: Position) -> Iterator[Move]:
+        """The legal moves one at a time, for games where the full list can be huge."""
+        return iter(self.legal_moves(position))
+
+    @abstractmethod
+    def legal_moves(self, position: Position) -> list[Move]:
+        """One move per distinct outcome; ``pass`` only when the player cannot move; none at end."""
+
+    @abstractmethod
+    def apply(self, position: Position, move: Move) -> Position:
+        """The position after ``move``; raises :class:`IllegalMoveError`."""
+
+    def apply_text(self, position: Position, text: str) -> Position:
+        """Parse and apply one move."""
+        return self.apply(position, self.parse_move(text))
+
+    @abstractmethod
+    def is_over(self, position: Position) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def scores(self, position: Position) -> dict[int, int]:
+        """Each player's score (cents for coin games), by player number."""
+
+    @abstractmethod
+    def result(self, position: Position) -> Result:
+        """Winners and scores with the tie-break applied; meaningful once :meth:`is_over`."""
+
+    @abstractmethod
+    def legal_targets(self, position: Position) -> frozenset[str]:
+        """Regions the player to move can end a move on, for highlighting; must be instant."""
+
+    @abstractmethod
+    def candidates(self, position: Position, observation: Observation) -> list[Move]:
+        """Every legal move whose result would look like ``observation`` to the camera."""
+
+    def changed_regions(self, position: Position, move: Move) -> frozenset[str]:
+        """Regions whose contents differ after ``move`` (for drawing a candidate)."""
+        before = position.to_json()
+        after = self.apply(position, move).to_json()
+        return _changed_regions(before, after)
+
+    def is_chance(self, position: Position) -> bool:
+        """Whether the next action is a chance event (die, card, battle) instead of a choice."""
+        return False
+
+    def chance_outcomes(self, position: Position) -> list[tuple[Move, Fraction]]:
+        """The chance outcomes at a chance node with their probabilities; empty elsewhere."""
+        return []
+
+    def children(self, position: Position) -> list[Move]:
+        """Every action from here: chance outcomes at a chance node, legal moves otherwise."""
+        if self.is_chance(position):
+            return [outcome for outcome, _ in self.chance_outcomes(position)]
+        return self.legal_moves(position)
+
+    def perft(self, position: Position, depth: int) -> int:
+        """The number of leaves of the game tree ``depth`` actions deep (chance nodes included)."""
+        if depth <= 0:
+            return 1
+        actions = self.children(position)
+        if depth == 1:
+            return len(actions)
+        return sum(self.perft(self.apply(position, action), depth - 1) for action in actions)
+
+    def divide(self, position: Position, depth: int) -> list[tuple[Move, int]]:
+        """perft split by first action, for debugging a count."""
+        return [
+            (action, self.perft(self.apply(position, action), depth - 1))
+            for action in self.children(position)
+        ]
+
+
+def _changed_regions(before: Mapping[str, Any], after: Mapping[str, Any]) -> frozenset[str]:
+    """Squares whose stack or pawn differs between two Coin-Isolation-style JSON positions."""
+    squares_before = before.get("squares", {})
+    squares_after = after.get("squares", {})
+    changed = {
+        name
+        for name in set(squares_before) | set(squares_after)
+        if squares_before.get(name) != squares_after.get(name)
+    }
+    pawns_before = before.get("pawns", {})
+    pawns_after = after.get("pawns", {})
+    for player in set(pawns_before) | set(pawns_after):
+        if pawns_before.get(player) != pawns_after.get(player):
+            changed.update(
+                region
+                for region in (pawns_before.get(player), pawns_after.get(player))
+                if region is not None
+            )
+    return frozenset(changed)
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def register_game(game: Game) -> Game:
+    """Make ``game`` available by its name; returns it, so modules can end with a registration."""
+    if not game.name:
+        raise RulesError(f"game {game!r} has no name")
+    _GAMES[game.name] = game
+    return game
+
+
+def game_names() -> tuple[str, ...]:
+    """Names of the registered games, sorted."""
+    _load_builtin_games()
+    return tuple(sorted(_GAMES))
+
+
+def get_game(name: str) -> Game:
+    """The registered game called ``name``; raises :class:`RulesError` naming the known games."""
+    _load_builtin_games()
+    try:
+        return _GAMES[name]
+    except KeyError:
+        known = ", ".join(sorted(_GAMES)) or "none"
+        raise RulesError(f"unknown game {name!r}; known games: {known}") from None
+
+
+def _load_builtin_games() -> None:
+    """Import the game modules that ship with the companion, which register themselves."""
+    import companion.games.coin_isolation  # noqa: F401  (registers on import)

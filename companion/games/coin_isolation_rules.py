@@ -1,0 +1,419 @@
+"""Coin Isolation move generation, legality and the effect of a move, for every variant.
+
+Generation yields one move per distinct outcome (the pass is added by the game class). Plain
+paths are identified by (squares, target) and need no check; where variants let different choices
+reach the same position (transplant refills, a zero take under mixed-change) the generator applies
+each move and keeps the first of every resulting position. The decisions taken where the rulings
+are silent are listed in :mod:`companion.games.coin_isolation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from itertools import combinations, pairwise
+
+from companion.games.base import IllegalMoveError
+from companion.games.coin_isolation_board import (
+    ADJACENT,
+    SQUARE_NAMES,
+    bits,
+    sort_stack,
+)
+from companion.games.coin_isolation_moves import (
+    PASS,
+    STAY,
+    CoinIsolationMove,
+    fast_path_move,
+)
+from companion.games.coin_isolation_position import (
+    MIXED_VARIANTS,
+    QUIET_VARIANTS,
+    CoinIsolationPosition,
+)
+from companion.games.coin_isolation_search import (
+    EMPTY,
+    PathClass,
+    outcomes,
+    path_classes,
+    reachable,
+    shortest_path,
+    start_squares,
+)
+
+#: The game also ends after this many rounds in a row in which nobody took a coin.
+QUIET_LIMIT_ROUNDS = 10
+TRANSPLANTS = frozenset({"transplant", "transplant-variant-variant"})
+#: Variants under which two different choices can reach the same position.
+DEDUPLICATED = TRANSPLANTS | MIXED_VARIANTS | {"semi-greedy"}
+
+
+def is_over(position: CoinIsolationPosition) -> bool:
+    """Every player passed in a row; or no coin is left (empty-squares); or too long quiet."""
+    if position.passes >= position.players:
+        return True
+    if "empty-squares" in position.variant_set and not position.coin_mask:
+        return True
+    quiet = position.variant_set & QUIET_VARIANTS
+    return bool(quiet) and position.quiet >= QUIET_LIMIT_ROUNDS * position.players
+
+
+def iter_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
+    """Every legal move except ``pass``, one per distinct outcome."""
+    if is_over(position):
+        return
+    player = position.to_move
+    variants = position.variant_set
+    if player in position.renegades:
+        yield from _pawn_only_moves(position, declare=False)
+        return
+    yield from _stay_moves(position)
+    if variants & DEDUPLICATED:
+        seen: set[tuple[object, ...]] = set()
+        for move in _coin_path_moves(position):
+            key = _outcome_key(play(position, move))
+            if key not in seen:
+                seen.add(key)
+                yield move
+    else:
+        yield from _coin_path_moves(position)
+    if "empty-squares" in variants:
+        yield from _empty_path_moves(position)
+    if "renegade" in variants:
+        yield from _pawn_only_moves(position, declare=True)
+
+
+def _outcome_key(position: CoinIsolationPosition) -> tuple[object, ...]:
+    return (position.squares, position.pawns, position.taken, position.take_order, position.quiet)
+
+
+def _stay_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
+    source = position.pawns[position.to_move - 1]
+    if "standing-still" not in position.variant_set or source is None:
+        return
+    stack = position.squares[source]
+    if not stack:
+        return
+    if position.variant_set & MIXED_VARIANTS:
+        for coin in sorted(set(stack), key=stack.index):
+            yield CoinIsolationMove(kind=STAY, coin=coin)
+    else:
+        yield CoinIsolationMove(kind=STAY)
+
+
+def _coin_path_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
+    variants = position.variant_set
+    diagonal = "diagonal" in variants
+    starts = start_squares(position, position.to_move)
+    plain = not variants & DEDUPLICATED
+    for path_class in path_classes(position, with_empty=False):
+        for steps in outcomes(starts, path_class.allowed, diagonal):
+            if plain:
+                yield fast_path_move(steps)
+            else:
+                yield from _expand(position, path_class.coin, steps)
+
+
+def _expand(
+    position: CoinIsolationPosition, coin: str, steps: tuple[int, ...]
+) -> Iterator[CoinIsolationMove]:
+    """The choices a variant adds to one path: coin type, source coins, take, placements."""
+    variants = position.variant_set
+    named = coin if variants & MIXED_VARIANTS else None
+    target_count = position.squares[steps[-1]].count(coin)
+    takes: list[int | None] = (
+        list(range(target_count + 1)) if "semi-greedy" in variants else [None]
+    )
+    for source_coins in source_options(position):
+        for take in takes:
+            base = CoinIsolationMove(steps=steps, coin=named, source_coins=source_coins, take=take)
+            if variants & TRANSPLANTS:
+                squares, collected, _ = _take_and_collect(position, coin, steps, take)
+                empties = _empty_squares(position, squares, steps[-1])
+                for placements in combinations(empties, len(collected)):
+                    yield replace(base, placements=placements)
+            else:
+                yield base
+
+
+def source_options(position: CoinIsolationPosition) -> list[str]:
+    """What the mixed-change rules let the player move from the source square ([""] if none)."""
+    variants = position.variant_set
+    source = position.pawns[position.to_move - 1]
+    if not variants & MIXED_VARIANTS or source is None or not position.squares[source]:
+        return [""]
+    stack = position.squares[source]
+    if "mixed-change-2008" in variants:
+        return sorted({"".join(choice) for choice in combinations(stack, len(stack) // 2)})
+    return sorted(set(stack), key=stack.index)
+
+
+def _empty_path_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
+    diagonal = "diagonal" in position.variant_set
+    starts = start_squares(position, position.to_move)
+    for path_class in path_classes(position, with_empty=True):
+        if path_class.coin != EMPTY:
+            continue
+        for target in bits(reachable(starts, path_class.allowed, diagonal)):
+            steps = shortest_path(starts, path_class.allowed, target, diagonal)
+            assert steps is not None
+            for source_coins in source_options(position):
+                yield CoinIsolationMove(steps=steps, source_coins=source_coins)
+
+
+def _pawn_only_moves(
+    position: CoinIsolationPosition, declare: bool
+) -> Iterator[CoinIsolationMove]:
+    """Renegade moves: one per target square, over coins of one type or over empty squares."""
+    diagonal = "diagonal" in position.variant_set
+    starts = start_squares(position, position.to_move)
+    classes = path_classes(position, with_empty=True)
+    done = 0
+    for path_class in classes:
+        targets = reachable(starts, path_class.allowed, diagonal) & ~done
+        done |= targets
+        for target in bits(targets):
+            steps = shortest_path(starts, path_class.allowed, target, diagonal)
+            assert steps is not None
+            yield CoinIsolationMove(steps=steps, renegade=declare)
+
+
+def legal_targets(position: CoinIsolationPosition) -> int:
+    """The squares the player to move can end on, as a bitboard (flood fills only)."""
+    if is_over(position):
+        return 0
+    player = position.to_move
+    variants = position.variant_set
+    pawn_only = player in position.renegades or "renegade" in variants
+    with_empty = pawn_only or "empty-squares" in variants
+    starts = start_squares(position, player)
+    diagonal = "diagonal" in variants
+    targets = 0
+    for path_class in path_classes(position, with_empty=with_empty):
+        targets |= reachable(starts, path_class.allowed, diagonal)
+    source = position.pawns[player - 1]
+    standing = "standing-still" in variants and player not in position.renegades
+    if standing and source is not None and position.squares[source]:
+        targets |= 1 << source
+    return targets
+
+
+def check(position: CoinIsolationPosition, move: CoinIsolationMove) -> None:
+    """Raise :class:`IllegalMoveError` unless ``move`` is legal in ``position``."""
+    if is_over(position):
+        raise _illegal(position, move, "the game is over")
+    if move.kind == PASS:
+        if next(iter_moves(position), None) is not None:
+            raise _illegal(position, move, "a player who can move may not pass")
+        return
+    player = position.to_move
+    renegade = player in position.renegades
+    if move.renegade and ("renegade" not in position.variant_set or renegade):
+        raise _illegal(position, move, "only a player who is not yet renegade may declare")
+    if move.renegade or renegade:
+        _check_pawn_only(position, move)
+    elif move.kind == STAY:
+        _check_stay(position, move)
+    else:
+        _check_path(position, move)
+
+
+def _illegal(
+    position: CoinIsolationPosition, move: CoinIsolationMove, reason: str
+) -> IllegalMoveError:
+    return IllegalMoveError(f"illegal move {move.text()!r} for player {position.to_move}: {reason}")
+
+
+def _check_pawn_only(position: CoinIsolationPosition, move: CoinIsolationMove) -> None:
+    if move.kind != "path" or move.coin or move.source_coins or move.take is not None:
+        raise _illegal(position, move, "a renegade only moves their pawn along a path")
+    if move.placements:
+        raise _illegal(position, move, "a renegade never moves coins")
+    starts = start_squares(position, position.to_move)
+    diagonal = "diagonal" in position.variant_set
+    for path_class in path_classes(position, with_empty=True):
+        if _fits(move.steps, starts, path_class.allowed, diagonal):
+            return
+    raise _illegal(position, move, _path_problem(position, move))
+
+
+def _check_stay(position: CoinIsolationPosition, move: CoinIsolationMove) -> None:
+    if move not in set(_stay_moves(position)):
+        raise _illegal(position, move, "standing still needs the variant and coins under the pawn")
+
+
+def _check_path(position: CoinIsolationPosition, move: CoinIsolationMove) -> None:
+    variants = position.variant_set
+    mixed = bool(variants & MIXED_VARIANTS)
+    first = position.squares[move.steps[0]]
+    if mixed and move.coin is None and first:
+        raise _illegal(position, move, "under mixed-change name the coin type, e.g. 'P:c1-c2'")
+    if not mixed and move.coin is not None:
+        raise _illegal(position, move, "only mixed-change names a coin type")
+    coin = move.coin if mixed else (first[-1] if first else EMPTY)
+    assert coin is not None
+    if coin == EMPTY and "empty-squares" not in variants:
+        raise _illegal(position, move, f"square {SQUARE_NAMES[move.steps[0]]} is empty")
+    classes = path_classes(position, with_empty=coin == EMPTY)
+    allowed = next((c.allowed for c in classes if c.coin == coin), 0)
+    starts = start_squares(position, position.to_move)
+    if not _fits(move.steps, starts, allowed, "diagonal" in variants):
+        raise _illegal(position, move, _path_problem(position, move))
+    if move.source_coins not in source_options(position):
+        options = " or ".join(repr(option) for option in source_options(position))
+        raise _illegal(position, move, f"the coins moved from the source must be {options}")
+    _check_choices(position, move, PathClass(coin, allowed))
+
+
+def _check_choices(
+    position: CoinIsolationPosition, move: CoinIsolationMove, path_class: PathClass
+) -> None:
+    variants = position.variant_set
+    coin = path_class.coin
+    if coin == EMPTY or "semi-greedy" not in variants:
+        if move.take is not None:
+            raise _illegal(position, move, "a take count is only for semi-greedy coin paths")
+    else:
+        count = position.squares[move.steps[-1]].count(coin)
+        if move.take is None or not 0 <= move.take <= count:
+            raise _illegal(position, move, f"semi-greedy takes 0 to {count} coins, e.g. 'x1'")
+    if coin == EMPTY or not variants & TRANSPLANTS:
+        if move.placements:
+            raise _illegal(position, move, "placements are only for transplant coin paths")
+        return
+    squares, collected, _ = _take_and_collect(position, coin, move.steps, move.take)
+    empties = set(_empty_squares(position, squares, move.steps[-1]))
+    if len(move.placements) != len(collected) or not empties.issuperset(move.placements):
+        names = ",".join(SQUARE_NAMES[square] for square in sorted(empties))
+        raise _illegal(
+            position, move, f"place {len(collected)} coin(s) on distinct empty squares of {names}"
+        )
+
+
+def _fits(steps: tuple[int, ...], starts: int, allowed: int, diagonal: bool) -> bool:
+    if not steps or not (starts >> steps[0]) & 1 or len(set(steps)) != len(steps):
+        return False
+    adjacent = ADJACENT[diagonal]
+    if any(not (allowed >> step) & 1 for step in steps):
+        return False
+    return all((adjacent[a] >> b) & 1 for a, b in pairwise(steps))
+
+
+def _path_problem(position: CoinIsolationPosition, move: CoinIsolationMove) -> str:
+    starts = start_squares(position, position.to_move)
+    if not (starts >> move.steps[0]) & 1:
+        where = "the first row" if position.pawns[position.to_move - 1] is None else "the pawn"
+        return f"the path must start next to {where}, not on {SQUARE_NAMES[move.steps[0]]}"
+    return "the path's squares must be adjacent, pawn-free and hold the same coin type"
+
+
+def _take_and_collect(
+    position: CoinIsolationPosition, coin: str, steps: tuple[int, ...], take: int | None
+) -> tuple[list[str], str, str]:
+    """The board after taking from the target and collecting the path coins; and those coins."""
+    squares = list(position.squares)
+    target = steps[-1]
+    variants = position.variant_set
+    if take is None:
+        take = squares[target].count(coin) if "greedy" in variants else 1
+    squares[target] = _remove(squares[target], coin, take)
+    collected = []
+    cleanup = "cleanup" in variants
+    for square in steps[:-1]:
+        count = squares[square].count(coin) if cleanup else 1
+        squares[square] = _remove(squares[square], coin, count)
+        collected.append(coin * count)
+    return squares, "".join(collected), coin * take
+
+
+def _remove(stack: str, coin: str, count: int) -> str:
+    if not count:
+        return stack
+    if stack[-count:] == coin * count:
+        return stack[:-count]
+    position = stack.index(coin)
+    return stack[:position] + stack[position + count :]
+
+
+def _empty_squares(
+    position: CoinIsolationPosition, squares: list[str], target: int
+) -> list[int]:
+    """Empty squares when the collected coins are placed (transplant: pawn not yet moved;
+    transplant-variant-variant: pawn already on the target)."""
+    pawns = position.pawn_mask
+    if "transplant-variant-variant" in position.variant_set:
+        source = position.pawns[position.to_move - 1]
+        if source is not None:
+            pawns &= ~(1 << source)
+        pawns |= 1 << target
+    return [index for index in range(64) if not squares[index] and not (pawns >> index) & 1]
+
+
+def play(position: CoinIsolationPosition, move: CoinIsolationMove) -> CoinIsolationPosition:
+    """The position after a legal ``move`` (call :func:`check` first for untrusted moves)."""
+    player = position.to_move
+    if move.kind == PASS:
+        return _next_turn(position, position.squares, position.pawns, "", passed=True)
+    squares = list(position.squares)
+    pawns = list(position.pawns)
+    source = pawns[player - 1]
+    if move.kind == STAY:
+        assert source is not None
+        coin = move.coin or squares[source][-1]
+        squares[source] = _remove(squares[source], coin, 1)
+        return _next_turn(position, tuple(squares), position.pawns, coin)
+    target = move.steps[-1]
+    pawns[player - 1] = target
+    if move.renegade or player in position.renegades:
+        renegades = tuple(sorted({*position.renegades, player}))
+        moved = replace(position, renegades=renegades)
+        return _next_turn(moved, position.squares, tuple(pawns), "")
+    first = position.squares[move.steps[0]]
+    coin = move.coin or (first[-1] if first else EMPTY)
+    taken = ""
+    if coin != EMPTY:
+        squares, collected, taken = _take_and_collect(position, coin, move.steps, move.take)
+        if position.variant_set & TRANSPLANTS:
+            for square in move.placements:
+                squares[square] = coin
+        else:
+            squares[target] += collected
+    if move.source_coins:
+        assert source is not None
+        for moved_coin in move.source_coins:
+            squares[source] = _remove(squares[source], moved_coin, 1)
+        squares[target] += move.source_coins
+    if position.variant_set & MIXED_VARIANTS:
+        squares[target] = sort_stack(squares[target])
+    return _next_turn(position, tuple(squares), tuple(pawns), taken)
+
+
+def _next_turn(
+    position: CoinIsolationPosition,
+    squares: tuple[str, ...],
+    pawns: tuple[int | None, ...],
+    taken: str,
+    passed: bool = False,
+) -> CoinIsolationPosition:
+    player = position.to_move
+    take_order = position.take_order
+    all_taken = position.taken
+    if taken:
+        take_order = (player, *(other for other in take_order if other != player))
+        all_taken = tuple(
+            coins + taken if number == player else coins
+            for number, coins in enumerate(position.taken, 1)
+        )
+    quiet = 0
+    if position.variant_set & QUIET_VARIANTS and not taken:
+        quiet = position.quiet + 1
+    return replace(
+        position,
+        squares=squares,
+        pawns=pawns,
+        taken=all_taken,
+        to_move=player % position.players + 1,
+        passes=position.passes + 1 if passed else 0,
+        take_order=take_order,
+        quiet=quiet,
+    )
