@@ -1,0 +1,220 @@
+"""`companion replay DIR`: step through a recorded game on the side screen, or headless.
+
+Step 0 is the position the journal starts from; step N is the position after the N-th event that
+replayed (moves, passes, undos, setup fixes, rulings and notes each get a step, so the screen tells
+the whole story). In the window, Right or Space steps forward, Left back, Home and End jump, Escape
+quits; ``--delay S`` steps forward on its own every S seconds. ``--headless`` prints one line per
+step, and with ``--out SHOTS_DIR`` also saves each step's screen as ``step-0007.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.display.snapshot import RGB, PlayerView, Severity, Snapshot
+    from companion.record.replay import GameTimeline
+
+#: How many recent moves the screen lists.
+LAST_MOVES_SHOWN = 8
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `replay` subcommand."""
+    parser = subparsers.add_parser(
+        "replay",
+        help="step through a recorded game on the screen (or headless, with screenshots)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("folder", metavar="DIR", help="the game folder (holds journal.jsonl)")
+    parser.add_argument("--headless", action="store_true", help="no window: print each step")
+    parser.add_argument("--out", metavar="SHOTS_DIR", help="headless: save a PNG per step here")
+    parser.add_argument(
+        "--delay", type=float, default=0.0, metavar="S", help="step on its own every S seconds"
+    )
+    parser.add_argument("--size", default="1600x900", help="screen size, WIDTHxHEIGHT")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay the journal, report its damage, then show or print every step."""
+    from companion.errors import CompanionError
+    from companion.record.journal import journal_path
+    from companion.record.replay import load_timeline
+
+    size = _parse_size(args.size)
+    if args.delay < 0:
+        raise CompanionError(f"--delay {args.delay} is negative; give seconds, 0 or more.")
+    timeline = load_timeline(args.folder)
+    for problem in timeline.problems:
+        print(f"companion replay: {journal_path(args.folder)} {problem}", file=sys.stderr)
+    if args.headless or args.out:
+        return _run_headless(timeline, Path(args.out) if args.out else None, args.delay, size)
+    return _run_window(timeline, args.delay, size)
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    from companion.errors import CompanionError
+
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise CompanionError(f"--size {text!r} is not WIDTHxHEIGHT, like 1600x900.") from None
+    if width < 320 or height < 240:
+        raise CompanionError(f"--size {text!r} is too small; give at least 320x240.")
+    return width, height
+
+
+def _run_headless(
+    timeline: GameTimeline, out: Path | None, delay: float, size: tuple[int, int]
+) -> int:
+    """Print one line per step; with ``out``, save one screenshot per step too."""
+    if out is not None:
+        from companion.display.screen import save_screenshot
+    for index in range(len(timeline.steps) + 1):
+        print(step_caption(timeline, index))
+        if out is not None:
+            save_screenshot(snapshot_at(timeline, index), out / f"step-{index:04d}.png", size)
+        if delay and index < len(timeline.steps):
+            time.sleep(delay)
+    if out is not None:
+        print(f"Saved {len(timeline.steps) + 1} screenshot(s) in {out}.")
+    return 0
+
+
+def _run_window(timeline: GameTimeline, delay: float, size: tuple[int, int]) -> int:
+    """Show the steps in a window; arrow keys, space, Home and End move between them."""
+    import pygame
+
+    from companion.display.screen import Screen
+
+    keys = {
+        pygame.K_RIGHT: "NEXT", pygame.K_SPACE: "NEXT", pygame.K_LEFT: "PREVIOUS",
+        pygame.K_HOME: "FIRST", pygame.K_END: "LAST",
+    }  # fmt: skip
+    screen = Screen(size, title="Coin Table Companion: replay", key_buttons=keys)
+    last = len(timeline.steps)
+    index, shown, next_auto = 0, -1, time.monotonic() + delay
+    try:
+        while screen.step():
+            while not screen.buttons.empty():
+                index = _step_index(screen.buttons.get(), index, last)
+                next_auto = time.monotonic() + delay
+            if delay and index < last and time.monotonic() >= next_auto:
+                index, next_auto = index + 1, time.monotonic() + delay
+            if index != shown:
+                screen.show(snapshot_at(timeline, index))
+                shown = index
+    finally:
+        screen.close()
+    return 0
+
+
+def _step_index(button: str, index: int, last: int) -> int:
+    moves = {"NEXT": index + 1, "PREVIOUS": index - 1, "FIRST": 0, "LAST": last}
+    return min(max(moves.get(button, index), 0), last)
+
+
+def step_caption(timeline: GameTimeline, index: int) -> str:
+    """One line saying what happened at step ``index`` (0 is the start)."""
+    total = len(timeline.steps)
+    if index == 0:
+        first = timeline.game.to_move(timeline.initial)
+        return f"step 0/{total}: the start, player {first} to move"
+    event = timeline.steps[index - 1].event
+    where = f"step {index}/{total}: event {event.number}"
+    source = f" ({event.source})"
+    if event.kind == "move":
+        return f"{where}: player {event.player} played {event.move}{source}"
+    if event.kind == "pass":
+        return f"{where}: player {event.player} passes (no legal move){source}"
+    if event.kind == "correction" and event.correction == "undo":
+        return f"{where}: move {event.retracts} taken back{source}"
+    if event.kind == "correction":
+        fix = f" {event.region}: {event.was or 'empty'} -> {event.now or 'empty'}"
+        return f"{where}: setup fixed{fix if event.region else ''}{source}"
+    if event.kind == "ruling" and event.ruling == "ask":
+        return f"{where}: asked between {', '.join(event.candidates)}, chose {event.chosen}{source}"
+    if event.kind == "ruling":
+        return f"{where}: move rejected: {event.text}{source}"
+    return f"{where}: note: {event.text}{source}"
+
+
+def snapshot_at(timeline: GameTimeline, index: int) -> Snapshot:
+    """The side screen's snapshot for step ``index``: board, pawns, scores, last moves, caption."""
+    from companion.display.snapshot import Message, PathView, Snapshot
+
+    game = timeline.game
+    position = timeline.positions[index]
+    data = position.to_json()
+    event = timeline.steps[index - 1].event if index else None
+    over = game.is_over(position)
+    path = None
+    if event is not None and event.kind == "move" and event.move:
+        regions = game.parse_move(event.move).regions()
+        path = PathView(tuple(regions), event.move) if regions else None
+    notable = event is not None and event.kind in ("ruling", "correction")
+    severity: Severity = "warning" if notable else "info"
+    return Snapshot(
+        title=f"Replay: {timeline.header.game}",
+        game=timeline.header.game.replace("-", " ").title(),
+        variants=timeline.header.variants,
+        stacks=Snapshot.stacks_from(data.get("squares", {})),
+        players=_players(timeline, index),
+        to_move=None if over else game.to_move(position),
+        targets=frozenset() if over else game.legal_targets(position),
+        path=path,
+        last_moves=_last_moves(timeline, index),
+        message=Message(step_caption(timeline, index), severity),
+        result=game.result(position).text() if over else None,
+    )
+
+
+_COLOURS: dict[str, RGB] = {
+    "orange": (230, 159, 0), "blue": (0, 114, 178), "green": (0, 158, 115),
+    "sky blue": (86, 180, 233), "yellow": (240, 228, 66), "red": (213, 94, 0),
+    "vermillion": (213, 94, 0), "purple": (204, 121, 167), "white": (242, 242, 242),
+    "black": (30, 30, 30),
+}  # fmt: skip
+_DEFAULT_COLOURS = ("orange", "blue", "green", "purple")
+
+
+def _players(timeline: GameTimeline, index: int) -> tuple[PlayerView, ...]:
+    from companion.display.snapshot import PlayerView
+
+    position = timeline.positions[index]
+    data = position.to_json()
+    scores = timeline.game.scores(position)
+    views = []
+    for seat in timeline.header.seats:
+        colour_name = seat.colour or _DEFAULT_COLOURS[(seat.number - 1) % len(_DEFAULT_COLOURS)]
+        views.append(
+            PlayerView(
+                number=seat.number,
+                name=seat.name or f"Player {seat.number}",
+                colour_name=colour_name,
+                colour=_COLOURS.get(colour_name.lower(), _COLOURS["orange"]),
+                pawn=data.get("pawns", {}).get(str(seat.number)),
+                score_cents=scores.get(seat.number, 0),
+                taken=data.get("taken", {}).get(str(seat.number), ""),
+            )
+        )
+    return tuple(views)
+
+
+def _last_moves(timeline: GameTimeline, index: int) -> tuple[str, ...]:
+    """The moves standing at step ``index``, numbered by turn, the last few only."""
+    standing: list[str] = []
+    for step in timeline.steps[:index]:
+        event = step.event
+        if event.kind in ("move", "pass"):
+            standing.append(event.move or "pass")
+        elif event.kind == "correction" and event.correction == "undo" and standing:
+            standing.pop()
+    numbered = [f"{number}. {text}" for number, text in enumerate(standing, start=1)]
+    return tuple(numbered[-LAST_MOVES_SHOWN:])

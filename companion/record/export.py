@@ -1,0 +1,316 @@
+"""The game as text, ``game.txt``: PGN-like tag pairs, then numbered moves with comments in braces.
+
+```
+[Game "coin-isolation"]
+[Variants "diagonal"]
+[Players "2"]
+[Date "2026.11.22"]
+[Result "1"]
+[Seat1 "south"]
+...
+[Position "{...the position play started from, as JSON...}"]
+
+{setup: b1 read as P, set to N} 1. a1-b1 h8-g8 2. b1-c1 {asked: b1-c1 or b1-c2; chose b1-c1}
+2... pass {player 2 has no legal move} 3. ...  1
+```
+
+Moves are numbered **per round**, as in PGN: ``N.`` before the first move of round N (the move of
+seat 1 in the usual turn order) and ``N...`` before a move that continues a round after a comment.
+A new round starts whenever the player to move has a seat number no greater than the previous
+mover's. Passes are moves (``pass``) followed by a comment. Moves later taken back stay in the text
+as comments (``{taken back: c2-c3}``), so the moves outside braces are exactly the line of play.
+The movetext ends with the result: ``*`` for an unfinished game, otherwise the winning seat
+(``1``) or the tied seats (``1=2``). :func:`parse_game_text` reads the text back, so that
+``format_game_text(parse_game_text(text)) == text`` for every exported text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.record.errors import GameTextError, RecordError
+from companion.record.journal import JournalEvent
+from companion.record.replay import GameTimeline, load_timeline
+
+GAME_TEXT_NAME = "game.txt"
+LINE_WIDTH = 80
+UNFINISHED = "*"
+
+
+@dataclass(frozen=True)
+class MoveItem:
+    """One move of the line of play: its notation, its round, and whether it opens the round."""
+
+    text: str
+    round: int
+    opens_round: bool
+
+
+@dataclass(frozen=True)
+class CommentItem:
+    """A comment between moves (a ruling, a correction, a pass explained, a note)."""
+
+    text: str
+
+
+Item = MoveItem | CommentItem
+
+
+@dataclass(frozen=True)
+class GameText:
+    """A parsed or about-to-be-written game text: tags in order, moves and comments, result."""
+
+    tags: tuple[tuple[str, str], ...]
+    items: tuple[Item, ...]
+    result: str = UNFINISHED
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """The line of play: every move's notation, in order."""
+        return tuple(item.text for item in self.items if isinstance(item, MoveItem))
+
+    def tag(self, name: str) -> str | None:
+        """The value of a tag, or None when the text has no such tag."""
+        return next((value for key, value in self.tags if key == name), None)
+
+    def start_position_json(self) -> dict[str, Any]:
+        """The ``Position`` tag's JSON: where the moves start from."""
+        value = self.tag("Position")
+        if value is None:
+            raise GameTextError("the game text has no [Position] tag, so its moves cannot replay.")
+        try:
+            data = json.loads(value)
+        except json.JSONDecodeError as error:
+            raise GameTextError(f"the game text's [Position] tag is not JSON: {error}.") from None
+        if not isinstance(data, dict):
+            raise GameTextError("the game text's [Position] tag is not a JSON object.")
+        return data
+
+
+# ------------------------------------------------------------------------------- writing
+
+
+def format_game_text(game_text: GameText) -> str:
+    """The text of ``game.txt``: tag lines, a blank line, movetext wrapped at 80 columns."""
+    tag_lines = [f'[{name} "{_escape(value)}"]' for name, value in game_text.tags]
+    tokens = list(_movetext_tokens(game_text.items))
+    tokens.append(game_text.result)
+    return "\n".join([*tag_lines, "", *_wrap(tokens)]) + "\n"
+
+
+def _movetext_tokens(items: Sequence[Item]) -> Iterator[str]:
+    after_comment = True
+    for item in items:
+        if isinstance(item, CommentItem):
+            yield "{" + _clean_comment(item.text) + "}"
+            after_comment = True
+            continue
+        if item.opens_round:
+            yield f"{item.round}. {item.text}"
+        elif after_comment:
+            yield f"{item.round}... {item.text}"
+        else:
+            yield item.text
+        after_comment = False
+
+
+def _wrap(tokens: list[str]) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for token in tokens:
+        if current and len(current) + 1 + len(token) > LINE_WIDTH:
+            lines.append(current)
+            current = token
+        else:
+            current = f"{current} {token}" if current else token
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _clean_comment(text: str) -> str:
+    """Comments are one line with no braces, so the text parses back to the same comment."""
+    return " ".join(text.replace("{", "(").replace("}", ")").split())
+
+
+# ------------------------------------------------------------------------------- reading
+
+_TAG = re.compile(r'^\[(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]\s*$')
+_TOKEN = re.compile(r"\{(?P<comment>[^}]*)\}|(?P<number>\d+)(?P<dots>\.\.\.|\.)|(?P<word>[^\s{}]+)")
+
+
+def parse_game_text(text: str) -> GameText:
+    """Read ``game.txt`` back into tags, moves, comments and result; GameTextError if malformed."""
+    lines = text.splitlines()
+    tags: list[tuple[str, str]] = []
+    index = 0
+    while index < len(lines) and lines[index].startswith("["):
+        match = _TAG.match(lines[index])
+        if match is None:
+            raise GameTextError(f"game text line {index + 1} is not a tag pair: {lines[index]!r}.")
+        tags.append((match["name"], re.sub(r"\\(.)", r"\1", match["value"])))
+        index += 1
+    movetext = " ".join(lines[index:])
+    items, result = _parse_movetext(movetext)
+    return GameText(tags=tuple(tags), items=tuple(items), result=result)
+
+
+def _parse_movetext(movetext: str) -> tuple[list[Item], str]:
+    """Moves and comments, then the result (the last word, which has no move number)."""
+    items: list[Item] = []
+    label: tuple[int, bool] | None = None  # a move number waiting for its move
+    current_round = 0
+    last_numbered = False
+    position = 0
+    for match in _TOKEN.finditer(movetext):
+        _check_gap(movetext[position : match.start()])
+        position = match.end()
+        if match["comment"] is not None:
+            if label is not None:
+                raise GameTextError(f"move number {label[0]} is followed by a comment, not a move.")
+            items.append(CommentItem(match["comment"].strip()))
+        elif match["number"] is not None:
+            label = (int(match["number"]), match["dots"] == ".")
+        else:
+            opens = False
+            if label is not None:
+                current_round, opens = label
+            items.append(MoveItem(match["word"], max(current_round, 1), opens))
+            last_numbered = label is not None
+            label = None
+    _check_gap(movetext[position:])
+    last = items.pop() if items else None
+    if not isinstance(last, MoveItem) or last_numbered or label is not None:
+        raise GameTextError("the game text's moves do not end with a result ('*', '1', '1=2').")
+    return items, last.text
+
+
+def _check_gap(gap: str) -> None:
+    if gap.strip():
+        raise GameTextError(f"the game text holds {gap.strip()!r} where a move was expected.")
+
+
+# ------------------------------------------------------------------- from a replayed game
+
+
+def game_text_from_timeline(timeline: GameTimeline) -> GameText:
+    """The exportable text of a replayed game: tags from the header, the line of play, comments."""
+    items = _items(timeline)
+    result = result_text(timeline)
+    return GameText(tags=_tags(timeline, result), items=tuple(items), result=result)
+
+
+def result_text(timeline: GameTimeline) -> str:
+    """``*`` while the game goes on, else the winner's seat (``1``) or the tied seats (``1=2``)."""
+    game, final = timeline.game, timeline.final
+    if not game.is_over(final):
+        return UNFINISHED
+    return "=".join(str(seat) for seat in sorted(game.result(final).winners)) or UNFINISHED
+
+
+def _tags(timeline: GameTimeline, result: str) -> tuple[tuple[str, str], ...]:
+    header = timeline.header
+    tags: list[tuple[str, str]] = [
+        ("Game", header.game),
+        ("Variants", ",".join(header.variants)),
+        ("Players", str(header.players)),
+        ("Date", header.started[:10].replace("-", ".")),
+        ("Time", header.started[11:19]),
+        ("Result", result),
+    ]
+    for seat in header.seats:
+        tags.append((f"Seat{seat.number}", seat.side))
+        if seat.name:
+            tags.append((f"Name{seat.number}", seat.name))
+        if seat.colour:
+            tags.append((f"Colour{seat.number}", seat.colour))
+    scores = timeline.game.scores(timeline.final)
+    tags.extend((f"Score{seat}", str(score)) for seat, score in sorted(scores.items()))
+    if result != UNFINISHED:
+        tags.append(("Termination", timeline.game.result(timeline.final).text()))
+    if header.options:
+        tags.append(("Options", json.dumps(header.options, sort_keys=True)))
+    if header.calibration_path:
+        tags.append(("Calibration", header.calibration_path))
+    tags.append(("Software", header.software))
+    position_json = timeline.start_of_play().to_json()
+    tags.append(("Position", json.dumps(position_json, separators=(",", ":"))))
+    return tuple(tags)
+
+
+def _items(timeline: GameTimeline) -> list[Item]:
+    """Standing moves and comments in journal order; a move later undone shows as a comment."""
+    items: list[Item] = []
+    standing = set(timeline.standing)
+    played: dict[int, str] = {}
+    positions = timeline.positions
+    first_seat = min((seat.number for seat in timeline.header.seats), default=1)
+    previous_seat: int | None = None
+    round_number = 0
+    for index, step in enumerate(timeline.steps):
+        event = step.event
+        if event.kind in ("move", "pass"):
+            played[event.number] = event.move or "pass"
+            if event.number not in standing:
+                continue
+            seat = int(timeline.game.to_move(positions[index]) or event.player or first_seat)
+            new_round = previous_seat is None or seat <= previous_seat
+            round_number += 1 if new_round else 0
+            opens = new_round and (previous_seat is not None or seat == first_seat)
+            items.append(MoveItem(event.move or "pass", round_number, opens))
+            previous_seat = seat
+            if event.kind == "pass":
+                items.append(CommentItem(event.text or f"player {seat} has no legal move"))
+            elif event.text:
+                items.append(CommentItem(event.text))
+        elif event.kind == "correction" and event.correction == "undo":
+            retracted = played.get(event.retracts or 0, "a move")
+            note = f" ({event.text})" if event.text else ""
+            items.append(CommentItem(f"taken back: {retracted}{note}"))
+        else:
+            items.append(CommentItem(_comment(event)))
+    return items
+
+
+def _comment(event: JournalEvent) -> str:
+    """A ruling, setup fix or note as one comment line."""
+    if event.kind == "correction":
+        if event.region:
+            was, now = event.was or "empty", event.now or "empty"
+            return f"setup: {event.region} read as {was}, set to {now}"
+        return f"setup fixed{': ' + event.text if event.text else ''}"
+    if event.kind == "ruling" and event.ruling == "ask":
+        choices = " or ".join(event.candidates) or "several moves"
+        note = f" ({event.text})" if event.text else ""
+        return f"asked: {choices}; chose {event.chosen}{note}"
+    if event.kind == "ruling":
+        return f"rejected: {event.text}"
+    return f"note: {event.text}"
+
+
+def export_game(
+    folder: str | os.PathLike[str], out: str | os.PathLike[str] | None = None
+) -> tuple[Path, GameTimeline]:
+    """Write the game text of a game folder (``DIR/game.txt`` unless ``out`` is given).
+
+    Damage in the journal does not stop the export: it covers what replays, and the timeline's
+    ``problems`` say what was left out. Returns where the text went and the timeline.
+    """
+    timeline = load_timeline(folder)
+    target = Path(out) if out is not None else Path(folder) / GAME_TEXT_NAME
+    text = format_game_text(game_text_from_timeline(timeline))
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot write the game text to {target}: {error.strerror}.") from None
+    return target, timeline

@@ -1,0 +1,63 @@
+"""The accepted camera frame of each turn, kept as a JPEG under the game folder's ``frames/``.
+
+A frame is named by the number of the journal event it belongs to (``frames/0007.jpg``), so the
+journal line only needs the relative name. The image is written under a temporary name and then
+renamed, so a crash never leaves half a JPEG under the real name. OpenCV is imported when a frame
+is saved or loaded, not when this module is imported.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from companion.record.errors import FrameError
+from companion.record.journal import FRAMES_FOLDER
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+#: JPEG quality: high enough to judge a disputed stack by eye, about 150 kB a 1080p frame.
+JPEG_QUALITY = 90
+
+
+def frame_name(number: int) -> str:
+    """The path relative to the game folder that the journal names: ``frames/0007.jpg``."""
+    if number < 1:
+        raise FrameError(f"frame number {number} is below 1; frames are named by event number.")
+    return f"{FRAMES_FOLDER}/{number:04d}.jpg"
+
+
+def save_frame(folder: str | os.PathLike[str], number: int, image: npt.NDArray[np.uint8]) -> str:
+    """Write ``image`` (BGR or grey) as the frame of event ``number``; returns its relative name.
+
+    Give the returned name to the journal event, and save before appending that event, so a
+    journal line never names a frame that is not there.
+    """
+    import cv2
+
+    name = frame_name(number)
+    target = Path(folder) / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f"{target.stem}.partial.jpg")
+    try:
+        written = cv2.imwrite(str(partial), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    except cv2.error as error:
+        raise FrameError(f"frame {number} could not be encoded as JPEG: {error}.") from None
+    if not written:
+        raise FrameError(f"frame {number} could not be written to {partial}; is the disk full?")
+    os.replace(partial, target)
+    return name
+
+
+def load_frame(folder: str | os.PathLike[str], name: str) -> npt.NDArray[np.uint8]:
+    """Read a frame by the name the journal gives (``frames/0007.jpg``) as a BGR image."""
+    import cv2
+
+    path = Path(folder) / name
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise FrameError(f"frame {path} is missing or not an image; the journal keeps the move.")
+    return cast("npt.NDArray[np.uint8]", image)

@@ -1,0 +1,695 @@
+"""The append-only game journal: ``journal.jsonl`` in a game's folder.
+
+Line 1 is a header (format version, game, variants and options, players and seats, the initial
+position, the calibration used, the software version, the start time); every later line is one
+event (move, pass, correction, ruling, note), numbered from 1 without gaps, with a UTC time, the
+input source, the state hash after it and, where there is one, the frame snapshot's file name.
+
+The writer appends each line with one ``write`` on an ``O_APPEND`` descriptor and ``fsync`` s it
+before returning, so whatever the referee acknowledged on the panel is on disk. Nothing is ever
+rewritten: an undo or a fixed square is a new line. The reader is forgiving (like python-chess's
+PGN reader): it skips a damaged line, records why, and reads on; only a missing or unreadable
+header is an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion import __version__
+from companion.record.errors import (
+    JournalDamagedError,
+    JournalExistsError,
+    JournalHeaderError,
+    JournalLockedError,
+    JournalMissingError,
+    RecordError,
+)
+
+FORMAT = "coin-table-companion/journal"
+FORMAT_VERSION = 1
+JOURNAL_NAME = "journal.jsonl"
+FRAMES_FOLDER = "frames"
+
+#: Where an event came from. ``referee`` is for what the referee decides alone (automatic passes).
+SOURCES = ("panel", "keyboard", "bot", "camera", "referee")
+KINDS = ("move", "pass", "correction", "ruling", "note")
+#: ``undo`` retracts the last standing move or pass; ``setup`` replaces the position before play.
+CORRECTIONS = ("undo", "setup")
+#: ``ask``: several legal moves fitted and a player chose one; ``reject``: no legal move fitted.
+RULINGS = ("ask", "reject")
+
+JsonObject = dict[str, Any]
+
+
+def utc_now() -> str:
+    """The current UTC time as ISO 8601 with milliseconds and a ``Z``."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat at the table: its number (1..), the side it plays from, and how to tell it."""
+
+    number: int
+    side: str
+    colour: str | None = None
+    name: str | None = None
+
+    def to_json(self) -> JsonObject:
+        """The seat as a JSON object, leaving out what is not set."""
+        data: JsonObject = {"number": self.number, "side": self.side}
+        if self.colour is not None:
+            data["colour"] = self.colour
+        if self.name is not None:
+            data["name"] = self.name
+        return data
+
+
+@dataclass(frozen=True)
+class JournalHeader:
+    """The first line of a journal: everything needed to replay the game from its events."""
+
+    game: str
+    players: int
+    seats: tuple[Seat, ...]
+    initial_position: JsonObject
+    variants: tuple[str, ...] = ()
+    options: JsonObject = field(default_factory=dict)
+    calibration_path: str | None = None
+    calibration_profile: JsonObject | None = None
+    software: str = __version__
+    started: str = field(default_factory=utc_now)
+    format_version: int = FORMAT_VERSION
+
+    def to_json(self) -> JsonObject:
+        """The header line's JSON object."""
+        return {
+            "kind": "header",
+            "format": FORMAT,
+            "format_version": self.format_version,
+            "game": self.game,
+            "variants": list(self.variants),
+            "options": self.options,
+            "players": self.players,
+            "seats": [seat.to_json() for seat in self.seats],
+            "initial_position": self.initial_position,
+            "calibration": {"path": self.calibration_path, "profile": self.calibration_profile},
+            "software": self.software,
+            "started": self.started,
+        }
+
+
+@dataclass(frozen=True)
+class JournalEvent:
+    """One journal line after the header. Which optional fields a kind needs:
+
+    - ``move``: ``player``, ``move`` (its notation); ``frame`` when a camera frame was accepted.
+    - ``pass``: ``player``, ``move`` (the game's pass notation, ``"pass"``).
+    - ``correction``: ``correction`` is ``"undo"`` with ``retracts`` (the number of the move or
+      pass taken back), or ``"setup"`` with ``position`` (the whole corrected position JSON) and,
+      for people, ``region``/``was``/``now`` (``"c4"``, ``"P"``, ``"N"``).
+    - ``ruling``: ``ruling`` is ``"ask"`` (``candidates`` and the ``chosen`` move; written just
+      before that move's line) or ``"reject"``; ``text`` says what happened.
+    - ``note``: ``text``.
+
+    ``state_hash`` is the engine's hash of the position after the event (unchanged by rulings and
+    notes), so a reader can check its replay at every line. ``line`` is where the event was read.
+    """
+
+    number: int
+    kind: str
+    time: str
+    source: str
+    state_hash: str
+    player: int | None = None
+    move: str | None = None
+    frame: str | None = None
+    correction: str | None = None
+    retracts: int | None = None
+    position: JsonObject | None = None
+    region: str | None = None
+    was: str | None = None
+    now: str | None = None
+    ruling: str | None = None
+    candidates: tuple[str, ...] = ()
+    chosen: str | None = None
+    text: str | None = None
+    line: int | None = field(default=None, compare=False)
+
+    def to_json(self) -> JsonObject:
+        """The event line's JSON object: the common fields, then those that are set."""
+        data: JsonObject = {
+            "kind": self.kind,
+            "number": self.number,
+            "time": self.time,
+            "source": self.source,
+            "state_hash": self.state_hash,
+        }
+        for name in _OPTIONAL_FIELDS:
+            value = getattr(self, name)
+            if value is not None and value != ():
+                data[name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+    @property
+    def changes_position(self) -> bool:
+        """Whether replaying this event changes the position (moves, passes, corrections)."""
+        return self.kind in ("move", "pass", "correction")
+
+
+_OPTIONAL_FIELDS = (
+    "player", "move", "frame", "correction", "retracts", "position", "region", "was", "now",
+    "ruling", "candidates", "chosen", "text",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class JournalProblem:
+    """One damaged or inconsistent line, found while reading or replaying a journal."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class JournalReadResult:
+    """What could be read of a journal: the header, the intact events, and every problem.
+
+    ``stopped_at`` is the line where replay found the journal inconsistent (a hash that does not
+    match, an illegal move); the events from there on are left out. ``highest_number`` is the
+    largest event number on any readable line, so a resumed writer never reuses one.
+    ``ends_with_newline`` is false when the last line was cut off.
+    """
+
+    path: Path
+    header: JournalHeader
+    events: tuple[JournalEvent, ...]
+    problems: tuple[JournalProblem, ...] = ()
+    stopped_at: int | None = None
+    highest_number: int = 0
+    ends_with_newline: bool = True
+
+    @property
+    def folder(self) -> Path:
+        """The game folder holding the journal."""
+        return self.path.parent
+
+
+class _LineDamage(Exception):
+    """Internal: why one line cannot be used (becomes a JournalProblem)."""
+
+
+# ----------------------------------------------------------------------------------- reading
+
+
+def journal_path(path: str | os.PathLike[str]) -> Path:
+    """The journal file of a game folder, or the path itself when it names a ``.jsonl`` file."""
+    candidate = Path(path)
+    return candidate if candidate.suffix == ".jsonl" else candidate / JOURNAL_NAME
+
+
+def read_journal(path: str | os.PathLike[str], *, verify: bool = True) -> JournalReadResult:
+    """Read a journal (a game folder or its ``journal.jsonl``), collecting damage line by line.
+
+    A cut, non-JSON, blank or incomplete line is skipped and reported, and reading goes on. With
+    ``verify`` the events are replayed through the rules engine and cut at the first one whose
+    state hash does not match (reported, with everything before kept). Raises
+    :class:`JournalMissingError` or :class:`JournalHeaderError` only.
+    """
+    file_path = journal_path(path)
+    if not file_path.parent.is_dir():
+        raise JournalMissingError(
+            f"{file_path.parent} does not exist; give the folder of a recorded game."
+        )
+    if not file_path.is_file():
+        raise JournalMissingError(
+            f"{file_path.parent} holds no {file_path.name}; give the folder of a recorded game."
+        )
+    raw = file_path.read_bytes()
+    pieces = raw.split(b"\n")
+    ends_with_newline = pieces[-1] == b""
+    if ends_with_newline:
+        pieces.pop()
+    header = _read_header(
+        file_path, pieces[0] if pieces else b"", cut=len(pieces) == 1 and not ends_with_newline
+    )
+    events, problems, highest = _read_events(pieces[1:], ends_with_newline)
+    result = JournalReadResult(
+        path=file_path,
+        header=header,
+        events=tuple(events),
+        problems=tuple(problems),
+        highest_number=highest,
+        ends_with_newline=ends_with_newline,
+    )
+    if verify:
+        from companion.record.replay import replay  # the replay module imports this one
+
+        timeline = replay(result)
+        result = replace(
+            result,
+            events=timeline.events,
+            problems=timeline.problems,
+            stopped_at=timeline.stopped_at,
+        )
+    return result
+
+
+def _read_header(file_path: Path, piece: bytes, cut: bool) -> JournalHeader:
+    """Parse line 1; any fault is a one-sentence :class:`JournalHeaderError`."""
+    where = f"{file_path}"
+    if not piece.strip():
+        raise JournalHeaderError(f"{where} has no header line; it is not a game journal.")
+    try:
+        data = json.loads(piece.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        state = "cut short" if cut else "not JSON"
+        raise JournalHeaderError(f"{where} line 1 (the header) is {state}: {error}.") from None
+    try:
+        return header_from_json(data)
+    except _LineDamage as damage:
+        raise JournalHeaderError(f"{where} line 1 (the header) {damage}.") from None
+
+
+def _read_events(
+    pieces: list[bytes], ends_with_newline: bool
+) -> tuple[list[JournalEvent], list[JournalProblem], int]:
+    """Parse every event line; keep the usable ones in order, report the rest."""
+    events: list[JournalEvent] = []
+    problems: list[JournalProblem] = []
+    highest = 0
+    for index, piece in enumerate(pieces):
+        line = index + 2
+        is_last_cut = not ends_with_newline and index == len(pieces) - 1
+        try:
+            event = _parse_event_line(piece, line, is_last_cut)
+        except _LineDamage as damage:
+            problems.append(JournalProblem(line, f"{damage}; skipped"))
+            continue
+        highest = max(highest, event.number)
+        expected = events[-1].number + 1 if events else 1
+        if event.number < expected:
+            problems.append(
+                JournalProblem(
+                    line, f"event number {event.number} does not follow {expected - 1}; skipped"
+                )
+            )
+            continue
+        if event.number > expected:
+            missing = _number_range(expected, event.number - 1)
+            problems.append(JournalProblem(line, f"event {missing} is missing before it"))
+        events.append(event)
+    return events, problems, highest
+
+
+def _number_range(first: int, last: int) -> str:
+    return f"{first}" if first == last else f"{first}..{last}"
+
+
+def _parse_event_line(piece: bytes, line: int, is_last_cut: bool) -> JournalEvent:
+    if not piece.strip():
+        raise _LineDamage("is blank")
+    try:
+        data = json.loads(piece.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        if is_last_cut:
+            raise _LineDamage("is cut short (the writer stopped in the middle of it)") from None
+        raise _LineDamage(f"is not JSON ({error})") from None
+    return replace(event_from_json(data), line=line)
+
+
+# ------------------------------------------------------------------------- JSON <-> values
+
+
+def header_from_json(data: object) -> JournalHeader:
+    """The header from its JSON object; raises _LineDamage naming the fault."""
+    if not isinstance(data, dict):
+        raise _LineDamage("is not a JSON object")
+    if data.get("kind") != "header" or data.get("format") != FORMAT:
+        raise _LineDamage(f"is not a {FORMAT} header")
+    version = _field(data, "format_version", int)
+    if version > FORMAT_VERSION:
+        raise _LineDamage(
+            f"has format version {version}, newer than this companion reads "
+            f"({FORMAT_VERSION}); update the companion"
+        )
+    calibration = data.get("calibration") or {}
+    if not isinstance(calibration, dict):
+        raise _LineDamage("has a calibration that is not an object")
+    return JournalHeader(
+        game=_field(data, "game", str),
+        players=_field(data, "players", int),
+        seats=tuple(_seat_from_json(seat) for seat in _field(data, "seats", list)),
+        initial_position=_field(data, "initial_position", dict),
+        variants=tuple(_strings(data, "variants")),
+        options=_field(data, "options", dict, required=False) or {},
+        calibration_path=_field(calibration, "path", str, required=False),
+        calibration_profile=_field(calibration, "profile", dict, required=False),
+        software=_field(data, "software", str),
+        started=_field(data, "started", str),
+        format_version=version,
+    )
+
+
+def _seat_from_json(data: object) -> Seat:
+    if not isinstance(data, dict):
+        raise _LineDamage("has a seat that is not an object")
+    return Seat(
+        number=_field(data, "number", int),
+        side=_field(data, "side", str),
+        colour=_field(data, "colour", str, required=False),
+        name=_field(data, "name", str, required=False),
+    )
+
+
+def event_from_json(data: object) -> JournalEvent:
+    """An event from its JSON object, checking the fields its kind needs."""
+    if not isinstance(data, dict):
+        raise _LineDamage("is not a JSON object")
+    kind = data.get("kind")
+    if kind == "header":
+        raise _LineDamage("is a second header")
+    if kind not in KINDS:
+        raise _LineDamage(f"has an unknown kind {kind!r}")
+    source = _field(data, "source", str)
+    if source not in SOURCES:
+        raise _LineDamage(f"has an unknown source {source!r}")
+    number = _field(data, "number", int)
+    if number < 1:
+        raise _LineDamage(f"has event number {number}, below 1")
+    event = JournalEvent(
+        number=number,
+        kind=kind,
+        time=_timestamp(data),
+        source=source,
+        state_hash=_field(data, "state_hash", str),
+        player=_field(data, "player", int, required=kind in ("move", "pass")),
+        move=_field(data, "move", str, required=kind in ("move", "pass")),
+        frame=_field(data, "frame", str, required=False),
+        correction=_choice(data, "correction", CORRECTIONS, required=kind == "correction"),
+        retracts=_field(data, "retracts", int, required=data.get("correction") == "undo"),
+        position=_field(data, "position", dict, required=data.get("correction") == "setup"),
+        region=_field(data, "region", str, required=False),
+        was=_field(data, "was", str, required=False),
+        now=_field(data, "now", str, required=False),
+        ruling=_choice(data, "ruling", RULINGS, required=kind == "ruling"),
+        candidates=tuple(_strings(data, "candidates")),
+        chosen=_field(data, "chosen", str, required=False),
+        text=_field(data, "text", str, required=kind in ("note", "ruling")),
+    )
+    return event
+
+
+def _field(data: Mapping[str, Any], name: str, kind: type, *, required: bool = True) -> Any:
+    """One field of the expected JSON type (bool is not an int here), or None when optional."""
+    value = data.get(name)
+    if value is None:
+        if required:
+            raise _LineDamage(f"has no {name!r}")
+        return None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise _LineDamage(f"has {name!r} = {value!r}, not a {_JSON_NAMES[kind]}")
+    return value
+
+
+_JSON_NAMES: dict[type, str] = {
+    int: "whole number", str: "string", list: "list", dict: "JSON object",
+}  # fmt: skip
+
+
+def _choice(data: Mapping[str, Any], name: str, allowed: tuple[str, ...], *, required: bool) -> Any:
+    value = _field(data, name, str, required=required)
+    if value is not None and value not in allowed:
+        raise _LineDamage(f"has {name!r} = {value!r}, not one of {', '.join(allowed)}")
+    return value
+
+
+def _strings(data: Mapping[str, Any], name: str) -> Iterator[str]:
+    values = _field(data, name, list, required=False) or []
+    for value in values:
+        if not isinstance(value, str):
+            raise _LineDamage(f"has {name!r} holding {value!r}, not a string")
+        yield value
+
+
+def _timestamp(data: Mapping[str, Any]) -> str:
+    text: str = _field(data, "time", str)
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise _LineDamage(f"has 'time' = {text!r}, not an ISO 8601 time") from None
+    return text
+
+
+def encode_line(data: Mapping[str, Any]) -> bytes:
+    """One journal line: compact JSON, UTF-8, ending in a newline."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    return (text + "\n").encode("utf-8")
+
+
+# ----------------------------------------------------------------------------------- writing
+
+
+class JournalWriter:
+    """Appends events to one game's journal; every call returns only once its line is fsynced.
+
+    Make one with :meth:`create` (a new game) or :meth:`resume` (carry on after a crash). It holds
+    an exclusive lock on the journal while open, so two companions cannot interleave lines. Use it
+    as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, path: Path, descriptor: int, next_number: int) -> None:
+        """Use :meth:`create` or :meth:`resume`; this takes an already open, locked descriptor."""
+        self._path = path
+        self._descriptor: int | None = descriptor
+        self._next_number = next_number
+
+    # -- opening
+
+    @classmethod
+    def create(cls, folder: str | os.PathLike[str], header: JournalHeader) -> JournalWriter:
+        """Start a new game record in ``folder`` (created if needed) and write its header."""
+        folder_path = Path(folder)
+        folder_path.mkdir(parents=True, exist_ok=True)
+        (folder_path / FRAMES_FOLDER).mkdir(exist_ok=True)
+        path = folder_path / JOURNAL_NAME
+        if path.exists() and path.stat().st_size > 0:
+            raise JournalExistsError(
+                f"{folder_path} already holds a game journal; resume it or choose a new folder."
+            )
+        descriptor = _open_locked(path)
+        writer = cls(path, descriptor, next_number=1)
+        writer._write(encode_line(header.to_json()))
+        _fsync_folder(folder_path)
+        return writer
+
+    @classmethod
+    def resume(cls, folder: str | os.PathLike[str]) -> JournalWriter:
+        """Reopen a game record to append after its last intact event.
+
+        A cut last line (never acknowledged) is ended with a newline so the next event starts on
+        a line of its own; readers report and skip it. A journal whose replay stops before its end
+        is refused (:class:`JournalDamagedError`): appending would hide the damage.
+        """
+        result = read_journal(folder, verify=True)
+        if result.stopped_at is not None:
+            reason = next((p for p in result.problems if p.line == result.stopped_at), None)
+            raise JournalDamagedError(
+                f"{result.path} cannot be carried on: its replay stops at line "
+                f"{result.stopped_at} ({reason.message if reason else 'inconsistent'}); "
+                "export what is intact and start a new game from its last position."
+            )
+        descriptor = _open_locked(result.path)
+        writer = cls(result.path, descriptor, next_number=result.highest_number + 1)
+        if not result.ends_with_newline:
+            writer._write(b"\n")
+        return writer
+
+    # -- state
+
+    @property
+    def path(self) -> Path:
+        """The journal file."""
+        return self._path
+
+    @property
+    def folder(self) -> Path:
+        """The game folder."""
+        return self._path.parent
+
+    @property
+    def next_number(self) -> int:
+        """The number the next event will get (name its frame with it before appending)."""
+        return self._next_number
+
+    # -- appending
+
+    def record_move(
+        self,
+        move: str,
+        *,
+        player: int,
+        state_hash: str,
+        source: str,
+        frame: str | None = None,
+        text: str | None = None,
+    ) -> JournalEvent:
+        """Append an accepted move (its notation) and the state hash after it."""
+        return self.append(
+            self._event("move", source, state_hash, player=player, move=move, frame=frame,
+                        text=text)
+        )  # fmt: skip
+
+    def record_pass(
+        self,
+        *,
+        player: int,
+        state_hash: str,
+        source: str = "referee",
+        move: str = "pass",
+        text: str | None = None,
+    ) -> JournalEvent:
+        """Append a pass (automatic when the player has no legal move)."""
+        return self.append(
+            self._event("pass", source, state_hash, player=player, move=move, text=text)
+        )
+
+    def record_undo(
+        self, *, retracts: int, state_hash: str, source: str, text: str | None = None
+    ) -> JournalEvent:
+        """Append the retraction of the last standing move or pass (event number ``retracts``)."""
+        return self.append(
+            self._event("correction", source, state_hash, correction="undo", retracts=retracts,
+                        text=text)
+        )  # fmt: skip
+
+    def record_setup_fix(
+        self,
+        *,
+        position: JsonObject,
+        state_hash: str,
+        source: str,
+        region: str | None = None,
+        was: str | None = None,
+        now: str | None = None,
+        frame: str | None = None,
+        text: str | None = None,
+    ) -> JournalEvent:
+        """Append a corrected starting position (a misread square fixed before the first move)."""
+        return self.append(
+            self._event("correction", source, state_hash, correction="setup", position=position,
+                        region=region, was=was, now=now, frame=frame, text=text)
+        )  # fmt: skip
+
+    def record_ruling(
+        self,
+        ruling: str,
+        *,
+        text: str,
+        state_hash: str,
+        source: str,
+        candidates: tuple[str, ...] = (),
+        chosen: str | None = None,
+        frame: str | None = None,
+    ) -> JournalEvent:
+        """Append an ``ask`` (written just before the chosen move) or a ``reject``."""
+        return self.append(
+            self._event("ruling", source, state_hash, ruling=ruling, text=text,
+                        candidates=tuple(candidates), chosen=chosen, frame=frame)
+        )  # fmt: skip
+
+    def record_note(self, text: str, *, state_hash: str, source: str) -> JournalEvent:
+        """Append a free note (a camera that stopped, a panel unplugged, a resume)."""
+        return self.append(self._event("note", source, state_hash, text=text))
+
+    def append(self, event: JournalEvent) -> JournalEvent:
+        """Append one event whose number is :attr:`next_number`; returns once it is fsynced.
+
+        The event is checked exactly as the reader will check it, so a line the writer accepts
+        is never reported as damaged.
+        """
+        if event.number != self._next_number:
+            raise RecordError(
+                f"event number {event.number} given to {self._path}, which expects "
+                f"{self._next_number} next; take numbers from next_number."
+            )
+        data = event.to_json()
+        try:
+            event_from_json(data)
+        except _LineDamage as damage:
+            raise RecordError(f"event {event.number} {damage}; nothing was written.") from None
+        self._write(encode_line(data))
+        self._next_number += 1
+        return event
+
+    def _event(self, kind: str, source: str, state_hash: str, **fields: Any) -> JournalEvent:
+        return JournalEvent(
+            number=self._next_number,
+            kind=kind,
+            time=utc_now(),
+            source=source,
+            state_hash=state_hash,
+            **fields,
+        )
+
+    def _write(self, data: bytes) -> None:
+        if self._descriptor is None:
+            raise RecordError(f"{self._path} is closed; reopen it with JournalWriter.resume.")
+        view = memoryview(data)
+        while view:
+            written = os.write(self._descriptor, view)
+            view = view[written:]
+        os.fsync(self._descriptor)
+
+    # -- closing
+
+    def close(self) -> None:
+        """Release the lock and the file; appending afterwards raises :class:`RecordError`."""
+        if self._descriptor is not None:
+            os.close(self._descriptor)
+            self._descriptor = None
+
+    def __enter__(self) -> JournalWriter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _open_locked(path: Path) -> int:
+    """Open the journal for appending and take an exclusive, non-blocking lock on it."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX: no lock, one writer by convention
+        return descriptor
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise JournalLockedError(
+            f"{path} is being written by another running companion; stop it first."
+        ) from None
+    return descriptor
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a new file's directory entry durable too (POSIX; a no-op where unsupported)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. Windows cannot open folders
+        return
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)

@@ -1,0 +1,123 @@
+"""`companion export` and `companion replay`: recorded games, damaged journals, empty folders."""
+
+import subprocess
+import sys
+
+import pygame
+import pytest
+
+from companion.cli import main
+from companion.cli.replay import snapshot_at, step_caption
+from companion.games.base import get_game
+from companion.record.replay import load_timeline
+
+from .games import GAME, record_random_game
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("game")
+    record_random_game(folder, 41, extras=True)
+    return folder
+
+
+def test_export_writes_game_txt_and_says_where(recorded, capsys):
+    assert main(["export", str(recorded)]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip().startswith(f"Wrote {recorded / 'game.txt'}: ")
+    assert err == ""
+    assert (recorded / "game.txt").read_text().startswith('[Game "coin-isolation"]')
+
+
+def test_export_to_another_file(recorded, tmp_path, capsys):
+    assert main(["export", str(recorded), "--out", str(tmp_path / "x.txt")]) == 0
+    assert (tmp_path / "x.txt").is_file()
+    assert str(tmp_path / "x.txt") in capsys.readouterr().out
+
+
+def test_export_of_a_damaged_journal_reports_each_bad_line(tmp_path, capsys):
+    record_random_game(tmp_path, 42, max_turns=12)
+    journal = tmp_path / "journal.jsonl"
+    lines = journal.read_bytes().split(b"\n")[:-1]
+    lines[4] = b"garbage"
+    journal.write_bytes(b"\n".join([*lines[:-1], lines[-1][:20]]))  # and a cut last line
+    assert main(["export", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    reported = err.splitlines()
+    # the garbage, the gap and hash mismatch on the move after it, the cut line
+    assert all(line.startswith(f"companion export: {journal} line ") for line in reported)
+    assert [line.split(" line ")[1].split(":")[0] for line in reported] == ["5", "6", "6", "13"]
+    assert "intact part" in out
+    assert "3 move(s)" in out
+
+
+@pytest.mark.parametrize("command", ["export", "replay"])
+def test_folder_without_journal_is_one_line_and_exit_2(tmp_path, command):
+    extra = ["--headless"] if command == "replay" else []
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", command, str(tmp_path), *extra],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert f"companion {command}: {tmp_path} holds no journal.jsonl" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_folder_and_garbled_header_exit_2(tmp_path, capsys):
+    assert main(["export", str(tmp_path / "nowhere")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    (tmp_path / "journal.jsonl").write_text("{}\n")
+    assert main(["export", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "header" in err
+
+
+def test_replay_headless_prints_a_line_per_step(recorded, capsys):
+    assert main(["replay", str(recorded), "--headless"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    steps = len(load_timeline(recorded).steps)
+    assert len(out) == steps + 1
+    assert out[0].startswith(f"step 0/{steps}: the start")
+    assert any("setup fixed b" in line or "setup fixed" in line for line in out)
+
+
+def test_replay_headless_saves_one_png_per_step(tmp_path, capsys):
+    record_random_game(tmp_path / "game", 43, max_turns=4)
+    shots = tmp_path / "shots"
+    assert main(["replay", str(tmp_path / "game"), "--out", str(shots), "--size", "800x450"]) == 0
+    files = sorted(shots.glob("step-*.png"))
+    assert [file.name for file in files] == [f"step-{n:04d}.png" for n in range(5)]
+    assert pygame.image.load(str(files[-1])).get_size() == (800, 450)
+    assert "Saved 5 screenshot(s)" in capsys.readouterr().out
+
+
+def test_replay_rejects_a_bad_size(recorded, capsys):
+    assert main(["replay", str(recorded), "--headless", "--size", "big"]) == 2
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_snapshot_shows_the_position_of_each_step(recorded):
+    game = get_game(GAME)
+    timeline = load_timeline(recorded)
+    last = len(timeline.steps)
+    snapshot = snapshot_at(timeline, last)
+    final = timeline.final.to_json()
+    assert dict(snapshot.stacks) == {k: v for k, v in final["squares"].items() if v}
+    scores = game.scores(timeline.final)
+    for view in snapshot.players:
+        assert view.pawn == final["pawns"][str(view.number)]
+        assert view.score_cents == scores[view.number]
+        assert view.taken == final["taken"][str(view.number)]
+    assert snapshot.result == game.result(timeline.final).text()
+    assert snapshot.to_move is None and snapshot.targets == frozenset()
+    moves = [step.event.move for step in timeline.standing_steps()]
+    assert snapshot.last_moves[-1] == f"{len(moves)}. {moves[-1]}"
+    first_move = next(i for i, s in enumerate(timeline.steps, 1) if s.event.kind == "move")
+    snapshot = snapshot_at(timeline, first_move)
+    move = timeline.steps[first_move - 1].event.move
+    assert snapshot.path is not None and snapshot.path.squares[-1] == move.split("-")[-1]
+    assert snapshot.targets == game.legal_targets(timeline.positions[first_move])
+    assert snapshot.message.text == step_caption(timeline, first_move)

@@ -1,0 +1,89 @@
+"""The game.txt format on its own: writing, reading back, and malformed texts."""
+
+import pytest
+
+from companion.record.errors import GameTextError
+from companion.record.export import (
+    CommentItem,
+    GameText,
+    MoveItem,
+    format_game_text,
+    parse_game_text,
+)
+
+SAMPLE = GameText(
+    tags=(
+        ("Game", "coin-isolation"),
+        ("Variants", "diagonal"),
+        ("Players", "2"),
+        ("Name1", 'Ada "the quick" \\ co'),
+        ("Position", '{"squares":{"a1":"P"}}'),
+    ),
+    items=(
+        CommentItem("setup: b1 read as P, set to N"),
+        MoveItem("a1-b1", 1, True),
+        MoveItem("h8-g8", 1, False),
+        MoveItem("b1-c1", 2, True),
+        CommentItem("asked: b1-c1 or b1-c2; chose b1-c1"),
+        MoveItem("pass", 2, False),
+        CommentItem("player 2 has no legal move"),
+        MoveItem("c1-d1-d2", 3, True),
+    ),
+    result="1",
+)
+
+
+def test_format_gives_tags_then_numbered_moves_and_comments():
+    text = format_game_text(SAMPLE)
+    assert text.startswith('[Game "coin-isolation"]\n[Variants "diagonal"]\n[Players "2"]\n')
+    assert '[Name1 "Ada \\"the quick\\" \\\\ co"]' in text
+    assert text.endswith(
+        "{setup: b1 read as P, set to N} 1. a1-b1 h8-g8 2. b1-c1\n"
+        "{asked: b1-c1 or b1-c2; chose b1-c1} 2... pass {player 2 has no legal move}\n"
+        "3. c1-d1-d2 1\n"
+    )
+    assert all(len(line) <= 80 for line in text.splitlines() if not line.startswith("["))
+
+
+def test_parse_reads_back_the_same_value_and_text():
+    text = format_game_text(SAMPLE)
+    parsed = parse_game_text(text)
+    assert parsed == SAMPLE
+    assert format_game_text(parsed) == text
+    assert parsed.moves == ("a1-b1", "h8-g8", "b1-c1", "pass", "c1-d1-d2")
+    assert parsed.tag("Name1") == 'Ada "the quick" \\ co'
+    assert parsed.start_position_json() == {"squares": {"a1": "P"}}
+
+
+def test_a_round_that_starts_with_the_second_seat_is_numbered_with_dots():
+    game_text = GameText(tags=(), items=(MoveItem("h8-g8", 1, False), MoveItem("a1", 2, True)))
+    text = format_game_text(game_text)
+    assert text == "\n1... h8-g8 2. a1 *\n"
+    assert parse_game_text(text) == game_text
+
+
+def test_braces_in_a_comment_cannot_break_the_text():
+    game_text = GameText(tags=(), items=(CommentItem("odd {text}\nhere"),))
+    assert parse_game_text(format_game_text(game_text)).items == (CommentItem("odd (text) here"),)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('[Game "x"\n\n1. a1 *', "line 1 is not a tag pair"),
+        ("1. a1 2.", "do not end with a result"),
+        ("1. a1 {unclosed *", "where a move was expected"),
+        ("1. a1", "do not end with a result"),
+        ("1. {comment} a1 *", "followed by a comment"),
+        ("", "do not end with a result"),
+    ],
+)
+def test_malformed_texts_are_one_sentence_errors(text, expected):
+    with pytest.raises(GameTextError) as caught:
+        parse_game_text(text)
+    assert expected in str(caught.value)
+
+
+def test_missing_position_tag_is_reported():
+    with pytest.raises(GameTextError, match="no \\[Position\\] tag"):
+        parse_game_text("1. a1 *").start_position_json()

@@ -1,0 +1,221 @@
+"""Replay through the real engine: same final position as direct play, damage found, resume."""
+
+import json
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from companion.games.base import get_game
+from companion.record.errors import JournalDamagedError, JournalHeaderError, RecordError
+from companion.record.journal import JOURNAL_NAME, JournalWriter, read_journal
+from companion.record.replay import load_timeline, resume_position
+
+from .games import GAME, header_for, play_on, record_random_game
+
+
+def journal_lines(folder):
+    return (folder / JOURNAL_NAME).read_bytes().split(b"\n")
+
+
+def rewrite(folder, lines):
+    (folder / JOURNAL_NAME).write_bytes(b"\n".join(lines))
+
+
+def edit_line(folder, line, **changes):
+    lines = journal_lines(folder)
+    data = json.loads(lines[line - 1])
+    data.update(changes)
+    lines[line - 1] = json.dumps(data).encode()
+    rewrite(folder, lines)
+
+
+@pytest.mark.parametrize(
+    ("seed", "variants", "players", "extras"),
+    [
+        (1, (), 2, False),
+        (2, (), 2, True),
+        (3, (), 3, True),
+        (4, ("diagonal",), 2, True),
+        (5, ("greedy", "standing-still"), 4, True),
+    ],
+)
+def test_replay_gives_the_position_and_scores_of_direct_play(tmp_path, seed, variants, players,
+                                                              extras):  # fmt: skip
+    game = get_game(GAME)
+    recorded = record_random_game(tmp_path, seed, variants, players, extras)
+    timeline = load_timeline(tmp_path)
+    assert timeline.problems == ()
+    assert timeline.stopped_at is None
+    assert timeline.final.to_json() == recorded.final.to_json()
+    assert game.scores(timeline.final) == game.scores(recorded.final)
+    assert game.is_over(timeline.final)
+    assert [step.event.move for step in timeline.standing_steps()] == recorded.standing
+    assert len(timeline.steps) == recorded.events_written
+    assert len(timeline.positions) == len(timeline.steps) + 1
+    assert resume_position(tmp_path).to_json() == recorded.final.to_json()
+
+
+def test_setup_fix_changes_where_play_starts(tmp_path):
+    record_random_game(tmp_path, 6, extras=True, max_turns=3)
+    timeline = load_timeline(tmp_path)
+    fix = timeline.steps[0].event
+    assert fix.correction == "setup"
+    assert timeline.initial.to_json()["squares"][fix.region] == "P"
+    assert timeline.start_of_play().to_json()["squares"][fix.region] == "N"
+
+
+def test_bad_state_hash_is_reported_and_everything_before_kept(tmp_path):
+    record_random_game(tmp_path, 7, max_turns=12)
+    edit_line(tmp_path, 6, state_hash="0000000000000000")
+    result = read_journal(tmp_path)
+    assert [event.number for event in result.events] == [1, 2, 3, 4]
+    assert result.stopped_at == 6
+    (problem,) = result.problems
+    assert problem.line == 6
+    assert "state hash '0000000000000000', but replay gives" in problem.message
+    assert "the 7 event(s) after it are left out" in problem.message
+
+
+def test_illegal_move_is_reported_where_it_is(tmp_path):
+    record_random_game(tmp_path, 8, max_turns=10)
+    edit_line(tmp_path, 4, move="a1-a1-a1")
+    timeline = load_timeline(tmp_path)
+    assert len(timeline.steps) == 2
+    assert timeline.stopped_at == 4
+    assert "cannot be replayed" in timeline.problems[0].message
+
+
+def test_move_by_the_wrong_player_is_reported(tmp_path):
+    record_random_game(tmp_path, 8, max_turns=10)
+    lines = journal_lines(tmp_path)
+    player = json.loads(lines[2])["player"]
+    edit_line(tmp_path, 3, player=3 - player)
+    timeline = load_timeline(tmp_path)
+    assert timeline.stopped_at == 3
+    assert f"it is player {player}'s turn" in timeline.problems[0].message
+
+
+def test_undo_of_a_move_that_is_not_the_last_is_reported(tmp_path):
+    game = get_game(GAME)
+    position = game.new_position(2, seed=9)
+    with JournalWriter.create(tmp_path, header_for(position)) as writer:
+        after, _ = play_on(writer, position, max_turns=3)
+        writer.record_undo(retracts=1, state_hash=after.state_hash(), source="panel")
+    timeline = load_timeline(tmp_path)
+    assert timeline.stopped_at == 5
+    assert "the last standing move is 3" in timeline.problems[0].message
+    assert timeline.final.to_json() == after.to_json()
+
+
+def test_garbage_line_that_hid_a_move_stops_replay_at_the_next_move(tmp_path):
+    record_random_game(tmp_path, 10, max_turns=8)
+    lines = journal_lines(tmp_path)
+    lines[4] = b"#### garbage ####"
+    rewrite(tmp_path, lines)
+    timeline = load_timeline(tmp_path)
+    assert [problem.line for problem in timeline.problems] == [5, 6, 6]
+    assert "is not JSON" in timeline.problems[0].message
+    assert timeline.stopped_at == 6
+    assert [step.event.number for step in timeline.steps] == [1, 2, 3]
+
+
+def test_unknown_game_or_bad_initial_position_is_a_record_error(tmp_path):
+    record_random_game(tmp_path, 11, max_turns=2)
+    edit_line(tmp_path, 1, game="chess")
+    with pytest.raises(RecordError, match="'chess' is unknown"):
+        load_timeline(tmp_path)
+    edit_line(tmp_path, 1, game=GAME, initial_position={"game": GAME, "squares": {"z9": "P"}})
+    with pytest.raises(JournalHeaderError, match="initial position is not a valid"):
+        load_timeline(tmp_path)
+
+
+def test_resume_after_a_cut_line_carries_on_and_the_game_reads_whole(tmp_path):
+    game = get_game(GAME)
+    start = game.new_position(2, seed=12)
+    with JournalWriter.create(tmp_path, header_for(start)) as writer:
+        play_on(writer, start, max_turns=6)
+    uninterrupted = tmp_path / "whole"
+    with JournalWriter.create(uninterrupted, header_for(start)) as writer:
+        expected, _ = play_on(writer, start)
+    lines = journal_lines(tmp_path)[:-1]
+    rewrite(tmp_path, [*lines[:-1], lines[-1][:30]])  # the 6th move was being written
+    position = resume_position(tmp_path)
+    with JournalWriter.resume(tmp_path) as writer:
+        assert writer.next_number == 6
+        play_on(writer, position)
+    timeline = load_timeline(tmp_path)
+    (problem,) = timeline.problems  # the cut line, now ended by the resumed writer
+    assert problem.line == 7
+    assert "is not JSON" in problem.message
+    assert timeline.stopped_at is None
+    assert timeline.final.to_json() == expected.to_json()
+
+
+def test_resume_refuses_a_journal_whose_replay_stops_early(tmp_path):
+    record_random_game(tmp_path, 13, max_turns=6)
+    edit_line(tmp_path, 3, state_hash="ffffffffffffffff")
+    with pytest.raises(JournalDamagedError, match="replay stops at line 3"):
+        JournalWriter.resume(tmp_path)
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys
+    from companion.games.base import get_game
+    from companion.record.journal import JournalWriter
+    from companion.record.replay import resume_position
+    from tests.record.games import header_for, play_on
+    folder, seed, resume = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "resume"
+    game = get_game("coin-isolation")
+    if resume:
+        position, writer = resume_position(folder), JournalWriter.resume(folder)
+    else:
+        position = game.new_position(2, seed=seed)
+        writer = JournalWriter.create(folder, header_for(position))
+    print("ready", flush=True)
+    play_on(writer, position, on_event=lambda event: print(event.number, flush=True))
+    print("over", flush=True)
+    """
+)
+
+
+def run_child(folder, seed, mode, kill_after=None):
+    """Run a recording game in a child process; kill it after ``kill_after`` acknowledgements."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(folder), str(seed), mode],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout.readline().strip() == "ready"
+    acknowledged = []
+    for line in child.stdout:
+        if line.strip() == "over":
+            break
+        acknowledged.append(int(line))
+        if kill_after is not None and len(acknowledged) >= kill_after:
+            child.kill()
+            break
+    child.wait(timeout=60)
+    acknowledged += [int(word) for word in child.stdout.read().split() if word.isdigit()]
+    return acknowledged
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_game_killed_at_a_random_point_resumes_to_the_uninterrupted_result(tmp_path, seed):
+    game = get_game(GAME)
+    start = game.new_position(2, seed=seed)
+    with JournalWriter.create(tmp_path / "whole", header_for(start)) as writer:
+        expected, _ = play_on(writer, start)
+    folder = tmp_path / "killed"
+    acknowledged = run_child(folder, seed, "create", kill_after=random.Random(seed).randint(1, 30))
+    numbers = {event.number for event in read_journal(folder).events}
+    assert set(acknowledged) <= numbers
+    assert load_timeline(folder).final.to_json() != expected.to_json()  # killed before the end
+    run_child(folder, seed, "resume")
+    timeline = load_timeline(folder)
+    assert timeline.stopped_at is None
+    assert timeline.final.to_json() == expected.to_json()
+    assert game.scores(timeline.final) == game.scores(expected)
