@@ -8,6 +8,7 @@ square, and every box lies inside the window whatever its size.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 from companion.display.snapshot import parse_square, square_name
@@ -113,10 +114,16 @@ class Layout:
 
     def square(self, name: str) -> Box:
         """The box of a named square (``"a1"`` is bottom left)."""
-        return self.square_at(*parse_square(name, self.files, self.ranks))
+        box = self._square_boxes.get(name)
+        return box if box is not None else self.square_at(*parse_square(name, self.files,
+                                                                         self.ranks))
 
     def squares(self) -> dict[str, Box]:
         """Every square's box by name."""
+        return dict(self._square_boxes)
+
+    @cached_property
+    def _square_boxes(self) -> dict[str, Box]:
         return {
             square_name(f, r): self.square_at(f, r)
             for r in range(self.ranks)

@@ -85,9 +85,12 @@ class RenderCache:
     def __init__(self) -> None:
         self._fonts: dict[int, pygame.font.Font] = {}
         self._texts: dict[tuple[str, int, RGB], pygame.Surface] = {}
-        self._board: tuple[tuple[object, ...], pygame.Surface] | None = None
+        self._coins: dict[tuple[str, int, bool], pygame.Surface] = {}
+        self._board: tuple[tuple[object, ...], pygame.Surface, Box] | None = None
         self._static: tuple[tuple[object, ...], pygame.Surface] | None = None
+        self._static_version = 0
         self._camera: tuple[tuple[object, ...], pygame.Surface, Box] | None = None
+        self._shown: tuple[pygame.Surface, int] | None = None
 
     def font(self, size: int) -> pygame.font.Font:
         """pygame's default font at ``size``, loaded once."""
@@ -102,28 +105,65 @@ class RenderCache:
         if surface is None:
             if len(self._texts) >= self.TEXT_LIMIT:
                 self._texts.clear()
-            surface = self.font(size).render(text, True, colour)
+            surface = _display_format(self.font(size).render(text, True, colour), alpha=True)
             self._texts[key] = surface
         return surface
 
-    def board(self, layout: Layout) -> pygame.Surface:
-        """The empty board with its coordinates, drawn once per window size and board shape."""
+    def coin(self, letter: str, radius: int, lettered: bool) -> pygame.Surface:
+        """A coin's picture with a transparent surround, drawn once per kind and size."""
+        key = (letter, radius, lettered)
+        sprite = self._coins.get(key)
+        if sprite is None:
+            sprite = pygame.Surface((2 * radius + 4, 2 * radius + 4), pygame.SRCALPHA)
+            paint_coin(sprite, letter, (radius + 2, radius + 2), radius,
+                       self if lettered else None)
+            sprite = _display_format(sprite, alpha=True)
+            self._coins[key] = sprite
+        return sprite
+
+    def board(self, layout: Layout) -> tuple[pygame.Surface, Box]:
+        """The empty board with its coordinates and where it goes, drawn once per layout."""
         key = (layout.size, layout.files, layout.ranks)
         if self._board is None or self._board[0] != key:
-            surface = _new_surface(layout.size)
-            surface.fill(BACKGROUND)
-            _draw_board(surface, layout, self)
-            self._board = (key, surface)
-        return self._board[1]
+            frame = max(2, layout.cell // 20)
+            area = Box(layout.rank_labels.x, layout.board.y - frame,
+                       layout.board.right + frame - layout.rank_labels.x,
+                       layout.file_labels.bottom - layout.board.y + frame)
+            full = pygame.Surface(layout.size)
+            full.fill(BACKGROUND)
+            _draw_board(full, layout, self)
+            self._board = (key, _display_format(full.subsurface(area).copy()), area)
+        return self._board[1], self._board[2]
+
+    @property
+    def static_version(self) -> int:
+        """Counts the static pictures drawn, so a window knows whether it shows the latest."""
+        return self._static_version
 
     def static(self, snapshot: Snapshot, layout: Layout) -> pygame.Surface:
         """Everything but the camera image, drawn once per distinct snapshot and layout."""
         key = (snapshot, snapshot.camera is None, layout)
         if self._static is None or self._static[0] != key:
-            surface = self.board(layout).copy()
+            surface = self._static[1] if self._static is not None else None
+            if surface is None or surface.get_size() != layout.size:
+                surface = _new_surface(layout.size)
+            surface.fill(BACKGROUND)
+            board, area = self.board(layout)
+            surface.blit(board, area[:2])
             draw_static(surface, snapshot, layout, self)
             self._static = (key, surface)
+            self._static_version += 1
         return self._static[1]
+
+    def shown_on(self, surface: pygame.Surface) -> int | None:
+        """Which static picture was last blitted whole onto ``surface``, if it was the target."""
+        if self._shown is not None and self._shown[0] is surface:
+            return self._shown[1]
+        return None
+
+    def remember_shown(self, surface: pygame.Surface) -> None:
+        """Note that ``surface`` now shows the latest static picture in full."""
+        self._shown = (surface, self._static_version)
 
     def camera(self, view: CameraView, box: Box) -> tuple[pygame.Surface, Box]:
         """The camera image scaled to fit ``box`` (once per new frame) and where it goes."""
@@ -132,9 +172,9 @@ class RenderCache:
             height, width = view.image.shape[:2]
             scale = min(box.width / width, box.height / height)
             size = (max(1, round(width * scale)), max(1, round(height * scale)))
-            scaled = np.ascontiguousarray(
-                cv2.resize(view.image, size, interpolation=cv2.INTER_AREA)
-            )
+            # Area averaging only pays for strong shrinking; bilinear is sharp enough above half.
+            method = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
+            scaled = np.ascontiguousarray(cv2.resize(view.image, size, interpolation=method))
             surface = _display_format(pygame.image.frombuffer(scaled.tobytes(), size, "BGR"))
             place = Box(box.x + (box.width - size[0]) // 2, box.y + (box.height - size[1]) // 2,
                         *size)
@@ -143,11 +183,26 @@ class RenderCache:
 
 
 def draw(
-    surface: pygame.Surface, snapshot: Snapshot, layout: Layout, cache: RenderCache | None = None
+    surface: pygame.Surface,
+    snapshot: Snapshot,
+    layout: Layout,
+    cache: RenderCache | None = None,
+    incremental: bool = False,
 ) -> None:
-    """Draw the whole screen for ``snapshot``; pass the same ``cache`` every frame for speed."""
+    """Draw the whole screen for ``snapshot``; pass the same ``cache`` every frame for speed.
+
+    With ``incremental``, when ``surface`` still shows this cache's last static picture, only the
+    camera view is redrawn: for a window surface that nothing else draws on, as the Screen's.
+    """
     cache = cache or RenderCache()
-    surface.blit(cache.static(snapshot, layout), (0, 0))
+    static = cache.static(snapshot, layout)
+    if incremental and cache.shown_on(surface) == cache.static_version:
+        if snapshot.camera is not None:
+            area = layout.camera.inset(-3)
+            surface.blit(static, area[:2], area)
+    else:
+        surface.blit(static, (0, 0))
+        cache.remember_shown(surface)
     if snapshot.camera is not None:
         draw_camera(surface, snapshot.camera, layout, cache)
 
@@ -216,6 +271,15 @@ def coin_radius(letter: str, cell: int) -> int:
 
 
 def draw_coin(
+    surface: pygame.Surface, letter: str, centre: tuple[int, int], radius: int,
+    cache: RenderCache, lettered: bool = True,
+) -> None:
+    """One coin seen from above (from the cache's pictures), with its letter when ``lettered``."""
+    sprite = cache.coin(letter, radius, lettered)
+    surface.blit(sprite, (centre[0] - radius - 2, centre[1] - radius - 2))
+
+
+def paint_coin(
     surface: pygame.Surface, letter: str, centre: tuple[int, int], radius: int,
     cache: RenderCache | None,
 ) -> None:
@@ -449,7 +513,7 @@ def draw_taken(surface: pygame.Surface, taken: str, box: Box, cache: RenderCache
         radius = coin_radius(letter, cell)
         if x + 2 * radius > box.right - cell:
             break
-        draw_coin(surface, letter, (x + radius, box.center[1]), radius, None)
+        draw_coin(surface, letter, (x + radius, box.center[1]), radius, cache, lettered=False)
         x += 2 * radius - radius // 3
         shown += 1
     if shown < len(taken):
@@ -634,8 +698,8 @@ def _new_surface(size: tuple[int, int]) -> pygame.Surface:
     return _display_format(pygame.Surface(size))
 
 
-def _display_format(surface: pygame.Surface) -> pygame.Surface:
+def _display_format(surface: pygame.Surface, alpha: bool = False) -> pygame.Surface:
     """The surface in the window's pixel format for fast blits, when there is a window."""
     if pygame.display.get_init() and pygame.display.get_surface() is not None:
-        return surface.convert()
+        return surface.convert_alpha() if alpha else surface.convert()
     return surface

@@ -67,6 +67,7 @@ class Screen:
         self.quit_requested = threading.Event()
         self._lock = threading.Lock()
         self._snapshot = Snapshot()
+        self._screenshots: queue.Queue[Path] = queue.Queue()
         self._cache = RenderCache()
         self._layout: Layout | None = None
         self._windowed_size = size
@@ -102,6 +103,14 @@ class Screen:
         with self._lock:
             self._snapshot = snapshot
 
+    def request_screenshot(self, path: str | Path) -> None:
+        """Save the next frame drawn in the window to ``path``; safe from any thread.
+
+        pygame's text drawing is not thread-safe, so other threads ask for screenshots of the
+        window this way instead of calling :func:`save_screenshot` while the window runs.
+        """
+        self._screenshots.put(Path(path))
+
     def request_quit(self) -> None:
         """Ask the loop to stop, as closing the window does; safe from any thread."""
         if not self.quit_requested.is_set():
@@ -129,6 +138,10 @@ class Screen:
         for event in pygame.event.get():
             self._handle(event)
         self.draw_frame()
+        while not self._screenshots.empty():
+            path = self._screenshots.get_nowait()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(self._surface, str(path))
         pygame.display.flip()
         return not self.quit_requested.is_set()
 
@@ -144,7 +157,7 @@ class Screen:
         ):
             layout = compute_layout(size, snapshot.files, snapshot.ranks, players)
             self._layout = layout
-        draw(self._surface, snapshot, layout, self._cache)
+        draw(self._surface, snapshot, layout, self._cache, incremental=True)
 
     def run(self) -> None:
         """Draw frames until a quit is requested."""

@@ -115,3 +115,16 @@ def test_save_screenshot_names_a_bad_path(tmp_path):
 
     with pytest.raises(DisplayError, match="could not"):
         save_screenshot(Snapshot(), tmp_path / "file" / "x.png")
+
+
+def test_a_screenshot_requested_from_another_thread_is_saved_by_the_loop(screen, tmp_path):
+    screen.show(Snapshot.example("rejected"))
+    target = tmp_path / "shots" / "window.png"
+    worker = threading.Thread(target=screen.request_screenshot, args=(target,))
+    worker.start()
+    worker.join()
+    screen.step(wait=False)
+    image = pygame.image.load(str(target))
+    assert image.get_size() == (1280, 720)
+    bar = screen._layout.message_bar
+    assert tuple(image.get_at((bar.right - 12, bar.center[1])))[:3] == render.VERMILLION
