@@ -1,0 +1,580 @@
+"""The synthetic table: photographic-looking camera frames of a mat with coins, pawns and hands.
+
+A :class:`SynthScene` says what lies on which region of a mat (coins, pawns), how the camera and
+light are set up (:class:`Variation`) and which hands reach over the table. :func:`render` turns
+it into a :class:`SynthFrame`: the BGR image plus its ground truth (the homography from mat
+millimetres to pixels, the lens, what each region holds, which markers a hand covers).
+:func:`render_frame` returns just the image. :class:`SynthCamera` serves successive frames of a
+changing scene, for ``sim://``.
+
+How a frame is made: the mat is drawn at a moderate scale in mat space (cached), coins and pawns
+are drawn onto it (cached per board), one ``cv2.remap`` takes it through the camera's homography
+and lens onto the table top, hands are painted in image space, then light, glare, noise, blur
+and JPEG. The scene decides everything that stays still between frames (coin placement comes
+from ``layout_seed``, light and table from the variation); the render seed only changes the
+sensor noise, as successive frames of a real camera do.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.geometry import Circle, MatGeometry, Rect, Region, coin_isolation_mat
+from calibration.mats import render_mat
+from companion.errors import CompanionError
+from companion.observation import COIN_KINDS, Observation, RegionReading
+from vision.synth_camera import (
+    CameraPose,
+    apply_homography,
+    distort_points,
+    pixels_per_mm_at,
+    pose_homography,
+    remap_tables,
+)
+from vision.synth_effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
+from vision.synth_objects import (
+    PAWN_COLOURS,
+    Lighting,
+    PlacedCoin,
+    coin_radius_mm,
+    draw_coin,
+    draw_pawn,
+)
+
+__all__ = [
+    "PAWN_COLOURS",
+    "CameraPose",
+    "Hand",
+    "Light",
+    "RegionTruth",
+    "SynthCamera",
+    "SynthError",
+    "SynthFrame",
+    "SynthScene",
+    "Variation",
+    "random_hand",
+    "random_scene",
+    "random_variation",
+    "render",
+    "render_frame",
+]
+
+Image = npt.NDArray[np.uint8]
+#: Default pawn colour of players 1..4.
+PLAYER_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
+
+
+class SynthError(CompanionError):
+    """A synthetic scene that names an unknown region, coin letter or pawn colour."""
+
+
+@dataclass(frozen=True)
+class Variation:
+    """Everything about a frame that is not the board: camera, lens, light, coins' look, table.
+
+    ``lens_k1`` is radial distortion (-0.05..0.05, negative is barrel); ``light`` the light;
+    ``noise`` sensor noise in 8-bit levels (sigma); ``blur`` a Gaussian blur sigma in pixels;
+    ``jpeg_quality`` 1..99, or 0 for no compression; ``tarnish`` 0 (shiny) .. 1 (dull, dark)
+    on average over the coins; ``placement`` how far off-centre coins lie, as a share of the
+    room their square leaves (0..1); ``table`` picks the table top behind the mat.
+    """
+
+    pose: CameraPose = field(default_factory=CameraPose)
+    lens_k1: float = 0.0
+    light: Light = field(default_factory=Light)
+    noise: float = 2.0
+    blur: float = 0.0
+    jpeg_quality: int = 90
+    tarnish: float = 0.2
+    placement: float = 0.5
+    table: int = 0
+
+
+@dataclass(frozen=True)
+class RegionTruth:
+    """What a region really holds: its coins (stack bottom to top, or loose), and a pawn colour."""
+
+    coins: str = ""
+    pawn: str | None = None
+    loose: bool = False
+
+    @property
+    def top(self) -> str | None:
+        """The coin a camera sees on top of a stack (None when empty or for loose coins)."""
+        return None if self.loose or not self.coins else self.coins[-1]
+
+    def reading(self) -> RegionReading:
+        """The perfect :class:`RegionReading` of this region."""
+        if self.loose:
+            kinds = tuple(sorted(set(self.coins)))
+            return RegionReading(coin=None, pawn=self.pawn, count=len(self.coins), kinds=kinds)
+        return RegionReading(coin=self.top, pawn=self.pawn)
+
+
+@dataclass(frozen=True)
+class SynthScene:
+    """A mat with coins and pawns, seen by a camera under some light, maybe with hands over it.
+
+    ``coins`` maps region names to coin letters (P N D Q S): a stack from bottom to top on a
+    square or track space, loose coins side by side in a pit or cup. ``pawns`` maps region names
+    to pawn colours (keys of :data:`PAWN_COLOURS`). Both are stored as sorted tuples of pairs so
+    the scene is hashable; build scenes with :meth:`build` or :meth:`from_position`.
+    ``layout_seed`` fixes where each coin lies in its region and how it looks.
+    """
+
+    geometry: MatGeometry
+    coins: tuple[tuple[str, str], ...] = ()
+    pawns: tuple[tuple[str, str], ...] = ()
+    variation: Variation = field(default_factory=Variation)
+    hands: tuple[Hand, ...] = ()
+    layout_seed: int = 0
+    image_size: tuple[int, int] = (1920, 1080)
+
+    def __post_init__(self) -> None:
+        names = set(self.geometry.region_names())
+        for region, letters in self.coins:
+            if region not in names:
+                raise SynthError(f"mat {self.geometry.name!r} has no region {region!r}")
+            bad = [letter for letter in letters if letter not in COIN_KINDS]
+            if bad:
+                raise SynthError(f"unknown coin letter {bad[0]!r} on {region!r}; use P N D Q S")
+        for region, colour in self.pawns:
+            if region not in names:
+                raise SynthError(f"mat {self.geometry.name!r} has no region {region!r}")
+            if colour not in PAWN_COLOURS:
+                known = ", ".join(PAWN_COLOURS)
+                raise SynthError(f"unknown pawn colour {colour!r} on {region!r}; use {known}")
+
+    @classmethod
+    def build(
+        cls,
+        coins: Mapping[str, str],
+        pawns: Mapping[str, str] | None = None,
+        geometry: MatGeometry | None = None,
+        variation: Variation | None = None,
+        hands: tuple[Hand, ...] = (),
+        layout_seed: int = 0,
+        image_size: tuple[int, int] = (1920, 1080),
+    ) -> SynthScene:
+        """A scene from region -> coins and region -> pawn colour (Coin Isolation mat default)."""
+        return cls(
+            geometry=geometry or coin_isolation_mat(),
+            coins=tuple(sorted((name, letters) for name, letters in coins.items() if letters)),
+            pawns=tuple(sorted((pawns or {}).items())),
+            variation=variation or Variation(),
+            hands=hands,
+            layout_seed=layout_seed,
+            image_size=image_size,
+        )
+
+    @classmethod
+    def from_position_squares(
+        cls,
+        squares: Mapping[str, str],
+        pawns: Mapping[str, str | None],
+        colours: Mapping[str, str] | None = None,
+        **options: Any,
+    ) -> SynthScene:
+        """A scene from a position's ``squares`` and ``pawns`` (player -> square or None).
+
+        ``colours`` maps players ("1".."4") to pawn colours, by default :data:`PLAYER_COLOURS`
+        in order; ``options`` go to :meth:`build`.
+        """
+        colour_of = dict(colours or {str(index + 1): c for index, c in enumerate(PLAYER_COLOURS)})
+        on_board = {}
+        for player, square in pawns.items():
+            if square is None:
+                continue
+            if player not in colour_of:
+                raise SynthError(f"no pawn colour for player {player!r}")
+            on_board[square] = colour_of[player]
+        return cls.build(squares, on_board, **options)
+
+    @classmethod
+    def from_position(cls, position: Mapping[str, Any], **options: Any) -> SynthScene:
+        """A scene from a position JSON object (``squares`` and ``pawns``, as in DESIGN.md)."""
+        return cls.from_position_squares(
+            position.get("squares", {}), position.get("pawns", {}), **options
+        )
+
+    def coins_by_region(self) -> dict[str, str]:
+        return dict(self.coins)
+
+    def pawns_by_region(self) -> dict[str, str]:
+        return dict(self.pawns)
+
+    def truth(self) -> dict[str, RegionTruth]:
+        """Every region of the mat with what it really holds."""
+        coins, pawns = self.coins_by_region(), self.pawns_by_region()
+        return {
+            region.name: RegionTruth(
+                coins=coins.get(region.name, ""),
+                pawn=pawns.get(region.name),
+                loose=region.kind in ("pit", "cup"),
+            )
+            for region in self.geometry.regions
+        }
+
+    def observation(self) -> Observation:
+        """The perfect observation of this scene (every region, markers 0-3 all seen)."""
+        regions = {name: truth.reading() for name, truth in self.truth().items()}
+        return Observation(regions=regions, markers_found=self.geometry.marker_ids())
+
+    def homography(self) -> npt.NDArray[np.float64]:
+        """The ideal 3x3 homography from mat millimetres to frame pixels (before lens bending)."""
+        size = (self.geometry.width_mm, self.geometry.height_mm)
+        return pose_homography(self.variation.pose, size, self.image_size)
+
+    def project(self, points_mm: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """Mat points (N x 2, mm) -> frame pixels, through the homography and the lens."""
+        ideal = apply_homography(self.homography(), np.asarray(points_mm, np.float64))
+        return distort_points(ideal, self.variation.lens_k1, self.image_size)
+
+
+@dataclass(frozen=True)
+class SynthFrame:
+    """A rendered frame with its ground truth."""
+
+    image: Image
+    scene: SynthScene
+    homography: npt.NDArray[np.float64]
+    lens_k1: float
+    truth: Mapping[str, RegionTruth]
+    markers_covered: tuple[int, ...]
+    hand_over_play_area: bool
+
+    @property
+    def markers_visible(self) -> tuple[int, ...]:
+        """Marker ids no hand covers (every marker is inside the frame by construction)."""
+        return tuple(m for m in self.scene.geometry.marker_ids() if m not in self.markers_covered)
+
+    def project(self, points_mm: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """Mat points (N x 2, mm) -> pixels of this frame, lens included."""
+        return self.scene.project(points_mm)
+
+
+def _canvas_scale(scene: SynthScene) -> float:
+    """Mat-canvas pixels per mm: a little above the finest the camera sees, in half steps."""
+    homography = scene.homography()
+    geometry = scene.geometry
+    corners = [(0.0, 0.0), (geometry.width_mm, 0.0), (geometry.width_mm, geometry.height_mm),
+               (0.0, geometry.height_mm)]
+    finest = max(pixels_per_mm_at(homography, corner) for corner in corners)
+    return min(5.0, max(1.5, math.ceil(finest * 1.15 * 2) / 2))
+
+
+@lru_cache(maxsize=4)
+def _mat_canvas(geometry: MatGeometry, pixels_per_mm: float) -> Image:
+    return render_mat(geometry, pixels_per_mm)
+
+
+def _lighting(variation: Variation) -> Lighting:
+    """Light direction and parallax in mat terms, from the light and the camera's tilt."""
+    pose = variation.pose
+    angle = math.radians(variation.light.direction_deg)
+    # Parallax: raised things shift away from the camera, which stands on the azimuth side.
+    away = math.radians(pose.tilt_azimuth_deg)
+    lean = math.tan(math.radians(pose.tilt_deg))
+    parallax = (math.sin(away) * -lean, math.cos(away) * -lean)
+    return Lighting(direction=(math.cos(angle), math.sin(angle)), parallax=parallax)
+
+
+def _rng_for(*parts: object) -> np.random.Generator:
+    """A generator seeded from text parts, the same in every process (no ``hash``)."""
+    text = "|".join(str(part) for part in parts).encode()
+    return np.random.default_rng(list(text))
+
+
+def _stack_coins(region: Region, letters: str, seed: int, variation: Variation) -> list[PlacedCoin]:
+    """Coins of a stack: the bottom off-centre, each one above shifted a little."""
+    rng = _rng_for(seed, region.name, letters)
+    shape = region.shape
+    half_room = (shape.size[0] / 2 if isinstance(shape, Rect) else shape.radius) - 1.0
+    biggest = max(coin_radius_mm(letter) for letter in letters)
+    room = max(0.0, half_room - biggest - 1.5) * variation.placement
+    x, y = region.centre
+    x += rng.uniform(-room, room)
+    y += rng.uniform(-room, room)
+    coins = []
+    for level, letter in enumerate(letters):
+        if level:
+            angle = rng.uniform(0, 2 * math.pi)
+            step = rng.uniform(0.4, 1.4)
+            x += step * math.cos(angle)
+            y += step * math.sin(angle)
+        coins.append(_coin(letter, (x, y), level, rng, variation))
+    return coins
+
+
+def _coin(letter: str, centre: tuple[float, float], level: int, rng: np.random.Generator,
+          variation: Variation) -> PlacedCoin:
+    tarnish = float(np.clip(rng.normal(variation.tarnish, 0.15), 0, 1))
+    return PlacedCoin(letter, centre, float(rng.uniform(0, 360)), tarnish,
+                      float(rng.uniform(0.3, 1.0)), level, int(rng.integers(0, 4)))
+
+
+def _loose_coins(region: Region, letters: str, seed: int, variation: Variation) -> list[PlacedCoin]:
+    """Coins side by side in a pit or cup, not overlapping, at random places inside it."""
+    rng = _rng_for(seed, region.name, letters)
+    placed: list[PlacedCoin] = []
+    for letter in letters:
+        radius = coin_radius_mm(letter)
+        for _attempt in range(200):
+            centre = _random_point_inside(region, radius + 1.0, rng)
+            if all(math.dist(centre, other.centre_mm) > radius + coin_radius_mm(other.letter) + 0.8
+                   for other in placed):
+                break
+        placed.append(_coin(letter, centre, 0, rng, variation))
+    return placed
+
+
+def _random_point_inside(region: Region, margin: float, rng: np.random.Generator
+                         ) -> tuple[float, float]:
+    shape = region.shape
+    x, y = shape.centre
+    if isinstance(shape, Circle):
+        reach = max(0.0, shape.radius - margin)
+        angle, distance = rng.uniform(0, 2 * math.pi), reach * math.sqrt(rng.uniform(0, 1))
+        return (x + distance * math.cos(angle), y + distance * math.sin(angle))
+    half_w, half_h = max(0.0, shape.size[0] / 2 - margin), max(0.0, shape.size[1] / 2 - margin)
+    return (x + rng.uniform(-half_w, half_w), y + rng.uniform(-half_h, half_h))
+
+
+def _pawn_foot(
+    region: Region, coins: list[PlacedCoin], seed: int
+) -> tuple[tuple[float, float], int]:
+    """Where a pawn stands: off-centre on the top coin, or near the region's centre."""
+    rng = _rng_for(seed, region.name, "pawn")
+    if coins:
+        top = coins[-1]
+        angle = rng.uniform(0, 2 * math.pi)
+        distance = coin_radius_mm(top.letter) * rng.uniform(0.55, 0.85)
+        x, y = top.centre_mm
+        return (x + distance * math.cos(angle), y + distance * math.sin(angle)), len(coins)
+    return _random_point_inside(region, 9.0, rng), 0
+
+
+@lru_cache(maxsize=4)
+def _board_canvas(scene: SynthScene, pixels_per_mm: float) -> Image:
+    """The mat with every coin and pawn drawn on it, in mat space (cached per board)."""
+    canvas = _mat_canvas(scene.geometry, pixels_per_mm).copy()
+    lighting = _lighting(scene.variation)
+    coins = scene.coins_by_region()
+    pawns = scene.pawns_by_region()
+    for region in scene.geometry.regions:
+        letters = coins.get(region.name, "")
+        loose = region.kind in ("pit", "cup")
+        placed = (
+            _loose_coins(region, letters, scene.layout_seed, scene.variation) if loose
+            else _stack_coins(region, letters, scene.layout_seed, scene.variation) if letters
+            else []
+        )
+        for coin in placed:
+            draw_coin(canvas, coin, pixels_per_mm, lighting)
+        if region.name in pawns:
+            foot, level = _pawn_foot(region, [] if loose else placed, scene.layout_seed)
+            draw_pawn(canvas, pawns[region.name], foot, level, pixels_per_mm, lighting)
+    return canvas
+
+
+@lru_cache(maxsize=4)
+def _tables(scene_key: tuple[Any, ...], homography_bytes: bytes, pixels_per_mm: float
+            ) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    _pose, k1, image_size = scene_key
+    homography = np.frombuffer(homography_bytes, np.float64).reshape(3, 3)
+    return remap_tables(homography, k1, image_size, pixels_per_mm)
+
+
+def _hand_placements(scene: SynthScene) -> list[tuple[Hand, tuple[float, float], float]]:
+    homography = scene.homography()
+    placements = []
+    for hand in scene.hands:
+        tip = scene.project([hand.target_mm])[0]
+        placements.append((hand, (float(tip[0]), float(tip[1])),
+                           pixels_per_mm_at(homography, hand.target_mm)))
+    return placements
+
+
+def _covered(scene: SynthScene, cover: Image) -> tuple[tuple[int, ...], bool]:
+    """Markers with any corner or centre under a hand, and whether a hand is over the play area."""
+    if not cover.any():
+        return (), False
+    height, width = cover.shape
+    covered = []
+    for marker in scene.geometry.markers:
+        points = scene.project([*marker.corners(), marker.centre])
+        for x, y in points:
+            column, row = min(width - 1, max(0, round(x))), min(height - 1, max(0, round(y)))
+            if cover[row, column] > 100:
+                covered.append(marker.id)
+                break
+    play = np.zeros_like(cover)
+    left, top, right, bottom = scene.geometry.play_area.bounds()
+    outline = scene.project([(left, top), (right, top), (right, bottom), (left, bottom)])
+    cv2.fillConvexPoly(play, np.round(outline).astype(np.int32), 255)
+    return tuple(covered), bool(((cover > 60) & (play > 0)).any())
+
+
+def render(scene: SynthScene, seed: int = 0) -> SynthFrame:
+    """Render ``scene`` as a camera frame with its ground truth; ``seed`` varies sensor noise."""
+    variation = scene.variation
+    pixels_per_mm = _canvas_scale(scene)
+    homography = scene.homography()
+    canvas = _board_canvas(replace(scene, hands=()), pixels_per_mm)
+    map_xy, map_fraction = _tables(
+        (variation.pose, variation.lens_k1, scene.image_size), homography.tobytes(), pixels_per_mm
+    )
+    frame = table_top(variation.table, variation.light.seed, scene.image_size).copy()
+    cv2.remap(canvas, map_xy, map_fraction, cv2.INTER_LINEAR, dst=frame,
+              borderMode=cv2.BORDER_TRANSPARENT)
+    cover = draw_hands(frame, _hand_placements(scene), variation.light.direction_deg)
+    markers_covered, over_play = _covered(scene, cover)
+    rng = np.random.default_rng(seed)
+    image = finish(frame, variation.light, variation.noise, variation.blur,
+                   variation.jpeg_quality, rng)
+    return SynthFrame(image, scene, homography, variation.lens_k1, scene.truth(),
+                      markers_covered, over_play)
+
+
+def render_frame(scene: SynthScene, seed: int = 0) -> Image:
+    """Just the BGR image of :func:`render`."""
+    return render(scene, seed).image
+
+
+def random_variation(seed: int, max_tilt_deg: float = 35.0) -> Variation:
+    """A variation drawn at random over every kind of trouble the synthetic table can make."""
+    rng = np.random.default_rng([seed, 1])
+    pose = CameraPose(
+        tilt_deg=float(rng.uniform(0, max_tilt_deg)),
+        tilt_azimuth_deg=float(rng.choice([0.0, 0.0, 90.0, 180.0, 270.0]) + rng.uniform(-30, 30)),
+        rotation_deg=float(rng.uniform(-15, 15)),
+        fill=float(rng.uniform(0.78, 0.95)),
+        offset=(float(rng.uniform(-0.8, 0.8)), float(rng.uniform(-0.8, 0.8))),
+        focal_px=float(rng.uniform(1200, 1700)),
+    )
+    light = Light(
+        warmth=float(rng.uniform(-1, 1)),
+        exposure=float(rng.uniform(0.8, 1.1)),
+        gradient=float(rng.uniform(0, 0.35)),
+        direction_deg=float(rng.uniform(0, 360)),
+        shadows=int(rng.integers(0, 3)),
+        shadow_strength=float(rng.uniform(0.15, 0.4)),
+        glare=float(rng.uniform(0, 1) if rng.uniform() < 0.5 else 0.0),
+        seed=int(rng.integers(0, 2**31)),
+    )
+    return Variation(
+        pose=pose,
+        lens_k1=float(rng.uniform(-0.04, 0.03)),
+        light=light,
+        noise=float(rng.uniform(1.0, 5.0)),
+        blur=float(rng.uniform(0, 1.3)),
+        jpeg_quality=int(rng.integers(55, 96)),
+        tarnish=float(rng.uniform(0, 0.8)),
+        placement=float(rng.uniform(0.2, 1.0)),
+        table=int(rng.integers(0, 4)),
+    )
+
+
+def random_scene(seed: int, variation: Variation | None = None, players: int = 2,
+                 geometry: MatGeometry | None = None) -> SynthScene:
+    """A Coin Isolation board in play: most squares with a coin, a few stacks and empties, pawns.
+
+    Coin mix as the game's (24 P, 24 N, 12 D, 4 Q), about a fifth of the squares emptied and a
+    tenth stacked; ``players`` pawns in :data:`PLAYER_COLOURS` order on random squares.
+    """
+    rng = np.random.default_rng([seed, 2])
+    geometry = geometry or coin_isolation_mat()
+    names = [region.name for region in geometry.regions if region.kind == "square"]
+    bag = list("P" * 24 + "N" * 24 + "D" * 12 + "Q" * 4)
+    rng.shuffle(bag)
+    coins: dict[str, str] = {}
+    for index, name in enumerate(names):
+        if rng.uniform() < 0.2:
+            continue
+        letters = bag[index % len(bag)]
+        while rng.uniform() < 0.12 and len(letters) < 4:
+            letters = str(rng.choice(list("PNDQ"))) + letters
+        coins[name] = letters
+    spots = rng.choice(len(names), size=players, replace=False)
+    pawns = {names[int(spot)]: PLAYER_COLOURS[index] for index, spot in enumerate(spots)}
+    return SynthScene.build(coins, pawns, geometry, variation or random_variation(seed),
+                            layout_seed=seed)
+
+
+def random_hand(seed: int, geometry: MatGeometry | None = None, cover_marker: int | None = None
+                ) -> Hand:
+    """A hand reaching over the play area, or onto marker ``cover_marker`` when given."""
+    rng = np.random.default_rng([seed, 3])
+    geometry = geometry or coin_isolation_mat()
+    if cover_marker is not None:
+        target = geometry.marker(cover_marker).centre
+    else:
+        left, top, right, bottom = geometry.play_area.bounds()
+        target = (float(rng.uniform(left + 20, right - 20)),
+                  float(rng.uniform(top + 20, bottom - 20)))
+    edge = str(rng.choice(["bottom", "top", "left", "right"]))
+    if cover_marker is not None:
+        edge = "bottom" if target[1] > geometry.height_mm / 2 else "top"
+    return Hand(
+        target_mm=(float(target[0]), float(target[1])),
+        edge=edge,  # type: ignore[arg-type]
+        entry=float(rng.uniform(0.2, 0.8)),
+        skin=int(rng.integers(0, len(SKIN_TONES))),
+        sleeve=None if rng.uniform() < 0.5 else tuple(int(v) for v in rng.integers(20, 220, 3)),  # type: ignore[arg-type]
+        size=float(rng.uniform(0.9, 1.1)),
+    )
+
+
+class SynthCamera:
+    """Successive frames of a scene that may change between frames, for ``sim://``.
+
+    ``scene`` is a fixed :class:`SynthScene` or a function of the frame index returning one;
+    :meth:`set_scene` replaces it (thread-safe) so a referee or demo can move coins and bring
+    hands in and out. Each frame gets its own noise; unchanged boards reuse their cached drawing.
+    """
+
+    def __init__(self, scene: SynthScene | Callable[[int], SynthScene], seed: int = 0) -> None:
+        self._scene = scene
+        self._seed = seed
+        self._index = 0
+        self._lock = threading.Lock()
+        self.last_frame: SynthFrame | None = None
+
+    def set_scene(self, scene: SynthScene | Callable[[int], SynthScene]) -> None:
+        with self._lock:
+            self._scene = scene
+
+    def scene_at(self, index: int) -> SynthScene:
+        with self._lock:
+            scene = self._scene
+        return scene if isinstance(scene, SynthScene) else scene(index)
+
+    def read_frame(self) -> SynthFrame:
+        """The next frame with its ground truth."""
+        index = self._index
+        self._index += 1
+        frame = render(self.scene_at(index), seed=self._seed * 1_000_003 + index)
+        self.last_frame = frame
+        return frame
+
+    def read(self) -> Image:
+        """The next frame's image."""
+        return self.read_frame().image
+
+    @property
+    def frames_read(self) -> int:
+        return self._index
+
+
+def with_hands(scene: SynthScene, *hands: Hand) -> SynthScene:
+    """``scene`` with exactly these hands over it (none removes them)."""
+    return replace(scene, hands=tuple(hands))
