@@ -263,6 +263,8 @@ def _draw_pieces(
             box = layout.square(player.pawn)
             draw_pawn(surface, player, box.center, layout.cell, cache)
     draw_path_steps(surface, path, layout.cell, cache)
+    for square in snapshot.path.placements if snapshot.path else ():
+        draw_placement(surface, layout.square(square), cache)
 
 
 def coin_radius(letter: str, cell: int) -> int:
@@ -403,6 +405,17 @@ def draw_path_steps(
         pygame.draw.circle(surface, OUTLINE, box.center, badge + 3)
         pygame.draw.circle(surface, PATH_COLOUR, box.center, badge)
         _blit_centred(surface, cache.text(str(number), round(badge * 1.8), BLACK), box.center)
+
+
+def draw_placement(surface: pygame.Surface, box: Box, cache: RenderCache) -> None:
+    """A square that receives coins with the move: a yellow diamond with a plus sign."""
+    x, y = box.center
+    size = box.width * 22 // 100
+    diamond = [(x, y - size), (x + size, y), (x, y + size), (x - size, y)]
+    pygame.draw.polygon(surface, OUTLINE, diamond, 0)
+    pygame.draw.polygon(surface, OUTLINE, diamond, 6)
+    pygame.draw.polygon(surface, PATH_COLOUR, diamond)
+    _blit_centred(surface, cache.text("+", round(size * 1.8), BLACK), (x, y))
 
 
 def _draw_arrowhead(

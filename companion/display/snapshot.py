@@ -70,10 +70,15 @@ class PlayerView:
 
 @dataclass(frozen=True)
 class PathView:
-    """A path to draw on the board: the square the pawn leaves, then each step, target last."""
+    """A path to draw on the board: the square the pawn leaves, then each step, target last.
+
+    ``placements`` are squares that receive coins with the move (transplant variants), drawn
+    with their own marker, not as part of the line.
+    """
 
     squares: tuple[str, ...]
     label: str = ""
+    placements: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -144,7 +149,8 @@ class Snapshot:
             unknown = set(stack) - set(COIN_KINDS)
             if unknown:
                 raise DisplayError(f"unknown coin letter {min(unknown)!r} in stack {stack!r}")
-        for square in (*self.targets, *self.problems, *(self.path.squares if self.path else ())):
+        path = (*self.path.squares, *self.path.placements) if self.path else ()
+        for square in (*self.targets, *self.problems, *path):
             self._check_square(square)
         for player in self.players:
             if player.pawn is not None:

@@ -231,3 +231,16 @@ def test_a_six_by_twelve_board_draws_its_targets():
     surface, layout = rendered(snapshot)
     assert count_colour(pixels(surface, layout.square("f12")), render.TARGET_COLOUR) > 100
     assert count_colour(pixels(surface, layout.square("b2")), render.TARGET_COLOUR) == 0
+
+
+def test_transplant_placements_get_their_own_marker_off_the_line():
+    path = PathView(("c2", "d2"), "c2-d2>f5", placements=("f5",))
+    surface, layout = rendered(Snapshot(players=(RED, TEAL), path=path))
+    f5 = layout.square("f5")
+    assert tuple(pixels(surface)[f5.center[1] - f5.height // 8, f5.center[0]]) == render.PATH_COLOUR
+    assert count_colour(pixels(surface, layout.square("e4")), render.PATH_COLOUR) == 0
+
+
+def test_a_single_square_path_marks_it_with_step_one():
+    surface, layout = rendered(Snapshot(path=PathView(("d4",))))
+    assert count_colour(pixels(surface, layout.square("d4")), render.PATH_COLOUR) > 200
