@@ -249,10 +249,10 @@ def _tags(timeline: GameTimeline, result: str) -> tuple[tuple[str, str], ...]:
 
 
 def _items(timeline: GameTimeline) -> list[Item]:
-    """Standing moves and comments in journal order; a move later undone shows as a comment."""
+    """Standing moves and comments in journal order; moves later undone show as a comment."""
     items: list[Item] = []
     standing = set(timeline.standing)
-    played: dict[int, str] = {}
+    played: list[tuple[int, str]] = []  # moves and passes standing at this point of the journal
     positions = timeline.positions
     first_seat = min((seat.number for seat in timeline.header.seats), default=1)
     previous_seat: int | None = None
@@ -260,7 +260,7 @@ def _items(timeline: GameTimeline) -> list[Item]:
     for index, step in enumerate(timeline.steps):
         event = step.event
         if event.kind in ("move", "pass"):
-            played[event.number] = event.move or "pass"
+            played.append((event.number, event.move or "pass"))
             if event.number not in standing:
                 continue
             seat = int(timeline.game.to_move(positions[index]) or event.player or first_seat)
@@ -274,9 +274,12 @@ def _items(timeline: GameTimeline) -> list[Item]:
             elif event.text:
                 items.append(CommentItem(event.text))
         elif event.kind == "correction" and event.correction == "undo":
-            retracted = played.get(event.retracts or 0, "a move")
+            numbers = [number for number, _ in played]
+            cut = numbers.index(event.retracts) if event.retracts in numbers else len(played)
+            taken = ", ".join(text for _, text in played[cut:]) or "a move"
+            del played[cut:]
             note = f" ({event.text})" if event.text else ""
-            items.append(CommentItem(f"taken back: {retracted}{note}"))
+            items.append(CommentItem(f"taken back: {taken}{note}"))
         else:
             items.append(CommentItem(_comment(event)))
     return items

@@ -112,11 +112,13 @@ class JournalEvent:
 
     - ``move``: ``player``, ``move`` (its notation); ``frame`` when a camera frame was accepted.
     - ``pass``: ``player``, ``move`` (the game's pass notation, ``"pass"``).
-    - ``correction``: ``correction`` is ``"undo"`` with ``retracts`` (the number of the move or
-      pass taken back), or ``"setup"`` with ``position`` (the whole corrected position JSON) and,
-      for people, ``region``/``was``/``now`` (``"c4"``, ``"P"``, ``"N"``).
+    - ``correction``: ``correction`` is ``"undo"`` with ``retracts`` (the number of the move taken
+      back; the passes that followed it go with it), or ``"setup"`` with ``position`` (the whole
+      corrected position JSON) and, for people, ``region``/``was``/``now`` (``"c4"``, ``"P"``,
+      ``"N"``).
     - ``ruling``: ``ruling`` is ``"ask"`` (``candidates`` and the ``chosen`` move; written just
-      before that move's line) or ``"reject"``; ``text`` says what happened.
+      before that move's line) or ``"reject"`` (``regions``: the squares that differ); ``text``
+      says what happened; ``player`` whose turn it was.
     - ``note``: ``text``.
 
     ``state_hash`` is the engine's hash of the position after the event (unchanged by rulings and
@@ -140,6 +142,7 @@ class JournalEvent:
     ruling: str | None = None
     candidates: tuple[str, ...] = ()
     chosen: str | None = None
+    regions: tuple[str, ...] = ()
     text: str | None = None
     line: int | None = field(default=None, compare=False)
 
@@ -166,7 +169,7 @@ class JournalEvent:
 
 _OPTIONAL_FIELDS = (
     "player", "move", "frame", "correction", "retracts", "position", "region", "was", "now",
-    "ruling", "candidates", "chosen", "text",
+    "ruling", "candidates", "chosen", "regions", "text",
 )  # fmt: skip
 
 
@@ -405,6 +408,7 @@ def event_from_json(data: object) -> JournalEvent:
         ruling=_choice(data, "ruling", RULINGS, required=kind == "ruling"),
         candidates=tuple(_strings(data, "candidates")),
         chosen=_field(data, "chosen", str, required=False),
+        regions=tuple(_strings(data, "regions")),
         text=_field(data, "text", str, required=kind in ("note", "ruling")),
     )
     return event
@@ -468,11 +472,22 @@ class JournalWriter:
     as a context manager or call :meth:`close`.
     """
 
-    def __init__(self, path: Path, descriptor: int, next_number: int) -> None:
-        """Use :meth:`create` or :meth:`resume`; this takes an already open, locked descriptor."""
+    def __init__(
+        self,
+        path: Path,
+        descriptor: int,
+        next_number: int,
+        standing: tuple[tuple[int, str], ...] = (),
+    ) -> None:
+        """Use :meth:`create` or :meth:`resume`; this takes an already open, locked descriptor.
+
+        ``standing`` lists the (number, kind) of the moves and passes that stand, so an undo
+        knows what it takes back.
+        """
         self._path = path
         self._descriptor: int | None = descriptor
         self._next_number = next_number
+        self._standing = list(standing)
 
     # -- opening
 
@@ -501,16 +516,20 @@ class JournalWriter:
         a line of its own; readers report and skip it. A journal whose replay stops before its end
         is refused (:class:`JournalDamagedError`): appending would hide the damage.
         """
-        result = read_journal(folder, verify=True)
-        if result.stopped_at is not None:
-            reason = next((p for p in result.problems if p.line == result.stopped_at), None)
+        from companion.record.replay import replay  # the replay module imports this one
+
+        result = read_journal(folder, verify=False)
+        timeline = replay(result)
+        if timeline.stopped_at is not None:
+            reason = next((p for p in timeline.problems if p.line == timeline.stopped_at), None)
             raise JournalDamagedError(
                 f"{result.path} cannot be carried on: its replay stops at line "
-                f"{result.stopped_at} ({reason.message if reason else 'inconsistent'}); "
+                f"{timeline.stopped_at} ({reason.message if reason else 'inconsistent'}); "
                 "export what is intact and start a new game from its last position."
             )
+        standing = tuple((step.event.number, step.event.kind) for step in timeline.standing_steps())
         descriptor = _open_locked(result.path)
-        writer = cls(result.path, descriptor, next_number=result.highest_number + 1)
+        writer = cls(result.path, descriptor, result.highest_number + 1, standing)
         if not result.ends_with_newline:
             writer._write(b"\n")
         return writer
@@ -531,6 +550,11 @@ class JournalWriter:
     def next_number(self) -> int:
         """The number the next event will get (name its frame with it before appending)."""
         return self._next_number
+
+    @property
+    def standing(self) -> tuple[int, ...]:
+        """The numbers of the moves and passes that stand (not taken back), in order."""
+        return tuple(number for number, _ in self._standing)
 
     # -- appending
 
@@ -565,9 +589,20 @@ class JournalWriter:
         )
 
     def record_undo(
-        self, *, retracts: int, state_hash: str, source: str, text: str | None = None
+        self,
+        *,
+        state_hash: str,
+        source: str,
+        retracts: int | None = None,
+        text: str | None = None,
     ) -> JournalEvent:
-        """Append the retraction of the last standing move or pass (event number ``retracts``)."""
+        """Append an undo: it takes back a standing move (by default the last one) and every
+        pass after it; ``state_hash`` is the hash of the position before that move."""
+        if retracts is None:
+            moves = [number for number, kind in self._standing if kind == "move"]
+            if not moves:
+                raise RecordError(f"no move stands in {self._path} to take back; nothing written.")
+            retracts = moves[-1]
         return self.append(
             self._event("correction", source, state_hash, correction="undo", retracts=retracts,
                         text=text)
@@ -598,14 +633,18 @@ class JournalWriter:
         text: str,
         state_hash: str,
         source: str,
+        player: int | None = None,
         candidates: tuple[str, ...] = (),
         chosen: str | None = None,
+        regions: tuple[str, ...] = (),
         frame: str | None = None,
     ) -> JournalEvent:
-        """Append an ``ask`` (written just before the chosen move) or a ``reject``."""
+        """Append an ``ask`` (written just before the chosen move) or a ``reject`` (with the
+        ``regions`` that differ); ``state_hash`` is the unchanged position's."""
         return self.append(
-            self._event("ruling", source, state_hash, ruling=ruling, text=text,
-                        candidates=tuple(candidates), chosen=chosen, frame=frame)
+            self._event("ruling", source, state_hash, ruling=ruling, text=text, player=player,
+                        candidates=tuple(candidates), chosen=chosen, regions=tuple(regions),
+                        frame=frame)
         )  # fmt: skip
 
     def record_note(self, text: str, *, state_hash: str, source: str) -> JournalEvent:
@@ -628,9 +667,23 @@ class JournalWriter:
             event_from_json(data)
         except _LineDamage as damage:
             raise RecordError(f"event {event.number} {damage}; nothing was written.") from None
+        standing = [number for number, _ in self._standing]
+        if event.correction == "undo" and event.retracts not in standing:
+            raise RecordError(
+                f"undo of event {event.retracts} in {self._path}, which is not a standing move; "
+                "nothing was written."
+            )
         self._write(encode_line(data))
         self._next_number += 1
+        self._track(event)
         return event
+
+    def _track(self, event: JournalEvent) -> None:
+        if event.kind in ("move", "pass"):
+            self._standing.append((event.number, event.kind))
+        elif event.correction == "undo":
+            index = [number for number, _ in self._standing].index(event.retracts or 0)
+            del self._standing[index:]
 
     def _event(self, kind: str, source: str, state_hash: str, **fields: Any) -> JournalEvent:
         return JournalEvent(

@@ -2,11 +2,12 @@
 
 Pure apart from :func:`load_timeline` and :func:`resume_position`, which read the journal first.
 Replay starts from the header's initial position. A move or pass is parsed and applied by the
-engine; an undo restores the position before the move it retracts; a setup fix replaces the
-position before play begins; rulings and notes leave it as it is. After every event the engine's
-state hash must equal the one stored. At the first event that does not fit (an illegal move, a
-hash that differs, an undo of the wrong move) replay stops: that event and everything after it
-are left out and reported, and everything before is kept.
+engine; an undo restores the position before the move it retracts (taking back with it the passes
+that followed that move); a setup fix replaces the position before play begins; rulings and notes
+leave it as it is. After every event the engine's state hash must equal the one stored. At the
+first event that does not fit (an illegal move, a hash that differs, an undo of a move that does
+not stand) replay stops: that event and everything after it are left out and reported, and
+everything before is kept.
 """
 
 from __future__ import annotations
@@ -151,12 +152,13 @@ def _replay_event(
         undo_stack.append((event.number, position))
         return after
     if event.kind == "correction" and event.correction == "undo":
-        if not undo_stack:
-            raise _Stop("undoes a move, but no move stands")
-        number, before = undo_stack[-1]
-        if event.retracts != number:
-            raise _Stop(f"retracts event {event.retracts}, but the last standing move is {number}")
-        undo_stack.pop()
+        standing = [number for number, _ in undo_stack]
+        if event.retracts not in standing:
+            last = f"the last standing move is {standing[-1]}" if standing else "no move stands"
+            raise _Stop(f"retracts event {event.retracts}, but {last}")
+        index = standing.index(event.retracts)
+        before = undo_stack[index][1]
+        del undo_stack[index:]
         return before
     if event.kind == "correction":  # a setup fix
         if undo_stack:

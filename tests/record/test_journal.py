@@ -74,7 +74,7 @@ def write_sample(folder):
             writer.record_pass(player=2, state_hash="h2"),
             writer.record_undo(retracts=4, state_hash="h1", source="keyboard"),
             writer.record_ruling("reject", text="no legal move fits", state_hash="h1",
-                                 source="camera"),
+                                 source="camera", player=1, regions=("e3", "e4")),
             writer.record_note("panel unplugged", state_hash="h1", source="referee"),
         ]  # fmt: skip
     return written
@@ -122,6 +122,7 @@ def test_every_line_is_one_json_object_with_the_documented_fields(tmp_path):
         "frame": "frames/0003.jpg",
     }
     assert events[4]["correction"] == "undo" and events[4]["retracts"] == 4
+    assert events[5]["regions"] == ["e3", "e4"] and events[5]["player"] == 1
 
 
 def test_each_append_is_on_disk_and_fsynced_before_it_returns(tmp_path, monkeypatch):

@@ -10,6 +10,7 @@ import pytest
 
 from companion.games.base import get_game
 from companion.record.errors import JournalDamagedError, JournalHeaderError, RecordError
+from companion.record.export import CommentItem, game_text_from_timeline
 from companion.record.journal import JOURNAL_NAME, JournalWriter, read_journal
 from companion.record.replay import load_timeline, resume_position
 
@@ -98,16 +99,49 @@ def test_move_by_the_wrong_player_is_reported(tmp_path):
     assert f"it is player {player}'s turn" in timeline.problems[0].message
 
 
-def test_undo_of_a_move_that_is_not_the_last_is_reported(tmp_path):
+def test_undo_of_a_move_that_does_not_stand_is_reported(tmp_path):
     game = get_game(GAME)
     position = game.new_position(2, seed=9)
     with JournalWriter.create(tmp_path, header_for(position)) as writer:
         after, _ = play_on(writer, position, max_turns=3)
-        writer.record_undo(retracts=1, state_hash=after.state_hash(), source="panel")
+        writer._standing.append((99, "move"))  # as a buggy caller could have numbered it
+        writer.record_undo(retracts=99, state_hash=after.state_hash(), source="panel")
     timeline = load_timeline(tmp_path)
     assert timeline.stopped_at == 5
-    assert "the last standing move is 3" in timeline.problems[0].message
+    assert "retracts event 99, but the last standing move is 3" in timeline.problems[0].message
     assert timeline.final.to_json() == after.to_json()
+
+
+def test_undo_takes_back_the_move_and_the_passes_after_it(tmp_path):
+    game = get_game(GAME)
+    start = game.new_position(2, seed=0)  # with play_on's fixed choices, turn 25 is a pass
+    with JournalWriter.create(tmp_path, header_for(start)) as writer:
+        _, stack = play_on(writer, start, max_turns=25)
+        assert [text for _, _, text in stack[-2:]][1] == "pass"
+        before_move = stack[-2][1]
+        with pytest.raises(RecordError, match="not a standing move"):
+            writer.record_undo(retracts=40, state_hash="x", source="panel")
+        event = writer.record_undo(state_hash=before_move.state_hash(), source="panel")
+        assert event.retracts == 24
+        assert writer.standing == tuple(range(1, 24))
+    timeline = load_timeline(tmp_path)
+    assert timeline.problems == ()
+    assert timeline.final.to_json() == before_move.to_json()
+    assert timeline.standing == tuple(range(1, 24))
+    comment = CommentItem(f"taken back: {stack[-2][2]}, pass")
+    assert game_text_from_timeline(timeline).items[-1] == comment
+    with JournalWriter.resume(tmp_path) as writer:
+        assert writer.standing == tuple(range(1, 24))
+        assert writer.record_undo(state_hash=stack[-3][1].state_hash(), source="bot").retracts == 23
+    assert load_timeline(tmp_path).final.to_json() == stack[-3][1].to_json()
+
+
+def test_writer_refuses_an_undo_when_no_move_stands(tmp_path):
+    game = get_game(GAME)
+    writer = JournalWriter.create(tmp_path, header_for(game.new_position(2, seed=1)))
+    with pytest.raises(RecordError, match="no move stands"):
+        writer.record_undo(state_hash="x", source="panel")
+    writer.close()
 
 
 def test_garbage_line_that_hid_a_move_stops_replay_at_the_next_move(tmp_path):
