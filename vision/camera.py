@@ -26,11 +26,11 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self
 from urllib.parse import parse_qsl, urlsplit
 
 import cv2
@@ -38,6 +38,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.errors import VisionError
+
+if TYPE_CHECKING:
+    from vision.synth import SynthScene
 
 #: A BGR image as OpenCV gives it (uint8, height x width x 3).
 Image = NDArray[Any]
@@ -362,10 +365,84 @@ class ImageFolderCamera(_SourceBase):
 
 
 class SimCamera(_SourceBase):
-    """The synthetic table of :mod:`vision.synth` behind ``sim://``; see :func:`open_sim`."""
+    """The synthetic table of :mod:`vision.synth` behind ``sim://``.
 
-    def read(self) -> Frame:  # pragma: no cover - replaced once vision.synth is there
-        raise NotImplementedError
+    Timestamps are ``index / fps``, so a test or a demo runs as fast as frames render while the
+    gate still sees the right times. :meth:`show` changes what lies on the mat, as a user would
+    (calibration asks for a layout this way); :attr:`synth` is the underlying
+    :class:`vision.synth.SynthCamera` for anything else (hands, a scene per frame index).
+    """
+
+    def __init__(self, url: str, options: CameraOptions, settings: SimSettings) -> None:
+        super().__init__(url, options)
+        from vision import synth
+
+        self.settings = settings
+        self._synth_module = synth
+        variation = synth.Variation() if settings.plain else synth.random_variation(settings.seed)
+        if settings.board == "empty":
+            scene = synth.SynthScene.build({}, {}, variation=variation, layout_seed=settings.seed)
+        else:
+            scene = synth.random_scene(settings.seed, variation, players=settings.players)
+        self.synth = synth.SynthCamera(scene, seed=settings.seed)
+
+    @property
+    def scene(self) -> SynthScene:
+        """The :class:`vision.synth.SynthScene` the next frame shows (as of frame 0 for a
+        scene that is a function of the frame index)."""
+        return self.synth.scene_at(self._index)
+
+    def show(self, coins: Mapping[str, str], pawns: Mapping[str, str] | None = None) -> None:
+        """From the next frame on, the mat holds ``coins`` (region -> letters, bottom to top)
+        and ``pawns`` (region -> colour); camera, light and hands stay as they were."""
+        current = self.scene
+        self.synth.set_scene(
+            self._synth_module.SynthScene.build(
+                coins, pawns or {}, current.geometry, current.variation, current.hands,
+                current.layout_seed, current.image_size,
+            )
+        )
+
+    def read(self) -> Frame:
+        self._check_open()
+        return self._next_frame(self.synth.read(), self._index / self.options.fps)
+
+
+@dataclass(frozen=True)
+class SimSettings:
+    """Options of a ``sim://`` URL: ``seed`` (camera, light and board), ``players`` (pawns on a
+    random board), ``board`` (``random`` or ``empty``), ``plain`` (1: a straight, evenly lit
+    camera instead of a random one)."""
+
+    seed: int = 0
+    players: int = 2
+    board: str = "random"
+    plain: bool = False
+
+    @classmethod
+    def from_query(cls, pairs: Sequence[tuple[str, str]], url: str) -> SimSettings:
+        """Parse the URL's options; unknown or bad ones raise :class:`CameraError`."""
+        values: dict[str, Any] = {}
+        for key, value in pairs:
+            if key not in ("seed", "players", "plain", "board"):
+                raise CameraError(
+                    f"unknown option {key!r} in {url!r}; sim:// takes seed, players, board, "
+                    "plain, fps and loop"
+                )
+            if key in ("seed", "players"):
+                if not value.lstrip("-").isdigit():
+                    raise CameraError(f"option {key}={value!r} in {url!r} is not a number")
+                values[key] = int(value)
+            elif key == "plain":
+                values[key] = value.lower() not in ("0", "false", "no", "")
+            else:
+                values[key] = value
+        settings = cls(**values)
+        if settings.board not in ("random", "empty"):
+            raise CameraError(f"board={settings.board!r} in {url!r}: use random or empty")
+        if not 0 <= settings.players <= 4:
+            raise CameraError(f"players={settings.players} in {url!r}: use 0 to 4")
+        return settings
 
 
 @dataclass(frozen=True)
@@ -443,8 +520,6 @@ def open_camera(url: str, options: CameraOptions | None = None) -> CameraSource:
     return open_sim(url, parsed.options)
 
 
-def open_sim(url: str, options: CameraOptions) -> CameraSource:
-    """The synthetic table; needs :mod:`vision.synth`."""
-    raise CameraError(
-        f"the simulated camera {url!r} is not available yet: vision/synth.py is not built"
-    )
+def open_sim(url: str, options: CameraOptions) -> SimCamera:
+    """The synthetic table of a ``sim://`` URL (see :class:`SimSettings` for its options)."""
+    return SimCamera(url, options, SimSettings.from_query(options.sim_options, url))

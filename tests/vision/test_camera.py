@@ -13,6 +13,7 @@ from vision.camera import (
     CameraOptions,
     EndOfFrames,
     Frame,
+    SimCamera,
     is_black,
     open_camera,
     parse_camera_url,
@@ -165,3 +166,42 @@ def test_a_bright_frame_resets_the_black_count(tmp_path: Path) -> None:
 def test_frame_repr_is_short() -> None:
     frame = Frame(_pattern(0), 1.5, 3)
     assert repr(frame) == "Frame(<96x64 image>, timestamp=1.5, index=3)"
+
+
+def test_sim_delivers_frames_of_the_synthetic_table() -> None:
+    camera = open_camera("sim://?seed=3&players=2&fps=10")
+    assert isinstance(camera, SimCamera)
+    first, second = camera.read(), camera.read()
+    assert first.image.shape == (1080, 1920, 3) and first.image.dtype == np.uint8
+    assert (first.index, second.index) == (0, 1)
+    assert (first.timestamp, second.timestamp) == pytest.approx((0.0, 0.1))
+    assert not is_black(first.image)
+    # The same board, new sensor noise: nearly the same picture, but not the same pixels.
+    difference = np.abs(first.image.astype(int) - second.image.astype(int))
+    assert 0 < difference.mean() < 6
+    assert len(camera.scene.pawns) == 2
+    camera.close()
+    with pytest.raises(CameraError, match="closed"):
+        camera.read()
+
+
+def test_sim_shows_the_layout_it_is_asked_for() -> None:
+    camera = open_camera("sim://?board=empty&plain=1")
+    assert isinstance(camera, SimCamera)
+    assert camera.scene.coins == ()
+    empty = camera.read().image
+    camera.show({"c3": "P", "f6": "QN"}, {"d4": "red"})
+    assert camera.scene.coins_by_region() == {"c3": "P", "f6": "QN"}
+    assert camera.scene.pawns_by_region() == {"d4": "red"}
+    laid_out = camera.read().image
+    assert np.abs(laid_out.astype(int) - empty.astype(int)).mean() > 0.5
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [("sim://?players=9", "players"), ("sim://?colour=red", "unknown option"),
+     ("sim://?seed=x", "not a number"), ("sim://?board=full", "random or empty")],
+)
+def test_sim_rejects_bad_options(url: str, words: str) -> None:
+    with pytest.raises(CameraError, match=words):
+        open_camera(url)
