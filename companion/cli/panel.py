@@ -1,0 +1,131 @@
+"""`companion panel monitor [URL]`: watch the panel's events and set its LEDs, to check the wiring.
+
+Events and status sentences are printed as they come. Commands are read from standard input, one
+per line, so the monitor works from a terminal and from a pipe alike:
+``leds 100010`` sets the LEDs (TURN1..4 GREEN RED; 0 off, 1 on, 2 blink), ``press END1`` presses a
+button of the software panel (``sim://`` only), ``send PING`` sends any line with its checksum
+computed, ``quit`` stops. The end of the input leaves the monitor running until Ctrl-C (or until
+``--seconds`` have passed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from companion.panel.driver import Panel
+
+HELP = (
+    "commands: leds DIGITS (six of 0/1/2 for TURN1 TURN2 TURN3 TURN4 GREEN RED), "
+    "press BUTTON (sim:// only), send BODY, quit"
+)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `panel` command with its `monitor` subcommand."""
+    parser = subparsers.add_parser("panel", help="talk to the button and LED panel")
+    actions = parser.add_subparsers(dest="panel_command", metavar="ACTION", required=True)
+    monitor = actions.add_parser(
+        "monitor",
+        help="print the panel's events as they come and set its LEDs from typed commands",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    monitor.add_argument(
+        "url", nargs="?", default="auto", help="device path, auto (default) or sim://"
+    )
+    monitor.add_argument("--seconds", type=float, default=None, help="stop after this many seconds")
+    monitor.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the panel, then print events and obey commands until `quit` or the time is up."""
+    from companion.panel.driver import open_panel
+
+    panel = open_panel(args.url)
+    commands: queue.Queue[str | None] = queue.Queue()
+    threading.Thread(target=_read_commands, args=(sys.stdin, commands), daemon=True).start()
+    _say(f"monitoring {panel.name}; {HELP}")
+    deadline = None if args.seconds is None else time.monotonic() + args.seconds
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            event = panel.next_event(timeout=0.05)
+            if event is not None:
+                _say(_describe(event))
+            if not _obey_waiting(panel, commands):
+                _drain(panel)
+                break
+    finally:
+        panel.close()
+    return 0
+
+
+def _drain(panel: Panel) -> None:
+    """Print what is still arriving (a press just made) until the panel is quiet for 0.2 s."""
+    while (event := panel.next_event(timeout=0.2)) is not None:
+        _say(_describe(event))
+
+
+def _read_commands(stream: TextIO, commands: queue.Queue[str | None]) -> None:
+    for line in stream:
+        commands.put(line.strip())
+    commands.put(None)
+
+
+def _obey_waiting(panel: Panel, commands: queue.Queue[str | None]) -> bool:
+    """Carry out the commands typed so far; False when the user asked to quit."""
+    while True:
+        try:
+            command = commands.get_nowait()
+        except queue.Empty:
+            return True
+        if command is None:
+            continue  # end of input: keep monitoring
+        if not _obey(panel, command):
+            return False
+
+
+def _obey(panel: Panel, command: str) -> bool:
+    from companion.panel.protocol import LedState
+
+    verb, _, rest = command.partition(" ")
+    verb, rest = verb.lower(), rest.strip()
+    if verb in ("quit", "exit"):
+        return False
+    try:
+        if verb == "leds":
+            panel.set_leds(LedState.from_text(rest))
+            _say(f"leds {rest} sent")
+        elif verb == "press":
+            if panel.twin is None:
+                _say("press works only on the software panel (sim://); press the real button")
+            else:
+                panel.twin.press(rest.upper())
+        elif verb == "send":
+            panel.send_raw(rest)
+            _say(f"sent {rest}")
+        elif verb:
+            _say(f"unknown command {command!r}; {HELP}")
+    except ValueError as error:
+        _say(str(error))
+    return True
+
+
+def _describe(event: object) -> str:
+    from companion.panel.driver import ButtonPress, PanelStatus
+
+    stamp = time.strftime("%H:%M:%S")
+    if isinstance(event, ButtonPress):
+        return f"{stamp} press {event.button} (event {event.number}, boot {event.boot})"
+    if isinstance(event, PanelStatus):
+        return f"{stamp} status {event.kind.value}: {event.message}"
+    return f"{stamp} {event!r}"
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
