@@ -1,0 +1,525 @@
+/*
+ * The panel protocol core (see protocol.h and firmware/PROTOCOL.md).
+ *
+ * Written without printf or division-heavy helpers so that it stays small on the ATmega328P,
+ * and without any global state so that the host tests can run many devices side by side.
+ */
+#include "protocol.h"
+
+#define SEQUENCE_SPAN 65535u /* event numbers run 1..65535 and wrap to 1 */
+
+/* ---- CRC ---- */
+
+uint8_t panel_crc8(const char *bytes, uint8_t length)
+{
+    uint8_t crc = 0;
+    for (uint8_t i = 0; i < length; i++) {
+        crc ^= (uint8_t)bytes[i];
+        for (uint8_t bit = 0; bit < 8; bit++) {
+            crc = (crc & 0x80u) ? (uint8_t)((crc << 1) ^ 0x07u) : (uint8_t)(crc << 1);
+        }
+    }
+    return crc;
+}
+
+static uint8_t is_printable(uint8_t byte)
+{
+    return byte >= 0x20u && byte <= 0x7Eu;
+}
+
+/* ---- Line assembly ---- */
+
+void panel_reader_init(panel_line_reader *reader)
+{
+    reader->length = 0;
+    reader->overflow = 0;
+    reader->bad_char = 0;
+    reader->pending_return = 0;
+    reader->text[0] = '\0';
+}
+
+panel_read_result panel_reader_feed(panel_line_reader *reader, uint8_t byte)
+{
+    if (byte == '\r') {
+        if (reader->pending_return) {
+            reader->bad_char = 1; /* only the '\r' right before '\n' is allowed */
+        }
+        reader->pending_return = 1;
+        return PANEL_READ_PENDING;
+    }
+    if (reader->pending_return && byte != '\n') {
+        reader->bad_char = 1;
+    }
+    reader->pending_return = 0;
+    if (byte == '\n') {
+        panel_read_result result = PANEL_READ_LINE;
+        if (reader->overflow) {
+            result = PANEL_READ_TOOLONG;
+        } else if (reader->bad_char) {
+            result = PANEL_READ_CHARS;
+        }
+        reader->text[reader->length] = '\0';
+        if (result != PANEL_READ_LINE) {
+            panel_reader_init(reader);
+        }
+        return result;
+    }
+    if (reader->length >= PANEL_LINE_MAX) {
+        reader->overflow = 1;
+        return PANEL_READ_PENDING;
+    }
+    if (!is_printable(byte)) {
+        reader->bad_char = 1;
+    }
+    reader->text[reader->length++] = (char)byte;
+    return PANEL_READ_PENDING;
+}
+
+/* ---- Debounce ---- */
+
+void panel_debouncer_init(panel_debouncer *debouncer, uint32_t now_ms)
+{
+    debouncer->changed_at_ms = now_ms;
+    debouncer->raw_closed = 1;
+    debouncer->stable_closed = 1;
+}
+
+uint8_t panel_debouncer_feed(panel_debouncer *debouncer, uint32_t now_ms, uint8_t closed)
+{
+    closed = closed ? 1u : 0u;
+    if (closed != debouncer->raw_closed) {
+        debouncer->raw_closed = closed;
+        debouncer->changed_at_ms = now_ms;
+        return 0;
+    }
+    if (closed != debouncer->stable_closed &&
+        (uint32_t)(now_ms - debouncer->changed_at_ms) >= PANEL_DEBOUNCE_MS) {
+        debouncer->stable_closed = closed;
+        return closed;
+    }
+    return 0;
+}
+
+/* ---- Building and sending lines ---- */
+
+typedef struct {
+    char text[PANEL_LINE_MAX + 2];
+    uint8_t length;
+} line_builder;
+
+static void add_char(line_builder *line, char c)
+{
+    if (line->length < PANEL_BODY_MAX) {
+        line->text[line->length++] = c;
+    }
+}
+
+static void add_text(line_builder *line, const char *text)
+{
+    while (*text) {
+        add_char(line, *text++);
+    }
+}
+
+static void add_word(line_builder *line, const char *text)
+{
+    add_char(line, ' ');
+    add_text(line, text);
+}
+
+static void add_number(line_builder *line, uint16_t value)
+{
+    char digits[5];
+    uint8_t count = 0;
+    add_char(line, ' ');
+    do {
+        digits[count++] = (char)('0' + value % 10u);
+        value /= 10u;
+    } while (value != 0);
+    while (count > 0) {
+        add_char(line, digits[--count]);
+    }
+}
+
+static char hex_digit(uint8_t value)
+{
+    return (char)(value < 10 ? '0' + value : 'A' + (value - 10));
+}
+
+static void add_hex4(line_builder *line, uint16_t value)
+{
+    add_char(line, ' ');
+    for (int8_t shift = 12; shift >= 0; shift -= 4) {
+        add_char(line, hex_digit((uint8_t)((value >> shift) & 0x0Fu)));
+    }
+}
+
+static void send_line(panel_device *device, line_builder *line)
+{
+    uint8_t crc = panel_crc8(line->text, line->length);
+    line->text[line->length++] = '*';
+    line->text[line->length++] = hex_digit((uint8_t)(crc >> 4));
+    line->text[line->length++] = hex_digit((uint8_t)(crc & 0x0Fu));
+    line->text[line->length++] = '\n';
+    device->emit(device->context, line->text, line->length);
+}
+
+static void send_error(panel_device *device, const char *code, const char *detail,
+                       uint8_t detail_length)
+{
+    line_builder line = {{0}, 0};
+    add_text(&line, "ERR ");
+    add_text(&line, code);
+    if (detail_length > 0) {
+        add_char(&line, ' ');
+        for (uint8_t i = 0; i < detail_length; i++) {
+            add_char(&line, detail[i]);
+        }
+    }
+    send_line(device, &line);
+}
+
+static void send_beat(panel_device *device)
+{
+    line_builder line = {{0}, 0};
+    add_text(&line, "BEAT");
+    add_number(&line, device->last_event);
+    send_line(device, &line);
+}
+
+/* ---- Events ---- */
+
+static uint16_t next_number(uint16_t number)
+{
+    return number >= SEQUENCE_SPAN ? 1u : (uint16_t)(number + 1u);
+}
+
+/* How many events before the last one number is (0 = the last), in the wrapping 1..65535 space. */
+static uint16_t events_back(uint16_t last, uint16_t number)
+{
+    uint32_t distance = (uint32_t)last + SEQUENCE_SPAN - number;
+    return (uint16_t)(distance % SEQUENCE_SPAN);
+}
+
+/* The event `back` places before the newest (0 = newest); back < kept. */
+static const panel_event *kept_event(const panel_device *device, uint8_t back)
+{
+    uint8_t slot = (uint8_t)((device->kept_head + PANEL_RING_SIZE - 1u - back) % PANEL_RING_SIZE);
+    return &device->ring[slot];
+}
+
+static void send_event(panel_device *device, const panel_event *event)
+{
+    line_builder line = {{0}, 0};
+    add_text(&line, "EV");
+    add_number(&line, event->number);
+    add_word(&line, "PRESS");
+    add_word(&line, panel_device_button_name(device, event->button));
+    send_line(device, &line);
+}
+
+void panel_device_press(panel_device *device, uint8_t button)
+{
+    if (button >= panel_device_button_count(device)) {
+        return;
+    }
+    device->last_event = next_number(device->last_event);
+    panel_event *slot = &device->ring[device->kept_head];
+    slot->number = device->last_event;
+    slot->button = button;
+    device->kept_head = (uint8_t)((device->kept_head + 1u) % PANEL_RING_SIZE);
+    if (device->kept < PANEL_RING_SIZE) {
+        device->kept++;
+    }
+    send_event(device, slot);
+}
+
+static void resend_from(panel_device *device, uint16_t first)
+{
+    if (device->kept > 0) {
+        uint16_t back = events_back(device->last_event, first);
+        uint8_t start = 0;
+        if (back < device->kept) {
+            start = (uint8_t)(back + 1u);
+        } else if (back < SEQUENCE_SPAN / 2u) {
+            line_builder line = {{0}, 0};
+            add_text(&line, "ERR GONE");
+            add_number(&line, kept_event(device, (uint8_t)(device->kept - 1u))->number);
+            send_line(device, &line);
+            start = device->kept;
+        }
+        while (start > 0) {
+            start--;
+            send_event(device, kept_event(device, start));
+        }
+    }
+    send_beat(device);
+}
+
+/* ---- Commands ---- */
+
+static uint8_t text_equals(const char *text, uint8_t length, const char *word)
+{
+    uint8_t i = 0;
+    for (; i < length; i++) {
+        if (word[i] == '\0' || word[i] != text[i]) {
+            return 0;
+        }
+    }
+    return word[i] == '\0';
+}
+
+/* Parses a decimal event number 1..65535 without leading zeros; 0 when it is not one. */
+static uint16_t parse_event_number(const char *text, uint8_t length)
+{
+    if (length == 0 || length > 5 || text[0] == '0') {
+        return 0;
+    }
+    uint32_t value = 0;
+    for (uint8_t i = 0; i < length; i++) {
+        if (text[i] < '0' || text[i] > '9') {
+            return 0;
+        }
+        value = value * 10u + (uint32_t)(text[i] - '0');
+    }
+    return value <= SEQUENCE_SPAN ? (uint16_t)value : 0u;
+}
+
+static void answer_hello(panel_device *device)
+{
+    line_builder line = {{0}, 0};
+    add_text(&line, "HELLO " PANEL_PROTOCOL_VERSION " " PANEL_FIRMWARE_VERSION);
+    add_number(&line, panel_device_button_count(device));
+    add_number(&line, PANEL_LED_COUNT);
+    add_hex4(&line, device->boot_id);
+    send_line(device, &line);
+}
+
+static void answer_leds(panel_device *device, const char *state, uint8_t length)
+{
+    if (length != PANEL_LED_COUNT) {
+        send_error(device, "ARGS", "LEDS", 4);
+        return;
+    }
+    for (uint8_t i = 0; i < length; i++) {
+        if (state[i] < '0' || state[i] > '2') {
+            send_error(device, "ARGS", "LEDS", 4);
+            return;
+        }
+    }
+    line_builder line = {{0}, 0};
+    add_text(&line, "LEDS ");
+    for (uint8_t i = 0; i < length; i++) {
+        device->leds[i] = (uint8_t)(state[i] - '0');
+        add_char(&line, state[i]);
+    }
+    send_line(device, &line);
+}
+
+/* Splits a body into the verb and at most one argument; returns the number of arguments
+ * (2 meaning "two or more"). Tokens are separated by single spaces, so an empty token counts. */
+static uint8_t split_body(const char *body, uint8_t length, uint8_t *verb_length,
+                          const char **argument, uint8_t *argument_length)
+{
+    uint8_t i = 0;
+    while (i < length && body[i] != ' ') {
+        i++;
+    }
+    *verb_length = i;
+    if (i == length) {
+        return 0;
+    }
+    uint8_t start = (uint8_t)(i + 1u);
+    uint8_t end = start;
+    while (end < length && body[end] != ' ') {
+        end++;
+    }
+    *argument = body + start;
+    *argument_length = (uint8_t)(end - start);
+    return end == length ? 1u : 2u;
+}
+
+static void dispatch(panel_device *device, const char *body, uint8_t length)
+{
+    uint8_t verb_length = 0;
+    const char *argument = body;
+    uint8_t argument_length = 0;
+    uint8_t arguments = split_body(body, length, &verb_length, &argument, &argument_length);
+
+    if (text_equals(body, verb_length, "HELLO")) {
+        if (arguments != 0) {
+            send_error(device, "ARGS", "HELLO", 5);
+        } else {
+            answer_hello(device);
+        }
+    } else if (text_equals(body, verb_length, "PING")) {
+        if (arguments != 0) {
+            send_error(device, "ARGS", "PING", 4);
+        } else {
+            send_beat(device);
+        }
+    } else if (text_equals(body, verb_length, "LEDS")) {
+        if (arguments != 1) {
+            send_error(device, "ARGS", "LEDS", 4);
+        } else {
+            answer_leds(device, argument, argument_length);
+        }
+    } else if (text_equals(body, verb_length, "RESEND")) {
+        uint16_t first = arguments == 1 ? parse_event_number(argument, argument_length) : 0u;
+        if (first == 0) {
+            send_error(device, "ARGS", "RESEND", 6);
+        } else {
+            resend_from(device, first);
+        }
+    } else {
+        send_error(device, "UNKNOWN", body, verb_length); /* cut to fit the body */
+    }
+}
+
+static int8_t hex_value(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return (int8_t)(c - '0');
+    }
+    if (c >= 'A' && c <= 'F') {
+        return (int8_t)(c - 'A' + 10);
+    }
+    return -1;
+}
+
+void panel_device_handle_line(panel_device *device, const char *line, uint8_t length)
+{
+    if (length > PANEL_LINE_MAX) {
+        send_error(device, "TOOLONG", "", 0);
+        return;
+    }
+    for (uint8_t i = 0; i < length; i++) {
+        if (!is_printable((uint8_t)line[i])) {
+            send_error(device, "CHARS", "", 0);
+            return;
+        }
+    }
+    if (length < 3 || line[length - 3] != '*') {
+        send_error(device, "CHECKSUM", "", 0);
+        return;
+    }
+    int8_t high = hex_value(line[length - 2]);
+    int8_t low = hex_value(line[length - 1]);
+    uint8_t body_length = (uint8_t)(length - 3u);
+    if (body_length == 0 || high < 0 || low < 0 ||
+        panel_crc8(line, body_length) != (uint8_t)((high << 4) | low)) {
+        send_error(device, "CHECKSUM", "", 0);
+        return;
+    }
+    dispatch(device, line, body_length);
+}
+
+/* ---- Device life cycle ---- */
+
+void panel_device_init(panel_device *device, uint16_t boot_id, uint8_t end_buttons,
+                       uint32_t now_ms, panel_emit_fn emit, void *context)
+{
+    device->emit = emit;
+    device->context = context;
+    device->boot_id = boot_id;
+    if (end_buttons < 1) {
+        end_buttons = 1;
+    }
+    if (end_buttons > PANEL_END_BUTTONS_MAX) {
+        end_buttons = PANEL_END_BUTTONS_MAX;
+    }
+    device->end_buttons = end_buttons;
+    device->last_event = 0;
+    device->kept = 0;
+    device->kept_head = 0;
+    for (uint8_t i = 0; i < PANEL_RING_SIZE; i++) {
+        device->ring[i].number = 0;
+        device->ring[i].button = 0;
+    }
+    for (uint8_t i = 0; i < PANEL_LED_COUNT; i++) {
+        device->leds[i] = PANEL_LED_OFF;
+    }
+    device->last_beat_ms = now_ms;
+    panel_reader_init(&device->reader);
+
+    line_builder line = {{0}, 0};
+    add_text(&line, "READY");
+    add_hex4(&line, boot_id);
+    send_line(device, &line);
+}
+
+void panel_device_receive(panel_device *device, uint8_t byte)
+{
+    switch (panel_reader_feed(&device->reader, byte)) {
+    case PANEL_READ_LINE:
+        panel_device_handle_line(device, device->reader.text, device->reader.length);
+        panel_reader_init(&device->reader);
+        break;
+    case PANEL_READ_TOOLONG:
+        send_error(device, "TOOLONG", "", 0);
+        break;
+    case PANEL_READ_CHARS:
+        send_error(device, "CHARS", "", 0);
+        break;
+    default:
+        break;
+    }
+}
+
+void panel_device_tick(panel_device *device, uint32_t now_ms)
+{
+    if ((uint32_t)(now_ms - device->last_beat_ms) >= PANEL_HEARTBEAT_MS) {
+        device->last_beat_ms = now_ms;
+        send_beat(device);
+    }
+}
+
+uint8_t panel_device_led_level(const panel_device *device, uint8_t led, uint32_t now_ms)
+{
+    if (led >= PANEL_LED_COUNT) {
+        return 0;
+    }
+    switch (device->leds[led]) {
+    case PANEL_LED_ON:
+        return 1;
+    case PANEL_LED_BLINK:
+        return (uint8_t)(((now_ms / PANEL_BLINK_HALF_PERIOD_MS) & 1u) == 0u);
+    default:
+        return 0;
+    }
+}
+
+uint8_t panel_device_button_count(const panel_device *device)
+{
+    return (uint8_t)(device->end_buttons + 3u);
+}
+
+const char *panel_device_button_name(const panel_device *device, uint8_t button)
+{
+    static const char *const end_names[PANEL_END_BUTTONS_MAX] = {"END1", "END2", "END3", "END4"};
+    static const char *const other_names[3] = {"UNDO", "SELECT", "CONFIRM"};
+    if (button < device->end_buttons) {
+        return end_names[button];
+    }
+    button = (uint8_t)(button - device->end_buttons);
+    return button < 3 ? other_names[button] : "?";
+}
+
+/* ---- Boot id ---- */
+
+uint16_t panel_boot_id(uint32_t boot_counter, uint32_t jitter, uint16_t previous_id)
+{
+    /* A 32-bit integer mixer (the finaliser of MurmurHash3), so neighbouring counters and
+     * jitter values give unrelated ids. */
+    uint32_t x = boot_counter ^ (jitter * 0x9E3779B9u);
+    x ^= x >> 16;
+    x *= 0x85EBCA6Bu;
+    x ^= x >> 13;
+    x *= 0xC2B2AE35u;
+    x ^= x >> 16;
+    uint16_t id = (uint16_t)(x ^ (x >> 16));
+    if (id == previous_id) {
+        id = (uint16_t)(id ^ 0x5A5Au);
+    }
+    return id;
+}
