@@ -3,8 +3,9 @@
 Step 0 is the position the journal starts from; step N is the position after the N-th event that
 replayed (moves, passes, undos, setup fixes, rulings and notes each get a step, so the screen tells
 the whole story). In the window, Right or Space steps forward, Left back, Home and End jump, Escape
-quits; ``--delay S`` steps forward on its own every S seconds. ``--headless`` prints one line per
-step, and with ``--out SHOTS_DIR`` also saves each step's screen as ``step-0007.png``.
+quits; ``--delay S`` steps forward on its own every S seconds; the terminal gets a line for each
+step shown. ``--headless`` prints one line per step, and with ``--out SHOTS_DIR`` also saves each
+step's screen as ``step-0007.png``.
 """
 
 from __future__ import annotations
@@ -101,7 +102,9 @@ def _run_window(timeline: GameTimeline, delay: float, size: tuple[int, int]) -> 
     last = len(timeline.steps)
     index, shown, next_auto = 0, -1, time.monotonic() + delay
     try:
-        while screen.step():
+        running = True
+        while running:
+            running = screen.step()
             while not screen.buttons.empty():
                 index = _step_index(screen.buttons.get(), index, last)
                 next_auto = time.monotonic() + delay
@@ -109,6 +112,7 @@ def _run_window(timeline: GameTimeline, delay: float, size: tuple[int, int]) -> 
                 index, next_auto = index + 1, time.monotonic() + delay
             if index != shown:
                 screen.show(snapshot_at(timeline, index))
+                print(step_caption(timeline, index), flush=True)
                 shown = index
     finally:
         screen.close()

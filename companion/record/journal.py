@@ -5,6 +5,18 @@ position, the calibration used, the software version, the start time); every lat
 event (move, pass, correction, ruling, note), numbered from 1 without gaps, with a UTC time, the
 input source, the state hash after it and, where there is one, the frame snapshot's file name.
 
+For example (a header, then a move and an automatic pass; the header is abridged)::
+
+    {"kind":"header","format":"coin-table-companion/journal","format_version":1,
+     "game":"coin-isolation","variants":["diagonal"],"options":{},"players":2,
+     "seats":[{"number":1,"side":"south","colour":"orange"},{"number":2,"side":"north"}],
+     "initial_position":{...},"calibration":{"path":"profile.json","profile":null},
+     "software":"0.1.0","started":"2026-11-22T07:40:12.345Z"}
+    {"kind":"move","number":1,"time":"2026-11-22T07:41:02.120Z","source":"panel",
+     "state_hash":"3f9c0a1b2c3d4e5f","player":1,"move":"c1-c2","frame":"frames/0001.jpg"}
+    {"kind":"pass","number":2,"time":"2026-11-22T07:41:02.121Z","source":"referee",
+     "state_hash":"8e7d6c5b4a392817","player":2,"move":"pass"}
+
 The writer appends each line with one ``write`` on an ``O_APPEND`` descriptor and ``fsync`` s it
 before returning, so whatever the referee acknowledged on the panel is on disk. Nothing is ever
 rewritten: an undo or a fixed square is a new line. The reader is forgiving (like python-chess's
@@ -87,6 +99,43 @@ class JournalHeader:
     software: str = __version__
     started: str = field(default_factory=utc_now)
     format_version: int = FORMAT_VERSION
+
+    @classmethod
+    def from_position(
+        cls,
+        position: Mapping[str, Any],
+        *,
+        names: Mapping[int, str] | None = None,
+        colours: Mapping[int, str] | None = None,
+        options: JsonObject | None = None,
+        calibration_path: str | None = None,
+        calibration_profile: JsonObject | None = None,
+    ) -> JournalHeader:
+        """The header for a game starting at ``position`` (its JSON): game, variants, players
+        and seats come from the position, names and pawn colours by seat number."""
+        sides = position.get("sides", {})
+        numbers = sorted(int(number) for number in sides) or list(
+            range(1, int(position.get("players", 0)) + 1)
+        )
+        seats = tuple(
+            Seat(
+                number,
+                str(sides.get(str(number), "")),
+                (colours or {}).get(number),
+                (names or {}).get(number),
+            )
+            for number in numbers
+        )
+        return cls(
+            game=str(position.get("game", "")),
+            players=int(position.get("players", len(seats))),
+            seats=seats,
+            initial_position=dict(position),
+            variants=tuple(position.get("variants", ())),
+            options=dict(options or {}),
+            calibration_path=calibration_path,
+            calibration_profile=calibration_profile,
+        )
 
     def to_json(self) -> JsonObject:
         """The header line's JSON object."""
@@ -498,11 +547,13 @@ class JournalWriter:
         folder_path.mkdir(parents=True, exist_ok=True)
         (folder_path / FRAMES_FOLDER).mkdir(exist_ok=True)
         path = folder_path / JOURNAL_NAME
-        if path.exists() and path.stat().st_size > 0:
+        descriptor = _open_locked(path)
+        if b"\n" in path.read_bytes():
+            os.close(descriptor)
             raise JournalExistsError(
                 f"{folder_path} already holds a game journal; resume it or choose a new folder."
             )
-        descriptor = _open_locked(path)
+        os.ftruncate(descriptor, 0)  # a header cut before its line ended was never acknowledged
         writer = cls(path, descriptor, next_number=1)
         writer._write(encode_line(header.to_json()))
         _fsync_folder(folder_path)

@@ -7,7 +7,7 @@ import pygame
 import pytest
 
 from companion.cli import main
-from companion.cli.replay import snapshot_at, step_caption
+from companion.cli.replay import _step_index, snapshot_at, step_caption
 from companion.games.base import get_game
 from companion.record.replay import load_timeline
 
@@ -121,3 +121,25 @@ def test_snapshot_shows_the_position_of_each_step(recorded):
     assert snapshot.path is not None and snapshot.path.squares[-1] == move.split("-")[-1]
     assert snapshot.targets == game.legal_targets(timeline.positions[first_move])
     assert snapshot.message.text == step_caption(timeline, first_move)
+
+
+@pytest.mark.parametrize(
+    ("button", "index", "expected"),
+    [("NEXT", 3, 4), ("NEXT", 9, 9), ("PREVIOUS", 3, 2), ("PREVIOUS", 0, 0), ("FIRST", 5, 0),
+     ("LAST", 2, 9), ("UNDO", 4, 4)],
+)  # fmt: skip
+def test_keys_step_through_the_game_within_its_ends(button, index, expected):
+    assert _step_index(button, index, 9) == expected
+
+
+def test_replay_window_shows_steps_as_keys_ask(recorded, capsys, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.display.set_mode((320, 240))
+    for key in (pygame.K_RIGHT, pygame.K_RIGHT, pygame.K_END):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert main(["replay", str(recorded), "--size", "640x360"]) == 0
+    timeline = load_timeline(recorded)
+    shown = capsys.readouterr().out.splitlines()
+    assert shown == [step_caption(timeline, len(timeline.steps))]  # End, then the window closed

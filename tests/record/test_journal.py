@@ -165,12 +165,38 @@ def test_closed_writer_refuses_to_append(tmp_path):
         writer.record_note("late", state_hash="h", source="bot")
 
 
+def test_header_from_a_position_takes_game_variants_and_seats_from_it():
+    header = JournalHeader.from_position(
+        {**POSITION, "variants": ["diagonal"]}, names={1: "Ada"}, colours={1: "orange", 2: "blue"}
+    )
+    assert header.game == "coin-isolation"
+    assert header.variants == ("diagonal",)
+    assert header.players == 2
+    assert header.seats == (Seat(1, "south", "orange", "Ada"), Seat(2, "north", "blue"))
+    assert header.initial_position["squares"] == POSITION["squares"]
+    assert header.started.endswith("Z")
+
+
+def test_a_header_cut_before_its_line_ended_can_be_written_again(tmp_path):
+    (tmp_path / JOURNAL_NAME).write_bytes(b'{"kind":"header","form')
+    with pytest.raises(JournalHeaderError, match="cut short"):
+        read_journal(tmp_path)
+    with JournalWriter.create(tmp_path, make_header()) as writer:
+        writer.record_note("started again", state_hash="h", source="referee")
+    result = read_journal(tmp_path, verify=False)
+    assert result.problems == ()
+    assert [event.text for event in result.events] == ["started again"]
+
+
 def test_second_writer_on_the_same_journal_is_refused(tmp_path):
     with JournalWriter.create(tmp_path / "game", make_header()):
-        with pytest.raises(JournalExistsError):
-            JournalWriter.create(tmp_path / "game", make_header())
         with pytest.raises(JournalLockedError, match="another running companion"):
+            JournalWriter.create(tmp_path / "game", make_header())
+        with pytest.raises(JournalLockedError):
             journal_module._open_locked(tmp_path / "game" / JOURNAL_NAME)
+    with pytest.raises(JournalExistsError, match="already holds a game journal"):
+        JournalWriter.create(tmp_path / "game", make_header())
+    assert read_journal(tmp_path / "game", verify=False).problems == ()
 
 
 def test_cut_last_line_is_reported_and_everything_before_kept(tmp_path):
