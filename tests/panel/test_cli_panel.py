@@ -1,0 +1,47 @@
+"""`companion panel monitor` on the software panel, driven through a pipe as a script would."""
+
+import subprocess
+import sys
+
+
+def test_monitor_prints_presses_and_sets_leds_from_stdin():
+    commands = "leds 100010\npress END2\npress CONFIRM\nleds 7\nfrobnicate\nquit\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "panel", "monitor", "sim://"],
+        input=commands,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "status connected: The panel is connected" in out
+    assert "leds 100010 sent" in out
+    assert "press END2 (event 1" in out and "press CONFIRM (event 2" in out
+    assert "bad LED state '7'" in out
+    assert "unknown command 'frobnicate'" in out
+
+
+def test_monitor_without_a_panel_says_so_in_one_line():
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "panel", "monitor", "/dev/ttyNOPANEL"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "There is no panel at /dev/ttyNOPANEL" in result.stderr
+
+
+def test_monitor_runs_for_the_given_seconds_with_no_input():
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "panel", "monitor", "sim://", "--seconds", "0.3"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 0
+    assert "status connected" in result.stdout
