@@ -18,7 +18,9 @@ def detect(image):
     return {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners, strict=True)}
 
 
-@pytest.mark.parametrize("mat", [coin_isolation_mat(), geometry.test_pit_mat()], ids=str)
+@pytest.mark.parametrize(
+    "mat", [coin_isolation_mat(), geometry.test_pit_mat()], ids=lambda mat: mat.name
+)
 def test_rendered_markers_are_detected_at_their_geometry(mat):
     scale = 2.0
     image = render_mat(mat, scale)

@@ -1,0 +1,42 @@
+"""`companion mat`: write a printable mat (PDF at exact scale, or a 300 dpi PNG)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `mat` subcommand."""
+    parser = subparsers.add_parser(
+        "mat",
+        help="write a printable board mat (PDF at exact scale, or PNG)",
+        description=(
+            "Write a game's mat with its four ArUco markers. A .pdf is drawn at exact physical "
+            "scale, on one large page or tiled over A4 or Letter pages with cut and alignment "
+            "marks; a .png is a 300 dpi image. Print at 100 %% and check the 100 mm ruler. "
+            "calibration/MATS.md describes the geometry."
+        ),
+    )
+    parser.add_argument("--game", default="coin-isolation",
+                        help="which game's mat (coin-isolation, test-pits)")
+    parser.add_argument("--out", required=True, help="output file, ending in .pdf or .png")
+    parser.add_argument("--square-mm", type=float, default=None,
+                        help="side of a square in mm for grid boards (default 50)")
+    parser.add_argument("--paper", choices=("large", "a4", "letter"), default="large",
+                        help="PDF paper: one page the size of the mat, or tiles over A4/Letter")
+    parser.add_argument("--dpi", type=float, default=300.0, help="PNG resolution (default 300)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the geometry, write the file, say what was written."""
+    from pathlib import Path
+
+    from calibration.geometry import GeometryError, mat_for_game
+    from calibration.printing import write_mat
+
+    if not 50.0 <= args.dpi <= 1200.0:
+        raise GeometryError(f"--dpi {args.dpi:g} is out of range; use 50 to 1200")
+    geometry = mat_for_game(args.game, square_mm=args.square_mm)
+    print(write_mat(geometry, Path(args.out), paper=args.paper, dpi=args.dpi))
+    return 0
