@@ -212,15 +212,7 @@ def _players(timeline: GameTimeline, index: int) -> tuple[PlayerView, ...]:
 
 
 def _last_moves(timeline: GameTimeline, index: int) -> tuple[str, ...]:
-    """The moves standing at step ``index``, numbered by turn, the last few only."""
-    standing: list[tuple[int, str]] = []
-    for step in timeline.steps[:index]:
-        event = step.event
-        if event.kind in ("move", "pass"):
-            standing.append((event.number, event.move or "pass"))
-        elif event.kind == "correction" and event.correction == "undo":
-            numbers = [number for number, _ in standing]
-            if event.retracts in numbers:
-                del standing[numbers.index(event.retracts) :]
-    numbered = [f"{turn}. {text}" for turn, (_, text) in enumerate(standing, start=1)]
-    return tuple(numbered[-LAST_MOVES_SHOWN:])
+    """The last few moves standing at step ``index``, numbered by round as in ``game.txt``."""
+    from companion.record.export import numbered_moves
+
+    return numbered_moves(timeline, index)[-LAST_MOVES_SHOWN:]

@@ -248,41 +248,83 @@ def _tags(timeline: GameTimeline, result: str) -> tuple[tuple[str, str], ...]:
     return tuple(tags)
 
 
+class _Rounds:
+    """Numbers moves by round: a round begins when a seat no later than the last mover's moves."""
+
+    def __init__(self, timeline: GameTimeline) -> None:
+        self.first_seat = min((seat.number for seat in timeline.header.seats), default=1)
+        self.previous: int | None = None
+        self.round = 0
+
+    def next(self, seat: int) -> tuple[int, bool]:
+        """The round of a move by ``seat``, and whether the move opens it (the first seat's)."""
+        new_round = self.previous is None or seat <= self.previous
+        self.round += 1 if new_round else 0
+        opens = new_round and (self.previous is not None or seat == self.first_seat)
+        self.previous = seat
+        return self.round, opens
+
+
+def _mover(timeline: GameTimeline, index: int) -> int:
+    """The seat that made the move or pass of step ``index``."""
+    event = timeline.steps[index].event
+    return int(timeline.game.to_move(timeline.positions[index]) or event.player or 1)
+
+
 def _items(timeline: GameTimeline) -> list[Item]:
     """Standing moves and comments in journal order; moves later undone show as a comment."""
     items: list[Item] = []
     standing = set(timeline.standing)
     played: list[tuple[int, str]] = []  # moves and passes standing at this point of the journal
-    positions = timeline.positions
-    first_seat = min((seat.number for seat in timeline.header.seats), default=1)
-    previous_seat: int | None = None
-    round_number = 0
+    rounds = _Rounds(timeline)
     for index, step in enumerate(timeline.steps):
         event = step.event
         if event.kind in ("move", "pass"):
             played.append((event.number, event.move or "pass"))
             if event.number not in standing:
                 continue
-            seat = int(timeline.game.to_move(positions[index]) or event.player or first_seat)
-            new_round = previous_seat is None or seat <= previous_seat
-            round_number += 1 if new_round else 0
-            opens = new_round and (previous_seat is not None or seat == first_seat)
-            items.append(MoveItem(event.move or "pass", round_number, opens))
-            previous_seat = seat
+            seat = _mover(timeline, index)
+            items.append(MoveItem(event.move or "pass", *rounds.next(seat)))
             if event.kind == "pass":
                 items.append(CommentItem(event.text or f"player {seat} has no legal move"))
             elif event.text:
                 items.append(CommentItem(event.text))
         elif event.kind == "correction" and event.correction == "undo":
-            numbers = [number for number, _ in played]
-            cut = numbers.index(event.retracts) if event.retracts in numbers else len(played)
-            taken = ", ".join(text for _, text in played[cut:]) or "a move"
-            del played[cut:]
+            taken = ", ".join(text for _, text in _take_back(played, event.retracts))
             note = f" ({event.text})" if event.text else ""
-            items.append(CommentItem(f"taken back: {taken}{note}"))
+            items.append(CommentItem(f"taken back: {taken or 'a move'}{note}"))
         else:
             items.append(CommentItem(_comment(event)))
     return items
+
+
+def _take_back(played: list[tuple[int, str]], retracts: int | None) -> list[tuple[int, str]]:
+    """Remove the retracted move and everything after it from ``played``; returns them."""
+    numbers = [number for number, _ in played]
+    cut = numbers.index(retracts) if retracts in numbers else len(played)
+    taken = played[cut:]
+    del played[cut:]
+    return taken
+
+
+def numbered_moves(timeline: GameTimeline, steps: int | None = None) -> tuple[str, ...]:
+    """The moves standing after the first ``steps`` steps (all by default), labelled as in the
+    game text: ``"1. c1-c2"``, ``"1... h8-g8"``. For the screen's list of last moves."""
+    played: list[tuple[int, str]] = []
+    seats: dict[int, int] = {}
+    for index, step in enumerate(timeline.steps[:steps]):
+        event = step.event
+        if event.kind in ("move", "pass"):
+            played.append((event.number, event.move or "pass"))
+            seats[event.number] = _mover(timeline, index)
+        elif event.kind == "correction" and event.correction == "undo":
+            _take_back(played, event.retracts)
+    rounds = _Rounds(timeline)
+    labels = []
+    for number, text in played:
+        round_number, opens = rounds.next(seats[number])
+        labels.append(f"{round_number}{'.' if opens else '...'} {text}")
+    return tuple(labels)
 
 
 def _comment(event: JournalEvent) -> str:

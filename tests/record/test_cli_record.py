@@ -9,6 +9,7 @@ import pytest
 from companion.cli import main
 from companion.cli.replay import _step_index, snapshot_at, step_caption
 from companion.games.base import get_game
+from companion.record.export import format_game_text, game_text_from_timeline, parse_game_text
 from companion.record.replay import load_timeline
 
 from .games import GAME, record_random_game
@@ -113,8 +114,12 @@ def test_snapshot_shows_the_position_of_each_step(recorded):
         assert view.taken == final["taken"][str(view.number)]
     assert snapshot.result == game.result(timeline.final).text()
     assert snapshot.to_move is None and snapshot.targets == frozenset()
-    moves = [step.event.move for step in timeline.standing_steps()]
-    assert snapshot.last_moves[-1] == f"{len(moves)}. {moves[-1]}"
+    moves = parse_game_text(format_game_text(game_text_from_timeline(timeline))).moves
+    assert [label.split(" ")[1] for label in snapshot.last_moves] == list(moves[-8:])
+    assert snapshot.last_moves[-1].split(" ")[0] in (
+        f"{(len(moves) + 1) // 2}.",
+        f"{len(moves) // 2}...",
+    )
     first_move = next(i for i, s in enumerate(timeline.steps, 1) if s.event.kind == "move")
     snapshot = snapshot_at(timeline, first_move)
     move = timeline.steps[first_move - 1].event.move

@@ -10,6 +10,7 @@ from companion.record.export import (
     export_game,
     format_game_text,
     game_text_from_timeline,
+    numbered_moves,
     parse_game_text,
 )
 from companion.record.journal import JournalWriter
@@ -49,7 +50,13 @@ def test_rounds_are_numbered_by_seat_order(tmp_path):
     start = game.new_position(3, seed=34)
     with JournalWriter.create(tmp_path, header_for(start)) as writer:
         play_on(writer, start, max_turns=7)
-    game_text = game_text_from_timeline(load_timeline(tmp_path))
+    timeline = load_timeline(tmp_path)
+    game_text = game_text_from_timeline(timeline)
+    labels = [label.split(" ")[0] for label in numbered_moves(timeline)]
+    assert labels == ["1.", "1...", "1...", "2.", "2...", "2...", "3."]
+    assert numbered_moves(timeline, 2) == tuple(
+        f"1{dots} {move}" for dots, move in zip((".", "..."), game_text.moves, strict=False)
+    )
     assert [(item.round, item.opens_round) for item in game_text.items] == [
         (1, True), (1, False), (1, False), (2, True), (2, False), (2, False), (3, True)
     ]  # fmt: skip
