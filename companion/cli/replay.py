@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from companion.display.snapshot import RGB, PlayerView, Severity, Snapshot
+    from companion.display.snapshot import RGB, CameraView, PlayerView, Severity, Snapshot
     from companion.record.replay import GameTimeline
 
 #: How many recent moves the screen lists.
@@ -55,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
     for problem in timeline.problems:
         print(f"companion replay: {journal_path(args.folder)} {problem}", file=sys.stderr)
     if args.headless or args.out:
-        return _run_headless(timeline, Path(args.out) if args.out else None, args.delay, size)
-    return _run_window(timeline, args.delay, size)
+        out = Path(args.out) if args.out else None
+        return _run_headless(timeline, Path(args.folder), out, args.delay, size)
+    return _run_window(timeline, Path(args.folder), args.delay, size)
 
 
 def _parse_size(text: str) -> tuple[int, int]:
@@ -72,7 +73,7 @@ def _parse_size(text: str) -> tuple[int, int]:
 
 
 def _run_headless(
-    timeline: GameTimeline, out: Path | None, delay: float, size: tuple[int, int]
+    timeline: GameTimeline, folder: Path, out: Path | None, delay: float, size: tuple[int, int]
 ) -> int:
     """Print one line per step; with ``out``, save one screenshot per step too."""
     if out is not None:
@@ -80,7 +81,9 @@ def _run_headless(
     for index in range(len(timeline.steps) + 1):
         print(step_caption(timeline, index))
         if out is not None:
-            save_screenshot(snapshot_at(timeline, index), out / f"step-{index:04d}.png", size)
+            save_screenshot(
+                snapshot_at(timeline, index, folder), out / f"step-{index:04d}.png", size
+            )
         if delay and index < len(timeline.steps):
             time.sleep(delay)
     if out is not None:
@@ -88,7 +91,7 @@ def _run_headless(
     return 0
 
 
-def _run_window(timeline: GameTimeline, delay: float, size: tuple[int, int]) -> int:
+def _run_window(timeline: GameTimeline, folder: Path, delay: float, size: tuple[int, int]) -> int:
     """Show the steps in a window; arrow keys, space, Home and End move between them."""
     import pygame
 
@@ -111,7 +114,7 @@ def _run_window(timeline: GameTimeline, delay: float, size: tuple[int, int]) -> 
             if delay and index < last and time.monotonic() >= next_auto:
                 index, next_auto = index + 1, time.monotonic() + delay
             if index != shown:
-                screen.show(snapshot_at(timeline, index))
+                screen.show(snapshot_at(timeline, index, folder))
                 print(step_caption(timeline, index), flush=True)
                 shown = index
     finally:
@@ -149,8 +152,9 @@ def step_caption(timeline: GameTimeline, index: int) -> str:
     return f"{where}: note: {event.text}{source}"
 
 
-def snapshot_at(timeline: GameTimeline, index: int) -> Snapshot:
-    """The side screen's snapshot for step ``index``: board, pawns, scores, last moves, caption."""
+def snapshot_at(timeline: GameTimeline, index: int, folder: Path | None = None) -> Snapshot:
+    """The side screen's snapshot for step ``index``: board, pawns, scores, last moves, caption,
+    and, given the game ``folder``, the last accepted camera frame up to that step."""
     from companion.display.snapshot import Message, PathView, Snapshot
 
     game = timeline.game
@@ -164,8 +168,9 @@ def snapshot_at(timeline: GameTimeline, index: int) -> Snapshot:
         path = PathView(tuple(regions), event.move) if regions else None
     notable = event is not None and event.kind in ("ruling", "correction")
     severity: Severity = "warning" if notable else "info"
+    started = timeline.header.started[:16].replace("T", " ")
     return Snapshot(
-        title=f"Replay: {timeline.header.game}",
+        title=f"Replay of {started} UTC",
         game=timeline.header.game.replace("-", " ").title(),
         variants=timeline.header.variants,
         stacks=Snapshot.stacks_from(data.get("squares", {})),
@@ -176,7 +181,24 @@ def snapshot_at(timeline: GameTimeline, index: int) -> Snapshot:
         last_moves=_last_moves(timeline, index),
         message=Message(step_caption(timeline, index), severity),
         result=game.result(position).text() if over else None,
+        camera=_camera_view(timeline, index, folder) if folder is not None else None,
     )
+
+
+def _camera_view(timeline: GameTimeline, index: int, folder: Path) -> CameraView | None:
+    """The last frame saved at or before step ``index``, or None when there is none to show."""
+    from companion.display.snapshot import CameraView
+    from companion.record.errors import FrameError
+    from companion.record.frames import load_frame
+
+    for step in reversed(timeline.steps[:index]):
+        if step.event.frame:
+            try:
+                image = load_frame(folder, step.event.frame)
+            except FrameError:
+                return None
+            return CameraView(image, None, step.event.number)
+    return None
 
 
 _COLOURS: dict[str, RGB] = {

@@ -148,3 +148,32 @@ def test_replay_window_shows_steps_as_keys_ask(recorded, capsys, monkeypatch):
     timeline = load_timeline(recorded)
     shown = capsys.readouterr().out.splitlines()
     assert shown == [step_caption(timeline, len(timeline.steps))]  # End, then the window closed
+
+
+def test_replay_shows_the_accepted_frame_of_each_turn(tmp_path):
+    import numpy as np
+
+    from companion.record.frames import save_frame
+    from companion.record.journal import JournalWriter
+
+    from .games import header_for
+
+    game = get_game(GAME)
+    start = game.new_position(2, seed=44)
+    move = game.legal_moves(start)[0]
+    after = game.apply(start, move)
+    image = np.full((90, 160, 3), 128, np.uint8)
+    with JournalWriter.create(tmp_path, header_for(start)) as writer:
+        frame = save_frame(tmp_path, writer.next_number, image)
+        writer.record_move(
+            move.text(), player=1, state_hash=after.state_hash(), source="panel", frame=frame
+        )
+        writer.record_note("no frame here", state_hash=after.state_hash(), source="referee")
+    timeline = load_timeline(tmp_path)
+    assert snapshot_at(timeline, 0, tmp_path).camera is None
+    for step in (1, 2):  # the note shows the last frame before it
+        camera = snapshot_at(timeline, step, tmp_path).camera
+        assert camera is not None and camera.image.shape == (90, 160, 3)
+        assert camera.frame_number == 1
+    (tmp_path / frame).unlink()
+    assert snapshot_at(timeline, 1, tmp_path).camera is None
