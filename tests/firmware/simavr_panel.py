@@ -203,6 +203,17 @@ class PanelSimulator:
             found = [re.match(r"tx (\S+) (.*)", notice) for notice in self.notices]
         return [Transmitted(float(m.group(1)), m.group(2)) for m in found if m]
 
+    def wait_transmitted(self, wanted: Callable[[str], bool], timeout: float = 3.0) -> Transmitted:
+        """The last traced line satisfying `wanted`, waiting for its notice to arrive."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = [sent for sent in self.transmitted() if wanted(sent.line)]
+            if found:
+                return found[-1]
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"panel_sim traced no wanted line within {timeout} s")
+            time.sleep(0.001)
+
     def dropped(self) -> list[str]:
         with self._notices_lock:
             notices = list(self.notices)

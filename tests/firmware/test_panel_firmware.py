@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +30,7 @@ from tests.firmware.simavr_panel import (
     simulator_lock,
 )
 
+ARDUINO_CORE = Path("/usr/share/arduino/hardware/arduino/avr")
 HELLO_ANSWER = re.compile(r"HELLO 1 0\.1\.0 7 6 ([0-9A-F]{4})")
 
 
@@ -94,6 +96,16 @@ def test_firmware_fits_an_uno_with_room_for_the_stack(built: str) -> None:
     assert (FIRMWARE_DIR / "build" / "panel.hex").read_text().startswith(":")
 
 
+def test_sketch_builds_against_the_arduino_core_as_the_ide_would(built: str) -> None:
+    if not (ARDUINO_CORE / "cores" / "arduino" / "Arduino.h").exists():
+        pytest.skip("arduino-core-avr is not installed (apt-get install arduino-core-avr)")
+    result = subprocess.run(
+        ["make", "-s", "-C", str(FIRMWARE_DIR), "arduino"], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert (FIRMWARE_DIR / "build" / "arduino" / "panel.hex").read_text().startswith(":")
+
+
 @pytest.mark.simavr
 def test_handshake_reports_counts_and_a_new_boot_id_after_reset(
     simulator: PanelSimulator, link: SerialLink
@@ -140,6 +152,10 @@ def test_every_button_is_wired_to_its_name(simulator: PanelSimulator, link: Seri
 
 @pytest.mark.simavr
 def test_led_state_is_applied_to_the_pins(simulator: PanelSimulator, link: SerialLink) -> None:
+    for led in range(6):  # each digit drives its own pin
+        state = "".join("1" if index == led else "0" for index in range(6))
+        assert link.ask(f"LEDS {state}", "LEDS")[0] == f"LEDS {state}"
+        assert wait_until(pins_show(simulator, state)), state
     assert link.ask("LEDS 100101", "LEDS")[0] == "LEDS 100101"
     assert wait_until(lambda: simulator.leds() == "100101")
     assert link.ask("LEDS 100101", "LEDS")[0] == "LEDS 100101"  # idempotent
@@ -207,6 +223,11 @@ def test_heartbeats_come_every_simulated_second(
     assert len(beats) >= 2
     gaps = [later - earlier for earlier, later in itertools.pairwise(beats)]
     assert all(abs(gap - 1000) < 3 for gap in gaps), gaps
+
+
+def pins_show(simulator: PanelSimulator, expected: str) -> Callable[[], bool]:
+    """A condition: the LED pins read `expected`."""
+    return lambda: simulator.leds() == expected
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = 3.0) -> bool:

@@ -1,0 +1,99 @@
+"""Press-to-event latency through the real panel firmware running in simavr.
+
+Builds the firmware and the harness (make -C firmware all sim), starts the harness in real time,
+and presses buttons with contact bounce. For each press it measures
+  - on the host: wall time from the harness command to the EV line read from the serial pty;
+  - in the simulated panel: from the first touch of the contact to the last byte of the EV line
+    leaving the UART (bounce, the 10 ms debounce, the main loop, transmission).
+It also times the handshake after a reset. Prints figures; asserts nothing.
+
+Run: .venv/bin/python bench/bench_panel_firmware.py [--presses 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.firmware.simavr_panel import (
+    BUTTONS,
+    PanelSimulator,
+    SerialLink,
+    build_firmware_and_harness,
+    missing_for_simulation,
+    simulator_lock,
+)
+
+
+def summary(name: str, values_ms: list[float]) -> str:
+    ordered = sorted(values_ms)
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return (
+        f"{name:<44} median {statistics.median(ordered):6.2f} ms   p90 {p90:6.2f} ms   "
+        f"max {ordered[-1]:6.2f} ms   (n={len(ordered)})"
+    )
+
+
+def measure_presses(simulator: PanelSimulator, link: SerialLink, presses: int):
+    wall: list[float] = []
+    simulated: list[float] = []
+    simulator.command("trace on")
+    for index in range(presses):
+        button = BUTTONS[index % len(BUTTONS)]
+        started = time.perf_counter()
+        touch = simulator.press(button)
+        event, _ = link.wait_for(lambda line: line.startswith("EV "))
+        wall.append((time.perf_counter() - started) * 1000)
+        prefix = f"EV {event.split()[1]} "
+        sent = simulator.wait_transmitted(lambda line: line.startswith(prefix))  # noqa: B023
+        simulated.append(sent.sim_ms - touch.sim_ms)
+        simulator.release(button)
+        simulator.wait(20)  # the contact must read open 10 ms before the next press counts
+    simulator.command("trace off")
+    return wall, simulated
+
+
+def measure_handshakes(simulator: PanelSimulator, link: SerialLink, count: int) -> list[float]:
+    times: list[float] = []
+    for _ in range(count):
+        started = time.perf_counter()
+        simulator.command("reset")
+        link.handshake()
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=40)
+    parser.add_argument("--resets", type=int, default=5)
+    options = parser.parse_args()
+    reason = missing_for_simulation()
+    if reason:
+        print(f"skipped: {reason}")
+        return 0
+    build_firmware_and_harness()
+    with simulator_lock():
+        simulator = PanelSimulator(seed=11)
+        try:
+            link = SerialLink()
+            link.handshake()
+            wall, simulated = measure_presses(simulator, link, options.presses)
+            handshakes = measure_handshakes(simulator, link, options.resets)
+            link.close()
+        finally:
+            simulator.close()
+    print("Panel firmware in simavr (ATmega328P at 16 MHz, paced to real time, 115200 baud)")
+    print(summary("press to EV line on the host (wall clock)", wall))
+    print(summary("first touch to EV sent (simulated time)", simulated))
+    print(summary("reset to HELLO answered (wall clock)", handshakes))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
