@@ -650,10 +650,7 @@ class JournalWriter:
         """Append an undo: it takes back a standing move (by default the last one) and every
         pass after it; ``state_hash`` is the hash of the position before that move."""
         if retracts is None:
-            moves = [number for number, kind in self._standing if kind == "move"]
-            if not moves:
-                raise RecordError(f"no move stands in {self._path} to take back; nothing written.")
-            retracts = moves[-1]
+            retracts = self._last_standing_move()
         return self.append(
             self._event("correction", source, state_hash, correction="undo", retracts=retracts,
                         text=text)
@@ -701,6 +698,35 @@ class JournalWriter:
     def record_note(self, text: str, *, state_hash: str, source: str) -> JournalEvent:
         """Append a free note (a camera that stopped, a panel unplugged, a resume)."""
         return self.append(self._event("note", source, state_hash, text=text))
+
+    def record_fields(self, kind: str, fields: Mapping[str, Any]) -> JournalEvent:
+        """Append an event given as its JSON fields (``source``, ``state_hash``, ``player``,
+        ``move``...), as a referee effect may carry them; the number and time are filled in.
+
+        An undo without ``retracts`` takes back the last standing move. A field the journal does
+        not know is refused (:class:`RecordError`) rather than silently dropped.
+        """
+        unknown = sorted(set(fields) - set(_OPTIONAL_FIELDS) - {"source", "state_hash"})
+        if unknown:
+            raise RecordError(
+                f"{kind} event with field(s) {', '.join(map(repr, unknown))} that the journal "
+                f"does not keep; known fields: source, state_hash, {', '.join(_OPTIONAL_FIELDS)}."
+            )
+        data: JsonObject = {"kind": kind, "number": self._next_number, "time": utc_now()}
+        data.update(fields)
+        if data.get("correction") == "undo" and data.get("retracts") is None:
+            data["retracts"] = self._last_standing_move()
+        try:
+            event = event_from_json(data)
+        except _LineDamage as damage:
+            raise RecordError(f"{kind} event {damage}; nothing was written.") from None
+        return self.append(event)
+
+    def _last_standing_move(self) -> int:
+        moves = [number for number, kind in self._standing if kind == "move"]
+        if not moves:
+            raise RecordError(f"no move stands in {self._path} to take back; nothing written.")
+        return moves[-1]
 
     def append(self, event: JournalEvent) -> JournalEvent:
         """Append one event whose number is :attr:`next_number`; returns once it is fsynced.

@@ -158,6 +158,26 @@ def test_writer_refuses_an_event_the_reader_would_reject(tmp_path):
     assert read_journal(tmp_path, verify=False).events == ()
 
 
+def test_events_given_as_fields_are_checked_and_numbered(tmp_path):
+    with JournalWriter.create(tmp_path, make_header()) as writer:
+        move = writer.record_fields(
+            "move", {"player": 1, "move": "a1", "source": "panel", "state_hash": "h1"}
+        )
+        assert (move.number, move.kind, move.move) == (1, "move", "a1")
+        undo = writer.record_fields(
+            "correction", {"correction": "undo", "source": "panel", "state_hash": "h0"}
+        )
+        assert undo.retracts == 1
+        with pytest.raises(RecordError, match="'differences'"):
+            writer.record_fields("ruling", {"differences": ["e3"], "source": "camera"})
+        with pytest.raises(RecordError, match="unknown source 'rules'"):
+            writer.record_fields("pass", {"player": 2, "move": "pass", "source": "rules",
+                                          "state_hash": "h"})  # fmt: skip
+        with pytest.raises(RecordError, match="has no 'state_hash'"):
+            writer.record_fields("note", {"text": "x", "source": "referee"})
+    assert [e.number for e in read_journal(tmp_path, verify=False).events] == [1, 2]
+
+
 def test_closed_writer_refuses_to_append(tmp_path):
     writer = JournalWriter.create(tmp_path, make_header())
     writer.close()
