@@ -45,6 +45,7 @@ from vision.synth_objects import (
     PAWN_COLOURS,
     Lighting,
     PlacedCoin,
+    PlacedPawn,
     coin_radius_mm,
     draw_coin,
     draw_pawn,
@@ -52,9 +53,12 @@ from vision.synth_objects import (
 
 __all__ = [
     "PAWN_COLOURS",
+    "PLAYER_COLOURS",
     "CameraPose",
     "Hand",
     "Light",
+    "PlacedCoin",
+    "PlacedPawn",
     "RegionTruth",
     "SynthCamera",
     "SynthError",
@@ -66,6 +70,7 @@ __all__ = [
     "random_variation",
     "render",
     "render_frame",
+    "with_hands",
 ]
 
 Image = npt.NDArray[np.uint8]
@@ -229,6 +234,11 @@ class SynthScene:
         regions = {name: truth.reading() for name, truth in self.truth().items()}
         return Observation(regions=regions, markers_found=self.geometry.marker_ids())
 
+    def placements(self) -> tuple[tuple[PlacedCoin, ...], tuple[PlacedPawn, ...]]:
+        """Every coin (with its centre in mm, region and height in its stack) and every pawn
+        (with where its foot stands), exactly as :func:`render` draws them."""
+        return _placements(self)
+
     def homography(self) -> npt.NDArray[np.float64]:
         """The ideal 3x3 homography from mat millimetres to frame pixels (before lens bending)."""
         size = (self.geometry.width_mm, self.geometry.height_mm)
@@ -363,13 +373,12 @@ def _pawn_foot(
     return _random_point_inside(region, 9.0, rng), 0
 
 
-@lru_cache(maxsize=4)
-def _board_canvas(scene: SynthScene, pixels_per_mm: float) -> Image:
-    """The mat with every coin and pawn drawn on it, in mat space (cached per board)."""
-    canvas = _mat_canvas(scene.geometry, pixels_per_mm).copy()
-    lighting = _lighting(scene.variation)
+def _placements(scene: SynthScene) -> tuple[tuple[PlacedCoin, ...], tuple[PlacedPawn, ...]]:
+    """Where every coin and pawn of ``scene`` lies, bottom to top, region by region."""
     coins = scene.coins_by_region()
     pawns = scene.pawns_by_region()
+    placed_coins: list[PlacedCoin] = []
+    placed_pawns: list[PlacedPawn] = []
     for region in scene.geometry.regions:
         letters = coins.get(region.name, "")
         loose = region.kind in ("pit", "cup")
@@ -378,11 +387,27 @@ def _board_canvas(scene: SynthScene, pixels_per_mm: float) -> Image:
             else _stack_coins(region, letters, scene.layout_seed, scene.variation) if letters
             else []
         )
-        for coin in placed:
-            draw_coin(canvas, coin, pixels_per_mm, lighting)
+        placed_coins.extend(replace(coin, region=region.name) for coin in placed)
         if region.name in pawns:
             foot, level = _pawn_foot(region, [] if loose else placed, scene.layout_seed)
-            draw_pawn(canvas, pawns[region.name], foot, level, pixels_per_mm, lighting)
+            placed_pawns.append(PlacedPawn(pawns[region.name], foot, level, region.name))
+    return tuple(placed_coins), tuple(placed_pawns)
+
+
+@lru_cache(maxsize=4)
+def _board_canvas(scene: SynthScene, pixels_per_mm: float) -> Image:
+    """The mat with every coin and pawn drawn on it, in mat space (cached per board)."""
+    canvas = _mat_canvas(scene.geometry, pixels_per_mm).copy()
+    lighting = _lighting(scene.variation)
+    coins, pawns = _placements(scene)
+    pawn_of = {pawn.region: pawn for pawn in pawns}
+    for region in scene.geometry.regions:
+        for coin in coins:
+            if coin.region == region.name:
+                draw_coin(canvas, coin, pixels_per_mm, lighting)
+        pawn = pawn_of.get(region.name)
+        if pawn is not None:
+            draw_pawn(canvas, pawn.colour, pawn.foot_mm, pawn.level, pixels_per_mm, lighting)
     return canvas
 
 

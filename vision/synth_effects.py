@@ -79,7 +79,7 @@ def light_gains(warmth: float) -> tuple[float, float, float]:
     if warmth >= 0:
         return (1.0 - 0.32 * warmth, 1.0 - 0.10 * warmth, 1.0 + 0.04 * warmth)
     cold = -warmth
-    return (1.0 + 0.06 * cold, 1.0, 1.0 - 0.22 * cold)
+    return (1.0 + 0.05 * cold, 1.0, 1.0 - 0.16 * cold)
 
 
 @lru_cache(maxsize=4)
@@ -205,7 +205,7 @@ def draw_hands(frame: Image, hands: list[tuple[Hand, tuple[float, float], float]
             if base is None or not mask.any():
                 continue
             inside = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
-            roundness = np.sqrt(np.clip(inside / (6.0 * pixels_per_mm / scale + 1e-6), 0, 1))
+            roundness = np.sqrt(np.clip(inside / (25.0 * pixels_per_mm / scale + 1e-6), 0, 1))
             shade = (0.55 + 0.5 * roundness)[..., None] * np.array(base, np.float32)
             weight = (mask.astype(np.float32) / 255.0)[..., None]
             colour = colour * (1 - weight) + shade * weight
@@ -220,6 +220,7 @@ def draw_hands(frame: Image, hands: list[tuple[Hand, tuple[float, float], float]
     moved = cv2.warpAffine(cover, translation, small)
     shadow = cv2.GaussianBlur(moved, (0, 0), 5.0)
     soft_cover = cv2.GaussianBlur(cover, (0, 0), 0.8)
+    colour = cv2.GaussianBlur(colour, (0, 0), 0.8)
     rows, columns = np.nonzero((shadow > 0.004) | (soft_cover > 0.004))
     y0, y1 = max(0, rows.min() - 2), min(small[1], rows.max() + 3)
     x0, x1 = max(0, columns.min() - 2), min(small[0], columns.max() + 3)

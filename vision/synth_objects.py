@@ -225,6 +225,17 @@ class PlacedCoin:
     shine: float
     level: int
     variant: int
+    region: str = ""
+
+
+@dataclass(frozen=True)
+class PlacedPawn:
+    """One pawn: its colour, where its foot stands (mm), on how many coins, in which region."""
+
+    colour: str
+    foot_mm: tuple[float, float]
+    level: int
+    region: str = ""
 
 
 def draw_coin(canvas: Image, coin: PlacedCoin, pixels_per_mm: float, lighting: Lighting) -> None:

@@ -196,3 +196,23 @@ def test_bad_scenes_are_refused_with_the_bad_input_named():
     with pytest.raises(SynthError, match="player '5'"):
         SynthScene.from_position_squares({}, {"5": "a1"})
 
+
+
+@pytest.mark.parametrize("seed", [30, 31, 32])
+def test_placed_coins_lie_in_their_regions_and_show_their_metal(seed):
+    scene = random_scene(seed)
+    frame = render(scene, seed)
+    coins, pawns = scene.placements()
+    mat = scene.geometry
+    assert {pawn.region for pawn in pawns} == set(scene.pawns_by_region())
+    assert len(coins) == sum(len(letters) for letters in scene.coins_by_region().values())
+    ratios = {"copper": [], "silver": []}
+    for coin in coins:
+        assert mat.region_at(coin.centre_mm).name == coin.region
+        if coin.region in scene.pawns_by_region() or len(scene.coins_by_region()[coin.region]) > 1:
+            continue
+        x, y = frame.project([coin.centre_mm])[0]
+        patch = frame.image[round(y) - 2 : round(y) + 3, round(x) - 2 : round(x) + 3]
+        blue, _, red = np.median(patch.reshape(-1, 3), axis=0)
+        ratios["copper" if coin.letter == "P" else "silver"].append(red / max(blue, 1.0))
+    assert min(ratios["copper"]) > max(ratios["silver"]), ratios
