@@ -28,13 +28,33 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion import __version__
+from companion.record.entries import (
+    CORRECTIONS,
+    FORMAT,
+    FORMAT_VERSION,
+    FRAMES_FOLDER,
+    JOURNAL_NAME,
+    KINDS,
+    OPTIONAL_FIELDS,
+    RULINGS,
+    SOURCES,
+    JournalEvent,
+    JournalHeader,
+    JournalProblem,
+    JournalReadResult,
+    JsonObject,
+    LineDamage,
+    Seat,
+    encode_line,
+    event_from_json,
+    header_from_json,
+    utc_now,
+)
 from companion.record.errors import (
     JournalDamagedError,
     JournalExistsError,
@@ -44,221 +64,11 @@ from companion.record.errors import (
     RecordError,
 )
 
-FORMAT = "coin-table-companion/journal"
-FORMAT_VERSION = 1
-JOURNAL_NAME = "journal.jsonl"
-FRAMES_FOLDER = "frames"
-
-#: Where an event came from. ``referee`` is for what the referee decides alone (automatic passes).
-SOURCES = ("panel", "keyboard", "bot", "camera", "referee")
-KINDS = ("move", "pass", "correction", "ruling", "note")
-#: ``undo`` retracts the last standing move or pass; ``setup`` replaces the position before play.
-CORRECTIONS = ("undo", "setup")
-#: ``ask``: several legal moves fitted and a player chose one; ``reject``: no legal move fitted.
-RULINGS = ("ask", "reject")
-
-JsonObject = dict[str, Any]
-
-
-def utc_now() -> str:
-    """The current UTC time as ISO 8601 with milliseconds and a ``Z``."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One seat at the table: its number (1..), the side it plays from, and how to tell it."""
-
-    number: int
-    side: str
-    colour: str | None = None
-    name: str | None = None
-
-    def to_json(self) -> JsonObject:
-        """The seat as a JSON object, leaving out what is not set."""
-        data: JsonObject = {"number": self.number, "side": self.side}
-        if self.colour is not None:
-            data["colour"] = self.colour
-        if self.name is not None:
-            data["name"] = self.name
-        return data
-
-
-@dataclass(frozen=True)
-class JournalHeader:
-    """The first line of a journal: everything needed to replay the game from its events."""
-
-    game: str
-    players: int
-    seats: tuple[Seat, ...]
-    initial_position: JsonObject
-    variants: tuple[str, ...] = ()
-    options: JsonObject = field(default_factory=dict)
-    calibration_path: str | None = None
-    calibration_profile: JsonObject | None = None
-    software: str = __version__
-    started: str = field(default_factory=utc_now)
-    format_version: int = FORMAT_VERSION
-
-    @classmethod
-    def from_position(
-        cls,
-        position: Mapping[str, Any],
-        *,
-        names: Mapping[int, str] | None = None,
-        colours: Mapping[int, str] | None = None,
-        options: JsonObject | None = None,
-        calibration_path: str | None = None,
-        calibration_profile: JsonObject | None = None,
-    ) -> JournalHeader:
-        """The header for a game starting at ``position`` (its JSON): game, variants, players
-        and seats come from the position, names and pawn colours by seat number."""
-        sides = position.get("sides", {})
-        numbers = sorted(int(number) for number in sides) or list(
-            range(1, int(position.get("players", 0)) + 1)
-        )
-        seats = tuple(
-            Seat(
-                number,
-                str(sides.get(str(number), "")),
-                (colours or {}).get(number),
-                (names or {}).get(number),
-            )
-            for number in numbers
-        )
-        return cls(
-            game=str(position.get("game", "")),
-            players=int(position.get("players", len(seats))),
-            seats=seats,
-            initial_position=dict(position),
-            variants=tuple(position.get("variants", ())),
-            options=dict(options or {}),
-            calibration_path=calibration_path,
-            calibration_profile=calibration_profile,
-        )
-
-    def to_json(self) -> JsonObject:
-        """The header line's JSON object."""
-        return {
-            "kind": "header",
-            "format": FORMAT,
-            "format_version": self.format_version,
-            "game": self.game,
-            "variants": list(self.variants),
-            "options": self.options,
-            "players": self.players,
-            "seats": [seat.to_json() for seat in self.seats],
-            "initial_position": self.initial_position,
-            "calibration": {"path": self.calibration_path, "profile": self.calibration_profile},
-            "software": self.software,
-            "started": self.started,
-        }
-
-
-@dataclass(frozen=True)
-class JournalEvent:
-    """One journal line after the header. Which optional fields a kind needs:
-
-    - ``move``: ``player``, ``move`` (its notation); ``frame`` when a camera frame was accepted.
-    - ``pass``: ``player``, ``move`` (the game's pass notation, ``"pass"``).
-    - ``correction``: ``correction`` is ``"undo"`` with ``retracts`` (the number of the move taken
-      back; the passes that followed it go with it), or ``"setup"`` with ``position`` (the whole
-      corrected position JSON) and, for people, ``region``/``was``/``now`` (``"c4"``, ``"P"``,
-      ``"N"``).
-    - ``ruling``: ``ruling`` is ``"ask"`` (``candidates`` and the ``chosen`` move; written just
-      before that move's line) or ``"reject"`` (``regions``: the squares that differ); ``text``
-      says what happened; ``player`` whose turn it was.
-    - ``note``: ``text``.
-
-    ``state_hash`` is the engine's hash of the position after the event (unchanged by rulings and
-    notes), so a reader can check its replay at every line. ``line`` is where the event was read.
-    """
-
-    number: int
-    kind: str
-    time: str
-    source: str
-    state_hash: str
-    player: int | None = None
-    move: str | None = None
-    frame: str | None = None
-    correction: str | None = None
-    retracts: int | None = None
-    position: JsonObject | None = None
-    region: str | None = None
-    was: str | None = None
-    now: str | None = None
-    ruling: str | None = None
-    candidates: tuple[str, ...] = ()
-    chosen: str | None = None
-    regions: tuple[str, ...] = ()
-    text: str | None = None
-    line: int | None = field(default=None, compare=False)
-
-    def to_json(self) -> JsonObject:
-        """The event line's JSON object: the common fields, then those that are set."""
-        data: JsonObject = {
-            "kind": self.kind,
-            "number": self.number,
-            "time": self.time,
-            "source": self.source,
-            "state_hash": self.state_hash,
-        }
-        for name in _OPTIONAL_FIELDS:
-            value = getattr(self, name)
-            if value is not None and value != ():
-                data[name] = list(value) if isinstance(value, tuple) else value
-        return data
-
-    @property
-    def changes_position(self) -> bool:
-        """Whether replaying this event changes the position (moves, passes, corrections)."""
-        return self.kind in ("move", "pass", "correction")
-
-
-_OPTIONAL_FIELDS = (
-    "player", "move", "frame", "correction", "retracts", "position", "region", "was", "now",
-    "ruling", "candidates", "chosen", "regions", "text",
-)  # fmt: skip
-
-
-@dataclass(frozen=True)
-class JournalProblem:
-    """One damaged or inconsistent line, found while reading or replaying a journal."""
-
-    line: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.message}"
-
-
-@dataclass(frozen=True)
-class JournalReadResult:
-    """What could be read of a journal: the header, the intact events, and every problem.
-
-    ``stopped_at`` is the line where replay found the journal inconsistent (a hash that does not
-    match, an illegal move); the events from there on are left out. ``highest_number`` is the
-    largest event number on any readable line, so a resumed writer never reuses one.
-    ``ends_with_newline`` is false when the last line was cut off.
-    """
-
-    path: Path
-    header: JournalHeader
-    events: tuple[JournalEvent, ...]
-    problems: tuple[JournalProblem, ...] = ()
-    stopped_at: int | None = None
-    highest_number: int = 0
-    ends_with_newline: bool = True
-
-    @property
-    def folder(self) -> Path:
-        """The game folder holding the journal."""
-        return self.path.parent
-
-
-class _LineDamage(Exception):
-    """Internal: why one line cannot be used (becomes a JournalProblem)."""
+__all__ = [
+    "CORRECTIONS", "FORMAT", "FORMAT_VERSION", "FRAMES_FOLDER", "JOURNAL_NAME", "KINDS", "RULINGS",
+    "SOURCES", "JournalEvent", "JournalHeader", "JournalProblem", "JournalReadResult",
+    "JournalWriter", "JsonObject", "Seat", "journal_path", "read_journal", "utc_now",
+]  # fmt: skip
 
 
 # ----------------------------------------------------------------------------------- reading
@@ -329,7 +139,7 @@ def _read_header(file_path: Path, piece: bytes, cut: bool) -> JournalHeader:
         raise JournalHeaderError(f"{where} line 1 (the header) is {state}: {error}.") from None
     try:
         return header_from_json(data)
-    except _LineDamage as damage:
+    except LineDamage as damage:
         raise JournalHeaderError(f"{where} line 1 (the header) {damage}.") from None
 
 
@@ -345,7 +155,7 @@ def _read_events(
         is_last_cut = not ends_with_newline and index == len(pieces) - 1
         try:
             event = _parse_event_line(piece, line, is_last_cut)
-        except _LineDamage as damage:
+        except LineDamage as damage:
             problems.append(JournalProblem(line, f"{damage}; skipped"))
             continue
         highest = max(highest, event.number)
@@ -370,144 +180,14 @@ def _number_range(first: int, last: int) -> str:
 
 def _parse_event_line(piece: bytes, line: int, is_last_cut: bool) -> JournalEvent:
     if not piece.strip():
-        raise _LineDamage("is blank")
+        raise LineDamage("is blank")
     try:
         data = json.loads(piece.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         if is_last_cut:
-            raise _LineDamage("is cut short (the writer stopped in the middle of it)") from None
-        raise _LineDamage(f"is not JSON ({error})") from None
+            raise LineDamage("is cut short (the writer stopped in the middle of it)") from None
+        raise LineDamage(f"is not JSON ({error})") from None
     return replace(event_from_json(data), line=line)
-
-
-# ------------------------------------------------------------------------- JSON <-> values
-
-
-def header_from_json(data: object) -> JournalHeader:
-    """The header from its JSON object; raises _LineDamage naming the fault."""
-    if not isinstance(data, dict):
-        raise _LineDamage("is not a JSON object")
-    if data.get("kind") != "header" or data.get("format") != FORMAT:
-        raise _LineDamage(f"is not a {FORMAT} header")
-    version = _field(data, "format_version", int)
-    if version > FORMAT_VERSION:
-        raise _LineDamage(
-            f"has format version {version}, newer than this companion reads "
-            f"({FORMAT_VERSION}); update the companion"
-        )
-    calibration = data.get("calibration") or {}
-    if not isinstance(calibration, dict):
-        raise _LineDamage("has a calibration that is not an object")
-    return JournalHeader(
-        game=_field(data, "game", str),
-        players=_field(data, "players", int),
-        seats=tuple(_seat_from_json(seat) for seat in _field(data, "seats", list)),
-        initial_position=_field(data, "initial_position", dict),
-        variants=tuple(_strings(data, "variants")),
-        options=_field(data, "options", dict, required=False) or {},
-        calibration_path=_field(calibration, "path", str, required=False),
-        calibration_profile=_field(calibration, "profile", dict, required=False),
-        software=_field(data, "software", str),
-        started=_field(data, "started", str),
-        format_version=version,
-    )
-
-
-def _seat_from_json(data: object) -> Seat:
-    if not isinstance(data, dict):
-        raise _LineDamage("has a seat that is not an object")
-    return Seat(
-        number=_field(data, "number", int),
-        side=_field(data, "side", str),
-        colour=_field(data, "colour", str, required=False),
-        name=_field(data, "name", str, required=False),
-    )
-
-
-def event_from_json(data: object) -> JournalEvent:
-    """An event from its JSON object, checking the fields its kind needs."""
-    if not isinstance(data, dict):
-        raise _LineDamage("is not a JSON object")
-    kind = data.get("kind")
-    if kind == "header":
-        raise _LineDamage("is a second header")
-    if kind not in KINDS:
-        raise _LineDamage(f"has an unknown kind {kind!r}")
-    source = _field(data, "source", str)
-    if source not in SOURCES:
-        raise _LineDamage(f"has an unknown source {source!r}")
-    number = _field(data, "number", int)
-    if number < 1:
-        raise _LineDamage(f"has event number {number}, below 1")
-    event = JournalEvent(
-        number=number,
-        kind=kind,
-        time=_timestamp(data),
-        source=source,
-        state_hash=_field(data, "state_hash", str),
-        player=_field(data, "player", int, required=kind in ("move", "pass")),
-        move=_field(data, "move", str, required=kind in ("move", "pass")),
-        frame=_field(data, "frame", str, required=False),
-        correction=_choice(data, "correction", CORRECTIONS, required=kind == "correction"),
-        retracts=_field(data, "retracts", int, required=data.get("correction") == "undo"),
-        position=_field(data, "position", dict, required=data.get("correction") == "setup"),
-        region=_field(data, "region", str, required=False),
-        was=_field(data, "was", str, required=False),
-        now=_field(data, "now", str, required=False),
-        ruling=_choice(data, "ruling", RULINGS, required=kind == "ruling"),
-        candidates=tuple(_strings(data, "candidates")),
-        chosen=_field(data, "chosen", str, required=False),
-        regions=tuple(_strings(data, "regions")),
-        text=_field(data, "text", str, required=kind in ("note", "ruling")),
-    )
-    return event
-
-
-def _field(data: Mapping[str, Any], name: str, kind: type, *, required: bool = True) -> Any:
-    """One field of the expected JSON type (bool is not an int here), or None when optional."""
-    value = data.get(name)
-    if value is None:
-        if required:
-            raise _LineDamage(f"has no {name!r}")
-        return None
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise _LineDamage(f"has {name!r} = {value!r}, not a {_JSON_NAMES[kind]}")
-    return value
-
-
-_JSON_NAMES: dict[type, str] = {
-    int: "whole number", str: "string", list: "list", dict: "JSON object",
-}  # fmt: skip
-
-
-def _choice(data: Mapping[str, Any], name: str, allowed: tuple[str, ...], *, required: bool) -> Any:
-    value = _field(data, name, str, required=required)
-    if value is not None and value not in allowed:
-        raise _LineDamage(f"has {name!r} = {value!r}, not one of {', '.join(allowed)}")
-    return value
-
-
-def _strings(data: Mapping[str, Any], name: str) -> Iterator[str]:
-    values = _field(data, name, list, required=False) or []
-    for value in values:
-        if not isinstance(value, str):
-            raise _LineDamage(f"has {name!r} holding {value!r}, not a string")
-        yield value
-
-
-def _timestamp(data: Mapping[str, Any]) -> str:
-    text: str = _field(data, "time", str)
-    try:
-        datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise _LineDamage(f"has 'time' = {text!r}, not an ISO 8601 time") from None
-    return text
-
-
-def encode_line(data: Mapping[str, Any]) -> bytes:
-    """One journal line: compact JSON, UTF-8, ending in a newline."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
-    return (text + "\n").encode("utf-8")
 
 
 # ----------------------------------------------------------------------------------- writing
@@ -706,11 +386,11 @@ class JournalWriter:
         An undo without ``retracts`` takes back the last standing move. A field the journal does
         not know is refused (:class:`RecordError`) rather than silently dropped.
         """
-        unknown = sorted(set(fields) - set(_OPTIONAL_FIELDS) - {"source", "state_hash"})
+        unknown = sorted(set(fields) - set(OPTIONAL_FIELDS) - {"source", "state_hash"})
         if unknown:
             raise RecordError(
                 f"{kind} event with field(s) {', '.join(map(repr, unknown))} that the journal "
-                f"does not keep; known fields: source, state_hash, {', '.join(_OPTIONAL_FIELDS)}."
+                f"does not keep; known fields: source, state_hash, {', '.join(OPTIONAL_FIELDS)}."
             )
         data: JsonObject = {"kind": kind, "number": self._next_number, "time": utc_now()}
         data.update(fields)
@@ -718,7 +398,7 @@ class JournalWriter:
             data["retracts"] = self._last_standing_move()
         try:
             event = event_from_json(data)
-        except _LineDamage as damage:
+        except LineDamage as damage:
             raise RecordError(f"{kind} event {damage}; nothing was written.") from None
         return self.append(event)
 
@@ -742,7 +422,7 @@ class JournalWriter:
         data = event.to_json()
         try:
             event_from_json(data)
-        except _LineDamage as damage:
+        except LineDamage as damage:
             raise RecordError(f"event {event.number} {damage}; nothing was written.") from None
         standing = [number for number, _ in self._standing]
         if event.correction == "undo" and event.retracts not in standing:
