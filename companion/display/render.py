@@ -165,9 +165,17 @@ class RenderCache:
         """Note that ``surface`` now shows the latest static picture in full."""
         self._shown = (surface, self._static_version)
 
+    def forget_shown(self) -> None:
+        """Forget what the window shows, so the next incremental draw redraws it all."""
+        self._shown = None
+
+    def camera_is_current(self, view: CameraView, box: Box) -> bool:
+        """Whether ``view`` is the camera frame last scaled for ``box`` (and so last drawn)."""
+        return self._camera is not None and self._camera[0] == _camera_key(view, box)
+
     def camera(self, view: CameraView, box: Box) -> tuple[pygame.Surface, Box]:
         """The camera image scaled to fit ``box`` (once per new frame) and where it goes."""
-        key = (id(view.image), view.frame_number, box)
+        key = _camera_key(view, box)
         if self._camera is None or self._camera[0] != key:
             height, width = view.image.shape[:2]
             scale = min(box.width / width, box.height / height)
@@ -182,29 +190,38 @@ class RenderCache:
         return self._camera[1], self._camera[2]
 
 
+def _camera_key(view: CameraView, box: Box) -> tuple[object, ...]:
+    return (id(view.image), view.frame_number, box)
+
+
 def draw(
     surface: pygame.Surface,
     snapshot: Snapshot,
     layout: Layout,
     cache: RenderCache | None = None,
     incremental: bool = False,
-) -> None:
+) -> list[Box]:
     """Draw the whole screen for ``snapshot``; pass the same ``cache`` every frame for speed.
 
-    With ``incremental``, when ``surface`` still shows this cache's last static picture, only the
-    camera view is redrawn: for a window surface that nothing else draws on, as the Screen's.
+    With ``incremental``, when ``surface`` still shows this cache's last static picture, only a
+    new camera frame is drawn: for a window surface nothing else draws on, as the Screen's.
+    Returns the areas that changed: the whole window, the camera view, or none.
     """
     cache = cache or RenderCache()
     static = cache.static(snapshot, layout)
+    camera = snapshot.camera
     if incremental and cache.shown_on(surface) == cache.static_version:
-        if snapshot.camera is not None:
-            area = layout.camera.inset(-3)
-            surface.blit(static, area[:2], area)
-    else:
-        surface.blit(static, (0, 0))
-        cache.remember_shown(surface)
-    if snapshot.camera is not None:
-        draw_camera(surface, snapshot.camera, layout, cache)
+        if camera is None or cache.camera_is_current(camera, layout.camera):
+            return []
+        area = layout.camera.inset(-3)
+        surface.blit(static, area[:2], area)
+        draw_camera(surface, camera, layout, cache)
+        return [area]
+    surface.blit(static, (0, 0))
+    cache.remember_shown(surface)
+    if camera is not None:
+        draw_camera(surface, camera, layout, cache)
+    return [layout.window]
 
 
 def draw_static(
@@ -672,13 +689,16 @@ def _wrap(cache: RenderCache, text: str, size: int, box: Box) -> tuple[list[str]
         fits = len(lines) <= 2 and font.get_linesize() * len(lines) <= box.height
         if fits or size <= 12:
             return lines[:2], size
-        size -= 2
+        size = max(12, size * 9 // 10)
 
 
 def _fit_size(cache: RenderCache, text: str, size: int, width: int) -> int:
     """The largest font size up to ``size`` at which ``text`` fits in ``width`` pixels."""
-    while size > 10 and cache.font(size).size(text)[0] > width:
-        size -= 2
+    measured = cache.font(size).size(text)[0]
+    if measured > width:  # text width grows about in proportion to the size: jump, then step
+        size = max(10, size * width // max(1, measured))
+        while size > 10 and cache.font(size).size(text)[0] > width:
+            size -= 1
     return size
 
 

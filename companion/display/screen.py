@@ -1,5 +1,9 @@
 """The side screen's window: a plain tick, events, draw, flip loop in the main thread.
 
+When only the camera view changed, the loop updates just that area instead of flipping the whole
+window, and when nothing changed it presents nothing: copying a full 1080p frame to the X server
+60 times a second would cost more than all the drawing.
+
 Other threads (the referee) hand over what to draw with :meth:`Screen.show`, which only swaps the
 latest snapshot under a lock; the loop draws whatever is latest at 60 frames a second. Keys stand
 in for the panel when there is none: they arrive on :attr:`Screen.buttons` as the panel protocol's
@@ -13,6 +17,7 @@ import argparse
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -20,7 +25,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from companion.display.layout import Layout, compute_layout
+from companion.display.layout import Box, Layout, compute_layout
 from companion.display.render import RenderCache, draw
 from companion.display.snapshot import DisplayError, ExampleState, Snapshot
 
@@ -72,6 +77,10 @@ class Screen:
         self._layout: Layout | None = None
         self._windowed_size = size
         self._clock = pygame.time.Clock()
+        self._deadline = time.perf_counter()
+        # SDL's "accelerated" window surface goes through OpenGL, which on machines with software
+        # GL (no GPU driver, virtual screens) costs ~50 ms a frame; the plain X11/GDI path is fast.
+        os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
         try:
             pygame.display.init()
             pygame.font.init()
@@ -132,21 +141,33 @@ class Screen:
         Returns False once a quit was requested.
         """
         if wait:
-            self._clock.tick(self.frames_per_second)
-        else:
-            self._clock.tick()
+            self._wait_for_next_frame()
+        self._clock.tick()
         for event in pygame.event.get():
             self._handle(event)
-        self.draw_frame()
+        changed = self.draw_frame()
         while not self._screenshots.empty():
             path = self._screenshots.get_nowait()
             path.parent.mkdir(parents=True, exist_ok=True)
             pygame.image.save(self._surface, str(path))
-        pygame.display.flip()
+        if changed == [self._layout.window if self._layout else None]:
+            pygame.display.flip()
+        elif changed:
+            pygame.display.update(changed)  # only the camera view: far less to copy than a flip
         return not self.quit_requested.is_set()
 
-    def draw_frame(self) -> None:
-        """Draw the latest snapshot into the window's surface (without flipping)."""
+    def _wait_for_next_frame(self) -> None:
+        """Sleep until the next frame is due, against fixed deadlines so that oversleeping by a
+        millisecond now and then does not pull the rate below 60 (as ``Clock.tick`` does)."""
+        period = 1.0 / self.frames_per_second
+        now = time.perf_counter()
+        if self._deadline - now > 0:
+            time.sleep(self._deadline - now)
+            now = time.perf_counter()
+        self._deadline = max(self._deadline + period, now - period)
+
+    def draw_frame(self) -> list[Box]:
+        """Draw the latest snapshot into the window's surface; returns the areas that changed."""
         snapshot = self.snapshot
         self._surface = pygame.display.get_surface() or self._surface
         size = self._surface.get_size()
@@ -157,7 +178,7 @@ class Screen:
         ):
             layout = compute_layout(size, snapshot.files, snapshot.ranks, players)
             self._layout = layout
-        draw(self._surface, snapshot, layout, self._cache, incremental=True)
+        return draw(self._surface, snapshot, layout, self._cache, incremental=True)
 
     def run(self) -> None:
         """Draw frames until a quit is requested."""
@@ -187,6 +208,8 @@ class Screen:
                 self.buttons.put(self.key_buttons[event.key])
         elif event.type == pygame.VIDEORESIZE and not self.fullscreen:
             self._windowed_size = (event.w, event.h)
+        elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
+            self._cache.forget_shown()
 
 
 def render_surface(snapshot: Snapshot, size: tuple[int, int] = (1600, 900)) -> pygame.Surface:
