@@ -198,7 +198,8 @@ class JournalWriter:
 
     Make one with :meth:`create` (a new game) or :meth:`resume` (carry on after a crash). It holds
     an exclusive lock on the journal while open, so two companions cannot interleave lines. Use it
-    as a context manager or call :meth:`close`.
+    as a context manager or call :meth:`close`. One thread appends (the referee's); the writer has
+    no lock of its own between threads.
     """
 
     def __init__(
@@ -236,7 +237,8 @@ class JournalWriter:
         os.ftruncate(descriptor, 0)  # a header cut before its line ended was never acknowledged
         writer = cls(path, descriptor, next_number=1)
         writer._write(encode_line(header.to_json()))
-        _fsync_folder(folder_path)
+        _fsync_folder(folder_path)  # the journal's and frames/' entries in the game folder
+        _fsync_folder(folder_path.parent)  # the game folder's entry, when it is new
         return writer
 
     @classmethod

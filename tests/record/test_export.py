@@ -96,3 +96,12 @@ def test_damaged_journal_exports_what_is_intact(tmp_path):
     assert len(parsed.moves) == 8  # the moves of lines 2..9
     assert timeline.problems[0].line == 10
     assert parsed.result == "*"
+
+
+def test_a_game_with_no_move_yet_exports_an_unfinished_empty_movetext(tmp_path):
+    start = get_game(GAME).new_position(2, seed=37)
+    JournalWriter.create(tmp_path, header_for(start)).close()
+    target, _ = export_game(tmp_path)
+    parsed = parse_game_text(target.read_text())
+    assert parsed.moves == () and parsed.result == "*"
+    assert parsed.start_position_json() == start.to_json()
