@@ -1,0 +1,129 @@
+"""How the referee compares what the camera saw with the rules: pure helpers, no devices.
+
+The camera sees, per square, the top coin and any pawn, never a stack height. These helpers turn a
+position into that appearance, list the squares where an observation differs from it, and find the
+legal move whose appearance is nearest to what was seen, so a rejected move can be explained as
+"what to put back where".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any
+
+from companion.games.base import Game, Move, Position
+from companion.observation import COIN_KINDS, Observation
+
+#: How many legal moves a rejection looks through for the nearest one; enough for ordinary
+#: positions, and a bound on the time a reject takes in the adversarial ones.
+NEAREST_MOVE_LIMIT = 3000
+
+
+@dataclass(frozen=True)
+class Look:
+    """What a camera would see on one square: the top coin letter and the pawn's player label."""
+
+    coin: str | None
+    pawn: str | None
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One square where the board seen differs from the board expected."""
+
+    square: str
+    expected: Look
+    seen: Look
+
+    def instruction(self) -> str:
+        """What to do to this square to make it look as expected, in a player's words."""
+        parts: list[str] = []
+        if self.expected.coin != self.seen.coin:
+            if self.expected.coin is None:
+                parts.append(f"take the {coin_name(self.seen.coin)} off {self.square}")
+            elif self.seen.coin is None:
+                parts.append(f"put a {coin_name(self.expected.coin)} back on {self.square}")
+            else:
+                parts.append(
+                    f"{self.square} should show a {coin_name(self.expected.coin)} on top, "
+                    f"not a {coin_name(self.seen.coin)}"
+                )
+        if self.expected.pawn != self.seen.pawn:
+            if self.expected.pawn is None:
+                parts.append(f"take the pawn off {self.square}")
+            else:
+                parts.append(f"pawn {self.expected.pawn} belongs on {self.square}")
+        return " and ".join(parts)
+
+
+def coin_name(letter: str | None) -> str:
+    """The coin's everyday name (``P`` -> ``penny``)."""
+    if letter is None:
+        return "nothing"
+    return COIN_KINDS[letter][0] if letter in COIN_KINDS else letter
+
+
+def appearance(position: Position) -> dict[str, Look]:
+    """Square -> what the camera should see, for games whose JSON has squares and pawns."""
+    data: Mapping[str, Any] = position.to_json()
+    looks: dict[str, Look] = {}
+    for square, stack in data.get("squares", {}).items():
+        if stack:
+            looks[square] = Look(coin=stack[-1], pawn=None)
+    for player, square in data.get("pawns", {}).items():
+        if square is not None:
+            coin = looks.get(square, Look(None, None)).coin
+            looks[square] = Look(coin=coin, pawn=str(player))
+    return looks
+
+
+def seen_looks(observation: Observation) -> dict[str, Look]:
+    """Square -> what the camera saw, leaving out empty squares."""
+    return {
+        name: Look(reading.coin, reading.pawn)
+        for name, reading in observation.regions.items()
+        if reading.coin is not None or reading.pawn is not None
+    }
+
+
+def differences(expected: Mapping[str, Look], seen: Mapping[str, Look]) -> list[Difference]:
+    """Every square whose look differs, in board order (a1, a2, ... h8)."""
+    empty = Look(None, None)
+    return [
+        Difference(square, expected.get(square, empty), seen.get(square, empty))
+        for square in sorted(set(expected) | set(seen), key=_board_order)
+        if expected.get(square, empty) != seen.get(square, empty)
+    ]
+
+
+def nearest_move(
+    game: Game, position: Position, seen: Mapping[str, Look], moves: Iterable[Move] | None = None
+) -> tuple[Move, list[Difference]] | None:
+    """The legal move whose result looks most like ``seen`` (first of equals), with its differences.
+
+    Looks through at most :data:`NEAREST_MOVE_LIMIT` moves, so a rejection stays quick even where a
+    position has millions of legal moves.
+    """
+    candidates = moves if moves is not None else game.iter_moves(position)
+    best: tuple[Move, list[Difference]] | None = None
+    for move in islice(candidates, NEAREST_MOVE_LIMIT):
+        diff = differences(appearance(game.apply(position, move)), seen)
+        if best is None or len(diff) < len(best[1]):
+            best = (move, diff)
+            if not diff:
+                break
+    return best
+
+
+def describe(diffs: list[Difference], limit: int = 4) -> str:
+    """A short instruction list: 'take the penny off c3; put a nickel back on d4'."""
+    shown = "; ".join(difference.instruction() for difference in diffs[:limit])
+    more = len(diffs) - limit
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def _board_order(square: str) -> tuple[int, str]:
+    digits = "".join(character for character in square if character.isdigit())
+    return (int(digits) if digits else 0, square)

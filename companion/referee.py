@@ -1,0 +1,504 @@
+"""The referee: the turn loop as an explicit state machine, with no devices of its own.
+
+Events come in (a panel button, a steady frame read by vision, a device that failed or came back)
+and :meth:`Referee.handle` answers with effects for the runtime to carry out in order: write a
+journal entry (fsynced before anything is shown), set the panel's lights, ask for the next steady
+frame. :meth:`Referee.view` is the read-only state the side screen draws. Keeping the referee pure
+means every path through a game (accept, ask, reject, undo, pass, the end) is tested without a
+camera, a panel or a window.
+
+Phases: ``setup`` (read the starting layout, players confirm it), ``turn`` (waiting for the player
+to move and press), ``reading`` (waiting for the steady frame after the press), ``choosing``
+(several legal moves look alike; select steps, confirm accepts), ``undo`` (confirm takes back the
+last move), ``over``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from companion.games.base import Game, Move, Position
+from companion.judging import (
+    appearance,
+    coin_name,
+    describe,
+    differences,
+    nearest_move,
+    seen_looks,
+)
+from companion.observation import Observation
+
+END_BUTTONS = ("END1", "END2", "END3", "END4")
+
+
+class Phase(Enum):
+    """Where the turn loop stands."""
+
+    SETUP = "setup"
+    TURN = "turn"
+    READING = "reading"
+    CHOOSING = "choosing"
+    UNDO = "undo"
+    OVER = "over"
+
+
+# Events -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button was pressed: ``END1``..``END4``, ``UNDO``, ``SELECT`` or ``CONFIRM``."""
+
+    button: str
+    source: str = "panel"
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The steady frame taken after a press, read by vision; pawn labels are player numbers."""
+
+    observation: Observation
+    frame: str | None = None
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """A device's trouble (``message`` says what to do) or its return (``message`` is None)."""
+
+    device: str
+    message: str | None
+
+
+Event = Press | Seen | DeviceStatus
+
+
+# Effects ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lights:
+    """The panel lights wanted: whose turn, and the verdict lamp (``green``, ``red``, ``ask``)."""
+
+    turn: int | None
+    verdict: str | None = None
+    all_turns_blink: bool = False
+
+
+@dataclass(frozen=True)
+class Record:
+    """One journal event to append (and fsync) before the panel is answered."""
+
+    kind: str
+    fields: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class WantFrame:
+    """Ask vision for the next steady frame after the press that caused this."""
+
+
+Effect = Lights | Record | WantFrame
+
+
+# The state the screen draws ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RefereeView:
+    """Everything the side screen needs from the referee, as plain values."""
+
+    phase: Phase
+    position: Position | None
+    to_move: int | None
+    targets: frozenset[str]
+    candidates: tuple[str, ...]
+    selected: int | None
+    path: tuple[str, ...]
+    path_label: str
+    marked: tuple[str, ...]
+    message: str
+    severity: str
+    last_moves: tuple[str, ...]
+    scores: Mapping[int, int]
+    result: str | None
+    device_trouble: tuple[str, ...] = ()
+
+
+@dataclass
+class _Turn:
+    """One accepted move and the automatic passes after it, for undo."""
+
+    before: Position
+    move: Move
+    passes: int
+
+
+@dataclass
+class _State:
+    phase: Phase = Phase.SETUP
+    position: Position | None = None
+    candidates: list[Move] = field(default_factory=list)
+    selected: int = 0
+    marked: tuple[str, ...] = ()
+    message: str = "Set out the coins, then press confirm when the screen shows them right."
+    severity: str = "info"
+    verdict: str | None = None
+    frame: str | None = None
+    history: list[_Turn] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    trouble: dict[str, str] = field(default_factory=dict)
+
+
+class Referee:
+    """The turn loop for one game; feed it events with :meth:`handle`."""
+
+    def __init__(
+        self,
+        game: Game,
+        template: Position,
+        position: Position | None = None,
+        moves_played: Sequence[str] = (),
+    ) -> None:
+        """``template`` gives players, variants and sides for a layout read at setup.
+
+        A ``position`` (resuming a game) skips setup; ``moves_played`` fills the list of moves.
+        """
+        self.game = game
+        self.template = template
+        self._state = _State()
+        if position is not None:
+            self._state.position = position
+            self._state.log = list(moves_played)
+            self._begin_turn("Game resumed.")
+
+    # Public -------------------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._state.phase
+
+    @property
+    def position(self) -> Position | None:
+        """The position the referee holds (None until the layout is confirmed)."""
+        return self._state.position
+
+    def start(self) -> list[Effect]:
+        """The effects to carry out when the table opens: read the layout, or light the turn."""
+        if self._state.phase is Phase.SETUP:
+            return [Lights(turn=None, verdict="ask", all_turns_blink=True), WantFrame()]
+        return [Lights(turn=self._lit_turn())]
+
+    def handle(self, event: Event) -> list[Effect]:
+        """Process one event and return the effects to carry out, in order."""
+        if isinstance(event, DeviceStatus):
+            return self._device(event)
+        if isinstance(event, Seen):
+            return self._seen(event)
+        return self._press(event)
+
+    def view(self) -> RefereeView:
+        """The read-only state for the side screen."""
+        state = self._state
+        position = state.position
+        playing = position is not None and state.phase is not Phase.OVER
+        candidates = tuple(move.text() for move in state.candidates)
+        selected = state.selected if state.phase is Phase.CHOOSING else None
+        path: tuple[str, ...] = ()
+        label = ""
+        if selected is not None and state.candidates:
+            path = state.candidates[selected].regions()
+            label = f"{selected + 1} of {len(candidates)}: {candidates[selected]}"
+        return RefereeView(
+            phase=state.phase,
+            position=position,
+            to_move=self.game.to_move(position) if playing and position is not None else None,
+            targets=(
+                self.game.legal_targets(position)
+                if playing and position is not None and state.phase is Phase.TURN
+                else frozenset()
+            ),
+            candidates=candidates if state.phase is Phase.CHOOSING else (),
+            selected=selected,
+            path=path,
+            path_label=label,
+            marked=state.marked,
+            message=state.message,
+            severity=state.severity,
+            last_moves=tuple(state.log[-8:]),
+            scores=self.game.scores(position) if position is not None else {},
+            result=(
+                self.game.result(position).text()
+                if position is not None and state.phase is Phase.OVER
+                else None
+            ),
+            device_trouble=tuple(state.trouble.values()),
+        )
+
+    # Events -------------------------------------------------------------------------------------
+
+    def _device(self, event: DeviceStatus) -> list[Effect]:
+        if event.message is None:
+            self._state.trouble.pop(event.device, None)
+        else:
+            self._state.trouble[event.device] = event.message
+        return []
+
+    def _press(self, press: Press) -> list[Effect]:
+        phase = self._state.phase
+        if phase is Phase.SETUP:
+            return self._press_in_setup(press)
+        if phase is Phase.OVER:
+            self._say("The game is over; start a new game to play again.", "info")
+            return []
+        if phase is Phase.CHOOSING:
+            return self._press_while_choosing(press)
+        if phase is Phase.UNDO:
+            return self._press_while_undoing(press)
+        if press.button == "UNDO":
+            return self._ask_undo()
+        if press.button in END_BUTTONS:
+            return self._end_turn(press)
+        return []
+
+    def _press_in_setup(self, press: Press) -> list[Effect]:
+        if press.button == "CONFIRM" and self._state.position is not None:
+            return self._confirm_layout(press.source)
+        self._state.phase = Phase.SETUP
+        self._state.candidates = []
+        self._say("Reading the board...", "info")
+        return [WantFrame()]
+
+    def _end_turn(self, press: Press) -> list[Effect]:
+        player = self._mover()
+        if press.button != f"END{player}":
+            self._say(f"It is player {player}'s turn; only their button ends it.", "warning")
+            return []
+        self._state.phase = Phase.READING
+        self._state.marked = ()
+        self._say("Looking at the board...", "info")
+        return [WantFrame()]
+
+    def _press_while_choosing(self, press: Press) -> list[Effect]:
+        state = self._state
+        if press.button == "SELECT":
+            state.selected = (state.selected + 1) % len(state.candidates)
+            self._say_choice()
+            return []
+        if press.button == "CONFIRM":
+            move = state.candidates[state.selected]
+            ruling = Record("ruling", {
+                "ruling": "ask",
+                "candidates": [candidate.text() for candidate in state.candidates],
+                "chosen": move.text(),
+                "source": press.source,
+            })
+            return [ruling, *self._accept(move, press.source)]
+        if press.button == f"END{self._mover()}":
+            return self._end_turn(press)
+        if press.button == "UNDO":
+            self._begin_turn("Choice cancelled; fix the board if needed and press your button.")
+        return []
+
+    def _ask_undo(self) -> list[Effect]:
+        if not self._state.history:
+            self._say("There is no move to take back yet.", "info")
+            return []
+        self._state.phase = Phase.UNDO
+        last = self._state.history[-1].move.text()
+        self._say(f"Press confirm to take back {last}; any other button keeps it.", "warning")
+        return [Lights(turn=self._mover(), verdict="ask")]
+
+    def _press_while_undoing(self, press: Press) -> list[Effect]:
+        if press.button != "CONFIRM":
+            self._begin_turn("The move stands.")
+            return [Lights(turn=self._mover())]
+        turn = self._state.history.pop()
+        del self._state.log[len(self._state.log) - 1 - turn.passes:]
+        self._state.position = turn.before
+        record = Record("correction", {
+            "correction": "undo",
+            "retracted": turn.move.text(),
+            "passes_retracted": turn.passes,
+            "state_hash": turn.before.state_hash(),
+            "source": press.source,
+        })
+        self._begin_turn(f"{turn.move.text()} taken back; put the board back as shown.")
+        return [record, Lights(turn=self._mover())]
+
+    def _seen(self, seen: Seen) -> list[Effect]:
+        if self._state.phase is Phase.SETUP:
+            return self._layout_seen(seen)
+        if self._state.phase is not Phase.READING:
+            return []
+        position = self._current()
+        self._state.frame = seen.frame
+        moves = self.game.candidates(position, seen.observation)
+        if len(moves) == 1:
+            return self._accept(moves[0], "camera")
+        if moves:
+            self._state.phase = Phase.CHOOSING
+            self._state.candidates = moves
+            self._state.selected = 0
+            self._say_choice()
+            return [Lights(turn=self._mover(), verdict="ask")]
+        return self._reject(position, seen.observation)
+
+    # Setup --------------------------------------------------------------------------------------
+
+    def _layout_seen(self, seen: Seen) -> list[Effect]:
+        data = self.template.to_json()
+        data["squares"] = {
+            name: reading.coin
+            for name, reading in seen.observation.regions.items()
+            if reading.coin is not None
+        }
+        try:
+            position = self.game.position_from_json(data)
+        except ValueError as error:
+            self._say(f"The layout cannot start a game ({error}); fix the coins and press select.",
+                      "error")
+            return [Lights(turn=None, verdict="red")]
+        self._state.position = position
+        counts = _coin_counts(data["squares"])
+        expected = _coin_counts(self.template.to_json().get("squares", {}))
+        note = "" if counts == expected else (
+            f" I count {_counts_text(counts)}; a standard set has {_counts_text(expected)}."
+        )
+        self._say(
+            "Check the board on the screen: confirm starts the game, select reads it again."
+            + note,
+            "info" if not note else "warning",
+        )
+        return [Lights(turn=None, verdict="ask", all_turns_blink=True)]
+
+    def _confirm_layout(self, source: str) -> list[Effect]:
+        position = self._current()
+        record = Record("start", {"position": position.to_json(),
+                                  "state_hash": position.state_hash(), "source": source})
+        self._begin_turn("Layout confirmed; the game begins.")
+        return [record, *self._passes_until_move([]), Lights(turn=self._lit_turn())]
+
+    # Verdicts -----------------------------------------------------------------------------------
+
+    def _accept(self, move: Move, source: str) -> list[Effect]:
+        state = self._state
+        before = self._current()
+        player = self.game.to_move(before)
+        after = self.game.apply(before, move)
+        state.position = after
+        state.log.append(f"{player}: {move.text()}")
+        record = Record("move", {
+            "player": player,
+            "move": move.text(),
+            "source": source,
+            "state_hash": after.state_hash(),
+            "frame": state.frame,
+        })
+        state.history.append(_Turn(before, move, 0))
+        self._begin_turn(f"Player {player} played {move.text()}.")
+        passes = self._passes_until_move(state.history)
+        return [record, *passes, Lights(turn=self._lit_turn(), verdict="green")]
+
+    def _passes_until_move(self, history: list[_Turn]) -> list[Effect]:
+        """Apply automatic passes while the player to move has none but ``pass``."""
+        effects: list[Effect] = []
+        notes: list[str] = []
+        while not self.game.is_over(self._current()):
+            position = self._current()
+            first = next(iter(self.game.iter_moves(position)), None)
+            if first is None or first.text() != "pass":
+                break
+            player = self.game.to_move(position)
+            self._state.position = self.game.apply(position, first)
+            self._state.log.append(f"{player}: pass")
+            if history:
+                history[-1].passes += 1
+            notes.append(f"Player {player} has no legal move and passes.")
+            effects.append(Record("pass", {
+                "player": player, "move": "pass", "source": "rules",
+                "state_hash": self._current().state_hash(),
+            }))
+        if self.game.is_over(self._current()):
+            self._state.phase = Phase.OVER
+            result = self.game.result(self._current())
+            notes.append(f"Game over: {result.text()}.")
+            effects.append(Record("end", {"result": result.text(),
+                                          "winners": list(result.winners)}))
+        if notes:
+            self._say(" ".join([self._state.message, *notes]), "info")
+        return effects
+
+    def _reject(self, position: Position, observation: Observation) -> list[Effect]:
+        seen = seen_looks(observation)
+        from_before = differences(appearance(position), seen)
+        nearest = nearest_move(self.game, position, seen)
+        player = self._mover()
+        self._state.phase = Phase.TURN
+        if not from_before:
+            self._state.marked = ()
+            self._say(f"Nothing has changed on the board yet, player {player}: make your move, "
+                      "then press your button.", "warning")
+            return [Lights(turn=player, verdict="red")]
+        self._state.marked = tuple(difference.square for difference in from_before)
+        advice = f"To undo it: {describe(from_before)}."
+        if nearest is not None and nearest[1] and len(nearest[1]) < len(from_before):
+            advice += f" The nearest legal move, {nearest[0].text()}, differs at " + ", ".join(
+                difference.square for difference in nearest[1][:6]) + "."
+        self._say(f"That is not a legal move. {advice} Then press your button again.", "error")
+        record = Record("ruling", {
+            "ruling": "reject",
+            "player": player,
+            "differences": [difference.square for difference in from_before],
+            "frame": self._state.frame,
+        })
+        return [record, Lights(turn=player, verdict="red")]
+
+    # Helpers ------------------------------------------------------------------------------------
+
+    def _current(self) -> Position:
+        if self._state.position is None:
+            raise RuntimeError("the referee has no position before the layout is confirmed")
+        return self._state.position
+
+    def _mover(self) -> int:
+        return self.game.to_move(self._current())
+
+    def _lit_turn(self) -> int | None:
+        return None if self._state.phase is Phase.OVER else self._mover()
+
+    def _begin_turn(self, message: str) -> None:
+        state = self._state
+        state.phase = Phase.OVER if self.game.is_over(self._current()) else Phase.TURN
+        state.candidates, state.selected, state.marked = [], 0, ()
+        self._say(message, "info")
+
+    def _say_choice(self) -> None:
+        state = self._state
+        move = state.candidates[state.selected]
+        self._say(
+            f"{len(state.candidates)} moves look the same to the camera. Showing "
+            f"{state.selected + 1}: {move.text()}. Select shows the next, confirm accepts it.",
+            "warning",
+        )
+
+    def _say(self, message: str, severity: str) -> None:
+        self._state.message = message
+        self._state.severity = severity
+
+
+def _coin_counts(squares: Mapping[str, str | None]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for stack in squares.values():
+        for coin in stack or "":
+            counts[coin] = counts.get(coin, 0) + 1
+    return counts
+
+
+def _counts_text(counts: Mapping[str, int]) -> str:
+    order = "PNDQS"
+    parts = [f"{counts[coin]} {coin_name(coin)}" for coin in order if counts.get(coin)]
+    return ", ".join(parts) or "no coins"

@@ -1,0 +1,180 @@
+"""The referee's state machine on real Coin Isolation positions: accept, ask, reject, undo."""
+
+import random
+
+from companion.games.base import get_game
+from companion.judging import appearance
+from companion.observation import Observation, RegionReading
+from companion.referee import Lights, Phase, Press, Record, Referee, Seen, WantFrame
+
+GAME = get_game("coin-isolation")
+
+
+def looks_like(position) -> Observation:
+    """A perfect camera reading of ``position``."""
+    regions = {
+        square: RegionReading(coin=look.coin, pawn=look.pawn)
+        for square, look in appearance(position).items()
+    }
+    return Observation(regions=regions)
+
+
+def started_referee(seed: int = 1, variants=()):
+    template = GAME.new_position(2, variants, seed=seed)
+    referee = Referee(GAME, template)
+    effects = referee.start()
+    assert WantFrame() in effects
+    referee.handle(Seen(looks_like(template)))
+    effects = referee.handle(Press("CONFIRM"))
+    assert referee.phase is Phase.TURN
+    assert any(isinstance(effect, Record) and effect.kind == "start" for effect in effects)
+    assert referee.position == template
+    return referee
+
+
+def test_setup_reads_layout_and_confirm_starts_the_game():
+    referee = started_referee()
+    view = referee.view()
+    assert view.to_move == 1
+    assert view.targets == GAME.legal_targets(referee.position)
+    assert view.targets, "player 1 has moves on a fresh board"
+
+
+def test_a_legal_move_is_accepted_recorded_and_the_next_player_lit():
+    referee = started_referee(seed=2)
+    position = referee.position
+    move = random.Random(2).choice(GAME.legal_moves(position))
+    after = GAME.apply(position, move)
+    assert referee.handle(Press("END1")) == [WantFrame()]
+    effects = referee.handle(Seen(looks_like(after), frame="0001.jpg"))
+    records = [effect for effect in effects if isinstance(effect, Record)]
+    assert records[0].kind == "move"
+    assert records[0].fields["state_hash"] == after.state_hash()
+    assert records[0].fields["frame"] == "0001.jpg"
+    assert effects[-1] == Lights(turn=2, verdict="green")
+    assert referee.view().to_move == 2
+
+
+def test_the_wrong_players_button_is_refused_with_a_message():
+    referee = started_referee()
+    assert referee.handle(Press("END2")) == []
+    assert "player 1's turn" in referee.view().message
+
+
+def test_an_unchanged_board_is_rejected_without_losing_the_position():
+    referee = started_referee(seed=3)
+    position = referee.position
+    referee.handle(Press("END1"))
+    effects = referee.handle(Seen(looks_like(position)))
+    assert Lights(turn=1, verdict="red") in effects
+    assert referee.position == position
+    assert referee.phase is Phase.TURN
+
+
+def test_an_illegal_change_is_rejected_with_the_squares_to_put_back():
+    referee = started_referee(seed=4)
+    position = referee.position
+    observation = looks_like(position)
+    regions = dict(observation.regions)
+    regions["d4"] = RegionReading(coin=None)
+    regions["e5"] = RegionReading(coin="Q", pawn="1")
+    referee.handle(Press("END1"))
+    effects = referee.handle(Seen(Observation(regions=regions)))
+    assert Lights(turn=1, verdict="red") in effects
+    view = referee.view()
+    assert set(view.marked) >= {"d4"}
+    assert "d4" in view.message
+    assert view.severity == "error"
+    assert referee.position == position
+
+
+def test_undo_needs_confirm_and_restores_the_position():
+    referee = started_referee(seed=5)
+    position = referee.position
+    move = GAME.legal_moves(position)[0]
+    referee.handle(Press("END1"))
+    referee.handle(Seen(looks_like(GAME.apply(position, move))))
+    referee.handle(Press("UNDO"))
+    assert referee.phase is Phase.UNDO
+    effects = referee.handle(Press("CONFIRM"))
+    assert any(isinstance(effect, Record) and effect.kind == "correction" for effect in effects)
+    assert referee.position == position
+    assert referee.view().last_moves == ()
+
+
+def test_undo_cancelled_by_another_button_keeps_the_move():
+    referee = started_referee(seed=6)
+    position = referee.position
+    move = GAME.legal_moves(position)[0]
+    referee.handle(Press("END1"))
+    referee.handle(Seen(looks_like(GAME.apply(position, move))))
+    after = referee.position
+    referee.handle(Press("UNDO"))
+    referee.handle(Press("SELECT"))
+    assert referee.position == after
+    assert referee.phase is Phase.TURN
+
+
+def find_ambiguous(seed: int):
+    """A position and a move whose look is shared with other legal moves."""
+    rng = random.Random(seed)
+    for attempt in range(400):
+        variants = ("mixed-change",) if attempt % 2 else ()
+        position = GAME.new_position(2, variants, seed=seed + attempt)
+        for _ in range(rng.randrange(2, 12)):
+            if GAME.is_over(position):
+                break
+            position = GAME.apply(position, rng.choice(GAME.legal_moves(position)))
+        if GAME.is_over(position):
+            continue
+        for move in GAME.legal_moves(position):
+            after = GAME.apply(position, move)
+            if len(GAME.candidates(position, looks_like(after))) > 1:
+                return position, move
+    raise AssertionError("no ambiguous move found")
+
+
+def choose(referee, position, move):
+    """Press select until the shown candidate has the same outcome as ``move``, then confirm."""
+    wanted = GAME.apply(position, move)
+    for _ in range(len(referee.view().candidates)):
+        view = referee.view()
+        if GAME.apply(position, GAME.parse_move(view.candidates[view.selected])) == wanted:
+            return referee.handle(Press("CONFIRM"))
+        referee.handle(Press("SELECT"))
+    raise AssertionError(f"{move.text()} is not among {referee.view().candidates}")
+
+
+def test_ambiguous_moves_are_asked_and_select_confirm_picks_one():
+    position, move = find_ambiguous(7)
+    referee = Referee(GAME, position, position=position)
+    mover = GAME.to_move(position)
+    referee.handle(Press(f"END{mover}"))
+    effects = referee.handle(Seen(looks_like(GAME.apply(position, move))))
+    assert Lights(turn=mover, verdict="ask") in effects
+    view = referee.view()
+    assert view.phase is Phase.CHOOSING
+    assert len(view.candidates) > 1
+    assert view.path, "the shown candidate is drawn on the board"
+    effects = choose(referee, position, move)
+    records = [effect for effect in effects if isinstance(effect, Record)]
+    assert [record.kind for record in records[:2]] == ["ruling", "move"]
+    assert records[1].fields["state_hash"] == GAME.apply(position, move).state_hash()
+
+
+def test_a_whole_game_ends_with_the_result():
+    referee = started_referee(seed=8)
+    rng = random.Random(8)
+    for _ in range(500):
+        if referee.phase is Phase.OVER:
+            break
+        position = referee.position
+        move = rng.choice(GAME.legal_moves(position))
+        referee.handle(Press(f"END{GAME.to_move(position)}"))
+        referee.handle(Seen(looks_like(GAME.apply(position, move))))
+        if referee.phase is Phase.CHOOSING:
+            choose(referee, position, move)
+    assert referee.phase is Phase.OVER
+    view = referee.view()
+    assert view.result == GAME.result(referee.position).text()
+    assert view.scores == GAME.scores(referee.position)
