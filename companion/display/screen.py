@@ -19,6 +19,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -27,7 +28,7 @@ import pygame
 
 from companion.display.layout import Box, Layout, compute_layout
 from companion.display.render import RenderCache, draw
-from companion.display.snapshot import DisplayError, ExampleState, Snapshot
+from companion.display.snapshot import CameraView, DisplayError, ExampleState, Snapshot
 
 #: Keys that stand in for the panel's buttons, by pygame key code.
 DEFAULT_KEY_BUTTONS: Mapping[int, str] = {
@@ -72,6 +73,9 @@ class Screen:
         self.quit_requested = threading.Event()
         self._lock = threading.Lock()
         self._snapshot = Snapshot()
+        self._camera: CameraView | None = None
+        self._camera_given = False
+        self._combined: tuple[Snapshot, CameraView | None, Snapshot] | None = None
         self._screenshots: queue.Queue[Path] = queue.Queue()
         self._cache = RenderCache()
         self._layout: Layout | None = None
@@ -93,9 +97,16 @@ class Screen:
 
     @property
     def snapshot(self) -> Snapshot:
-        """The snapshot drawn now."""
+        """The snapshot drawn now, with the latest camera view from :meth:`show_camera` if any."""
         with self._lock:
-            return self._snapshot
+            snapshot, camera, given = self._snapshot, self._camera, self._camera_given
+        if not given or snapshot.camera is camera:
+            return snapshot
+        combined = self._combined
+        if combined is None or combined[0] is not snapshot or combined[1] is not camera:
+            combined = (snapshot, camera, replace(snapshot, camera=camera))
+            self._combined = combined
+        return combined[2]
 
     @property
     def fullscreen(self) -> bool:
@@ -111,6 +122,13 @@ class Screen:
         """Draw ``snapshot`` from the next frame on; safe to call from any thread."""
         with self._lock:
             self._snapshot = snapshot
+
+    def show_camera(self, view: CameraView | None) -> None:
+        """Draw this camera view (None: no camera) instead of the snapshot's, from the next frame
+        on; safe from any thread, so a camera thread can feed frames while the referee sends
+        snapshots."""
+        with self._lock:
+            self._camera, self._camera_given = view, True
 
     def request_screenshot(self, path: str | Path) -> None:
         """Save the next frame drawn in the window to ``path``; safe from any thread.
@@ -192,6 +210,7 @@ class Screen:
     def _open(self, size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
         surface = pygame.display.set_mode(size, flags)
+        pygame.mouse.set_visible(not fullscreen)
         self._cache = RenderCache()
         self._layout = None
         return surface

@@ -155,6 +155,13 @@ class Snapshot:
         for player in self.players:
             if player.pawn is not None:
                 self._check_square(player.pawn)
+            colour = player.colour
+            if not (isinstance(colour, tuple) and len(colour) == 3
+                    and all(isinstance(c, int) and 0 <= c <= 255 for c in colour)):
+                raise DisplayError(
+                    f"player {player.number}'s colour {colour!r} is not a tuple of red, green, "
+                    "blue in 0..255"
+                )
         if self.message is not None and self.message.severity not in SEVERITIES:
             raise DisplayError(f"unknown message severity {self.message.severity!r}")
         if self.selected is not None and not 0 <= self.selected < len(self.candidates):

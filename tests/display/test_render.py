@@ -244,3 +244,26 @@ def test_transplant_placements_get_their_own_marker_off_the_line():
 def test_a_single_square_path_marks_it_with_step_one():
     surface, layout = rendered(Snapshot(path=PathView(("d4",))))
     assert count_colour(pixels(surface, layout.square("d4")), render.PATH_COLOUR) > 200
+
+
+def test_incremental_draws_report_and_redraw_only_what_changed():
+    cache = RenderCache()
+    layout = compute_layout(SIZE)
+    surface = pygame.Surface(SIZE)
+    image = np.full((360, 640, 3), (0, 255, 0), np.uint8)
+    snapshot = replace(Snapshot.example("turn"), camera=CameraView(image, None, 1))
+    assert draw(surface, snapshot, layout, cache, incremental=True) == [layout.window]
+    assert draw(surface, snapshot, layout, cache, incremental=True) == []
+    newer = replace(snapshot, camera=CameraView(np.zeros_like(image), None, 2))
+    assert draw(surface, newer, layout, cache, incremental=True) == [layout.camera.inset(-3)]
+    camera = layout.camera
+    assert tuple(pixels(surface)[camera.center[1], camera.center[0]]) == (0, 0, 0)
+    moved = replace(newer, to_move=2)
+    assert draw(surface, moved, layout, cache, incremental=True) == [layout.window]
+    other = pygame.Surface(SIZE)
+    assert draw(other, moved, layout, cache, incremental=True) == [layout.window]
+    assert draw(surface, moved, layout, cache, incremental=True) == [layout.window]
+    cache.forget_shown()
+    assert draw(surface, moved, layout, cache, incremental=True) == [layout.window]
+    fresh, _ = rendered(moved)
+    assert np.array_equal(pixels(surface), pixels(fresh))

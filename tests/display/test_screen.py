@@ -128,3 +128,35 @@ def test_a_screenshot_requested_from_another_thread_is_saved_by_the_loop(screen,
     assert image.get_size() == (1280, 720)
     bar = screen._layout.message_bar
     assert tuple(image.get_at((bar.right - 12, bar.center[1])))[:3] == render.VERMILLION
+
+
+def test_an_exposed_window_is_redrawn_whole(screen):
+    screen.show(Snapshot.example("turn"))
+    screen.step(wait=False)
+    assert screen.draw_frame() == []
+    pygame.display.get_surface().fill((255, 0, 255))  # as if another window had painted over it
+    pygame.event.post(pygame.event.Event(pygame.WINDOWEXPOSED))
+    screen.step(wait=False)
+    assert window_pixel(5, 5) == render.BACKGROUND
+
+
+def test_camera_frames_from_their_own_thread_join_the_referees_snapshots(screen):
+    from companion.display.snapshot import CameraView
+
+    red = np.zeros((360, 640, 3), np.uint8)
+    red[:] = (0, 0, 255)
+    screen.show(Snapshot.example("rejected"))
+    feeder = threading.Thread(target=screen.show_camera, args=(CameraView(red, None, 7),))
+    feeder.start()
+    feeder.join()
+    screen.step(wait=False)
+    camera = screen._layout.camera
+    assert window_pixel(*camera.center) == (255, 0, 0)
+    assert screen.snapshot.message == Snapshot.example("rejected").message
+    assert screen.snapshot is screen.snapshot  # combined once, not per frame
+    screen.show(Snapshot.example("turn"))  # a new snapshot keeps the fed camera
+    screen.step(wait=False)
+    assert window_pixel(*camera.center) == (255, 0, 0)
+    screen.show_camera(None)
+    screen.step(wait=False)
+    assert window_pixel(*camera.center) != (255, 0, 0)

@@ -72,6 +72,9 @@ def test_square_names_for_any_board_size():
         ({"stacks": (("z1", "P"),)}, "'z1'"),
         ({"players": (PlayerView(1, "Ada", "red", (255, 0, 0), "a0"),)}, "'a0'"),
         ({"path": PathView(("a1", "a1x"))}, "'a1x'"),
+        ({"path": PathView(("a1",), placements=("j1",))}, "'j1'"),
+        ({"players": (PlayerView(1, "Ada", "red", [255, 0, 0]),)}, "colour [255, 0, 0]"),  # type: ignore[arg-type]
+        ({"players": (PlayerView(1, "Ada", "red", (256, 0, 0)),)}, "colour (256, 0, 0)"),
         ({"candidates": ("a1-a2",), "selected": 1}, "selected"),
         ({"message": Message("hi", "fatal")}, "'fatal'"),  # type: ignore[arg-type]
         ({"files": 0}, "0x8"),
