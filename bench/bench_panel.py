@@ -2,8 +2,8 @@
 
 Run: .venv/bin/python bench/bench_panel.py [--presses N] [--unplugs N] [--firmware]
 The twin runs behind a real pty opened by the driver with serial.Serial, as a real panel would be.
-With --firmware, the same latency is measured through the real firmware under simavr (needs the
-firmware helper's harness built: `make -C firmware sim`).
+With --firmware, the same is measured through the real firmware under simavr (the firmware
+helper's harness, built on the way when gcc-avr, avr-libc and libsimavr-dev are installed).
 """
 
 from __future__ import annotations
@@ -35,7 +35,11 @@ def wait_for(panel, wanted, timeout=10.0):
         event = panel.next_event(timeout=deadline - time.monotonic())
         if event is not None and wanted(event):
             return event, time.monotonic()
-    raise SystemExit(f"timed out waiting for an event after {timeout} s")
+    session = panel._session
+    raise SystemExit(
+        f"timed out waiting for an event after {timeout} s (connected={session.connected}, "
+        f"last={session.last}, known_last={session.known_last}, bad_lines={session.bad_lines})"
+    )
 
 
 def press_latency(panel, twin, presses: int) -> list[float]:
@@ -90,12 +94,61 @@ def bench_twin(presses: int, unplugs: int) -> None:
         panel.close()
 
 
+def bench_firmware(presses: int, unplugs: int) -> None:
+    """The same figures through the real firmware under simavr (the firmware helper's harness)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.firmware.simavr_panel import (
+        TTY_PATH,
+        PanelSimulator,
+        build_firmware_and_harness,
+        missing_for_simulation,
+        simulator_lock,
+    )
+
+    reason = missing_for_simulation()
+    if reason:
+        print(f"firmware under simavr: skipped ({reason})")
+        return
+    build_firmware_and_harness()
+    with simulator_lock():
+        simulator = PanelSimulator(seed=5)
+        panel = open_panel(TTY_PATH)
+        try:
+            samples = []
+            for index in range(presses):
+                button = ("END1", "END2", "UNDO", "SELECT", "CONFIRM")[index % 5]
+                started = time.monotonic()
+                simulator.press(button)  # bounces 2-5 ms; the firmware wants 10 ms of calm
+                wait_for(panel, lambda e: isinstance(e, ButtonPress))
+                samples.append((time.monotonic() - started) * 1000)
+                simulator.release(button)
+                simulator.wait(20)
+            print(figures("press to event, real firmware in simavr (incl. debounce)", samples))
+            restored = []
+            for index in range(unplugs):
+                simulator.close()  # its pty vanishes, as a pulled USB cable
+                wait_for(panel, status_of(StatusKind.UNPLUGGED))
+                simulator = PanelSimulator(seed=100 + index)  # its own seed: a new boot id
+                returned = time.monotonic()
+                wait_for(panel, status_of(StatusKind.RESET))
+                restored.append((time.monotonic() - returned) * 1000)
+            print(figures("harness restarted to lights restored, real firmware", restored))
+        finally:
+            panel.close()
+            simulator.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--presses", type=int, default=500)
     parser.add_argument("--unplugs", type=int, default=6)
+    parser.add_argument("--firmware", action="store_true", help="also the firmware in simavr")
     args = parser.parse_args()
     bench_twin(args.presses, args.unplugs)
+    if args.firmware:
+        bench_firmware(min(args.presses, 100), args.unplugs)
 
 
 if __name__ == "__main__":

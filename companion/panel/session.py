@@ -128,7 +128,7 @@ class PanelSession:
         self.duplicates = 0
         self._fault: StatusKind | None = None
         self._reset_pending = False
-        self._checking_boot = False
+        self._behind_beats = 0
         self._last_line_at = 0.0
         self._handshake_started = 0.0
         self._hello_sent_at = 0.0
@@ -205,8 +205,6 @@ class PanelSession:
             output.merge(self._send_leds(now))
         if self.has_gap() and now - self._resend_sent_at >= config.retry_interval:
             output.merge(self._send_resend(now))
-        if self._checking_boot and now - self._hello_sent_at >= config.retry_interval:
-            output.merge(self._send_hello(now))
         return output
 
     def has_gap(self) -> bool:
@@ -239,7 +237,7 @@ class PanelSession:
                 self._fault = StatusKind.INCOMPATIBLE
                 output.events.append(PanelStatus(StatusKind.INCOMPATIBLE, self.refusal))
             return output
-        self.hello, self._checking_boot = hello, False
+        self.hello = hello
         if self.connected and hello.boot == self.boot:
             return Output()
         if self.connected:
@@ -274,6 +272,7 @@ class PanelSession:
     def _on_reset(self, boot: str, now: float) -> Output:
         """The panel restarted: its numbering starts again and its LEDs must be restored."""
         self.boot = boot
+        self._behind_beats = 0
         self.last = self.known_last = 0
         self.baseline_known = True
         self._reset_pending = True
@@ -305,6 +304,8 @@ class PanelSession:
             self.baseline_known = True
             self.last = self.known_last = beat.last
             return Output()
+        if beat.last == self.last or is_after(self.last, beat.last):
+            self._behind_beats = 0
         if beat.last == self.last:
             self.known_last = self.last
             return Output()
@@ -313,11 +314,15 @@ class PanelSession:
             if now - self._resend_sent_at >= self.config.retry_interval:
                 return self._send_resend(now)
             return Output()
-        # The panel is behind us: it may have reset without our seeing READY; ask who it is.
-        if not self._checking_boot:
-            self._checking_boot = True
-            return self._send_hello(now)
-        return Output()
+        # The panel is behind us: it reset without our seeing READY, or a damaged line slipped
+        # through. Ask who it is and where it is; a second beat behind us with the same boot id
+        # means its numbering restarted under an unchanged (colliding) boot id.
+        self._behind_beats += 1
+        if self._behind_beats >= 2:
+            self._behind_beats = 0
+            assert self.boot is not None
+            return self._on_reset(self.boot, now)
+        return self._send_hello(now).merge(Output(send=[Ping().body()]))
 
     def _on_leds(self, applied: LedsApplied) -> Output:
         self.applied = applied.state

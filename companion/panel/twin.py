@@ -149,16 +149,18 @@ class PanelTwin:
             self._emit(event.body())
             return number
 
-    def reset(self, boot_delay: float = 0.0) -> str:
+    def reset(self, boot_delay: float = 0.0, same_boot_id: bool = False) -> str:
         """Restart the panel: new boot id, numbering from 1, LEDs off; returns the new id.
 
         For ``boot_delay`` seconds the panel is deaf and mute, as an Uno in its bootloader after
-        the port opens; then it says ``READY``.
+        the port opens; then it says ``READY``. ``same_boot_id`` keeps the old id, as when the
+        random id repeats (one reset in 65,536), so tests can check the host copes.
         """
         with self._lock:
             self._deaf_until = time.monotonic() + boot_delay
-            self._boot_up()
-            return self.boot
+            old = self.boot
+            self._boot_up(keep_boot_id=same_boot_id)
+            return self.boot if not same_boot_id else old
 
     def unplug(self) -> None:
         """Pull the USB cable (the panel keeps its state, as one powered on its own would)."""
@@ -195,8 +197,8 @@ class PanelTwin:
 
     # The device's life.
 
-    def _boot_up(self) -> None:
-        old = self.boot
+    def _boot_up(self, keep_boot_id: bool = False) -> None:
+        old = "" if keep_boot_id else self.boot
         while self.boot == old:
             self.boot = f"{self._random.randrange(0x10000):04X}"
         self.last_event = 0

@@ -224,6 +224,26 @@ def test_a_panel_that_goes_silent_is_reported_once_and_reconnected(pty_twin):
         panel.close()
 
 
+def test_a_reset_that_repeats_the_boot_id_is_still_caught(pty_panel):
+    twin, panel, events = pty_panel
+    wanted = LedState.from_text("000110")
+    panel.set_leds(wanted)
+    pressed = [("END1", twin.press("END1")), ("END2", twin.press("END2"))]
+    events.wait_presses(2)
+    twin.unplug()
+    events.wait_status(StatusKind.UNPLUGGED)
+    old = twin.boot
+    twin.reset(same_boot_id=True)  # its READY is lost on the unplugged cable
+    assert twin.boot == old
+    twin.replug()
+    events.wait_status(StatusKind.RESET)  # its numbering went back: the host sees it
+    assert twin.leds == wanted
+    pressed.append(("UNDO", twin.press("UNDO")))
+    events.wait_presses(3)
+    assert [(p.button, p.number) for p in events.presses] == pressed
+    assert pressed[-1] == ("UNDO", 1)
+
+
 def test_close_joins_the_reader_thread(pty_twin):
     _twin, path = pty_twin
     before = threading.active_count()

@@ -169,9 +169,25 @@ def test_a_new_boot_id_at_reconnection_means_reset():
 
 def test_a_beat_behind_us_makes_the_host_check_the_boot_id():
     session = connected(last=30)
-    assert feed(session, 1.0, "BEAT 2").send == ["HELLO"]
+    assert feed(session, 1.0, "BEAT 2").send == ["HELLO", "PING"]
     output = feed(session, 1.1, "HELLO 1 0.1.0 7 6 0BAD")
     assert output.send == ["LEDS 000000", "RESEND 1"]
+
+
+def test_one_damaged_beat_behind_us_changes_nothing():
+    session = connected(last=30)
+    feed(session, 1.0, "BEAT 3")  # "BEAT 30" with a byte lost that slipped past the checksum
+    output = feed(session, 1.1, HELLO, "BEAT 30", "EV 31 PRESS END1")
+    assert presses(output) == [("END1", 31)] and output.send == []
+
+
+def test_numbering_restarted_under_the_same_boot_id_is_a_reset():
+    session = connected(last=30)
+    assert feed(session, 1.0, "BEAT 0").send == ["HELLO", "PING"]
+    output = feed(session, 1.1, HELLO, "BEAT 0")  # same boot id, still behind: it restarted
+    assert output.send == ["LEDS 000000", "RESEND 1"]
+    output = feed(session, 1.2, "LEDS 000000", "EV 1 PRESS END2", "BEAT 1")
+    assert statuses(output) == [StatusKind.RESET] and presses(output) == [("END2", 1)]
 
 
 def test_leds_are_resent_until_confirmed():
