@@ -282,7 +282,7 @@ def _canvas_scale(scene: SynthScene) -> float:
     return min(5.0, max(1.5, math.ceil(finest * 1.15 * 2) / 2))
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _mat_canvas(geometry: MatGeometry, pixels_per_mm: float) -> Image:
     return render_mat(geometry, pixels_per_mm)
 

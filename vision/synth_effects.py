@@ -239,17 +239,21 @@ def draw_hands(frame: Image, hands: list[tuple[Hand, tuple[float, float], float]
     return full_cover
 
 
-#: Fixed-point steps per unit of the noise bank.
-_NOISE_ONE = 16.0
+#: The noise bank's sigma in 8-bit levels; frames scale it to their own noise level.
+_BANK_SIGMA = 8.0
 
 
 @lru_cache(maxsize=1)
-def _noise_bank(height: int, width: int) -> npt.NDArray[np.int16]:
-    """A fixed field of unit Gaussian noise in :data:`_NOISE_ONE` steps, larger than a frame;
-    frames take shifted crops of it and scale it to their noise level."""
+def _noise_bank(height: int, width: int) -> tuple[Image, Image]:
+    """A fixed field of Gaussian noise (sigma :data:`_BANK_SIGMA`), 64 pixels larger than a frame
+    each way, split into its positive and negative parts as 8-bit images, so a frame scales both
+    to its noise level, adds one and subtracts the other, all with fast saturating arithmetic."""
     rng = np.random.default_rng(20261122)
-    grain = rng.standard_normal((height + 64, width + 64, 3), dtype=np.float32)
-    return np.round(grain * _NOISE_ONE).astype(np.int16)
+    grain = rng.standard_normal((height + 64, width + 64, 3), dtype=np.float32) * _BANK_SIGMA
+    positive = np.clip(grain, 0, 255).astype(np.uint8)
+    np.negative(grain, out=grain)
+    negative = np.clip(grain, 0, 255).astype(np.uint8)
+    return positive, negative
 
 
 def finish(frame: Image, light: Light, noise: float, blur: float, jpeg_quality: int,
@@ -262,10 +266,12 @@ def finish(frame: Image, light: Light, noise: float, blur: float, jpeg_quality: 
     if glare is not None:
         result = cv2.add(result, glare)
     if noise > 0:
-        bank = _noise_bank(height, width)
+        positive, negative = _noise_bank(height, width)
         dy, dx = (int(value) for value in rng.integers(0, 64, 2))
-        grain = bank[dy : dy + height, dx : dx + width]
-        result = cv2.addWeighted(result, 1.0, grain, noise / _NOISE_ONE, 0.0, dtype=cv2.CV_8U)
+        scale = noise / _BANK_SIGMA
+        up = cv2.convertScaleAbs(positive[dy : dy + height, dx : dx + width], alpha=scale)
+        down = cv2.convertScaleAbs(negative[dy : dy + height, dx : dx + width], alpha=scale)
+        result = cv2.subtract(cv2.add(result, up), down)
     if 0 < jpeg_quality < 100:
         ok, encoded = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
         decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else None
