@@ -135,7 +135,9 @@ def _wrap(tokens: list[str]) -> list[str]:
 
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    """A tag value on one line, with backslashes and quotes escaped."""
+    one_line = " ".join(value.splitlines())
+    return one_line.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _clean_comment(text: str) -> str:

@@ -1,5 +1,8 @@
 """The game.txt format on its own: writing, reading back, and malformed texts."""
 
+import random
+import string
+
 import pytest
 
 from companion.record.errors import GameTextError
@@ -87,3 +90,31 @@ def test_malformed_texts_are_one_sentence_errors(text, expected):
 def test_missing_position_tag_is_reported():
     with pytest.raises(GameTextError, match="no \\[Position\\] tag"):
         parse_game_text("1. a1 *").start_position_json()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_game_texts_round_trip(seed):
+    rng = random.Random(seed)
+    letters = "abcdefgh"
+    items = []
+    seat, round_number, previous = 0, 1, None
+    for _ in range(rng.randint(0, 30)):
+        if rng.random() < 0.25:
+            words = ["".join(rng.choices(string.printable, k=rng.randint(1, 8))) for _ in range(3)]
+            items.append(CommentItem(" ".join(words)))
+            continue
+        seat = seat % 3 + 1
+        if previous is not None and seat <= previous:
+            round_number += 1
+        path = [f"{rng.choice(letters)}{rng.randint(1, 8)}" for _ in range(rng.randint(1, 4))]
+        items.append(MoveItem("-".join(path), round_number, seat == 1))
+        previous = seat
+    tags = tuple((f"Tag{i}", "".join(rng.choices(string.printable, k=12))) for i in range(3))
+    game_text = GameText(tags=tags, items=tuple(items), result=rng.choice(["*", "1", "2=3"]))
+    text = format_game_text(game_text)
+    parsed = parse_game_text(text)
+    assert format_game_text(parsed) == text
+    assert parsed.moves == game_text.moves
+    assert parsed.result == game_text.result
+    assert [name for name, _ in parsed.tags] == [name for name, _ in tags]
+    assert [value for _, value in parsed.tags] == [" ".join(v.splitlines()) for _, v in tags]

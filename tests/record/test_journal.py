@@ -359,3 +359,29 @@ def test_sigkill_mid_append_loses_nothing_acknowledged(tmp_path, seed):
     # at most the one line being written at the kill is damaged, and it is the last
     assert len(result.problems) <= 1
     assert all(problem.line == len(numbers) + 2 for problem in result.problems)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_damage_after_the_header_never_raises_and_keeps_what_precedes_it(tmp_path, seed):
+    rng = random.Random(seed)
+    written = write_sample(tmp_path)
+    raw = bytearray((tmp_path / JOURNAL_NAME).read_bytes())
+    header_end = raw.index(b"\n") + 1
+    first = rng.randrange(header_end, len(raw))
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randrange(first, len(raw))
+        choice = rng.random()
+        if choice < 0.4:
+            raw[at] = rng.randrange(256)
+        elif choice < 0.7:
+            del raw[at : at + rng.randint(1, 40)]
+        else:
+            raw[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 10)))
+    if rng.random() < 0.5:
+        del raw[rng.randrange(first, len(raw) + 1) :]  # and cut the tail
+    (tmp_path / JOURNAL_NAME).write_bytes(bytes(raw))
+    result = read_journal(tmp_path, verify=False)
+    intact_lines = raw[:first].count(b"\n")  # complete lines before the first damage
+    assert result.events[: intact_lines - 1] == tuple(written[: intact_lines - 1])
+    for problem in result.problems:
+        assert problem.line > intact_lines and problem.message
