@@ -29,8 +29,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "replay",
         help="step through a recorded game on the screen (or headless, with screenshots)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "Replay the journal of a game folder step by step: the start, then one step per "
+            "event (moves, passes, undos, rulings, notes). In the window, Right or Space steps "
+            "forward, Left back, Home and End jump, Escape quits. --headless prints one line per "
+            "step; --out SHOTS_DIR also saves each step's screen as step-0007.png."
+        ),
     )
     parser.add_argument("folder", metavar="DIR", help="the game folder (holds journal.jsonl)")
     parser.add_argument("--headless", action="store_true", help="no window: print each step")
