@@ -72,10 +72,11 @@ def _smooth_noise(size: int, blur: float, rng: np.random.Generator) -> FloatImag
 
 
 @lru_cache(maxsize=64)
-def _height_field(letter: str, radius_px: int, variant: int) -> tuple[FloatImage, FloatImage]:
+def _height_field(letter: str, radius_tenths: int, variant: int) -> tuple[FloatImage, FloatImage]:
     """A coin's relief (0..1) and a tarnish blotch map (0..1), both (2r+5) pixels square."""
     rng = np.random.default_rng(ord(letter) * 100 + variant)
-    size = 2 * radius_px + 5
+    radius_px = radius_tenths / 10
+    size = 2 * math.ceil(radius_px) + 5
     centre = (size - 1) / 2
     x, y, distance = _grid(size)
     distance = distance / radius_px
@@ -117,8 +118,8 @@ def coin_sprite(
     variant: int,
 ) -> tuple[FloatImage, FloatImage]:
     """A coin face as (BGR 0..1, alpha), turned ``angle_deg``, lit from ``lighting.direction``."""
-    radius_px = max(3, round(coin_radius_mm(letter) * pixels_per_mm))
-    height, blotch = _height_field(letter, radius_px, variant % _VARIANTS)
+    radius_px = max(3.0, round(coin_radius_mm(letter) * pixels_per_mm, 1))
+    height, blotch = _height_field(letter, round(radius_px * 10), variant % _VARIANTS)
     size = height.shape[0]
     turn = cv2.getRotationMatrix2D(((size - 1) / 2, (size - 1) / 2), angle_deg, 1.0)
     height = cv2.warpAffine(height, turn, (size, size), flags=cv2.INTER_LINEAR)
