@@ -5,7 +5,8 @@ and presses buttons with contact bounce. For each press it measures
   - on the host: wall time from the harness command to the EV line read from the serial pty;
   - in the simulated panel: from the first touch of the contact to the last byte of the EV line
     leaving the UART (bounce, the 10 ms debounce, the main loop, transmission).
-It also times the handshake after a reset. Prints figures; asserts nothing.
+It also measures press to ButtonPress through the host driver (companion.panel) and times the
+handshake after a reset. Prints figures; asserts nothing.
 
 Run: .venv/bin/python bench/bench_panel_firmware.py [--presses 40]
 """
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.firmware.simavr_panel import (
     BUTTONS,
+    TTY_PATH,
     PanelSimulator,
     SerialLink,
     build_firmware_and_harness,
@@ -58,6 +60,26 @@ def measure_presses(simulator: PanelSimulator, link: SerialLink, presses: int):
     return wall, simulated
 
 
+def measure_driver(simulator: PanelSimulator, presses: int) -> list[float]:
+    """Press to ButtonPress out of the host driver (companion.panel), wall clock."""
+    from companion.panel.driver import ButtonPress, open_panel
+
+    wall: list[float] = []
+    with open_panel(TTY_PATH) as panel:
+        for index in range(presses):
+            button = BUTTONS[index % len(BUTTONS)]
+            started = time.perf_counter()
+            simulator.press(button)
+            while not isinstance(panel.next_event(timeout=3.0), ButtonPress):
+                if time.perf_counter() - started > 3.0:
+                    pins = simulator.command("pins")
+                    raise TimeoutError(f"the driver gave no press of {button} ({pins})")
+            wall.append((time.perf_counter() - started) * 1000)
+            simulator.release(button)
+            simulator.wait(20)
+    return wall
+
+
 def measure_handshakes(simulator: PanelSimulator, link: SerialLink, count: int) -> list[float]:
     times: list[float] = []
     for _ in range(count):
@@ -77,8 +99,8 @@ def main() -> int:
     if reason:
         print(f"skipped: {reason}")
         return 0
-    build_firmware_and_harness()
     with simulator_lock():
+        build_firmware_and_harness()
         simulator = PanelSimulator(seed=11)
         try:
             link = SerialLink()
@@ -86,11 +108,13 @@ def main() -> int:
             wall, simulated = measure_presses(simulator, link, options.presses)
             handshakes = measure_handshakes(simulator, link, options.resets)
             link.close()
+            driver = measure_driver(simulator, options.presses)
         finally:
             simulator.close()
     print("Panel firmware in simavr (ATmega328P at 16 MHz, paced to real time, 115200 baud)")
     print(summary("press to EV line on the host (wall clock)", wall))
     print(summary("first touch to EV sent (simulated time)", simulated))
+    print(summary("press to ButtonPress from the driver (wall)", driver))
     print(summary("reset to HELLO answered (wall clock)", handshakes))
     return 0
 

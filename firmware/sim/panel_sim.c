@@ -244,13 +244,18 @@ static void drive_pin(const pin_t *pin, avr_irq_t *irq, uint8_t level)
     avr_raise_irq(irq, level);
 }
 
+/* Applies every contact change that is due. simavr re-arms a timer at the cycle it returns, and
+ * a cycle already past would wrap around to the far future: so changes that fall due together
+ * (two chatters in the same microsecond, or a timer that fired an instruction late) are applied
+ * in one call, and only a cycle still ahead is returned. */
 static avr_cycle_count_t bounce_step(struct avr_t *core, avr_cycle_count_t when, void *param)
 {
-    (void)core;
     (void)when;
     button_t *button = param;
-    drive_pin(&BUTTONS[button - buttons], button->irq, button->level[button->next]);
-    button->next++;
+    while (button->next < button->steps && button->at[button->next] <= core->cycle) {
+        drive_pin(&BUTTONS[button - buttons], button->irq, button->level[button->next]);
+        button->next++;
+    }
     return button->next < button->steps ? button->at[button->next] : 0;
 }
 
@@ -268,7 +273,7 @@ static void move_contact(button_t *button, uint8_t closed)
         offsets[i] = 1 + next_random() % (span_us - 1);
     }
     offsets[chatters] = span_us;
-    for (int i = 1; i < chatters; i++) { /* sort the middle offsets */
+    for (int i = 1; i < chatters; i++) { /* sort the middle offsets (a few at most) */
         for (int j = i + 1; j < chatters; j++) {
             if (offsets[j] < offsets[i]) {
                 avr_cycle_count_t swap = offsets[i];
@@ -362,6 +367,23 @@ static void print_buttons(void)
     say("buttons %s", contacts);
 }
 
+/* The raw port registers, for finding out why a pin does not do what it should. */
+static void print_pins(void)
+{
+    char text[160];
+    size_t used = 0;
+    for (char port = 'B'; port <= 'D'; port++) {
+        avr_ioport_state_t state;
+        if (avr_ioctl(avr, AVR_IOCTL_IOPORT_GETSTATE(port), &state) == 0) {
+            used += (size_t)snprintf(text + used, sizeof(text) - used,
+                                     " %c port=%02X ddr=%02X pin=%02X", port,
+                                     (unsigned)state.port, (unsigned)state.ddr,
+                                     (unsigned)state.pin);
+        }
+    }
+    say("pins%s", text);
+}
+
 static void command_contact(const char *verb, const char *name, uint8_t closed)
 {
     int index = name ? find_button(name) : -1;
@@ -404,6 +426,8 @@ static int run_command(char *line)
         print_leds();
     } else if (strcmp(verb, "buttons") == 0) {
         print_buttons();
+    } else if (strcmp(verb, "pins") == 0) {
+        print_pins();
     } else if (strcmp(verb, "drop") == 0) {
         command_count("drop", argument, &drop_lines);
     } else if (strcmp(verb, "dropev") == 0) {
@@ -430,7 +454,7 @@ static int run_command(char *line)
         say("ok quit");
         return 0;
     } else {
-        say("error unknown command %s (press, release, leds, buttons, drop, dropev, trace, "
+        say("error unknown command %s (press, release, leds, buttons, pins, drop, dropev, trace, "
             "reset, wait, time, quit)",
             verb);
     }

@@ -197,6 +197,11 @@ class PanelSimulator:
     def sim_ms(self) -> float:
         return float(self.command("time").split()[1])
 
+    def clear_notices(self) -> None:
+        """Forget the notices so far (before a trace whose lines alone matter)."""
+        with self._notices_lock:
+            self.notices.clear()
+
     def transmitted(self) -> list[Transmitted]:
         """Every line the firmware sent since tracing began (needs `trace on`)."""
         with self._notices_lock:

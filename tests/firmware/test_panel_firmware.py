@@ -22,6 +22,7 @@ import pytest
 from tests.firmware.simavr_panel import (
     BUTTONS,
     FIRMWARE_DIR,
+    TTY_PATH,
     PanelSimulator,
     SerialLink,
     build_firmware_and_harness,
@@ -34,6 +35,14 @@ ARDUINO_CORE = Path("/usr/share/arduino/hardware/arduino/avr")
 HELLO_ANSWER = re.compile(r"HELLO 1 0\.1\.0 7 6 ([0-9A-F]{4})")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def exclusive() -> Iterator[None]:
+    """Builds and simulator runs share firmware/build and the pty path with any other test run
+    on this machine: hold the lock for the whole module."""
+    with simulator_lock():
+        yield
+
+
 @pytest.fixture(scope="module")
 def built() -> str:
     reason = missing_for_simulation()
@@ -44,12 +53,11 @@ def built() -> str:
 
 @pytest.fixture(scope="module")
 def simulator(built: str) -> Iterator[PanelSimulator]:
-    with simulator_lock():
-        harness = PanelSimulator(seed=4)
-        try:
-            yield harness
-        finally:
-            harness.close()
+    harness = PanelSimulator(seed=4)
+    try:
+        yield harness
+    finally:
+        harness.close()
 
 
 @pytest.fixture
@@ -142,6 +150,29 @@ def test_a_bouncing_press_gives_exactly_one_event(
 
 
 @pytest.mark.simavr
+def test_many_bouncing_presses_give_one_event_each(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    simulator.clear_notices()
+    simulator.command("trace on")
+    try:
+        for _ in range(12):
+            for button in ("CONFIRM", "END2"):  # one on port B beside the LEDs, one on port D
+                simulator.press(button)
+                simulator.wait(30)
+                simulator.release(button)
+                simulator.wait(20)
+        simulator.wait(5)
+    finally:
+        simulator.command("trace off")
+    events = [sent.line for sent in simulator.transmitted() if sent.line.startswith("EV ")]
+    expected = [f"EV {n} PRESS {('CONFIRM', 'END2')[(n - 1) % 2]}" for n in range(1, 25)]
+    assert [event.split("*")[0] for event in events] == expected
+    link.send("PING")
+    link.wait_for(lambda line: line == "BEAT 24")  # and nothing was counted twice
+
+
+@pytest.mark.simavr
 def test_every_button_is_wired_to_its_name(simulator: PanelSimulator, link: SerialLink) -> None:
     for number, button in enumerate(BUTTONS, start=1):
         simulator.press(button)
@@ -213,16 +244,62 @@ def test_bad_lines_are_answered_with_errors(simulator: PanelSimulator, link: Ser
 def test_heartbeats_come_every_simulated_second(
     simulator: PanelSimulator, link: SerialLink
 ) -> None:
+    def traced_beats() -> list[float]:
+        return [sent.sim_ms for sent in simulator.transmitted() if sent.line.startswith("BEAT")]
+
+    simulator.clear_notices()
     simulator.command("trace on")
     try:
-        for _ in range(2):
-            link.wait_for(lambda line: line.startswith("BEAT"), timeout=3.0)
+        assert wait_until(lambda: len(traced_beats()) >= 3, timeout=5.0)
     finally:
         simulator.command("trace off")
-    beats = [sent.sim_ms for sent in simulator.transmitted() if sent.line.startswith("BEAT")]
-    assert len(beats) >= 2
-    gaps = [later - earlier for earlier, later in itertools.pairwise(beats)]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(traced_beats())]
     assert all(abs(gap - 1000) < 3 for gap in gaps), gaps
+    assert link.wait_for(lambda line: line.startswith("BEAT"))[0] == "BEAT 0"
+
+
+@pytest.mark.simavr
+def test_host_driver_gets_every_press_once_through_a_lost_line_and_a_reset(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    from companion.panel.driver import ButtonPress, PanelStatus, StatusKind, open_panel
+    from companion.panel.protocol import LedState
+
+    link.close()  # the driver opens the port exclusively
+    with open_panel(TTY_PATH) as panel:
+        panel.set_leds(LedState.from_text("100001"))
+        assert wait_until(pins_show(simulator, "100001"))
+        simulator.command("dropev 1")
+        for button in ("END1", "END2", "UNDO"):
+            simulator.press(button)
+            simulator.wait(30)
+            simulator.release(button)
+            simulator.wait(20)
+        presses = collect(panel, lambda seen: sum(isinstance(e, ButtonPress) for e in seen) >= 3)
+        assert [(p.button, p.number) for p in presses if isinstance(p, ButtonPress)] == [
+            ("END1", 1),
+            ("END2", 2),
+            ("UNDO", 3),
+        ]
+        simulator.command("reset")
+        news = collect(panel, lambda seen: any(isinstance(e, PanelStatus) for e in seen))
+        assert any(isinstance(e, PanelStatus) and e.kind is StatusKind.RESET for e in news)
+        assert wait_until(pins_show(simulator, "100001"))  # restored after the reset
+        simulator.press("CONFIRM")
+        after = collect(panel, lambda seen: any(isinstance(e, ButtonPress) for e in seen))
+        press = next(e for e in after if isinstance(e, ButtonPress))
+        assert (press.button, press.number) == ("CONFIRM", 1)
+
+
+def collect(panel, enough: Callable[[list], bool], timeout: float = 5.0) -> list:
+    """Events from the driver until `enough` says so (or the time is up)."""
+    seen: list = []
+    deadline = time.monotonic() + timeout
+    while not enough(seen) and time.monotonic() < deadline:
+        event = panel.next_event(timeout=0.05)
+        if event is not None:
+            seen.append(event)
+    return seen
 
 
 def pins_show(simulator: PanelSimulator, expected: str) -> Callable[[], bool]:
@@ -231,9 +308,10 @@ def pins_show(simulator: PanelSimulator, expected: str) -> Callable[[], bool]:
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = 3.0) -> bool:
-    """Poll a condition (each poll is a harness round trip) until true or the time is up."""
+    """Poll a condition every few milliseconds until it holds or the time is up."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
             return True
+        time.sleep(0.005)
     return bool(condition())
