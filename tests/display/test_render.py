@@ -7,9 +7,10 @@ import numpy as np
 import pygame
 import pytest
 
-from companion.display import render
+from companion.display import pieces
 from companion.display.layout import Box, compute_layout
-from companion.display.render import RenderCache, draw, score_font_size, score_text, target_ring
+from companion.display.pieces import score_text, target_ring
+from companion.display.render import RenderCache, draw, score_font_size
 from companion.display.snapshot import CameraView, Message, PathView, PlayerView, Snapshot
 
 SIZE = (1600, 900)
@@ -57,12 +58,12 @@ def test_targets_have_the_highlight_ring_and_other_squares_do_not(tmp_path):
             middle = width // 2
             for x, y in [(ring.center[0], ring.y + middle), (ring.x + middle, ring.center[1]),
                          (ring.right - 1 - middle, ring.center[1])]:
-                assert tuple(array[y, x]) == render.TARGET_COLOUR, name
+                assert tuple(array[y, x]) == pieces.TARGET_COLOUR, name
             # The ring has dark borders on both sides, so it is a shape, not just a colour.
-            assert tuple(array[ring.y - 1, ring.center[0]]) == render.OUTLINE
-            assert tuple(array[ring.y + width, ring.center[0]]) == render.OUTLINE
+            assert tuple(array[ring.y - 1, ring.center[0]]) == pieces.OUTLINE
+            assert tuple(array[ring.y + width, ring.center[0]]) == pieces.OUTLINE
         else:
-            assert count_colour(square, render.TARGET_COLOUR) == 0, name
+            assert count_colour(square, pieces.TARGET_COLOUR) == 0, name
 
 
 def test_pawns_are_drawn_on_their_squares_only():
@@ -81,7 +82,7 @@ def test_pawns_are_drawn_on_their_squares_only():
 
 def _match(crop, text, size, background):
     """How well ``text`` rendered in white on ``background`` matches somewhere in ``crop``."""
-    template = pygame.font.Font(None, size).render(text, True, render.WHITE, background)
+    template = pygame.font.Font(None, size).render(text, True, pieces.WHITE, background)
     template_pixels = pixels(template)
     gray = cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_RGB2GRAY)
     template_gray = cv2.cvtColor(np.ascontiguousarray(template_pixels), cv2.COLOR_RGB2GRAY)
@@ -92,8 +93,8 @@ def test_scores_read_right_in_their_score_column():
     snapshot = Snapshot(players=(RED, TEAL), to_move=2)
     surface, layout = rendered(snapshot)
     size = score_font_size(layout)
-    rows = [(RED, render.PANEL, "$0.41", ["$0.14", "$4.10", "$0.47"]),
-            (TEAL, render.PANEL_HIGHLIGHT, "$1.36", ["$1.38", "$0.41", "$3.16"])]
+    rows = [(RED, pieces.PANEL, "$0.41", ["$0.14", "$4.10", "$0.47"]),
+            (TEAL, pieces.PANEL_HIGHLIGHT, "$1.36", ["$1.38", "$0.41", "$3.16"])]
     for row_box, (_, background, right, wrongs) in zip(layout.score_rows, rows, strict=True):
         score_box = layout.score_columns(row_box)[1]
         crop = pixels(surface, score_box)
@@ -106,8 +107,8 @@ def test_the_player_to_move_has_the_highlighted_row():
     surface, layout = rendered(Snapshot(players=(RED, TEAL), to_move=2))
     first, second = layout.score_rows
     array = pixels(surface)
-    assert tuple(array[first.center[1], first.right - 8]) == render.PANEL
-    assert tuple(array[second.center[1], second.right - 8]) == render.PANEL_HIGHLIGHT
+    assert tuple(array[first.center[1], first.right - 8]) == pieces.PANEL
+    assert tuple(array[second.center[1], second.right - 8]) == pieces.PANEL_HIGHLIGHT
 
 
 @pytest.mark.parametrize("severity", ["info", "warning", "error"])
@@ -116,19 +117,19 @@ def test_message_bar_colour_follows_the_severity(severity, tmp_path):
     surface, layout = rendered(snapshot)
     pygame.image.save(surface, str(tmp_path / f"message-{severity}.png"))
     bar = layout.message_bar
-    fill = render.SEVERITY_STYLE[severity][0]
+    fill = pieces.SEVERITY_STYLE[severity][0]
     assert tuple(pixels(surface)[bar.center[1], bar.right - 12]) == fill
-    others = [style[0] for name, style in render.SEVERITY_STYLE.items() if name != severity]
+    others = [style[0] for name, style in pieces.SEVERITY_STYLE.items() if name != severity]
     crop = pixels(surface, bar)
     assert all(count_colour(crop, other) == 0 for other in others)
-    ink = render.SEVERITY_STYLE[severity][1]
+    ink = pieces.SEVERITY_STYLE[severity][1]
     assert count_colour(crop, ink) > 200  # the words and the icon are drawn
 
 
 def test_no_message_leaves_a_quiet_bar():
     surface, layout = rendered(Snapshot())
     bar = layout.message_bar
-    assert tuple(pixels(surface)[bar.center[1], bar.center[0]]) == render.PANEL
+    assert tuple(pixels(surface)[bar.center[1], bar.center[0]]) == pieces.PANEL
 
 
 @pytest.mark.parametrize("size", [(1600, 900), (1920, 1080), (1000, 1000), (2400, 800), (640, 480)])
@@ -139,9 +140,9 @@ def test_resized_windows_keep_the_board_square_and_inside(size):
     assert layout.window.contains(layout.board)
     array = pixels(surface)
     a1, h8 = layout.square("a1"), layout.square("h8")
-    assert tuple(array[a1.y + 1, a1.x + 1]) in (render.DARK_SQUARE, render.LIGHT_SQUARE)
-    assert tuple(array[h8.y + 1, h8.x + 1]) == render.DARK_SQUARE
-    assert tuple(array[layout.board.y - 8, layout.board.center[0]]) == render.BACKGROUND
+    assert tuple(array[a1.y + 1, a1.x + 1]) in (pieces.DARK_SQUARE, pieces.LIGHT_SQUARE)
+    assert tuple(array[h8.y + 1, h8.x + 1]) == pieces.DARK_SQUARE
+    assert tuple(array[layout.board.y - 8, layout.board.center[0]]) == pieces.BACKGROUND
 
 
 def test_camera_view_appears_only_when_an_image_is_given():
@@ -152,8 +153,8 @@ def test_camera_view_appears_only_when_an_image_is_given():
     surface, layout = rendered(with_camera)
     crop = pixels(surface, layout.camera)
     assert tuple(pixels(surface)[layout.camera.y + 4, layout.camera.x + 4]) == (255, 0, 0)
-    assert count_colour(crop, render.YELLOW) > 200  # the grid's outline
-    assert count_colour(crop, render.SKY_BLUE) > 100  # the inner grid lines
+    assert count_colour(crop, pieces.YELLOW) > 200  # the grid's outline
+    assert count_colour(crop, pieces.SKY_BLUE) > 100  # the inner grid lines
     surface, layout = rendered(Snapshot())
     assert count_colour(pixels(surface, layout.camera), (255, 0, 0)) == 0
 
@@ -180,70 +181,70 @@ def test_path_is_drawn_with_numbered_steps_between_its_squares():
     array = pixels(surface)
     c2, d2 = layout.square("c2").center, layout.square("d2").center
     between = ((c2[0] + d2[0]) // 2, c2[1])
-    assert tuple(array[between[1], between[0]]) == render.PATH_COLOUR
+    assert tuple(array[between[1], between[0]]) == pieces.PATH_COLOUR
     for name in ("d2", "d3"):
-        assert count_colour(pixels(surface, layout.square(name)), render.PATH_COLOUR) > 200
-    assert count_colour(pixels(surface, layout.square("a8")), render.PATH_COLOUR) == 0
+        assert count_colour(pixels(surface, layout.square(name)), pieces.PATH_COLOUR) > 200
+    assert count_colour(pixels(surface, layout.square("a8")), pieces.PATH_COLOUR) == 0
 
 
 def test_problem_squares_are_crossed_out():
     surface, layout = rendered(Snapshot(problems=frozenset({"e3"})))
-    assert count_colour(pixels(surface, layout.square("e3")), render.PROBLEM_COLOUR) > 300
-    assert count_colour(pixels(surface, layout.board), render.PROBLEM_COLOUR) == count_colour(
-        pixels(surface, layout.square("e3")), render.PROBLEM_COLOUR)
+    assert count_colour(pixels(surface, layout.square("e3")), pieces.PROBLEM_COLOUR) > 300
+    assert count_colour(pixels(surface, layout.board), pieces.PROBLEM_COLOUR) == count_colour(
+        pixels(surface, layout.square("e3")), pieces.PROBLEM_COLOUR)
 
 
 def test_candidates_list_marks_the_selected_one():
     snapshot = Snapshot(candidates=("c2-d2", "c2-d2-d3"), selected=1)
     surface, layout = rendered(snapshot)
-    assert count_colour(pixels(surface, layout.list_area), render.PATH_COLOUR) > 1000
+    assert count_colour(pixels(surface, layout.list_area), pieces.PATH_COLOUR) > 1000
     surface, layout = rendered(replace(snapshot, selected=None))
-    assert count_colour(pixels(surface, layout.list_area), render.PATH_COLOUR) == 0
+    assert count_colour(pixels(surface, layout.list_area), pieces.PATH_COLOUR) == 0
 
 
 def test_game_over_shows_the_result_in_the_turn_box():
     surface, layout = rendered(Snapshot.example("game-over"))
     turn = layout.turn
-    assert tuple(pixels(surface)[turn.y + 4, turn.center[0]]) == render.BLUISH_GREEN
+    assert tuple(pixels(surface)[turn.y + 4, turn.center[0]]) == pieces.BLUISH_GREEN
 
 
 def test_stack_height_badge_shows_for_stacks_only():
     snapshot = Snapshot(stacks=(("a1", "P"), ("b1", "PQN")))
     surface, layout = rendered(snapshot)
-    assert count_colour(pixels(surface, layout.square("b1")), render.WHITE) > 20
-    assert count_colour(pixels(surface, layout.square("a1")), render.WHITE) == 0
+    assert count_colour(pixels(surface, layout.square("b1")), pieces.WHITE) > 20
+    assert count_colour(pixels(surface, layout.square("a1")), pieces.WHITE) == 0
 
 
 def test_coins_are_drawn_at_their_true_relative_sizes():
-    sizes = {letter: render.coin_radius(letter, 100) for letter in "DPNQ"}
+    sizes = {letter: pieces.coin_radius(letter, 100) for letter in "DPNQ"}
     assert sizes["D"] < sizes["P"] < sizes["N"] < sizes["Q"] == 42
     snapshot = Snapshot(stacks=(("a1", "Q"), ("b1", "D")))
     surface, layout = rendered(snapshot)
     for name, letter in (("a1", "Q"), ("b1", "D")):
-        face = render.METALS[letter][0]
+        face = pieces.METALS[letter][0]
         area = count_colour(pixels(surface, layout.square(name)), face)
-        radius = render.coin_radius(letter, layout.cell) * 0.86
+        radius = pieces.coin_radius(letter, layout.cell) * 0.86
         assert area == pytest.approx(np.pi * radius * radius, rel=0.25)
 
 
 def test_a_six_by_twelve_board_draws_its_targets():
     snapshot = Snapshot(files=6, ranks=12, targets=frozenset({"f12", "a1"}))
     surface, layout = rendered(snapshot)
-    assert count_colour(pixels(surface, layout.square("f12")), render.TARGET_COLOUR) > 100
-    assert count_colour(pixels(surface, layout.square("b2")), render.TARGET_COLOUR) == 0
+    assert count_colour(pixels(surface, layout.square("f12")), pieces.TARGET_COLOUR) > 100
+    assert count_colour(pixels(surface, layout.square("b2")), pieces.TARGET_COLOUR) == 0
 
 
 def test_transplant_placements_get_their_own_marker_off_the_line():
     path = PathView(("c2", "d2"), "c2-d2>f5", placements=("f5",))
     surface, layout = rendered(Snapshot(players=(RED, TEAL), path=path))
     f5 = layout.square("f5")
-    assert tuple(pixels(surface)[f5.center[1] - f5.height // 8, f5.center[0]]) == render.PATH_COLOUR
-    assert count_colour(pixels(surface, layout.square("e4")), render.PATH_COLOUR) == 0
+    assert tuple(pixels(surface)[f5.center[1] - f5.height // 8, f5.center[0]]) == pieces.PATH_COLOUR
+    assert count_colour(pixels(surface, layout.square("e4")), pieces.PATH_COLOUR) == 0
 
 
 def test_a_single_square_path_marks_it_with_step_one():
     surface, layout = rendered(Snapshot(path=PathView(("d4",))))
-    assert count_colour(pixels(surface, layout.square("d4")), render.PATH_COLOUR) > 200
+    assert count_colour(pixels(surface, layout.square("d4")), pieces.PATH_COLOUR) > 200
 
 
 def test_incremental_draws_report_and_redraw_only_what_changed():

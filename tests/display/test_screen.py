@@ -6,7 +6,7 @@ import numpy as np
 import pygame
 import pytest
 
-from companion.display import render
+from companion.display import pieces
 from companion.display.screen import Screen, render_surface, save_screenshot
 from companion.display.snapshot import Message, Snapshot
 
@@ -38,7 +38,7 @@ def test_show_draws_the_latest_snapshot_from_another_thread(screen):
     assert screen.step(wait=False)
     assert screen.snapshot is snapshots[-1]
     bar = screen._layout.message_bar
-    assert window_pixel(bar.right - 12, bar.center[1]) == render.YELLOW
+    assert window_pixel(bar.right - 12, bar.center[1]) == pieces.YELLOW
 
 
 def test_keys_become_panel_buttons_in_order(screen):
@@ -95,7 +95,7 @@ def test_a_resized_window_gets_a_new_layout(screen):
     assert layout.size == (900, 900)
     assert layout.window.contains(layout.board)
     a1 = layout.square("a1")
-    assert window_pixel(a1.x + 1, a1.y + 1) in (render.DARK_SQUARE, render.LIGHT_SQUARE)
+    assert window_pixel(a1.x + 1, a1.y + 1) in (pieces.DARK_SQUARE, pieces.LIGHT_SQUARE)
 
 
 @pytest.mark.parametrize("state", ["turn", "ask", "rejected", "game-over"])
@@ -127,7 +127,7 @@ def test_a_screenshot_requested_from_another_thread_is_saved_by_the_loop(screen,
     image = pygame.image.load(str(target))
     assert image.get_size() == (1280, 720)
     bar = screen._layout.message_bar
-    assert tuple(image.get_at((bar.right - 12, bar.center[1])))[:3] == render.VERMILLION
+    assert tuple(image.get_at((bar.right - 12, bar.center[1])))[:3] == pieces.VERMILLION
 
 
 def test_an_exposed_window_is_redrawn_whole(screen):
@@ -137,7 +137,7 @@ def test_an_exposed_window_is_redrawn_whole(screen):
     pygame.display.get_surface().fill((255, 0, 255))  # as if another window had painted over it
     pygame.event.post(pygame.event.Event(pygame.WINDOWEXPOSED))
     screen.step(wait=False)
-    assert window_pixel(5, 5) == render.BACKGROUND
+    assert window_pixel(5, 5) == pieces.BACKGROUND
 
 
 def test_camera_frames_from_their_own_thread_join_the_referees_snapshots(screen):
