@@ -2,6 +2,7 @@
 
 Events and status sentences are printed as they come. Commands are read from standard input, one
 per line, so the monitor works from a terminal and from a pipe alike:
+With ``--lines`` every protocol line is printed too (``->`` sent, ``<-`` received).
 ``leds 100010`` sets the LEDs (TURN1..4 GREEN RED; 0 off, 1 on, 2 blink), ``press END1`` presses a
 button of the software panel (``sim://`` only), ``send PING`` sends any line with its checksum
 computed, ``quit`` stops. The end of the input leaves the monitor running until Ctrl-C (or until
@@ -40,6 +41,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "url", nargs="?", default="auto", help="device path, auto (default) or sim://"
     )
     monitor.add_argument("--seconds", type=float, default=None, help="stop after this many seconds")
+    monitor.add_argument(
+        "--lines", action="store_true", help="also print every protocol line, in and out"
+    )
     monitor.set_defaults(func=run)
 
 
@@ -48,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.panel.driver import open_panel
 
     panel = open_panel(args.url)
+    if args.lines:
+        panel.line_observer = _print_line
     commands: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=_read_commands, args=(sys.stdin, commands), daemon=True).start()
     _say(f"monitoring {panel.name}; {HELP}")
@@ -125,6 +131,11 @@ def _describe(event: object) -> str:
     if isinstance(event, PanelStatus):
         return f"{stamp} status {event.kind.value}: {event.message}"
     return f"{stamp} {event!r}"
+
+
+def _print_line(direction: str, line: bytes) -> None:
+    arrow = "<-" if direction == "in" else "->"
+    _say(f"{time.strftime('%H:%M:%S')} {arrow} {line.decode('ascii', errors='backslashreplace')}")
 
 
 def _say(text: str) -> None:

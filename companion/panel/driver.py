@@ -102,6 +102,8 @@ class Panel:
         self._first_answer = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"panel {name}", daemon=True)
         self._on_close: Callable[[], None] | None = None
+        self.line_observer: Callable[[str, bytes], None] | None = None
+        """Called with ("in", line) for every line read and ("out", line) for every line sent."""
 
     # Public interface.
 
@@ -211,6 +213,7 @@ class Panel:
                 return
             output = Output()
             for line in self._assembler.feed(data):
+                self._observe("in", line if isinstance(line, bytes) else b"<too long>")
                 if isinstance(line, bytes):
                     output.merge(self._session.receive(line, now))
                 else:
@@ -238,6 +241,8 @@ class Panel:
         """Send, deliver and drop as the session asks (called with the lock held)."""
         port = self._port
         if port is not None and output.send:
+            for body in output.send:
+                self._observe("out", format_line(body)[:-1])
             try:
                 port.write(b"".join(format_line(body) for body in output.send))
             except (OSError, TypeError, AttributeError):
@@ -249,6 +254,10 @@ class Panel:
             self._first_answer.set()
         if output.drop is not None:
             self._close_port()
+
+    def _observe(self, direction: str, line: bytes) -> None:
+        if self.line_observer is not None:
+            self.line_observer(direction, line)
 
     def _lose(self, kind: StatusKind) -> None:
         output = self._session.port_lost(kind)

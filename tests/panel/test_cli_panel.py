@@ -45,3 +45,16 @@ def test_monitor_runs_for_the_given_seconds_with_no_input():
     )
     assert result.returncode == 0
     assert "status connected" in result.stdout
+
+
+def test_monitor_shows_protocol_lines_with_lines_option():
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "panel", "monitor", "sim://", "--lines"],
+        input="send FOO\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "-> FOO*" in result.stdout
+    assert "<- ERR UNKNOWN FOO*" in result.stdout
