@@ -241,7 +241,7 @@ static void resend_from(panel_device *device, uint16_t first)
         uint8_t start = 0;
         if (back < device->kept) {
             start = (uint8_t)(back + 1u);
-        } else if (back < SEQUENCE_SPAN / 2u) {
+        } else if (back <= SEQUENCE_SPAN / 2u) { /* in the past, not the future */
             line_builder line = {{0}, 0};
             add_text(&line, "ERR GONE");
             add_number(&line, kept_event(device, (uint8_t)(device->kept - 1u))->number);

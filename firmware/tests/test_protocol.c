@@ -299,6 +299,9 @@ TEST(resend_beyond_the_ring_says_gone_then_sends_the_ring)
     ask("RESEND 5");
     CHECK(captured.count == 16 + 1);
     CHECK_TEXT(ask("RESEND 21"), "BEAT 20");
+    /* Half the number space behind the last event is the past, beyond it the future. */
+    CHECK(strncmp(ask("RESEND 32788"), "ERR GONE 5|", 11) == 0);
+    CHECK_TEXT(ask("RESEND 32787"), "BEAT 20");
 }
 
 TEST(event_numbers_wrap_from_65535_to_1)
