@@ -89,6 +89,7 @@ class Panel:
         name: str,
         config: SessionConfig | None = None,
         twin: PanelTwin | None = None,
+        on_close: Callable[[], None] | None = None,
     ) -> None:
         self.name = name
         self.twin = twin
@@ -101,7 +102,7 @@ class Panel:
         self._stop = threading.Event()
         self._first_answer = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"panel {name}", daemon=True)
-        self._on_close: Callable[[], None] | None = None
+        self._on_close = on_close
         self.line_observer: Callable[[str, bytes], None] | None = None
         """Called with ("in", line) for every line read and ("out", line) for every line sent."""
 
@@ -292,8 +293,7 @@ def _open_twin(config: SessionConfig | None) -> Panel:
     twin = PanelTwin()
     port = MemoryTwinPort()
     twin.attach(port)
-    panel = Panel(port.connect, SIM_URL, config, twin=twin)
-    panel._on_close = twin.close
+    panel = Panel(port.connect, SIM_URL, config, twin=twin, on_close=twin.close)
     try:
         panel.start()
     except PanelUnavailableError:
