@@ -337,25 +337,34 @@ def draw_taken(surface: pygame.Surface, taken: str, box: Box, cache: RenderCache
 def _draw_list(
     surface: pygame.Surface, snapshot: Snapshot, layout: Layout, cache: RenderCache
 ) -> None:
+    """The path's label, then the candidates being asked about (scrolled so the selected one
+    shows) or else the last moves, newest at the bottom."""
     box = layout.list_area
     line_height = round(layout.text.normal * 0.95)
+    top = box.y + round(layout.text.small * 0.9)
     lines: list[tuple[str, RGB, RGB | None]] = []
-    if snapshot.candidates:
+    if snapshot.path is not None and snapshot.path.label:
+        lines.append((snapshot.path.label, PATH_COLOUR, None))
+    rows = max(0, (box.bottom - top) // line_height - len(lines))
+    count = len(snapshot.candidates)
+    if count:
+        first = candidate_window(count, rows, snapshot.selected)
+        shown = range(first, min(count, first + rows))
         heading = "Which move was it?"
-        for index, text in enumerate(snapshot.candidates):
+        if count > rows and rows:
+            heading += f"  ({shown.start + 1}-{shown.stop} of {count})"
+        for index in shown:
             chosen = index == snapshot.selected
-            lines.append((f"{index + 1}.  {text}", BLACK if chosen else TEXT,
-                          PATH_COLOUR if chosen else None))
+            lines.append((f"{index + 1}.  {snapshot.candidates[index]}",
+                          BLACK if chosen else TEXT, PATH_COLOUR if chosen else None))
     else:
         heading = "Last moves"
-        moves = snapshot.last_moves[-max(1, box.height // line_height - 1):]
-        lines = [(move, TEXT if i == len(moves) - 1 else MUTED, None)
-                 for i, move in enumerate(moves)]
-    if snapshot.path is not None and snapshot.path.label:
-        lines.insert(0, (snapshot.path.label, PATH_COLOUR, None))
+        moves = snapshot.last_moves[-rows:] if rows else ()
+        lines += [(move, TEXT if i == len(moves) - 1 else MUTED, None)
+                  for i, move in enumerate(moves)]
     size = _fit_size(cache, heading, layout.text.small, box.width)
     surface.blit(cache.text(heading, size, MUTED), (box.x, box.y))
-    y = box.y + round(layout.text.small * 0.9)
+    y = top
     for text, colour, fill in lines:
         if y + line_height > box.bottom:
             break
@@ -365,6 +374,13 @@ def _draw_list(
         size = _fit_size(cache, text, layout.text.normal, box.width - 16)
         blit_left(surface, cache.text(text, size, colour), (box.x + 8, y + line_height // 2))
         y += line_height
+
+
+def candidate_window(count: int, rows: int, selected: int | None) -> int:
+    """The first candidate to list when only ``rows`` fit: the selected one stays in view."""
+    if count <= rows or selected is None or rows <= 0:
+        return 0
+    return min(max(0, selected - rows // 2), count - rows)
 
 
 def _draw_camera_frame(
@@ -471,8 +487,14 @@ def _wrap(cache: RenderCache, text: str, size: int, box: Box) -> tuple[list[str]
                 lines.append(word)
         fits = len(lines) <= 2 and font.get_linesize() * len(lines) <= box.height
         if fits or size <= 12:
-            return lines[:2], size
+            break
         size = max(12, size * 9 // 10)
+    if len(lines) > 2:  # still too long at the smallest size: end the second line with "..."
+        words = " ".join(lines[1:]).split()
+        while len(words) > 1 and font.size(" ".join(words) + "...")[0] > box.width:
+            words.pop()
+        lines = [lines[0], " ".join(words) + "..."]
+    return lines, size
 
 
 def _fit_size(cache: RenderCache, text: str, size: int, width: int) -> int:

@@ -268,3 +268,34 @@ def test_incremental_draws_report_and_redraw_only_what_changed():
     assert draw(surface, moved, layout, cache, incremental=True) == [layout.window]
     fresh, _ = rendered(moved)
     assert np.array_equal(pixels(surface), pixels(fresh))
+
+
+@pytest.mark.parametrize(
+    "count, rows, selected, first",
+    [(3, 5, 2, 0), (10, 4, None, 0), (10, 4, 0, 0), (10, 4, 5, 3), (10, 4, 9, 6), (10, 0, 5, 0)],
+)
+def test_candidate_window_keeps_the_selected_candidate_in_view(count, rows, selected, first):
+    from companion.display.render import candidate_window
+
+    assert candidate_window(count, rows, selected) == first
+    if selected is not None and rows:
+        assert first <= selected < first + rows
+
+
+def test_a_long_candidate_list_scrolls_to_the_selected_one():
+    candidates = tuple(f"c2-d{rank}" for rank in range(1, 9)) * 2
+    snapshot = Snapshot(candidates=candidates, selected=14)
+    surface, layout = rendered(snapshot)
+    crop = pixels(surface, layout.list_area)
+    assert count_colour(crop, pieces.PATH_COLOUR) > 1000  # the selected row is on screen
+
+
+def test_a_message_too_long_for_two_lines_is_cut_with_an_ellipsis():
+    from companion.display.render import _wrap
+
+    layout = compute_layout(SIZE)
+    words = " ".join(["Please put every coin back where it was before the move"] * 40)
+    cache = RenderCache()
+    lines, size = _wrap(cache, words, layout.text.large, layout.message_bar)
+    assert len(lines) == 2 and lines[1].endswith("...")
+    assert all(cache.font(size).size(line)[0] <= layout.message_bar.width for line in lines)
