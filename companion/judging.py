@@ -19,6 +19,8 @@ from companion.observation import COIN_KINDS, Observation
 #: How many legal moves a rejection looks through for the nearest one; enough for ordinary
 #: positions, and a bound on the time a reject takes in the adversarial ones.
 NEAREST_MOVE_LIMIT = 3000
+#: A square read with less confidence than this is one the camera is unsure of.
+UNSURE_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,36 @@ def nearest_move(
             if not diff:
                 break
     return best
+
+
+def unsure_squares(
+    observation: Observation, threshold: float = UNSURE_CONFIDENCE
+) -> frozenset[str]:
+    """Squares the camera read with a confidence below ``threshold``."""
+    return frozenset(
+        name for name, reading in observation.regions.items() if reading.confidence < threshold
+    )
+
+
+def moves_fitting_except(
+    game: Game, position: Position, observation: Observation, unsure: frozenset[str]
+) -> list[Move]:
+    """Legal moves whose look differs from ``observation`` only on ``unsure`` squares.
+
+    The camera's doubtful squares are not held against a move; the squares it is sure of must
+    all agree. Looks through at most :data:`NEAREST_MOVE_LIMIT` moves.
+    """
+    if not unsure:
+        return []
+    seen = seen_looks(observation)
+    return [
+        move
+        for move in islice(game.iter_moves(position), NEAREST_MOVE_LIMIT)
+        if all(
+            difference.square in unsure
+            for difference in differences(appearance(game.apply(position, move)), seen)
+        )
+    ]
 
 
 def describe(diffs: list[Difference], limit: int = 4) -> str:

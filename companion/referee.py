@@ -26,8 +26,10 @@ from companion.judging import (
     coin_name,
     describe,
     differences,
+    moves_fitting_except,
     nearest_move,
     seen_looks,
+    unsure_squares,
 )
 from companion.observation import Observation
 
@@ -89,7 +91,11 @@ class Lights:
 
 @dataclass(frozen=True)
 class Record:
-    """One journal event to append (and fsync) before the panel is answered."""
+    """One journal event to append (and fsync) before the panel is answered.
+
+    ``kind`` and ``fields`` follow :mod:`companion.record.entries`; a ``frame`` field holds the key
+    of the frame given in :class:`Seen`, which the runtime replaces by the saved frame's name.
+    """
 
     kind: str
     fields: Mapping[str, Any]
@@ -100,7 +106,14 @@ class WantFrame:
     """Ask vision for the next steady frame after the press that caused this."""
 
 
-Effect = Lights | Record | WantFrame
+@dataclass(frozen=True)
+class Begin:
+    """The players confirmed the layout: start the game record at ``position``."""
+
+    position: Position
+
+
+Effect = Lights | Record | WantFrame | Begin
 
 
 # The state the screen draws ---------------------------------------------------------------------
@@ -292,9 +305,12 @@ class Referee:
             move = state.candidates[state.selected]
             ruling = Record("ruling", {
                 "ruling": "ask",
+                "player": self._mover(),
                 "candidates": [candidate.text() for candidate in state.candidates],
                 "chosen": move.text(),
                 "source": press.source,
+                "state_hash": self._current().state_hash(),
+                "text": f"{len(state.candidates)} moves looked alike; {move.text()} was chosen.",
             })
             return [ruling, *self._accept(move, press.source)]
         if press.button == f"END{self._mover()}":
@@ -321,10 +337,9 @@ class Referee:
         self._state.position = turn.before
         record = Record("correction", {
             "correction": "undo",
-            "retracted": turn.move.text(),
-            "passes_retracted": turn.passes,
             "state_hash": turn.before.state_hash(),
             "source": press.source,
+            "text": f"{turn.move.text()} taken back",
         })
         self._begin_turn(f"{turn.move.text()} taken back; put the board back as shown.")
         return [record, Lights(turn=self._mover())]
@@ -337,6 +352,9 @@ class Referee:
         position = self._current()
         self._state.frame = seen.frame
         moves = self.game.candidates(position, seen.observation)
+        if not moves:
+            unsure = unsure_squares(seen.observation)
+            moves = moves_fitting_except(self.game, position, seen.observation, unsure)
         if len(moves) == 1:
             return self._accept(moves[0], "camera")
         if moves:
@@ -377,10 +395,8 @@ class Referee:
 
     def _confirm_layout(self, source: str) -> list[Effect]:
         position = self._current()
-        record = Record("start", {"position": position.to_json(),
-                                  "state_hash": position.state_hash(), "source": source})
         self._begin_turn("Layout confirmed; the game begins.")
-        return [record, *self._passes_until_move([]), Lights(turn=self._lit_turn())]
+        return [Begin(position), *self._passes_until_move([]), Lights(turn=self._lit_turn())]
 
     # Verdicts -----------------------------------------------------------------------------------
 
@@ -419,15 +435,17 @@ class Referee:
                 history[-1].passes += 1
             notes.append(f"Player {player} has no legal move and passes.")
             effects.append(Record("pass", {
-                "player": player, "move": "pass", "source": "rules",
+                "player": player, "move": first.text(), "source": "referee",
                 "state_hash": self._current().state_hash(),
             }))
         if self.game.is_over(self._current()):
             self._state.phase = Phase.OVER
             result = self.game.result(self._current())
             notes.append(f"Game over: {result.text()}.")
-            effects.append(Record("end", {"result": result.text(),
-                                          "winners": list(result.winners)}))
+            effects.append(Record("note", {
+                "text": f"Game over: {result.text()}.", "source": "referee",
+                "state_hash": self._current().state_hash(),
+            }))
         if notes:
             self._say(" ".join([self._state.message, *notes]), "info")
         return effects
@@ -452,8 +470,11 @@ class Referee:
         record = Record("ruling", {
             "ruling": "reject",
             "player": player,
-            "differences": [difference.square for difference in from_before],
+            "regions": [difference.square for difference in from_before],
             "frame": self._state.frame,
+            "source": "camera",
+            "state_hash": position.state_hash(),
+            "text": self._state.message,
         })
         return [record, Lights(turn=player, verdict="red")]
 

@@ -5,7 +5,7 @@ import random
 from companion.games.base import get_game
 from companion.judging import appearance
 from companion.observation import Observation, RegionReading
-from companion.referee import Lights, Phase, Press, Record, Referee, Seen, WantFrame
+from companion.referee import Begin, Lights, Phase, Press, Record, Referee, Seen, WantFrame
 
 GAME = get_game("coin-isolation")
 
@@ -27,7 +27,7 @@ def started_referee(seed: int = 1, variants=()):
     referee.handle(Seen(looks_like(template)))
     effects = referee.handle(Press("CONFIRM"))
     assert referee.phase is Phase.TURN
-    assert any(isinstance(effect, Record) and effect.kind == "start" for effect in effects)
+    assert Begin(template) in effects
     assert referee.position == template
     return referee
 
@@ -178,3 +178,32 @@ def test_a_whole_game_ends_with_the_result():
     view = referee.view()
     assert view.result == GAME.result(referee.position).text()
     assert view.scores == GAME.scores(referee.position)
+
+
+def test_a_doubtful_square_is_not_held_against_the_move_that_fits_the_rest():
+    referee = started_referee(seed=9)
+    position = referee.position
+    move = GAME.legal_moves(position)[0]
+    after = GAME.apply(position, move)
+    observation = looks_like(after)
+    target = move.regions()[-1]
+    regions = dict(observation.regions)
+    regions[target] = RegionReading(coin="Q", pawn="1", confidence=0.1)
+    referee.handle(Press("END1"))
+    effects = referee.handle(Seen(Observation(regions=regions)))
+    assert Lights(turn=2, verdict="green") in effects or referee.phase is Phase.CHOOSING
+
+
+def test_a_confident_misreading_is_still_rejected():
+    referee = started_referee(seed=9)
+    position = referee.position
+    move = GAME.legal_moves(position)[0]
+    observation = looks_like(GAME.apply(position, move))
+    target = move.regions()[-1]
+    regions = dict(observation.regions)
+    regions[target] = RegionReading(coin="Q", pawn="1", confidence=0.95)
+    referee.handle(Press("END1"))
+    effects = referee.handle(Seen(Observation(regions=regions)))
+    if GAME.candidates(position, Observation(regions=regions)):
+        return
+    assert Lights(turn=1, verdict="red") in effects

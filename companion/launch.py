@@ -1,0 +1,204 @@
+"""Builds a table from what the user asked for and runs it with a window or headless.
+
+`companion play` and `companion demo` differ only in their devices: a real camera and panel (or
+the keyboard) for play; the synthetic camera, the software panel and bot players for the demo.
+Both go through :class:`~companion.table.Table` and the same referee, vision and screen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from calibration.geometry import mat_for_game
+from companion.display.screen import Screen, save_screenshot
+from companion.display.snapshot import CameraView, Snapshot
+from companion.games.base import get_game
+from companion.panel.driver import Panel, open_panel
+from companion.record.journal import JournalWriter, read_journal
+from companion.record.replay import replay
+from companion.referee import Phase, Referee
+from companion.screen_view import SeatView, default_seats
+from companion.table import Table, TableParts
+from vision.camera import CameraOptions, SimCamera, open_camera
+from vision.profile import VisionProfile
+from vision.synth import PLAYER_COLOURS, random_hand, with_hands
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """The game to referee: which, for how many, with which variants, from which seed."""
+
+    game: str = "coin-isolation"
+    players: int = 2
+    variants: tuple[str, ...] = ()
+    seed: int | None = None
+
+
+class HeadlessSink:
+    """Keeps the latest snapshot and camera picture, for screenshots without a window."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._snapshot = Snapshot()
+        self._camera: CameraView | None = None
+
+    def show(self, snapshot: Snapshot) -> None:
+        with self._lock:
+            self._snapshot = snapshot
+
+    def show_camera(self, view: CameraView | None) -> None:
+        with self._lock:
+            self._camera = view
+
+    def current(self) -> Snapshot:
+        """The latest snapshot with the latest camera picture."""
+        with self._lock:
+            return replace(self._snapshot, camera=self._camera)
+
+    def save(self, path: Path) -> Path:
+        """Save the current screen as a PNG."""
+        return save_screenshot(self.current(), path)
+
+
+def seats_for(players: int) -> tuple[SeatView, ...]:
+    """Default seats: Player 1..N with the synthetic table's pawn colours."""
+    return default_seats(players, PLAYER_COLOURS)
+
+
+def new_referee(options: GameOptions) -> Referee:
+    """A referee for a new game, waiting to read the starting layout."""
+    game = get_game(options.game)
+    return Referee(game, game.new_position(options.players, options.variants, seed=options.seed))
+
+
+def resumed_referee(folder: Path) -> tuple[Referee, JournalWriter, int]:
+    """A referee carrying on the game recorded in ``folder``, the journal to append to, and the
+    number of players."""
+    timeline = replay(read_journal(folder))
+    journal = JournalWriter.resume(folder)
+    position = timeline.final
+    game = get_game(timeline.header.game)
+    moves = [
+        f"{step.event.player}: {step.event.move}"
+        for step in timeline.standing_steps()
+        if step.event.move is not None
+    ]
+    referee = Referee(game, position, position=position, moves_played=moves)
+    return referee, journal, timeline.header.players
+
+
+def open_profile(path: Path | None) -> VisionProfile:
+    """The calibration profile at ``path``, or the physical defaults."""
+    return VisionProfile.default() if path is None else VisionProfile.load(path)
+
+
+def table_parts(
+    referee: Referee,
+    camera_url: str,
+    panel: Panel | None,
+    profile: VisionProfile,
+    record_folder: Path,
+    players: int,
+    journal: JournalWriter | None = None,
+    camera_options: CameraOptions | None = None,
+) -> TableParts:
+    """Everything a table needs, with the camera opened (it raises a clear error if it can't)."""
+    game = referee.game
+
+    def reopen() -> Any:
+        return open_camera(camera_url, camera_options)
+
+    return TableParts(
+        game=game,
+        referee=referee,
+        camera=reopen(),
+        reopen_camera=reopen,
+        panel=panel,
+        geometry=mat_for_game(game.name),
+        profile=profile,
+        seats=seats_for(players),
+        record_folder=record_folder,
+        journal=journal,
+        header_options={"camera": camera_url},
+    )
+
+
+def run_windowed(table: Table, until: Callable[[], bool], fullscreen: bool = False) -> bool:
+    """Show the table in a window until ``until()`` or the window is closed; returns whether
+    the window was closed by the user. Keys stand in for a missing panel."""
+    screen = Screen(fullscreen=fullscreen, on_quit=table.stopped.set)
+    table.sink = screen
+    table.start()
+    closed = False
+    try:
+        while not until():
+            if not screen.step():
+                closed = True
+                break
+            while not screen.buttons.empty():
+                table.press(screen.buttons.get_nowait(), "keyboard")
+    finally:
+        table.stop()
+        screen.close()
+    return closed
+
+
+def has_display() -> bool:
+    """Whether a window can be opened here (a DISPLAY or Wayland socket, or another platform)."""
+    if os.name == "nt" or os.environ.get("SDL_VIDEODRIVER") not in (None, "", "x11", "wayland"):
+        return os.environ.get("SDL_VIDEODRIVER") != "dummy"
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def open_panel_or_keyboard(url: str | None) -> Panel | None:
+    """The panel at ``url``; None means the keyboard stands in."""
+    return None if url is None else open_panel(url)
+
+
+def simulated_hands(camera: SimCamera, seed: int) -> Callable[[bool], None]:
+    """A function that puts a hand over the synthetic table, or takes it away."""
+    counter = [seed]
+
+    def reach(present: bool) -> None:
+        counter[0] += 1
+        scene = camera.scene
+        hands = (random_hand(counter[0], scene.geometry),) if present else ()
+        camera.synth.set_scene(with_hands(scene, *hands))
+
+    return reach
+
+
+def close_quietly(parts: TableParts) -> None:
+    """Close the camera and panel, ignoring errors from devices that are already gone."""
+    with contextlib.suppress(Exception):
+        parts.camera.close()
+    if parts.panel is not None:
+        with contextlib.suppress(Exception):
+            parts.panel.close()
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, step: float = 0.05) -> bool:
+    """Poll ``condition`` until true or ``timeout``; for the main thread of a headless run."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(step)
+    return True
+
+
+def is_finished(referee: Referee) -> Callable[[], bool]:
+    """A predicate that is true once the game is over."""
+    return lambda: referee.phase is Phase.OVER
+
+
+def pawn_colours(players: int) -> Sequence[str]:
+    """The pawn colours of seats 1..players."""
+    return PLAYER_COLOURS[:players]

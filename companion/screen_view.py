@@ -1,0 +1,101 @@
+"""Turns the referee's view into the side screen's snapshot: plain values in, plain values out.
+
+The display decides nothing and the referee draws nothing; this module is the translation between
+them, with the seats' pawn colours and whatever the devices are saying right now (the camera gate's
+reason while a move is being read, a panel that is unplugged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.display.snapshot import Message, PathView, PlayerView, Severity, Snapshot
+from companion.referee import Phase, RefereeView
+
+#: Pawn colours by name as the screen draws them (RGB), matching the synthetic table's pawns.
+COLOUR_RGB: Mapping[str, tuple[int, int, int]] = {
+    "red": (213, 94, 0),
+    "blue": (0, 114, 178),
+    "green": (0, 158, 115),
+    "yellow": (240, 228, 66),
+    "black": (40, 40, 40),
+    "white": (235, 235, 235),
+    "purple": (204, 121, 167),
+    "orange": (230, 159, 0),
+}
+
+GAME_TITLES: Mapping[str, str] = {"coin-isolation": "Coin Isolation"}
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A seat as the screen names it: number, player name and pawn colour name."""
+
+    number: int
+    name: str
+    colour: str
+
+
+def default_seats(players: int, colours: Sequence[str]) -> tuple[SeatView, ...]:
+    """Seats 1..players named ``Player N`` with the colours in order."""
+    return tuple(
+        SeatView(number, f"Player {number}", colours[(number - 1) % len(colours)])
+        for number in range(1, players + 1)
+    )
+
+
+def snapshot_of(
+    view: RefereeView,
+    seats: Sequence[SeatView],
+    *,
+    game: str = "coin-isolation",
+    waiting_reason: str | None = None,
+) -> Snapshot:
+    """The snapshot to draw for ``view``; ``waiting_reason`` is the camera gate's last reason."""
+    data = view.position.to_json() if view.position is not None else {}
+    squares = {name: stack for name, stack in data.get("squares", {}).items() if stack}
+    pawns = data.get("pawns", {})
+    taken = data.get("taken", {})
+    players = tuple(
+        PlayerView(
+            number=seat.number,
+            name=seat.name,
+            colour_name=seat.colour,
+            colour=COLOUR_RGB.get(seat.colour, (128, 128, 128)),
+            pawn=pawns.get(str(seat.number)),
+            score_cents=view.scores.get(seat.number, 0),
+            taken=str(taken.get(str(seat.number), "")),
+        )
+        for seat in seats
+    )
+    path = PathView(view.path, view.path_label) if view.path else None
+    return Snapshot(
+        game=GAME_TITLES.get(game, game),
+        variants=tuple(data.get("variants", ())),
+        stacks=Snapshot.stacks_from(squares),
+        players=players,
+        to_move=view.to_move,
+        targets=view.targets,
+        problems=frozenset(view.marked),
+        path=path,
+        candidates=view.candidates,
+        selected=view.selected,
+        last_moves=view.last_moves,
+        message=_message(view, waiting_reason),
+        result=view.result,
+    )
+
+
+def _message(view: RefereeView, waiting_reason: str | None) -> Message:
+    if view.device_trouble:
+        return Message(" ".join(view.device_trouble), "error")
+    if view.phase is Phase.READING and waiting_reason:
+        return Message(f"Waiting for a clear view of the board: {waiting_reason}.", "warning")
+    return Message(view.message, _severity(view.severity))
+
+
+def _severity(text: str) -> Severity:
+    if text == "error":
+        return "error"
+    return "warning" if text == "warning" else "info"

@@ -1,0 +1,321 @@
+"""The table at run time: camera, vision, panel, referee, journal and screen wired together.
+
+Three threads feed one queue of referee events: the vision thread (reads every frame, runs the
+steady gate, and when the referee wants a frame reads the first steady one after the press), the
+panel thread (button presses and the panel's own news) and the keyboard (the screen's keys stand
+in for a panel). The control thread takes events one at a time, asks the referee, and carries out
+its effects in order: the journal line is written and fsynced before the panel's lights answer.
+The screen runs in the main thread and only draws the snapshots it is handed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from calibration.geometry import MatGeometry
+from companion.display.snapshot import CameraView, Snapshot
+from companion.games.base import Game, Position
+from companion.panel.driver import Panel
+from companion.panel.protocol import LedState
+from companion.panel.session import ButtonPress, PanelStatus, StatusKind
+from companion.record.entries import JournalHeader
+from companion.record.frames import frame_name, save_frame
+from companion.record.journal import JournalWriter
+from companion.referee import (
+    Begin,
+    DeviceStatus,
+    Effect,
+    Event,
+    Lights,
+    Phase,
+    Press,
+    Record,
+    Referee,
+    Seen,
+    WantFrame,
+)
+from companion.screen_view import SeatView, snapshot_of
+from vision.camera import CameraError, CameraSource, EndOfFrames, Frame
+from vision.errors import VisionError
+from vision.gate import GateConfig, SteadyGate
+from vision.profile import VisionProfile
+from vision.read import VisionConfig, read_frame_details
+
+#: Width of the camera picture handed to the screen; the screen shows it small.
+PREVIEW_WIDTH = 480
+#: Longest wait between camera reopen attempts after it failed.
+CAMERA_RETRY_MAX_S = 2.0
+
+
+class SnapshotSink(Protocol):
+    """Where snapshots go: the window's :class:`~companion.display.screen.Screen`, or a recorder."""
+
+    def show(self, snapshot: Snapshot) -> None: ...
+
+    def show_camera(self, view: CameraView | None) -> None: ...
+
+
+@dataclass
+class TableParts:
+    """The devices and settings one table runs with."""
+
+    game: Game
+    referee: Referee
+    camera: CameraSource
+    reopen_camera: Callable[[], CameraSource] | None
+    panel: Panel | None
+    geometry: MatGeometry
+    profile: VisionProfile
+    seats: Sequence[SeatView]
+    record_folder: Path
+    header_options: dict[str, Any] = field(default_factory=dict)
+    journal: JournalWriter | None = None
+    vision_config: VisionConfig = field(default_factory=VisionConfig)
+    gate_config: GateConfig = field(default_factory=GateConfig)
+
+
+class Table:
+    """Runs one game at the table until it is over or :meth:`stop` is called."""
+
+    def __init__(self, parts: TableParts, sink: SnapshotSink | None = None) -> None:
+        self.parts = parts
+        self.sink = sink
+        self.events: queue.Queue[Event] = queue.Queue()
+        self.stopped = threading.Event()
+        self.gate_reason = "starting the camera"
+        self.verdicts = 0
+        self._lock = threading.Lock()
+        self._frame_wanted_after: float | None = None
+        self._frames: dict[str, Frame] = {}
+        self._pending_frames: list[tuple[int, Frame]] = []
+        self._snapshot = Snapshot()
+        self._threads: list[threading.Thread] = []
+        self._listeners: list[Callable[[Table], None]] = []
+        self._gate = SteadyGate(parts.geometry, parts.gate_config)
+        self._colour_to_player = {seat.colour: str(seat.number) for seat in parts.seats}
+
+    # Lifecycle ----------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the vision, panel and control threads."""
+        targets: list[tuple[str, Callable[[], None]]] = [
+            ("vision", self._vision_loop),
+            ("control", self._control_loop),
+        ]
+        if self.parts.panel is not None:
+            targets.append(("panel", self._panel_loop))
+        for name, target in targets:
+            thread = threading.Thread(target=target, name=f"table {name}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def stop(self) -> None:
+        """Stop the threads and wait for them."""
+        self.stopped.set()
+        for thread in self._threads:
+            thread.join(timeout=5)
+
+    def on_change(self, listener: Callable[[Table], None]) -> None:
+        """Call ``listener(table)`` from the control thread after every event it handled."""
+        self._listeners.append(listener)
+
+    def press(self, button: str, source: str = "keyboard") -> None:
+        """Feed a button press as if it came from a panel (keyboard, bots, tests)."""
+        self.events.put(Press(button, source))
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The latest snapshot drawn (without the camera picture)."""
+        with self._lock:
+            return self._snapshot
+
+    # Control ------------------------------------------------------------------------------------
+
+    def _control_loop(self) -> None:
+        self._perform(self.parts.referee.start())
+        self._publish()
+        while not self.stopped.is_set():
+            try:
+                event = self.events.get(timeout=0.1)
+            except queue.Empty:
+                if self.parts.referee.phase is Phase.READING:
+                    self._publish()
+                continue
+            self._perform(self.parts.referee.handle(event))
+            self._publish()
+            self._save_pending_frames()
+            for listener in self._listeners:
+                listener(self)
+
+    def _perform(self, effects: Sequence[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, Begin):
+                self._begin_record(effect.position)
+            elif isinstance(effect, Record):
+                self._write(effect)
+            elif isinstance(effect, Lights):
+                self.verdicts += effect.verdict is not None
+                if self.parts.panel is not None:
+                    self.parts.panel.set_leds(led_state(effect, len(self.parts.seats)))
+            elif isinstance(effect, WantFrame):
+                with self._lock:
+                    self._frame_wanted_after = time.monotonic()
+
+    def _begin_record(self, position: Position) -> None:
+        if self.parts.journal is not None:
+            return
+        header = JournalHeader.from_position(
+            position.to_json(),
+            names={seat.number: seat.name for seat in self.parts.seats},
+            colours={seat.number: seat.colour for seat in self.parts.seats},
+            options=self.parts.header_options,
+        )
+        self.parts.journal = JournalWriter.create(self.parts.record_folder, header)
+
+    def _write(self, record: Record) -> None:
+        journal = self.parts.journal
+        if journal is None:
+            return
+        fields = dict(record.fields)
+        key = fields.get("frame")
+        frame = self._frames.pop(key, None) if isinstance(key, str) else None
+        if frame is None:
+            fields.pop("frame", None)
+        else:
+            fields["frame"] = frame_name(journal.next_number)
+            self._pending_frames.append((journal.next_number, frame))
+        journal.record_fields(record.kind, fields)
+
+    def _save_pending_frames(self) -> None:
+        """Save accepted frames as JPEG after the panel was answered, off the verdict's path."""
+        for number, frame in self._pending_frames:
+            with contextlib.suppress(ValueError):
+                save_frame(self.parts.record_folder, number, frame.image)
+        self._pending_frames.clear()
+        if len(self._frames) > 8:
+            self._frames.clear()
+
+    def _publish(self) -> None:
+        view = self.parts.referee.view()
+        snapshot = snapshot_of(
+            view, self.parts.seats, game=self.parts.game.name, waiting_reason=self.gate_reason
+        )
+        with self._lock:
+            self._snapshot = snapshot
+        if self.sink is not None:
+            self.sink.show(snapshot)
+
+    # Panel --------------------------------------------------------------------------------------
+
+    def _panel_loop(self) -> None:
+        panel = self.parts.panel
+        assert panel is not None
+        while not self.stopped.is_set():
+            event = panel.next_event(timeout=0.1)
+            if isinstance(event, ButtonPress):
+                self.events.put(Press(event.button, "panel"))
+            elif isinstance(event, PanelStatus):
+                back = event.kind in (StatusKind.CONNECTED, StatusKind.BACK, StatusKind.RESET)
+                self.events.put(DeviceStatus("panel", None if back else event.message))
+
+    # Vision -------------------------------------------------------------------------------------
+
+    def _vision_loop(self) -> None:
+        failures = 0
+        while not self.stopped.is_set():
+            try:
+                frame = self.parts.camera.read()
+            except EndOfFrames as error:
+                self.events.put(DeviceStatus("camera", str(error)))
+                return
+            except CameraError as error:
+                failures += 1
+                self.gate_reason = "the camera is not delivering pictures"
+                self.events.put(DeviceStatus("camera", str(error)))
+                self._reopen_camera(failures)
+                continue
+            if failures:
+                failures = 0
+                self.events.put(DeviceStatus("camera", None))
+            self._look(frame, time.monotonic())
+
+    def _reopen_camera(self, failures: int) -> None:
+        self.stopped.wait(min(CAMERA_RETRY_MAX_S, 0.1 * 2 ** min(failures, 5)))
+        if self.parts.reopen_camera is None:
+            return
+        with contextlib.suppress(CameraError):
+            self.parts.camera.close()
+        with contextlib.suppress(CameraError):
+            self.parts.camera = self.parts.reopen_camera()
+
+    def _look(self, frame: Frame, received: float) -> None:
+        markers = self.parts.vision_config.markers
+        verdict, location = self._gate.look(frame.timestamp, frame.image, markers)
+        self.gate_reason = verdict.reason
+        if self.sink is not None:
+            self.sink.show_camera(self._preview(frame, location))
+        with self._lock:
+            wanted = self._frame_wanted_after
+        if wanted is None or not verdict.steady or received <= wanted:
+            return
+        try:
+            reading = read_frame_details(
+                self.parts.vision_config, frame.image, self.parts.geometry, self.parts.profile
+            )
+        except VisionError as error:
+            self.gate_reason = str(error)
+            return
+        key = f"frame-{frame.index}"
+        self._frames[key] = frame
+        with self._lock:
+            self._frame_wanted_after = None
+        observation = reading.observation.relabel_pawns(self._colour_to_player)
+        self.events.put(Seen(observation, key))
+
+    def _preview(self, frame: Frame, location: Any) -> CameraView:
+        height, width = frame.image.shape[:2]
+        scale = PREVIEW_WIDTH / width
+        small = cv2.resize(frame.image, (PREVIEW_WIDTH, max(1, round(height * scale))),
+                           interpolation=cv2.INTER_AREA)
+        corners = None
+        if location is not None:
+            area = self.parts.geometry.play_area
+            points = [(area.left, area.bottom), (area.right, area.bottom),
+                      (area.right, area.top), (area.left, area.top)]
+            projected = np.asarray(location.to_image(points), dtype=float) * scale
+            corners = tuple((float(x), float(y)) for x, y in projected)
+        return CameraView(small, corners, frame.index)  # type: ignore[arg-type]
+
+
+def led_state(lights: Lights, players: int) -> LedState:
+    """The panel's six LED digits for the lights the referee wants."""
+    turns = ["0", "0", "0", "0"]
+    for number in range(1, min(players, 4) + 1):
+        if lights.all_turns_blink:
+            turns[number - 1] = "2"
+        elif lights.turn == number:
+            turns[number - 1] = "1"
+    green = {"green": "1", "ask": "2"}.get(lights.verdict or "", "0")
+    red = "1" if lights.verdict == "red" else "0"
+    return LedState.from_text("".join(turns) + green + red)
+
+
+def starting_referee(game: Game, players: int, variants: Sequence[str], seed: int | None
+                     ) -> Referee:
+    """A referee waiting for the starting layout of a new game."""
+    return Referee(game, game.new_position(players, variants, seed=seed))
+
+
+def replace_seats(parts: TableParts, seats: Sequence[SeatView]) -> TableParts:
+    """The same parts with other seats (names and colours)."""
+    return replace(parts, seats=tuple(seats))
