@@ -5,10 +5,11 @@ and presses buttons with contact bounce. For each press it measures
   - on the host: wall time from the harness command to the EV line read from the serial pty;
   - in the simulated panel: from the first touch of the contact to the last byte of the EV line
     leaving the UART (bounce, the 10 ms debounce, the main loop, transmission).
-It also measures press to ButtonPress through the host driver (companion.panel) and times the
-handshake after a reset. Prints figures; asserts nothing.
+It also measures press to ButtonPress through the host driver (companion.panel), the handshake
+after a reset, and the time from plugging the (simulated) cable back in until the driver has
+reconnected, shaken hands and restored the LEDs. Prints figures; asserts nothing.
 
-Run: .venv/bin/python bench/bench_panel_firmware.py [--presses 40]
+Run: .venv/bin/python bench/bench_panel_firmware.py [--presses 40] [--resets 5] [--unplugs 5]
 """
 
 from __future__ import annotations
@@ -80,6 +81,30 @@ def measure_driver(simulator: PanelSimulator, presses: int) -> list[float]:
     return wall
 
 
+def measure_reconnects(simulator: PanelSimulator, count: int) -> list[float]:
+    """Plug back in to the driver's RESET status (port reopened, HELLO, LEDs restored), wall."""
+    from companion.panel.driver import PanelStatus, StatusKind, open_panel
+
+    def wait_status(panel, kind: StatusKind) -> None:
+        deadline = time.perf_counter() + 10.0
+        while time.perf_counter() < deadline:
+            event = panel.next_event(timeout=0.05)
+            if isinstance(event, PanelStatus) and event.kind is kind:
+                return
+        raise TimeoutError(f"the driver never reported {kind.value}")
+
+    times: list[float] = []
+    with open_panel(TTY_PATH) as panel:
+        for _ in range(count):
+            simulator.unplug()
+            wait_status(panel, StatusKind.UNPLUGGED)
+            started = time.perf_counter()
+            simulator.plug()
+            wait_status(panel, StatusKind.RESET)
+            times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
 def measure_handshakes(simulator: PanelSimulator, link: SerialLink, count: int) -> list[float]:
     times: list[float] = []
     for _ in range(count):
@@ -94,6 +119,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=40)
     parser.add_argument("--resets", type=int, default=5)
+    parser.add_argument("--unplugs", type=int, default=5)
     options = parser.parse_args()
     reason = missing_for_simulation()
     if reason:
@@ -109,6 +135,7 @@ def main() -> int:
             handshakes = measure_handshakes(simulator, link, options.resets)
             link.close()
             driver = measure_driver(simulator, options.presses)
+            reconnects = measure_reconnects(simulator, options.unplugs)
         finally:
             simulator.close()
     print("Panel firmware in simavr (ATmega328P at 16 MHz, paced to real time, 115200 baud)")
@@ -116,6 +143,7 @@ def main() -> int:
     print(summary("first touch to EV sent (simulated time)", simulated))
     print(summary("press to ButtonPress from the driver (wall)", driver))
     print(summary("reset to HELLO answered (wall clock)", handshakes))
+    print(summary("plug back in to driver reconnected (wall)", reconnects))
     return 0
 
 

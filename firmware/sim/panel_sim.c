@@ -122,7 +122,7 @@ static unsigned int next_random(void)
 
 static void write_to_host(const char *bytes, size_t length)
 {
-    while (length > 0) {
+    while (length > 0 && pty_master >= 0) { /* unplugged: the bytes go nowhere */
         ssize_t written = write(pty_master, bytes, length);
         if (written <= 0) {
             return; /* nobody reading and the pty is full: the bytes are lost, as on a wire */
@@ -347,6 +347,21 @@ static void seed_eeprom(void)
 
 /* ---- Commands on stdin ---- */
 
+static int open_pty(void);
+static void remove_link(void);
+
+/* The USB cable pulled: the port disappears (clients see it hang up) and the board loses power. */
+static void unplug(void)
+{
+    remove_link();
+    close(pty_master);
+    close(pty_slave);
+    pty_master = -1;
+    pty_slave = -1;
+    in_head = in_tail = 0;
+    out_length = 0;
+}
+
 static void print_leds(void)
 {
     char levels[LED_COUNT + 1];
@@ -448,6 +463,21 @@ static int run_command(char *line)
         } else {
             wait_until = avr->cycle + (avr_cycle_count_t)(milliseconds * CYCLES_PER_MS);
         }
+    } else if (strcmp(verb, "unplug") == 0) {
+        if (pty_master >= 0) {
+            unplug();
+        }
+        say("ok unplug %.3f", sim_ms());
+    } else if (strcmp(verb, "plug") == 0) {
+        if (pty_master < 0) {
+            if (!open_pty()) {
+                say("error plug could not make a new pty");
+                return 1;
+            }
+            avr_reset(avr); /* power comes back with the cable */
+            prepare_core();
+        }
+        say("ok plug %.3f tty=%s pty=%s", sim_ms(), tty_link, pty_name);
     } else if (strcmp(verb, "time") == 0) {
         say("time %.3f", sim_ms());
     } else if (strcmp(verb, "quit") == 0) {
@@ -455,7 +485,7 @@ static int run_command(char *line)
         return 0;
     } else {
         say("error unknown command %s (press, release, leds, buttons, pins, drop, dropev, trace, "
-            "reset, wait, time, quit)",
+            "reset, unplug, plug, wait, time, quit)",
             verb);
     }
     return 1;
@@ -666,11 +696,12 @@ static int main_loop(void)
         }
         /* While a wait runs, further commands stay unread in stdin until it ends. */
         watched[0].fd = wait_until ? -1 : STDIN_FILENO;
+        watched[1].fd = pty_master; /* -1 while unplugged: poll skips it */
         if (ppoll(watched, 2, &timeout, NULL) > 0) {
             if ((watched[0].revents & (POLLIN | POLLHUP | POLLERR)) && !serve_stdin()) {
                 return 0;
             }
-            if (watched[1].revents & POLLIN) {
+            if (pty_master >= 0 && (watched[1].revents & POLLIN)) {
                 serve_pty();
             }
         }
@@ -687,7 +718,7 @@ static void usage(void)
             "possible\n"
             "  --seed N       seed for contact bounce and the EEPROM boot counter\n"
             "Commands on stdin: press B, release B, leds, buttons, drop N, dropev N, "
-            "trace on|off, reset, wait MS, time, quit\n");
+            "trace on|off, reset, unplug, plug, wait MS, time, quit\n");
 }
 
 int main(int argc, char **argv)

@@ -190,6 +190,14 @@ class PanelSimulator:
         """Let `milliseconds` of simulated time pass; returns the simulated time then."""
         return float(self.command(f"wait {milliseconds}").split()[-1])
 
+    def unplug(self) -> None:
+        """Pull the cable: the pty goes away (clients see a hang-up) and the board loses power."""
+        self.command("unplug")
+
+    def plug(self) -> None:
+        """Plug it back: a new pty behind the same path, and the board boots afresh."""
+        self.command("plug")
+
     def leds(self) -> str:
         """The LED pin levels, TURN1..TURN4 GREEN RED, as a string of 0 and 1."""
         return self.command("leds").split()[1]

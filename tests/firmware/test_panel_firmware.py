@@ -291,6 +291,16 @@ def test_host_driver_gets_every_press_once_through_a_lost_line_and_a_reset(
         assert (press.button, press.number) == ("CONFIRM", 1)
 
 
+def status_arrives(panel, kind, timeout: float = 5.0) -> bool:
+    """Whether the driver reports a PanelStatus of `kind` in time (other events are dropped)."""
+    from companion.panel.driver import PanelStatus
+
+    def arrived(seen: list) -> bool:
+        return any(isinstance(e, PanelStatus) and e.kind is kind for e in seen)
+
+    return arrived(collect(panel, arrived, timeout))
+
+
 def collect(panel, enough: Callable[[list], bool], timeout: float = 5.0) -> list:
     """Events from the driver until `enough` says so (or the time is up)."""
     seen: list = []
@@ -300,6 +310,28 @@ def collect(panel, enough: Callable[[list], bool], timeout: float = 5.0) -> list
         if event is not None:
             seen.append(event)
     return seen
+
+
+@pytest.mark.simavr
+def test_host_driver_comes_back_after_an_unplug(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    from companion.panel.driver import ButtonPress, StatusKind, open_panel
+    from companion.panel.protocol import LedState
+
+    link.close()
+    with open_panel(TTY_PATH) as panel:
+        panel.set_leds(LedState.from_text("001020"))
+        assert wait_until(pins_show(simulator, "001010"))  # GREEN blinks: wait for its on phase
+        simulator.unplug()
+        assert status_arrives(panel, StatusKind.UNPLUGGED)
+        simulator.plug()
+        assert status_arrives(panel, StatusKind.RESET)  # the board lost power, so it reset
+        assert wait_until(pins_show(simulator, "001010"))  # LED state restored
+        simulator.press("SELECT")
+        after = collect(panel, lambda seen: any(isinstance(e, ButtonPress) for e in seen))
+        press = next(e for e in after if isinstance(e, ButtonPress))
+        assert (press.button, press.number) == ("SELECT", 1)
 
 
 def pins_show(simulator: PanelSimulator, expected: str) -> Callable[[], bool]:
