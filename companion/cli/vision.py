@@ -1,0 +1,78 @@
+"""`companion vision read|coins`: the vision stage on its own, for tests and curious users.
+
+``read IMAGE`` finds the mat's markers, rectifies the board and prints the observation as JSON
+(per region: coin on top, pawn colour, confidence; plus the markers found and the milliseconds
+of each stage). ``coins IMAGE`` prints every coin in an ordinary photo (centre and radius in
+pixels). A file that is not an image, or a frame without the mat: one line, exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+#: Coin kinds each game uses; other mats read every kind the profile knows.
+GAME_COIN_KINDS = {"coin-isolation": "PNDQ"}
+
+
+def register(subparsers: Any) -> None:
+    """Add ``vision`` with its ``read`` and ``coins`` subcommands."""
+    parser = subparsers.add_parser(
+        "vision", help="read a photo of a mat, or find coins in any photo",
+        description="Run the vision stage on one image.",
+    )
+    commands = parser.add_subparsers(dest="vision_command", metavar="COMMAND", required=True)
+    read = commands.add_parser("read", help="print the observation of a photo of a mat as JSON")
+    read.add_argument("image", type=Path, help="a photo (PNG, JPEG, ...) showing the mat")
+    read.add_argument("--profile", type=Path, help="a vision profile from `companion calibrate`")
+    read.add_argument("--mat", default="coin-isolation", help="which mat (default coin-isolation)")
+    read.add_argument("--square-mm", type=float, help="square size the mat was printed with")
+    read.set_defaults(func=run_read)
+    coins = commands.add_parser("coins", help="print every coin in an ordinary photo as JSON")
+    coins.add_argument("image", type=Path, help="a photo (PNG, JPEG, ...)")
+    coins.set_defaults(func=run_coins)
+
+
+def load_image(path: Path) -> Any:
+    """The image at ``path`` as a BGR array; raises ImageReadError when it cannot be decoded."""
+    import cv2
+    import numpy as np
+
+    from vision.errors import ImageReadError
+
+    try:
+        data = np.fromfile(str(path), np.uint8)
+    except OSError as error:
+        raise ImageReadError(f"cannot read {path}: {error.strerror}") from None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise ImageReadError(f"{path} is not an image OpenCV can read (PNG, JPEG, BMP, TIFF, ...)")
+    return image
+
+
+def run_read(args: argparse.Namespace) -> int:
+    """Print the observation of ``args.image`` as JSON."""
+    from calibration.geometry import mat_for_game
+    from vision.profile import VisionProfile
+    from vision.read import VisionConfig, read_frame
+
+    geometry = mat_for_game(args.mat, args.square_mm)
+    profile = VisionProfile.load(args.profile) if args.profile else VisionProfile.default()
+    if args.mat in GAME_COIN_KINDS:
+        profile = profile.only_kinds(GAME_COIN_KINDS[args.mat])
+    image = load_image(args.image)
+    observation = read_frame(VisionConfig(), image, geometry, profile)
+    print(json.dumps(observation.to_json(), indent=1))
+    return 0
+
+
+def run_coins(args: argparse.Namespace) -> int:
+    """Print every coin found in ``args.image`` as a JSON list."""
+    from vision.coins import CoinFinderConfig, find_coins
+
+    image = load_image(args.image)
+    coins = find_coins(CoinFinderConfig(), image)
+    print(json.dumps({"count": len(coins), "coins": [coin.to_json() for coin in coins]}))
+    return 0

@@ -1,0 +1,60 @@
+"""Vision profiles: physical defaults, JSON round trip, clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from vision.errors import ProfileError
+from vision.profile import VisionProfile
+
+
+def test_default_has_true_us_diameters_and_metals():
+    profile = VisionProfile.default()
+    sizes = {look.kind: look.diameter_mm for look in profile.coins}
+    assert sizes == {"D": 17.91, "P": 19.05, "N": 21.21, "Q": 24.26, "S": 26.49}
+    copper = profile.coin("P").colour
+    silver = profile.coin("N").colour
+    assert copper[0] > silver[0] + 0.2  # copper reflects red far more than silver
+    assert profile.coin("D").colour == profile.coin("Q").colour
+    assert {pawn.name for pawn in profile.pawns} >= {"red", "blue", "green", "yellow"}
+
+
+def test_json_round_trip(tmp_path):
+    profile = VisionProfile.default().only_kinds("PNDQ")
+    path = tmp_path / "profile.json"
+    profile.save(path)
+    assert VisionProfile.load(path) == profile
+    assert eval(repr(profile), vars(__import__("vision.profile", fromlist=["*"]))) == profile
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("{", "not JSON"),
+        ("[]", "JSON object"),
+        ('{"version": 99, "coins": [], "pawns": []}', "version 99"),
+        ('{"coins": [], "pawns": []}', "no coin kinds"),
+        ('{"coins": [{"kind": "X", "diameter_mm": 20, "colour": [0, 0]}], "pawns": []}',
+         "unknown coin kind"),
+        ('{"coins": [{"kind": "P"}], "pawns": []}', "missing or bad field"),
+    ],
+)
+def test_bad_profiles_raise_clear_errors(tmp_path, text, words):
+    path = tmp_path / "profile.json"
+    path.write_text(text)
+    with pytest.raises(ProfileError, match=words):
+        VisionProfile.load(path)
+
+
+def test_missing_profile_names_the_file(tmp_path):
+    with pytest.raises(ProfileError, match=r"nowhere\.json"):
+        VisionProfile.load(tmp_path / "nowhere.json")
+
+
+def test_negative_threshold_is_refused():
+    data = VisionProfile.default().to_json()
+    data["diameter_sigma_mm"] = -1
+    with pytest.raises(ProfileError, match="diameter_sigma_mm"):
+        VisionProfile.from_json(json.loads(json.dumps(data)))

@@ -1,0 +1,309 @@
+"""Finding the mat in a camera frame from its ArUco markers.
+
+:func:`find_board` detects the mat's ``DICT_4X4_50`` markers with OpenCV 5's
+``cv2.aruco.ArucoDetector`` and fits the homography from mat millimetres to image pixels. Any three
+of the four markers are enough (a hand may cover one corner); with fewer it raises
+:class:`~vision.errors.MatNotFoundError` naming the missing markers. Detection runs on a
+downscaled grey image for speed, then each corner is refined on the full-resolution image.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from calibration.geometry import MatGeometry, Point
+from vision.errors import ImageReadError, MatNotFoundError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+
+@dataclass(frozen=True)
+class MarkerConfig:
+    """How markers are searched for.
+
+    ``detect_width`` is the width in pixels the frame is shrunk to before detection (markers of
+    a mat that fills a 1920-wide frame stay 40+ pixels wide); when too few markers are seen
+    there, detection is retried at full size. ``min_markers`` is how many of the mat's markers
+    must be seen (3 survives one covered corner). ``max_reprojection_px`` rejects a fit whose
+    marker corners disagree with the homography (a marker cut out and moved, a folded mat).
+    With ``fit_lens`` and all four markers seen, the lens's radial distortion (up to
+    ``max_lens_k1``) is fitted too, since the 16 corners overdetermine a plane.
+    """
+
+    detect_width: int = 960
+    min_markers: int = 3
+    refine_corners: bool = True
+    max_reprojection_px: float = 6.0
+    fit_lens: bool = True
+    max_lens_k1: float = 0.08
+
+
+@dataclass(frozen=True, eq=False)
+class BoardLocation:
+    """Where the mat lies in one frame.
+
+    ``homography`` maps mat millimetres (x, y, 1) to ideal image pixels, which
+    :func:`distort_points` with ``lens_k1`` bends into frame pixels; ``markers_found`` and
+    ``markers_missing`` are marker ids; ``reprojection_px`` is the root-mean-square distance
+    between detected marker corners and where the homography puts them.
+    """
+
+    homography: FloatArray
+    markers_found: tuple[int, ...]
+    markers_missing: tuple[int, ...]
+    reprojection_px: float
+    image_size: tuple[int, int]
+    lens_k1: float = 0.0
+
+    def __repr__(self) -> str:
+        return (
+            f"BoardLocation(markers_found={self.markers_found!r}, "
+            f"markers_missing={self.markers_missing!r}, "
+            f"reprojection_px={self.reprojection_px:.3f}, image_size={self.image_size!r}, "
+            f"lens_k1={self.lens_k1:.4f})"
+        )
+
+    def to_image(self, points_mm: list[Point] | FloatArray) -> FloatArray:
+        """Mat points in millimetres -> image pixel coordinates (N x 2)."""
+        points = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
+        ideal = cv2.perspectiveTransform(points, self.homography).reshape(-1, 2)
+        return distort_points(ideal, self.lens_k1, self.image_size)
+
+    def to_mat(self, points_px: list[Point] | FloatArray) -> FloatArray:
+        """Image pixel coordinates -> mat points in millimetres (N x 2)."""
+        ideal = undistort_points(np.asarray(points_px), self.lens_k1, self.image_size)
+        points = ideal.reshape(-1, 1, 2)
+        inverse = np.linalg.inv(self.homography)
+        return np.asarray(cv2.perspectiveTransform(points, inverse).reshape(-1, 2))
+
+    def play_area_polygon(self, geometry: MatGeometry) -> FloatArray:
+        """The play area's four corners in image pixels (top-left, top-right, bottom-right,
+        bottom-left as South sees the mat), for the steady-frame gate and for drawing."""
+        left, top, right, bottom = geometry.play_area.bounds()
+        return self.to_image([(left, top), (right, top), (right, bottom), (left, bottom)])
+
+    def play_area_mask(self, geometry: MatGeometry, margin_mm: float = 0.0) -> Image:
+        """A uint8 mask (255 inside) of the play area grown by ``margin_mm``, frame-sized."""
+        left, top, right, bottom = geometry.play_area.bounds()
+        corners = [
+            (left - margin_mm, top - margin_mm),
+            (right + margin_mm, top - margin_mm),
+            (right + margin_mm, bottom + margin_mm),
+            (left - margin_mm, bottom + margin_mm),
+        ]
+        width, height = self.image_size
+        mask = np.zeros((height, width), np.uint8)
+        polygon = np.round(self.to_image(corners)).astype(np.int32)
+        cv2.fillConvexPoly(mask, polygon, 255)
+        return mask
+
+    def pixels_per_mm(self, geometry: MatGeometry) -> float:
+        """The image's mean linear scale over the play area, in pixels per millimetre."""
+        polygon = self.play_area_polygon(geometry).astype(np.float32)
+        area_px = abs(float(cv2.contourArea(polygon)))
+        return float(np.sqrt(area_px / geometry.play_area.area()))
+
+
+@cache
+def _detector() -> cv2.aruco.ArucoDetector:
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    return cv2.aruco.ArucoDetector(dictionary, parameters)
+
+
+def to_grey(image: Image) -> Image:
+    """A single-channel uint8 view of a BGR, BGRA or grey image; raises on anything else."""
+    if image is None or not isinstance(image, np.ndarray) or image.size == 0:
+        raise ImageReadError("the frame is empty; pass a decoded image")
+    if image.dtype != np.uint8:
+        raise ImageReadError(f"the frame has pixel type {image.dtype}; expected 8-bit")
+    if image.ndim == 2:
+        return image
+    if image.ndim == 3 and image.shape[2] == 3:
+        return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+    raise ImageReadError(f"the frame has shape {image.shape}; expected a grey or colour image")
+
+
+def _detect(grey: Image, scale: float) -> dict[int, FloatArray]:
+    small = grey
+    if scale != 1.0:
+        small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    corners, ids, _ = _detector().detectMarkers(small)
+    found: dict[int, FloatArray] = {}
+    if ids is None:
+        return found
+    for raw_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
+        marker_id = int(raw_id)
+        # Corner coordinates are pixel centres; map them back to full-size pixel centres.
+        points = (quad.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5
+        # The same id twice: keep the larger, the other is noise.
+        if marker_id in found and _area(points) <= _area(found[marker_id]):
+            continue
+        found[marker_id] = points
+    return found
+
+
+def _area(quad: FloatArray) -> float:
+    return abs(float(cv2.contourArea(quad.astype(np.float32))))
+
+
+def _refine(grey: Image, quads: dict[int, FloatArray], scale: float) -> dict[int, FloatArray]:
+    """Sub-pixel corners on the full-resolution image, with a window fitted to the marker size."""
+    if not quads:
+        return quads
+    stacked = np.concatenate(list(quads.values())).astype(np.float32).reshape(-1, 1, 2)
+    side = min(float(np.linalg.norm(quad[0] - quad[1])) for quad in quads.values())
+    half_window = int(max(2, min(8, round(side / 12), round(1.5 / scale))))
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
+    refined = cv2.cornerSubPix(grey, stacked, (half_window, half_window), (-1, -1), criteria)
+    points = refined.reshape(-1, 4, 2).astype(np.float64)
+    return {marker_id: points[index] for index, marker_id in enumerate(quads)}
+
+
+def detect_markers(config: MarkerConfig, image: Image) -> dict[int, FloatArray]:
+    """Every ``DICT_4X4_50`` marker in ``image``: id -> its 4 corners in pixels (ArUco order)."""
+    grey = to_grey(image)
+    scale = min(1.0, config.detect_width / grey.shape[1])
+    quads = _detect(grey, scale)
+    if scale < 1.0 and len(quads) < 4:
+        quads = {**quads, **_detect(grey, 1.0)}
+        scale = 1.0
+    if config.refine_corners:
+        quads = _refine(grey, quads, scale)
+    return quads
+
+
+def locate(
+    config: MarkerConfig, quads: dict[int, FloatArray], geometry: MatGeometry,
+    image_size: tuple[int, int],
+) -> BoardLocation:
+    """Fit the mat homography from detected marker corners; raises when too few are usable."""
+    expected = geometry.marker_ids()
+    found = tuple(marker_id for marker_id in expected if marker_id in quads)
+    missing = tuple(marker_id for marker_id in expected if marker_id not in quads)
+    needed = min(config.min_markers, len(expected))
+    if len(found) < needed:
+        raise MatNotFoundError(_missing_message(geometry, found, missing, needed), found, missing)
+    mat_corners = geometry.marker_corners()
+    source = np.array([mat_corners[m] for m in found], np.float64).reshape(-1, 2)
+    target = np.concatenate([quads[m] for m in found]).reshape(-1, 2)
+    lens_k1 = 0.0
+    homography, error = _fit(source, target, 0.0, image_size)
+    if config.fit_lens and len(found) >= 4:
+        lens_k1, homography, error = _fit_lens(config, source, target, image_size)
+    if homography is None:
+        raise MatNotFoundError(
+            f"markers {_ids(found)} of mat {geometry.name!r} do not fit a flat mat; "
+            "lay the mat flat and keep all four corners in view", found, missing,
+        )
+    if error > config.max_reprojection_px:
+        raise MatNotFoundError(
+            f"markers {_ids(found)} of mat {geometry.name!r} disagree by {error:.1f} px; "
+            "lay the mat flat and make sure it is the right mat", found, missing,
+        )
+    return BoardLocation(homography, found, missing, error, image_size, lens_k1)
+
+
+def _fit(
+    source: FloatArray, target: FloatArray, lens_k1: float, image_size: tuple[int, int]
+) -> tuple[FloatArray | None, float]:
+    """Homography from mat mm to ideal pixels for a lens ``lens_k1``, and its RMS error (px)."""
+    ideal = undistort_points(target, lens_k1, image_size)
+    homography, _ = cv2.findHomography(source, ideal, 0)
+    if homography is None:
+        return None, math.inf
+    projected = cv2.perspectiveTransform(source.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    return homography, float(np.sqrt(np.mean(np.sum((projected - ideal) ** 2, axis=1))))
+
+
+def _fit_lens(
+    config: MarkerConfig, source: FloatArray, target: FloatArray, image_size: tuple[int, int]
+) -> tuple[float, FloatArray | None, float]:
+    """The radial distortion that makes the markers' corners fit one plane best (grid search,
+    then a finer one around the best), with its homography and error."""
+    best = (0.0, *_fit(source, target, 0.0, image_size))
+    span, step = config.max_lens_k1, config.max_lens_k1 / 8
+    centre = 0.0
+    for _ in range(3):
+        for lens_k1 in np.arange(centre - span, centre + span + step / 2, step):
+            homography, error = _fit(source, target, float(lens_k1), image_size)
+            if error < best[2] - 1e-9:
+                best = (float(lens_k1), homography, error)
+        centre, span, step = best[0], step, step / 4
+    return best
+
+
+def undistort_points(
+    points: FloatArray, lens_k1: float, image_size: tuple[int, int]
+) -> FloatArray:
+    """Frame pixels -> ideal (pinhole) pixels under radial distortion ``lens_k1``.
+
+    ``ideal = c + (p - c)(1 + k1 |p - c|^2 / R^2)`` with ``c`` the frame centre and ``R`` half
+    the frame diagonal: one coefficient is enough for the mild distortion of webcams.
+    """
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    if lens_k1 == 0.0:
+        return points
+    centre = np.array(image_size, np.float64) / 2
+    offsets = points - centre
+    squared = (offsets**2).sum(axis=1, keepdims=True) / (math.hypot(*image_size) / 2) ** 2
+    return np.asarray(centre + offsets * (1 + lens_k1 * squared))
+
+
+def distort_points(
+    points: FloatArray, lens_k1: float, image_size: tuple[int, int]
+) -> FloatArray:
+    """Ideal pixels -> frame pixels: the inverse of :func:`undistort_points` (Newton steps)."""
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    if lens_k1 == 0.0:
+        return points
+    centre = np.array(image_size, np.float64) / 2
+    offsets = points - centre
+    norm = math.hypot(*image_size) / 2
+    target = np.hypot(offsets[:, 0], offsets[:, 1]) / norm
+    radius = target.copy()
+    for _ in range(6):
+        radius -= (radius * (1 + lens_k1 * radius**2) - target) / (1 + 3 * lens_k1 * radius**2)
+    ratio = np.divide(radius, target, out=np.ones_like(radius), where=target > 0)
+    return np.asarray(centre + offsets * ratio[:, None])
+
+
+def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> BoardLocation:
+    """Detect ``geometry``'s markers in ``image`` and locate the mat.
+
+    Raises :class:`~vision.errors.MatNotFoundError` (with ``found`` and ``missing`` ids) when
+    fewer than ``config.min_markers`` of the mat's markers are seen.
+    """
+    quads = detect_markers(config, image)
+    height, width = image.shape[:2]
+    return locate(config, quads, geometry, (width, height))
+
+
+def _ids(ids: tuple[int, ...]) -> str:
+    return ", ".join(str(marker_id) for marker_id in ids) or "none"
+
+
+def _missing_message(
+    geometry: MatGeometry, found: tuple[int, ...], missing: tuple[int, ...], needed: int
+) -> str:
+    return (
+        f"mat {geometry.name!r} not found: markers {_ids(missing)} missing "
+        f"(found {_ids(found)}, need {needed} of {len(geometry.markers)}); "
+        "uncover the mat's corners and keep them in view"
+    )

@@ -1,0 +1,202 @@
+"""What coins and pawns look like to reading: sizes, colours and thresholds, saved as JSON.
+
+A :class:`VisionProfile` is what `companion calibrate` learns for one camera and one set of
+coins; :meth:`VisionProfile.default` builds one from physics alone (US Mint diameters, copper
+against silver against brass). Colours are measured against the local mat white, so they hold
+under warm and cold light: a coin's colour is its ``(ln(red/green), ln(blue/green))`` after each
+channel was divided by the paper's; a pawn's is its blue, green, red reflectance against paper.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from companion.observation import COIN_KINDS
+from vision.errors import ProfileError
+
+#: The version written into saved profiles; loading refuses other versions.
+PROFILE_VERSION = 1
+
+#: Colour ``(ln(red/green), ln(blue/green))`` against white paper, by metal, from the metals'
+#: reflectance spectra: copper reflects red far more than blue, cupronickel and clad silver are
+#: nearly neutral, manganese brass is yellow (little blue).
+METAL_COLOURS: dict[str, tuple[float, float]] = {
+    "copper": (0.45, -0.40),
+    "silver": (0.0, 0.0),
+    "brass": (0.20, -0.65),
+}
+
+
+@dataclass(frozen=True)
+class CoinLook:
+    """One coin kind: its letter, true diameter, colour, and how far each may stray."""
+
+    kind: str
+    diameter_mm: float
+    colour: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class PawnLook:
+    """One pawn colour: its name (what observations report) and its colour against white paper.
+
+    ``colour`` is blue, green, red reflectance relative to the mat's white (0-1 each), the
+    order OpenCV stores pixels in.
+    """
+
+    name: str
+    colour: tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class VisionProfile:
+    """Everything reading needs to tell coins and pawns apart.
+
+    ``diameter_sigma_mm`` and ``colour_sigma`` are the spreads of a measurement around a
+    kind's value (a coin 2 sigma away is still that kind, but with less confidence).
+    ``diameter_scale`` corrects a camera's systematic size bias (blur grows dark discs):
+    measured diameters are divided by it. Pawn pixels are those of at least
+    ``pawn_min_saturation`` (or darker than ``pawn_dark_value``, for black pawns) whose colour is
+    nearer a pawn's than any metal's; a pawn is seen when such pixels of one colour cover
+    ``pawn_min_share`` of a ``pawn_diameter_mm`` disc. Paper turns into foreground (a coin or a
+    pawn) where its darkest channel falls below ``1 - foreground_darkness`` of the local white.
+    """
+
+    coins: tuple[CoinLook, ...]
+    pawns: tuple[PawnLook, ...]
+    diameter_sigma_mm: float = 0.5
+    colour_sigma: float = 0.1
+    diameter_scale: float = 1.0
+    pawn_diameter_mm: float = 14.0
+    pawn_min_saturation: float = 0.35
+    pawn_dark_value: float = 0.22
+    pawn_min_share: float = 0.3
+    foreground_darkness: float = 0.16
+    version: int = PROFILE_VERSION
+
+    @classmethod
+    def default(cls) -> VisionProfile:
+        """The profile from physics: true diameters and metal colours, four pawn colours."""
+        coins = tuple(
+            CoinLook(letter, diameter, METAL_COLOURS[metal])
+            for letter, (_, diameter, metal) in COIN_KINDS.items()
+        )
+        pawns = (
+            PawnLook("red", (0.16, 0.16, 0.80)),
+            PawnLook("blue", (0.78, 0.38, 0.10)),
+            PawnLook("green", (0.25, 0.62, 0.15)),
+            PawnLook("yellow", (0.12, 0.80, 0.92)),
+            PawnLook("purple", (0.58, 0.18, 0.48)),
+            PawnLook("black", (0.13, 0.13, 0.14)),
+        )
+        return cls(coins=coins, pawns=pawns)
+
+    def coin(self, kind: str) -> CoinLook:
+        """The look of coin ``kind``; raises :class:`ProfileError` when the profile lacks it."""
+        for look in self.coins:
+            if look.kind == kind:
+                return look
+        raise ProfileError(f"the vision profile has no coin kind {kind!r}")
+
+    def only_kinds(self, kinds: str) -> VisionProfile:
+        """A copy that knows only the coin kinds in ``kinds`` (letters), e.g. ``"PNDQ"``."""
+        return replace(self, coins=tuple(look for look in self.coins if look.kind in kinds))
+
+    def to_json(self) -> dict[str, Any]:
+        """The profile as a JSON-ready dict."""
+        data = asdict(self)
+        data["coins"] = [
+            {"kind": c.kind, "diameter_mm": c.diameter_mm, "colour": list(c.colour)}
+            for c in self.coins
+        ]
+        data["pawns"] = [{"name": p.name, "colour": list(p.colour)} for p in self.pawns]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], source: str = "profile") -> VisionProfile:
+        """Parse :meth:`to_json` output; every problem is a :class:`ProfileError` naming it."""
+        if not isinstance(data, Mapping):
+            raise ProfileError(f"{source} must be a JSON object")
+        version = data.get("version", PROFILE_VERSION)
+        if version != PROFILE_VERSION:
+            raise ProfileError(
+                f"{source} has version {version!r}; this program reads version "
+                f"{PROFILE_VERSION}: run `companion calibrate` again"
+            )
+        try:
+            coins = tuple(_coin_from_json(item) for item in data["coins"])
+            pawns = tuple(_pawn_from_json(item) for item in data["pawns"])
+            numbers = {
+                name: float(data[name])
+                for name in _NUMBER_FIELDS
+                if name in data
+            }
+        except (KeyError, TypeError, ValueError) as error:
+            raise ProfileError(f"{source} has a missing or bad field: {error!r}") from None
+        profile = cls(coins=coins, pawns=pawns, **numbers)  # type: ignore[arg-type]
+        profile.check(source)
+        return profile
+
+    def check(self, source: str = "profile") -> None:
+        """Raise :class:`ProfileError` when a value is impossible."""
+        if not self.coins:
+            raise ProfileError(f"{source} lists no coin kinds")
+        for look in self.coins:
+            if look.kind not in COIN_KINDS:
+                raise ProfileError(f"{source} has unknown coin kind {look.kind!r}")
+            if not 5.0 <= look.diameter_mm <= 60.0:
+                raise ProfileError(
+                    f"{source} gives coin {look.kind} a diameter of {look.diameter_mm} mm"
+                )
+        for name in _NUMBER_FIELDS:
+            if getattr(self, name) <= 0:
+                raise ProfileError(f"{source} has a non-positive {name}")
+        names = [pawn.name for pawn in self.pawns]
+        if len(set(names)) != len(names):
+            raise ProfileError(f"{source} names a pawn colour twice")
+
+    def save(self, path: Path) -> None:
+        """Write the profile as indented JSON to ``path``."""
+        try:
+            path.write_text(json.dumps(self.to_json(), indent=2) + "\n")
+        except OSError as error:
+            raise ProfileError(f"cannot write profile {path}: {error.strerror}") from None
+
+    @classmethod
+    def load(cls, path: Path) -> VisionProfile:
+        """Read a profile saved by :meth:`save`; raises :class:`ProfileError` on any problem."""
+        try:
+            text = path.read_text()
+        except OSError as error:
+            raise ProfileError(f"cannot read profile {path}: {error.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ProfileError(f"profile {path} is not JSON: {error}") from None
+        return cls.from_json(data, f"profile {path}")
+
+
+_NUMBER_FIELDS = (
+    "diameter_sigma_mm",
+    "colour_sigma",
+    "diameter_scale",
+    "pawn_diameter_mm",
+    "pawn_min_saturation",
+    "pawn_dark_value",
+    "pawn_min_share",
+    "foreground_darkness",
+)
+
+
+def _coin_from_json(item: Mapping[str, Any]) -> CoinLook:
+    red, blue = item["colour"]
+    return CoinLook(str(item["kind"]), float(item["diameter_mm"]), (float(red), float(blue)))
+
+
+def _pawn_from_json(item: Mapping[str, Any]) -> PawnLook:
+    blue, green, red = item["colour"]
+    return PawnLook(str(item["name"]), (float(blue), float(green), float(red)))
