@@ -86,7 +86,8 @@ class SynthError(CompanionError):
 class Variation:
     """Everything about a frame that is not the board: camera, lens, light, coins' look, table.
 
-    ``lens_k1`` is radial distortion (-0.05..0.05, negative is barrel); ``light`` the light;
+    ``lens_k1`` is radial distortion (-0.05..0.05; positive is barrel, negative pincushion, see
+    :func:`vision.synth_camera.undistort_points`); ``light`` the light;
     ``noise`` sensor noise in 8-bit levels (sigma); ``blur`` a Gaussian blur sigma in pixels;
     ``jpeg_quality`` 1..99, or 0 for no compression; ``tarnish`` 0 (shiny) .. 1 (dull, dark)
     on average over the coins; ``placement`` how far off-centre coins lie, as a share of the
@@ -475,8 +476,14 @@ def render_frame(scene: SynthScene, seed: int = 0) -> Image:
     return render(scene, seed).image
 
 
-def random_variation(seed: int, max_tilt_deg: float = 35.0) -> Variation:
-    """A variation drawn at random over every kind of trouble the synthetic table can make."""
+def random_variation(
+    seed: int, max_tilt_deg: float = 35.0, geometry: MatGeometry | None = None
+) -> Variation:
+    """A variation drawn at random over every kind of trouble the synthetic table can make.
+
+    The camera is drawn so that every marker of ``geometry`` (Coin Isolation's by default) and
+    its quiet zone lie inside the frame: the mat is zoomed out a little until they do.
+    """
     rng = np.random.default_rng([seed, 1])
     pose = CameraPose(
         tilt_deg=float(rng.uniform(0, max_tilt_deg)),
@@ -486,6 +493,8 @@ def random_variation(seed: int, max_tilt_deg: float = 35.0) -> Variation:
         offset=(float(rng.uniform(-0.8, 0.8)), float(rng.uniform(-0.8, 0.8))),
         focal_px=float(rng.uniform(1200, 1700)),
     )
+    lens_k1 = float(rng.uniform(-0.04, 0.03))
+    pose = _fit_markers(pose, lens_k1, geometry or coin_isolation_mat())
     light = Light(
         warmth=float(rng.uniform(-1, 1)),
         exposure=float(rng.uniform(0.8, 1.1)),
@@ -498,7 +507,7 @@ def random_variation(seed: int, max_tilt_deg: float = 35.0) -> Variation:
     )
     return Variation(
         pose=pose,
-        lens_k1=float(rng.uniform(-0.04, 0.03)),
+        lens_k1=lens_k1,
         light=light,
         noise=float(rng.uniform(1.0, 5.0)),
         blur=float(rng.uniform(0, 1.3)),
@@ -507,6 +516,29 @@ def random_variation(seed: int, max_tilt_deg: float = 35.0) -> Variation:
         placement=float(rng.uniform(0.2, 1.0)),
         table=int(rng.integers(0, 4)),
     )
+
+
+def _fit_markers(pose: CameraPose, lens_k1: float, geometry: MatGeometry,
+                 image_size: tuple[int, int] = (1920, 1080)) -> CameraPose:
+    """``pose`` zoomed out until every marker with its quiet zone is 4 pixels inside the frame."""
+    quiet = geometry.quiet_zone_mm
+    points = []
+    for marker in geometry.markers:
+        x, y = marker.centre
+        half = marker.side_mm / 2 + quiet
+        points += [(x - half, y - half), (x + half, y - half), (x + half, y + half),
+                   (x - half, y + half)]
+    probe = SynthScene(geometry, variation=Variation(pose=pose, lens_k1=lens_k1),
+                       image_size=image_size)
+    for _ in range(20):
+        pixels = probe.project(points)
+        inside = (pixels.min() >= 4 and pixels[:, 0].max() <= image_size[0] - 5
+                  and pixels[:, 1].max() <= image_size[1] - 5)
+        if inside:
+            break
+        pose = replace(pose, fill=pose.fill - 0.02)
+        probe = replace(probe, variation=replace(probe.variation, pose=pose))
+    return pose
 
 
 def random_scene(seed: int, variation: Variation | None = None, players: int = 2,
@@ -531,8 +563,8 @@ def random_scene(seed: int, variation: Variation | None = None, players: int = 2
         coins[name] = letters
     spots = rng.choice(len(names), size=players, replace=False)
     pawns = {names[int(spot)]: PLAYER_COLOURS[index] for index, spot in enumerate(spots)}
-    return SynthScene.build(coins, pawns, geometry, variation or random_variation(seed),
-                            layout_seed=seed)
+    variation = variation or random_variation(seed, geometry=geometry)
+    return SynthScene.build(coins, pawns, geometry, variation, layout_seed=seed)
 
 
 def random_hand(seed: int, geometry: MatGeometry | None = None, cover_marker: int | None = None

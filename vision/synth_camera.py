@@ -115,7 +115,8 @@ def undistort_points(points: FloatArray, k1: float, image_size: tuple[int, int])
     """Frame pixels -> ideal pixels: ``p = c + (q - c)(1 + k1 |q - c|^2 / R^2)``.
 
     This direction defines the lens (it is what the remap tables use); ``R`` is half the frame
-    diagonal, ``c`` the frame centre. Negative ``k1`` is barrel distortion.
+    diagonal, ``c`` the frame centre. Positive ``k1`` is barrel distortion (the frame's edges
+    show more of the scene), negative is pincushion.
     """
     centre = np.array(image_size, np.float64) / 2
     offsets = np.asarray(points, np.float64).reshape(-1, 2) - centre
