@@ -85,8 +85,9 @@ def main() -> None:
     print(f"pawn errors: {pawn_errors}; wrong coins by case: {dict(stack_errors)}")
     print("\nconfusion of the top coin (rows: truth, columns: read)")
     print("      " + "".join(f"{kind:>7}" for kind in KINDS))
-    for truth in KINDS:
-        print(f"{truth:>6}" + "".join(f"{confusion[(truth, read)]:>7}" for read in KINDS))
+    for true_kind in KINDS:
+        row = "".join(f"{confusion[(true_kind, read)]:>7}" for read in KINDS)
+        print(f"{true_kind:>6}{row}")
     print("\nmilliseconds per 1920x1080 frame (median / 95th percentile / max)")
     for stage, values in timings.items():
         array = np.array(values)
