@@ -129,3 +129,31 @@ def test_registry_and_errors():
         coin_isolation_mat().region("z9")
     with pytest.raises(GeometryError, match="out of range"):
         coin_isolation_mat(square_mm=2.0)
+
+
+@pytest.mark.parametrize("s", [50.0, 37.0])
+def test_formulas_documented_in_mats_md_hold(s):
+    mat = coin_isolation_mat(s)
+    assert mat.width_mm == mat.height_mm == pytest.approx(10.4 * s)
+    assert mat.play_area.bounds() == pytest.approx((1.2 * s, 1.2 * s, 9.2 * s, 9.2 * s))
+    centres = [mat.marker(i).centre for i in range(4)]
+    expected = [(0.6 * s, 0.6 * s), (9.8 * s, 0.6 * s), (9.8 * s, 9.8 * s), (0.6 * s, 9.8 * s)]
+    assert centres == [pytest.approx(c) for c in expected]
+    assert all(m.side_mm == pytest.approx(0.8 * s) for m in mat.markers)
+    assert mat.quiet_zone_mm == pytest.approx(0.2 * s)
+    for f, r in itertools.product(range(8), range(8)):
+        centre = mat.region(geometry.square_name(f, r)).centre
+        assert centre == pytest.approx((1.2 * s + (f + 0.5) * s, 1.2 * s + (7 - r + 0.5) * s))
+
+
+def test_pit_mat_matches_mats_md():
+    mat = geometry.test_pit_mat()
+    assert (mat.width_mm, mat.height_mm) == (560.0, 260.0)
+    assert [mat.region(f"s{k}").centre for k in range(1, 5)] == [
+        (175.0, 165.0), (245.0, 165.0), (315.0, 165.0), (385.0, 165.0)
+    ]
+    assert mat.region("n1").centre == (175.0, 95.0)
+    assert mat.region("cup-w").shape == Rect((95.0, 130.0), (70.0, 130.0))
+    assert mat.region("cup-e").shape == Rect((465.0, 130.0), (70.0, 130.0))
+    assert [m.centre for m in mat.markers] == [(30.0, 30.0), (530.0, 30.0), (530.0, 230.0),
+                                              (30.0, 230.0)]
