@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.geometry import Circle, MatGeometry, Rect, Region, coin_isolation_mat
+from calibration.geometry import MatGeometry, coin_isolation_mat
 from calibration.mats import render_mat
 from companion.errors import CompanionError
 from companion.observation import COIN_KINDS, Observation, RegionReading
@@ -41,12 +41,12 @@ from vision.synth_camera import (
     remap_tables,
 )
 from vision.synth_effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
+from vision.synth_layout import placements
 from vision.synth_objects import (
     PAWN_COLOURS,
     Lighting,
     PlacedCoin,
     PlacedPawn,
-    coin_radius_mm,
     draw_coin,
     draw_pawn,
 )
@@ -299,100 +299,10 @@ def _lighting(variation: Variation) -> Lighting:
     return Lighting(direction=(math.cos(angle), math.sin(angle)), parallax=parallax)
 
 
-def _rng_for(*parts: object) -> np.random.Generator:
-    """A generator seeded from text parts, the same in every process (no ``hash``)."""
-    text = "|".join(str(part) for part in parts).encode()
-    return np.random.default_rng(list(text))
-
-
-def _stack_coins(region: Region, letters: str, seed: int, variation: Variation) -> list[PlacedCoin]:
-    """Coins of a stack: the bottom off-centre, each one above shifted a little."""
-    rng = _rng_for(seed, region.name, letters)
-    shape = region.shape
-    half_room = (shape.size[0] / 2 if isinstance(shape, Rect) else shape.radius) - 1.0
-    biggest = max(coin_radius_mm(letter) for letter in letters)
-    room = max(0.0, half_room - biggest - 1.5) * variation.placement
-    x, y = region.centre
-    x += rng.uniform(-room, room)
-    y += rng.uniform(-room, room)
-    coins = []
-    for level, letter in enumerate(letters):
-        if level:
-            angle = rng.uniform(0, 2 * math.pi)
-            step = rng.uniform(0.4, 1.4)
-            x += step * math.cos(angle)
-            y += step * math.sin(angle)
-        coins.append(_coin(letter, (x, y), level, rng, variation))
-    return coins
-
-
-def _coin(letter: str, centre: tuple[float, float], level: int, rng: np.random.Generator,
-          variation: Variation) -> PlacedCoin:
-    tarnish = float(np.clip(rng.normal(variation.tarnish, 0.15), 0, 1))
-    return PlacedCoin(letter, centre, float(rng.uniform(0, 360)), tarnish,
-                      float(rng.uniform(0.3, 1.0)), level, int(rng.integers(0, 4)))
-
-
-def _loose_coins(region: Region, letters: str, seed: int, variation: Variation) -> list[PlacedCoin]:
-    """Coins side by side in a pit or cup, not overlapping, at random places inside it."""
-    rng = _rng_for(seed, region.name, letters)
-    placed: list[PlacedCoin] = []
-    for letter in letters:
-        radius = coin_radius_mm(letter)
-        for _attempt in range(200):
-            centre = _random_point_inside(region, radius + 1.0, rng)
-            if all(math.dist(centre, other.centre_mm) > radius + coin_radius_mm(other.letter) + 0.8
-                   for other in placed):
-                break
-        placed.append(_coin(letter, centre, 0, rng, variation))
-    return placed
-
-
-def _random_point_inside(region: Region, margin: float, rng: np.random.Generator
-                         ) -> tuple[float, float]:
-    shape = region.shape
-    x, y = shape.centre
-    if isinstance(shape, Circle):
-        reach = max(0.0, shape.radius - margin)
-        angle, distance = rng.uniform(0, 2 * math.pi), reach * math.sqrt(rng.uniform(0, 1))
-        return (x + distance * math.cos(angle), y + distance * math.sin(angle))
-    half_w, half_h = max(0.0, shape.size[0] / 2 - margin), max(0.0, shape.size[1] / 2 - margin)
-    return (x + rng.uniform(-half_w, half_w), y + rng.uniform(-half_h, half_h))
-
-
-def _pawn_foot(
-    region: Region, coins: list[PlacedCoin], seed: int
-) -> tuple[tuple[float, float], int]:
-    """Where a pawn stands: off-centre on the top coin, or near the region's centre."""
-    rng = _rng_for(seed, region.name, "pawn")
-    if coins:
-        top = coins[-1]
-        angle = rng.uniform(0, 2 * math.pi)
-        distance = coin_radius_mm(top.letter) * rng.uniform(0.55, 0.85)
-        x, y = top.centre_mm
-        return (x + distance * math.cos(angle), y + distance * math.sin(angle)), len(coins)
-    return _random_point_inside(region, 9.0, rng), 0
-
-
 def _placements(scene: SynthScene) -> tuple[tuple[PlacedCoin, ...], tuple[PlacedPawn, ...]]:
-    """Where every coin and pawn of ``scene`` lies, bottom to top, region by region."""
-    coins = scene.coins_by_region()
-    pawns = scene.pawns_by_region()
-    placed_coins: list[PlacedCoin] = []
-    placed_pawns: list[PlacedPawn] = []
-    for region in scene.geometry.regions:
-        letters = coins.get(region.name, "")
-        loose = region.kind in ("pit", "cup")
-        placed = (
-            _loose_coins(region, letters, scene.layout_seed, scene.variation) if loose
-            else _stack_coins(region, letters, scene.layout_seed, scene.variation) if letters
-            else []
-        )
-        placed_coins.extend(replace(coin, region=region.name) for coin in placed)
-        if region.name in pawns:
-            foot, level = _pawn_foot(region, [] if loose else placed, scene.layout_seed)
-            placed_pawns.append(PlacedPawn(pawns[region.name], foot, level, region.name))
-    return tuple(placed_coins), tuple(placed_pawns)
+    """Where every coin and pawn of ``scene`` lies (see :func:`vision.synth_layout.placements`)."""
+    return placements(scene.geometry, scene.coins_by_region(), scene.pawns_by_region(),
+                      scene.layout_seed, scene.variation.placement, scene.variation.tarnish)
 
 
 @lru_cache(maxsize=4)
