@@ -26,6 +26,7 @@ from companion.launch import (
     GameOptions,
     HeadlessSink,
     close_quietly,
+    lingering,
     new_referee,
     run_windowed,
     simulated_hands,
@@ -313,7 +314,7 @@ def run_demo(
             sink.save(screens / "final.png")
         else:
             director_thread.start()
-            run_windowed(table, _finished_a_while_ago(director_thread))
+            run_windowed(table, lingering(lambda: not director_thread.is_alive(), 5.0))
     finally:
         table.stop()
         close_quietly(parts)
@@ -322,17 +323,3 @@ def run_demo(
 
 def _press(twin: Any, button: str) -> None:
     twin.press(button)
-
-
-def _finished_a_while_ago(thread: threading.Thread, seconds: float = 5.0) -> Callable[[], bool]:
-    """True a few seconds after ``thread`` ended, so the result stays up long enough to read."""
-    ended: list[float] = []
-
-    def finished() -> bool:
-        if thread.is_alive():
-            return False
-        if not ended:
-            ended.append(time.monotonic())
-        return time.monotonic() - ended[0] > seconds
-
-    return finished

@@ -194,6 +194,20 @@ def wait_until(condition: Callable[[], bool], timeout: float, step: float = 0.05
     return True
 
 
+def lingering(condition: Callable[[], bool], seconds: float) -> Callable[[], bool]:
+    """True ``seconds`` after ``condition`` first held, so a result stays up long enough to read."""
+    since: list[float] = []
+
+    def done() -> bool:
+        if not since:
+            if not condition():
+                return False
+            since.append(time.monotonic())
+        return time.monotonic() - since[0] > seconds
+
+    return done
+
+
 def is_finished(referee: Referee) -> Callable[[], bool]:
     """A predicate that is true once the game is over."""
     return lambda: referee.phase is Phase.OVER

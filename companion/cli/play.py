@@ -1,0 +1,94 @@
+"""`companion play`: referee a real game at the table."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `play` subcommand."""
+    parser = subparsers.add_parser(
+        "play",
+        help="referee a real game: webcam over the mat, panel (or keyboard) for the buttons",
+        description="Reads the board through the camera, takes turn presses from the panel (or "
+        "the keyboard: 1-4 end a turn, u undo, space select, enter confirm), checks every move "
+        "and records the game.",
+    )
+    parser.add_argument("--camera", default="0", help="camera URL: 0, /dev/video2, file://DIR, "
+                        "a video file, or sim://")
+    parser.add_argument("--panel", default=None,
+                        help="panel URL: /dev/ttyACM0, auto or sim:// (default: the keyboard)")
+    parser.add_argument("--game", default="coin-isolation", help="game to referee")
+    parser.add_argument("--players", type=int, default=2, help="2 to 4 players")
+    parser.add_argument("--variants", default="", help="comma-separated variants")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="calibration profile from `companion calibrate`")
+    parser.add_argument("--record", type=Path, default=None,
+                        help="folder for the game record (default: records/DATE-TIME)")
+    parser.add_argument("--resume", type=Path, default=None,
+                        help="carry on the game recorded in this folder")
+    parser.add_argument("--fullscreen", action="store_true", help="start in full screen")
+    parser.add_argument("--headless", action="store_true",
+                        help="no window (needs a panel); the record is still written")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the devices, then referee until the game ends or the window is closed."""
+    from companion.errors import CompanionError
+    from companion.launch import (
+        GameOptions,
+        close_quietly,
+        has_display,
+        is_finished,
+        lingering,
+        new_referee,
+        open_panel_or_keyboard,
+        open_profile,
+        resumed_referee,
+        run_windowed,
+        table_parts,
+        wait_until,
+    )
+    from companion.table import Table
+
+    headless = args.headless or not has_display()
+    if headless and args.panel is None:
+        raise CompanionError("there is no window for the keyboard here; give --panel "
+                             "/dev/ttyACM0 (or auto), or run where a display is available")
+    profile = open_profile(args.profile)
+    journal = None
+    if args.resume is not None:
+        referee, journal, players = resumed_referee(args.resume)
+        folder = args.resume
+    else:
+        if not 2 <= args.players <= 4:
+            raise CompanionError(f"--players {args.players} is not allowed; give 2 to 4 players")
+        variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
+        referee = new_referee(GameOptions(args.game, args.players, variants, None))
+        players = args.players
+        folder = args.record or Path("records") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    panel = open_panel_or_keyboard(args.panel)
+    try:
+        parts = table_parts(referee, args.camera, panel, profile, folder, players, journal)
+    except CompanionError:
+        if panel is not None:
+            panel.close()
+        raise
+    table = Table(parts)
+    print(f"Refereeing {referee.game.name}; the record goes to {folder}.", flush=True)
+    try:
+        if headless:
+            table.start()
+            wait_until(is_finished(referee), timeout=float("inf"))
+        else:
+            run_windowed(table, lingering(is_finished(referee), 30.0), fullscreen=args.fullscreen)
+    finally:
+        table.stop()
+        close_quietly(parts)
+    view = referee.view()
+    print(view.result or "Stopped before the end; carry on with "
+          f"`companion play --resume {folder}`.")
+    return 0
