@@ -30,8 +30,8 @@ import numpy.typing as npt
 
 from calibration.geometry import MatGeometry, coin_isolation_mat
 from calibration.mats import render_mat
-from companion.errors import CompanionError
 from companion.observation import COIN_KINDS, Observation, RegionReading
+from vision.errors import VisionError
 from vision.synth_camera import (
     CameraPose,
     apply_homography,
@@ -65,6 +65,7 @@ __all__ = [
     "SynthFrame",
     "SynthScene",
     "Variation",
+    "hand_visit",
     "random_hand",
     "random_scene",
     "random_variation",
@@ -78,7 +79,7 @@ Image = npt.NDArray[np.uint8]
 PLAYER_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow")
 
 
-class SynthError(CompanionError):
+class SynthError(VisionError):
     """A synthetic scene that names an unknown region, coin letter or pawn colour."""
 
 
@@ -540,6 +541,26 @@ class SynthCamera:
     @property
     def frames_read(self) -> int:
         return self._index
+
+
+def hand_visit(scene: SynthScene, hand: Hand, start: int, stay: int, travel: int = 6
+               ) -> Callable[[int], SynthScene]:
+    """A scene provider for :class:`SynthCamera`: ``hand`` reaches in from frame ``start`` over
+    ``travel`` frames, stays still for ``stay`` frames, and goes back out over ``travel``."""
+    leave = start + travel + stay
+
+    def scene_at(index: int) -> SynthScene:
+        if index < start or index >= leave + travel:
+            return scene
+        if index < start + travel:
+            reach = (index - start + 1) / travel
+        elif index < leave:
+            reach = 1.0
+        else:
+            reach = 1.0 - (index - leave + 1) / travel
+        return with_hands(scene, replace(hand, reach=reach)) if reach > 0 else scene
+
+    return scene_at
 
 
 def with_hands(scene: SynthScene, *hands: Hand) -> SynthScene:

@@ -48,7 +48,9 @@ class Hand:
     ``edge`` is the side of the frame the arm enters from and ``entry`` the place along that edge
     (0..1, left to right or top to bottom); ``skin`` indexes :data:`SKIN_TONES`; ``sleeve`` is a
     BGR colour for a sleeve over the forearm, or None for a bare arm; ``size`` scales an adult hand
-    (which the camera, closer to it than to the table, also sees a little bigger).
+    (which the camera, closer to it than to the table, also sees a little bigger); ``reach`` is
+    how far the fingertips have come from the edge towards the target (0 = out of sight, 1 = at
+    the target), for hands moving in and out over successive frames.
     """
 
     target_mm: tuple[float, float]
@@ -57,6 +59,7 @@ class Hand:
     skin: int = 1
     sleeve: tuple[int, int, int] | None = None
     size: float = 1.0
+    reach: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -157,11 +160,12 @@ def hand_mask(hand: Hand, target_px: tuple[float, float], pixels_per_mm: float,
     width, height = image_size
     small = (width // scale, height // scale)
     unit = pixels_per_mm * hand.size * 1.15 / scale
-    tip = np.array(target_px, np.float64) / scale
+    target = np.array(target_px, np.float64) / scale
     entry = np.array(_edge_point(hand, image_size, 60.0), np.float64) / scale
-    direction = tip - entry
+    direction = target - entry
     length = float(np.linalg.norm(direction)) or 1.0
     direction /= length
+    tip = entry + direction * length * min(1.0, max(0.0, hand.reach))
     across = np.array([-direction[1], direction[0]])
     skin = np.zeros((small[1], small[0]), np.uint8)
     sleeve = np.zeros_like(skin)

@@ -216,3 +216,19 @@ def test_placed_coins_lie_in_their_regions_and_show_their_metal(seed):
         blue, _, red = np.median(patch.reshape(-1, 3), axis=0)
         ratios["copper" if coin.letter == "P" else "silver"].append(red / max(blue, 1.0))
     assert min(ratios["copper"]) > max(ratios["silver"]), ratios
+
+
+def test_a_visiting_hand_comes_in_stays_and_leaves():
+    from vision.synth import hand_visit
+
+    scene = random_scene(8, Variation())
+    camera = SynthCamera(hand_visit(scene, random_hand(3), start=2, stay=3, travel=3), seed=0)
+    frames = [camera.read_frame() for _ in range(12)]
+    over = [frame.hand_over_play_area for frame in frames]
+    reach = [frame.scene.hands[0].reach if frame.scene.hands else 0.0 for frame in frames]
+    assert reach[:2] == [0.0, 0.0] and reach[5:8] == [1.0, 1.0, 1.0] and reach[-1] == 0.0
+    assert reach[2] < reach[3] < reach[4] == 1.0 and reach[8] > reach[9] > 0.0
+    assert not over[0] and over[6] and not over[-1]
+    still = np.abs(frames[0].image.astype(int) - frames[-1].image.astype(int)).mean()
+    moving = np.abs(frames[3].image.astype(int) - frames[4].image.astype(int)).mean()
+    assert moving > 2 * still
