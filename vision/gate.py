@@ -3,7 +3,8 @@
 A frame counts only when, for at least ``settle_s`` seconds (0.4 s by default), every frame has
 shown all four markers, a still board, and nothing foreign over the mat. The gate is a pure state
 machine: :meth:`SteadyGate.update` is fed a timestamp, the image and the board-finding result
-of :mod:`vision.markers`, and returns a :class:`GateVerdict` whose ``reason`` says in a few words
+of :mod:`vision.markers` (a ``BoardLocation``, or the ``MatNotFoundError`` that
+``find_board`` raised), and returns a :class:`GateVerdict` whose ``reason`` says in a few words
 why the frame does not count ("marker 2 not seen", "a hand is over the board", "waiting for the
 board to settle"). It never sleeps and never reads a clock, so tests feed it made-up times.
 
@@ -11,10 +12,13 @@ How it looks, on a low-resolution top view of the whole mat (2 mm per pixel by d
 
 * stillness: the play area's corners in the image must not shift, and the top view must not
   change, between consecutive frames;
-* foreign objects: the mat is white and pale blue-grey, so everything clearly darker or more
-  colourful than the paper around it is an object. Coins and pawns are small blobs inside the
-  play area; a blob that is large, skin-coloured or reaches out over the margin (arms come from
-  outside the mat) is a hand, a sleeve or a shadow.
+* foreign objects: the light's colour and unevenness are divided out against the paper's own
+  local white; then skin-coloured area larger than a few pennies is a hand, and of everything
+  clearly darker or more colourful than paper (coins, pawns, sleeves, shadows), a blob larger
+  than a square, or one reaching out over the margin around the play area (arms come from
+  outside the mat), is foreign. Coins and pawns are small blobs inside the play area.
+
+:meth:`SteadyGate.look` finds the board itself and is what a referee calls per frame.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import MatGeometry
+from vision.errors import MatNotFoundError
+from vision.markers import BoardLocation, MarkerConfig, find_board
 
 #: An image or mask as OpenCV gives it; a 3x3 or Nx2 float matrix.
 Image = NDArray[Any]
@@ -34,16 +40,16 @@ Matrix = NDArray[Any]
 
 
 class BoardFinding(Protocol):
-    """What the gate needs of a board-finding result (see :mod:`vision.markers`)."""
+    """What the gate needs of a board-finding result (:class:`vision.markers.BoardLocation`)."""
 
     @property
-    def marker_ids(self) -> tuple[int, ...]:
-        """Ids of the mat's markers found in the frame."""
+    def homography(self) -> Matrix:
+        """3x3 homography from mat millimetres to image pixels."""
         ...
 
     @property
-    def image_to_mat(self) -> Matrix | None:
-        """3x3 homography from image pixels to mat millimetres, or None when not found."""
+    def markers_found(self) -> tuple[int, ...]:
+        """Ids of the mat's markers found in the frame."""
         ...
 
 
@@ -76,8 +82,9 @@ class GateVerdict:
     """The gate's answer for one frame: whether it counts and, if not, why.
 
     ``code`` is one of ``steady``, ``no-board``, ``markers``, ``hand``, ``foreign``, ``moving``,
-    ``settling``; ``reason`` is the short sentence for the screen; ``still_s`` is how long the
-    board has been steady and clean so far.
+    ``settling``; ``reason`` is the short sentence for the screen ("a hand covers marker 2"
+    when both); ``still_s`` is how long the board has been steady and clean so far;
+    ``missing_markers`` the mat's markers not found in this frame.
     """
 
     steady: bool
@@ -87,15 +94,21 @@ class GateVerdict:
     missing_markers: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class TopView:
-    """The mat seen from above at low resolution, with masks of its parts (pixel grid)."""
+@dataclass(frozen=True, eq=False)
+class GateView:
+    """The whole mat seen from above at low resolution: as seen, in grey, with the light's
+    colour divided out (``balanced``: paper at :data:`PAPER_LEVEL`), and masks of the paper
+    to look at (markers cut out) and of the margin around the play area."""
 
     image: Image
     grey: Image
+    balanced: Image
     paper_mask: Image
-    play_mask: Image
     margin_mask: Image
+
+
+#: The grey level white paper is brought to in the balanced view.
+PAPER_LEVEL = 235.0
 
 
 def markers_missing_reason(missing: tuple[int, ...]) -> str:
@@ -123,7 +136,10 @@ def view_masks(geometry: MatGeometry, mm_per_pixel: float) -> tuple[Image, Image
         round(geometry.height_mm / mm_per_pixel),
         round(geometry.width_mm / mm_per_pixel),
     )
-    paper = np.full(shape, 255, np.uint8)
+    # Keep off the sheet's edge, where the table shows through any small misfit.
+    edge = 12.0
+    paper = _rect_mask(shape, (edge, edge, geometry.width_mm - edge, geometry.height_mm - edge),
+                       mm_per_pixel)
     for marker in geometry.markers:
         quiet = geometry.quiet_zone_mm
         left, top, right, bottom = marker.rect().bounds()
@@ -138,69 +154,83 @@ def view_masks(geometry: MatGeometry, mm_per_pixel: float) -> tuple[Image, Image
 
 
 def top_view(image: Image, image_to_mat: Matrix, geometry: MatGeometry,
-             mm_per_pixel: float, masks: tuple[Image, Image, Image] | None = None) -> TopView:
-    """The whole mat warped to ``mm_per_pixel``: warped at twice that, then halved by averaging.
-
-    Averaging pairs of pixels removes most sensor noise and aliasing at a small cost.
-    """
-    paper, play, margin = masks or view_masks(geometry, mm_per_pixel)
+             mm_per_pixel: float, masks: tuple[Image, Image, Image] | None = None) -> GateView:
+    """The whole mat warped straight to ``mm_per_pixel`` (2 mm per pixel is coarse enough that
+    the warp is cheap, and fine enough to see a coin move)."""
+    paper, _, margin = masks or view_masks(geometry, mm_per_pixel)
     height, width = paper.shape
-    mat_to_fine = np.diag([2 / mm_per_pixel, 2 / mm_per_pixel, 1.0])
-    fine = cv2.warpPerspective(image, mat_to_fine @ image_to_mat, (2 * width, 2 * height),
+    mat_to_view = np.diag([1 / mm_per_pixel, 1 / mm_per_pixel, 1.0])
+    view = cv2.warpPerspective(image, mat_to_view @ image_to_mat, (width, height),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    view = cv2.resize(fine, (width, height), interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    return TopView(view, grey, paper, play, margin)
+    white = np.maximum(paper_level(view, mm_per_pixel), 1.0)
+    balanced = np.clip(view.astype(np.float32) * (PAPER_LEVEL / white), 0, 255).astype(np.uint8)
+    return GateView(view, grey, balanced, paper, margin)
 
 
-def paper_level(grey: Image, config: GateConfig) -> Image:
-    """The paper's local brightness: the brightest pixels within about 30 mm, smoothed.
-
-    Worked out on a quarter-size copy, since light changes slowly across the mat.
-    """
-    height, width = grey.shape
-    small = cv2.resize(grey, (max(1, width // 4), max(1, height // 4)),
+def paper_level(image: Image, mm_per_pixel: float) -> Image:
+    """The paper's local colour, channel by channel: the brightest pixels within about 30 mm,
+    smoothed (float32, the image's shape). Worked out on a quarter-size copy, since light
+    changes slowly across the mat."""
+    height, width = image.shape[:2]
+    small = cv2.resize(image, (max(1, width // 4), max(1, height // 4)),
                        interpolation=cv2.INTER_AREA)
-    size = max(3, round(60.0 / (4 * config.mm_per_pixel)) | 1)
+    size = max(3, round(60.0 / (4 * mm_per_pixel)) | 1)
     level = cv2.dilate(small, np.ones((size, size), np.uint8))
     level = cv2.GaussianBlur(level.astype(np.float32), (0, 0), size / 2)
     return cv2.resize(level, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
-def object_mask(view: TopView, config: GateConfig) -> Image:
+def object_mask(view: GateView, config: GateConfig) -> Image:
     """Pixels clearly darker or more colourful than the paper around them."""
-    dark = view.grey < config.dark_ratio * np.maximum(paper_level(view.grey, config), 1.0)
-    saturation = cv2.cvtColor(view.image, cv2.COLOR_BGR2HSV)[:, :, 1]
+    grey = cv2.cvtColor(view.balanced, cv2.COLOR_BGR2GRAY)
+    dark = grey < config.dark_ratio * PAPER_LEVEL
+    saturation = cv2.cvtColor(view.balanced, cv2.COLOR_BGR2HSV)[:, :, 1]
     colourful = saturation > config.saturation
     mask = ((dark | colourful) & (view.paper_mask > 0)).astype(np.uint8) * 255
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def skin_mask(view: TopView) -> Image:
-    """Skin-coloured pixels (a common YCrCb range covering light to dark skin)."""
-    ycrcb = cv2.cvtColor(view.image, cv2.COLOR_BGR2YCrCb)
+def skin_mask(view: GateView) -> Image:
+    """Skin-coloured pixels (a common YCrCb range covering light to dark skin), judged after
+    the light's colour is taken out (paper white made neutral)."""
+    ycrcb = cv2.cvtColor(view.balanced, cv2.COLOR_BGR2YCrCb)
     mask = cv2.inRange(ycrcb, np.array([40, 138, 77], np.uint8), np.array([250, 178, 127],
                                                                           np.uint8))
     return cv2.bitwise_and(mask, view.paper_mask)
 
 
-def foreign_reason(view: TopView, config: GateConfig) -> tuple[str, str] | None:
-    """(code, reason) when a hand or other foreign object lies over the mat, else None."""
+def _largest_area_mm2(mask: Image, mm_per_pixel: float) -> float:
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count <= 1:
+        return 0.0
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) * mm_per_pixel**2
+
+
+def hand_seen(view: GateView, config: GateConfig) -> bool:
+    """Whether a skin-coloured patch larger than ``skin_area_mm2`` lies on the mat.
+
+    Skin is looked for on its own, since pale skin is neither dark nor colourful against paper.
+    """
+    skin = cv2.morphologyEx(skin_mask(view), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return _largest_area_mm2(skin, config.mm_per_pixel) >= config.skin_area_mm2
+
+
+def foreign_reason(view: GateView, config: GateConfig) -> tuple[str, str] | None:
+    """(code, reason) when a foreign object other than a bare hand lies over the mat, else None.
+
+    Every object blob (see :func:`object_mask`) is checked for size and for reaching into the
+    margin around the play area; :func:`hand_seen` looks for skin.
+    """
     pixel_mm2 = config.mm_per_pixel**2
     objects = object_mask(view, config)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(objects, connectivity=8)
-    skin = skin_mask(view) > 0
-    margin = view.margin_mask > 0
+    in_margin = np.bincount(labels[view.margin_mask > 0], minlength=count) * pixel_mm2
     for label in range(1, count):
         area_mm2 = stats[label, cv2.CC_STAT_AREA] * pixel_mm2
-        if area_mm2 < min(config.margin_area_mm2, config.skin_area_mm2):
-            continue
-        blob = labels == label
-        if np.count_nonzero(blob & skin) * pixel_mm2 >= config.skin_area_mm2:
-            return "hand", "a hand is over the board"
         if area_mm2 >= config.foreign_area_mm2:
             return "foreign", "something large lies over the board"
-        if np.count_nonzero(blob & margin) * pixel_mm2 >= config.margin_area_mm2:
+        if in_margin[label] >= config.margin_area_mm2:
             return "foreign", "something reaches over the edge of the board"
     return None
 
@@ -235,14 +265,30 @@ class SteadyGate:
         self._previous_corners = None
         self._clean_since = None
 
-    def update(self, timestamp: float, image: Image, finding: BoardFinding) -> GateVerdict:
-        """The verdict on this frame, given the frames before it."""
+    def look(self, timestamp: float, image: Image,
+             markers: MarkerConfig | None = None) -> tuple[GateVerdict, BoardLocation | None]:
+        """Find the board in ``image`` and :meth:`update`; also returns the board location."""
+        try:
+            finding: BoardLocation | MatNotFoundError = find_board(
+                markers or MarkerConfig(), image, self.geometry
+            )
+        except MatNotFoundError as error:
+            finding = error
+        verdict = self.update(timestamp, image, finding)
+        return verdict, None if isinstance(finding, MatNotFoundError) else finding
+
+    def update(self, timestamp: float, image: Image,
+               finding: BoardFinding | MatNotFoundError) -> GateVerdict:
+        """The verdict on this frame, given the frames before it.
+
+        ``finding`` is what :func:`vision.markers.find_board` returned for this frame, or the
+        :class:`~vision.errors.MatNotFoundError` it raised.
+        """
         problem = self._problem(image, finding)
         if problem is not None:
             self._clean_since = None
             code, reason = problem
-            missing = self._missing(finding) if code in ("markers", "no-board") else ()
-            return GateVerdict(False, code, reason, 0.0, missing)
+            return GateVerdict(False, code, reason, 0.0, self._missing(finding))
         if self._clean_since is None:
             self._clean_since = timestamp
         still = max(0.0, timestamp - self._clean_since)
@@ -250,22 +296,33 @@ class SteadyGate:
             return GateVerdict(False, "settling", "waiting for the board to settle", still)
         return GateVerdict(True, "steady", "steady", still)
 
-    def _missing(self, finding: BoardFinding) -> tuple[int, ...]:
-        found = set(finding.marker_ids)
+    def _missing(self, finding: BoardFinding | MatNotFoundError) -> tuple[int, ...]:
+        if isinstance(finding, MatNotFoundError):
+            found = set(finding.found)
+        else:
+            found = set(finding.markers_found)
         return tuple(marker for marker in self.geometry.marker_ids() if marker not in found)
 
-    def _problem(self, image: Image, finding: BoardFinding) -> tuple[str, str] | None:
-        homography = finding.image_to_mat
+    def _problem(self, image: Image,
+                 finding: BoardFinding | MatNotFoundError) -> tuple[str, str] | None:
         missing = self._missing(finding)
-        if homography is None:
+        if isinstance(finding, MatNotFoundError):
             self.reset()
             if len(missing) == len(self.geometry.markers):
                 return "no-board", "no markers seen: put the whole mat in view"
             return "no-board", f"board not found: {markers_missing_reason(missing)}"
         if self._masks is None:
             self._masks = view_masks(self.geometry, self.config.mm_per_pixel)
-        view = top_view(image, homography, self.geometry, self.config.mm_per_pixel, self._masks)
-        moving = self._moved(view, play_area_corners(homography, self.geometry))
+        image_to_mat = np.linalg.inv(finding.homography)
+        view = top_view(image, image_to_mat, self.geometry, self.config.mm_per_pixel,
+                        self._masks)
+        moving = self._moved(view, play_area_corners(image_to_mat, self.geometry))
+        hand = hand_seen(view, self.config)
+        if hand and missing:
+            covered = markers_missing_reason(missing).removesuffix(" not seen")
+            return "hand", f"a hand covers {covered}"
+        if hand:
+            return "hand", "a hand is over the board"
         if missing:
             return "markers", markers_missing_reason(missing)
         foreign = foreign_reason(view, self.config)
@@ -275,7 +332,7 @@ class SteadyGate:
             return "moving", "waiting for the board to settle"
         return None
 
-    def _moved(self, view: TopView, corners: Matrix) -> bool:
+    def _moved(self, view: GateView, corners: Matrix) -> bool:
         """Compare with the previous frame, then remember this one."""
         previous_view, previous_corners = self._previous_view, self._previous_corners
         blurred = cv2.GaussianBlur(view.grey, (3, 3), 0)

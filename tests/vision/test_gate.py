@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from calibration.geometry import coin_isolation_mat
 from tests.vision.test_gate_scenes import (
     COPPER,
-    Finding,
     Scene,
     board_with_pieces,
+    hand_on_marker,
     hand_over,
     sleeve_over,
 )
 from vision.gate import GateConfig, GateVerdict, SteadyGate, markers_missing_reason
+from vision.markers import MarkerConfig, find_board
 
 STEP = 0.1  # seconds between frames, as a 10 fps feed
 
@@ -21,8 +23,8 @@ STEP = 0.1  # seconds between frames, as a 10 fps feed
 def feed(gate: SteadyGate, scenes: list[Scene], start: float = 0.0) -> list[GateVerdict]:
     verdicts = []
     for number, scene in enumerate(scenes):
-        image, finding = scene.frame(seed=number)
-        verdicts.append(gate.update(start + number * STEP, image, finding))
+        verdict, _ = gate.look(start + number * STEP, scene.frame(seed=number))
+        verdicts.append(verdict)
     return verdicts
 
 
@@ -107,25 +109,33 @@ def test_a_coin_put_down_restarts_the_settle_time() -> None:
 
 def test_a_missing_marker_is_named() -> None:
     gate = SteadyGate(coin_isolation_mat())
-    image, finding = Scene().frame()
-    for _ in range(5):
-        gate.update(0.0, image, finding)
-    partial = Finding(finding.image_to_mat, (0, 1, 3))
-    verdict = gate.update(0.6, image, partial)
-    assert not verdict.steady
-    assert verdict.code == "markers" and verdict.reason == "marker 2 not seen"
-    assert verdict.missing_markers == (2,)
-    assert not gate.update(0.7, image, finding).steady  # the settle time starts again
+    verdicts = feed(gate, [Scene()] * 5 + [hand_on_marker(Scene(), 2)] * 2 + [Scene()] * 2)
+    assert verdicts[4].steady
+    for verdict in verdicts[5:7]:
+        assert not verdict.steady
+        assert verdict.code == "markers" and verdict.reason == "marker 2 not seen"
+        assert verdict.missing_markers == (2,)
+    assert not any(verdict.steady for verdict in verdicts[7:])  # the settle time starts again
 
 
 def test_no_board_found() -> None:
     gate = SteadyGate(coin_isolation_mat())
-    image, _ = Scene().frame()
-    verdict = gate.update(0.0, image, Finding(None, ()))
+    verdict, location = gate.look(0.0, np.full((720, 1280, 3), 128, np.uint8))
+    assert location is None
     assert verdict.code == "no-board" and "no markers seen" in verdict.reason
-    verdict = gate.update(0.1, image, Finding(None, (0, 1)))
+    covered = hand_on_marker(hand_on_marker(Scene(), 2), 3)
+    verdict, location = gate.look(0.1, covered.frame())
+    assert location is None
     assert verdict.reason == "board not found: markers 2 and 3 not seen"
     assert verdict.missing_markers == (2, 3)
+
+
+def test_update_takes_a_location_found_elsewhere() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    image = Scene().frame()
+    location = find_board(MarkerConfig(), image, coin_isolation_mat())
+    assert gate.update(0.0, image, location).code == "settling"
+    assert gate.update(0.5, image, location).steady
 
 
 @pytest.mark.parametrize(

@@ -45,14 +45,6 @@ def mat_to_image(shift: tuple[float, float] = (0.0, 0.0), tilt: float = 0.25) ->
     return cv2.getPerspectiveTransform(source, target)
 
 
-@dataclass(frozen=True)
-class Finding:
-    """The board-finding result the gate is fed, as markers.py would give it."""
-
-    image_to_mat: np.ndarray | None
-    marker_ids: tuple[int, ...] = (0, 1, 2, 3)
-
-
 @dataclass
 class Scene:
     """What lies on the mat (in mm) and how the camera sees it."""
@@ -67,7 +59,7 @@ class Scene:
     shift: tuple[float, float] = (0.0, 0.0)
     light: float = 1.0
 
-    def frame(self, seed: int = 0) -> tuple[np.ndarray, Finding]:
+    def frame(self, seed: int = 0) -> np.ndarray:
         picture = mat_picture().copy()
         scale = PIXELS_PER_MM
 
@@ -92,7 +84,7 @@ class Scene:
         lit = warped.astype(np.float32) * ramp * self.light
         noise = np.random.default_rng(seed).normal(0, 3.0, lit.shape).astype(np.float32)
         image = np.clip(lit + noise, 0, 255).astype(np.uint8)
-        return image, Finding(np.linalg.inv(homography))
+        return image
 
 
 def board_with_pieces() -> Scene:
@@ -119,6 +111,15 @@ def hand_over(scene: Scene) -> Scene:
     arm = [(190.0, 560.0), (250.0, 560.0), (245.0, 230.0), (225.0, 205.0), (200.0, 210.0),
            (185.0, 235.0)]
     return Scene(scene.coins, scene.pawns, [*scene.polygons, (arm, SKIN)], scene.shift)
+
+
+def hand_on_marker(scene: Scene, marker_id: int) -> Scene:
+    """A hand resting on one corner marker, reaching in from outside the mat."""
+    x, y = coin_isolation_mat().marker(marker_id).centre
+    dx = 1.0 if x > 260 else -1.0
+    palm = [(x - 28 * dx, y - 28), (x + 120 * dx, y - 20), (x + 120 * dx, y + 20),
+            (x - 28 * dx, y + 28)]
+    return Scene(scene.coins, scene.pawns, [*scene.polygons, (palm, SKIN)], scene.shift)
 
 
 def sleeve_over(scene: Scene) -> Scene:

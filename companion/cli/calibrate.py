@@ -1,0 +1,163 @@
+"""`companion calibrate`: learn how this camera sees this mat, these coins and these pawns.
+
+It captures a few steady frames of the empty mat, then asks for a layout (one coin of each kind
+and each pawn on named squares), waits for a steady frame that shows it, learns a vision
+profile and saves it as JSON. With ``--camera sim://`` the simulated table lays the coins out by
+itself, so the whole command runs without anyone at the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from calibration.geometry import MatGeometry
+    from vision.calibrate import Calibration, CalibrationConfig, CalibrationLayout
+    from vision.camera import CameraSource, Frame
+    from vision.gate import SteadyGate
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `calibrate` subcommand."""
+    parser = subparsers.add_parser(
+        "calibrate",
+        help="learn this camera's view of the mat, coins and pawns; save a vision profile",
+        description="Capture the empty mat, then one layout of known coins and pawns, and save "
+        "what was learned as a JSON profile for `companion vision read --profile`.",
+    )
+    parser.add_argument("--camera", required=True, metavar="URL",
+                        help="camera: a device index (0), /dev/videoN, a video, file://DIR, "
+                        "or sim:// for the simulated table")
+    parser.add_argument("--mat", default="coin-isolation", help="the mat's game (default: "
+                        "%(default)s)")
+    parser.add_argument("--square-mm", type=float, default=None,
+                        help="square size the mat was printed with (default: the mat's own)")
+    parser.add_argument("--out", type=Path, default=Path("profile.json"),
+                        help="where to save the profile (default: %(default)s)")
+    parser.add_argument("--kinds", default="PNDQ",
+                        help="coin kinds to lay out, as letters (default: %(default)s)")
+    parser.add_argument("--pawns", default="red,blue",
+                        help="pawn colours to lay out, comma-separated (default: %(default)s)")
+    parser.add_argument("--frames", type=int, default=3,
+                        help="steady frames to capture of the empty mat and of the layout "
+                        "(default: %(default)s)")
+    parser.add_argument("--timeout", type=float, default=120.0,
+                        help="seconds to wait for each step (default: %(default)s)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Capture, learn, save; every expected failure is a CompanionError (one line, exit 2)."""
+    from calibration.geometry import mat_for_game
+    from vision.calibrate import CalibrationConfig, CalibrationError, calibration_layout
+    from vision.camera import open_camera
+    from vision.gate import SteadyGate
+
+    if not 1 <= args.frames <= 30:
+        raise CalibrationError(f"--frames {args.frames} is out of range; use 1 to 30")
+    geometry = mat_for_game(args.mat, args.square_mm)
+    pawns = tuple(colour.strip() for colour in args.pawns.split(",") if colour.strip())
+    layout = calibration_layout(geometry, args.kinds.upper(), pawns)
+    config = CalibrationConfig()
+    camera = open_camera(args.camera)
+    try:
+        session = _Session(camera, SteadyGate(geometry), geometry, config, args.timeout)
+        calibration = session.calibrate(layout, args.frames)
+    finally:
+        camera.close()
+    calibration.profile.save(args.out)
+    print("Learned:")
+    for line in calibration.report():
+        print(f"  {line}")
+    print(f"Saved the profile to {args.out}; use it with "
+          f"`companion vision read IMAGE --profile {args.out}`.")
+    return 0
+
+
+class _Session:
+    """One calibration run: the camera, the gate and the time limit for each step."""
+
+    def __init__(self, camera: CameraSource, gate: SteadyGate, geometry: MatGeometry,
+                 config: CalibrationConfig, timeout_s: float) -> None:
+        self.camera = camera
+        self.gate = gate
+        self.geometry = geometry
+        self.config = config
+        self.timeout_s = timeout_s
+        self._said = ""
+
+    def calibrate(self, layout: CalibrationLayout, count: int) -> Calibration:
+        print(f"Calibrating mat {self.geometry.name!r} with camera {self.camera.url!r}.")
+        print("Step 1: clear the mat (no coins, no pawns) and take your hands away.")
+        self._stage({}, {})
+        empty = [frame.image for frame in self._steady_frames(count, "the empty mat")]
+        print(f"  captured {len(empty)} frames of the empty mat.")
+        print("Step 2: lay out these, then take your hands away:")
+        for line in layout.instructions():
+            print(f"  - {line}")
+        self._stage(layout.squares(), {square: colour for colour, square in layout.pawns})
+        return self._learn(layout, empty, count)
+
+    def _stage(self, coins: dict[str, str], pawns: dict[str, str]) -> None:
+        """On the simulated table, lay the objects out as the user would."""
+        show = getattr(self.camera, "show", None)
+        if show is not None:
+            show(coins, pawns)
+        self.gate.reset()
+
+    def _say(self, text: str) -> None:
+        """Print a waiting reason once, not once per frame."""
+        if text != self._said:
+            print(f"  ({text})")
+            self._said = text
+
+    def _steady_frames(self, count: int, what: str) -> list[Frame]:
+        """The next ``count`` steady frames; raises CalibrationError after the time limit."""
+        from vision.calibrate import CalibrationError
+
+        frames: list[Frame] = []
+        start: float | None = None
+        while len(frames) < count:
+            frame = self.camera.read()
+            start = frame.timestamp if start is None else start
+            verdict, _ = self.gate.look(frame.timestamp, frame.image)
+            if verdict.steady:
+                frames.append(frame)
+            else:
+                self._say(verdict.reason)
+            if frame.timestamp - start > self.timeout_s:
+                raise CalibrationError(
+                    f"no steady view of {what} within {self.timeout_s:g} s ({verdict.reason}); "
+                    "fix that and run `companion calibrate` again"
+                )
+        return frames
+
+    def _learn(self, layout: CalibrationLayout, empty: list[Any], count: int) -> Calibration:
+        """Wait for steady frames in which every object of ``layout`` is found, and learn.
+
+        Steady frames are tried one by one until one shows the whole layout (the user may still
+        be laying it out); then ``count`` frames of it are measured together.
+        """
+        from vision.calibrate import CalibrationError, learn_background, learn_from_layout
+
+        background = learn_background(self.config, self.geometry, empty)
+        start: float | None = None
+        problem = "waiting for the layout"
+        while True:
+            frame = self._steady_frames(1, "the layout")[0]
+            start = frame.timestamp if start is None else start
+            try:
+                learn_from_layout(self.config, self.geometry, background, [frame.image], layout)
+            except CalibrationError as error:
+                problem = str(error)
+                self._say(problem)
+            else:
+                more = self._steady_frames(count - 1, "the layout")
+                frames = [frame.image] + [other.image for other in more]
+                return learn_from_layout(self.config, self.geometry, background, frames, layout)
+            if frame.timestamp - start > self.timeout_s:
+                raise CalibrationError(
+                    f"the layout was not seen within {self.timeout_s:g} s: {problem}"
+                )

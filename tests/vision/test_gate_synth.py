@@ -1,0 +1,48 @@
+"""The steady-frame gate on photographic frames of the synthetic table (tilt, light, hands)."""
+
+from __future__ import annotations
+
+import pytest
+
+from calibration.geometry import coin_isolation_mat
+from vision import synth
+from vision.camera import SimCamera, open_camera
+from vision.gate import SteadyGate
+
+SEEDS = (1, 4, 7)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_busy_board_settles_and_a_hand_over_it_is_rejected(seed: int) -> None:
+    scene = synth.random_scene(seed)
+    gate = SteadyGate(coin_isolation_mat())
+    verdicts = [gate.look(0.2 * index, synth.render_frame(scene, index))[0] for index in range(3)]
+    assert [verdict.steady for verdict in verdicts] == [False, False, True]
+    frame = synth.render(synth.with_hands(scene, synth.random_hand(seed)), 9)
+    assert frame.hand_over_play_area
+    verdict, _ = gate.look(0.6, frame.image)
+    assert not verdict.steady and verdict.code == "hand"
+
+
+def test_a_hand_on_a_marker_names_the_marker() -> None:
+    scene = synth.random_scene(2)
+    frame = synth.render(synth.with_hands(scene, synth.random_hand(2, cover_marker=3)), 0)
+    assert frame.markers_covered == (3,)
+    verdict, location = SteadyGate(coin_isolation_mat()).look(0.0, frame.image)
+    assert location is not None and location.markers_missing == (3,)
+    assert verdict.missing_markers == (3,)
+    assert verdict.reason in ("marker 3 not seen", "a hand covers marker 3")
+
+
+def test_the_sim_camera_feeds_the_gate() -> None:
+    camera = open_camera("sim://?seed=5&fps=10")
+    assert isinstance(camera, SimCamera)
+    gate = SteadyGate(coin_isolation_mat())
+    verdicts = []
+    for _ in range(6):
+        frame = camera.read()
+        verdicts.append(gate.look(frame.timestamp, frame.image)[0])
+    assert [verdict.steady for verdict in verdicts] == [False] * 4 + [True] * 2
+    camera.show({"a1": "Q"})
+    frame = camera.read()
+    assert gate.look(frame.timestamp, frame.image)[0].code == "moving"
