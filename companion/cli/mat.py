@@ -13,7 +13,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Write a game's mat with its four ArUco markers. A .pdf is drawn at exact physical "
             "scale, on one large page or tiled over A4 or Letter pages with cut and alignment "
-            "marks; a .png is a 300 dpi image. Print at 100 %% and check the 100 mm ruler. "
+            "marks; a .png is a 300 dpi image. Print at 100 % and check the 100 mm ruler. "
             "calibration/MATS.md describes the geometry."
         ),
     )
