@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from calibration.geometry import MatGeometry, Point
+from calibration.geometry import MatGeometry, Point, Rect
 from vision.errors import ImageReadError, MatNotFoundError
 
 if TYPE_CHECKING:
@@ -39,8 +39,11 @@ class MarkerConfig:
     there, detection is retried at full size. ``min_markers`` is how many of the mat's markers
     must be seen (3 survives one covered corner). ``max_reprojection_px`` rejects a fit whose
     marker corners disagree with the homography (a marker cut out and moved, a folded mat).
-    With ``fit_lens`` and all four markers seen, the lens's radial distortion (up to
-    ``max_lens_k1``) is fitted too, since the 16 corners overdetermine a plane.
+    With ``fit_lens``, the lens's radial distortion (up to ``max_lens_k1``) is fitted too.
+    Four markers alone pin it down poorly (their corners lie at much the same distance from
+    the picture's centre), so with ``use_grid`` the printed grid's crossings, found within
+    ``grid_window_px`` of where the markers put them, join the fit; crossings the fit misses by
+    more than ``grid_tolerance_px`` (a coin's edge nearby) are dropped.
     """
 
     detect_width: int = 960
@@ -49,6 +52,9 @@ class MarkerConfig:
     max_reprojection_px: float = 6.0
     fit_lens: bool = True
     max_lens_k1: float = 0.08
+    use_grid: bool = True
+    grid_window_px: int = 5
+    grid_tolerance_px: float = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -178,7 +184,10 @@ def _refine(grey: Image, quads: dict[int, FloatArray], scale: float) -> dict[int
 
 def detect_markers(config: MarkerConfig, image: Image) -> dict[int, FloatArray]:
     """Every ``DICT_4X4_50`` marker in ``image``: id -> its 4 corners in pixels (ArUco order)."""
-    grey = to_grey(image)
+    return _detect_grey(config, to_grey(image))
+
+
+def _detect_grey(config: MarkerConfig, grey: Image) -> dict[int, FloatArray]:
     scale = min(1.0, config.detect_width / grey.shape[1])
     quads = _detect(grey, scale)
     if scale < 1.0 and len(quads) < 4:
@@ -192,8 +201,12 @@ def detect_markers(config: MarkerConfig, image: Image) -> dict[int, FloatArray]:
 def locate(
     config: MarkerConfig, quads: dict[int, FloatArray], geometry: MatGeometry,
     image_size: tuple[int, int],
+    extra: tuple[FloatArray, FloatArray] | None = None,
 ) -> BoardLocation:
-    """Fit the mat homography from detected marker corners; raises when too few are usable."""
+    """Fit the mat homography from detected marker corners; raises when too few are usable.
+
+    ``extra`` adds more (mat mm, image px) point pairs, such as grid crossings.
+    """
     expected = geometry.marker_ids()
     found = tuple(marker_id for marker_id in expected if marker_id in quads)
     missing = tuple(marker_id for marker_id in expected if marker_id not in quads)
@@ -203,9 +216,12 @@ def locate(
     mat_corners = geometry.marker_corners()
     source = np.array([mat_corners[m] for m in found], np.float64).reshape(-1, 2)
     target = np.concatenate([quads[m] for m in found]).reshape(-1, 2)
+    if extra is not None:
+        source = np.concatenate([source, extra[0]])
+        target = np.concatenate([target, extra[1]])
     lens_k1 = 0.0
     homography, error = _fit(source, target, 0.0, image_size)
-    if config.fit_lens and len(found) >= 4:
+    if config.fit_lens and (len(found) >= 4 or extra is not None):
         lens_k1, homography, error = _fit_lens(config, source, target, image_size)
     if homography is None:
         raise MatNotFoundError(
@@ -218,6 +234,38 @@ def locate(
             "lay the mat flat and make sure it is the right mat", found, missing,
         )
     return BoardLocation(homography, found, missing, error, image_size, lens_k1)
+
+
+def grid_crossings(geometry: MatGeometry) -> FloatArray:
+    """Every corner of the mat's square regions (mm), where printed grid lines cross."""
+    corners: set[tuple[float, float]] = set()
+    for region in geometry.regions:
+        if region.kind == "square" and isinstance(region.shape, Rect):
+            left, top, right, bottom = region.shape.bounds()
+            corners.update({(left, top), (right, top), (right, bottom), (left, bottom)})
+    return np.array(sorted(corners), np.float64).reshape(-1, 2)
+
+
+def _grid_points(
+    config: MarkerConfig, grey: Image, location: BoardLocation, geometry: MatGeometry
+) -> tuple[FloatArray, FloatArray] | None:
+    """Grid crossings found near where ``location`` puts them: (mm, px) pairs, or None."""
+    crossings = grid_crossings(geometry)
+    if len(crossings) < 4:
+        return None
+    predicted = location.to_image(crossings).astype(np.float32).reshape(-1, 1, 2)
+    half = config.grid_window_px
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+    refined = cv2.cornerSubPix(grey, predicted.copy(), (half, half), (-1, -1), criteria)
+    moved = np.linalg.norm((refined - predicted).reshape(-1, 2), axis=1)
+    height, width = grey.shape[:2]
+    points = refined.reshape(-1, 2).astype(np.float64)
+    inside = (points[:, 0] > half) & (points[:, 0] < width - half)
+    inside &= (points[:, 1] > half) & (points[:, 1] < height - half)
+    keep = inside & (moved < half * 0.8)
+    if keep.sum() < 4:
+        return None
+    return crossings[keep], points[keep]
 
 
 def _fit(
@@ -235,18 +283,46 @@ def _fit(
 def _fit_lens(
     config: MarkerConfig, source: FloatArray, target: FloatArray, image_size: tuple[int, int]
 ) -> tuple[float, FloatArray | None, float]:
-    """The radial distortion that makes the markers' corners fit one plane best (grid search,
-    then a finer one around the best), with its homography and error."""
-    best = (0.0, *_fit(source, target, 0.0, image_size))
-    span, step = config.max_lens_k1, config.max_lens_k1 / 8
-    centre = 0.0
+    """The radial distortion that makes the markers' corners fit one plane best, with its
+    homography and error: every candidate on a grid is fitted at once, then a finer grid is
+    laid around the best, twice."""
+    best_k1, span = 0.0, config.max_lens_k1
     for _ in range(3):
-        for lens_k1 in np.arange(centre - span, centre + span + step / 2, step):
-            homography, error = _fit(source, target, float(lens_k1), image_size)
-            if error < best[2] - 1e-9:
-                best = (float(lens_k1), homography, error)
-        centre, span, step = best[0], step, step / 4
-    return best
+        candidates = best_k1 + np.linspace(-span, span, 11)
+        errors = _plane_errors(source, target, candidates, image_size)
+        best_k1 = float(candidates[int(np.argmin(errors))])
+        span /= 5
+    homography, error = _fit(source, target, best_k1, image_size)
+    return best_k1, homography, error
+
+
+def _plane_errors(
+    source: FloatArray, target: FloatArray, candidates: FloatArray, image_size: tuple[int, int]
+) -> FloatArray:
+    """RMS misfit (px) of a homography from ``source`` to ``target`` undistorted with each
+    candidate ``k1``: a batched, normalised direct linear transform."""
+    centre = np.array(image_size, np.float64) / 2
+    offsets = target - centre
+    squared = (offsets**2).sum(axis=1) / (math.hypot(*image_size) / 2) ** 2
+    ideal = centre + offsets[None] * (1 + candidates[:, None, None] * squared[None, :, None])
+    source_mean, source_scale = source.mean(axis=0), np.abs(source - source.mean(axis=0)).mean()
+    ideal_mean = ideal.mean(axis=1, keepdims=True)
+    ideal_scale = np.abs(ideal - ideal_mean).mean(axis=(1, 2), keepdims=True)
+    x, y = ((source - source_mean) / source_scale).T
+    u = ((ideal - ideal_mean) / ideal_scale)[..., 0]
+    v = ((ideal - ideal_mean) / ideal_scale)[..., 1]
+    count, points = len(candidates), len(source)
+    zeros, ones = np.zeros((count, points)), np.ones((count, points))
+    xs, ys = np.broadcast_to(x, (count, points)), np.broadcast_to(y, (count, points))
+    rows_u = np.stack([xs, ys, ones, zeros, zeros, zeros, -u * xs, -u * ys, -u], axis=2)
+    rows_v = np.stack([zeros, zeros, zeros, xs, ys, ones, -v * xs, -v * ys, -v], axis=2)
+    system = np.concatenate([rows_u, rows_v], axis=1)
+    normal = np.einsum("kni,knj->kij", system, system)
+    homographies = np.linalg.eigh(normal)[1][:, :, 0].reshape(count, 3, 3)
+    plane = np.stack([xs, ys, ones], axis=2) @ homographies.transpose(0, 2, 1)
+    projected = plane[..., :2] / plane[..., 2:3]
+    misfit = (projected - np.stack([u, v], axis=2)) * ideal_scale
+    return np.asarray(np.sqrt((misfit**2).sum(axis=2).mean(axis=1)))
 
 
 def undistort_points(
@@ -290,9 +366,23 @@ def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> Boa
     Raises :class:`~vision.errors.MatNotFoundError` (with ``found`` and ``missing`` ids) when
     fewer than ``config.min_markers`` of the mat's markers are seen.
     """
-    quads = detect_markers(config, image)
+    grey = to_grey(image)
+    quads = _detect_grey(config, grey)
     height, width = image.shape[:2]
-    return locate(config, quads, geometry, (width, height))
+    location = locate(config, quads, geometry, (width, height))
+    if not config.use_grid:
+        return location
+    pairs = _grid_points(config, grey, location, geometry)
+    if pairs is None:
+        return location
+    # Refit with the crossings, drop those the fit disagrees with (a coin's edge), refit.
+    refined = locate(config, quads, geometry, (width, height), pairs)
+    misfit = np.linalg.norm(refined.to_image(pairs[0]) - pairs[1], axis=1)
+    good = misfit < config.grid_tolerance_px
+    if good.sum() >= 4:
+        refined = locate(config, quads, geometry, (width, height),
+                         (pairs[0][good], pairs[1][good]))
+    return refined
 
 
 def _ids(ids: tuple[int, ...]) -> str:

@@ -66,7 +66,7 @@ class ReadConfig:
     ``max_size_shift_mm`` of common size error per frame is taken out (see :func:`size_shift`).
     """
 
-    light_pixels_per_mm: float = 0.5
+    light_pixels_per_mm: float = 0.25
     light_window_mm: float = 46.0
     reference_blur_px: float = 1.0
     ink_band_mm: float = 1.2
@@ -74,8 +74,8 @@ class ReadConfig:
     texture_mm: float = 0.5
     texture_step: float = 0.05
     seed_radius_mm: float = 5.0
-    ray_count: int = 48
-    ray_step_mm: float = 0.2
+    ray_count: int = 40
+    ray_step_mm: float = 0.25
     ray_reach_mm: float = 2.0
     blob_reach_mm: float = 4.0
     rim_step: float = 0.15
@@ -243,34 +243,51 @@ def _chroma(blue: FloatArray, green: FloatArray, red: FloatArray) -> FloatArray:
     )
 
 
-def pawn_labels(normalised: Normalised, profile: VisionProfile) -> Image:
-    """Per pixel: 0, or 1 + the index of the pawn colour the pixel belongs to."""
-    image = normalised.image
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    saturation, value = hsv[..., 1], hsv[..., 2]
-    labels = np.zeros(image.shape[:2], np.uint8)
-    if not profile.pawns:
-        return labels
+@lru_cache(maxsize=4)
+def pawn_table(profile: VisionProfile) -> Image:
+    """For every normalised colour (5 bits a channel, index ``b << 10 | g << 5 | r``): 0, or
+    1 + the index of the pawn colour it belongs to. A colour is a pawn's when it is saturated
+    and nearer that pawn's chroma than any metal's or paper's, or (for a black pawn) dark."""
+    levels = np.arange(32, dtype=np.float64) * 8 + 4
+    blue, green, red = (axis.ravel() for axis in np.meshgrid(levels, levels, levels, indexing="ij"))
+    brightest = np.maximum(np.maximum(blue, green), red)
+    darkest = np.minimum(np.minimum(blue, green), red)
+    saturation = 1 - darkest / brightest
+    labels = np.zeros(blue.size, np.uint8)
     looks = [np.array(pawn.colour, np.float64) for pawn in profile.pawns]
     dark = [index for index, colour in enumerate(looks) if colour.max() < profile.pawn_dark_value]
     bright = [index for index in range(len(looks)) if index not in dark]
     if bright:
-        candidates = (saturation >= profile.pawn_min_saturation * 255) & (value >= 0.15 * PAPER)
-        rows, columns = np.nonzero(candidates)
-        if rows.size:
-            pixels = image[rows, columns].astype(np.float64)
-            chroma = _chroma(pixels[:, 0], pixels[:, 1], pixels[:, 2])
-            references = [_chroma(*(looks[i][:, None] * PAPER))[0] for i in bright]
-            references += [np.array(look.colour) for look in profile.coins]
-            references.append(np.zeros(2))  # paper and shadow
-            table = np.array(references)
-            nearest = np.argmin(((chroma[:, None, :] - table[None]) ** 2).sum(axis=2), axis=1)
-            is_pawn = nearest < len(bright)
-            labels[rows[is_pawn], columns[is_pawn]] = np.array(bright)[nearest[is_pawn]] + 1
+        chroma = _chroma(blue, green, red)
+        references = [_chroma(*(looks[i][:, None] * PAPER))[0] for i in bright]
+        references += [np.array(look.colour) for look in profile.coins]
+        references.append(np.zeros(2))  # paper and shadow
+        table = np.array(references)
+        nearest = np.argmin(((chroma[:, None, :] - table[None]) ** 2).sum(axis=2), axis=1)
+        candidate = (saturation >= profile.pawn_min_saturation) & (brightest >= 0.15 * PAPER)
+        is_pawn = candidate & (nearest < len(bright))
+        labels[is_pawn] = np.array(bright)[nearest[is_pawn]] + 1
     if dark:
-        black = value < profile.pawn_dark_value * PAPER
-        labels[black] = dark[0] + 1
+        labels[brightest < profile.pawn_dark_value * PAPER] = dark[0] + 1
+    labels.setflags(write=False)
     return labels
+
+
+def pawn_labels(normalised: Normalised, profile: VisionProfile) -> Image:
+    """Per pixel: 0, or 1 + the index of the pawn colour the pixel belongs to.
+
+    Classified at half resolution through :func:`pawn_table` (a pawn is 14 mm across, so
+    nothing is lost) and scaled back up.
+    """
+    image = normalised.image
+    height, width = image.shape[:2]
+    if not profile.pawns:
+        return np.zeros((height, width), np.uint8)
+    small = cv2.resize(image, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+    quantised = np.right_shift(np.asarray(small, np.uint8), 3).astype(np.uint16)
+    index = (quantised[..., 0] << 10) | (quantised[..., 1] << 5) | quantised[..., 2]
+    labels = pawn_table(profile)[index]
+    return cv2.resize(labels, (width, height), interpolation=cv2.INTER_NEAREST)
 
 
 # -- where regions lie in the top view -----------------------------------------------------------
@@ -309,6 +326,22 @@ def region_windows(
             cv2.circle(mask, (round(centre_x), round(centre_y)), round(radius), 1, -1)
         windows.append(RegionWindow(region.name, region.kind, (x0, y0, x1, y1), mask))
     return tuple(windows)
+
+
+@lru_cache(maxsize=8)
+def region_map(windows: tuple[RegionWindow, ...], size: tuple[int, int]) -> FloatArray:
+    """Per top-view pixel: the index of the region it lies in, or -1."""
+    width, height = size
+    index_map = np.full((height, width), -1, np.int16)
+    for index, window in enumerate(windows):
+        x0, y0, x1, y1 = window.box
+        patch = index_map[y0:y1, x0:x1]
+        if window.mask is None:
+            patch[patch < 0] = index
+        else:
+            patch[(patch < 0) & (window.mask > 0)] = index
+    index_map.setflags(write=False)
+    return index_map
 
 
 def _seeds(
@@ -394,7 +427,7 @@ def _rim_points(
     colours = colours.reshape(count, len(angles), samples, 3)
     on_pawn = pawn_samples.reshape(count, len(angles), -1) > 0
     # The paper just beyond the coin, as this ray sees it: shadows and uneven light cancel.
-    paper = np.median(colours[:, :, -4:, :], axis=2, keepdims=True)
+    paper = colours[:, :, -4:, :].mean(axis=2, keepdims=True)
     values = np.abs(colours - paper).max(axis=3).astype(np.float64)
     paper_like = (np.abs(paper[:, :, 0, :] - PAPER) < config.paper_tolerance * PAPER).all(axis=2)
     unlike = values > config.rim_step * PAPER
@@ -489,7 +522,7 @@ def measure_coins(
     # centre; where too few rays leave the blob, the seed stays the centre.
     blob_end_px = end_px + config.blob_reach_mm * pixels_per_mm
     points, valid = _ray_exits(
-        config, normalised, pawns, seeds, 1.0 * pixels_per_mm, blob_end_px, step_px
+        config, normalised, pawns, seeds, 1.0 * pixels_per_mm, blob_end_px, step_px * 2
     )
     centres, _, _ = _fit_circles(config, points, valid, reject_px * 2)
     enough = valid.sum(axis=1) >= config.ray_count // 3
@@ -627,6 +660,7 @@ def read_view(
     labels = pawn_labels(normalised, profile)
     height, width = view.image.shape[:2]
     windows = region_windows(geometry, ppm, view.origin_mm, (width, height))
+    regions_at = region_map(windows, (width, height))
     seeds: list[tuple[float, float, float]] = []
     for window in windows:
         seeds.extend(_seeds(config, normalised.depth, window, config.seed_radius_mm * ppm))
@@ -644,9 +678,11 @@ def read_view(
         if not np.isfinite(diameters[index]) or diameters[index] < least_coin:
             continue  # a pawn on bare paper, or a speck
         centre_mm = view.to_mm(float(column), float(row))
-        region = geometry.region_at(centre_mm)
-        if region is None:
+        inside = 0 <= round(row) < height and 0 <= round(column) < width
+        region_index = int(regions_at[round(row), round(column)]) if inside else -1
+        if region_index < 0:
             continue
+        region = windows[region_index]
         fit = CoinFit(
             centre_mm, float(diameters[index]), (float(colours[index, 0]),
             float(colours[index, 1])), float(shares[index]),
