@@ -342,18 +342,22 @@ def _hand_placements(scene: SynthScene) -> list[tuple[Hand, tuple[float, float],
 
 
 def _covered(scene: SynthScene, cover: Image) -> tuple[tuple[int, ...], bool]:
-    """Markers with any corner or centre under a hand, and whether a hand is over the play area."""
+    """Markers a hand touches anywhere (the marker or a third of its quiet zone), and whether a
+    hand lies over the play area."""
     if not cover.any():
         return (), False
     height, width = cover.shape
     covered = []
+    steps = np.linspace(-0.5, 0.5, 9)
     for marker in scene.geometry.markers:
-        points = scene.project([*marker.corners(), marker.centre])
-        for x, y in points:
-            column, row = min(width - 1, max(0, round(x))), min(height - 1, max(0, round(y)))
-            if cover[row, column] > 100:
-                covered.append(marker.id)
-                break
+        reach = marker.side_mm + 2 * scene.geometry.quiet_zone_mm / 3
+        x, y = marker.centre
+        grid = [(x + dx * reach, y + dy * reach) for dx in steps for dy in steps]
+        pixels = np.round(scene.project(grid)).astype(int)
+        columns = np.clip(pixels[:, 0], 0, width - 1)
+        rows = np.clip(pixels[:, 1], 0, height - 1)
+        if (cover[rows, columns] > 100).any():
+            covered.append(marker.id)
     play = np.zeros_like(cover)
     left, top, right, bottom = scene.geometry.play_area.bounds()
     outline = scene.project([(left, top), (right, top), (right, bottom), (left, bottom)])
