@@ -191,20 +191,17 @@ def hand_mask(hand: Hand, target_px: tuple[float, float], pixels_per_mm: float,
     return skin, sleeve
 
 
-def draw_hands(frame: Image, hands: list[tuple[Hand, tuple[float, float], float]],
-               light_direction_deg: float) -> Image:
-    """Hands and their soft shadows over ``frame``; returns the hand coverage mask (0..255).
+def _paint_hands(hands: list[tuple[Hand, tuple[float, float], float]],
+                 image_size: tuple[int, int], scale: int) -> tuple[FloatImage, FloatImage]:
+    """Hands at 1/``scale`` of the frame: colour (premultiplied by coverage) and coverage 0..1.
 
-    ``hands`` holds each hand with its fingertip position in frame pixels and the table's
-    pixels-per-millimetre there.
+    Shading is brighter along the middle of each limb, as on a rounded arm lit from above.
     """
-    height, width = frame.shape[:2]
-    scale = 4
-    small = (width // scale, height // scale)
+    small = (image_size[0] // scale, image_size[1] // scale)
     colour = np.zeros((small[1], small[0], 3), np.float32)
     cover = np.zeros((small[1], small[0]), np.float32)
     for hand, target, pixels_per_mm in hands:
-        skin, sleeve = hand_mask(hand, target, pixels_per_mm, (width, height), scale)
+        skin, sleeve = hand_mask(hand, target, pixels_per_mm, image_size, scale)
         for mask, base in ((skin, SKIN_TONES[hand.skin % len(SKIN_TONES)]), (sleeve, hand.sleeve)):
             if base is None or not mask.any():
                 continue
@@ -214,6 +211,20 @@ def draw_hands(frame: Image, hands: list[tuple[Hand, tuple[float, float], float]
             weight = (mask.astype(np.float32) / 255.0)[..., None]
             colour = colour * (1 - weight) + shade * weight
             cover = np.maximum(cover, weight[..., 0])
+    return colour, cover
+
+
+def draw_hands(frame: Image, hands: list[tuple[Hand, tuple[float, float], float]],
+               light_direction_deg: float) -> Image:
+    """Hands and their soft shadows over ``frame``; returns the hand coverage mask (0..255).
+
+    ``hands`` holds each hand with its fingertip position in frame pixels and the table's
+    pixels-per-millimetre there. Work is done at a quarter of the resolution and only the box
+    around the hands and their shadows is scaled back up and composed.
+    """
+    height, width = frame.shape[:2]
+    scale = 4
+    colour, cover = _paint_hands(hands, (width, height), scale)
     full_cover = np.zeros((height, width), np.uint8)
     if not cover.any():
         return full_cover
@@ -221,13 +232,12 @@ def draw_hands(frame: Image, hands: list[tuple[Hand, tuple[float, float], float]
     shift = 40.0 / scale
     translation = np.array([[1, 0, shift * math.cos(angle)], [0, 1, shift * math.sin(angle)]],
                            np.float32)
-    moved = cv2.warpAffine(cover, translation, small)
-    shadow = cv2.GaussianBlur(moved, (0, 0), 5.0)
+    shadow = cv2.GaussianBlur(cv2.warpAffine(cover, translation, cover.shape[::-1]), (0, 0), 5.0)
     soft_cover = cv2.GaussianBlur(cover, (0, 0), 0.8)
     colour = cv2.GaussianBlur(colour, (0, 0), 0.8)
     rows, columns = np.nonzero((shadow > 0.004) | (soft_cover > 0.004))
-    y0, y1 = max(0, rows.min() - 2), min(small[1], rows.max() + 3)
-    x0, x1 = max(0, columns.min() - 2), min(small[0], columns.max() + 3)
+    y0, y1 = max(0, rows.min() - 2), min(cover.shape[0], rows.max() + 3)
+    x0, x1 = max(0, columns.min() - 2), min(cover.shape[1], columns.max() + 3)
     box = ((x1 - x0) * scale, (y1 - y0) * scale)
     region = (slice(y0 * scale, y1 * scale), slice(x0 * scale, x1 * scale))
 
