@@ -13,6 +13,17 @@ and lens onto the table top, hands are painted in image space, then light, glare
 and JPEG. The scene decides everything that stays still between frames (coin placement comes
 from ``layout_seed``, light and table from the variation); the render seed only changes the
 sensor noise, as successive frames of a real camera do.
+
+Example::
+
+    scene = SynthScene.build({"a1": "P", "b2": "NQ"}, {"b2": "red"}, variation=random_variation(4))
+    frame = render(scene, seed=0)          # frame.image: 1920x1080 BGR
+    frame.truth["b2"].top                  # "Q" (the coin a camera sees), .pawn == "red"
+    frame.project([(85.0, 435.0)])         # a1's centre (mat mm) in frame pixels, lens included
+    camera = SynthCamera(hand_visit(scene, random_hand(1), start=10, stay=20), seed=0)
+    camera.read()                          # successive frames; set_scene() changes the board
+
+``python -m vision.synth_tool --out frame.png --time 20`` writes a frame and times rendering.
 """
 
 from __future__ import annotations
