@@ -254,8 +254,17 @@ def grid_mat(name: str, files: int, ranks: int, square_mm: float) -> MatGeometry
     return _mat_around(name, files * square_mm, ranks * square_mm, 0.8 * square_mm, squares)
 
 
+#: The smallest Coin Isolation square that still holds a quarter (24.26 mm) with room around it.
+MIN_COIN_SQUARE_MM = 27.0
+
+
 def coin_isolation_mat(square_mm: float = 50.0) -> MatGeometry:
     """The Coin Isolation board: 8x8 squares a1..h8, 50 mm each by default."""
+    if not MIN_COIN_SQUARE_MM <= square_mm <= 200.0:
+        raise GeometryError(
+            f"square size {square_mm:g} mm is out of range for Coin Isolation; use "
+            f"{MIN_COIN_SQUARE_MM:g} to 200 mm (a quarter is 24.26 mm across)"
+        )
     return grid_mat("coin-isolation", 8, 8, square_mm)
 
 
