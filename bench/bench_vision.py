@@ -13,6 +13,7 @@ split into find, rectify and read (median and 95th percentile). Rendering is not
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections import Counter
 
@@ -40,19 +41,23 @@ def main() -> None:
     confusion: Counter[tuple[str, str]] = Counter()
     pawn_errors = 0
     squares = wrong_squares = frames_right = 0
-    timings: dict[str, list[float]] = {"find": [], "rectify": [], "read": [], "total": []}
+    timings: dict[str, list[float]] = {
+        "find": [], "rectify": [], "read": [], "total": [], "cpu": []
+    }
     errors: list[str] = []
     stack_errors = Counter[str]()
+    hidden_silver = 0
     for index in range(args.frames):
         seed = args.seed + index
         scene = random_scene(seed, random_variation(seed, args.max_tilt))
         frame = render(scene, seed)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         observation = read_frame(config, frame.image, scene.geometry, profile)
         timings["total"].append((time.perf_counter() - start) * 1000)
         for stage in ("find", "rectify", "read"):
             timings[stage].append(observation.meta["timings_ms"][stage])
         wrong_here = 0
+        timings["cpu"].append((time.process_time() - cpu_start) * 1000)
         for name, truth in frame.truth.items():
             reading = observation.regions[name]
             confusion[(truth.top or "-", reading.coin or "-")] += 1
@@ -62,8 +67,10 @@ def main() -> None:
             pawn_errors += pawn_wrong
             if coin_wrong or pawn_wrong:
                 wrong_here += 1
-                if coin_wrong and len(truth.coins) > 1:
-                    stack_errors["stack"] += 1
+                if coin_wrong and _hidden_silver(truth.coins):
+                    stack_errors["smaller silver coin on a larger silver one"] += 1
+                elif coin_wrong and len(truth.coins) > 1:
+                    stack_errors["other stack"] += 1
                 elif coin_wrong and truth.pawn:
                     stack_errors["under a pawn"] += 1
                 elif coin_wrong:
@@ -76,6 +83,7 @@ def main() -> None:
                     )
         wrong_squares += wrong_here
         frames_right += wrong_here == 0
+        hidden_silver += sum(_hidden_silver(truth.coins) for truth in frame.truth.values())
         if (index + 1) % 50 == 0:
             print(f"{index + 1} frames: {wrong_squares} wrong squares so far", flush=True)
 
@@ -83,12 +91,17 @@ def main() -> None:
     print(f"per-square error rate: {wrong_squares / squares:.4%} ({wrong_squares} wrong)")
     print(f"frames entirely right: {frames_right / args.frames:.2%}")
     print(f"pawn errors: {pawn_errors}; wrong coins by case: {dict(stack_errors)}")
+    other = wrong_squares - stack_errors["smaller silver coin on a larger silver one"]
+    print(f"squares holding a smaller silver coin on a larger silver one: {hidden_silver}; "
+          f"error rate on all other squares: {other / max(1, squares - hidden_silver):.4%}")
     print("\nconfusion of the top coin (rows: truth, columns: read)")
     print("      " + "".join(f"{kind:>7}" for kind in KINDS))
     for true_kind in KINDS:
         row = "".join(f"{confusion[(true_kind, read)]:>7}" for read in KINDS)
         print(f"{true_kind:>6}{row}")
-    print("\nmilliseconds per 1920x1080 frame (median / 95th percentile / max)")
+    print("\nmilliseconds per 1920x1080 frame (median / 95th percentile / max); 'cpu' is this")
+    print("process's CPU time for the whole frame, all threads (the machine's load inflates wall")
+    print(f"time; load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     for stage, values in timings.items():
         array = np.array(values)
         print(f"  {stage:8} {np.median(array):7.2f} {np.percentile(array, 95):7.2f} "
@@ -96,6 +109,14 @@ def main() -> None:
     if errors:
         print("\nfirst wrong squares:")
         print("\n".join(errors))
+
+
+def _hidden_silver(coins: str) -> bool:
+    """A stack whose top silver coin is smaller than a silver coin under it."""
+    sizes = {"D": 1, "N": 2, "Q": 3}
+    if len(coins) < 2 or coins[-1] not in sizes:
+        return False
+    return any(sizes.get(coin, 0) > sizes[coins[-1]] for coin in coins[:-1])
 
 
 if __name__ == "__main__":

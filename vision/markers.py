@@ -10,7 +10,7 @@ downscaled grey image for speed, then each corner is refined on the full-resolut
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -369,9 +369,11 @@ def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> Boa
     grey = to_grey(image)
     quads = _detect_grey(config, grey)
     height, width = image.shape[:2]
-    location = locate(config, quads, geometry, (width, height))
     if not config.use_grid:
-        return location
+        return locate(config, quads, geometry, (width, height))
+    # The markers alone place the grid well enough to find its crossings; the lens is fitted
+    # once with all points.
+    location = locate(replace(config, fit_lens=False), quads, geometry, (width, height))
     pairs = _grid_points(config, grey, location, geometry)
     if pairs is None:
         return location
@@ -379,7 +381,7 @@ def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> Boa
     refined = locate(config, quads, geometry, (width, height), pairs)
     misfit = np.linalg.norm(refined.to_image(pairs[0]) - pairs[1], axis=1)
     good = misfit < config.grid_tolerance_px
-    if good.sum() >= 4:
+    if 4 <= good.sum() < len(good):
         refined = locate(config, quads, geometry, (width, height),
                          (pairs[0][good], pairs[1][good]))
     return refined

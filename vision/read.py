@@ -86,6 +86,7 @@ class ReadConfig:
     max_size_shift_mm: float = 1.5
     min_visible_share: float = 0.35
     min_loose_rim_share: float = 0.3
+    pawn_margin_mm: float = 0.5
     min_coins_for_shift: int = 4
     max_loose_coins: int = 40
 
@@ -665,8 +666,11 @@ def read_view(
     for window in windows:
         seeds.extend(_seeds(config, normalised.depth, window, config.seed_radius_mm * ppm))
     seed_array = np.array([(x, y) for x, y, _ in seeds], np.float64).reshape(-1, 2)
+    # Exclude a margin around pawns too: their dark rims blend into what lies under them.
+    margin = 2 * round(config.pawn_margin_mm * ppm) + 1
+    cover = cv2.dilate(labels, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
     centres, diameters, colours, middles, shares = measure_coins(
-        config, normalised, labels, seed_array, ppm, profile
+        config, normalised, cover, seed_array, ppm, profile
     )
     shift = size_shift(config, profile, diameters, colours, shares)
     diameters = diameters - shift
