@@ -130,6 +130,13 @@ def calibration_layout(
     geometry: MatGeometry, kinds: str = "PNDQ", pawns: Sequence[str] = ("red", "blue")
 ) -> CalibrationLayout:
     """One coin of each of ``kinds`` and each pawn on well-separated squares of ``geometry``."""
+    for kind in kinds:
+        if kind not in COIN_KINDS:
+            raise CalibrationError(
+                f"unknown coin kind {kind!r}; use letters of {''.join(COIN_KINDS)}"
+            )
+    if len(set(kinds)) != len(kinds) or len(set(pawns)) != len(pawns):
+        raise CalibrationError("each coin kind and each pawn colour may be laid out only once")
     names = geometry.region_names()
     preferred = [name for name in PREFERRED_SQUARES if name in names]
     squares = preferred + [name for name in names[::2] if name not in preferred]

@@ -73,8 +73,9 @@ class GateConfig:
     foreign_area_mm2: float = 2600.0
     #: An object reaching this far into the margin around the play area is foreign.
     margin_area_mm2: float = 300.0
-    #: Skin-coloured area above this is a hand (a penny is 285 mm^2, and copper looks like skin).
-    skin_area_mm2: float = 900.0
+    #: Skin-coloured area above this is a hand (a penny is 285 mm^2 and copper looks like skin;
+    #: a hand reaching in shows several thousand).
+    skin_area_mm2: float = 1500.0
 
 
 @dataclass(frozen=True)

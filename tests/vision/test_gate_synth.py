@@ -46,3 +46,25 @@ def test_the_sim_camera_feeds_the_gate() -> None:
     camera.show({"a1": "Q"})
     frame = camera.read()
     assert gate.look(frame.timestamp, frame.image)[0].code == "moving"
+
+
+def test_a_hand_coming_in_and_going_out_holds_the_gate_until_the_board_settles() -> None:
+    camera = open_camera("sim://?seed=6&fps=10")
+    assert isinstance(camera, SimCamera)
+    camera.synth.set_scene(synth.hand_visit(camera.scene, synth.random_hand(6), 5, 3, 2))
+    gate = SteadyGate(coin_isolation_mat())
+    verdicts, over = [], []
+    for _ in range(18):
+        frame = camera.read()
+        verdicts.append(gate.look(frame.timestamp, frame.image)[0])
+        truth = camera.synth.last_frame
+        assert truth is not None
+        over.append(truth.hand_over_play_area)
+    steady = [verdict.steady for verdict in verdicts]
+    assert steady[:5] == [False] * 4 + [True]
+    assert any(over) and not any(s and o for s, o in zip(steady, over, strict=True))
+    assert all(verdicts[index].code == "hand" for index in range(18) if over[index])
+    # After the hand has gone, the board counts again once it has been still for 0.4 s.
+    last_over = max(index for index in range(18) if over[index])
+    first_steady = steady.index(True, last_over)
+    assert last_over + 5 <= first_steady <= last_over + 6
