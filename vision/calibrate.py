@@ -1,14 +1,14 @@
 """Learning a vision profile: this camera's view of these coins and pawns, from a known layout.
 
-Calibration sees a few frames of the empty mat, then one frame in which the user has put one coin
-of each kind and each pawn on named squares (:class:`CalibrationLayout`). Coins are measured by
-the reader itself (:func:`vision.read.read_view`), so the learned diameters and colours carry
-exactly the bias of the measurement that will later use them: a camera that makes every coin
-look 0.3 mm larger gets a profile whose coins are 0.3 mm larger. Pawns are found as the
-coloured (or black) difference from the empty mat on their square, and their colour is taken
-from the reader's light-normalised view, as :class:`~vision.profile.PawnLook` stores it. The
-empty frames also prove the mat was empty. Pure functions of images and configuration: the
-command ``companion calibrate`` does the capturing.
+Calibration sees a few frames of the empty mat, then frames in which the user has put one coin
+of each kind and each pawn on named squares (:class:`CalibrationLayout`). Every frame goes
+through the reader's whole pipeline (:func:`vision.read.read_frame_details`), so the learned
+diameters and colours carry exactly the bias of the measurement that will later use them: a
+camera that makes pennies look 0.5 mm larger gets a profile whose penny is 0.5 mm larger.
+Pawns are found as the coloured (or black) difference from the empty mat on their square,
+and their colour against white paper is stored as :class:`~vision.profile.PawnLook` wants it.
+The empty frames also prove the mat was empty. Pure functions of images and configuration:
+the command ``companion calibrate`` does the capturing.
 """
 
 from __future__ import annotations
@@ -27,10 +27,9 @@ from calibration.geometry import MatGeometry, Rect
 from calibration.mats import render_mat
 from companion.observation import COIN_KINDS
 from vision.errors import VisionError
-from vision.markers import MarkerConfig, find_board
 from vision.profile import CoinLook, PawnLook, VisionProfile
-from vision.read import CoinFit, ReadConfig, read_view
-from vision.rectify import RectifyConfig, TopView, rectify
+from vision.read import CoinFit, FrameReading, VisionConfig, read_frame_details
+from vision.rectify import TopView
 
 Image = NDArray[Any]
 
@@ -51,9 +50,7 @@ class CalibrationConfig:
     diameter before calibration refuses it as the wrong coin or a bad frame.
     """
 
-    markers: MarkerConfig = field(default_factory=MarkerConfig)
-    rectify: RectifyConfig = field(default_factory=RectifyConfig)
-    read: ReadConfig = field(default_factory=ReadConfig)
+    vision: VisionConfig = field(default_factory=VisionConfig)
     difference_level: float = 28.0
     size_tolerance: float = 0.25
 
@@ -150,10 +147,11 @@ def calibration_layout(
     return CalibrationLayout(coins, placed_pawns)
 
 
-def top_view_of(config: CalibrationConfig, image: Image, geometry: MatGeometry) -> TopView:
-    """Find the mat in ``image`` and rectify it; raises MatNotFoundError when it is not seen."""
-    location = find_board(config.markers, image, geometry)
-    return rectify(config.rectify, image, location, geometry)
+def read_calibration_frame(config: CalibrationConfig, image: Image, geometry: MatGeometry,
+                           base: VisionProfile) -> FrameReading:
+    """Read ``image`` exactly as play will (find, rectify, read); raises MatNotFoundError
+    when the mat is not seen."""
+    return read_frame_details(config.vision, image, geometry, base)
 
 
 def empty_background(views: Sequence[TopView]) -> Image:
@@ -231,12 +229,12 @@ def _square_rect(geometry: MatGeometry, square: str) -> Rect:
     return Rect(region.centre, (2 * region.shape.radius, 2 * region.shape.radius))
 
 
-def measure_coins(config: CalibrationConfig, view: TopView, geometry: MatGeometry,
-                  layout: CalibrationLayout, base: VisionProfile) -> tuple[CoinMeasure, ...]:
-    """Each layout coin as the reader measures it; raises CalibrationError for a missing or
+def measure_coins(config: CalibrationConfig, reading: FrameReading, layout: CalibrationLayout,
+                  base: VisionProfile) -> tuple[CoinMeasure, ...]:
+    """Each layout coin as the reader measured it; raises CalibrationError for a missing or
     wrong one, naming its square."""
     fits: dict[str, list[CoinFit]] = {}
-    for region, fit, _kind, _confidence in read_view(config.read, view, geometry, base).coins:
+    for region, fit, _kind, _confidence in reading.coins:
         fits.setdefault(region, []).append(fit)
     measures = []
     for kind, square in layout.coins:
@@ -259,12 +257,10 @@ def measure_coins(config: CalibrationConfig, view: TopView, geometry: MatGeometr
     return tuple(measures)
 
 
-def check_empty(config: CalibrationConfig, view: TopView, geometry: MatGeometry,
-                base: VisionProfile) -> None:
+def check_empty(reading: FrameReading) -> None:
     """Raise CalibrationError when the reader sees a coin on the supposedly empty mat."""
-    coins = read_view(config.read, view, geometry, base).coins
-    if coins:
-        squares = ", ".join(sorted({region for region, *_ in coins})[:4])
+    if reading.coins:
+        squares = ", ".join(sorted({region for region, *_ in reading.coins})[:4])
         raise CalibrationError(f"the mat is not empty (something lies on {squares}): clear it")
 
 
@@ -327,11 +323,11 @@ def learn_background(config: CalibrationConfig, geometry: MatGeometry,
 
     Raises :class:`CalibrationError` when the reader sees a coin on it.
     """
-    views = [top_view_of(config, image, geometry) for image in empty_frames]
-    background = empty_background(views)
-    check_empty(config, replace(views[0], image=background.astype(np.uint8)), geometry,
-                base or VisionProfile.default())
-    return background
+    base = base or VisionProfile.default()
+    readings = [read_calibration_frame(config, image, geometry, base) for image in empty_frames]
+    for reading in readings:
+        check_empty(reading)
+    return empty_background([reading.view for reading in readings])
 
 
 def learn_from_layout(
@@ -356,8 +352,9 @@ def learn_from_layout(
     base = base or VisionProfile.default()
     coin_rounds, pawn_rounds = [], []
     for frame in layout_frames:
-        view = top_view_of(config, frame, geometry)
-        coin_rounds.append(measure_coins(config, view, geometry, layout, base))
+        reading = read_calibration_frame(config, frame, geometry, base)
+        view = reading.view
+        coin_rounds.append(measure_coins(config, reading, layout, base))
         pawn_rounds.append(tuple(
             measure_pawn(config, view, background, geometry, square, name, base)
             for name, square in layout.pawns
