@@ -5,8 +5,13 @@ camera renders), reaches over it with a hand while a bot's move is made, then pr
 button on the software panel. Now and then a bot is sloppy (knocks a coin off a square while
 moving); the referee rejects, and the director puts the board right and presses again. When the
 referee asks which of several look-alike moves was meant, the director steps through the
-candidates with select and confirms the one it made. Everything else, vision, the steady gate, the
+candidates with select and confirms the one it made. When the camera misreads a board the
+director laid correctly, it does what a person would: straightens the coins and presses again
+(and takes back a wrong move the referee accepted). Everything else, vision, the steady gate, the
 rules, the journal and the screen, is the real thing.
+
+Bots draw from a generator seeded by (seed, number of moves standing), so the line of play is the
+same in an interrupted and resumed game as in an uninterrupted one, as long as vision reads right.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -28,24 +33,32 @@ from companion.launch import (
     close_quietly,
     lingering,
     new_referee,
+    resumed_referee,
     run_windowed,
     simulated_hands,
     table_parts,
 )
 from companion.panel.driver import open_panel
+from companion.record.replay import load_timeline
 from companion.referee import Phase
-from companion.table import Table
+from companion.table import Table, Verdict
 from vision.camera import CameraOptions, SimCamera
 from vision.profile import VisionProfile
 
 #: How many legal moves a bot looks at before choosing; bounds a turn in huge positions.
 BOT_MOVE_LIMIT = 4000
 BOTS = ("random", "greedy")
+#: Header option under which a demo game keeps its settings, so ``--resume`` plays on the same.
+HEADER_KEY = "demo"
 
 
 @dataclass(frozen=True)
 class DemoOptions:
-    """How the demo plays: seats' bots, sloppiness, pace and how long it may take."""
+    """How the demo plays: seats' bots, sloppiness, pace and how long it may take.
+
+    ``max_turns`` counts the moves and passes standing in the game (a resumed game included);
+    ``max_tries`` is how many times one move is submitted before the director gives up.
+    """
 
     bots: tuple[str, ...] = ("greedy", "random")
     seed: int = 1
@@ -53,19 +66,35 @@ class DemoOptions:
     speed: float = 1.0
     max_turns: int | None = None
     turn_timeout_s: float = 60.0
+    max_tries: int = 10
+    plain_camera: bool = False
+    camera_size: tuple[int, int] = (1920, 1080)
+
+    def to_json(self) -> dict[str, Any]:
+        """What a resumed demo needs to play on the same way."""
+        return {"bots": list(self.bots), "seed": self.seed, "sloppy_rate": self.sloppy_rate,
+                "plain_camera": self.plain_camera, "camera_size": list(self.camera_size)}
 
 
 @dataclass
 class DemoReport:
-    """What happened in a demo game, for the summary and the tests."""
+    """What happened in a demo game, for the summary and the tests.
+
+    ``rejects`` counts the director's own sloppy moves rejected (and put right); ``misreads``
+    counts verdicts it did not cause (a correct board rejected, a wrong candidate list, a wrong
+    move accepted and taken back); ``moves`` is the line of play the journal holds.
+    """
 
     turns: int = 0
     rejects: int = 0
+    misreads: int = 0
     asks: int = 0
+    takebacks: int = 0
     moves: list[str] = field(default_factory=list)
     verdict_ms: list[float] = field(default_factory=list)
     result: str | None = None
     finished: bool = False
+    gave_up: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The report as the summary's JSON."""
@@ -73,10 +102,13 @@ class DemoReport:
         return {
             "turns": self.turns,
             "rejects": self.rejects,
+            "misreads": self.misreads,
             "asks": self.asks,
+            "takebacks": self.takebacks,
             "moves": self.moves,
             "result": self.result,
             "finished": self.finished,
+            "gave_up": self.gave_up,
             "press_to_verdict_ms": {
                 "median": round(ordered[len(ordered) // 2], 1) if ordered else None,
                 "max": round(ordered[-1], 1) if ordered else None,
@@ -87,11 +119,10 @@ class DemoReport:
 class PhysicalBoard:
     """What lies on the simulated table, shown to the synthetic camera."""
 
-    def __init__(self, show: Callable[[Mapping[str, str], Mapping[str, str]], None],
-                 reach: Callable[[bool], None], colours: Mapping[str, str]) -> None:
-        self._show = show
-        self._reach = reach
+    def __init__(self, camera: SimCamera, colours: Mapping[str, str], seed: int) -> None:
+        self.camera = camera
         self._colours = colours
+        self._reach = simulated_hands(camera, seed)
         self.squares: dict[str, str] = {}
         self.pawns: dict[str, str] = {}
 
@@ -104,7 +135,7 @@ class PhysicalBoard:
             for player, square in data.get("pawns", {}).items()
             if square is not None
         }
-        self._show(self.squares, self.pawns)
+        self.camera.show(self.squares, self.pawns)
 
     def knock_off(self, rng: random.Random) -> str | None:
         """Sloppiness: remove the top coin of a random untouched square; returns the square."""
@@ -113,12 +144,21 @@ class PhysicalBoard:
             return None
         square = rng.choice(choices)
         self.squares[square] = self.squares[square][:-1]
-        self._show(self.squares, self.pawns)
+        self.camera.show(self.squares, self.pawns)
         return square
+
+    def straighten(self, layout_seed: int) -> None:
+        """Push every coin to a slightly different spot in its square (a new layout seed)."""
+        self.camera.synth.set_scene(replace(self.camera.scene, layout_seed=layout_seed))
 
     def hand(self, present: bool) -> None:
         """A hand reaches over the board, or leaves it."""
         self._reach(present)
+
+    @property
+    def frames_shown(self) -> int:
+        """How many frames the camera has started to render."""
+        return self.camera.synth.frames_read
 
 
 class Director:
@@ -133,30 +173,58 @@ class Director:
         self.options = options
         self.after_turn = after_turn
         self.report = DemoReport()
-        self._rng = random.Random(options.seed)
+        self._fix_rng = random.Random(f"{options.seed}/straighten")
         self._changed = threading.Condition()
+        self._verdicts: list[Verdict] = []
         table.on_change(self._notify)
+        table.on_verdict(self._verdict)
 
     def run(self, stop: threading.Event) -> DemoReport:
-        """Play until the game ends, ``max_turns`` is reached or ``stop`` is set."""
+        """Play until the game ends, ``max_turns`` is reached, ``stop`` is set or it gives up."""
         referee = self.table.parts.referee
-        if referee.phase is Phase.SETUP:
-            self._wait(lambda: referee.position is not None, stop)
-            self._pause(0.5)
-            self.press("CONFIRM")
-            self._wait(lambda: referee.phase is not Phase.SETUP, stop)
+        if referee.phase is Phase.SETUP and not self._confirm_layout(stop):
+            return self._finish()
         while not stop.is_set() and referee.phase is not Phase.OVER:
+            self.report.turns = self._plies()
             if self.options.max_turns is not None and self.report.turns >= self.options.max_turns:
                 break
             if not self._play_turn(stop):
                 break
-            self.report.turns += 1
+            self.report.turns = self._plies()
             if self.after_turn is not None:
                 self.after_turn(self.report.turns)
-        view = referee.view()
-        self.report.result = view.result
+        return self._finish()
+
+    def _finish(self) -> DemoReport:
+        referee = self.table.parts.referee
+        self.report.turns = self._plies()
+        self.report.result = referee.view().result
         self.report.finished = referee.phase is Phase.OVER
         return self.report
+
+    def _plies(self) -> int:
+        journal = self.table.parts.journal
+        return len(journal.standing) if journal is not None else 0
+
+    # Setup --------------------------------------------------------------------------------------
+
+    def _confirm_layout(self, stop: threading.Event) -> bool:
+        """Wait for the layout to be read; read again after straightening until it is right."""
+        referee = self.table.parts.referee
+        for _ in range(self.options.max_tries):
+            if not self._wait(lambda: referee.position is not None, stop,
+                              self.options.turn_timeout_s):
+                return self._give_up("the starting layout was never read")
+            position = referee.position
+            assert position is not None
+            if _stacks(position) == self.board.squares:
+                self._pause(0.5)
+                self.press("CONFIRM")
+                return self._wait(lambda: referee.phase is not Phase.SETUP, stop)
+            self.report.misreads += 1
+            self._straighten()
+            self._press_for_verdict("SELECT", stop)
+        return self._give_up("the starting layout kept being misread")
 
     # One turn -----------------------------------------------------------------------------------
 
@@ -164,45 +232,74 @@ class Director:
         referee = self.table.parts.referee
         position = referee.position
         assert position is not None
+        plies = self._plies()
+        rng = random.Random(f"{self.options.seed}/{plies}")
         mover = self.game.to_move(position)
-        move = self._choose(position, mover)
+        move = self._choose(position, mover, rng)
         after = self.game.apply(position, move)
+        expected = self._settled(after)
         self._move_by_hand(after)
-        if self._rng.random() < self.options.sloppy_rate and self.board.knock_off(self._rng):
-            if not self._submit(mover, stop):
+        sloppy = rng.random() < self.options.sloppy_rate and self.board.knock_off(rng) is not None
+        for _ in range(self.options.max_tries):
+            if stop.is_set():
                 return False
-            if referee.phase is Phase.TURN and referee.position == position:
-                self.report.rejects += 1
-                self._pause(1.0)
-                self._move_by_hand(after)
-        for _ in range(3):
-            if referee.position != position or referee.phase is Phase.OVER:
-                break
-            if not self._submit(mover, stop):
-                return False
+            if self._submit(mover, stop) is None:
+                return self._give_up(f"no verdict came for move {plies + 1} ({move.text()})")
             if referee.phase is Phase.CHOOSING:
                 self.report.asks += 1
                 self._choose_candidate(position, after, stop)
-        if referee.position == position and referee.phase is not Phase.OVER:
-            return False
-        self.report.moves.append(f"{mover}: {move.text()}")
-        self.board.lay_out(referee.position or after)
-        self._pause(0.3)
-        return True
+            if referee.position == expected:
+                self.board.lay_out(expected)
+                self._pause(0.3)
+                return True
+            if referee.position != position:
+                if not self._take_back(position, stop):
+                    return self._give_up(f"the camera's wrong reading of {move.text()} was "
+                                         "accepted and could not be taken back")
+            elif sloppy:
+                self.report.rejects += 1
+                sloppy = False
+                self._pause(1.0)
+                self._move_by_hand(after)
+                continue
+            self.report.misreads += 1
+            self._straighten()
+        return self._give_up(f"move {plies + 1} ({mover}: {move.text()}) was misread "
+                             f"{self.options.max_tries} times")
 
-    def _submit(self, mover: int, stop: threading.Event) -> bool:
-        """Press the mover's button and wait for the verdict; False if none came."""
-        referee = self.table.parts.referee
-        verdicts = self.table.verdicts
+    def _give_up(self, reason: str) -> bool:
+        self.report.gave_up = reason
+        return False
+
+    def _settled(self, position: Position) -> Position:
+        """``position`` after the automatic passes the referee will add."""
+        while not self.game.is_over(position):
+            first = next(iter(self.game.iter_moves(position)), None)
+            if first is None or first.text() != "pass":
+                break
+            position = self.game.apply(position, first)
+        return position
+
+    def _submit(self, mover: int, stop: threading.Event) -> str | None:
+        """Press the mover's button and wait for the verdict on the lights (None if none came)."""
         pressed = time.perf_counter()
-        self.press(f"END{mover}")
-        arrived = self._wait(lambda: self.table.verdicts > verdicts, stop,
-                             self.options.turn_timeout_s)
-        if arrived:
+        verdict = self._press_for_verdict(f"END{mover}", stop)
+        if verdict is not None:
             self.report.verdict_ms.append((time.perf_counter() - pressed) * 1000)
-        return arrived and referee.phase is not Phase.READING
+        return verdict
+
+    def _press_for_verdict(self, button: str, stop: threading.Event) -> str | None:
+        """Press ``button`` and wait for the next verdict on the lights (None if none came)."""
+        with self._changed:
+            count = len(self._verdicts)
+        self.press(button)
+        if not self._wait(lambda: len(self._verdicts) > count, stop, self.options.turn_timeout_s):
+            return None
+        with self._changed:
+            return self._verdicts[count].verdict
 
     def _choose_candidate(self, position: Position, after: Position, stop: threading.Event) -> None:
+        """Step through the candidates and confirm the move made; cancel if it is not there."""
         referee = self.table.parts.referee
         for _ in range(len(referee.view().candidates)):
             view = referee.view()
@@ -216,30 +313,58 @@ class Director:
                 return
             self.press("SELECT")
             self._wait(_selection_moved(referee, view.selected), stop)
-        self.press("CONFIRM")
+        self.press("UNDO")
         self._wait(lambda: referee.phase is not Phase.CHOOSING, stop)
+
+    def _take_back(self, position: Position, stop: threading.Event) -> bool:
+        """Undo a move the referee accepted from a misreading; True once it is back."""
+        referee = self.table.parts.referee
+        if referee.phase is Phase.OVER:
+            return False
+        self.report.takebacks += 1
+        self.press("UNDO")
+        if not self._wait(lambda: referee.phase is Phase.UNDO, stop):
+            return False
+        self.press("CONFIRM")
+        return self._wait(lambda: referee.position == position and referee.phase is Phase.TURN,
+                          stop)
+
+    def _straighten(self) -> None:
+        """A person's answer to a misread board: reach in and straighten the coins."""
+        self.board.hand(True)
+        self._wait_frames(2)
+        self.board.straighten(self._fix_rng.randrange(1, 2**31))
+        self.board.hand(False)
+        self._pause(0.5)
 
     def _move_by_hand(self, after: Position) -> None:
         self.board.hand(True)
         self._pause(0.4)
+        self._wait_frames(2)
         self.board.lay_out(after)
         self._pause(0.2)
         self.board.hand(False)
 
-    def _choose(self, position: Position, mover: int) -> Move:
-        moves = list(islice(self.game.iter_moves(position), BOT_MOVE_LIMIT))
+    def _choose(self, position: Position, mover: int, rng: random.Random) -> Move:
+        moves = sorted(islice(self.game.iter_moves(position), BOT_MOVE_LIMIT),
+                       key=lambda move: move.text())
         bot = self.options.bots[(mover - 1) % len(self.options.bots)]
         if bot != "greedy":
-            return self._rng.choice(moves)
+            return rng.choice(moves)
         before = self.game.scores(position)[mover]
         gains = [self.game.scores(self.game.apply(position, m))[mover] - before for m in moves]
         best = max(gains)
-        return self._rng.choice([m for m, gain in zip(moves, gains, strict=True) if gain == best])
+        return rng.choice([m for m, gain in zip(moves, gains, strict=True) if gain == best])
 
     # Waiting ------------------------------------------------------------------------------------
 
     def _notify(self, table: Table) -> None:
         with self._changed:
+            self._changed.notify_all()
+
+    def _verdict(self, verdict: Verdict) -> None:
+        with self._changed:
+            self._verdicts.append(verdict)
             self._changed.notify_all()
 
     def _wait(self, condition: Callable[[], bool], stop: threading.Event,
@@ -250,12 +375,30 @@ class Director:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or stop.is_set():
                     return False
-                self._changed.wait(min(remaining, 0.2))
+                self._changed.wait(min(remaining, 0.05))
         return True
+
+    def _wait_frames(self, count: int, timeout: float = 5.0) -> None:
+        """Wait until the camera has rendered ``count`` frames more (a hand is seen)."""
+        target = self.board.frames_shown + count
+        deadline = time.monotonic() + timeout
+        while self.board.frames_shown < target and time.monotonic() < deadline:
+            if self.table.stopped.wait(0.01):
+                return
 
     def _pause(self, seconds: float) -> None:
         if self.options.speed > 0:
             time.sleep(seconds / self.options.speed)
+
+
+def _stacks(position: Position) -> dict[str, str]:
+    data = position.to_json()
+    return {name: stack for name, stack in data.get("squares", {}).items() if stack}
+
+
+def _size(value: Any) -> tuple[int, int]:
+    width, height = value
+    return int(width), int(height)
 
 
 def _selection_moved(referee: Any, selected: int) -> Callable[[], bool]:
@@ -267,33 +410,70 @@ def write_summary(path: Path, report: DemoReport, extra: Mapping[str, Any]) -> N
     path.write_text(json.dumps({**report.to_json(), **extra}, indent=2) + "\n")
 
 
+def accepted_moves(record: Path) -> list[str]:
+    """The line of play standing in a game record, as ``player: move`` (passes included)."""
+    timeline = load_timeline(record)
+    return [f"{step.event.player}: {step.event.move}" for step in timeline.standing_steps()]
+
+
+def resumed_options(record: Path, options: DemoOptions) -> tuple[DemoOptions, int]:
+    """The demo settings kept in a record's header (bots, seed, sloppiness) over ``options``,
+    with the number of players."""
+    header = load_timeline(record).header
+    kept = header.options.get(HEADER_KEY, {})
+    if isinstance(kept, dict):
+        options = replace(
+            options,
+            bots=tuple(kept.get("bots", options.bots)),
+            seed=int(kept.get("seed", options.seed)),
+            sloppy_rate=float(kept.get("sloppy_rate", options.sloppy_rate)),
+            plain_camera=bool(kept.get("plain_camera", options.plain_camera)),
+            camera_size=_size(kept.get("camera_size", options.camera_size)),
+        )
+    return options, header.players
+
+
 def run_demo(
     game_options: GameOptions,
     options: DemoOptions,
     out: Path,
     headless: bool,
     frames_per_second: float = 10.0,
+    resume: bool = False,
+    on_verdict: Callable[[Verdict], None] | None = None,
 ) -> DemoReport:
     """Play a whole demo game; the record goes to ``out/record``, screenshots to ``out/screens``.
 
     The synthetic camera's clock runs at ``frames_per_second`` frames a second of table time, so
-    the steady gate's 0.4 s settle takes a few frames whatever the rendering speed.
+    the steady gate's 0.4 s settle takes a few frames whatever the rendering speed. ``resume``
+    carries on the game in ``out/record``: the board is laid out as its journal ends.
+    ``on_verdict`` hears every verdict right after the panel's lights were set.
     """
-    referee = new_referee(game_options)
-    start = referee.template
-    camera_options = CameraOptions(fps=frames_per_second)
-    seed = game_options.seed or 0
+    record = out / "record"
+    journal = None
+    if resume:
+        referee, journal, players = resumed_referee(record)
+        game_options = replace(game_options, players=players)
+    else:
+        referee = new_referee(game_options)
+    seed = options.seed
     panel = open_panel("sim://")
-    parts = table_parts(referee, f"sim://?seed={seed}&board=empty", panel, VisionProfile.default(),
-                        out / "record", game_options.players, camera_options=camera_options)
+    url = f"sim://?seed={seed}&board=empty" + ("&plain=1" if options.plain_camera else "")
+    parts = table_parts(referee, url, panel, VisionProfile.default(), record,
+                        game_options.players, journal,
+                        camera_options=CameraOptions(fps=frames_per_second))
+    parts.header_options[HEADER_KEY] = options.to_json()
     camera = parts.camera
     assert isinstance(camera, SimCamera) and panel.twin is not None
     twin = panel.twin
     colours = {str(seat.number): seat.colour for seat in parts.seats}
-    board = PhysicalBoard(camera.show, simulated_hands(camera, seed), colours)
-    board.lay_out(start)
+    camera.synth.set_scene(replace(camera.scene, image_size=options.camera_size))
+    board = PhysicalBoard(camera, colours, seed)
+    board.lay_out(referee.position if referee.position is not None else referee.template)
     sink = HeadlessSink()
     table = Table(parts, sink)
+    if on_verdict is not None:
+        table.on_verdict(on_verdict)
     screens = out / "screens"
 
     def after_turn(turn: int) -> None:
@@ -318,7 +498,10 @@ def run_demo(
     finally:
         table.stop()
         close_quietly(parts)
-    return report_box[0] if report_box else director.report
+    report = report_box[0] if report_box else director.report
+    if (record / "journal.jsonl").exists():
+        report.moves = accepted_moves(record)
+    return report
 
 
 def _press(twin: Any, button: str) -> None:

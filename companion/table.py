@@ -28,7 +28,7 @@ from companion.games.base import Game, Position
 from companion.panel.driver import Panel
 from companion.panel.protocol import LedState
 from companion.panel.session import ButtonPress, PanelStatus, StatusKind
-from companion.record.entries import JournalHeader
+from companion.record.entries import JournalEvent, JournalHeader
 from companion.record.frames import frame_name, save_frame
 from companion.record.journal import JournalWriter
 from companion.referee import (
@@ -55,6 +55,15 @@ from vision.read import VisionConfig, read_frame_details
 PREVIEW_WIDTH = 480
 #: Longest wait between camera reopen attempts after it failed.
 CAMERA_RETRY_MAX_S = 2.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A verdict shown on the panel's lights: ``green``, ``red`` or ``ask``, with the journal's
+    last event when the lights were set (its line was fsynced before)."""
+
+    verdict: str
+    event: JournalEvent | None
 
 
 class SnapshotSink(Protocol):
@@ -101,6 +110,8 @@ class Table:
         self._snapshot = Snapshot()
         self._threads: list[threading.Thread] = []
         self._listeners: list[Callable[[Table], None]] = []
+        self._verdict_listeners: list[Callable[[Verdict], None]] = []
+        self._last_event: JournalEvent | None = None
         self._gate = SteadyGate(parts.geometry, parts.gate_config)
         self._colour_to_player = {seat.colour: str(seat.number) for seat in parts.seats}
 
@@ -128,6 +139,11 @@ class Table:
     def on_change(self, listener: Callable[[Table], None]) -> None:
         """Call ``listener(table)`` from the control thread after every event it handled."""
         self._listeners.append(listener)
+
+    def on_verdict(self, listener: Callable[[Verdict], None]) -> None:
+        """Call ``listener(verdict)`` from the control thread right after the panel's lights
+        were set to a verdict (so after its journal line was fsynced)."""
+        self._verdict_listeners.append(listener)
 
     def press(self, button: str, source: str = "keyboard") -> None:
         """Feed a button press as if it came from a panel (keyboard, bots, tests)."""
@@ -164,9 +180,13 @@ class Table:
             elif isinstance(effect, Record):
                 self._write(effect)
             elif isinstance(effect, Lights):
-                self.verdicts += effect.verdict is not None
                 if self.parts.panel is not None:
                     self.parts.panel.set_leds(led_state(effect, len(self.parts.seats)))
+                if effect.verdict is not None:
+                    self.verdicts += 1
+                    verdict = Verdict(effect.verdict, self._last_event)
+                    for listener in self._verdict_listeners:
+                        listener(verdict)
             elif isinstance(effect, WantFrame):
                 with self._lock:
                     self._frame_wanted_after = time.monotonic()
@@ -194,7 +214,7 @@ class Table:
         else:
             fields["frame"] = frame_name(journal.next_number)
             self._pending_frames.append((journal.next_number, frame))
-        journal.record_fields(record.kind, fields)
+        self._last_event = journal.record_fields(record.kind, fields)
 
     def _save_pending_frames(self) -> None:
         """Save accepted frames as JPEG after the panel was answered, off the verdict's path."""
@@ -233,6 +253,7 @@ class Table:
     def _vision_loop(self) -> None:
         failures = 0
         while not self.stopped.is_set():
+            asked = time.monotonic()
             try:
                 frame = self.parts.camera.read()
             except EndOfFrames as error:
@@ -247,7 +268,7 @@ class Table:
             if failures:
                 failures = 0
                 self.events.put(DeviceStatus("camera", None))
-            self._look(frame, time.monotonic())
+            self._look(frame, asked)
 
     def _reopen_camera(self, failures: int) -> None:
         self.stopped.wait(min(CAMERA_RETRY_MAX_S, 0.1 * 2 ** min(failures, 5)))
@@ -258,7 +279,10 @@ class Table:
         with contextlib.suppress(CameraError):
             self.parts.camera = self.parts.reopen_camera()
 
-    def _look(self, frame: Frame, received: float) -> None:
+    def _look(self, frame: Frame, asked: float) -> None:
+        """Run the gate on ``frame``; read it when a frame is wanted and this one was asked of
+        the camera after the press (a frame already on its way may show the board before the
+        move was finished)."""
         markers = self.parts.vision_config.markers
         verdict, location = self._gate.look(frame.timestamp, frame.image, markers)
         self.gate_reason = verdict.reason
@@ -266,7 +290,7 @@ class Table:
             self.sink.show_camera(self._preview(frame, location))
         with self._lock:
             wanted = self._frame_wanted_after
-        if wanted is None or not verdict.steady or received <= wanted:
+        if wanted is None or not verdict.steady or asked <= wanted:
             return
         try:
             reading = read_frame_details(

@@ -28,12 +28,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="no window: save a screenshot per turn (default when no display)")
     parser.add_argument("--out", type=Path, default=Path("demo-output"),
                         help="folder for the game record, screenshots and summary")
+    parser.add_argument("--resume", type=Path, default=None, metavar="DIR",
+                        help="carry on the demo game in DIR (an --out folder) after a crash: the "
+                        "board is laid out as its journal ends, the bots play on as before")
+    parser.add_argument("--fps", type=float, default=10.0,
+                        help="frames per second of the synthetic camera's clock (table time)")
+    parser.add_argument("--plain-camera", action="store_true",
+                        help="a straight, evenly lit synthetic camera instead of a tilted one")
+    parser.add_argument("--camera-size", default="1920x1080", metavar="WxH",
+                        help="picture size of the synthetic camera (smaller renders faster)")
+    parser.add_argument("--ack", action="store_true",
+                        help="print an ACK line per verdict once the panel shows it, with the "
+                        "journal event it follows (for crash tests)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo game and say where its record and screenshots went."""
-    from companion.demo import BOTS, DemoOptions, run_demo, write_summary
+    from companion.demo import BOTS, DemoOptions, resumed_options, run_demo, write_summary
     from companion.errors import CompanionError
     from companion.launch import GameOptions, has_display
 
@@ -45,23 +57,58 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError(f"--players {args.players} is not allowed; give 2 to 4 players")
     variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
     headless = args.headless or not has_display()
-    out = args.out
-    if (out / "record" / "journal.jsonl").exists():
-        raise CompanionError(f"{out} already holds a demo game; remove it or give --out NEW_FOLDER")
+    resume = args.resume is not None
+    out = args.resume if resume else args.out
+    if resume and not (out / "record" / "journal.jsonl").exists():
+        raise CompanionError(f"{out} holds no demo game to resume; give the --out folder of one")
+    if not resume and (out / "record" / "journal.jsonl").exists():
+        raise CompanionError(f"{out} already holds a demo game; resume it with --resume {out}, "
+                             "remove it, or give --out NEW_FOLDER")
+    if args.fps <= 0:
+        raise CompanionError(f"--fps {args.fps} is not allowed; give a number above 0")
     game = GameOptions(args.game, args.players, variants, args.seed)
     options = DemoOptions(bots=bots, seed=args.seed, sloppy_rate=args.sloppy, speed=args.speed,
-                          max_turns=args.max_turns)
+                          max_turns=args.max_turns, plain_camera=args.plain_camera,
+                          camera_size=_camera_size(args.camera_size))
+    if resume:
+        options, players = resumed_options(out / "record", options)
+        game = GameOptions(args.game, players, variants, options.seed)
     mode = "headless" if headless else "in a window"
-    print(f"Demo: {args.game}, {args.players} players, variants {', '.join(variants) or 'none'}, "
-          f"seed {args.seed}, {mode}.", flush=True)
-    report = run_demo(game, options, out, headless)
+    what = f"resuming {out}" if resume else (
+        f"{args.game}, {args.players} players, variants {', '.join(variants) or 'none'}")
+    print(f"Demo: {what}, seed {options.seed}, {mode}.", flush=True)
+    report = run_demo(game, options, out, headless, frames_per_second=args.fps, resume=resume,
+                      on_verdict=print_ack if args.ack else None)
     write_summary(out / "summary.json", report,
-                  {"game": args.game, "players": args.players, "variants": list(variants),
-                   "seed": args.seed})
-    print(f"{report.turns} turns, {report.rejects} rejected and put right, "
-          f"{report.asks} asked; result: {report.result or 'not finished'}.")
+                  {"game": args.game, "players": game.players, "variants": list(variants),
+                   "seed": options.seed})
+    print(f"{report.turns} turns, {report.rejects} sloppy moves rejected and put right, "
+          f"{report.misreads} misreadings straightened, {report.asks} asked; "
+          f"result: {report.result or 'not finished'}.")
+    if report.gave_up:
+        print(f"Gave up: {report.gave_up}.")
     print(f"Game record: {out / 'record'} (export it with `companion export {out / 'record'}`)")
     if headless:
         print(f"Screenshots: {out / 'screens'}")
     print(f"Summary: {out / 'summary.json'}")
+    if report.gave_up:
+        return 1
     return 0 if report.finished or args.max_turns is not None else 1
+
+
+def _camera_size(text: str) -> tuple[int, int]:
+    from companion.errors import CompanionError
+
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit()) or not (320 <= int(width) <= 4096
+                                                          and 240 <= int(height) <= 4096):
+        raise CompanionError(f"--camera-size {text!r} is not a size like 1280x720")
+    return int(width), int(height)
+
+
+def print_ack(verdict: object) -> None:
+    """Print one ACK line for a verdict the panel shows: ``ACK green event=12 hash=...``."""
+    event = getattr(verdict, "event", None)
+    number = getattr(event, "number", 0)
+    state_hash = getattr(event, "state_hash", "-")
+    print(f"ACK {getattr(verdict, 'verdict', '?')} event={number} hash={state_hash}", flush=True)
