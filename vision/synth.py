@@ -116,6 +116,21 @@ class Variation:
     placement: float = 0.5
     table: int = 0
 
+    def __post_init__(self) -> None:
+        limits = {
+            "pose.tilt_deg": (self.pose.tilt_deg, 0.0, 60.0),
+            "pose.fill": (self.pose.fill, 0.2, 1.0),
+            "lens_k1": (self.lens_k1, -0.1, 0.1),
+            "noise": (self.noise, 0.0, 30.0),
+            "blur": (self.blur, 0.0, 10.0),
+            "jpeg_quality": (self.jpeg_quality, 0, 100),
+            "tarnish": (self.tarnish, 0.0, 1.0),
+            "placement": (self.placement, 0.0, 1.0),
+        }
+        for name, (value, low, high) in limits.items():
+            if not low <= value <= high:
+                raise SynthError(f"variation {name} = {value!r} is out of range {low}..{high}")
+
 
 @dataclass(frozen=True)
 class RegionTruth:
@@ -263,7 +278,7 @@ class SynthScene:
         return distort_points(ideal, self.variation.lens_k1, self.image_size)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SynthFrame:
     """A rendered frame with its ground truth."""
 

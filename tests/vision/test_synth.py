@@ -232,3 +232,10 @@ def test_a_visiting_hand_comes_in_stays_and_leaves():
     still = np.abs(frames[0].image.astype(int) - frames[-1].image.astype(int)).mean()
     moving = np.abs(frames[3].image.astype(int) - frames[4].image.astype(int)).mean()
     assert moving > 2 * still
+
+
+def test_impossible_variations_are_refused():
+    with pytest.raises(SynthError, match=r"pose\.tilt_deg"):
+        Variation(pose=CameraPose(tilt_deg=80.0))
+    with pytest.raises(SynthError, match="jpeg_quality"):
+        Variation(jpeg_quality=150)
