@@ -239,6 +239,18 @@ class PlacedPawn:
     region: str = ""
 
 
+def _edge_shift(lighting: Lighting, pixels_per_mm: float) -> tuple[float, float]:
+    """Where a coin's side shows, in canvas pixels from its face.
+
+    A tilted camera sees the side of a coin on its own side (opposite the parallax), as a band
+    that widens with the tilt up to the coin's thickness; the band is drawn as a dark disc under
+    the face, shifted that way.
+    """
+    lean = math.hypot(*lighting.parallax) or 1.0
+    width = COIN_THICKNESS_MM * pixels_per_mm * min(1.0, 1.5 * lean)
+    return (-lighting.parallax[0] / lean * width, -lighting.parallax[1] / lean * width)
+
+
 def draw_coin(canvas: Image, coin: PlacedCoin, pixels_per_mm: float, lighting: Lighting) -> None:
     """Shadow, edge and face of one coin; higher coins shift by the camera's parallax."""
     lift = coin.level * COIN_THICKNESS_MM
@@ -250,10 +262,7 @@ def draw_coin(canvas: Image, coin: PlacedCoin, pixels_per_mm: float, lighting: L
     softness = max(1, round(0.6 * pixels_per_mm))
     darken(canvas, shadow_alpha(radius_px, softness),
            (x + step_x * shadow_offset, y + step_y * shadow_offset), 0.35)
-    edge_offset = COIN_THICKNESS_MM * pixels_per_mm
-    parallax_norm = math.hypot(*lighting.parallax) or 1.0
-    edge_x = -lighting.parallax[0] / parallax_norm * edge_offset * min(1.0, parallax_norm * 1.5)
-    edge_y = -lighting.parallax[1] / parallax_norm * edge_offset * min(1.0, parallax_norm * 1.5)
+    edge_x, edge_y = _edge_shift(lighting, pixels_per_mm)
     face, alpha = coin_sprite(coin.letter, pixels_per_mm, coin.angle_deg, coin.tarnish,
                               coin.shine, lighting, coin.variant)
     edge_colour = np.empty_like(face)
