@@ -14,7 +14,7 @@ the command ``companion calibrate`` does the capturing.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -72,9 +72,13 @@ class CalibrationLayout:
         """Square -> coin letter, for rendering the layout (pawns not included)."""
         return {square: kind for kind, square in self.coins}
 
-    def pawn_squares(self) -> dict[str, str]:
-        """Pawn colour -> square."""
-        return dict(self.pawns)
+    def used_squares(self) -> frozenset[str]:
+        """Every square the layout puts something on."""
+        return frozenset(square for _, square in self.coins + self.pawns)
+
+    def pawns_by_square(self) -> dict[str, str]:
+        """Square -> pawn colour, for rendering the layout."""
+        return {square: colour for colour, square in self.pawns}
 
 
 @dataclass(frozen=True)
@@ -257,11 +261,16 @@ def measure_coins(config: CalibrationConfig, reading: FrameReading, layout: Cali
     return tuple(measures)
 
 
-def check_empty(reading: FrameReading) -> None:
-    """Raise CalibrationError when the reader sees a coin on the supposedly empty mat."""
-    if reading.coins:
-        squares = ", ".join(sorted({region for region, *_ in reading.coins})[:4])
-        raise CalibrationError(f"the mat is not empty (something lies on {squares}): clear it")
+def check_empty(reading: FrameReading, squares: Collection[str] | None = None) -> None:
+    """Raise CalibrationError when the reader sees a coin on the supposedly empty mat.
+
+    Only ``squares`` are checked when given (those the layout uses): elsewhere a forgotten coin
+    does no harm, and neither does a glint the reader takes for one.
+    """
+    seen = {region for region, *_ in reading.coins if squares is None or region in squares}
+    if seen:
+        names = ", ".join(sorted(seen)[:4])
+        raise CalibrationError(f"the mat is not empty (something lies on {names}): clear it")
 
 
 def _rounded(pair: tuple[float, float]) -> tuple[float, float]:
@@ -318,15 +327,17 @@ def measure_pawn(config: CalibrationConfig, view: TopView, background: Image,
 
 
 def learn_background(config: CalibrationConfig, geometry: MatGeometry,
-                     empty_frames: Sequence[Image], base: VisionProfile | None = None) -> Image:
+                     empty_frames: Sequence[Image], base: VisionProfile | None = None,
+                     squares: Collection[str] | None = None) -> Image:
     """The empty mat's top view (float32, median of the frames), the background of a layout.
 
-    Raises :class:`CalibrationError` when the reader sees a coin on it.
+    Raises :class:`CalibrationError` when the reader sees a coin on it (on ``squares`` only,
+    when given: pass the layout's).
     """
     base = base or VisionProfile.default()
     readings = [read_calibration_frame(config, image, geometry, base) for image in empty_frames]
     for reading in readings:
-        check_empty(reading)
+        check_empty(reading, squares)
     return empty_background([reading.view for reading in readings])
 
 
@@ -393,22 +404,42 @@ def learn_profile(
 ) -> Calibration:
     """Learn a profile from frames of the empty mat and frames of ``layout`` (both steps of
     :func:`learn_background` and :func:`learn_from_layout`)."""
-    background = learn_background(config, geometry, empty_frames, base)
+    background = learn_background(config, geometry, empty_frames, base, layout.used_squares())
     return learn_from_layout(config, geometry, background, layout_frames, layout, base)
+
+
+def metal_colours(coins: Sequence[CoinMeasure]) -> dict[str, tuple[float, float]]:
+    """Metal -> the median colour of the measured coins of that metal.
+
+    Colour belongs to the metal, not the kind: nickels, dimes and quarters are all silver, and
+    letting one tarnished dime's colour differ from one quarter's would make colour noise
+    decide between sizes.
+    """
+    by_metal: dict[str, list[tuple[float, float]]] = {}
+    for coin in coins:
+        by_metal.setdefault(COIN_KINDS[coin.kind][2], []).append(coin.colour)
+    return {
+        metal: (_median([c[0] for c in colours]), _median([c[1] for c in colours]))
+        for metal, colours in by_metal.items()
+    }
 
 
 def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
                   pawns: Sequence[PawnMeasure]) -> VisionProfile:
+    """Measured kinds take their measured size; every kind of a measured metal takes that
+    metal's colour; the rest keep the base look, sizes scaled like the measured ones."""
     measured: Mapping[str, CoinMeasure] = {coin.kind: coin for coin in coins}
+    metals = metal_colours(coins)
     scales = [coin.diameter_mm / COIN_KINDS[coin.kind][1] for coin in coins]
     scale = float(np.median(scales)) if scales else 1.0
     looks = []
     for look in base.coins:
+        colour = metals.get(COIN_KINDS[look.kind][2], look.colour)
         if look.kind in measured:
-            coin = measured[look.kind]
-            looks.append(CoinLook(look.kind, coin.diameter_mm, coin.colour))
+            diameter = measured[look.kind].diameter_mm
         else:
-            looks.append(replace(look, diameter_mm=round(COIN_KINDS[look.kind][1] * scale, 3)))
+            diameter = round(COIN_KINDS[look.kind][1] * scale, 3)
+        looks.append(CoinLook(look.kind, diameter, colour))
     profile = replace(base, coins=tuple(looks), diameter_scale=1.0)
     if pawns:
         learned = {pawn.name: PawnLook(pawn.name, pawn.colour) for pawn in pawns}

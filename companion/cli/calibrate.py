@@ -97,7 +97,7 @@ class _Session:
         print("Step 2: lay out these, then take your hands away:")
         for line in layout.instructions():
             print(f"  - {line}")
-        self._stage(layout.squares(), {square: colour for colour, square in layout.pawns})
+        self._stage(layout.squares(), layout.pawns_by_square())
         return self._learn(layout, empty, count)
 
     def _stage(self, coins: dict[str, str], pawns: dict[str, str]) -> None:
@@ -142,7 +142,9 @@ class _Session:
         """
         from vision.calibrate import CalibrationError, learn_background, learn_from_layout
 
-        background = learn_background(self.config, self.geometry, empty)
+        background = learn_background(
+            self.config, self.geometry, empty, squares=layout.used_squares()
+        )
         start: float | None = None
         problem = "waiting for the layout"
         while True:

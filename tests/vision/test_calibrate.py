@@ -29,7 +29,7 @@ LAYOUT = calibration_layout(GEOMETRY)
 
 def _scene(layout: CalibrationLayout | None, seed: int = 11) -> synth.SynthScene:
     coins = layout.squares() if layout else {}
-    pawns = {square: colour for colour, square in layout.pawns} if layout else {}
+    pawns = layout.pawns_by_square() if layout else {}
     return synth.SynthScene.build(coins, pawns, GEOMETRY, synth.Variation(), layout_seed=seed)
 
 
@@ -111,3 +111,17 @@ def test_a_missing_coin_is_named(frames: dict[str, list[np.ndarray]]) -> None:
 def test_a_mat_that_is_not_empty_is_refused(frames: dict[str, list[np.ndarray]]) -> None:
     with pytest.raises(CalibrationError, match="not empty"):
         learn_background(CalibrationConfig(), GEOMETRY, frames["layout"][:1])
+    with pytest.raises(CalibrationError, match=f"something lies on {LAYOUT.coins[0][1]}"):
+        learn_background(CalibrationConfig(), GEOMETRY, frames["layout"][:1],
+                         squares={LAYOUT.coins[0][1], "a1"})
+    # Only the squares the layout needs must be clear.
+    background = learn_background(CalibrationConfig(), GEOMETRY, frames["layout"][:1],
+                                  squares={"a1", "h8"})
+    assert background.ndim == 3 and background.dtype == np.float32
+
+
+def test_colour_belongs_to_the_metal(learned: Calibration) -> None:
+    silver = {look.colour for look in learned.profile.coins if look.kind in "NDQ"}
+    assert len(silver) == 1
+    penny = learned.profile.coin("P").colour
+    assert penny == next(coin.colour for coin in learned.coins if coin.kind == "P")
