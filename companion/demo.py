@@ -66,7 +66,7 @@ class DemoOptions:
     speed: float = 1.0
     max_turns: int | None = None
     turn_timeout_s: float = 60.0
-    max_tries: int = 10
+    max_tries: int = 30
     plain_camera: bool = False
     camera_size: tuple[int, int] = (1920, 1080)
 
@@ -95,6 +95,8 @@ class DemoReport:
     result: str | None = None
     finished: bool = False
     gave_up: str | None = None
+    final_position: dict[str, Any] | None = None
+    scores: dict[int, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The report as the summary's JSON."""
@@ -109,6 +111,8 @@ class DemoReport:
             "result": self.result,
             "finished": self.finished,
             "gave_up": self.gave_up,
+            "scores": {str(player): cents for player, cents in self.scores.items()},
+            "final_position": self.final_position,
             "press_to_verdict_ms": {
                 "median": round(ordered[len(ordered) // 2], 1) if ordered else None,
                 "max": round(ordered[-1], 1) if ordered else None,
@@ -200,6 +204,9 @@ class Director:
         self.report.turns = self._plies()
         self.report.result = referee.view().result
         self.report.finished = referee.phase is Phase.OVER
+        if referee.position is not None:
+            self.report.final_position = referee.position.to_json()
+            self.report.scores = dict(self.game.scores(referee.position))
         return self.report
 
     def _plies(self) -> int:
