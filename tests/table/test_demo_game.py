@@ -37,7 +37,7 @@ def test_a_whole_game_is_played_and_its_journal_replays_to_the_same_end(referenc
 
 
 def test_the_summary_names_what_happened(reference_game, tmp_path):
-    out, report = reference_game
+    _out, report = reference_game
     write_summary(tmp_path / "summary.json", report, {"seed": 3})
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["moves"] == report.moves
@@ -65,7 +65,7 @@ def _text_match(crop, text, size, background):
 
 def test_each_turns_screenshot_highlights_the_engines_targets_and_reads_the_scores(
         reference_game):
-    out, report = reference_game
+    out, _report = reference_game
     timeline = load_timeline(out / "record")
     game = timeline.game
     standing = timeline.standing_steps()
