@@ -18,11 +18,9 @@ REFERENCE_SEED = 3
 FAST = {"fps": 2.5, "plain_camera": True, "camera_size": (1280, 720)}
 
 
-def reference_options(**changes) -> DemoOptions:
-    values = {"seed": REFERENCE_SEED, "speed": 1000.0, "sloppy_rate": 0.25,
-              "plain_camera": True, "camera_size": (1280, 720), "turn_timeout_s": 30.0}
-    values.update(changes)
-    return DemoOptions(**values)
+def reference_options():
+    return DemoOptions(seed=REFERENCE_SEED, speed=1000.0, sloppy_rate=0.25, plain_camera=True,
+                       camera_size=(1280, 720), turn_timeout_s=30.0)
 
 
 @pytest.fixture(scope="session")
