@@ -1,0 +1,52 @@
+"""A camera that stops delivering frames and a panel unplugged mid-game: the screen says so, and
+the game carries on once they are back."""
+
+from companion.referee import Phase
+from tests.table.helpers import GAME, SimTable, single_square_move
+
+
+def test_a_camera_that_stops_is_shown_and_the_move_is_read_once_it_is_back(tmp_path):
+    position = GAME.new_position(2, (), seed=12)
+    table = SimTable(tmp_path, position, blockable=True)
+    try:
+        move = single_square_move(position)
+        after = GAME.apply(position, move)
+        table.board.lay_out(after)
+        table.camera.blocked.set()
+        table.press("END1")
+        table.wait(lambda: "stopped delivering pictures" in table.table.snapshot.message.text)
+        assert table.table.snapshot.message.severity == "error"
+        table.wait(lambda: table.camera.failures >= 2)  # the table keeps trying
+        assert table.referee.phase is Phase.READING
+        assert table.verdicts == []
+        table.camera.blocked.clear()
+        table.wait(lambda: table.verdicts)
+        if table.verdicts[0].verdict != "green":  # a misreading: straighten and press again
+            table.submit_until("END1", "green")
+        assert table.referee.position == after
+        table.wait(lambda: "stopped" not in table.table.snapshot.message.text)
+        assert table.table.snapshot.message.severity == "info"
+    finally:
+        table.close()
+
+
+def test_an_unplugged_panel_is_shown_and_its_buttons_work_once_plugged_back(tmp_path):
+    position = GAME.new_position(2, (), seed=13)
+    table = SimTable(tmp_path, position)
+    try:
+        table.wait(lambda: table.panel.connected)
+        table.panel.twin.unplug()
+        table.wait(lambda: "panel was unplugged" in table.table.snapshot.message.text)
+        unplugged = table.table.snapshot.message
+        assert unplugged.severity == "error"
+        move = single_square_move(position)
+        after = GAME.apply(position, move)
+        table.board.lay_out(after)
+        table.panel.twin.replug()
+        table.wait(lambda: table.table.snapshot.message != unplugged)
+        table.wait(lambda: not table.referee.view().device_trouble)
+        table.submit_until("END1", "green")
+        assert table.referee.position == after
+        assert table.table.snapshot.to_move == 2
+    finally:
+        table.close()
