@@ -6,17 +6,27 @@ The physics it relies on, so that it holds for cameras and coins it has never se
   mat's own rendering, and the paper's local brightness and tint (a median over a window larger
   than any coin) becomes white. Warm, cold and uneven light and soft shadows larger than a coin
   all vanish; a coin's colour is then its metal's reflectance.
-* **Where things are**: anything whose darkest channel falls clearly below the paper's is
-  foreground (metal is grey or coloured, pawns are coloured or black). The deepest point of each
-  foreground blob in a region is a seed.
-* **Size**: from each seed, rays find where the foreground ends; a circle is fitted to those rim
-  points giving less weight to points outside it, because shadows, the visible edge of a tilted
-  coin and a pawn leaning over the rim only ever add to one side. The diameter in millimetres
-  tells dime, penny, nickel, quarter and dollar apart (17.91, 19.05, 21.21, 24.26, 26.49 mm).
-* **Metal**: the mean colour inside the rim, away from glare and pawn, as ``(ln(red/green),
-  ln(blue/green))``: copper is far from the neutral silver coins, brass lies between.
+* **Where things are**: foreground is what is darker than paper, coloured, or textured (a
+  shiny silver coin can be as bright as paper, but its relief and rim are not smooth), away
+  from the printed lines. The deepest point of each foreground blob in a region is a seed.
+* **Size**: from each seed, rays find where the last stretch unlike the paper beyond ends, at
+  the steepest fall; a circle is fitted to those rim points giving less weight to points
+  outside it, because shadows, the visible edge of a tilted coin and a pawn leaning over the
+  rim only ever add to one side. The diameter in millimetres tells dime, penny, nickel, quarter
+  and dollar apart (17.91, 19.05, 21.21, 24.26, 26.49 mm). Blur and lens error make a whole
+  frame's coins look a little larger or smaller; since coin sizes are discrete, the shift that
+  puts most coins on a size of their metal is taken out (:func:`size_shift`).
+* **Metal**: the median colour inside the rim, away from glare and pawn, as
+  ``(ln(red/green), ln(blue/green))``: copper is far from the neutral silver coins, brass lies
+  between. A middle of another metal than the face means a smaller coin on top (a penny on a
+  quarter, a dime on a penny), and the top coin is the middle's.
 * **Pawns**: pixels that are saturated (or nearly black) and nearer a pawn colour than any metal,
-  enough of them to cover a good share of a pawn's disc.
+  enough of them to cover a good share of a pawn's disc. A blob mostly under a pawn is the pawn
+  and its shadow, not a coin.
+
+Not yet told apart: a smaller silver coin on a larger silver one (a dime on a quarter) reads as
+the larger coin, since nothing in colour or outline separates the top rim from the lower coin's
+own raised rim reliably.
 
 Regions of kind ``pit`` and ``cup`` hold loose coins: every seed there is a coin, and the reading
 gives the count and the kinds. :func:`read_frame` is the whole pipeline from a camera frame.
@@ -26,7 +36,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +97,8 @@ class ReadConfig:
     min_visible_share: float = 0.35
     min_loose_rim_share: float = 0.3
     pawn_margin_mm: float = 0.5
+    hidden_coin_ratio: float = 0.8
+    hidden_coin_doubt: float = 0.4
     min_coins_for_shift: int = 4
     max_loose_coins: int = 40
 
@@ -498,10 +510,11 @@ def _colours(
     flat = pixels.reshape(-1, 3)
     chroma = _chroma(flat[:, 0], flat[:, 1], flat[:, 2]).reshape(len(centres), -1, 2)
     chroma[~usable] = np.nan
-    enough = usable.sum(axis=1) >= 8
-    result = np.full((len(centres), 2), np.nan)
-    if enough.any():  # the median sample: a coin's metal even where a pawn's colour bleeds in
-        result[enough] = np.nanmedian(chroma[enough], axis=1)
+    counts = usable.sum(axis=1)
+    # The median sample (NaNs sort last): a coin's metal even where a pawn's colour bleeds in.
+    ordered = np.sort(chroma, axis=1)
+    middle = np.take_along_axis(ordered, (counts // 2)[:, None, None].repeat(2, axis=2), axis=1)
+    result = np.where((counts >= 8)[:, None], middle[:, 0, :], np.nan)
     return result, (on_pawn == 0).mean(axis=1)
 
 
@@ -542,6 +555,56 @@ def measure_coins(
 
 
 # -- deciding ------------------------------------------------------------------------------------
+
+
+def _hidden_coin_doubt(
+    config: ReadConfig, normalised: Normalised, centres: FloatArray, diameters: FloatArray,
+    kinds: list[str], pixels_per_mm: float, profile: VisionProfile,
+) -> FloatArray:
+    """A confidence factor per coin: ``hidden_coin_doubt`` where a smaller coin of the same
+    metal may lie on top, else 1.
+
+    Inside a coin, the strongest edge along each ray is normally its own raised rim, a circle at
+    about 0.85 of its radius; a smaller coin on top puts its edge further in. When that circle
+    is both well defined and clearly smaller than ``hidden_coin_ratio`` of the outline, the
+    reading is doubtful (the referee then does not hold the square against a fitting move).
+    """
+    factor = np.ones(len(kinds))
+    looks = {look.kind: look for look in profile.coins}
+    suspects = [
+        index for index, kind in enumerate(kinds)
+        if np.isfinite(diameters[index]) and any(
+            other.colour == looks[kind].colour and other.diameter_mm < looks[kind].diameter_mm
+            for other in profile.coins
+        )
+    ]
+    if not suspects:
+        return factor
+    chosen = np.array(suspects)
+    grey = cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY)
+    angles = np.linspace(0, 2 * math.pi, config.ray_count, endpoint=False)
+    directions = np.column_stack([np.cos(angles), np.sin(angles)])
+    begin = 0.3 * min(look.diameter_mm for look in profile.coins) * pixels_per_mm
+    outline = diameters[chosen] / 2 * pixels_per_mm
+    fractions = np.linspace(0.0, 1.0, 32)
+    radii = begin + (outline[:, None] - 0.8 * pixels_per_mm - begin) * fractions[None, :]
+    xs = centres[chosen, None, None, 0] + directions[None, :, None, 0] * radii[:, None, :]
+    ys = centres[chosen, None, None, 1] + directions[None, :, None, 1] * radii[:, None, :]
+    count = len(chosen) * len(angles)
+    values = cv2.remap(grey, xs.reshape(count, -1).astype(np.float32),
+                       ys.reshape(count, -1).astype(np.float32), cv2.INTER_LINEAR)
+    values = values.reshape(len(chosen), len(angles), -1).astype(np.float64)
+    strongest = np.argmax(np.abs(values[..., 2:] - values[..., :-2]), axis=2) + 1
+    edge = np.take_along_axis(radii[:, None, :], strongest[..., None], axis=2)[..., 0]
+    points = centres[chosen, None, :] + directions[None] * edge[..., None]
+    _, inner, share = _fit_circles(
+        replace(config, outside_weight=1.0), points,
+        np.ones(points.shape[:2], bool), 1.5 * pixels_per_mm,
+    )
+    doubtful = (share >= 0.5) & (inner / outline < config.hidden_coin_ratio)
+    doubtful &= outline - 0.8 * pixels_per_mm > begin
+    factor[chosen[doubtful]] = config.hidden_coin_doubt
+    return factor
 
 
 def classify(
@@ -614,23 +677,27 @@ def _colour_score(profile: VisionProfile, colours: FloatArray, metals: FloatArra
     return np.asarray(np.nan_to_num(gap / profile.colour_sigma**2, nan=0.0))
 
 
-def _pawn_in(
-    labels: Image, window: RegionWindow, profile: VisionProfile, pixels_per_mm: float
-) -> tuple[str | None, float]:
-    """The pawn colour standing in a region (or None) and the share of its disc seen."""
-    x0, y0, x1, y1 = window.box
-    patch = labels[y0:y1, x0:x1]
-    if window.mask is not None:
-        patch = patch * window.mask
-    counts = np.bincount(patch.ravel(), minlength=len(profile.pawns) + 1)[1:]
-    if counts.size == 0:
-        return None, 0.0
+def _pawns_in(
+    labels: Image, regions_at: FloatArray, count: int, profile: VisionProfile,
+    pixels_per_mm: float,
+) -> list[tuple[str | None, float]]:
+    """Per region: the pawn colour standing there (or None) and the share of its disc seen,
+    counted for every region at once."""
+    colours = len(profile.pawns) + 1
+    inside = regions_at >= 0
+    keys = regions_at[inside].astype(np.int64) * colours + labels[inside]
+    counts = np.bincount(keys, minlength=count * colours).reshape(count, colours)[:, 1:]
     disc = math.pi * (profile.pawn_diameter_mm / 2 * pixels_per_mm) ** 2
-    best = int(np.argmax(counts))
-    share = float(counts[best]) / disc
-    if share < profile.pawn_min_share:
-        return None, share
-    return profile.pawns[best].name, share
+    result: list[tuple[str | None, float]] = []
+    for row in counts:
+        if row.size == 0:
+            result.append((None, 0.0))
+            continue
+        best = int(np.argmax(row))
+        share = float(row[best]) / disc
+        name = profile.pawns[best].name if share >= profile.pawn_min_share else None
+        result.append((name, share))
+    return result
 
 
 def _pawn_confidence(share: float, least: float) -> float:
@@ -675,6 +742,9 @@ def read_view(
     shift = size_shift(config, profile, diameters, colours, shares)
     diameters = diameters - shift
     kinds, confidences = classify(profile, diameters, colours, middles)
+    confidences = confidences * _hidden_coin_doubt(
+        config, normalised, centres, diameters, kinds, ppm, profile
+    )
     smallest = min(look.diameter_mm for look in profile.coins)
     least_coin = (smallest + profile.pawn_diameter_mm) / 2
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}
@@ -695,8 +765,8 @@ def read_view(
         found.setdefault(region.name, []).append((fit, kinds[index], confidence))
     regions: dict[str, RegionReading] = {}
     measured: list[tuple[str, CoinFit, str, float]] = []
-    for window in windows:
-        pawn, pawn_share = _pawn_in(labels, window, profile, ppm)
+    pawns = _pawns_in(labels, regions_at, len(windows), profile, ppm)
+    for window, (pawn, pawn_share) in zip(windows, pawns, strict=True):
         pawn_confidence = _pawn_confidence(pawn_share, profile.pawn_min_share)
         least_share = config.min_loose_rim_share if window.kind in LOOSE_KINDS else 0.0
         coins = _distinct(found.get(window.name, []), smallest / 2, least_share)
