@@ -25,6 +25,7 @@ import numpy as np
 from calibration.geometry import MatGeometry
 from companion.display.snapshot import CameraView, Snapshot
 from companion.games.base import Game, Position
+from companion.observation import Observation
 from companion.panel.driver import Panel
 from companion.panel.protocol import LedState
 from companion.panel.session import ButtonPress, PanelStatus, StatusKind
@@ -112,6 +113,7 @@ class Table:
         self._listeners: list[Callable[[Table], None]] = []
         self._verdict_listeners: list[Callable[[Verdict], None]] = []
         self._last_event: JournalEvent | None = None
+        self._steady_reading: tuple[Frame, Observation] | None = None
         self._gate = SteadyGate(parts.geometry, parts.gate_config)
         self._colour_to_player = {seat.colour: str(seat.number) for seat in parts.seats}
 
@@ -280,31 +282,43 @@ class Table:
             self.parts.camera = self.parts.reopen_camera()
 
     def _look(self, frame: Frame, asked: float) -> None:
-        """Run the gate on ``frame``; read it when a frame is wanted and this one was asked of
-        the camera after the press (a frame already on its way may show the board before the
-        move was finished)."""
+        """Run the gate on ``frame``; when a frame is wanted, answer with the reading of a steady
+        frame once one asked of the camera after the press is steady (a frame already on its way
+        may show the board before the move was finished).
+
+        The first steady frame of each still spell is read at once, before anyone asks: when the
+        board was already still before the press and a frame taken after it is still the same
+        spell, nothing has changed since, so that reading answers without reading again.
+        """
         markers = self.parts.vision_config.markers
         verdict, location = self._gate.look(frame.timestamp, frame.image, markers)
         self.gate_reason = verdict.reason
         if self.sink is not None:
             self.sink.show_camera(self._preview(frame, location))
+        if not verdict.steady:
+            self._steady_reading = None
+            return
+        spell_began = frame.timestamp - verdict.still_s - 1e-6
+        if self._steady_reading is None or self._steady_reading[0].timestamp < spell_began:
+            self._steady_reading = None
+            try:
+                reading = read_frame_details(
+                    self.parts.vision_config, frame.image, self.parts.geometry, self.parts.profile
+                )
+            except VisionError as error:
+                self.gate_reason = str(error)
+                return
+            self._steady_reading = (frame, reading.observation)
         with self._lock:
             wanted = self._frame_wanted_after
-        if wanted is None or not verdict.steady or asked <= wanted:
+        if wanted is None or asked <= wanted:
             return
-        try:
-            reading = read_frame_details(
-                self.parts.vision_config, frame.image, self.parts.geometry, self.parts.profile
-            )
-        except VisionError as error:
-            self.gate_reason = str(error)
-            return
-        key = f"frame-{frame.index}"
-        self._frames[key] = frame
+        read_frame, observation = self._steady_reading
+        key = f"frame-{read_frame.index}"
+        self._frames[key] = read_frame
         with self._lock:
             self._frame_wanted_after = None
-        observation = reading.observation.relabel_pawns(self._colour_to_player)
-        self.events.put(Seen(observation, key))
+        self.events.put(Seen(observation.relabel_pawns(self._colour_to_player), key))
 
     def _preview(self, frame: Frame, location: Any) -> CameraView:
         height, width = frame.image.shape[:2]
