@@ -71,8 +71,9 @@ class GateConfig:
     saturation: float = 70.0
     #: An object blob larger than this is foreign (a quarter is 462 mm^2, a square 2500 mm^2).
     foreign_area_mm2: float = 2600.0
-    #: An object reaching this far into the margin around the play area is foreign.
-    margin_area_mm2: float = 300.0
+    #: An object covering more than this of the margin around the play area is foreign (an arm
+    #: crossing it covers thousands; a taken coin put down there, at most 551, does not count).
+    margin_area_mm2: float = 700.0
     #: Skin-coloured area above this is a hand (a penny is 285 mm^2 and copper looks like skin;
     #: a hand reaching in shows several thousand).
     skin_area_mm2: float = 1500.0

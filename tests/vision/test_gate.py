@@ -79,6 +79,17 @@ def test_coins_and_pawns_are_not_foreign() -> None:
     assert {verdict.code for verdict in verdicts} == {"settling", "steady"}
 
 
+DULL = (110, 112, 115)  # a tarnished silver coin, dark enough to count as an object
+
+
+def test_taken_coins_in_the_margin_are_not_foreign() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    taken = board_with_pieces()
+    taken.coins = [*taken.coins, ((200.0, 490.0), 24.26, DULL), ((240.0, 492.0), 26.49, COPPER),
+                   ((470.0, 300.0), 24.26, DULL), ((30.0, 200.0), 21.21, DULL)]
+    assert feed(gate, [taken] * 5)[-1].steady
+
+
 def test_dim_light_is_not_foreign() -> None:
     gate = SteadyGate(coin_isolation_mat())
     dim = board_with_pieces()
