@@ -26,8 +26,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--max-turns", type=int, default=None, help="stop after this many turns")
     parser.add_argument("--headless", action="store_true",
                         help="no window: save a screenshot per turn (default when no display)")
-    parser.add_argument("--out", type=Path, default=Path("demo-output"),
-                        help="folder for the game record, screenshots and summary")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for the game record, screenshots and summary "
+                        "(default: a new folder demo-output/DATE-TIME)")
     parser.add_argument("--resume", type=Path, default=None, metavar="DIR",
                         help="carry on the demo game in DIR (an --out folder) after a crash: the "
                         "board is laid out as its journal ends, the bots play on as before")
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
     headless = args.headless or not has_display()
     resume = args.resume is not None
-    out = args.resume if resume else args.out
+    out = args.resume if resume else args.out or _new_output_folder()
     if resume and not (out / "record" / "journal.jsonl").exists():
         raise CompanionError(f"{out} holds no demo game to resume; give the --out folder of one")
     if not resume and (out / "record" / "journal.jsonl").exists():
@@ -94,6 +95,12 @@ def run(args: argparse.Namespace) -> int:
     if report.gave_up:
         return 1
     return 0 if report.finished or args.max_turns is not None else 1
+
+
+def _new_output_folder() -> Path:
+    from datetime import UTC, datetime
+
+    return Path("demo-output") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
 
 
 def _camera_size(text: str) -> tuple[int, int]:

@@ -51,16 +51,17 @@ class BlockableCamera:
 class SimTable:
     """A :class:`Table` that starts at ``position`` with its game record begun."""
 
-    def __init__(self, folder, position, camera_seed=5, blockable=False):
+    def __init__(self, folder, position, camera_seed=5, blockable=False, plain=True,
+                 size=(1280, 720)):
         referee = Referee(GAME, position, position=position)
         self.panel = open_panel("sim://")
-        url = f"sim://?seed={camera_seed}&board=empty&plain=1"
+        url = f"sim://?seed={camera_seed}&board=empty" + ("&plain=1" if plain else "")
         players = position.to_json()["players"]
         self.parts = table_parts(referee, url, self.panel, VisionProfile.default(),
                                  folder / "record", players,
                                  camera_options=CameraOptions(fps=2.5))
         self.sim = self.parts.camera
-        self.sim.synth.set_scene(replace(self.sim.scene, image_size=(1280, 720)))
+        self.sim.synth.set_scene(replace(self.sim.scene, image_size=size))
         header = JournalHeader.from_position(position.to_json())
         self.parts.journal = JournalWriter.create(folder / "record", header)
         self.camera = None

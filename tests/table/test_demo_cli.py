@@ -1,0 +1,31 @@
+"""`companion demo`'s command-line errors: one line on stderr, exit code 2."""
+
+import subprocess
+import sys
+
+import pytest
+
+
+def demo(*arguments, cwd=None):
+    return subprocess.run([sys.executable, "-m", "companion", "demo", "--headless", *arguments],
+                          capture_output=True, text=True, timeout=60, cwd=cwd)
+
+
+@pytest.mark.parametrize(("arguments", "words"), [
+    (["--camera-size", "huge"], "--camera-size 'huge'"),
+    (["--fps", "0"], "--fps 0"),
+    (["--bots", "clever"], "unknown bot 'clever'"),
+    (["--players", "5"], "--players 5"),
+])
+def test_bad_options_are_one_line_and_exit_2(arguments, words, tmp_path):
+    result = demo("--out", str(tmp_path / "out"), *arguments)
+    assert result.returncode == 2
+    assert words in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_resume_needs_a_demo_game(tmp_path):
+    result = demo("--resume", str(tmp_path))
+    assert result.returncode == 2
+    assert "holds no demo game to resume" in result.stderr
