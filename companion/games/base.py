@@ -170,6 +170,10 @@ class Game(ABC):
         after = self.apply(position, move).to_json()
         return _changed_regions(before, after)
 
+    def draw(self, position: Position) -> str:
+        """The position as text for a terminal (games override this; the default is JSON)."""
+        return json.dumps(position.to_json(), indent=2)
+
     def is_chance(self, position: Position) -> bool:
         """Whether the next action is a chance event (die, card, battle) instead of a choice."""
         return False

@@ -72,6 +72,7 @@ from companion.games.coin_isolation_rules import (
     play,
 )
 from companion.games.coin_isolation_search import count_outcomes, path_classes, start_squares
+from companion.games.coin_isolation_text import draw_position
 from companion.observation import Observation
 
 __all__ = ["VARIANTS", "CoinIsolation", "CoinIsolationMove", "CoinIsolationPosition"]
@@ -165,6 +166,10 @@ class CoinIsolation(Game):
         from companion.games.coin_isolation_candidates import candidates
 
         return list(candidates(_position(position), observation))
+
+    def draw(self, position: Position) -> str:
+        """The board as text, rank 8 at the top; see :func:`draw_position`."""
+        return draw_position(_position(position), self.result(_position(position)))
 
     def perft(self, position: Position, depth: int) -> int:
         """Leaves of the move tree; a plain last ply is counted without building moves."""

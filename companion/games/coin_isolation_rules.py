@@ -128,7 +128,7 @@ def _expand(
         for take in takes:
             base = CoinIsolationMove(steps=steps, coin=named, source_coins=source_coins, take=take)
             if variants & TRANSPLANTS:
-                squares, collected, _ = _take_and_collect(position, coin, steps, take)
+                squares, collected, _ = take_and_collect(position, coin, steps, take)
                 empties = _empty_squares(position, squares, steps[-1])
                 for placements in combinations(empties, len(collected)):
                     yield replace(base, placements=placements)
@@ -250,8 +250,7 @@ def _check_path(position: CoinIsolationPosition, move: CoinIsolationMove) -> Non
         raise _illegal(position, move, "under mixed-change name the coin type, e.g. 'P:c1-c2'")
     if not mixed and move.coin is not None:
         raise _illegal(position, move, "only mixed-change names a coin type")
-    coin = move.coin if mixed else (first[-1] if first else EMPTY)
-    assert coin is not None
+    coin = move.coin if move.coin is not None else (first[-1] if first else EMPTY)
     if coin == EMPTY and "empty-squares" not in variants:
         raise _illegal(position, move, f"square {SQUARE_NAMES[move.steps[0]]} is empty")
     classes = path_classes(position, with_empty=coin == EMPTY)
@@ -281,7 +280,7 @@ def _check_choices(
         if move.placements:
             raise _illegal(position, move, "placements are only for transplant coin paths")
         return
-    squares, collected, _ = _take_and_collect(position, coin, move.steps, move.take)
+    squares, collected, _ = take_and_collect(position, coin, move.steps, move.take)
     empties = set(_empty_squares(position, squares, move.steps[-1]))
     if len(move.placements) != len(collected) or not empties.issuperset(move.placements):
         names = ",".join(SQUARE_NAMES[square] for square in sorted(empties))
@@ -302,12 +301,13 @@ def _fits(steps: tuple[int, ...], starts: int, allowed: int, diagonal: bool) -> 
 def _path_problem(position: CoinIsolationPosition, move: CoinIsolationMove) -> str:
     starts = start_squares(position, position.to_move)
     if not (starts >> move.steps[0]) & 1:
-        where = "the first row" if position.pawns[position.to_move - 1] is None else "the pawn"
-        return f"the path must start next to {where}, not on {SQUARE_NAMES[move.steps[0]]}"
+        first_turn = position.pawns[position.to_move - 1] is None
+        where = "on the first row" if first_turn else "next to the pawn"
+        return f"the path must start {where}, not on {SQUARE_NAMES[move.steps[0]]}"
     return "the path's squares must be adjacent, pawn-free and hold the same coin type"
 
 
-def _take_and_collect(
+def take_and_collect(
     position: CoinIsolationPosition, coin: str, steps: tuple[int, ...], take: int | None
 ) -> tuple[list[str], str, str]:
     """The board after taking from the target and collecting the path coins; and those coins."""
@@ -372,7 +372,7 @@ def play(position: CoinIsolationPosition, move: CoinIsolationMove) -> CoinIsolat
     coin = move.coin or (first[-1] if first else EMPTY)
     taken = ""
     if coin != EMPTY:
-        squares, collected, taken = _take_and_collect(position, coin, move.steps, move.take)
+        squares, collected, taken = take_and_collect(position, coin, move.steps, move.take)
         if position.variant_set & TRANSPLANTS:
             for square in move.placements:
                 squares[square] = coin

@@ -181,7 +181,7 @@ def fitted_path(
         step_mask = adjacent[last] & free
         if required & ~visited:
             step_mask &= ~target_bit
-        for square in _ordered(step_mask, required, target_bit):
+        for square in _ordered(step_mask, required, target_bit, adjacent, free):
             path.append(square)
             if search(visited | (1 << square), square, path):
                 return True
@@ -198,9 +198,16 @@ def fitted_path(
     return None
 
 
-def _ordered(step_mask: int, required: int, target_bit: int) -> list[int]:
-    """Try required squares before optional ones, and the target last."""
-    first = [square for square in bits(step_mask & required)]
-    second = [square for square in bits(step_mask & ~required & ~target_bit)]
-    last = [square for square in bits(step_mask & target_bit)]
-    return first + second + last
+def _ordered(
+    step_mask: int, required: int, target_bit: int, adjacent: tuple[int, ...], free: int
+) -> list[int]:
+    """Required squares before optional ones, the target last, and among equals the square
+    with the fewest free neighbours first (Warnsdorff's rule finds long paths quickly)."""
+    return sorted(
+        bits(step_mask),
+        key=lambda square: (
+            (target_bit >> square) & 1,
+            not (required >> square) & 1,
+            (adjacent[square] & free).bit_count(),
+        ),
+    )
