@@ -104,6 +104,8 @@ class Table:
         self.stopped = threading.Event()
         self.gate_reason = "starting the camera"
         self.verdicts = 0
+        #: Index of the camera frame whose reading answered the last request for a frame.
+        self.answered_with: int | None = None
         self._lock = threading.Lock()
         self._frame_wanted_after: float | None = None
         self._frames: dict[str, Frame] = {}
@@ -264,6 +266,8 @@ class Table:
             except CameraError as error:
                 failures += 1
                 self.gate_reason = "the camera is not delivering pictures"
+                self._gate.reset()  # the board may have changed while nothing was seen
+                self._steady_reading = None
                 self.events.put(DeviceStatus("camera", str(error)))
                 self._reopen_camera(failures)
                 continue
@@ -314,6 +318,7 @@ class Table:
         if wanted is None or asked <= wanted:
             return
         read_frame, observation = self._steady_reading
+        self.answered_with = read_frame.index
         key = f"frame-{read_frame.index}"
         self._frames[key] = read_frame
         with self._lock:

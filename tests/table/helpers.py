@@ -52,7 +52,7 @@ class SimTable:
     """A :class:`Table` that starts at ``position`` with its game record begun."""
 
     def __init__(self, folder, position, camera_seed=5, blockable=False, plain=True,
-                 size=(1280, 720)):
+                 size=(1280, 720), camera=None):
         referee = Referee(GAME, position, position=position)
         self.panel = open_panel("sim://")
         url = f"sim://?seed={camera_seed}&board=empty" + ("&plain=1" if plain else "")
@@ -68,6 +68,10 @@ class SimTable:
         if blockable:
             self.camera = BlockableCamera(self.sim)
             self.parts.camera = self.camera
+            self.parts.reopen_camera = None
+        if camera is not None:
+            self.camera = camera
+            self.parts.camera = camera
             self.parts.reopen_camera = None
         colours = {str(seat.number): seat.colour for seat in self.parts.seats}
         self.board = PhysicalBoard(self.sim, colours, camera_seed)
