@@ -19,7 +19,7 @@ from typing import Any
 from calibration.geometry import mat_for_game
 from companion.display.screen import Screen, save_screenshot
 from companion.display.snapshot import CameraView, Snapshot
-from companion.games.base import get_game
+from companion.games.base import Game, Position, get_game
 from companion.panel.driver import Panel, open_panel
 from companion.record.journal import JournalWriter, read_journal
 from companion.record.replay import replay
@@ -80,18 +80,43 @@ def new_referee(options: GameOptions) -> Referee:
 
 def resumed_referee(folder: Path) -> tuple[Referee, JournalWriter, int]:
     """A referee carrying on the game recorded in ``folder``, the journal to append to, and the
-    number of players."""
+    number of players.
+
+    A crash can fall between a move's journal line and the automatic passes after it; those
+    passes (and the game's end) are recorded now, as the referee would have, so play carries on
+    with a player who can move.
+    """
     timeline = replay(read_journal(folder))
     journal = JournalWriter.resume(folder)
-    position = timeline.final
     game = get_game(timeline.header.game)
     moves = [
         f"{step.event.player}: {step.event.move}"
         for step in timeline.standing_steps()
         if step.event.move is not None
     ]
+    position = _record_missing_passes(game, timeline.final, journal, moves)
     referee = Referee(game, position, position=position, moves_played=moves)
     return referee, journal, timeline.header.players
+
+
+def _record_missing_passes(game: Game, position: Position, journal: JournalWriter,
+                           moves: list[str]) -> Position:
+    """Apply and record the passes due at ``position``, and the end if it comes; the position
+    after them."""
+    passed = False
+    while not game.is_over(position):
+        first = next(iter(game.iter_moves(position)), None)
+        if first is None or first.text() != "pass":
+            return position
+        player = game.to_move(position)
+        position = game.apply(position, first)
+        journal.record_pass(player=player, state_hash=position.state_hash(), move=first.text())
+        moves.append(f"{player}: {first.text()}")
+        passed = True
+    if passed:
+        journal.record_note(f"Game over: {game.result(position).text()}.",
+                            state_hash=position.state_hash(), source="referee")
+    return position
 
 
 def open_profile(path: Path | None) -> VisionProfile:
