@@ -70,9 +70,10 @@ def test_each_turns_screenshot_highlights_the_engines_targets_and_reads_the_scor
     game = timeline.game
     standing = timeline.standing_steps()
     checked = 0
-    for turn in (1, 2, len(standing) // 2):
-        path = out / "screens" / f"turn-{turn:03d}.png"
-        assert path.is_file(), path
+    shots = sorted((out / "screens").glob("turn-*.png"))
+    assert len(shots) >= 3
+    for path in (shots[0], shots[1], shots[len(shots) // 2]):
+        turn = int(path.stem.removeprefix("turn-"))
         position = standing[turn - 1].position
         array = _pixels(path)
         height, width = array.shape[:2]
@@ -90,7 +91,6 @@ def test_each_turns_screenshot_highlights_the_engines_targets_and_reads_the_scor
         size = score_font_size(layout)
         mover = game.to_move(position)
         for number, row in enumerate(layout.score_rows, 1):
-            crop = array[row.y:row.bottom, row.x:row.right]
             score_box = layout.score_columns(row)[1]
             crop = array[score_box.y:score_box.bottom, score_box.x:score_box.right]
             background = pieces.PANEL_HIGHLIGHT if number == mover else pieces.PANEL
