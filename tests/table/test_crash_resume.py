@@ -102,16 +102,20 @@ def test_killed_games_resume_without_losing_acknowledged_moves(tmp_path, referen
     out = tmp_path / "demo"
     kills = 0
     run = Run(demo_command(out))
-    for _ in range(2):
-        run.wait_for_greens(run.greens() + rng.randint(1, 3))
-        time.sleep(rng.uniform(0.0, 0.6))
-        if run.process.poll() is not None:
-            break
-        run.kill()
-        kills += 1
-        check_acknowledged_events_stand(out / "record", run.acks)
-        run = Run(demo_command(out, resume=True))
-    assert run.finish() == 0, run.lines[-5:]
+    try:
+        for _ in range(2):
+            run.wait_for_greens(run.greens() + rng.randint(1, 3))
+            time.sleep(rng.uniform(0.0, 0.6))
+            if run.process.poll() is not None:
+                break
+            run.kill()
+            kills += 1
+            check_acknowledged_events_stand(out / "record", run.acks)
+            run = Run(demo_command(out, resume=True))
+        assert run.finish() == 0, run.lines[-5:]
+    finally:
+        if run.process.poll() is None:
+            run.kill()
     assert kills == 2, "both kills landed before the game reached its last turn"
     timeline = load_timeline(out / "record")
     assert timeline.stopped_at is None
