@@ -107,15 +107,16 @@ class CoinIsolation(Game):
         return _position(position).to_move
 
     def iter_moves(self, position: Position) -> Iterator[CoinIsolationMove]:
-        """Legal moves one at a time (transplant placements multiply them), pass last."""
+        """Legal moves one at a time (transplant placements multiply them); ``pass`` last, when the
+        player has no move short of declaring renegade."""
         position = _position(position)
         if is_over(position):
             return
-        any_move = False
+        own_move = False
         for move in iter_moves(position):
-            any_move = True
+            own_move = own_move or not move.renegade
             yield move
-        if not any_move:
+        if not own_move:
             yield PASS_MOVE
 
     def legal_moves(self, position: Position) -> list[Move]:

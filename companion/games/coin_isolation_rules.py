@@ -83,6 +83,11 @@ def iter_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
         yield from _pawn_only_moves(position, declare=True)
 
 
+def has_own_move(position: CoinIsolationPosition) -> bool:
+    """Whether the player to move has a move without declaring renegade (else they may pass)."""
+    return any(not move.renegade for move in iter_moves(position))
+
+
 def _outcome_key(position: CoinIsolationPosition) -> tuple[object, ...]:
     return (position.squares, position.pawns, position.taken, position.take_order, position.quiet)
 
@@ -203,7 +208,7 @@ def check(position: CoinIsolationPosition, move: CoinIsolationMove) -> None:
     if is_over(position):
         raise _illegal(position, move, "the game is over")
     if move.kind == PASS:
-        if next(iter_moves(position), None) is not None:
+        if has_own_move(position):
             raise _illegal(position, move, "a player who can move may not pass")
         return
     player = position.to_move
@@ -283,9 +288,12 @@ def _check_choices(
     squares, collected, _ = take_and_collect(position, coin, move.steps, move.take)
     empties = set(_empty_squares(position, squares, move.steps[-1]))
     if len(move.placements) != len(collected) or not empties.issuperset(move.placements):
-        names = ",".join(SQUARE_NAMES[square] for square in sorted(empties))
+        names = ",".join(SQUARE_NAMES[square] for square in sorted(empties)[:8])
+        more = ",..." if len(empties) > 8 else ""
         raise _illegal(
-            position, move, f"place {len(collected)} coin(s) on distinct empty squares of {names}"
+            position,
+            move,
+            f"place {len(collected)} coin(s) on distinct empty squares ({names}{more})",
         )
 
 

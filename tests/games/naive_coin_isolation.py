@@ -112,7 +112,7 @@ def naive_children(position):
         except IllegalMoveError:  # e.g. too few empty squares for a transplant
             continue
         results.setdefault(after.canonical_json(), move)
-    if not results:
+    if all(getattr(move, "renegade", False) for move in results.values()):
         results[GAME.apply(position, CoinIsolationMove(kind="pass")).canonical_json()] = "pass"
     return results
 

@@ -1,0 +1,81 @@
+"""Random games to the end for every registered game and many option sets, checking invariants
+(after OpenSpiel's games_sim_test): every game ends, positions round-trip through JSON, and each
+game's own invariants hold after every move."""
+
+import itertools
+import random
+import zlib
+
+import pytest
+
+from companion.games import game_names, get_game
+from companion.games.coin_isolation_position import VARIANTS, starting_coins
+
+MAX_PLIES = 2_000
+#: Moves sampled from the start of the (lazy) move list at each turn.
+SAMPLE = 60
+
+
+def coin_isolation_variant_sets():
+    rng = random.Random(7)
+    sets = [(), ("diagonal",), tuple(v for v in VARIANTS if v != "diagonal")]
+    sets += [(variant,) for variant in VARIANTS]
+    while len(sets) < 40:
+        chosen = tuple(v for v in VARIANTS if rng.random() < 0.3)
+        if "diagonal" in chosen and {"transplant", "transplant-variant-variant"} & set(chosen):
+            continue  # listing transplant moves on a diagonal full board is slow (documented)
+        sets.append(chosen)
+    return sets
+
+
+def coin_isolation_invariants(game, start, position, before, move, targets):
+    mover = before.to_move
+    if move.text() != "pass":
+        assert position.to_json()["pawns"][str(mover)] in targets, "pawn ended off the targets"
+    data = position.to_json()
+    pawns = [square for square in data["pawns"].values() if square is not None]
+    assert len(pawns) == len(set(pawns)), "two pawns share a square"
+    on_board = "".join(data["squares"].values())
+    taken = "".join(data["taken"].values())
+    assert sorted(on_board + taken) == sorted(starting_coins(start.variants)), "coins lost"
+    values = {"P": 1, "N": 5, "D": 10, "Q": 25}
+    scores = {int(p): sum(values[c] for c in coins) for p, coins in data["taken"].items()}
+    assert game.scores(position) == scores
+    for player in range(1, position.players + 1):
+        assert len(data["taken"][str(player)]) >= len(before.to_json()["taken"][str(player)])
+
+
+OPTIONS = {"coin-isolation": coin_isolation_variant_sets()}
+INVARIANTS = {"coin-isolation": coin_isolation_invariants}
+PLAYERS = {"coin-isolation": (2, 3, 4)}
+
+
+def playout_cases():
+    for name in game_names():
+        for index, variants in enumerate(OPTIONS.get(name, [()])):
+            players = PLAYERS.get(name, (2,))
+            yield pytest.param(name, variants, players[index % len(players)], id=f"{name}-{index}")
+
+
+@pytest.mark.parametrize(("name", "variants", "players"), list(playout_cases()))
+def test_random_game_ends_and_keeps_invariants(name, variants, players):
+    game = get_game(name)
+    rng = random.Random(zlib.crc32(repr((name, variants, players)).encode()))
+    start = position = game.new_position(players, variants, seed=rng.randrange(1000))
+    check = INVARIANTS.get(name, lambda *args: None)
+    for _ in range(MAX_PLIES):
+        if game.is_over(position):
+            break
+        assert game.position_from_json(position.to_json()) == position
+        moves = list(itertools.islice(game.iter_moves(position), SAMPLE))
+        assert moves, "a game that is not over must have an action"
+        move = rng.choice(moves)
+        assert game.parse_move(move.text()) == move
+        targets = game.legal_targets(position)
+        before, position = position, game.apply(position, move)
+        check(game, start, position, before, move, targets)
+    assert game.is_over(position), f"{name} {variants} did not end in {MAX_PLIES} plies"
+    assert game.legal_moves(position) == []
+    result = game.result(position)
+    assert result.winners
+    assert result.text()
