@@ -174,16 +174,5 @@ def _squares(names: list[str], text: str) -> tuple[int, ...]:
 def fast_path_move(steps: tuple[int, ...]) -> CoinIsolationMove:
     """A plain path move without the dataclass constructor's cost (hot loop of move generation)."""
     move = object.__new__(CoinIsolationMove)
-    move.__dict__.update(_PLAIN_FIELDS)
-    move.__dict__["steps"] = steps
+    move.__dict__["steps"] = steps  # the other fields fall back to their class-level defaults
     return move
-
-
-_PLAIN_FIELDS = {
-    "kind": PATH,
-    "coin": None,
-    "source_coins": "",
-    "take": None,
-    "placements": (),
-    "renegade": False,
-}

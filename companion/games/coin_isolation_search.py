@@ -96,6 +96,41 @@ def outcomes(starts: int, allowed: int, diagonal: bool) -> Iterator[tuple[int, .
         layer = following
 
 
+def outcome_paths(starts: int, allowed: int, diagonal: bool) -> list[tuple[int, ...]]:
+    """The same paths as :func:`outcomes`, built as a list (faster when all are wanted)."""
+    adjacent = ADJACENT[diagonal]
+    layer: dict[int, dict[int, tuple[int, ...]]] = {}
+    for square in bits(starts & allowed):
+        layer[1 << square] = {square: (square,)}
+    paths: list[tuple[int, ...]] = [path for ends in layer.values() for path in ends.values()]
+    append = paths.append
+    while layer:
+        following: dict[int, dict[int, tuple[int, ...]]] = {}
+        get = following.get
+        for visited, ends in layer.items():
+            free = allowed & ~visited
+            for last, path in ends.items():
+                step_mask = adjacent[last] & free
+                while step_mask:
+                    low = step_mask & -step_mask
+                    step_mask ^= low
+                    grown = visited | low
+                    known = get(grown)
+                    if known is None:
+                        square = low.bit_length() - 1
+                        longer = (*path, square)
+                        following[grown] = {square: longer}
+                        append(longer)
+                    else:
+                        square = low.bit_length() - 1
+                        if square not in known:
+                            longer = (*path, square)
+                            known[square] = longer
+                            append(longer)
+        layer = following
+    return paths
+
+
 def count_outcomes(starts: int, allowed: int, diagonal: bool) -> int:
     """The number of distinct (squares, target) states, without building paths."""
     adjacent = ADJACENT[diagonal]
