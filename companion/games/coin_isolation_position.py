@@ -115,14 +115,24 @@ class CoinIsolationPosition(Position):
     def coin_mask(self) -> int:
         """Squares holding at least one coin."""
         mask = 0
+        for top_mask in self.top_masks.values():
+            mask |= top_mask
+        return mask
+
+    @cached_property
+    def top_masks(self) -> dict[str, int]:
+        """For each coin letter, the squares whose top coin is of it."""
+        masks = dict.fromkeys(COIN_VALUES, 0)
         for index, stack in enumerate(self.squares):
             if stack:
-                mask |= 1 << index
-        return mask
+                masks[stack[-1]] |= 1 << index
+        return masks
 
     @cached_property
     def type_masks(self) -> dict[str, int]:
         """For each coin letter, the squares holding at least one coin of it."""
+        if not MIXED_VARIANTS & self.variant_set:
+            return self.top_masks  # stacks hold one type only
         masks = dict.fromkeys(COIN_VALUES, 0)
         for index, stack in enumerate(self.squares):
             for coin in set(stack):

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from companion.games.coin_isolation_board import ADJACENT, FULL, SIDE_ROWS, bits, flood
-from companion.games.coin_isolation_position import MIXED_VARIANTS, CoinIsolationPosition
+from companion.games.coin_isolation_position import CoinIsolationPosition
 
 #: The pseudo coin type of a path over empty squares (empty-squares, renegade).
 EMPTY = ""
@@ -43,18 +43,9 @@ def path_classes(
     """The coin types a path can be made of, with their squares; plus empty squares if asked."""
     free = FULL ^ position.pawn_mask
     classes = []
-    if position.variant_set & MIXED_VARIANTS:
-        for coin, mask in position.type_masks.items():
-            if mask & free:
-                classes.append(PathClass(coin, mask & free))
-    else:
-        for coin in position.type_masks:
-            mask = 0
-            for index in bits(position.type_masks[coin] & free):
-                if position.squares[index][-1] == coin:
-                    mask |= 1 << index
-            if mask:
-                classes.append(PathClass(coin, mask))
+    for coin, mask in position.type_masks.items():
+        if mask & free:
+            classes.append(PathClass(coin, mask & free))
     if with_empty:
         empty = free & ~position.coin_mask & FULL
         if empty:
