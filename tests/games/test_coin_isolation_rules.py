@@ -157,3 +157,13 @@ def test_legal_targets_are_the_flood_fill():
     start = position({"a1": "P", "a2": "P", "b2": "P", "c2": "N", "c3": "P"})
     assert GAME.legal_targets(start) == {"a1", "a2", "b2"}
     assert GAME.legal_targets(position(squares(start), ["diagonal"])) == {"a1", "a2", "b2", "c3"}
+
+
+def test_interface_extras_for_the_referee():
+    start = position({"a1": "P", "a2": "P", "h8": "N"})
+    move = GAME.parse_move("a1-a2")
+    assert move.path == ("a1", "a2") and move.regions() == ("a1", "a2")
+    assert GAME.changed_regions(start, move) == {"a1", "a2"}
+    assert not GAME.is_chance(start) and GAME.chance_outcomes(start) == []
+    assert GAME.to_move(start) == 1 and GAME.to_move(play(start, "a1-a2")) == 2
+    assert "a1" in GAME.draw(start) or " P " in GAME.draw(start)
