@@ -40,6 +40,13 @@ Decisions where the rulings are silent (variants meeting, and corner cases):
     ``take_order`` (most recent taker first); a semi-greedy zero take is not a take.
 14. A player whose pawn is off the board (passed on the first turn) starts from their first row
     again on the next turn.
+
+Speed: ``legal_targets`` and ``candidates`` never list moves and stay fast everywhere (the 4x6
+diagonal penny block with its 2.6e7 outcomes included). A full ``legal_moves`` list is built
+from (visited squares, last square) states; it is as long as the outcomes are many, so callers
+that only need some moves (bots) should take them lazily from ``iter_moves``. Known slow case:
+transplant with diagonal on a nearly full board, where most path outcomes collapse into the same
+position (refilled squares) and the list can take a minute.
 """
 
 from __future__ import annotations
