@@ -12,7 +12,7 @@ import time
 from companion.games.coin_isolation import GAME
 from companion.games.coin_isolation_board import SQUARE_NAMES
 from companion.games.coin_isolation_candidates import view
-from companion.observation import Observation
+from companion.observation import Observation, RegionReading
 
 STARTS = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 
@@ -97,6 +97,24 @@ def bench_adversarial():
     )
 
 
+def bench_misread():
+    """Observations no legal move explains (a square or two misread): the search fails fast."""
+    position = adversarial()
+    rng = random.Random(5)
+    names = [f"{file}{rank}" for file in "abcdef" for rank in range(2, 6)]
+    times = []
+    for _ in range(200):
+        after = GAME.apply(position, GAME.parse_move("-".join(random_walk(rng, names))))
+        regions = dict(observe(after).regions)
+        for _ in range(rng.choice([1, 2])):
+            square = rng.choice(names)
+            reading = regions.get(square, RegionReading())
+            if reading.pawn is None:
+                regions[square] = RegionReading(coin=None if reading.coin else "P")
+        times.append(timed(GAME.candidates, position, Observation(regions=regions))[1])
+    figures("candidates, adversarial block, misread squares", times)
+
+
 def bench_perft():
     for variants, seed, depth in (((), 1, 3), ((), 1, 4), (("diagonal",), 2, 3)):
         position = GAME.new_position(2, variants, seed=seed)
@@ -110,5 +128,6 @@ def bench_perft():
 
 if __name__ == "__main__":
     bench_adversarial()
+    bench_misread()
     bench_starts()
     bench_perft()

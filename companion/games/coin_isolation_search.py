@@ -201,7 +201,9 @@ def fitted_path(
             return False
         free = spread_allowed & ~visited
         needed = (required & ~visited) | target_bit
-        if flood(adjacent[last] & free, free, diagonal) & needed != needed:
+        if flood(adjacent[last] & free, free, diagonal) & needed != needed or _dead_end(
+            required & ~visited, free | (1 << last), adjacent
+        ):
             failed.add((visited, last))
             return False
         step_mask = adjacent[last] & free
@@ -222,6 +224,12 @@ def fitted_path(
         if search(1 << start, start, path):
             return tuple(path)
     return None
+
+
+def _dead_end(waiting: int, region: int, adjacent: tuple[int, ...]) -> bool:
+    """Whether a square still to visit (not the target) has at most one way in or out, so the
+    path would have to end there."""
+    return any((adjacent[square] & region).bit_count() < 2 for square in bits(waiting))
 
 
 def _ordered(
