@@ -47,6 +47,7 @@ def main() -> None:
     errors: list[str] = []
     stack_errors = Counter[str]()
     hidden_silver = 0
+    sure_but_wrong = 0
     for index in range(args.frames):
         seed = args.seed + index
         scene = random_scene(seed, random_variation(seed, args.max_tilt))
@@ -67,6 +68,7 @@ def main() -> None:
             pawn_errors += pawn_wrong
             if coin_wrong or pawn_wrong:
                 wrong_here += 1
+                sure_but_wrong += reading.confidence >= 0.5
                 if coin_wrong and _hidden_silver(truth.coins):
                     stack_errors["smaller silver coin on a larger silver one"] += 1
                 elif coin_wrong and len(truth.coins) > 1:
@@ -91,6 +93,7 @@ def main() -> None:
     print(f"per-square error rate: {wrong_squares / squares:.4%} ({wrong_squares} wrong)")
     print(f"frames entirely right: {frames_right / args.frames:.2%}")
     print(f"pawn errors: {pawn_errors}; wrong coins by case: {dict(stack_errors)}")
+    print(f"wrong squares read with confidence >= 0.5: {sure_but_wrong} of {wrong_squares}")
     other = wrong_squares - stack_errors["smaller silver coin on a larger silver one"]
     print(f"squares holding a smaller silver coin on a larger silver one: {hidden_silver}; "
           f"error rate on all other squares: {other / max(1, squares - hidden_silver):.4%}")
