@@ -317,6 +317,7 @@ class Referee:
             return self._end_turn(press)
         if press.button == "UNDO":
             self._begin_turn("Choice cancelled; fix the board if needed and press your button.")
+            return [Lights(turn=self._mover())]
         return []
 
     def _ask_undo(self) -> list[Effect]:

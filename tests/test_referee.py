@@ -162,6 +162,18 @@ def test_ambiguous_moves_are_asked_and_select_confirm_picks_one():
     assert records[1].fields["state_hash"] == GAME.apply(position, move).state_hash()
 
 
+def test_undo_while_choosing_cancels_the_choice_and_relights_the_mover():
+    position, move = find_ambiguous(7)
+    referee = Referee(GAME, position, position=position)
+    mover = GAME.to_move(position)
+    referee.handle(Press(f"END{mover}"))
+    referee.handle(Seen(looks_like(GAME.apply(position, move))))
+    assert referee.phase is Phase.CHOOSING
+    assert referee.handle(Press("UNDO")) == [Lights(turn=mover)]
+    assert referee.phase is Phase.TURN
+    assert referee.position == position, "cancelling a choice plays nothing"
+
+
 def test_a_whole_game_ends_with_the_result():
     referee = started_referee(seed=8)
     rng = random.Random(8)

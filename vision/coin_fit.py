@@ -1,0 +1,336 @@
+"""Measuring coins in the normalised top view, and deciding their kinds.
+
+* **Size**: from each seed, rays find where the last stretch unlike the paper beyond ends, at
+  the steepest fall; a circle is fitted to those rim points giving less weight to points
+  outside it, because shadows, the visible edge of a tilted coin and a pawn leaning over the
+  rim only ever add to one side. The diameter in millimetres tells dime, penny, nickel, quarter
+  and dollar apart (17.91, 19.05, 21.21, 24.26, 26.49 mm). Blur and lens error make a whole
+  frame's coins look a little larger or smaller; since coin sizes are discrete, the shift that
+  puts most coins on a size of their metal is taken out (:func:`size_shift`).
+* **Metal**: the median colour inside the rim, away from glare and pawn, as
+  ``(ln(red/green), ln(blue/green))``: copper is far from the neutral silver coins, brass lies
+  between. A middle of another metal than the face means a smaller coin on top (a penny on a
+  quarter, a dime on a penny), and the top coin is the middle's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from vision.light import PAPER, Normalised, chromaticity
+from vision.profile import VisionProfile
+from vision.read_config import ReadConfig
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+
+@dataclass(frozen=True)
+class CoinFit:
+    """One measured coin in the top view: centre in mat mm, diameter in mm, colour, quality."""
+
+    centre_mm: tuple[float, float]
+    diameter_mm: float
+    colour: tuple[float, float]
+    rim_share: float
+
+
+def _ray_exits(
+    config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
+    begin_px: float, end_px: float, step_px: float,
+) -> tuple[FloatArray, NDArray[np.bool_]]:
+    """Where each ray from each centre leaves the coin: (K, J, 2) points and a (K, J) validity."""
+    count = len(centres)
+    angles = np.linspace(0, 2 * math.pi, config.ray_count, endpoint=False)
+    radii = np.arange(begin_px, end_px, step_px)
+    directions = np.column_stack([np.cos(angles), np.sin(angles)])
+    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * radii[None, None, :]
+    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * radii[None, None, :]
+    map_x = xs.reshape(count * len(angles), -1).astype(np.float32)
+    map_y = ys.reshape(count * len(angles), -1).astype(np.float32)
+    values = cv2.remap(normalised.foreground, map_x, map_y, cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+    pawn_samples = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
+                             borderMode=cv2.BORDER_REPLICATE)
+    values = values.reshape(count, len(angles), -1)
+    on_pawn = pawn_samples.reshape(count, len(angles), -1) > 0
+    level = np.full((count, 1, 1), 127.5)
+    below = values < level
+    exits = np.argmax(below, axis=2)
+    valid = below.any(axis=2) & (exits > 0)
+    index = np.clip(exits, 1, len(radii) - 1)
+    before = np.take_along_axis(values, (index - 1)[..., None], axis=2)[..., 0]
+    after = np.take_along_axis(values, index[..., None], axis=2)[..., 0]
+    fraction = np.clip((before - level[..., 0]) / np.maximum(before - after, 1e-6), 0, 1)
+    radius = radii[index - 1] + fraction * (radii[1] - radii[0])
+    near = np.clip(index[..., None] + np.arange(-2, 2)[None, None, :], 0, len(radii) - 1)
+    valid &= ~np.take_along_axis(on_pawn, near, axis=2).any(axis=2)
+    points = centres[:, None, :] + directions[None, :, :] * radius[..., None]
+    return points, valid
+
+
+def _rim_points(
+    config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
+    begin_px: float, end_px: float, step_px: float,
+) -> tuple[FloatArray, NDArray[np.bool_]]:
+    """The outermost rim along each ray: where the last stretch unlike paper ends, placed at
+    the steepest fall of the difference from paper (the edge of a blurred step)."""
+    count = len(centres)
+    angles = np.linspace(0, 2 * math.pi, config.ray_count, endpoint=False)
+    radii = np.arange(begin_px, end_px, step_px)
+    directions = np.column_stack([np.cos(angles), np.sin(angles)])
+    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * radii[None, None, :]
+    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * radii[None, None, :]
+    map_x = xs.reshape(count * len(angles), -1).astype(np.float32)
+    map_y = ys.reshape(count * len(angles), -1).astype(np.float32)
+    colours = cv2.remap(normalised.image, map_x, map_y, cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    pawn_samples = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
+                             borderMode=cv2.BORDER_REPLICATE)
+    samples = len(radii)
+    colours = colours.reshape(count, len(angles), samples, 3)
+    on_pawn = pawn_samples.reshape(count, len(angles), -1) > 0
+    # The paper just beyond the coin, as this ray sees it: shadows and uneven light cancel.
+    paper = colours[:, :, -4:, :].mean(axis=2, keepdims=True)
+    values = np.abs(colours - paper).max(axis=3).astype(np.float64)
+    paper_like = (np.abs(paper[:, :, 0, :] - PAPER) < config.paper_tolerance * PAPER).all(axis=2)
+    unlike = values > config.rim_step * PAPER
+    last = samples - 1 - np.argmax(unlike[..., ::-1], axis=2)
+    valid = unlike.any(axis=2) & (last < samples - 4) & paper_like
+    fall = values[..., :-1] - values[..., 1:]  # fall[i]: from radii[i] to radii[i + 1]
+    window = max(2, round(config.rim_window_mm / config.ray_step_mm))
+    offsets = np.arange(-window, 2)
+    candidates = np.clip(last[..., None] + offsets[None, None, :], 0, samples - 2)
+    falls = np.take_along_axis(fall, candidates, axis=2)
+    steepest = np.take_along_axis(candidates, np.argmax(falls, axis=2)[..., None], axis=2)[..., 0]
+    radius = radii[steepest] + 0.5 * step_px
+    near = np.clip(steepest[..., None] + np.arange(-2, 3)[None, None, :], 0, samples - 1)
+    valid &= ~np.take_along_axis(on_pawn, near, axis=2).any(axis=2)
+    points = centres[:, None, :] + directions[None, :, :] * radius[..., None]
+    return points, valid
+
+
+def _fit_circles(
+    config: ReadConfig, points: FloatArray, valid: NDArray[np.bool_], reject_px: float
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Circles through rim points, down-weighting points outside: (K, 2) centres, (K,) radii,
+    (K,) share of rays within ``reject_px`` / 3 of the circle."""
+    count = valid.sum(axis=1)[:, None]
+    summed = (points * valid[..., None]).sum(axis=1)
+    origin = np.where(count > 0, summed / np.maximum(count, 1), points.mean(axis=1))
+    x = points[..., 0] - origin[:, None, 0]
+    y = points[..., 1] - origin[:, None, 1]
+    weights = valid.astype(np.float64)
+    centre = np.zeros((len(points), 2))
+    radius = np.zeros(len(points))
+    for _ in range(config.fit_rounds):
+        design = np.stack([x, y, np.ones_like(x)], axis=2)
+        target = -(x**2 + y**2)
+        weighted = design * weights[..., None]
+        normal = np.einsum("kji,kjl->kil", weighted, design) + np.eye(3) * 1e-9
+        right = np.einsum("kji,kj->ki", weighted, target)
+        solution = np.linalg.solve(normal, right[..., None])[..., 0]
+        centre = -solution[:, :2] / 2
+        radius = np.sqrt(np.maximum((centre**2).sum(axis=1) - solution[:, 2], 1e-9))
+        distance = np.hypot(x - centre[:, None, 0], y - centre[:, None, 1])
+        error = distance - radius[:, None]
+        weights = np.where(error > 0, config.outside_weight, 1.0)
+        weights = weights * valid * (np.abs(error) < reject_px)
+    distance = np.hypot(x - centre[:, None, 0], y - centre[:, None, 1])
+    close = valid & (np.abs(distance - radius[:, None]) < reject_px / 3)
+    return centre + origin, radius, close.mean(axis=1)
+
+
+def _colours(
+    normalised: Normalised, pawns: Image, centres: FloatArray, radii: FloatArray,
+    fractions: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    """Median metal colour on rings at ``fractions`` of each radius, away from glare and pawn:
+    (K, 2) chroma, NaN where too little was visible; and the share of the rings not under a
+    pawn."""
+    angles = np.linspace(0, 2 * math.pi, 36, endpoint=False)
+    offsets_x = np.cos(angles)[:, None] * fractions[None, :]
+    offsets_y = np.sin(angles)[:, None] * fractions[None, :]
+    map_x = (centres[:, 0, None] + radii[:, None] * offsets_x.ravel()[None]).astype(np.float32)
+    map_y = (centres[:, 1, None] + radii[:, None] * offsets_y.ravel()[None]).astype(np.float32)
+    pixels = cv2.remap(normalised.image, map_x, map_y, cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+    on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
+    darkest = pixels.min(axis=2)
+    usable = (on_pawn == 0) & (darkest < 0.93 * PAPER) & (pixels.max(axis=2) > 12)
+    flat = pixels.reshape(-1, 3)
+    chroma = chromaticity(flat[:, 0], flat[:, 1], flat[:, 2]).reshape(len(centres), -1, 2)
+    chroma[~usable] = np.nan
+    counts = usable.sum(axis=1)
+    # The median sample (NaNs sort last): a coin's metal even where a pawn's colour bleeds in.
+    ordered = np.sort(chroma, axis=1)
+    middle = np.take_along_axis(ordered, (counts // 2)[:, None, None].repeat(2, axis=2), axis=1)
+    result = np.where((counts >= 8)[:, None], middle[:, 0, :], np.nan)
+    return result, (on_pawn == 0).mean(axis=1)
+
+
+def measure_coins(
+    config: ReadConfig, normalised: Normalised, pawns: Image, seeds: FloatArray,
+    pixels_per_mm: float, profile: VisionProfile,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Fit a coin at each seed (top-view pixels): centres (K, 2) px, diameters mm, face colours
+    (K, 2), colours of the middle (a disc smaller than any coin: the top coin's), rim shares."""
+    if len(seeds) == 0:
+        empty = np.zeros((0,))
+        return np.zeros((0, 2)), empty, np.zeros((0, 2)), np.zeros((0, 2)), empty
+    largest = max(look.diameter_mm for look in profile.coins) / 2 * profile.diameter_scale
+    smallest = min(look.diameter_mm for look in profile.coins) / 2 * profile.diameter_scale
+    end_px = (largest + config.ray_reach_mm) * pixels_per_mm
+    reject_px = 2.5 * pixels_per_mm
+    step_px = config.ray_step_mm * pixels_per_mm
+    # First the blob's own outline (texture makes it a little larger than the coin), for a
+    # centre; where too few rays leave the blob, the seed stays the centre.
+    blob_end_px = end_px + config.blob_reach_mm * pixels_per_mm
+    points, valid = _ray_exits(
+        config, normalised, pawns, seeds, 1.0 * pixels_per_mm, blob_end_px, step_px * 2
+    )
+    centres, _, _ = _fit_circles(config, points, valid, reject_px * 2)
+    enough = valid.sum(axis=1) >= config.ray_count // 3
+    centres = np.where(enough[:, None], centres, seeds)
+    begin_px = 0.5 * smallest * pixels_per_mm
+    points, valid = _rim_points(config, normalised, pawns, centres, begin_px, end_px, step_px)
+    centres, radii, share = _fit_circles(config, points, valid, reject_px)
+    rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
+    faces, visible = _colours(normalised, pawns, centres, radii, rings)
+    middle = smallest * pixels_per_mm / np.maximum(radii, 1.0)
+    middles, _ = _colours(normalised, pawns, centres, radii * middle, rings)
+    diameters = 2 * radii / pixels_per_mm / profile.diameter_scale
+    # A blob mostly covered by a pawn is the pawn and its shadow, not a coin under it.
+    diameters[visible < config.min_visible_share] = np.nan
+    return centres, diameters, faces, middles, share
+
+
+def hidden_coin_doubt(
+    config: ReadConfig, normalised: Normalised, centres: FloatArray, diameters: FloatArray,
+    kinds: list[str], pixels_per_mm: float, profile: VisionProfile,
+) -> FloatArray:
+    """A confidence factor per coin: ``hidden_coin_doubt`` where a smaller coin of the same
+    metal may lie on top, else 1.
+
+    Inside a coin, the strongest edge along each ray is normally its own raised rim, a circle at
+    about 0.85 of its radius; a smaller coin on top puts its edge further in. When that circle
+    is both well defined and clearly smaller than ``hidden_coin_ratio`` of the outline, the
+    reading is doubtful (the referee then does not hold the square against a fitting move).
+    """
+    factor = np.ones(len(kinds))
+    looks = {look.kind: look for look in profile.coins}
+    suspects = [
+        index for index, kind in enumerate(kinds)
+        if np.isfinite(diameters[index]) and any(
+            other.colour == looks[kind].colour and other.diameter_mm < looks[kind].diameter_mm
+            for other in profile.coins
+        )
+    ]
+    if not suspects:
+        return factor
+    chosen = np.array(suspects)
+    grey = cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY)
+    angles = np.linspace(0, 2 * math.pi, config.ray_count, endpoint=False)
+    directions = np.column_stack([np.cos(angles), np.sin(angles)])
+    begin = 0.3 * min(look.diameter_mm for look in profile.coins) * pixels_per_mm
+    outline = diameters[chosen] / 2 * pixels_per_mm
+    fractions = np.linspace(0.0, 1.0, 32)
+    radii = begin + (outline[:, None] - 0.8 * pixels_per_mm - begin) * fractions[None, :]
+    xs = centres[chosen, None, None, 0] + directions[None, :, None, 0] * radii[:, None, :]
+    ys = centres[chosen, None, None, 1] + directions[None, :, None, 1] * radii[:, None, :]
+    count = len(chosen) * len(angles)
+    values = cv2.remap(grey, xs.reshape(count, -1).astype(np.float32),
+                       ys.reshape(count, -1).astype(np.float32), cv2.INTER_LINEAR)
+    values = values.reshape(len(chosen), len(angles), -1).astype(np.float64)
+    strongest = np.argmax(np.abs(values[..., 2:] - values[..., :-2]), axis=2) + 1
+    edge = np.take_along_axis(radii[:, None, :], strongest[..., None], axis=2)[..., 0]
+    points = centres[chosen, None, :] + directions[None] * edge[..., None]
+    _, inner, share = _fit_circles(
+        replace(config, outside_weight=1.0), points,
+        np.ones(points.shape[:2], bool), 1.5 * pixels_per_mm,
+    )
+    doubtful = (share >= 0.5) & (inner / outline < config.hidden_coin_ratio)
+    doubtful &= outline - 0.8 * pixels_per_mm > begin
+    factor[chosen[doubtful]] = config.hidden_coin_doubt
+    return factor
+
+
+def classify(
+    profile: VisionProfile, diameters: FloatArray, colours: FloatArray, middles: FloatArray
+) -> tuple[list[str], FloatArray]:
+    """The most likely top coin kind of each measurement and how sure that is (0-1).
+
+    ``colours`` is the whole face's, ``middles`` the colour of a disc smaller than any coin
+    around the centre. When the middle's metal differs from the face's, a smaller coin of
+    another metal lies on top of a larger one (a penny on a quarter): the top coin is then the
+    middle metal's coin that fits inside the measured outline.
+    """
+    kinds = [look.kind for look in profile.coins]
+    sizes = np.array([look.diameter_mm for look in profile.coins])
+    metals = np.array([look.colour for look in profile.coins])
+    size_score = ((diameters[:, None] - sizes[None]) / profile.diameter_sigma_mm) ** 2
+    colour_score = _colour_score(profile, colours, metals)
+    middle_score = _colour_score(profile, middles, metals)
+    other_metal = (middle_score.min(axis=1, initial=np.inf) < 4.0) & (
+        np.take_along_axis(middle_score, np.argmin(size_score + colour_score, axis=1)[:, None],
+                           axis=1)[:, 0] > 9.0
+    )
+    fits_inside = sizes[None] <= diameters[:, None] + 2 * profile.diameter_sigma_mm
+    stacked_score = np.where(
+        fits_inside, middle_score + 0.1 * size_score, np.inf
+    )
+    score = np.where(other_metal[:, None], stacked_score, size_score + colour_score)
+    score = np.where(np.isfinite(score), score, 1e6)
+    best = np.argmin(score, axis=1)
+    rows = np.arange(len(best))
+    relative = np.exp(-(score - score[rows, best][:, None]) / 2)
+    share = 1.0 / relative.sum(axis=1)
+    best_score = score[rows, best]
+    plausible = np.exp(-np.maximum(0.0, best_score - 6.0) / 6.0)
+    colour_known = np.where(np.isnan(colours).any(axis=1), 0.6, 1.0)
+    stacked = np.where(other_metal, 0.8, 1.0)
+    return [kinds[index] for index in best], share * plausible * colour_known * stacked
+
+
+def size_shift(
+    config: ReadConfig, profile: VisionProfile, diameters: FloatArray, colours: FloatArray,
+    shares: FloatArray,
+) -> float:
+    """The frame's common size error (mm), found from the coins themselves.
+
+    Blur and a slightly wrong lens fit make every coin of a frame look a little larger or
+    smaller. Coin sizes are discrete and known, and the metal narrows each coin's kinds (a
+    copper coin is a penny whatever its size), so the shift that brings most coins onto a
+    size of their metal is that error. Needs ``min_coins_for_shift`` well-fitted coins.
+    """
+    usable = np.isfinite(diameters) & (shares >= 0.5)
+    if usable.sum() < config.min_coins_for_shift or config.max_size_shift_mm <= 0:
+        return 0.0
+    sizes = np.array([look.diameter_mm for look in profile.coins])
+    metals = np.array([look.colour for look in profile.coins])
+    colour_score = _colour_score(profile, colours[usable], metals)
+    allowed = colour_score <= max(9.0, float(colour_score.min(axis=1).max(initial=0.0)))
+    allowed |= ~allowed.any(axis=1, keepdims=True)
+    limit, step = config.max_size_shift_mm, 0.05
+    shifts = np.arange(-limit, limit + step / 2, step)
+    gaps = diameters[usable][None, :, None] - shifts[:, None, None] - sizes[None, None, :]
+    gaps = np.where(allowed[None], np.abs(gaps), np.inf).min(axis=2)
+    cost = np.minimum(gaps, 1.0).sum(axis=1) + 0.02 * np.abs(shifts) * usable.sum()
+    return float(shifts[int(np.argmin(cost))])
+
+
+def _colour_score(profile: VisionProfile, colours: FloatArray, metals: FloatArray) -> FloatArray:
+    """Squared colour distance in sigmas from each kind's metal; 0 where the colour is unknown."""
+    gap = ((colours[:, None, :] - metals[None]) ** 2).sum(axis=2)
+    return np.asarray(np.nan_to_num(gap / profile.colour_sigma**2, nan=0.0))

@@ -1,0 +1,152 @@
+"""Light divided out against the printed mat, and the foreground of coins and pawns.
+
+The top view is compared with the mat's own rendering, and the paper's local brightness and
+tint (a median over a window larger than any coin) becomes white, so warm, cold and uneven
+light and soft shadows larger than a coin vanish; a coin's colour is then its metal's
+reflectance. Foreground is what is darker than paper, coloured, or textured.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from calibration.geometry import MatGeometry
+from vision.profile import VisionProfile
+from vision.read_config import ReadConfig
+from vision.rectify import RectifyConfig, TopView, view_bounds
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+#: The value paper takes in the normalised top view (leaves headroom for glare above white).
+PAPER = 200.0
+
+
+@dataclass(frozen=True, eq=False)
+class Normalised:
+    """The top view with the paper's light divided out: paper is :data:`PAPER` in every channel.
+
+    ``image`` is BGR uint8; ``darkest`` its per-pixel darkest channel; ``deviation`` the largest
+    difference of any channel from paper; ``foreground`` the mask
+    of coins and pawns with holes filled; ``depth`` the distance (px) to the nearest paper.
+    """
+
+    image: Image
+    darkest: Image
+    deviation: Image
+    foreground: Image
+    depth: FloatArray
+
+
+@dataclass(frozen=True, eq=False)
+class MatReference:
+    """The printed mat as the top view would show it under white light, and where its ink is.
+
+    ``image`` is slightly blurred BGR; ``ink`` marks (255) a band around printed lines and
+    letters, where texture says nothing about coins.
+    """
+
+    image: Image
+    ink: Image
+
+
+@lru_cache(maxsize=8)
+def mat_reference(
+    geometry: MatGeometry, pixels_per_mm: float, margin_mm: float, blur_px: float,
+    ink_band_mm: float,
+) -> MatReference:
+    """The :class:`MatReference` of ``geometry`` for a top view of this scale and margin."""
+    from calibration.mats import render_mat
+
+    left, top, width, height = view_bounds(RectifyConfig(pixels_per_mm, margin_mm), geometry)
+    full = render_mat(geometry, pixels_per_mm)
+    shift = np.array([[1.0, 0.0, -left * pixels_per_mm], [0.0, 1.0, -top * pixels_per_mm]])
+    view = cv2.warpAffine(full, shift, (width, height), borderMode=cv2.BORDER_REPLICATE)
+    grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    edges = cv2.morphologyEx(grey, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    _, ink = cv2.threshold(edges, 6, 255, cv2.THRESH_BINARY)
+    band = max(1, round(ink_band_mm * pixels_per_mm))
+    ink = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * band + 1,) * 2))
+    if blur_px > 0:
+        view = cv2.GaussianBlur(view, (0, 0), blur_px)
+    view = np.maximum(view, 40)  # never divide by (near) black
+    view.setflags(write=False)
+    ink.setflags(write=False)
+    return MatReference(view, ink)
+
+
+def normalise(
+    config: ReadConfig, view: TopView, reference: MatReference, profile: VisionProfile
+) -> Normalised:
+    """Divide out the light against the printed mat, then find the foreground.
+
+    Foreground is what is darker than paper, or coloured, or textured (a silver coin can be as
+    bright as paper, but its relief and rim are not smooth), with holes filled.
+    """
+    ratio = cv2.divide(view.image, reference.image, scale=100.0)  # paper: 100 x local light
+    light_scale = config.light_pixels_per_mm / view.pixels_per_mm
+    small = cv2.resize(ratio, None, fx=light_scale, fy=light_scale, interpolation=cv2.INTER_AREA)
+    window = int(config.light_window_mm * config.light_pixels_per_mm) | 1
+    light = cv2.medianBlur(small, window)
+    light = cv2.GaussianBlur(light, (0, 0), max(1.0, window / 6))
+    light = cv2.resize(light, (ratio.shape[1], ratio.shape[0]), interpolation=cv2.INTER_LINEAR)
+    image = cv2.divide(ratio, np.maximum(light, 1), scale=PAPER)
+    blue, green, red = cv2.split(image)
+    darkest = cv2.min(cv2.min(blue, green), red)
+    brightest = cv2.max(cv2.max(blue, green), red)
+    level = PAPER * (1.0 - profile.foreground_darkness)
+    _, mask = cv2.threshold(darkest, level, 255, cv2.THRESH_BINARY_INV)
+    colourful = cv2.subtract(brightest, darkest)
+    _, coloured = cv2.threshold(colourful, config.colour_step * PAPER, 255, cv2.THRESH_BINARY)
+    texture = _texture(config, image, view.pixels_per_mm)
+    textured = cv2.bitwise_and(texture, cv2.bitwise_not(reference.ink))
+    mask = cv2.bitwise_or(cv2.bitwise_or(mask, coloured), textured)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+    mask = _fill_holes(mask)
+    depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    away = cv2.absdiff(image, np.full_like(image, round(PAPER)))
+    deviation = cv2.max(cv2.max(away[..., 0], away[..., 1]), away[..., 2])
+    return Normalised(image, darkest, deviation, mask, depth)
+
+
+def _texture(config: ReadConfig, image: Image, pixels_per_mm: float) -> Image:
+    """Where the normalised image is not smooth: local mean gradient above a threshold (255)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    along_x = cv2.Sobel(grey, cv2.CV_16S, 1, 0)
+    along_y = cv2.Sobel(grey, cv2.CV_16S, 0, 1)
+    magnitude = cv2.addWeighted(cv2.convertScaleAbs(along_x), 0.5,
+                                cv2.convertScaleAbs(along_y), 0.5, 0)
+    smooth = cv2.GaussianBlur(magnitude, (0, 0), config.texture_mm * pixels_per_mm)
+    _, textured = cv2.threshold(smooth, config.texture_step * PAPER, 255, cv2.THRESH_BINARY)
+    return textured
+
+
+def _fill_holes(mask: Image) -> Image:
+    """``mask`` with every background region not connected to the border filled (glare spots)."""
+    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    flood = padded.copy()
+    flood_mask = np.zeros((padded.shape[0] + 2, padded.shape[1] + 2), np.uint8)
+    cv2.floodFill(flood, flood_mask, (0, 0), 255)
+    holes = cv2.bitwise_not(flood)
+    return cv2.bitwise_or(mask, holes[1:-1, 1:-1])
+
+
+def chromaticity(blue: FloatArray, green: FloatArray, red: FloatArray) -> FloatArray:
+    """``(ln(red/green), ln(blue/green))`` per pixel, as an N x 2 array."""
+    green = np.maximum(green, 1.0)
+    return np.column_stack(
+        [np.log(np.maximum(red, 1.0) / green), np.log(np.maximum(blue, 1.0) / green)]
+    )

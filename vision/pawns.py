@@ -1,0 +1,100 @@
+"""Pawns in the normalised top view: which pixels are a pawn's colour, which region each
+pawn stands on, and how sure that is."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from vision.light import PAPER, Normalised, chromaticity
+from vision.profile import VisionProfile
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+
+@lru_cache(maxsize=4)
+def pawn_table(profile: VisionProfile) -> Image:
+    """For every normalised colour (5 bits a channel, index ``b << 10 | g << 5 | r``): 0, or
+    1 + the index of the pawn colour it belongs to. A colour is a pawn's when it is saturated
+    and nearer that pawn's chroma than any metal's or paper's, or (for a black pawn) dark."""
+    levels = np.arange(32, dtype=np.float64) * 8 + 4
+    blue, green, red = (axis.ravel() for axis in np.meshgrid(levels, levels, levels, indexing="ij"))
+    brightest = np.maximum(np.maximum(blue, green), red)
+    darkest = np.minimum(np.minimum(blue, green), red)
+    saturation = 1 - darkest / brightest
+    labels = np.zeros(blue.size, np.uint8)
+    looks = [np.array(pawn.colour, np.float64) for pawn in profile.pawns]
+    dark = [index for index, colour in enumerate(looks) if colour.max() < profile.pawn_dark_value]
+    bright = [index for index in range(len(looks)) if index not in dark]
+    if bright:
+        chroma = chromaticity(blue, green, red)
+        references = [chromaticity(*(looks[i][:, None] * PAPER))[0] for i in bright]
+        references += [np.array(look.colour) for look in profile.coins]
+        references.append(np.zeros(2))  # paper and shadow
+        table = np.array(references)
+        nearest = np.argmin(((chroma[:, None, :] - table[None]) ** 2).sum(axis=2), axis=1)
+        candidate = (saturation >= profile.pawn_min_saturation) & (brightest >= 0.15 * PAPER)
+        is_pawn = candidate & (nearest < len(bright))
+        labels[is_pawn] = np.array(bright)[nearest[is_pawn]] + 1
+    if dark:
+        labels[brightest < profile.pawn_dark_value * PAPER] = dark[0] + 1
+    labels.setflags(write=False)
+    return labels
+
+
+def pawn_labels(normalised: Normalised, profile: VisionProfile) -> Image:
+    """Per pixel: 0, or 1 + the index of the pawn colour the pixel belongs to.
+
+    Classified at half resolution through :func:`pawn_table` (a pawn is 14 mm across, so
+    nothing is lost) and scaled back up.
+    """
+    image = normalised.image
+    height, width = image.shape[:2]
+    if not profile.pawns:
+        return np.zeros((height, width), np.uint8)
+    small = cv2.resize(image, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+    quantised = np.right_shift(np.asarray(small, np.uint8), 3).astype(np.uint16)
+    index = (quantised[..., 0] << 10) | (quantised[..., 1] << 5) | quantised[..., 2]
+    labels = pawn_table(profile)[index]
+    return cv2.resize(labels, (width, height), interpolation=cv2.INTER_NEAREST)
+
+
+def pawns_in(
+    labels: Image, regions_at: FloatArray, count: int, profile: VisionProfile,
+    pixels_per_mm: float,
+) -> list[tuple[str | None, float]]:
+    """Per region: the pawn colour standing there (or None) and the share of its disc seen,
+    counted for every region at once."""
+    colours = len(profile.pawns) + 1
+    inside = regions_at >= 0
+    keys = regions_at[inside].astype(np.int64) * colours + labels[inside]
+    counts = np.bincount(keys, minlength=count * colours).reshape(count, colours)[:, 1:]
+    disc = math.pi * (profile.pawn_diameter_mm / 2 * pixels_per_mm) ** 2
+    result: list[tuple[str | None, float]] = []
+    for row in counts:
+        if row.size == 0:
+            result.append((None, 0.0))
+            continue
+        best = int(np.argmax(row))
+        share = float(row[best]) / disc
+        name = profile.pawns[best].name if share >= profile.pawn_min_share else None
+        result.append((name, share))
+    return result
+
+
+def pawn_certainty(share: float, least: float) -> float:
+    """How sure a pawn decision is, from the share of a pawn disc seen (0 = none, 1 = whole)."""
+    if share >= least:
+        return float(min(1.0, 0.6 + (share - least) / max(least, 1e-6)))
+    return float(min(1.0, 0.6 + (least - share) / max(least, 1e-6) * 0.4))

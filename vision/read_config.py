@@ -1,0 +1,47 @@
+"""How the regions of a top view are read: the tunable lengths, steps and thresholds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Region kinds that hold several loose coins rather than one stack.
+LOOSE_KINDS = ("pit", "cup")
+
+
+@dataclass(frozen=True)
+class ReadConfig:
+    """How regions are read; the coin and pawn looks come from the :class:`VisionProfile`.
+
+    ``light_window_mm`` must exceed the largest coin (and the largest cluster of coins in a pit
+    that should still be read well); ``seed_radius_mm`` is the least inscribed radius of a blob
+    worth measuring (a pawn's is 7 mm); rays run ``ray_count`` ways out to
+    ``ray_reach_mm`` beyond the largest coin's rim. ``outside_weight`` is the weight of rim
+    points outside the fitted circle (shadows and edges only ever add outside). Up to
+    ``max_size_shift_mm`` of common size error per frame is taken out (see :func:`size_shift`).
+    """
+
+    light_pixels_per_mm: float = 0.25
+    light_window_mm: float = 46.0
+    reference_blur_px: float = 1.0
+    ink_band_mm: float = 1.2
+    colour_step: float = 0.25
+    texture_mm: float = 0.5
+    texture_step: float = 0.05
+    seed_radius_mm: float = 5.0
+    ray_count: int = 40
+    ray_step_mm: float = 0.25
+    ray_reach_mm: float = 2.0
+    blob_reach_mm: float = 4.0
+    rim_step: float = 0.15
+    paper_tolerance: float = 0.3
+    rim_window_mm: float = 0.6
+    outside_weight: float = 0.2
+    fit_rounds: int = 5
+    max_size_shift_mm: float = 1.5
+    min_visible_share: float = 0.35
+    min_loose_rim_share: float = 0.3
+    pawn_margin_mm: float = 0.5
+    hidden_coin_ratio: float = 0.8
+    hidden_coin_doubt: float = 0.4
+    min_coins_for_shift: int = 4
+    max_loose_coins: int = 40
