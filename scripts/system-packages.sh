@@ -2,7 +2,7 @@
 # Installs the Debian packages that the firmware build and the simulator tests need, when we can.
 # As root we install them; otherwise we say which are missing, and those tests skip themselves.
 set -u
-packages=(gcc-avr avr-libc binutils-avr libsimavr-dev libelf-dev pkg-config make gcc)
+packages=(gcc-avr avr-libc binutils-avr arduino-core-avr libsimavr-dev libelf-dev pkg-config make gcc)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
