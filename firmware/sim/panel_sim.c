@@ -7,10 +7,13 @@
  * the wall clock catches up (so the firmware's 10 ms debounce and 1 s heartbeat behave as on
  * hardware), and meanwhile serves the pty and stdin. Button bounce is scheduled on simavr's
  * cycle timers, so contacts chatter at sub-millisecond times whatever the pacing.
+ *
+ * The harness is split by concern: this file sets up the core and the pty and runs the main loop;
+ * sim_uart.c carries bytes between the UART and the pty, sim_buttons.c bounces the contacts,
+ * sim_commands.c reads the commands on stdin and answers on stdout, and sim.h holds what they
+ * share.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
@@ -27,293 +30,50 @@
 #include <simavr/avr_eeprom.h>
 #include <simavr/avr_ioport.h>
 #include <simavr/avr_uart.h>
-#include <simavr/sim_avr.h>
 #include <simavr/sim_elf.h>
-#include <simavr/sim_irq.h>
 
-#define MCU_NAME "atmega328p"
-#define CPU_HZ 16000000u
-#define CYCLES_PER_MS (CPU_HZ / 1000u)
-/* 115200 baud 8N1: ten bits a byte on the wire. */
-#define CYCLES_PER_BYTE (CPU_HZ / 11520u)
-#define DEFAULT_TTY "/tmp/companion-simavr-tty"
-#define MAX_LAG_US 200000 /* when the host machine stalls longer than this, stop catching up */
-#define INPUT_QUEUE 8192
-#define LINE_MAX_SEEN 256
-#define BOUNCE_STEPS_MAX 12
+#include "sim.h"
 
 /* ---- The pin map; it must match the top of firmware/panel/panel.ino. ---- */
-typedef struct {
-    const char *name;
-    char port;
-    uint8_t bit;
-} pin_t;
-
-static const pin_t BUTTONS[] = {
+/* BUTTON_COUNT and LED_COUNT in sim.h give the sizes to the other files; the checks below keep
+ * them equal to these tables. */
+const pin_t BUTTONS[] = {
     {"END1", 'D', 2}, {"END2", 'D', 3}, {"END3", 'D', 4}, {"END4", 'D', 5},
     {"UNDO", 'D', 6}, {"SELECT", 'D', 7}, {"CONFIRM", 'B', 0},
 };
-#define BUTTON_COUNT (sizeof(BUTTONS) / sizeof(BUTTONS[0]))
+_Static_assert(sizeof(BUTTONS) / sizeof(BUTTONS[0]) == BUTTON_COUNT,
+               "BUTTON_COUNT in sim.h must match BUTTONS");
 
-static const pin_t LEDS[] = {
+const pin_t LEDS[] = {
     {"TURN1", 'B', 1}, {"TURN2", 'B', 2}, {"TURN3", 'B', 3},
     {"TURN4", 'B', 4}, {"GREEN", 'C', 0}, {"RED", 'C', 1},
 };
-#define LED_COUNT (sizeof(LEDS) / sizeof(LEDS[0]))
+_Static_assert(sizeof(LEDS) / sizeof(LEDS[0]) == LED_COUNT, "LED_COUNT in sim.h must match LEDS");
 
-typedef struct {
-    avr_irq_t *irq;
-    uint8_t closed;                        /* the level the contact ends at */
-    avr_cycle_count_t at[BOUNCE_STEPS_MAX]; /* absolute cycles of each contact change */
-    uint8_t level[BOUNCE_STEPS_MAX];        /* pin level after that change (0 = closed) */
-    int steps;
-    int next;
-} button_t;
-
-static avr_t *avr;
-static button_t buttons[BUTTON_COUNT];
-static uint8_t current_level[BUTTON_COUNT]; /* the level each button pin is driven to now */
-static int pty_master = -1;
+avr_t *avr;
+int pty_master = -1;
 static int pty_slave = -1;
-static char pty_name[128];
-static const char *tty_link = DEFAULT_TTY;
+char pty_name[128];
+const char *tty_link = DEFAULT_TTY;
 static double speed = 1.0;
 static unsigned int random_state = 1;
 
-/* Device -> host: lines are collected so that whole lines can be dropped on command. */
-static char out_line[LINE_MAX_SEEN];
-static size_t out_length;
-static int drop_lines;  /* drop the next N lines of any kind */
-static int drop_events; /* drop the next N "EV" lines */
-static int trace;       /* announce every device line on stdout */
-static avr_cycle_count_t wait_until; /* "wait MS": answer when the simulation reaches this */
-
-/* Host -> device: bytes wait here and enter the UART at the wire's pace. */
-static uint8_t in_queue[INPUT_QUEUE];
-static size_t in_head, in_tail;
-static int uart_xoff;
-static int feeding;
-static avr_irq_t *uart_input;
-
 static volatile sig_atomic_t stop_requested;
 
-static void say(const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vprintf(format, args);
-    va_end(args);
-    putchar('\n');
-    fflush(stdout);
-}
-
-static double sim_ms(void)
+double sim_ms(void)
 {
     return (double)avr->cycle / (double)CYCLES_PER_MS;
 }
 
-static unsigned int next_random(void)
+unsigned int next_random(void)
 {
     random_state = random_state * 1103515245u + 12345u;
     return (random_state >> 8) & 0xFFFFFFu;
 }
 
-/* ---- UART ---- */
+/* ---- The core after a reset ---- */
 
-static void write_to_host(const char *bytes, size_t length)
-{
-    while (length > 0 && pty_master >= 0) { /* unplugged: the bytes go nowhere */
-        ssize_t written = write(pty_master, bytes, length);
-        if (written <= 0) {
-            return; /* nobody reading and the pty is full: the bytes are lost, as on a wire */
-        }
-        bytes += written;
-        length -= (size_t)written;
-    }
-}
-
-static void finish_device_line(void)
-{
-    int is_event = out_length >= 3 && memcmp(out_line, "EV ", 3) == 0;
-    char shown[LINE_MAX_SEEN];
-    size_t shown_length = out_length > 0 && out_line[out_length - 1] == '\n' ? out_length - 1
-                                                                           : out_length;
-    memcpy(shown, out_line, shown_length);
-    shown[shown_length] = '\0';
-    if (drop_lines > 0 || (is_event && drop_events > 0)) {
-        if (drop_lines > 0) {
-            drop_lines--;
-        } else {
-            drop_events--;
-        }
-        say("dropped %s", shown);
-    } else {
-        write_to_host(out_line, out_length);
-        if (trace) {
-            say("tx %.3f %s", sim_ms(), shown);
-        }
-    }
-    out_length = 0;
-}
-
-static void uart_output_hook(struct avr_irq_t *irq, uint32_t value, void *param)
-{
-    (void)irq;
-    (void)param;
-    if (out_length < LINE_MAX_SEEN - 1) {
-        out_line[out_length++] = (char)value;
-    }
-    if ((char)value == '\n' || out_length == LINE_MAX_SEEN - 1) {
-        finish_device_line();
-    }
-}
-
-static void uart_xon_hook(struct avr_irq_t *irq, uint32_t value, void *param)
-{
-    (void)irq;
-    (void)value;
-    (void)param;
-    uart_xoff = 0;
-}
-
-static void uart_xoff_hook(struct avr_irq_t *irq, uint32_t value, void *param)
-{
-    (void)irq;
-    (void)value;
-    (void)param;
-    uart_xoff = 1;
-}
-
-static avr_cycle_count_t feed_uart(struct avr_t *core, avr_cycle_count_t when, void *param)
-{
-    (void)core;
-    (void)param;
-    if (in_head == in_tail) {
-        feeding = 0;
-        return 0;
-    }
-    if (!uart_xoff) {
-        avr_raise_irq(uart_input, in_queue[in_tail]);
-        in_tail = (in_tail + 1) % INPUT_QUEUE;
-    }
-    return when + CYCLES_PER_BYTE;
-}
-
-static void queue_for_device(const uint8_t *bytes, size_t length)
-{
-    for (size_t i = 0; i < length; i++) {
-        size_t next = (in_head + 1) % INPUT_QUEUE;
-        if (next == in_tail) {
-            break; /* overrun: the host sent far more than the wire carries */
-        }
-        in_queue[in_head] = bytes[i];
-        in_head = next;
-    }
-    if (!feeding && in_head != in_tail) {
-        feeding = 1;
-        avr_cycle_timer_register(avr, CYCLES_PER_BYTE, feed_uart, NULL);
-    }
-}
-
-/* ---- Buttons ---- */
-
-/* Drives a button pin to level (0 = closed to ground, 1 = open and pulled up).
- * simavr re-derives input pins from the internal pull-up after every write to the port, which
- * would lift a closed contact back to 1 as soon as the firmware touches an LED on the same
- * port; an "external" level (simavr's model of a device holding the line) takes precedence,
- * so every button pin is declared external and its level kept there. */
-static void drive_pin(const pin_t *pin, avr_irq_t *irq, uint8_t level)
-{
-    uint8_t mask = 0;
-    uint8_t value = 0;
-    for (size_t i = 0; i < BUTTON_COUNT; i++) {
-        if (BUTTONS[i].port != pin->port) {
-            continue;
-        }
-        uint8_t bit = (uint8_t)(1u << BUTTONS[i].bit);
-        mask |= bit;
-        uint8_t button_level = &BUTTONS[i] == pin ? level : current_level[i];
-        if (button_level) {
-            value |= bit;
-        }
-    }
-    current_level[pin - BUTTONS] = level;
-    avr_ioport_external_t external = {.name = (unsigned long)pin->port, .mask = mask,
-                                      .value = value};
-    avr_ioctl(avr, AVR_IOCTL_IOPORT_SET_EXTERNAL(pin->port), &external);
-    avr_raise_irq(irq, level);
-}
-
-/* Applies every contact change that is due. simavr re-arms a timer at the cycle it returns, and
- * a cycle already past would wrap around to the far future: so changes that fall due together
- * (two chatters in the same microsecond, or a timer that fired an instruction late) are applied
- * in one call, and only a cycle still ahead is returned. */
-static avr_cycle_count_t bounce_step(struct avr_t *core, avr_cycle_count_t when, void *param)
-{
-    (void)when;
-    button_t *button = param;
-    while (button->next < button->steps && button->at[button->next] <= core->cycle) {
-        drive_pin(&BUTTONS[button - buttons], button->irq, button->level[button->next]);
-        button->next++;
-    }
-    return button->next < button->steps ? button->at[button->next] : 0;
-}
-
-/* Moves a contact to closed or open with realistic bounce: first touch now, then an even
- * number (4 to 8) of chatters over 2 to 5 ms, ending at the new level. */
-static void move_contact(button_t *button, uint8_t closed)
-{
-    avr_cycle_timer_cancel(avr, bounce_step, button);
-    uint8_t target = closed ? 0 : 1;
-    int chatters = 4 + 2 * (int)(next_random() % 3u);
-    avr_cycle_count_t span_us = 2000 + next_random() % 3001u;
-    avr_cycle_count_t offsets[BOUNCE_STEPS_MAX];
-    offsets[0] = 0;
-    for (int i = 1; i < chatters; i++) {
-        offsets[i] = 1 + next_random() % (span_us - 1);
-    }
-    offsets[chatters] = span_us;
-    for (int i = 1; i < chatters; i++) { /* sort the middle offsets (a few at most) */
-        for (int j = i + 1; j < chatters; j++) {
-            if (offsets[j] < offsets[i]) {
-                avr_cycle_count_t swap = offsets[i];
-                offsets[i] = offsets[j];
-                offsets[j] = swap;
-            }
-        }
-    }
-    button->closed = closed;
-    button->steps = chatters + 1;
-    button->next = 0;
-    for (int i = 0; i < button->steps; i++) {
-        button->at[i] = avr->cycle + 1 + offsets[i] * (CPU_HZ / 1000000u);
-        button->level[i] = (uint8_t)((i % 2 == 0) ? target : !target);
-    }
-    avr_cycle_timer_register(avr, 1, bounce_step, button);
-}
-
-static int find_button(const char *name)
-{
-    for (size_t i = 0; i < BUTTON_COUNT; i++) {
-        if (strcasecmp(name, BUTTONS[i].name) == 0) {
-            return (int)i;
-        }
-    }
-    return -1;
-}
-
-/* ---- Pins and reset ---- */
-
-static uint8_t port_output(char port, uint8_t bit)
-{
-    avr_ioport_state_t state;
-    if (avr_ioctl(avr, AVR_IOCTL_IOPORT_GETSTATE(port), &state) != 0) {
-        return 0;
-    }
-    return (uint8_t)(((state.port & state.ddr) >> bit) & 1u);
-}
-
-static void prepare_core(void)
+void prepare_core(void)
 {
     uint32_t uart_flags = 0; /* no stdio echo, no usleep when the firmware polls the UART */
     avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &uart_flags);
@@ -345,206 +105,9 @@ static void seed_eeprom(void)
     avr_ioctl(avr, AVR_IOCTL_EEPROM_SET, &desc);
 }
 
-/* ---- Commands on stdin ---- */
+/* ---- The pty ---- */
 
-static int open_pty(void);
-static void remove_link(void);
-
-/* The USB cable pulled: the port disappears (clients see it hang up) and the board loses power. */
-static void unplug(void)
-{
-    remove_link();
-    close(pty_master);
-    close(pty_slave);
-    pty_master = -1;
-    pty_slave = -1;
-    in_head = in_tail = 0;
-    out_length = 0;
-}
-
-static void print_leds(void)
-{
-    char levels[LED_COUNT + 1];
-    for (size_t i = 0; i < LED_COUNT; i++) {
-        levels[i] = port_output(LEDS[i].port, LEDS[i].bit) ? '1' : '0';
-    }
-    levels[LED_COUNT] = '\0';
-    say("leds %s", levels);
-}
-
-static void print_buttons(void)
-{
-    char contacts[BUTTON_COUNT + 1];
-    for (size_t i = 0; i < BUTTON_COUNT; i++) {
-        contacts[i] = buttons[i].closed ? '1' : '0';
-    }
-    contacts[BUTTON_COUNT] = '\0';
-    say("buttons %s", contacts);
-}
-
-/* The raw port registers, for finding out why a pin does not do what it should. */
-static void print_pins(void)
-{
-    char text[160];
-    size_t used = 0;
-    for (char port = 'B'; port <= 'D'; port++) {
-        avr_ioport_state_t state;
-        if (avr_ioctl(avr, AVR_IOCTL_IOPORT_GETSTATE(port), &state) == 0) {
-            used += (size_t)snprintf(text + used, sizeof(text) - used,
-                                     " %c port=%02X ddr=%02X pin=%02X", port,
-                                     (unsigned)state.port, (unsigned)state.ddr,
-                                     (unsigned)state.pin);
-        }
-    }
-    say("pins%s", text);
-}
-
-static void command_contact(const char *verb, const char *name, uint8_t closed)
-{
-    int index = name ? find_button(name) : -1;
-    if (index < 0) {
-        say("error %s needs a button: END1 END2 END3 END4 UNDO SELECT CONFIRM", verb);
-        return;
-    }
-    move_contact(&buttons[index], closed);
-    say("ok %s %s at=%.3f changes=%d", verb, BUTTONS[index].name, sim_ms(), buttons[index].steps);
-}
-
-static int command_count(const char *verb, const char *argument, int *count)
-{
-    char *end = NULL;
-    long value = argument ? strtol(argument, &end, 10) : -1;
-    if (!argument || *end != '\0' || value < 0 || value > 1000000) {
-        say("error %s needs a count", verb);
-        return 0;
-    }
-    *count = (int)value;
-    say("ok %s %d", verb, *count);
-    return 1;
-}
-
-static int run_command(char *line)
-{
-    char *verb = strtok(line, " \t\r");
-    char *argument = strtok(NULL, " \t\r");
-    if (!verb) {
-        return 1;
-    }
-    for (char *c = verb; *c; c++) {
-        *c = (char)tolower((unsigned char)*c);
-    }
-    if (strcmp(verb, "press") == 0) {
-        command_contact("press", argument, 1);
-    } else if (strcmp(verb, "release") == 0) {
-        command_contact("release", argument, 0);
-    } else if (strcmp(verb, "leds") == 0) {
-        print_leds();
-    } else if (strcmp(verb, "buttons") == 0) {
-        print_buttons();
-    } else if (strcmp(verb, "pins") == 0) {
-        print_pins();
-    } else if (strcmp(verb, "drop") == 0) {
-        command_count("drop", argument, &drop_lines);
-    } else if (strcmp(verb, "dropev") == 0) {
-        command_count("dropev", argument, &drop_events);
-    } else if (strcmp(verb, "trace") == 0) {
-        trace = argument && strcmp(argument, "off") != 0;
-        say("ok trace %s", trace ? "on" : "off");
-    } else if (strcmp(verb, "reset") == 0) {
-        avr_reset(avr);
-        out_length = 0;
-        prepare_core();
-        say("ok reset %.3f", sim_ms());
-    } else if (strcmp(verb, "wait") == 0) {
-        char *end = NULL;
-        double milliseconds = argument ? strtod(argument, &end) : -1;
-        if (!argument || *end != '\0' || milliseconds < 0 || milliseconds > 600000) {
-            say("error wait needs milliseconds");
-        } else {
-            wait_until = avr->cycle + (avr_cycle_count_t)(milliseconds * CYCLES_PER_MS);
-        }
-    } else if (strcmp(verb, "unplug") == 0) {
-        if (pty_master >= 0) {
-            unplug();
-        }
-        say("ok unplug %.3f", sim_ms());
-    } else if (strcmp(verb, "plug") == 0) {
-        if (pty_master < 0) {
-            if (!open_pty()) {
-                say("error plug could not make a new pty");
-                return 1;
-            }
-            avr_reset(avr); /* power comes back with the cable */
-            prepare_core();
-        }
-        say("ok plug %.3f tty=%s pty=%s", sim_ms(), tty_link, pty_name);
-    } else if (strcmp(verb, "time") == 0) {
-        say("time %.3f", sim_ms());
-    } else if (strcmp(verb, "quit") == 0) {
-        say("ok quit");
-        return 0;
-    } else {
-        say("error unknown command %s (press, release, leds, buttons, pins, drop, dropev, trace, "
-            "reset, unplug, plug, wait, time, quit)",
-            verb);
-    }
-    return 1;
-}
-
-static char stdin_buffer[4096];
-static size_t stdin_length;
-static int stdin_closed;
-
-/* Runs the complete command lines waiting in stdin_buffer, stopping while a "wait" runs.
- * Returns 0 when the harness should stop (quit, or end of input with nothing left to do). */
-static int run_pending_commands(void)
-{
-    while (!wait_until) {
-        char *newline = memchr(stdin_buffer, '\n', stdin_length);
-        if (!newline) {
-            return !stdin_closed;
-        }
-        *newline = '\0';
-        int keep_running = run_command(stdin_buffer);
-        size_t used = (size_t)(newline - stdin_buffer) + 1;
-        memmove(stdin_buffer, newline + 1, stdin_length - used);
-        stdin_length -= used;
-        if (!keep_running) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-static int serve_stdin(void)
-{
-    if (stdin_length == sizeof(stdin_buffer)) {
-        stdin_length = 0; /* a line longer than the buffer: drop it */
-    }
-    ssize_t count = read(STDIN_FILENO, stdin_buffer + stdin_length,
-                         sizeof(stdin_buffer) - stdin_length);
-    if (count == 0) {
-        stdin_closed = 1;
-    } else if (count > 0) {
-        stdin_length += (size_t)count;
-    } else if (errno != EAGAIN && errno != EINTR) {
-        stdin_closed = 1;
-    }
-    return run_pending_commands();
-}
-
-static void serve_pty(void)
-{
-    uint8_t chunk[512];
-    ssize_t count;
-    while ((count = read(pty_master, chunk, sizeof(chunk))) > 0) {
-        queue_for_device(chunk, (size_t)count);
-    }
-}
-
-/* ---- Setup and the main loop ---- */
-
-static int open_pty(void)
+int open_pty(void)
 {
     if (openpty(&pty_master, &pty_slave, pty_name, NULL, NULL) != 0) {
         perror("panel_sim: openpty");
@@ -586,6 +149,20 @@ static void remove_link(void)
         }
     }
 }
+
+/* The USB cable pulled: the port disappears (clients see it hang up) and the board loses power. */
+void unplug(void)
+{
+    remove_link();
+    close(pty_master);
+    close(pty_slave);
+    pty_master = -1;
+    pty_slave = -1;
+    in_head = in_tail = 0;
+    out_length = 0;
+}
+
+/* ---- Setup and the main loop ---- */
 
 /* simavr's messages go to stderr, so that stdout carries only our replies; errors only. */
 static void log_to_stderr(struct avr_t *core, const int level, const char *format, va_list args)
