@@ -95,16 +95,22 @@ def _rim_points(
     map_x = xs.reshape(count * len(angles), -1).astype(np.float32)
     map_y = ys.reshape(count * len(angles), -1).astype(np.float32)
     colours = cv2.remap(normalised.image, map_x, map_y, cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                        borderMode=cv2.BORDER_REPLICATE).astype(np.int16)
     pawn_samples = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
                              borderMode=cv2.BORDER_REPLICATE)
     samples = len(radii)
-    colours = colours.reshape(count, len(angles), samples, 3)
     on_pawn = pawn_samples.reshape(count, len(angles), -1) > 0
     # The paper just beyond the coin, as this ray sees it: shadows and uneven light cancel.
-    paper = colours[:, :, -4:, :].mean(axis=2, keepdims=True)
-    values = np.abs(colours - paper).max(axis=3).astype(np.float64)
-    paper_like = (np.abs(paper[:, :, 0, :] - PAPER) < config.paper_tolerance * PAPER).all(axis=2)
+    # Four times its mean is a whole number, so the largest channel difference is exact in
+    # int16, one plane per channel (numpy reductions over a trailing axis of 3 are slow).
+    paper4 = colours[:, -4:, :].sum(axis=1)
+    largest = np.abs(4 * colours[:, :, 0] - paper4[:, None, 0])
+    for channel in (1, 2):
+        np.maximum(largest, np.abs(4 * colours[:, :, channel] - paper4[:, None, channel]),
+                   out=largest)
+    values = (largest * 0.25).reshape(count, len(angles), samples)
+    paper = (paper4 * 0.25).reshape(count, len(angles), 3)
+    paper_like = (np.abs(paper - PAPER) < config.paper_tolerance * PAPER).all(axis=2)
     unlike = values > config.rim_step * PAPER
     last = samples - 1 - np.argmax(unlike[..., ::-1], axis=2)
     valid = unlike.any(axis=2) & (last < samples - 4) & paper_like
