@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import MatGeometry, Point, Rect
+from vision.allocator import keep_freed_memory
 from vision.errors import ImageReadError, MatNotFoundError
 
 if TYPE_CHECKING:
@@ -376,6 +377,7 @@ def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> Boa
     Raises :class:`~vision.errors.MatNotFoundError` (with ``found`` and ``missing`` ids) when
     fewer than ``config.min_markers`` of the mat's markers are seen.
     """
+    keep_freed_memory()  # once per process: later frames reuse this frame's memory
     grey = to_grey(image)
     quads = _detect_grey(config, grey)
     height, width = image.shape[:2]
