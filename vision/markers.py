@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -242,14 +242,18 @@ def locate(
     return BoardLocation(homography, found, missing, error, image_size, lens_k1)
 
 
+@lru_cache(maxsize=8)
 def grid_crossings(geometry: MatGeometry) -> FloatArray:
-    """Every corner of the mat's square regions (mm), where printed grid lines cross."""
+    """Every corner of the mat's square regions (mm), where printed grid lines cross
+    (read-only: computed once per mat)."""
     corners: set[tuple[float, float]] = set()
     for region in geometry.regions:
         if region.kind == "square" and isinstance(region.shape, Rect):
             left, top, right, bottom = region.shape.bounds()
             corners.update({(left, top), (right, top), (right, bottom), (left, bottom)})
-    return np.array(sorted(corners), np.float64).reshape(-1, 2)
+    crossings = np.array(sorted(corners), np.float64).reshape(-1, 2)
+    crossings.setflags(write=False)
+    return crossings
 
 
 def _grid_points(
@@ -328,7 +332,7 @@ def _plane_errors(
     rows_u = np.stack([xs, ys, ones, zeros, zeros, zeros, -u * xs, -u * ys, -u], axis=2)
     rows_v = np.stack([zeros, zeros, zeros, xs, ys, ones, -v * xs, -v * ys, -v], axis=2)
     system = np.concatenate([rows_u, rows_v], axis=1)
-    normal = np.einsum("kni,knj->kij", system, system)
+    normal = system.transpose(0, 2, 1) @ system
     homographies = np.linalg.eigh(normal)[1][:, :, 0].reshape(count, 3, 3)
     plane = np.stack([xs, ys, ones], axis=2) @ homographies.transpose(0, 2, 1)
     projected = plane[..., :2] / plane[..., 2:3]
