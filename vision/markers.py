@@ -326,18 +326,33 @@ def _plane_errors(
     x, y = ((source - source_mean) / source_scale).T
     u = ((ideal - ideal_mean) / ideal_scale)[..., 0]
     v = ((ideal - ideal_mean) / ideal_scale)[..., 1]
-    count, points = len(candidates), len(source)
-    zeros, ones = np.zeros((count, points)), np.ones((count, points))
-    xs, ys = np.broadcast_to(x, (count, points)), np.broadcast_to(y, (count, points))
-    rows_u = np.stack([xs, ys, ones, zeros, zeros, zeros, -u * xs, -u * ys, -u], axis=2)
-    rows_v = np.stack([zeros, zeros, zeros, xs, ys, ones, -v * xs, -v * ys, -v], axis=2)
-    system = np.concatenate([rows_u, rows_v], axis=1)
-    normal = system.transpose(0, 2, 1) @ system
-    homographies = np.linalg.eigh(normal)[1][:, :, 0].reshape(count, 3, 3)
-    plane = np.stack([xs, ys, ones], axis=2) @ homographies.transpose(0, 2, 1)
+    count = len(candidates)
+    plane_points = np.column_stack([x, y, np.ones_like(x)])
+    homographies = np.linalg.eigh(_dlt_normal(plane_points, u, v))[1][:, :, 0]
+    plane = plane_points @ homographies.reshape(count, 3, 3).transpose(0, 2, 1)
     projected = plane[..., :2] / plane[..., 2:3]
     misfit = (projected - np.stack([u, v], axis=2)) * ideal_scale
     return np.asarray(np.sqrt((misfit**2).sum(axis=2).mean(axis=1)))
+
+
+def _dlt_normal(plane_points: FloatArray, u: FloatArray, v: FloatArray) -> FloatArray:
+    """The (K, 9, 9) normal matrices of the direct linear transforms from ``plane_points``
+    (N, 3) to each candidate's (K, N) points ``u, v``.
+
+    Each point adds rows ``(p, 0, -u p)`` and ``(0, p, -v p)``, so the normal matrix is made of
+    the 3 x 3 blocks ``sum w p p^T`` with weights 1, u, v and u^2 + v^2: four weighted sums
+    instead of a product of the whole (K, 2N, 9) system.
+    """
+    count, points = u.shape
+    outer = (plane_points[:, :, None] * plane_points[:, None, :]).reshape(points, 9)
+    weights = np.stack([np.ones_like(u), u, v, u * u + v * v], axis=1)
+    plain, by_u, by_v, by_both = (weights @ outer).reshape(count, 4, 3, 3).transpose(1, 0, 2, 3)
+    normal = np.zeros((count, 9, 9))
+    normal[:, :3, :3] = normal[:, 3:6, 3:6] = plain
+    normal[:, :3, 6:] = normal[:, 6:, :3] = -by_u
+    normal[:, 3:6, 6:] = normal[:, 6:, 3:6] = -by_v
+    normal[:, 6:, 6:] = by_both
+    return normal
 
 
 def undistort_points(
