@@ -5,6 +5,7 @@
 of the four markers are enough (a hand may cover one corner); with fewer it raises
 :class:`~vision.errors.MatNotFoundError` naming the missing markers. Detection runs on a
 downscaled grey image for speed, then each corner is refined on the full-resolution image.
+The lens fitted on one frame is reused while the markers stay put (:class:`LensMemory`).
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ class MarkerConfig:
     the picture's centre), so with ``use_grid`` the printed grid's crossings, found within
     ``grid_window_px`` of where the markers put them, join the fit; crossings the fit misses by
     more than ``grid_tolerance_px`` (a coin's edge nearby) are dropped.
+
+    The lens belongs to the camera, which stays put over the table: once fitted, its ``k1`` is
+    reused (skipping the search) while every marker corner stays within ``lens_reuse_px`` of
+    where it was when the lens was fitted, for up to ``lens_reuse_frames`` frames; the
+    homography is still fitted to every frame. ``lens_reuse_frames`` of 0 fits every frame.
     """
 
     detect_width: int = 960
@@ -56,6 +62,8 @@ class MarkerConfig:
     use_grid: bool = True
     grid_window_px: int = 5
     grid_tolerance_px: float = 1.0
+    lens_reuse_px: float = 1.0
+    lens_reuse_frames: int = 30
 
 
 @dataclass(frozen=True, eq=False)
@@ -208,10 +216,12 @@ def locate(
     config: MarkerConfig, quads: dict[int, FloatArray], geometry: MatGeometry,
     image_size: tuple[int, int],
     extra: tuple[FloatArray, FloatArray] | None = None,
+    known_lens_k1: float | None = None,
 ) -> BoardLocation:
     """Fit the mat homography from detected marker corners; raises when too few are usable.
 
-    ``extra`` adds more (mat mm, image px) point pairs, such as grid crossings.
+    ``extra`` adds more (mat mm, image px) point pairs, such as grid crossings. With
+    ``config.fit_lens``, ``known_lens_k1`` is used as the lens instead of fitting it.
     """
     expected = geometry.marker_ids()
     found = tuple(marker_id for marker_id in expected if marker_id in quads)
@@ -226,9 +236,13 @@ def locate(
         source = np.concatenate([source, extra[0]])
         target = np.concatenate([target, extra[1]])
     lens_k1 = 0.0
-    homography, error = _fit(source, target, 0.0, image_size)
-    if config.fit_lens and (len(found) >= 4 or extra is not None):
+    if not config.fit_lens or (len(found) < 4 and extra is None):
+        homography, error = _fit(source, target, 0.0, image_size)
+    elif known_lens_k1 is None:
         lens_k1, homography, error = _fit_lens(config, source, target, image_size)
+    else:
+        lens_k1 = known_lens_k1
+        homography, error = _fit(source, target, lens_k1, image_size)
     if homography is None:
         raise MatNotFoundError(
             f"markers {_ids(found)} of mat {geometry.name!r} do not fit a flat mat; "
@@ -409,13 +423,70 @@ def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> Boa
     if pairs is None:
         return location
     # Refit with the crossings, drop those the fit disagrees with (a coin's edge), refit.
-    refined = locate(config, quads, geometry, (width, height), pairs)
+    known = _LENS_MEMORY.recall(config, geometry, (width, height), quads)
+    refined = locate(config, quads, geometry, (width, height), pairs, known)
     misfit = np.linalg.norm(refined.to_image(pairs[0]) - pairs[1], axis=1)
     good = misfit < config.grid_tolerance_px
     if 4 <= good.sum() < len(good):
         refined = locate(config, quads, geometry, (width, height),
-                         (pairs[0][good], pairs[1][good]))
+                         (pairs[0][good], pairs[1][good]), known)
+    if known is None and config.fit_lens:
+        _LENS_MEMORY.store(config, geometry, (width, height), quads, refined.lens_k1)
     return refined
+
+
+class LensMemory:
+    """The lens fitted last for each camera set-up (config, mat, frame size), with the marker
+    corners it was fitted with, so that a camera that has not moved skips the lens search."""
+
+    def __init__(self) -> None:
+        self._fits: dict[tuple[MarkerConfig, MatGeometry, tuple[int, int]], _LensFit] = {}
+
+    def recall(
+        self, config: MarkerConfig, geometry: MatGeometry, image_size: tuple[int, int],
+        quads: dict[int, FloatArray],
+    ) -> float | None:
+        """The remembered ``k1`` when every marker corner is where it was, else None."""
+        fit = self._fits.get((config, geometry, image_size))
+        if fit is None or fit.uses >= config.lens_reuse_frames:
+            return None
+        if fit.corners.keys() != quads.keys():
+            return None
+        moved = max(float(np.abs(quads[key] - fit.corners[key]).max()) for key in quads)
+        if moved > config.lens_reuse_px:
+            return None
+        fit.uses += 1
+        return fit.lens_k1
+
+    def store(
+        self, config: MarkerConfig, geometry: MatGeometry, image_size: tuple[int, int],
+        quads: dict[int, FloatArray], lens_k1: float,
+    ) -> None:
+        """Remember a freshly fitted lens and the corners it was fitted with."""
+        if len(self._fits) >= 8:
+            self._fits.clear()  # a few set-ups at most; never grow without bound
+        corners = {key: quad.copy() for key, quad in quads.items()}
+        self._fits[(config, geometry, image_size)] = _LensFit(corners, lens_k1)
+
+    def forget(self) -> None:
+        """Forget every remembered lens (the next frame of each set-up fits its lens again)."""
+        self._fits.clear()
+
+
+@dataclass
+class _LensFit:
+    corners: dict[int, FloatArray]
+    lens_k1: float
+    uses: int = 0
+
+
+#: The process's lens memory, used by :func:`find_board`.
+_LENS_MEMORY = LensMemory()
+
+
+def forget_lens() -> None:
+    """Make the next :func:`find_board` of every camera set-up fit the lens afresh."""
+    _LENS_MEMORY.forget()
 
 
 def _ids(ids: tuple[int, ...]) -> str:
