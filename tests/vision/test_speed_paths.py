@@ -96,3 +96,47 @@ def test_the_lens_is_fitted_again_after_lens_reuse_frames(lens_fits: list[float]
     searched = len(lens_fits)
     find_board(never, image, GEOMETRY)
     assert len(lens_fits) > searched
+
+
+def test_a_still_camera_finds_its_markers_where_they_were(
+    lens_fits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = MarkerConfig()
+    image = _image()
+    find_board(config, image, GEOMETRY)
+    size = (image.shape[1], image.shape[0])
+    previous = markers._LENS_MEMORY.corners(config, GEOMETRY, size)
+    assert previous is not None and len(previous) == 4
+    grey = markers.to_grey(_image(replace(LENS, noise=3.0), {"e5": "D"}))
+    scale = config.detect_width / grey.shape[1]
+    near = markers._detect_near(grey, scale, previous)
+    whole = markers._detect(grey, scale)
+    assert near.keys() == whole.keys() == previous.keys()
+    assert all(np.array_equal(near[key], whole[key]) for key in whole)
+    searches: list[float] = []
+    search = markers._detect
+
+    def counted(grey: np.ndarray, scale: float) -> dict[int, np.ndarray]:
+        searches.append(scale)
+        return search(grey, scale)
+
+    monkeypatch.setattr(markers, "_detect", counted)
+    find_board(config, image, GEOMETRY)
+    assert searches == []  # found near where they were, no search of the whole frame
+
+
+def test_a_covered_marker_sends_the_search_over_the_whole_frame(lens_fits: list[float]) -> None:
+    config = MarkerConfig()
+    image = _image()
+    find_board(config, image, GEOMETRY)
+    size = (image.shape[1], image.shape[0])
+    previous = markers._LENS_MEMORY.corners(config, GEOMETRY, size)
+    assert previous is not None
+    covered = image.copy()
+    left, top = np.floor(previous[0].min(axis=0)).astype(int) - 4
+    right, bottom = np.ceil(previous[0].max(axis=0)).astype(int) + 4
+    covered[top:bottom, left:right] = (60, 90, 150)  # a hand over marker 0
+    scale = config.detect_width / image.shape[1]
+    assert markers._detect_near(markers.to_grey(covered), scale, previous) == {}
+    location = find_board(config, covered, GEOMETRY)
+    assert location.markers_missing == (0,)
