@@ -21,6 +21,7 @@ import numpy as np
 from calibration.geometry import MatGeometry, Point, Rect
 from vision.allocator import keep_freed_memory
 from vision.errors import ImageReadError, MatNotFoundError
+from vision.lens_memory import LensMemory
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -476,61 +477,6 @@ def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> Boa
     if known is None and config.fit_lens:
         _LENS_MEMORY.store(config, geometry, (width, height), quads, refined.lens_k1)
     return refined
-
-
-class LensMemory:
-    """The lens fitted last for each camera set-up (config, mat, frame size), with the marker
-    corners it was fitted with, so that a camera that has not moved skips the lens search."""
-
-    def __init__(self) -> None:
-        self._fits: dict[tuple[MarkerConfig, MatGeometry, tuple[int, int]], _LensFit] = {}
-
-    def recall(
-        self, config: MarkerConfig, geometry: MatGeometry, image_size: tuple[int, int],
-        quads: dict[int, FloatArray],
-    ) -> float | None:
-        """The remembered ``k1`` when every marker corner is where it was, else None."""
-        fit = self._fits.get((config, geometry, image_size))
-        if fit is None or fit.uses >= config.lens_reuse_frames:
-            return None
-        if fit.corners.keys() != quads.keys():
-            return None
-        moved = max(float(np.abs(quads[key] - fit.corners[key]).max()) for key in quads)
-        if moved > config.lens_reuse_px:
-            return None
-        fit.uses += 1
-        return fit.lens_k1
-
-    def corners(
-        self, config: MarkerConfig, geometry: MatGeometry, image_size: tuple[int, int]
-    ) -> dict[int, FloatArray] | None:
-        """The marker corners of the remembered lens fit, while it may still be reused: where
-        to look for the markers first."""
-        fit = self._fits.get((config, geometry, image_size))
-        if fit is None or fit.uses >= config.lens_reuse_frames:
-            return None
-        return fit.corners
-
-    def store(
-        self, config: MarkerConfig, geometry: MatGeometry, image_size: tuple[int, int],
-        quads: dict[int, FloatArray], lens_k1: float,
-    ) -> None:
-        """Remember a freshly fitted lens and the corners it was fitted with."""
-        if len(self._fits) >= 8:
-            self._fits.clear()  # a few set-ups at most; never grow without bound
-        corners = {key: quad.copy() for key, quad in quads.items()}
-        self._fits[(config, geometry, image_size)] = _LensFit(corners, lens_k1)
-
-    def forget(self) -> None:
-        """Forget every remembered lens (the next frame of each set-up fits its lens again)."""
-        self._fits.clear()
-
-
-@dataclass
-class _LensFit:
-    corners: dict[int, FloatArray]
-    lens_k1: float
-    uses: int = 0
 
 
 #: The process's lens memory, used by :func:`find_board`.
