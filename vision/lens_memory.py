@@ -36,8 +36,9 @@ class LensMemory:
     def recall(
         self, config: MarkerConfig, geometry: MatGeometry, image_size: tuple[int, int],
         quads: dict[int, FloatArray],
-    ) -> float | None:
-        """The remembered ``k1`` when every marker corner is where it was, else None."""
+    ) -> tuple[float, float] | None:
+        """The remembered ``k1`` of the fit with every grid crossing and of the refit without
+        the crossings it missed, when every marker corner is where it was; else None."""
         fit = self._fits.get((config, geometry, image_size))
         if fit is None or fit.uses >= config.lens_reuse_frames:
             return None
@@ -47,7 +48,7 @@ class LensMemory:
         if moved > config.lens_reuse_px:
             return None
         fit.uses += 1
-        return fit.lens_k1
+        return fit.lenses
 
     def corners(
         self, config: MarkerConfig, geometry: MatGeometry, image_size: tuple[int, int]
@@ -61,13 +62,14 @@ class LensMemory:
 
     def store(
         self, config: MarkerConfig, geometry: MatGeometry, image_size: tuple[int, int],
-        quads: dict[int, FloatArray], lens_k1: float,
+        quads: dict[int, FloatArray], lenses: tuple[float, float],
     ) -> None:
-        """Remember a freshly fitted lens and the corners it was fitted with."""
+        """Remember freshly fitted lenses (see :meth:`recall`) and the corners they were
+        fitted with."""
         if len(self._fits) >= 8:
             self._fits.clear()  # a few set-ups at most; never grow without bound
         corners = {key: quad.copy() for key, quad in quads.items()}
-        self._fits[(config, geometry, image_size)] = _LensFit(corners, lens_k1)
+        self._fits[(config, geometry, image_size)] = _LensFit(corners, lenses)
 
     def forget(self) -> None:
         """Forget every remembered lens (the next frame of each set-up fits its lens again)."""
@@ -77,5 +79,5 @@ class LensMemory:
 @dataclass
 class _LensFit:
     corners: dict[int, FloatArray]
-    lens_k1: float
+    lenses: tuple[float, float]
     uses: int = 0

@@ -467,15 +467,19 @@ def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> Boa
     if pairs is None:
         return location
     # Refit with the crossings, drop those the fit disagrees with (a coin's edge), refit.
+    # A still camera reuses the lenses both fits found when it was last fitted.
     known = _LENS_MEMORY.recall(config, geometry, (width, height), quads)
-    refined = locate(config, quads, geometry, (width, height), pairs, known)
-    misfit = np.linalg.norm(refined.to_image(pairs[0]) - pairs[1], axis=1)
+    first = locate(config, quads, geometry, (width, height), pairs, known[0] if known else None)
+    misfit = np.linalg.norm(first.to_image(pairs[0]) - pairs[1], axis=1)
     good = misfit < config.grid_tolerance_px
+    refined = first
     if 4 <= good.sum() < len(good):
         refined = locate(config, quads, geometry, (width, height),
-                         (pairs[0][good], pairs[1][good]), known)
+                         (pairs[0][good], pairs[1][good]), known[1] if known else None)
     if known is None and config.fit_lens:
-        _LENS_MEMORY.store(config, geometry, (width, height), quads, refined.lens_k1)
+        _LENS_MEMORY.store(
+            config, geometry, (width, height), quads, (first.lens_k1, refined.lens_k1)
+        )
     return refined
 
 

@@ -61,6 +61,10 @@ def test_a_still_camera_reuses_its_lens_and_finds_the_board_where_a_fresh_fit_do
     fresh = find_board(config, image, GEOMETRY)
     searched = len(lens_fits)
     assert searched > 0
+    again = find_board(config, image, GEOMETRY)  # the same frame: exactly the fresh fit
+    assert len(lens_fits) == searched
+    assert np.array_equal(again.homography, fresh.homography)
+    assert again.lens_k1 == fresh.lens_k1
     # The same camera a moment later: other coins, other noise, markers where they were.
     later = _image(replace(LENS, noise=3.0), {"d4": "Q", "e5": "P", "c3": "N"})
     reused = find_board(config, later, GEOMETRY)
