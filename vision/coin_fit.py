@@ -95,16 +95,22 @@ def _rim_points(
     map_x = xs.reshape(count * len(angles), -1).astype(np.float32)
     map_y = ys.reshape(count * len(angles), -1).astype(np.float32)
     colours = cv2.remap(normalised.image, map_x, map_y, cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                        borderMode=cv2.BORDER_REPLICATE).astype(np.int16)
     pawn_samples = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
                              borderMode=cv2.BORDER_REPLICATE)
     samples = len(radii)
-    colours = colours.reshape(count, len(angles), samples, 3)
     on_pawn = pawn_samples.reshape(count, len(angles), -1) > 0
     # The paper just beyond the coin, as this ray sees it: shadows and uneven light cancel.
-    paper = colours[:, :, -4:, :].mean(axis=2, keepdims=True)
-    values = np.abs(colours - paper).max(axis=3).astype(np.float64)
-    paper_like = (np.abs(paper[:, :, 0, :] - PAPER) < config.paper_tolerance * PAPER).all(axis=2)
+    # Four times its mean is a whole number, so the largest channel difference is exact in
+    # int16, one plane per channel (numpy reductions over a trailing axis of 3 are slow).
+    paper4 = colours[:, -4:, :].sum(axis=1)
+    largest = np.abs(4 * colours[:, :, 0] - paper4[:, None, 0])
+    for channel in (1, 2):
+        np.maximum(largest, np.abs(4 * colours[:, :, channel] - paper4[:, None, channel]),
+                   out=largest)
+    values = (largest * 0.25).reshape(count, len(angles), samples)
+    paper = (paper4 * 0.25).reshape(count, len(angles), 3)
+    paper_like = (np.abs(paper - PAPER) < config.paper_tolerance * PAPER).all(axis=2)
     unlike = values > config.rim_step * PAPER
     last = samples - 1 - np.argmax(unlike[..., ::-1], axis=2)
     valid = unlike.any(axis=2) & (last < samples - 4) & paper_like
@@ -131,22 +137,22 @@ def _fit_circles(
     origin = np.where(count > 0, summed / np.maximum(count, 1), points.mean(axis=1))
     x = points[..., 0] - origin[:, None, 0]
     y = points[..., 1] - origin[:, None, 1]
+    # Per point the row (x, y, 1, -(x^2 + y^2)): one batched product per round gives the
+    # weighted normal equations of the algebraic fit and their right-hand side together.
+    rows = np.stack([x, y, np.ones_like(x), -(x**2 + y**2)], axis=1)
+    columns = rows.transpose(0, 2, 1)
+    ridge = np.eye(3) * 1e-9
     weights = valid.astype(np.float64)
     centre = np.zeros((len(points), 2))
     radius = np.zeros(len(points))
     for _ in range(config.fit_rounds):
-        design = np.stack([x, y, np.ones_like(x)], axis=2)
-        target = -(x**2 + y**2)
-        weighted = design * weights[..., None]
-        normal = np.einsum("kji,kjl->kil", weighted, design) + np.eye(3) * 1e-9
-        right = np.einsum("kji,kj->ki", weighted, target)
-        solution = np.linalg.solve(normal, right[..., None])[..., 0]
+        sums = (rows * weights[:, None, :]) @ columns
+        solution = np.linalg.solve(sums[:, :3, :3] + ridge, sums[:, :3, 3:])[..., 0]
         centre = -solution[:, :2] / 2
         radius = np.sqrt(np.maximum((centre**2).sum(axis=1) - solution[:, 2], 1e-9))
-        distance = np.hypot(x - centre[:, None, 0], y - centre[:, None, 1])
-        error = distance - radius[:, None]
+        error = np.hypot(x - centre[:, None, 0], y - centre[:, None, 1]) - radius[:, None]
         weights = np.where(error > 0, config.outside_weight, 1.0)
-        weights = weights * valid * (np.abs(error) < reject_px)
+        weights *= valid & (np.abs(error) < reject_px)
     distance = np.hypot(x - centre[:, None, 0], y - centre[:, None, 1])
     close = valid & (np.abs(distance - radius[:, None]) < reject_px / 3)
     return centre + origin, radius, close.mean(axis=1)
@@ -165,12 +171,15 @@ def _colours(
     map_x = (centres[:, 0, None] + radii[:, None] * offsets_x.ravel()[None]).astype(np.float32)
     map_y = (centres[:, 1, None] + radii[:, None] * offsets_y.ravel()[None]).astype(np.float32)
     pixels = cv2.remap(normalised.image, map_x, map_y, cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+                       borderMode=cv2.BORDER_REPLICATE)
     on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
-    darkest = pixels.min(axis=2)
-    usable = (on_pawn == 0) & (darkest < 0.93 * PAPER) & (pixels.max(axis=2) > 12)
-    flat = pixels.reshape(-1, 3)
-    chroma = chromaticity(flat[:, 0], flat[:, 1], flat[:, 2]).reshape(len(centres), -1, 2)
+    # Channel planes in uint8: reductions over a trailing axis of 3 are slow in numpy.
+    blue, green, red = cv2.split(pixels)
+    darkest = cv2.min(cv2.min(blue, green), red)
+    brightest = cv2.max(cv2.max(blue, green), red)
+    usable = (on_pawn == 0) & (darkest < 0.93 * PAPER) & (brightest > 12)
+    blue, green, red = (plane.ravel().astype(np.float64) for plane in (blue, green, red))
+    chroma = chromaticity(blue, green, red).reshape(len(centres), -1, 2)
     chroma[~usable] = np.nan
     counts = usable.sum(axis=1)
     # The median sample (NaNs sort last): a coin's metal even where a pawn's colour bleeds in.

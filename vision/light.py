@@ -9,7 +9,7 @@ reflectance. Foreground is what is darker than paper, coloured, or textured.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -37,16 +37,23 @@ PAPER = 200.0
 class Normalised:
     """The top view with the paper's light divided out: paper is :data:`PAPER` in every channel.
 
-    ``image`` is BGR uint8; ``darkest`` its per-pixel darkest channel; ``deviation`` the largest
-    difference of any channel from paper; ``foreground`` the mask
-    of coins and pawns with holes filled; ``depth`` the distance (px) to the nearest paper.
+    ``image`` is BGR uint8; ``darkest`` its per-pixel darkest channel; ``foreground`` the mask
+    of coins and pawns with holes filled; ``depth`` the distance (px) to the nearest paper;
+    ``deviation`` (computed when first asked for) the largest difference of any channel from
+    paper.
     """
 
     image: Image
     darkest: Image
-    deviation: Image
     foreground: Image
     depth: FloatArray
+
+    @cached_property
+    def deviation(self) -> Image:
+        """The largest difference of any channel from paper, per pixel (uint8)."""
+        away = cv2.absdiff(self.image, np.full_like(self.image, round(PAPER)))
+        blue, green, red = cv2.split(away)
+        return cv2.max(cv2.max(blue, green), red)
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,7 +108,7 @@ def normalise(
     light = cv2.medianBlur(small, window)
     light = cv2.GaussianBlur(light, (0, 0), max(1.0, window / 6))
     light = cv2.resize(light, (ratio.shape[1], ratio.shape[0]), interpolation=cv2.INTER_LINEAR)
-    image = cv2.divide(ratio, np.maximum(light, 1), scale=PAPER)
+    image = cv2.divide(ratio, np.maximum(light, 1, out=light), scale=PAPER)
     blue, green, red = cv2.split(image)
     darkest = cv2.min(cv2.min(blue, green), red)
     brightest = cv2.max(cv2.max(blue, green), red)
@@ -117,16 +124,13 @@ def normalise(
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
     mask = _fill_holes(mask)
     depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    away = cv2.absdiff(image, np.full_like(image, round(PAPER)))
-    deviation = cv2.max(cv2.max(away[..., 0], away[..., 1]), away[..., 2])
-    return Normalised(image, darkest, deviation, mask, depth)
+    return Normalised(image, darkest, mask, depth)
 
 
 def _texture(config: ReadConfig, image: Image, pixels_per_mm: float) -> Image:
     """Where the normalised image is not smooth: local mean gradient above a threshold (255)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    along_x = cv2.Sobel(grey, cv2.CV_16S, 1, 0)
-    along_y = cv2.Sobel(grey, cv2.CV_16S, 0, 1)
+    along_x, along_y = cv2.spatialGradient(grey)  # both 3x3 Sobel derivatives in one pass
     magnitude = cv2.addWeighted(cv2.convertScaleAbs(along_x), 0.5,
                                 cv2.convertScaleAbs(along_y), 0.5, 0)
     smooth = cv2.GaussianBlur(magnitude, (0, 0), config.texture_mm * pixels_per_mm)
@@ -136,9 +140,8 @@ def _texture(config: ReadConfig, image: Image, pixels_per_mm: float) -> Image:
 
 def _fill_holes(mask: Image) -> Image:
     """``mask`` with every background region not connected to the border filled (glare spots)."""
-    padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    flood = padded.copy()
-    flood_mask = np.zeros((padded.shape[0] + 2, padded.shape[1] + 2), np.uint8)
+    flood = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    flood_mask = np.zeros((flood.shape[0] + 2, flood.shape[1] + 2), np.uint8)
     cv2.floodFill(flood, flood_mask, (0, 0), 255)
     holes = cv2.bitwise_not(flood)
     return cv2.bitwise_or(mask, holes[1:-1, 1:-1])

@@ -5,20 +5,23 @@
 of the four markers are enough (a hand may cover one corner); with fewer it raises
 :class:`~vision.errors.MatNotFoundError` naming the missing markers. Detection runs on a
 downscaled grey image for speed, then each corner is refined on the full-resolution image.
+The lens fitted on one frame is reused while the markers stay put (:class:`LensMemory`).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from calibration.geometry import MatGeometry, Point, Rect
+from vision.allocator import keep_freed_memory
 from vision.errors import ImageReadError, MatNotFoundError
+from vision.lens_memory import LensMemory
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -44,6 +47,11 @@ class MarkerConfig:
     the picture's centre), so with ``use_grid`` the printed grid's crossings, found within
     ``grid_window_px`` of where the markers put them, join the fit; crossings the fit misses by
     more than ``grid_tolerance_px`` (a coin's edge nearby) are dropped.
+
+    The lens belongs to the camera, which stays put over the table: once fitted, its ``k1`` is
+    reused (skipping the search) while every marker corner stays within ``lens_reuse_px`` of
+    where it was when the lens was fitted, for up to ``lens_reuse_frames`` frames; the
+    homography is still fitted to every frame. ``lens_reuse_frames`` of 0 fits every frame.
     """
 
     detect_width: int = 960
@@ -55,6 +63,8 @@ class MarkerConfig:
     use_grid: bool = True
     grid_window_px: int = 5
     grid_tolerance_px: float = 1.0
+    lens_reuse_px: float = 1.0
+    lens_reuse_frames: int = 30
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,10 +161,21 @@ def to_grey(image: Image) -> Image:
     raise ImageReadError(f"the frame has shape {image.shape}; expected a grey or colour image")
 
 
+def _shrink(grey: Image, scale: float) -> Image:
+    if scale == 1.0:
+        return grey
+    return cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
 def _detect(grey: Image, scale: float) -> dict[int, FloatArray]:
-    small = grey
-    if scale != 1.0:
-        small = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return _markers_in(_shrink(grey, scale), scale, (0, 0))
+
+
+def _markers_in(
+    small: Image, scale: float, offset: tuple[int, int]
+) -> dict[int, FloatArray]:
+    """Markers in ``small``, a window at ``offset`` of the frame shrunk by ``scale``: id ->
+    corners in full-size pixels."""
     corners, ids, _ = _detector().detectMarkers(small)
     found: dict[int, FloatArray] = {}
     if ids is None:
@@ -162,7 +183,7 @@ def _detect(grey: Image, scale: float) -> dict[int, FloatArray]:
     for raw_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
         marker_id = int(raw_id)
         # Corner coordinates are pixel centres; map them back to full-size pixel centres.
-        points = (quad.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5
+        points = (quad.reshape(4, 2).astype(np.float64) + offset + 0.5) / scale - 0.5
         # The same id twice: keep the larger, the other is noise.
         if marker_id in found and _area(points) <= _area(found[marker_id]):
             continue
@@ -192,9 +213,40 @@ def detect_markers(config: MarkerConfig, image: Image) -> dict[int, FloatArray]:
     return _detect_grey(config, to_grey(image))
 
 
-def _detect_grey(config: MarkerConfig, grey: Image) -> dict[int, FloatArray]:
+def _detect_near(
+    grey: Image, scale: float, previous: dict[int, FloatArray]
+) -> dict[int, FloatArray]:
+    """The ``previous`` markers (full-size corners) found again, each searched for in a window
+    around where it was; {} unless every one is found there, not far from where it was.
+
+    The windows keep a marker's diagonal of margin (at least 16 px of the shrunk frame), beyond
+    the adaptive threshold's 7 px reach, so a marker is found with exactly the corners a
+    search of the whole frame gives, for a fraction of the time.
+    """
+    small = _shrink(grey, scale)
+    height, width = small.shape[:2]
+    found: dict[int, FloatArray] = {}
+    for marker_id, quad in previous.items():
+        corners = (quad + 0.5) * scale - 0.5
+        margin = max(16.0, float(np.linalg.norm(corners[0] - corners[2])))
+        x0, y0 = np.maximum(np.floor(corners.min(axis=0) - margin), 0).astype(int)
+        x1, y1 = np.ceil(corners.max(axis=0) + margin).astype(int) + 1
+        window = small[y0 : min(y1, height), x0 : min(x1, width)]
+        again = _markers_in(window, scale, (int(x0), int(y0))).get(marker_id)
+        if again is None or np.abs(again - quad).max() > margin / scale / 2:
+            return {}
+        found[marker_id] = again
+    return found
+
+
+def _detect_grey(
+    config: MarkerConfig, grey: Image, previous: dict[int, FloatArray] | None = None
+) -> dict[int, FloatArray]:
+    """Markers in a grey frame; ``previous`` (where the markers were) are looked for first."""
     scale = min(1.0, config.detect_width / grey.shape[1])
-    quads = _detect(grey, scale)
+    quads = _detect_near(grey, scale, previous) if previous else {}
+    if not quads:
+        quads = _detect(grey, scale)
     if scale < 1.0 and len(quads) < 4:
         quads = {**quads, **_detect(grey, 1.0)}
         scale = 1.0
@@ -207,10 +259,12 @@ def locate(
     config: MarkerConfig, quads: dict[int, FloatArray], geometry: MatGeometry,
     image_size: tuple[int, int],
     extra: tuple[FloatArray, FloatArray] | None = None,
+    known_lens_k1: float | None = None,
 ) -> BoardLocation:
     """Fit the mat homography from detected marker corners; raises when too few are usable.
 
-    ``extra`` adds more (mat mm, image px) point pairs, such as grid crossings.
+    ``extra`` adds more (mat mm, image px) point pairs, such as grid crossings. With
+    ``config.fit_lens``, ``known_lens_k1`` is used as the lens instead of fitting it.
     """
     expected = geometry.marker_ids()
     found = tuple(marker_id for marker_id in expected if marker_id in quads)
@@ -225,9 +279,13 @@ def locate(
         source = np.concatenate([source, extra[0]])
         target = np.concatenate([target, extra[1]])
     lens_k1 = 0.0
-    homography, error = _fit(source, target, 0.0, image_size)
-    if config.fit_lens and (len(found) >= 4 or extra is not None):
+    if not config.fit_lens or (len(found) < 4 and extra is None):
+        homography, error = _fit(source, target, 0.0, image_size)
+    elif known_lens_k1 is None:
         lens_k1, homography, error = _fit_lens(config, source, target, image_size)
+    else:
+        lens_k1 = known_lens_k1
+        homography, error = _fit(source, target, lens_k1, image_size)
     if homography is None:
         raise MatNotFoundError(
             f"markers {_ids(found)} of mat {geometry.name!r} do not fit a flat mat; "
@@ -241,14 +299,18 @@ def locate(
     return BoardLocation(homography, found, missing, error, image_size, lens_k1)
 
 
+@lru_cache(maxsize=8)
 def grid_crossings(geometry: MatGeometry) -> FloatArray:
-    """Every corner of the mat's square regions (mm), where printed grid lines cross."""
+    """Every corner of the mat's square regions (mm), where printed grid lines cross
+    (read-only: computed once per mat)."""
     corners: set[tuple[float, float]] = set()
     for region in geometry.regions:
         if region.kind == "square" and isinstance(region.shape, Rect):
             left, top, right, bottom = region.shape.bounds()
             corners.update({(left, top), (right, top), (right, bottom), (left, bottom)})
-    return np.array(sorted(corners), np.float64).reshape(-1, 2)
+    crossings = np.array(sorted(corners), np.float64).reshape(-1, 2)
+    crossings.setflags(write=False)
+    return crossings
 
 
 def _grid_points(
@@ -321,18 +383,33 @@ def _plane_errors(
     x, y = ((source - source_mean) / source_scale).T
     u = ((ideal - ideal_mean) / ideal_scale)[..., 0]
     v = ((ideal - ideal_mean) / ideal_scale)[..., 1]
-    count, points = len(candidates), len(source)
-    zeros, ones = np.zeros((count, points)), np.ones((count, points))
-    xs, ys = np.broadcast_to(x, (count, points)), np.broadcast_to(y, (count, points))
-    rows_u = np.stack([xs, ys, ones, zeros, zeros, zeros, -u * xs, -u * ys, -u], axis=2)
-    rows_v = np.stack([zeros, zeros, zeros, xs, ys, ones, -v * xs, -v * ys, -v], axis=2)
-    system = np.concatenate([rows_u, rows_v], axis=1)
-    normal = np.einsum("kni,knj->kij", system, system)
-    homographies = np.linalg.eigh(normal)[1][:, :, 0].reshape(count, 3, 3)
-    plane = np.stack([xs, ys, ones], axis=2) @ homographies.transpose(0, 2, 1)
+    count = len(candidates)
+    plane_points = np.column_stack([x, y, np.ones_like(x)])
+    homographies = np.linalg.eigh(_dlt_normal(plane_points, u, v))[1][:, :, 0]
+    plane = plane_points @ homographies.reshape(count, 3, 3).transpose(0, 2, 1)
     projected = plane[..., :2] / plane[..., 2:3]
     misfit = (projected - np.stack([u, v], axis=2)) * ideal_scale
     return np.asarray(np.sqrt((misfit**2).sum(axis=2).mean(axis=1)))
+
+
+def _dlt_normal(plane_points: FloatArray, u: FloatArray, v: FloatArray) -> FloatArray:
+    """The (K, 9, 9) normal matrices of the direct linear transforms from ``plane_points``
+    (N, 3) to each candidate's (K, N) points ``u, v``.
+
+    Each point adds rows ``(p, 0, -u p)`` and ``(0, p, -v p)``, so the normal matrix is made of
+    the 3 x 3 blocks ``sum w p p^T`` with weights 1, u, v and u^2 + v^2: four weighted sums
+    instead of a product of the whole (K, 2N, 9) system.
+    """
+    count, points = u.shape
+    outer = (plane_points[:, :, None] * plane_points[:, None, :]).reshape(points, 9)
+    weights = np.stack([np.ones_like(u), u, v, u * u + v * v], axis=1)
+    plain, by_u, by_v, by_both = (weights @ outer).reshape(count, 4, 3, 3).transpose(1, 0, 2, 3)
+    normal = np.zeros((count, 9, 9))
+    normal[:, :3, :3] = normal[:, 3:6, 3:6] = plain
+    normal[:, :3, 6:] = normal[:, 6:, :3] = -by_u
+    normal[:, 3:6, 6:] = normal[:, 6:, 3:6] = -by_v
+    normal[:, 6:, 6:] = by_both
+    return normal
 
 
 def undistort_points(
@@ -376,8 +453,10 @@ def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> Boa
     Raises :class:`~vision.errors.MatNotFoundError` (with ``found`` and ``missing`` ids) when
     fewer than ``config.min_markers`` of the mat's markers are seen.
     """
+    keep_freed_memory()  # once per process: later frames reuse this frame's memory
     grey = to_grey(image)
-    quads = _detect_grey(config, grey)
+    size = (image.shape[1], image.shape[0])
+    quads = _detect_grey(config, grey, _LENS_MEMORY.corners(config, geometry, size))
     height, width = image.shape[:2]
     if not config.use_grid:
         return locate(config, quads, geometry, (width, height))
@@ -388,13 +467,29 @@ def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> Boa
     if pairs is None:
         return location
     # Refit with the crossings, drop those the fit disagrees with (a coin's edge), refit.
-    refined = locate(config, quads, geometry, (width, height), pairs)
-    misfit = np.linalg.norm(refined.to_image(pairs[0]) - pairs[1], axis=1)
+    # A still camera reuses the lenses both fits found when it was last fitted.
+    known = _LENS_MEMORY.recall(config, geometry, (width, height), quads)
+    first = locate(config, quads, geometry, (width, height), pairs, known[0] if known else None)
+    misfit = np.linalg.norm(first.to_image(pairs[0]) - pairs[1], axis=1)
     good = misfit < config.grid_tolerance_px
+    refined = first
     if 4 <= good.sum() < len(good):
         refined = locate(config, quads, geometry, (width, height),
-                         (pairs[0][good], pairs[1][good]))
+                         (pairs[0][good], pairs[1][good]), known[1] if known else None)
+    if known is None and config.fit_lens:
+        _LENS_MEMORY.store(
+            config, geometry, (width, height), quads, (first.lens_k1, refined.lens_k1)
+        )
     return refined
+
+
+#: The process's lens memory, used by :func:`find_board`.
+_LENS_MEMORY = LensMemory()
+
+
+def forget_lens() -> None:
+    """Make the next :func:`find_board` of every camera set-up fit the lens afresh."""
+    _LENS_MEMORY.forget()
 
 
 def _ids(ids: tuple[int, ...]) -> str:

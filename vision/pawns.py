@@ -77,8 +77,12 @@ def pawns_in(
     """Per region: the pawn colour standing there (or None) and the share of its disc seen,
     counted for every region at once."""
     colours = len(profile.pawns) + 1
-    inside = regions_at >= 0
-    keys = regions_at[inside].astype(np.int64) * colours + labels[inside]
+    # Only pawn pixels count, and they are few: look at those, not at the whole view.
+    found = cv2.findNonZero(labels)
+    where = np.zeros((0, 2), np.int32) if found is None else found.reshape(-1, 2)
+    regions = regions_at[where[:, 1], where[:, 0]].astype(np.int64)
+    inside = regions >= 0
+    keys = regions[inside] * colours + labels[where[inside, 1], where[inside, 0]]
     counts = np.bincount(keys, minlength=count * colours).reshape(count, colours)[:, 1:]
     disc = math.pi * (profile.pawn_diameter_mm / 2 * pixels_per_mm) ** 2
     result: list[tuple[str | None, float]] = []

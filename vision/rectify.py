@@ -137,5 +137,5 @@ def _lens_maps(
     for channel in (0, 1):
         coarse = np.ascontiguousarray(frame[:, channel].reshape(grid_x.shape), np.float32)
         fine = cv2.resize(coarse, (count_x * step, count_y * step), interpolation=cv2.INTER_LINEAR)
-        maps.append(np.ascontiguousarray(fine[step : step + height, step : step + width]))
+        maps.append(fine[step : step + height, step : step + width])  # remap takes row strides
     return maps[0], maps[1]

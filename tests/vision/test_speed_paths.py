@@ -1,0 +1,179 @@
+"""The shortcuts taken for speed give what the plain computations give."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import vision.markers as markers
+from calibration.geometry import coin_isolation_mat
+from vision.allocator import keep_freed_memory
+from vision.light import PAPER, Normalised
+from vision.markers import BoardLocation, MarkerConfig, find_board, forget_lens
+from vision.pawns import pawns_in
+from vision.synth import CameraPose, SynthScene, Variation, render
+
+from .helpers import PROFILE
+
+GEOMETRY = coin_isolation_mat()
+LENS = Variation(pose=CameraPose(tilt_deg=20.0), lens_k1=-0.03, noise=2.0, jpeg_quality=90)
+
+
+def test_allocator_tuning_is_applied_once_and_harmless() -> None:
+    first = keep_freed_memory()
+    assert keep_freed_memory() is first
+    if sys.platform.startswith("linux") and first:
+        assert isinstance(bytearray(40 << 20), bytearray)  # large allocations still work
+
+
+@pytest.fixture
+def lens_fits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
+    """Counts lens searches; the lens memory starts and ends empty."""
+    searches: list[float] = []
+    search = markers._fit_lens
+
+    def counted(*args: object, **kwargs: object) -> tuple[float, object, float]:
+        result = search(*args, **kwargs)  # type: ignore[arg-type]
+        searches.append(result[0])
+        return result
+
+    monkeypatch.setattr(markers, "_fit_lens", counted)
+    forget_lens()
+    yield searches
+    forget_lens()
+
+
+def _image(variation: Variation = LENS, coins: dict[str, str] | None = None) -> np.ndarray:
+    return render(SynthScene.build(coins or {"d4": "Q"}, {}, GEOMETRY, variation)).image
+
+
+def _apart_px(one: BoardLocation, other: BoardLocation) -> float:
+    left, top, right, bottom = GEOMETRY.play_area.bounds()
+    corners = [(left, top), (right, top), (right, bottom), (left, bottom), (260.0, 260.0)]
+    return float(np.linalg.norm(one.to_image(corners) - other.to_image(corners), axis=1).max())
+
+
+def test_a_still_camera_reuses_its_lens_and_finds_the_board_where_a_fresh_fit_does(
+    lens_fits: list[float],
+) -> None:
+    config = MarkerConfig()
+    image = _image()
+    fresh = find_board(config, image, GEOMETRY)
+    searched = len(lens_fits)
+    assert searched > 0
+    again = find_board(config, image, GEOMETRY)  # the same frame: exactly the fresh fit
+    assert len(lens_fits) == searched
+    assert np.array_equal(again.homography, fresh.homography)
+    assert again.lens_k1 == fresh.lens_k1
+    # The same camera a moment later: other coins, other noise, markers where they were.
+    later = _image(replace(LENS, noise=3.0), {"d4": "Q", "e5": "P", "c3": "N"})
+    reused = find_board(config, later, GEOMETRY)
+    assert len(lens_fits) == searched  # no lens search
+    assert reused.lens_k1 == fresh.lens_k1
+    forget_lens()
+    refitted = find_board(config, later, GEOMETRY)
+    assert len(lens_fits) > searched
+    assert _apart_px(reused, refitted) < 0.1
+
+
+def test_a_moved_camera_fits_its_lens_again(lens_fits: list[float]) -> None:
+    config = MarkerConfig()
+    find_board(config, _image(), GEOMETRY)
+    searched = len(lens_fits)
+    moved = _image(replace(LENS, pose=CameraPose(tilt_deg=22.0, rotation_deg=1.0)))
+    location = find_board(config, moved, GEOMETRY)
+    assert len(lens_fits) > searched
+    forget_lens()
+    assert _apart_px(location, find_board(config, moved, GEOMETRY)) == 0.0
+
+
+def test_the_lens_is_fitted_again_after_lens_reuse_frames(lens_fits: list[float]) -> None:
+    config = MarkerConfig(lens_reuse_frames=2)
+    image = _image()
+    for _ in range(3):
+        find_board(config, image, GEOMETRY)
+    searched = len(lens_fits)
+    find_board(config, image, GEOMETRY)
+    assert len(lens_fits) > searched
+    never = MarkerConfig(lens_reuse_frames=0)
+    find_board(never, image, GEOMETRY)
+    searched = len(lens_fits)
+    find_board(never, image, GEOMETRY)
+    assert len(lens_fits) > searched
+
+
+def test_a_still_camera_finds_its_markers_where_they_were(
+    lens_fits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = MarkerConfig()
+    image = _image()
+    find_board(config, image, GEOMETRY)
+    size = (image.shape[1], image.shape[0])
+    previous = markers._LENS_MEMORY.corners(config, GEOMETRY, size)
+    assert previous is not None and len(previous) == 4
+    grey = markers.to_grey(_image(replace(LENS, noise=3.0), {"e5": "D"}))
+    scale = config.detect_width / grey.shape[1]
+    near = markers._detect_near(grey, scale, previous)
+    whole = markers._detect(grey, scale)
+    assert near.keys() == whole.keys() == previous.keys()
+    assert all(np.array_equal(near[key], whole[key]) for key in whole)
+    searches: list[float] = []
+    search = markers._detect
+
+    def counted(grey: np.ndarray, scale: float) -> dict[int, np.ndarray]:
+        searches.append(scale)
+        return search(grey, scale)
+
+    monkeypatch.setattr(markers, "_detect", counted)
+    find_board(config, image, GEOMETRY)
+    assert searches == []  # found near where they were, no search of the whole frame
+
+
+def test_a_covered_marker_sends_the_search_over_the_whole_frame(lens_fits: list[float]) -> None:
+    config = MarkerConfig()
+    image = _image()
+    find_board(config, image, GEOMETRY)
+    size = (image.shape[1], image.shape[0])
+    previous = markers._LENS_MEMORY.corners(config, GEOMETRY, size)
+    assert previous is not None
+    covered = image.copy()
+    left, top = np.floor(previous[0].min(axis=0)).astype(int) - 4
+    right, bottom = np.ceil(previous[0].max(axis=0)).astype(int) + 4
+    covered[top:bottom, left:right] = (60, 90, 150)  # a hand over marker 0
+    scale = config.detect_width / image.shape[1]
+    assert markers._detect_near(markers.to_grey(covered), scale, previous) == {}
+    location = find_board(config, covered, GEOMETRY)
+    assert location.markers_missing == (0,)
+
+
+def test_pawn_counts_from_pawn_pixels_match_counts_over_the_whole_view() -> None:
+    rng = np.random.default_rng(3)
+    regions_at = rng.integers(-1, 6, (120, 160)).astype(np.int16)
+    labels = np.zeros((120, 160), np.uint8)
+    for colour in (1, 2, 3):
+        row, column = rng.integers(10, 100), rng.integers(10, 140)
+        labels[row : row + 15, column : column + 15] = colour
+    profile = PROFILE
+    counted = pawns_in(labels, regions_at, 6, profile, 1.0)
+    inside = regions_at >= 0
+    colours = len(profile.pawns) + 1
+    keys = regions_at[inside].astype(np.int64) * colours + labels[inside]
+    plain = np.bincount(keys, minlength=6 * colours).reshape(6, colours)[:, 1:]
+    disc = np.pi * (profile.pawn_diameter_mm / 2) ** 2
+    for (name, share), row in zip(counted, plain, strict=True):
+        assert share == pytest.approx(row.max() / disc)
+        assert (name is None) == (row.max() / disc < profile.pawn_min_share)
+    assert pawns_in(np.zeros_like(labels), regions_at, 6, profile, 1.0) == [(None, 0.0)] * 6
+
+
+def test_deviation_from_paper_is_the_largest_channel_difference() -> None:
+    image = np.random.default_rng(4).integers(0, 256, (30, 40, 3)).astype(np.uint8)
+    empty = np.zeros((30, 40), np.uint8)
+    normalised = Normalised(image, empty, empty, empty.astype(np.float32))
+    plain = np.abs(image.astype(int) - round(PAPER)).max(axis=2)
+    assert np.array_equal(normalised.deviation, plain)
+    assert normalised.deviation is normalised.deviation  # computed once
