@@ -11,6 +11,9 @@
   ``(ln(red/green), ln(blue/green))``: copper is far from the neutral silver coins, brass lies
   between. A middle of another metal than the face means a smaller coin on top (a penny on a
   quarter, a dime on a penny), and the top coin is the middle's.
+* **Top coin of one metal**: a smaller coin on a larger one of the same metal (a dime on a
+  quarter), or a stack whose offset coins make the outline too large, is read from the top
+  coin's own raised rim, a rim's width inside its edge (:func:`top_coins`).
 """
 
 from __future__ import annotations
@@ -216,54 +219,97 @@ def measure_coins(
     return centres, diameters, faces, middles, share
 
 
-def hidden_coin_doubt(
-    config: ReadConfig, normalised: Normalised, centres: FloatArray, diameters: FloatArray,
-    kinds: list[str], pixels_per_mm: float, profile: VisionProfile,
-) -> FloatArray:
-    """A confidence factor per coin: ``hidden_coin_doubt`` where a smaller coin of the same
-    metal may lie on top, else 1.
+def _inner_rims(
+    config: ReadConfig, grey: Image, pawns: Image, centres: FloatArray, outline_px: FloatArray,
+    pixels_per_mm: float,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The circle of the strongest edges inside each outline: (K, 2) centres, (K,) radii px,
+    (K,) share of unhidden rays near the circle, (K,) count of rays no pawn crosses.
 
-    Inside a coin, the strongest edge along each ray is normally its own raised rim, a circle at
-    about 0.85 of its radius; a smaller coin on top puts its edge further in. When that circle
-    is both well defined and clearly smaller than ``hidden_coin_ratio`` of the outline, the
-    reading is doubtful (the referee then does not hold the square against a fitting move).
+    Along each ray the strongest edge inside a coin is normally the top coin's raised rim (the
+    wall of the rim and, for a coin on another, its own edge and shadow just outside): a circle
+    about a rim's width inside the top coin's edge, wherever that coin lies on the stack.
     """
-    factor = np.ones(len(kinds))
-    looks = {look.kind: look for look in profile.coins}
-    suspects = [
-        index for index, kind in enumerate(kinds)
-        if np.isfinite(diameters[index]) and any(
-            other.colour == looks[kind].colour and other.diameter_mm < looks[kind].diameter_mm
-            for other in profile.coins
-        )
-    ]
-    if not suspects:
-        return factor
-    chosen = np.array(suspects)
-    grey = cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY)
     angles = np.linspace(0, 2 * math.pi, config.ray_count, endpoint=False)
     directions = np.column_stack([np.cos(angles), np.sin(angles)])
-    begin = 0.3 * min(look.diameter_mm for look in profile.coins) * pixels_per_mm
-    outline = diameters[chosen] / 2 * pixels_per_mm
+    begin = config.inner_rim_begin * outline_px
+    end = np.maximum(outline_px - config.inner_rim_margin_mm * pixels_per_mm, begin + 1.0)
     fractions = np.linspace(0.0, 1.0, 32)
-    radii = begin + (outline[:, None] - 0.8 * pixels_per_mm - begin) * fractions[None, :]
-    xs = centres[chosen, None, None, 0] + directions[None, :, None, 0] * radii[:, None, :]
-    ys = centres[chosen, None, None, 1] + directions[None, :, None, 1] * radii[:, None, :]
-    count = len(chosen) * len(angles)
-    values = cv2.remap(grey, xs.reshape(count, -1).astype(np.float32),
-                       ys.reshape(count, -1).astype(np.float32), cv2.INTER_LINEAR)
-    values = values.reshape(len(chosen), len(angles), -1).astype(np.float64)
+    radii = begin[:, None] + (end - begin)[:, None] * fractions[None, :]
+    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * radii[:, None, :]
+    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * radii[:, None, :]
+    count = len(centres) * len(angles)
+    map_x = xs.reshape(count, -1).astype(np.float32)
+    map_y = ys.reshape(count, -1).astype(np.float32)
+    values = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    values = values.reshape(len(centres), len(angles), -1).astype(np.float32)
+    on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
+    valid: NDArray[np.bool_] = np.asarray(
+        ~(on_pawn.reshape(len(centres), len(angles), -1) > 0).any(axis=2), dtype=bool
+    )
     strongest = np.argmax(np.abs(values[..., 2:] - values[..., :-2]), axis=2) + 1
     edge = np.take_along_axis(radii[:, None, :], strongest[..., None], axis=2)[..., 0]
-    points = centres[chosen, None, :] + directions[None] * edge[..., None]
-    _, inner, share = _fit_circles(
-        replace(config, outside_weight=1.0), points,
-        np.ones(points.shape[:2], bool), 1.5 * pixels_per_mm,
+    points = centres[:, None, :] + directions[None] * edge[..., None]
+    inner_centres, inner, share = _fit_circles(
+        replace(config, outside_weight=1.0), points, valid, 1.5 * pixels_per_mm
     )
-    doubtful = (share >= 0.5) & (inner / outline < config.hidden_coin_ratio)
-    doubtful &= outline - 0.8 * pixels_per_mm > begin
-    factor[chosen[doubtful]] = config.hidden_coin_doubt
-    return factor
+    seen = valid.sum(axis=1)
+    return inner_centres, inner, share * len(angles) / np.maximum(seen, 1), seen.astype(float)
+
+
+def top_coins(
+    config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
+    outline_px: FloatArray, diameters: FloatArray, kinds: list[str], pixels_per_mm: float,
+    profile: VisionProfile,
+) -> tuple[list[str], FloatArray]:
+    """The top coin of each stack from its own rim: kinds and a confidence factor per coin.
+
+    The outline is the lowest, largest coin of a stack (or the union of a stack's offset
+    coins), so a smaller coin of the same metal on top (a dime on a quarter or a penny, dimes
+    under a pawn) reads as the outline's kind. The top coin's raised rim is a circle a rim's
+    width inside its edge (:func:`_inner_rims`); the width is found from the frame's coins
+    themselves (most lie alone), so the top coin's diameter is that circle's plus twice it.
+    When that names a smaller kind of the outline's metal, the reading is doubtful; it becomes
+    the smaller kind when the rim's centre lies off the outline's (stacked coins never line up
+    exactly) and the outline cannot be a single coin of its kind (too small for it, or the
+    largest kind, whose rim lies well outside any smaller coin's edge). A dime on a nickel is
+    only doubted: its edge lies where the nickel's own rim wall does (0.84 against 0.86 of
+    the radius), so nothing tells them apart reliably.
+    """
+    factor = np.ones(len(kinds))
+    finite = np.flatnonzero(np.isfinite(diameters))
+    if len(finite) == 0:
+        return list(kinds), factor
+    grey = cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY)
+    inner_centres, inner, share, seen = _inner_rims(
+        config, grey, pawns, centres[finite], outline_px[finite], pixels_per_mm
+    )
+    good = (share >= config.inner_rim_share) & (seen >= config.ray_count / 3)
+    widths = (outline_px[finite] - inner)[good & (seen == config.ray_count)]
+    width = (float(np.median(widths)) if len(widths) >= config.min_coins_for_shift
+             else config.rim_width_mm * pixels_per_mm)
+    rim_gap = (inner + width - outline_px[finite]) / pixels_per_mm / profile.diameter_scale
+    tops = diameters[finite] + 2 * rim_gap - config.top_bias_mm
+    offsets = np.hypot(*(inner_centres - centres[finite]).T) / pixels_per_mm
+    looks = {look.kind: look for look in profile.coins}
+    result = list(kinds)
+    for index, top, offset, fitted in zip(finite, tops, offsets, good, strict=True):
+        outline = looks[kinds[index]]
+        metal = [look for look in profile.coins if look.colour == outline.colour]
+        fits = [look for look in metal if look.diameter_mm < outline.diameter_mm and
+                top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
+        if not fits or not fitted:
+            continue
+        top_look = min(fits, key=lambda look: abs(top - look.diameter_mm))
+        largest = outline.diameter_mm >= max(look.diameter_mm for look in metal)
+        small = diameters[index] < outline.diameter_mm - config.top_margin_mm
+        if (abs(top - top_look.diameter_mm) < config.top_tolerance_mm
+                and offset >= config.top_offset_mm and (largest or small)):
+            result[index] = top_look.kind
+            factor[index] = config.top_coin_confidence
+        else:
+            factor[index] = config.hidden_coin_doubt
+    return result, factor
 
 
 def classify(

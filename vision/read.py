@@ -27,7 +27,7 @@ import numpy as np
 
 from calibration.geometry import Circle, MatGeometry
 from companion.observation import Observation, RegionReading
-from vision.coin_fit import CoinFit, classify, hidden_coin_doubt, measure_coins, size_shift
+from vision.coin_fit import CoinFit, classify, measure_coins, size_shift, top_coins
 from vision.light import mat_reference, normalise
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.pawns import pawn_certainty, pawn_labels, pawns_in
@@ -164,12 +164,14 @@ def read_view(
     centres, diameters, colours, middles, shares = measure_coins(
         config, normalised, cover, seed_array, ppm, profile
     )
+    outline_px = diameters / 2 * ppm * profile.diameter_scale
     shift = size_shift(config, profile, diameters, colours, shares)
     diameters = diameters - shift
     kinds, confidences = classify(profile, diameters, colours, middles)
-    confidences = confidences * hidden_coin_doubt(
-        config, normalised, centres, diameters, kinds, ppm, profile
+    kinds, doubt = top_coins(
+        config, normalised, cover, centres, outline_px, diameters, kinds, ppm, profile
     )
+    confidences = confidences * doubt
     smallest = min(look.diameter_mm for look in profile.coins)
     least_coin = (smallest + profile.pawn_diameter_mm) / 2
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}
