@@ -6,9 +6,11 @@ foreground; :mod:`vision.coin_fit` measures each coin's rim and metal and decide
 :mod:`vision.pawns` finds the pawns by colour. This module finds the seeds of every region
 (the deepest point of each foreground blob) and puts the stages together.
 
-Not yet told apart: a smaller silver coin on a larger silver one (a dime on a quarter) reads as
-the larger coin, since nothing in colour or outline separates the top rim from the lower coin's
-own raised rim reliably.
+Only partly told apart: a smaller silver coin on a larger silver one. The top coin is read from
+its own raised rim (:func:`vision.coin_fit.top_coins`): a nickel on a quarter and a dime on a
+penny are mostly read right, a dime on a quarter often; a dime on a nickel is only doubted (its
+edge lies where the nickel's own rim wall does), and many such stacks still read as the larger
+coin, mostly with low confidence.
 
 Regions of kind ``pit`` and ``cup`` hold loose coins: every seed there is a coin, and the reading
 gives the count and the kinds. :func:`read_frame` is the whole pipeline from a camera frame.

@@ -56,7 +56,7 @@ class ReadConfig:
     top_bias_mm: float = 0.4
     top_margin_mm: float = 0.5
     top_tolerance_mm: float = 1.0
-    top_offset_mm: float = 0.3
+    top_offset_mm: float = 0.6
     top_coin_confidence: float = 0.6
     hidden_coin_doubt: float = 0.3
     min_coins_for_shift: int = 4

@@ -1,0 +1,50 @@
+"""Stacks as the game makes them: the top coin of a smaller-on-larger stack, and random boards."""
+
+from __future__ import annotations
+
+from vision.read import read_frame
+from vision.synth import SynthScene, Variation, random_scene, render
+
+from .helpers import CONFIG, GEOMETRY, PROFILE
+
+#: Stacks a mixed-change game makes (bottom to top, smallest on top), and one under a pawn.
+STACKS = {"f6": "QN", "g3": "PD", "c5": "QQN"}
+SEEDS = range(8)
+
+
+def _readings(square: str) -> list[tuple[str | None, float]]:
+    readings = []
+    for seed in SEEDS:
+        scene = SynthScene.build(STACKS, {}, GEOMETRY, Variation(), layout_seed=seed)
+        observation = read_frame(CONFIG, render(scene, seed).image, GEOMETRY, PROFILE)
+        readings.append((observation[square].coin, observation[square].confidence))
+    return readings
+
+
+def test_a_nickel_on_a_quarter_is_read_as_the_nickel_or_doubted() -> None:
+    readings = _readings("f6") + _readings("c5")
+    right = sum(coin == "N" for coin, _ in readings)
+    sure_but_wrong = sum(coin != "N" and confidence >= 0.5 for coin, confidence in readings)
+    assert right >= len(readings) // 2, readings
+    assert sure_but_wrong <= 2, readings
+
+
+def test_a_dime_on_a_penny_is_read_as_the_dime() -> None:
+    readings = _readings("g3")
+    assert sum(coin == "D" for coin, _ in readings) >= 3, readings
+    assert all(coin in ("D", "N") for coin, _ in readings), readings
+
+
+def test_random_boards_stack_as_the_game_does() -> None:
+    sizes = {"D": 17.91, "P": 19.05, "N": 21.21, "Q": 24.26}
+    mixed = 0
+    for seed in range(60):
+        scene = random_scene(seed, Variation())
+        mixed_change = "mixed-change" in scene.variants
+        mixed += mixed_change
+        for _, coins in scene.coins:
+            if not mixed_change:
+                assert len(set(coins)) == 1, (seed, coins)
+            assert list(coins) == sorted(coins, key=lambda coin: -sizes[coin]), (seed, coins)
+    assert 10 <= mixed <= 30
+    assert "mixed-change" in random_scene(0, Variation(), mixed_change=True).variants
