@@ -293,17 +293,24 @@ def top_coins(
     offsets = np.hypot(*(inner_centres - centres[finite]).T) / pixels_per_mm
     looks = {look.kind: look for look in profile.coins}
     result = list(kinds)
-    for index, top, offset, fitted in zip(finite, tops, offsets, good, strict=True):
+    seen_enough = seen >= config.ray_count / 3
+    for index, top, offset, fitted, weak in zip(
+        finite, tops, offsets, good, seen_enough & (share >= config.weak_rim_share), strict=True
+    ):
         outline = looks[kinds[index]]
         metal = [look for look in profile.coins if look.colour == outline.colour]
+        if not weak or not any(look.diameter_mm < outline.diameter_mm for look in metal):
+            continue
         fits = [look for look in metal if look.diameter_mm < outline.diameter_mm and
                 top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
-        if not fits or not fitted:
+        if not fits:
+            if offset >= config.stack_offset_mm:
+                factor[index] = config.hidden_coin_doubt  # a stack: its top may be smaller
             continue
         top_look = min(fits, key=lambda look: abs(top - look.diameter_mm))
         largest = outline.diameter_mm >= max(look.diameter_mm for look in metal)
         small = diameters[index] < outline.diameter_mm - config.top_margin_mm
-        if (abs(top - top_look.diameter_mm) < config.top_tolerance_mm
+        if (fitted and abs(top - top_look.diameter_mm) < config.top_tolerance_mm
                 and offset >= config.top_offset_mm and (largest or small)):
             result[index] = top_look.kind
             factor[index] = config.top_coin_confidence

@@ -52,12 +52,14 @@ class ReadConfig:
     inner_rim_begin: float = 0.45
     inner_rim_margin_mm: float = 0.8
     inner_rim_share: float = 0.5
+    weak_rim_share: float = 0.3
     rim_width_mm: float = 1.5
     top_bias_mm: float = 0.4
     top_margin_mm: float = 0.5
     top_tolerance_mm: float = 1.0
     top_offset_mm: float = 0.6
     top_coin_confidence: float = 0.6
+    stack_offset_mm: float = 0.9
     hidden_coin_doubt: float = 0.3
     min_coins_for_shift: int = 4
     max_loose_coins: int = 40
