@@ -257,6 +257,23 @@ def _inner_rims(
     return inner_centres, inner, share * len(angles) / np.maximum(seen, 1), seen.astype(float)
 
 
+def _ring_darkness(grey: Image, centres: FloatArray, radii: FloatArray) -> FloatArray:
+    """How much darker a coin's edge ring (0.93 of ``radii``) is than inside and outside it.
+
+    A coin's edge shows as a dark ring: its rim wall, the shadow it casts, its side under a
+    tilted camera. A coin lying on another shows one where the lower coin's face is plain.
+    """
+    angles = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+    fractions = np.array([0.62, 0.93, 1.12])
+    offsets_x = (np.cos(angles)[:, None] * fractions[None, :]).ravel()
+    offsets_y = (np.sin(angles)[:, None] * fractions[None, :]).ravel()
+    map_x = (centres[:, 0, None] + radii[:, None] * offsets_x[None]).astype(np.float32)
+    map_y = (centres[:, 1, None] + radii[:, None] * offsets_y[None]).astype(np.float32)
+    values = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    means = values.astype(np.float64).reshape(len(centres), len(angles), 3).mean(axis=1)
+    return np.asarray((means[:, 0] + means[:, 2]) / 2 - means[:, 1])
+
+
 def top_coins(
     config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
     outline_px: FloatArray, diameters: FloatArray, kinds: list[str], pixels_per_mm: float,
@@ -274,7 +291,9 @@ def top_coins(
     exactly) and the outline cannot be a single coin of its kind (too small for it, or the
     largest kind, whose rim lies well outside any smaller coin's edge). A dime on a nickel is
     only doubted: its edge lies where the nickel's own rim wall does (0.84 against 0.86 of
-    the radius), so nothing tells them apart reliably.
+    the radius), so nothing tells them apart reliably. A reading turns only where the top
+    coin's edge also shows as a dark ring (:func:`_ring_darkness`) at least ``top_ring_ratio``
+    as dark as the outline's own.
     """
     factor = np.ones(len(kinds))
     finite = np.flatnonzero(np.isfinite(diameters))
@@ -294,6 +313,7 @@ def top_coins(
     looks = {look.kind: look for look in profile.coins}
     result = list(kinds)
     seen_enough = seen >= config.ray_count / 3
+    flips: list[tuple[int, str, float]] = []
     for index, top, offset, fitted, weak in zip(
         finite, tops, offsets, good, seen_enough & (share >= config.weak_rim_share), strict=True
     ):
@@ -310,12 +330,23 @@ def top_coins(
         top_look = min(fits, key=lambda look: abs(top - look.diameter_mm))
         largest = outline.diameter_mm >= max(look.diameter_mm for look in metal)
         small = diameters[index] < outline.diameter_mm - config.top_margin_mm
+        factor[index] = config.hidden_coin_doubt
         if (fitted and abs(top - top_look.diameter_mm) < config.top_tolerance_mm
                 and offset >= config.top_offset_mm and (largest or small)):
-            result[index] = top_look.kind
-            factor[index] = config.top_coin_confidence
-        else:
-            factor[index] = config.hidden_coin_doubt
+            flips.append((int(index), top_look.kind, top_look.diameter_mm))
+    if flips:
+        chosen = np.array([index for index, _, _ in flips])
+        at = np.searchsorted(finite, chosen)
+        top_px = np.array([size for _, _, size in flips]) / 2 * pixels_per_mm
+        top_px = top_px * profile.diameter_scale + (outline_px[chosen] - diameters[chosen] / 2
+                                                    * pixels_per_mm * profile.diameter_scale)
+        darkness = _ring_darkness(grey, inner_centres[at], top_px) / np.maximum(
+            _ring_darkness(grey, centres[chosen], outline_px[chosen]), 1e-3
+        )
+        for (coin, kind, _), dark in zip(flips, darkness, strict=True):
+            if dark >= config.top_ring_ratio:
+                result[coin] = kind
+                factor[coin] = config.top_coin_confidence
     return result, factor
 
 
