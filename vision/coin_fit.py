@@ -257,8 +257,11 @@ def _inner_rims(
     return inner_centres, inner, share * len(angles) / np.maximum(seen, 1), seen.astype(float)
 
 
-def _ring_darkness(grey: Image, centres: FloatArray, radii: FloatArray) -> FloatArray:
-    """How much darker a coin's edge ring (0.93 of ``radii``) is than inside and outside it.
+def _ring_darkness(
+    grey: Image, pawns: Image, centres: FloatArray, radii: FloatArray
+) -> FloatArray:
+    """How much darker a coin's edge ring (0.93 of ``radii``) is than inside and outside it,
+    over the directions no pawn covers.
 
     A coin's edge shows as a dark ring: its rim wall, the shadow it casts, its side under a
     tilted camera. A coin lying on another shows one where the lower coin's face is plain.
@@ -270,7 +273,12 @@ def _ring_darkness(grey: Image, centres: FloatArray, radii: FloatArray) -> Float
     map_x = (centres[:, 0, None] + radii[:, None] * offsets_x[None]).astype(np.float32)
     map_y = (centres[:, 1, None] + radii[:, None] * offsets_y[None]).astype(np.float32)
     values = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    means = values.astype(np.float64).reshape(len(centres), len(angles), 3).mean(axis=1)
+    values = values.astype(np.float64).reshape(len(centres), len(angles), 3)
+    covered = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
+    clear: NDArray[np.bool_] = np.asarray(
+        ~(covered.reshape(len(centres), len(angles), 3) > 0).any(axis=2), dtype=bool
+    )
+    means = (values * clear[..., None]).sum(axis=1) / np.maximum(clear.sum(axis=1), 1)[:, None]
     return np.asarray((means[:, 0] + means[:, 2]) / 2 - means[:, 1])
 
 
@@ -329,20 +337,19 @@ def top_coins(
             continue
         top_look = min(fits, key=lambda look: abs(top - look.diameter_mm))
         largest = outline.diameter_mm >= max(look.diameter_mm for look in metal)
-        small = diameters[index] < outline.diameter_mm - config.top_margin_mm
+        small = diameters[index] < outline.diameter_mm - config.small_outline_mm
         factor[index] = config.hidden_coin_doubt
         if (fitted and abs(top - top_look.diameter_mm) < config.top_tolerance_mm
-                and offset >= config.top_offset_mm and (largest or small)):
+                and (small or (largest and offset >= config.top_offset_mm))):
             flips.append((int(index), top_look.kind, top_look.diameter_mm))
     if flips:
         chosen = np.array([index for index, _, _ in flips])
-        at = np.searchsorted(finite, chosen)
         top_px = np.array([size for _, _, size in flips]) / 2 * pixels_per_mm
         top_px = top_px * profile.diameter_scale + (outline_px[chosen] - diameters[chosen] / 2
                                                     * pixels_per_mm * profile.diameter_scale)
-        darkness = _ring_darkness(grey, inner_centres[at], top_px) / np.maximum(
-            _ring_darkness(grey, centres[chosen], outline_px[chosen]), 1e-3
-        )
+        darkness = _ring_darkness(
+            grey, pawns, inner_centres[np.searchsorted(finite, chosen)], top_px
+        ) / np.maximum(_ring_darkness(grey, pawns, centres[chosen], outline_px[chosen]), 1e-3)
         for (coin, kind, _), dark in zip(flips, darkness, strict=True):
             if dark >= config.top_ring_ratio:
                 result[coin] = kind

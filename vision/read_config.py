@@ -61,6 +61,7 @@ class ReadConfig:
     top_coin_confidence: float = 0.6
     stack_offset_mm: float = 0.9
     top_ring_ratio: float = 0.4
+    small_outline_mm: float = 0.5
     hidden_coin_doubt: float = 0.3
     min_coins_for_shift: int = 4
     max_loose_coins: int = 40
