@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.light import PAPER, Normalised, chromaticity
-from vision.profile import VisionProfile
+from vision.profile import CoinLook, VisionProfile
 from vision.read_config import ReadConfig
 
 if TYPE_CHECKING:
@@ -282,6 +282,78 @@ def _ring_darkness(
     return np.asarray((means[:, 0] + means[:, 2]) / 2 - means[:, 1])
 
 
+@dataclass(frozen=True, eq=False)
+class TopRims:
+    """The top coin's rim of some coins: where its centre lies (px), the top coin's diameter
+    it gives (mm), how far it lies off the outline's centre (mm), and how well it was seen:
+    ``fitted`` well enough to turn a reading, ``weak`` enough to doubt one, ``open`` on enough
+    rays no pawn covers."""
+
+    centres: FloatArray
+    diameters: FloatArray
+    offsets: FloatArray
+    fitted: NDArray[np.bool_]
+    weak: NDArray[np.bool_]
+    open: NDArray[np.bool_]
+
+
+def top_rims(
+    config: ReadConfig, grey: Image, pawns: Image, centres: FloatArray, outline_px: FloatArray,
+    diameters: FloatArray, pixels_per_mm: float, profile: VisionProfile,
+) -> TopRims:
+    """The top coin's rim inside each outline (:func:`_inner_rims`), and its diameter.
+
+    The rim's width is found from the frame's coins themselves (most lie alone, so the median
+    gap between outline and rim is a rim's width), so the top coin's diameter is the rim
+    circle's plus twice that width, in the same mm as ``diameters`` (the outlines').
+    """
+    inner_centres, inner, share, seen = _inner_rims(
+        config, grey, pawns, centres, outline_px, pixels_per_mm
+    )
+    enough = seen >= config.ray_count / 3
+    fitted = (share >= config.inner_rim_share) & enough
+    widths = (outline_px - inner)[fitted & (seen == config.ray_count)]
+    width = (float(np.median(widths)) if len(widths) >= config.min_coins_for_shift
+             else config.rim_width_mm * pixels_per_mm)
+    rim_gap = (inner + width - outline_px) / pixels_per_mm / profile.diameter_scale
+    return TopRims(
+        inner_centres, diameters + 2 * rim_gap - config.top_bias_mm,
+        np.hypot(*(inner_centres - centres).T) / pixels_per_mm, fitted,
+        enough & (share >= config.weak_rim_share), enough,
+    )
+
+
+def _top_choice(
+    config: ReadConfig, profile: VisionProfile, kind: str, diameter: float, rims: TopRims,
+    at: int,
+) -> tuple[CoinLook | None, float]:
+    """For one coin read as ``kind`` from an outline of ``diameter`` mm: the smaller kind its
+    top coin may be turned into (if any), and a confidence factor (1, or doubt)."""
+    looks = {look.kind: look for look in profile.coins}
+    outline = looks[kind]
+    metal = [look for look in profile.coins if look.colour == outline.colour]
+    if not any(look.diameter_mm < outline.diameter_mm for look in metal):
+        return None, 1.0
+    if not rims.weak[at]:  # unseen: doubtful only when a pawn hides most of it
+        return None, 1.0 if rims.open[at] else config.hidden_coin_doubt
+    top = float(rims.diameters[at])
+    fits = [look for look in metal if look.diameter_mm < outline.diameter_mm and
+            top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
+    if not fits:  # the top coin is the outline's kind, unless the rim lies well off-centre
+        stacked = rims.offsets[at] >= config.stack_offset_mm
+        return None, config.hidden_coin_doubt if stacked else 1.0
+    top_look = min(fits, key=lambda look: abs(top - look.diameter_mm))
+    largest = outline.diameter_mm >= max(look.diameter_mm for look in metal)
+    below = max(look.diameter_mm for look in profile.coins
+                if look.diameter_mm < outline.diameter_mm)
+    small = diameter < (below + outline.diameter_mm) / 2 + config.small_outline_mm
+    off_centre = rims.offsets[at] >= config.top_offset_mm
+    if (rims.fitted[at] and abs(top - top_look.diameter_mm) < config.top_tolerance_mm
+            and (small or (largest and off_centre))):
+        return top_look, config.hidden_coin_doubt
+    return None, config.hidden_coin_doubt
+
+
 def top_coins(
     config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
     outline_px: FloatArray, diameters: FloatArray, kinds: list[str], pixels_per_mm: float,
@@ -291,69 +363,43 @@ def top_coins(
 
     The outline is the lowest, largest coin of a stack (or the union of a stack's offset
     coins), so a smaller coin of the same metal on top (a dime on a quarter or a penny, dimes
-    under a pawn) reads as the outline's kind. The top coin's raised rim is a circle a rim's
-    width inside its edge (:func:`_inner_rims`); the width is found from the frame's coins
-    themselves (most lie alone), so the top coin's diameter is that circle's plus twice it.
-    When that names a smaller kind of the outline's metal, the reading is doubtful; it becomes
-    the smaller kind when the rim's centre lies off the outline's (stacked coins never line up
-    exactly) and the outline cannot be a single coin of its kind (too small for it, or the
-    largest kind, whose rim lies well outside any smaller coin's edge). A dime on a nickel is
-    only doubted: its edge lies where the nickel's own rim wall does (0.84 against 0.86 of
-    the radius), so nothing tells them apart reliably. A reading turns only where the top
-    coin's edge also shows as a dark ring (:func:`_ring_darkness`) at least ``top_ring_ratio``
-    as dark as the outline's own.
+    under a pawn) reads as the outline's kind. The top coin's raised rim gives its diameter
+    (:func:`top_rims`). When that names a smaller kind of the outline's metal, the reading is
+    doubtful; it turns to the smaller kind when the outline cannot be a single coin of its
+    kind: too small for it (a dime on a penny, a stack of dimes swollen by their offsets), or
+    the largest kind of its metal with the rim off its centre (stacked coins never line up
+    exactly), and the top coin's edge also shows as a dark ring (:func:`_ring_darkness`) at
+    least ``top_ring_ratio`` as dark as the outline's own. A dime on a nickel is only
+    doubted: its edge lies where the nickel's own rim wall does (0.84 against 0.86 of the
+    radius), so nothing tells them apart reliably.
     """
     factor = np.ones(len(kinds))
     finite = np.flatnonzero(np.isfinite(diameters))
     if len(finite) == 0:
         return list(kinds), factor
     grey = cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY)
-    inner_centres, inner, share, seen = _inner_rims(
-        config, grey, pawns, centres[finite], outline_px[finite], pixels_per_mm
-    )
-    good = (share >= config.inner_rim_share) & (seen >= config.ray_count / 3)
-    widths = (outline_px[finite] - inner)[good & (seen == config.ray_count)]
-    width = (float(np.median(widths)) if len(widths) >= config.min_coins_for_shift
-             else config.rim_width_mm * pixels_per_mm)
-    rim_gap = (inner + width - outline_px[finite]) / pixels_per_mm / profile.diameter_scale
-    tops = diameters[finite] + 2 * rim_gap - config.top_bias_mm
-    offsets = np.hypot(*(inner_centres - centres[finite]).T) / pixels_per_mm
-    looks = {look.kind: look for look in profile.coins}
+    rims = top_rims(config, grey, pawns, centres[finite], outline_px[finite], diameters[finite],
+                    pixels_per_mm, profile)
+    flips: list[tuple[int, int, CoinLook]] = []
+    for at, index in enumerate(finite):
+        look, factor[index] = _top_choice(
+            config, profile, kinds[index], float(diameters[index]), rims, at
+        )
+        if look is not None:
+            flips.append((int(index), at, look))
     result = list(kinds)
-    seen_enough = seen >= config.ray_count / 3
-    flips: list[tuple[int, str, float]] = []
-    for index, top, offset, fitted, weak in zip(
-        finite, tops, offsets, good, seen_enough & (share >= config.weak_rim_share), strict=True
-    ):
-        outline = looks[kinds[index]]
-        metal = [look for look in profile.coins if look.colour == outline.colour]
-        if not weak or not any(look.diameter_mm < outline.diameter_mm for look in metal):
-            continue
-        fits = [look for look in metal if look.diameter_mm < outline.diameter_mm and
-                top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
-        if not fits:
-            if offset >= config.stack_offset_mm:
-                factor[index] = config.hidden_coin_doubt  # a stack: its top may be smaller
-            continue
-        top_look = min(fits, key=lambda look: abs(top - look.diameter_mm))
-        largest = outline.diameter_mm >= max(look.diameter_mm for look in metal)
-        small = diameters[index] < outline.diameter_mm - config.small_outline_mm
-        factor[index] = config.hidden_coin_doubt
-        if (fitted and abs(top - top_look.diameter_mm) < config.top_tolerance_mm
-                and (small or (largest and offset >= config.top_offset_mm))):
-            flips.append((int(index), top_look.kind, top_look.diameter_mm))
-    if flips:
-        chosen = np.array([index for index, _, _ in flips])
-        top_px = np.array([size for _, _, size in flips]) / 2 * pixels_per_mm
-        top_px = top_px * profile.diameter_scale + (outline_px[chosen] - diameters[chosen] / 2
-                                                    * pixels_per_mm * profile.diameter_scale)
-        darkness = _ring_darkness(
-            grey, pawns, inner_centres[np.searchsorted(finite, chosen)], top_px
-        ) / np.maximum(_ring_darkness(grey, pawns, centres[chosen], outline_px[chosen]), 1e-3)
-        for (coin, kind, _), dark in zip(flips, darkness, strict=True):
-            if dark >= config.top_ring_ratio:
-                result[coin] = kind
-                factor[coin] = config.top_coin_confidence
+    if not flips:
+        return result, factor
+    chosen = np.array([index for index, _, _ in flips])
+    shift_px = outline_px[chosen] - diameters[chosen] / 2 * pixels_per_mm * profile.diameter_scale
+    top_px = np.array([look.diameter_mm for _, _, look in flips]) / 2 * pixels_per_mm
+    top_px = top_px * profile.diameter_scale + shift_px
+    darkness = _ring_darkness(grey, pawns, rims.centres[[at for _, at, _ in flips]], top_px)
+    darkness /= np.maximum(_ring_darkness(grey, pawns, centres[chosen], outline_px[chosen]), 1e-3)
+    for (coin, _, look), dark in zip(flips, darkness, strict=True):
+        if dark >= config.top_ring_ratio:
+            result[coin] = look.kind
+            factor[coin] = config.top_coin_confidence
     return result, factor
 
 
