@@ -251,7 +251,7 @@ def _inner_rims(
     edge = np.take_along_axis(radii[:, None, :], strongest[..., None], axis=2)[..., 0]
     points = centres[:, None, :] + directions[None] * edge[..., None]
     inner_centres, inner, share = _fit_circles(
-        replace(config, outside_weight=1.0), points, valid, 1.5 * pixels_per_mm
+        replace(config, outside_weight=1.0, fit_rounds=3), points, valid, 1.5 * pixels_per_mm
     )
     seen = valid.sum(axis=1)
     return inner_centres, inner, share * len(angles) / np.maximum(seen, 1), seen.astype(float)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vision.read import read_frame
-from vision.synth import SynthScene, Variation, random_scene, render
+from vision.synth import SynthScene, Variation, random_scene, random_variation, render
 
 from .helpers import CONFIG, GEOMETRY, PROFILE
 
@@ -29,10 +29,14 @@ def test_a_nickel_on_a_quarter_is_read_as_the_nickel_or_doubted() -> None:
     assert sure_but_wrong <= 2, readings
 
 
-def test_a_dime_on_a_penny_is_read_as_the_dime() -> None:
-    readings = _readings("g3")
-    assert sum(coin == "D" for coin, _ in readings) >= 3, readings
-    assert all(coin in ("D", "N") for coin, _ in readings), readings
+def test_a_dime_on_a_penny_is_read_as_the_dime_under_any_camera() -> None:
+    readings = []
+    for seed in range(12):
+        scene = SynthScene.build(STACKS, {}, GEOMETRY, random_variation(seed), layout_seed=seed)
+        reading = read_frame(CONFIG, render(scene, seed).image, GEOMETRY, PROFILE)["g3"]
+        readings.append((reading.coin, reading.confidence))
+    assert sum(coin == "D" for coin, _ in readings) >= 8, readings
+    assert sum(coin != "D" and confidence >= 0.5 for coin, confidence in readings) <= 1
 
 
 def test_random_boards_stack_as_the_game_does() -> None:
@@ -48,3 +52,20 @@ def test_random_boards_stack_as_the_game_does() -> None:
             assert list(coins) == sorted(coins, key=lambda coin: -sizes[coin]), (seed, coins)
     assert 10 <= mixed <= 30
     assert "mixed-change" in random_scene(0, Variation(), mixed_change=True).variants
+
+
+def test_same_kind_stacks_under_pawns_are_not_read_one_size_too_large_with_confidence() -> None:
+    stacks = {"b5": "DDDD", "e2": "DD", "g7": "NN", "c7": "PPP", "f4": "QQ"}
+    pawns = {"b5": "blue", "e2": "red", "g7": "green", "c7": "yellow", "f4": "blue"}
+    singles = {"a1": "N", "h8": "P", "d5": "D", "h1": "Q", "a8": "N"}
+    right = 0
+    for seed in range(6):
+        scene = SynthScene.build({**stacks, **singles}, pawns, GEOMETRY, Variation(),
+                                 layout_seed=seed)
+        observation = read_frame(CONFIG, render(scene, seed).image, GEOMETRY, PROFILE)
+        for square, coins in stacks.items():
+            reading = observation[square]
+            right += reading.coin == coins[-1]
+            if reading.coin is not None and reading.coin != coins[-1]:
+                assert reading.confidence < 0.5, (seed, square, reading)
+    assert right >= 18
