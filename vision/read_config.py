@@ -19,13 +19,16 @@ class ReadConfig:
     points outside the fitted circle (shadows and edges only ever add outside). Up to
     ``max_size_shift_mm`` of common size error per frame is taken out (see :func:`size_shift`).
     The top coin's rim is looked for from ``inner_rim_begin`` of the outline's radius to
-    ``inner_rim_margin_mm`` inside it and trusted on ``inner_rim_share`` of the rays; its width
-    is ``rim_width_mm`` when too few coins show it. The top coin's diameter from it (less
-    ``top_bias_mm``, as it reads a little large) names a smaller kind when below the midpoint
-    between the kinds plus ``top_margin_mm``; the reading turns to that kind (confidence
-    ``top_coin_confidence``) within ``top_tolerance_mm`` of its size and ``top_offset_mm`` off
-    the outline's centre, else is doubted (``hidden_coin_doubt``); see
-    :func:`vision.coin_fit.top_coins`.
+    ``inner_rim_margin_mm`` inside it; it is trusted to turn a reading on ``inner_rim_share``
+    of the rays, to doubt one on ``weak_rim_share``; its width is ``rim_width_mm`` when too few
+    coins show it. The top coin's diameter from it (less ``top_bias_mm``, as it reads a little
+    large) names a smaller kind when below the midpoint between the kinds plus
+    ``top_margin_mm``. The reading turns to that kind (confidence ``top_coin_confidence``)
+    within ``top_tolerance_mm`` of its size, when the outline is below the midpoint to the
+    next smaller kind plus ``small_outline_mm`` or is the largest of its metal with the rim
+    ``top_offset_mm`` off its centre, and the top coin's edge ring is ``top_ring_ratio`` as
+    dark as the outline's; else it is doubted (``hidden_coin_doubt``), as is a coin whose rim
+    lies ``stack_offset_mm`` off the outline's centre. See :func:`vision.coin_fit.top_coins`.
     """
 
     light_pixels_per_mm: float = 0.25
