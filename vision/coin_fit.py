@@ -186,12 +186,14 @@ def _colours(
 def measure_coins(
     config: ReadConfig, normalised: Normalised, pawns: Image, seeds: FloatArray,
     pixels_per_mm: float, profile: VisionProfile,
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
     """Fit a coin at each seed (top-view pixels): centres (K, 2) px, diameters mm, face colours
-    (K, 2), colours of the middle (a disc smaller than any coin: the top coin's), rim shares."""
+    (K, 2), colours of the middle (a disc smaller than any coin: the top coin's), rim shares,
+    and the share of the face no pawn covers (a blob mostly covered is a pawn, or a coin a
+    pawn stands on: see :func:`vision.read.read_view`)."""
     if len(seeds) == 0:
         empty = np.zeros((0,))
-        return np.zeros((0, 2)), empty, np.zeros((0, 2)), np.zeros((0, 2)), empty
+        return np.zeros((0, 2)), empty, np.zeros((0, 2)), np.zeros((0, 2)), empty, empty
     largest = max(look.diameter_mm for look in profile.coins) / 2 * profile.diameter_scale
     smallest = min(look.diameter_mm for look in profile.coins) / 2 * profile.diameter_scale
     end_px = (largest + config.ray_reach_mm) * pixels_per_mm
@@ -214,9 +216,7 @@ def measure_coins(
     middle = smallest * pixels_per_mm / np.maximum(radii, 1.0)
     middles, _ = _colours(normalised, pawns, centres, radii * middle, rings)
     diameters = 2 * radii / pixels_per_mm / profile.diameter_scale
-    # A blob mostly covered by a pawn is the pawn and its shadow, not a coin under it.
-    diameters[visible < config.min_visible_share] = np.nan
-    return centres, diameters, faces, middles, share
+    return centres, diameters, faces, middles, share, visible
 
 
 def _inner_rims(

@@ -163,9 +163,11 @@ def read_view(
     # Exclude a margin around pawns too: their dark rims blend into what lies under them.
     margin = 2 * round(config.pawn_margin_mm * ppm) + 1
     cover = cv2.dilate(labels, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
-    centres, diameters, colours, middles, shares = measure_coins(
+    centres, fitted_mm, colours, middles, shares, visible = measure_coins(
         config, normalised, cover, seed_array, ppm, profile
     )
+    # A blob mostly covered by a pawn is the pawn and its shadow, or a coin the pawn stands on.
+    diameters = np.where(visible < config.min_visible_share, np.nan, fitted_mm)
     outline_px = diameters / 2 * ppm * profile.diameter_scale
     shift = size_shift(config, profile, diameters, colours, shares)
     diameters = diameters - shift
@@ -174,6 +176,15 @@ def read_view(
         config, normalised, cover, centres, outline_px, diameters, kinds, ppm, profile
     )
     confidences = confidences * doubt
+    under = _under_pawns(config, profile, fitted_mm - shift, visible, shares)
+    if under.any():
+        diameters[under] = fitted_mm[under] - shift
+        hidden_kinds, hidden_confidences = classify(
+            profile, diameters[under], colours[under], middles[under]
+        )
+        for coin, kind in zip(np.flatnonzero(under), hidden_kinds, strict=True):
+            kinds[coin] = kind
+        confidences[under] = np.minimum(hidden_confidences, config.hidden_coin_doubt)
     smallest = min(look.diameter_mm for look in profile.coins)
     least_coin = (smallest + profile.pawn_diameter_mm) / 2
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}
@@ -212,6 +223,21 @@ def read_view(
         else:
             regions[window.name] = RegionReading(None, pawn, pawn_confidence)
     return ViewReading(regions, tuple(measured))
+
+
+def _under_pawns(
+    config: ReadConfig, profile: VisionProfile, diameters: FloatArray, visible: FloatArray,
+    shares: FloatArray,
+) -> NDArray[np.bool_]:
+    """Blobs mostly covered by a pawn that hold a coin under it: their rim, where seen, fits a
+    circle at least about the smallest coin's size, larger than a pawn and its shadow ever
+    are (14 mm and a few mm of shadow). Their kind is a guess, so read with doubt."""
+    smallest = min(look.diameter_mm for look in profile.coins)
+    with np.errstate(invalid="ignore"):
+        return np.asarray(
+            (visible < config.min_visible_share) & (shares >= config.min_loose_rim_share)
+            & (diameters >= smallest - config.under_pawn_margin_mm), dtype=bool,
+        )
 
 
 def _distinct(

@@ -29,6 +29,8 @@ class ReadConfig:
     ``top_offset_mm`` off its centre, and the top coin's edge ring is ``top_ring_ratio`` as
     dark as the outline's; else it is doubted (``hidden_coin_doubt``), as is a coin whose rim
     lies ``stack_offset_mm`` off the outline's centre. See :func:`vision.coin_fit.top_coins`.
+    A blob less than ``min_visible_share`` clear of pawns holds a coin (read with doubt) when
+    its rim fits a circle within ``under_pawn_margin_mm`` of the smallest coin or larger.
     """
 
     light_pixels_per_mm: float = 0.25
@@ -66,5 +68,6 @@ class ReadConfig:
     top_ring_ratio: float = 0.4
     small_outline_mm: float = 0.5
     hidden_coin_doubt: float = 0.3
+    under_pawn_margin_mm: float = 0.5
     min_coins_for_shift: int = 4
     max_loose_coins: int = 40
