@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from vision.read import read_frame
 from vision.synth import SynthScene, Variation, random_scene, random_variation, render
 
@@ -69,3 +71,17 @@ def test_same_kind_stacks_under_pawns_are_not_read_one_size_too_large_with_confi
             if reading.coin is not None and reading.coin != coins[-1]:
                 assert reading.confidence < 0.5, (seed, square, reading)
     assert right >= 18
+
+
+@pytest.mark.parametrize("seed", [192, 216, 217, 218, 227])
+def test_a_coin_a_pawn_mostly_hides_is_not_read_as_an_empty_square_with_confidence(
+    seed: int,
+) -> None:
+    scene = random_scene(seed, random_variation(seed))
+    frame = render(scene, seed)
+    observation = read_frame(CONFIG, frame.image, GEOMETRY, PROFILE)
+    under = [name for name, truth in frame.truth.items() if truth.pawn and truth.coins]
+    assert under
+    for name in under:
+        reading = observation[name]
+        assert reading.coin is not None or reading.confidence < 0.5, (name, reading)
