@@ -326,22 +326,23 @@ def top_rims(
 def _top_choice(
     config: ReadConfig, profile: VisionProfile, kind: str, diameter: float, rims: TopRims,
     at: int,
-) -> tuple[CoinLook | None, float]:
+) -> tuple[CoinLook | None, float, float]:
     """For one coin read as ``kind`` from an outline of ``diameter`` mm: the smaller kind its
-    top coin may be turned into (if any), and a confidence factor (1, or doubt)."""
+    top coin may be turned into (if any), a confidence factor (1, or doubt), and the
+    confidence of the turned reading (lower where only the rim's offset argues for it)."""
     looks = {look.kind: look for look in profile.coins}
     outline = looks[kind]
     metal = [look for look in profile.coins if look.colour == outline.colour]
     if not any(look.diameter_mm < outline.diameter_mm for look in metal):
-        return None, 1.0
+        return None, 1.0, 0.0
     if not rims.weak[at]:  # unseen: doubtful only when a pawn hides most of it
-        return None, 1.0 if rims.open[at] else config.hidden_coin_doubt
+        return None, 1.0 if rims.open[at] else config.hidden_coin_doubt, 0.0
     top = float(rims.diameters[at])
     fits = [look for look in metal if look.diameter_mm < outline.diameter_mm and
             top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
     if not fits:  # the top coin is the outline's kind, unless the rim lies well off-centre
         stacked = rims.offsets[at] >= config.stack_offset_mm
-        return None, config.hidden_coin_doubt if stacked else 1.0
+        return None, config.hidden_coin_doubt if stacked else 1.0, 0.0
     top_look = min(fits, key=lambda look: abs(top - look.diameter_mm))
     largest = outline.diameter_mm >= max(look.diameter_mm for look in metal)
     below = max(look.diameter_mm for look in profile.coins
@@ -350,8 +351,9 @@ def _top_choice(
     off_centre = rims.offsets[at] >= config.top_offset_mm
     if (rims.fitted[at] and abs(top - top_look.diameter_mm) < config.top_tolerance_mm
             and (small or (largest and off_centre))):
-        return top_look, config.hidden_coin_doubt
-    return None, config.hidden_coin_doubt
+        turned = config.top_coin_confidence if small else config.off_centre_confidence
+        return top_look, config.hidden_coin_doubt, turned
+    return None, config.hidden_coin_doubt, 0.0
 
 
 def top_coins(
@@ -380,26 +382,26 @@ def top_coins(
     grey = cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY)
     rims = top_rims(config, grey, pawns, centres[finite], outline_px[finite], diameters[finite],
                     pixels_per_mm, profile)
-    flips: list[tuple[int, int, CoinLook]] = []
+    flips: list[tuple[int, int, CoinLook, float]] = []
     for at, index in enumerate(finite):
-        look, factor[index] = _top_choice(
+        look, factor[index], turned = _top_choice(
             config, profile, kinds[index], float(diameters[index]), rims, at
         )
         if look is not None:
-            flips.append((int(index), at, look))
+            flips.append((int(index), at, look, turned))
     result = list(kinds)
     if not flips:
         return result, factor
-    chosen = np.array([index for index, _, _ in flips])
+    chosen = np.array([flip[0] for flip in flips])
     shift_px = outline_px[chosen] - diameters[chosen] / 2 * pixels_per_mm * profile.diameter_scale
-    top_px = np.array([look.diameter_mm for _, _, look in flips]) / 2 * pixels_per_mm
+    top_px = np.array([flip[2].diameter_mm for flip in flips]) / 2 * pixels_per_mm
     top_px = top_px * profile.diameter_scale + shift_px
-    darkness = _ring_darkness(grey, pawns, rims.centres[[at for _, at, _ in flips]], top_px)
+    darkness = _ring_darkness(grey, pawns, rims.centres[[flip[1] for flip in flips]], top_px)
     darkness /= np.maximum(_ring_darkness(grey, pawns, centres[chosen], outline_px[chosen]), 1e-3)
-    for (coin, _, look), dark in zip(flips, darkness, strict=True):
+    for (coin, _, look, turned), dark in zip(flips, darkness, strict=True):
         if dark >= config.top_ring_ratio:
             result[coin] = look.kind
-            factor[coin] = config.top_coin_confidence
+            factor[coin] = turned
     return result, factor
 
 

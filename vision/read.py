@@ -8,9 +8,10 @@ foreground; :mod:`vision.coin_fit` measures each coin's rim and metal and decide
 
 Only partly told apart: a smaller silver coin on a larger silver one. The top coin is read from
 its own raised rim (:func:`vision.coin_fit.top_coins`): a nickel on a quarter and a dime on a
-penny are mostly read right, a dime on a quarter often; a dime on a nickel is only doubted (its
-edge lies where the nickel's own rim wall does), and many such stacks still read as the larger
-coin, mostly with low confidence. A coin a pawn stands on and mostly hides is read with doubt
+penny are mostly read right; a dime on a quarter seldom (its rim and the quarter's split the
+edges found, which then often look like a nickel's), and a dime on a nickel is only doubted (its
+edge lies where the nickel's own rim wall does), so those still read as a larger coin, mostly
+with low confidence. A coin a pawn stands on and mostly hides is read with doubt
 (its kind is a guess from what shows), never as a surely empty square.
 
 Regions of kind ``pit`` and ``cup`` hold loose coins: every seed there is a coin, and the reading

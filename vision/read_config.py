@@ -26,8 +26,9 @@ class ReadConfig:
     ``top_margin_mm``. The reading turns to that kind (confidence ``top_coin_confidence``)
     within ``top_tolerance_mm`` of its size, when the outline is below the midpoint to the
     next smaller kind plus ``small_outline_mm`` or is the largest of its metal with the rim
-    ``top_offset_mm`` off its centre, and the top coin's edge ring is ``top_ring_ratio`` as
-    dark as the outline's; else it is doubted (``hidden_coin_doubt``), as is a coin whose rim
+    ``top_offset_mm`` off its centre (then with confidence ``off_centre_confidence``: that
+    alone is weaker evidence), and the top coin's edge ring is ``top_ring_ratio`` as dark as
+    the outline's; else it is doubted (``hidden_coin_doubt``), as is a coin whose rim
     lies ``stack_offset_mm`` off the outline's centre. See :func:`vision.coin_fit.top_coins`.
     A blob less than ``min_visible_share`` clear of pawns holds a coin (read with doubt) when
     its rim fits a circle within ``under_pawn_margin_mm`` of the smallest coin or larger.
@@ -64,6 +65,7 @@ class ReadConfig:
     top_tolerance_mm: float = 1.0
     top_offset_mm: float = 0.6
     top_coin_confidence: float = 0.6
+    off_centre_confidence: float = 0.45
     stack_offset_mm: float = 0.9
     top_ring_ratio: float = 0.4
     small_outline_mm: float = 0.5
