@@ -6,9 +6,13 @@ foreground; :mod:`vision.coin_fit` measures each coin's rim and metal and decide
 :mod:`vision.pawns` finds the pawns by colour. This module finds the seeds of every region
 (the deepest point of each foreground blob) and puts the stages together.
 
-Not yet told apart: a smaller silver coin on a larger silver one (a dime on a quarter) reads as
-the larger coin, since nothing in colour or outline separates the top rim from the lower coin's
-own raised rim reliably.
+Only partly told apart: a smaller silver coin on a larger silver one. The top coin is read from
+its own raised rim (:func:`vision.coin_fit.top_coins`): a nickel on a quarter and a dime on a
+penny are mostly read right; a dime on a quarter seldom (its rim and the quarter's split the
+edges found, which then often look like a nickel's), and a dime on a nickel is only doubted (its
+edge lies where the nickel's own rim wall does), so those still read as a larger coin, mostly
+with low confidence. A coin a pawn stands on and mostly hides is read with doubt
+(its kind is a guess from what shows), never as a surely empty square.
 
 Regions of kind ``pit`` and ``cup`` hold loose coins: every seed there is a coin, and the reading
 gives the count and the kinds. :func:`read_frame` is the whole pipeline from a camera frame.
@@ -27,8 +31,8 @@ import numpy as np
 
 from calibration.geometry import Circle, MatGeometry
 from companion.observation import Observation, RegionReading
-from vision.coin_fit import CoinFit, classify, hidden_coin_doubt, measure_coins, size_shift
-from vision.light import mat_reference, normalise
+from vision.coin_fit import CoinFit, classify, measure_coins, size_shift, top_coins
+from vision.light import Normalised, mat_reference, normalise
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.pawns import pawn_certainty, pawn_labels, pawns_in
 from vision.profile import VisionProfile
@@ -161,14 +165,8 @@ def read_view(
     # Exclude a margin around pawns too: their dark rims blend into what lies under them.
     margin = 2 * round(config.pawn_margin_mm * ppm) + 1
     cover = cv2.dilate(labels, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
-    centres, diameters, colours, middles, shares = measure_coins(
+    centres, diameters, colours, shares, kinds, confidences = _read_coins(
         config, normalised, cover, seed_array, ppm, profile
-    )
-    shift = size_shift(config, profile, diameters, colours, shares)
-    diameters = diameters - shift
-    kinds, confidences = classify(profile, diameters, colours, middles)
-    confidences = confidences * hidden_coin_doubt(
-        config, normalised, centres, diameters, kinds, ppm, profile
     )
     smallest = min(look.diameter_mm for look in profile.coins)
     least_coin = (smallest + profile.pawn_diameter_mm) / 2
@@ -208,6 +206,54 @@ def read_view(
         else:
             regions[window.name] = RegionReading(None, pawn, pawn_confidence)
     return ViewReading(regions, tuple(measured))
+
+
+def _read_coins(
+    config: ReadConfig, normalised: Normalised, cover: Image, seeds: FloatArray, ppm: float,
+    profile: VisionProfile,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, list[str], FloatArray]:
+    """Measure and classify a coin at every seed: centres px, diameters mm (NaN where none),
+    face colours, rim shares, kinds and confidences. The frame's common size error is taken
+    out, the top coin of a stack is read from its own rim, and a coin a pawn stands on and
+    mostly hides is read with doubt."""
+    centres, fitted_mm, colours, middles, shares, visible = measure_coins(
+        config, normalised, cover, seeds, ppm, profile
+    )
+    # A blob mostly covered by a pawn is the pawn and its shadow, or a coin the pawn stands on.
+    diameters = np.where(visible < config.min_visible_share, np.nan, fitted_mm)
+    outline_px = diameters / 2 * ppm * profile.diameter_scale
+    shift = size_shift(config, profile, diameters, colours, shares)
+    diameters = diameters - shift
+    kinds, confidences = classify(profile, diameters, colours, middles)
+    kinds, doubt = top_coins(
+        config, normalised, cover, centres, outline_px, diameters, kinds, ppm, profile
+    )
+    confidences = confidences * doubt
+    under = _under_pawns(config, profile, fitted_mm - shift, visible, shares)
+    if under.any():
+        diameters[under] = fitted_mm[under] - shift
+        hidden_kinds, hidden_confidences = classify(
+            profile, diameters[under], colours[under], middles[under]
+        )
+        for coin, kind in zip(np.flatnonzero(under), hidden_kinds, strict=True):
+            kinds[coin] = kind
+        confidences[under] = np.minimum(hidden_confidences, config.hidden_coin_doubt)
+    return centres, diameters, colours, shares, kinds, confidences
+
+
+def _under_pawns(
+    config: ReadConfig, profile: VisionProfile, diameters: FloatArray, visible: FloatArray,
+    shares: FloatArray,
+) -> NDArray[np.bool_]:
+    """Blobs mostly covered by a pawn that hold a coin under it: their rim, where seen, fits a
+    circle at least about the smallest coin's size, larger than a pawn and its shadow ever
+    are (14 mm and a few mm of shadow). Their kind is a guess, so read with doubt."""
+    smallest = min(look.diameter_mm for look in profile.coins)
+    with np.errstate(invalid="ignore"):
+        return np.asarray(
+            (visible < config.min_visible_share) & (shares >= config.min_loose_rim_share)
+            & (diameters >= smallest - config.under_pawn_margin_mm), dtype=bool,
+        )
 
 
 def _distinct(

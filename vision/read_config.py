@@ -18,6 +18,20 @@ class ReadConfig:
     ``ray_reach_mm`` beyond the largest coin's rim. ``outside_weight`` is the weight of rim
     points outside the fitted circle (shadows and edges only ever add outside). Up to
     ``max_size_shift_mm`` of common size error per frame is taken out (see :func:`size_shift`).
+    The top coin's rim is looked for from ``inner_rim_begin`` of the outline's radius to
+    ``inner_rim_margin_mm`` inside it; it is trusted to turn a reading on ``inner_rim_share``
+    of the rays, to doubt one on ``weak_rim_share``; its width is ``rim_width_mm`` when too few
+    coins show it. The top coin's diameter from it (less ``top_bias_mm``, as it reads a little
+    large) names a smaller kind when below the midpoint between the kinds plus
+    ``top_margin_mm``. The reading turns to that kind (confidence ``top_coin_confidence``)
+    within ``top_tolerance_mm`` of its size, when the outline is below the midpoint to the
+    next smaller kind plus ``small_outline_mm`` or is the largest of its metal with the rim
+    ``top_offset_mm`` off its centre (then with confidence ``off_centre_confidence``: that
+    alone is weaker evidence), and the top coin's edge ring is ``top_ring_ratio`` as dark as
+    the outline's; else it is doubted (``hidden_coin_doubt``), as is a coin whose rim
+    lies ``stack_offset_mm`` off the outline's centre. See :func:`vision.coin_fit.top_coins`.
+    A blob less than ``min_visible_share`` clear of pawns holds a coin (read with doubt) when
+    its rim fits a circle within ``under_pawn_margin_mm`` of the smallest coin or larger.
     """
 
     light_pixels_per_mm: float = 0.25
@@ -41,7 +55,21 @@ class ReadConfig:
     min_visible_share: float = 0.35
     min_loose_rim_share: float = 0.3
     pawn_margin_mm: float = 0.5
-    hidden_coin_ratio: float = 0.8
-    hidden_coin_doubt: float = 0.4
+    inner_rim_begin: float = 0.45
+    inner_rim_margin_mm: float = 0.8
+    inner_rim_share: float = 0.5
+    weak_rim_share: float = 0.3
+    rim_width_mm: float = 1.5
+    top_bias_mm: float = 0.4
+    top_margin_mm: float = 0.5
+    top_tolerance_mm: float = 1.0
+    top_offset_mm: float = 0.6
+    top_coin_confidence: float = 0.6
+    off_centre_confidence: float = 0.45
+    stack_offset_mm: float = 0.9
+    top_ring_ratio: float = 0.4
+    small_outline_mm: float = 0.5
+    hidden_coin_doubt: float = 0.3
+    under_pawn_margin_mm: float = 0.5
     min_coins_for_shift: int = 4
     max_loose_coins: int = 40

@@ -52,7 +52,7 @@ from vision.synth_camera import (
     remap_tables,
 )
 from vision.synth_effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
-from vision.synth_layout import placements
+from vision.synth_layout import MIXED_CHANGE_SHARE, board_coins, placements
 from vision.synth_objects import (
     PAWN_COLOURS,
     Lighting,
@@ -161,7 +161,9 @@ class SynthScene:
     square or track space, loose coins side by side in a pit or cup. ``pawns`` maps region names
     to pawn colours (keys of :data:`PAWN_COLOURS`). Both are stored as sorted tuples of pairs so
     the scene is hashable; build scenes with :meth:`build` or :meth:`from_position`.
-    ``layout_seed`` fixes where each coin lies in its region and how it looks.
+    ``layout_seed`` fixes where each coin lies in its region and how it looks. ``variants``
+    names the game variants the board was played under (``mixed-change`` for mixed stacks);
+    drawing ignores it, benchmarks sort frames by it.
     """
 
     geometry: MatGeometry
@@ -171,6 +173,7 @@ class SynthScene:
     hands: tuple[Hand, ...] = ()
     layout_seed: int = 0
     image_size: tuple[int, int] = (1920, 1080)
+    variants: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         names = set(self.geometry.region_names())
@@ -197,6 +200,7 @@ class SynthScene:
         hands: tuple[Hand, ...] = (),
         layout_seed: int = 0,
         image_size: tuple[int, int] = (1920, 1080),
+        variants: tuple[str, ...] = (),
     ) -> SynthScene:
         """A scene from region -> coins and region -> pawn colour (Coin Isolation mat default)."""
         return cls(
@@ -207,6 +211,7 @@ class SynthScene:
             hands=hands,
             layout_seed=layout_seed,
             image_size=image_size,
+            variants=variants,
         )
 
     @classmethod
@@ -483,29 +488,27 @@ def _fit_markers(pose: CameraPose, lens_k1: float, geometry: MatGeometry,
 
 
 def random_scene(seed: int, variation: Variation | None = None, players: int = 2,
-                 geometry: MatGeometry | None = None) -> SynthScene:
+                 geometry: MatGeometry | None = None, mixed_change: bool | None = None
+                 ) -> SynthScene:
     """A Coin Isolation board in play: most squares with a coin, a few stacks and empties, pawns.
 
-    Coin mix as the game's (24 P, 24 N, 12 D, 4 Q), about a fifth of the squares emptied and a
-    tenth stacked; ``players`` pawns in :data:`PLAYER_COLOURS` order on random squares.
+    Coins as :func:`vision.synth_layout.board_coins` draws them: same-kind stacks, or under
+    ``mixed_change`` (by default a :data:`~vision.synth_layout.MIXED_CHANGE_SHARE` of seeds;
+    the scene's ``variants`` then name it) mixed stacks smallest on top. ``players`` pawns in
+    :data:`PLAYER_COLOURS` order on random squares.
     """
     rng = np.random.default_rng([seed, 2])
     geometry = geometry or coin_isolation_mat()
     names = [region.name for region in geometry.regions if region.kind == "square"]
-    bag = list("P" * 24 + "N" * 24 + "D" * 12 + "Q" * 4)
-    rng.shuffle(bag)
-    coins: dict[str, str] = {}
-    for index, name in enumerate(names):
-        if rng.uniform() < 0.2:
-            continue
-        letters = bag[index % len(bag)]
-        while rng.uniform() < 0.12 and len(letters) < 4:
-            letters = str(rng.choice(list("PNDQ"))) + letters
-        coins[name] = letters
+    if mixed_change is None:
+        mixed_change = bool(rng.uniform() < MIXED_CHANGE_SHARE)
+    coins = board_coins(rng, names, mixed_change)
     spots = rng.choice(len(names), size=players, replace=False)
     pawns = {names[int(spot)]: PLAYER_COLOURS[index] for index, spot in enumerate(spots)}
     variation = variation or random_variation(seed, geometry=geometry)
-    return SynthScene.build(coins, pawns, geometry, variation, layout_seed=seed)
+    variants = ("mixed-change",) if mixed_change else ()
+    return SynthScene.build(coins, pawns, geometry, variation, layout_seed=seed,
+                            variants=variants)
 
 
 def random_hand(seed: int, geometry: MatGeometry | None = None, cover_marker: int | None = None

@@ -2,7 +2,8 @@
 
 Pure placement in mat millimetres, no drawing. Every region's layout is drawn from its own
 generator, seeded by the layout seed, the region's name and its coins, so a move that changes one
-square leaves every other coin exactly where it was, as on a real table.
+square leaves every other coin exactly where it was, as on a real table. :func:`board_coins`
+draws what a board in play holds, following the game's physics (see its docstring).
 """
 
 from __future__ import annotations
@@ -15,6 +16,30 @@ import numpy as np
 
 from calibration.geometry import Circle, MatGeometry, Rect, Region
 from vision.synth_objects import PlacedCoin, PlacedPawn, coin_radius_mm
+
+#: The share of random boards played under the ``mixed-change`` variant, whose stacks mix kinds.
+MIXED_CHANGE_SHARE = 1 / 3
+
+
+def board_coins(rng: np.random.Generator, names: list[str], mixed_change: bool) -> dict[str, str]:
+    """What the squares ``names`` of a Coin Isolation board in play hold, bottom to top.
+
+    Coin mix as the game's (24 P, 24 N, 12 D, 4 Q), about a fifth of the squares emptied and
+    about one in eight stacked. As in the game, a stack is all one kind (every square of a
+    move's path holds the same kind), except under ``mixed_change``, where every stack's added
+    coins are of random kinds and the stack lies smallest on top (D < P < N < Q by diameter).
+    """
+    bag = list("P" * 24 + "N" * 24 + "D" * 12 + "Q" * 4)
+    rng.shuffle(bag)
+    coins: dict[str, str] = {}
+    for index, name in enumerate(names):
+        if rng.uniform() < 0.2:
+            continue
+        letters = bag[index % len(bag)]
+        while rng.uniform() < 0.12 and len(letters) < 4:
+            letters += str(rng.choice(list("PNDQ"))) if mixed_change else letters[0]
+        coins[name] = "".join(sorted(letters, key=lambda letter: -coin_radius_mm(letter)))
+    return coins
 
 
 def rng_for(*parts: object) -> np.random.Generator:
