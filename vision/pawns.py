@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from vision.light import PAPER, Normalised, chromaticity
+from vision.light import PAPER, Normalised
 from vision.profile import VisionProfile
 
 if TYPE_CHECKING:
@@ -23,11 +23,29 @@ else:
     FloatArray = np.ndarray
 
 
+#: How far (degrees) a colour's hue may lie from a pawn's to be that pawn's.
+MAX_HUE_DEGREES = 40.0
+#: Degrees of hue a colour is held away from a look per e-fold it is purer than that look:
+#: glare and highlights only ever pale a colour, so a colour much purer than a metal is no
+#: metal even when its hue is near...
+PURER_DEGREES = 40.0
+#: ... and per e-fold it is paler: glare explains that, but a look that needs none is likelier.
+PALER_DEGREES = 10.0
+
+
 @lru_cache(maxsize=4)
 def pawn_table(profile: VisionProfile) -> Image:
     """For every normalised colour (5 bits a channel, index ``b << 10 | g << 5 | r``): 0, or
     1 + the index of the pawn colour it belongs to. A colour is a pawn's when it is saturated
-    and nearer that pawn's chroma than any metal's or paper's, or (for a black pawn) dark."""
+    and its hue is nearer that pawn's than any metal's, or (for a black pawn) dark.
+
+    Hue, not chroma, decides because of glare: a lamp's spot or a glossy surface adds white
+    light on top of a colour, which pulls its chroma toward neutral (a red pawn in glare is
+    as pale as copper) but keeps its hue (the differences between channels, up to scale).
+    Shading scales a colour and keeps both. So a colour belongs to the look of the nearest hue,
+    unless it is purer than that look, which glare and shade never make it
+    (:data:`PURER_DEGREES`); copper under glare stays copper, a yellow pawn is no brass.
+    """
     levels = np.arange(32, dtype=np.float64) * 8 + 4
     blue, green, red = (axis.ravel() for axis in np.meshgrid(levels, levels, levels, indexing="ij"))
     brightest = np.maximum(np.maximum(blue, green), red)
@@ -38,19 +56,44 @@ def pawn_table(profile: VisionProfile) -> Image:
     dark = [index for index, colour in enumerate(looks) if colour.max() < profile.pawn_dark_value]
     bright = [index for index in range(len(looks)) if index not in dark]
     if bright:
-        chroma = chromaticity(blue, green, red)
-        references = [chromaticity(*(looks[i][:, None] * PAPER))[0] for i in bright]
-        references += [np.array(look.colour) for look in profile.coins]
-        references.append(np.zeros(2))  # paper and shadow
-        table = np.array(references)
-        nearest = np.argmin(((chroma[:, None, :] - table[None]) ** 2).sum(axis=2), axis=1)
+        references = [looks[index] for index in bright]
+        references += [  # metals that have a hue (silver has none: saturation tells it)
+            np.array([np.exp(look.colour[1]), 1.0, np.exp(look.colour[0])])
+            for look in profile.coins if math.hypot(*look.colour) > 0.1
+        ]
+        colours = np.column_stack([blue, green, red])
+        distance = _hue_distances(colours, np.array(references))
+        nearest = np.argmin(distance, axis=1)
+        near = distance[np.arange(nearest.size), nearest] <= MAX_HUE_DEGREES
         candidate = (saturation >= profile.pawn_min_saturation) & (brightest >= 0.15 * PAPER)
-        is_pawn = candidate & (nearest < len(bright))
+        is_pawn = candidate & near & (nearest < len(bright))
         labels[is_pawn] = np.array(bright)[nearest[is_pawn]] + 1
     if dark:
         labels[brightest < profile.pawn_dark_value * PAPER] = dark[0] + 1
     labels.setflags(write=False)
     return labels
+
+
+def _hue_and_purity(colours: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Hue angle (degrees) and purity (chroma over mean value) of BGR colours (N x 3): the
+    colour's part off the grey axis, in orthonormal opponent coordinates."""
+    blue, green, red = colours[:, 0], colours[:, 1], colours[:, 2]
+    across = (red - green) / math.sqrt(2)
+    along = (2 * blue - red - green) / math.sqrt(6)
+    mean = np.maximum(colours.mean(axis=1), 1e-6)
+    return np.degrees(np.arctan2(along, across)), np.hypot(across, along) / mean
+
+
+def _hue_distances(colours: FloatArray, references: FloatArray) -> FloatArray:
+    """Per colour (N) and reference (K): the hue difference in degrees, plus
+    :data:`PURER_DEGREES` per e-fold the colour is purer than the reference and
+    :data:`PALER_DEGREES` per e-fold it is paler (N x K)."""
+    hue, purity = _hue_and_purity(colours)
+    reference_hue, reference_purity = _hue_and_purity(references)
+    turn = np.abs((hue[:, None] - reference_hue[None] + 180.0) % 360.0 - 180.0)
+    excess = np.log(np.maximum(purity[:, None], 1e-6) / reference_purity[None])
+    penalty = PURER_DEGREES * np.maximum(excess, 0.0) - PALER_DEGREES * np.minimum(excess, 0.0)
+    return np.asarray(turn + penalty)
 
 
 def pawn_labels(normalised: Normalised, profile: VisionProfile) -> Image:

@@ -1,0 +1,65 @@
+"""Glare: white light reflected on top of everything in a lamp's spot, which pales colours."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.light import PAPER
+from vision.pawns import pawn_table
+from vision.profile import METAL_COLOURS, VisionProfile
+from vision.read import read_frame
+from vision.synth import Light, SynthScene, Variation, render
+
+from .helpers import CONFIG, GEOMETRY, PROFILE
+
+FILES = "abcdefgh"
+#: Pawns on every third square, red and blue; coins on others.
+PAWNS = {
+    f"{file}{rank}": "red" if (index + rank) % 2 else "blue"
+    for index, file in enumerate(FILES) for rank in range(1, 9) if (index + rank) % 3 == 0
+}
+COINS = {
+    f"{file}{rank}": "NPDQ"[(index * 3 + rank) % 4]
+    for index, file in enumerate(FILES) for rank in range(1, 9) if (index * 5 + rank) % 3 == 0
+}
+
+
+def _label(profile: VisionProfile, colour: tuple[float, ...]) -> str | None:
+    """The pawn colour :func:`pawn_table` gives a normalised BGR colour, or None."""
+    blue, green, red = (min(31, int(value) >> 3) for value in colour)
+    label = int(pawn_table(profile)[blue << 10 | green << 5 | red])
+    return profile.pawns[label - 1].name if label else None
+
+
+@pytest.mark.parametrize("glare", [0.0, 40.0, 70.0])
+def test_pawn_colours_under_added_white_keep_their_names(glare: float) -> None:
+    profile = VisionProfile.default()
+    for pawn in profile.pawns:
+        if max(pawn.colour) < profile.pawn_dark_value:
+            continue  # a black pawn under glare is grey: nothing tells it from a coin's shade
+        colour = tuple(value * PAPER * 0.7 + glare for value in pawn.colour)
+        assert _label(profile, colour) == pawn.name, (pawn.name, colour)
+
+
+@pytest.mark.parametrize("glare", [0.0, 30.0, 60.0])
+@pytest.mark.parametrize("metal", ["copper", "brass"])
+def test_metals_under_added_white_are_no_pawns(metal: str, glare: float) -> None:
+    red_green, blue_green = METAL_COLOURS[metal]
+    look = np.array([np.exp(blue_green), 1.0, np.exp(red_green)])
+    for brightness in (0.45, 0.6, 0.75):
+        colour = tuple(look / look.max() * PAPER * brightness + glare)
+        assert _label(VisionProfile.default(), colour) is None, (metal, colour)
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_pawns_in_a_glare_spot_are_seen(seed: int) -> None:
+    variation = Variation(
+        light=Light(glare=1.0, exposure=1.05, seed=seed), noise=3.0, blur=0.8, jpeg_quality=70
+    )
+    scene = SynthScene.build(COINS, PAWNS, GEOMETRY, variation, layout_seed=seed)
+    observation = read_frame(CONFIG, render(scene, seed).image, GEOMETRY, PROFILE)
+    missed = [name for name, pawn in PAWNS.items() if observation[name].pawn != pawn]
+    assert missed == []
+    assert all(observation[name].pawn is None for name in GEOMETRY.region_names()
+               if name not in PAWNS)
