@@ -13,7 +13,9 @@ class ReadConfig:
     """How regions are read; the coin and pawn looks come from the :class:`VisionProfile`.
 
     ``light_window_mm`` must exceed the largest coin (and the largest cluster of coins in a pit
-    that should still be read well); ``seed_radius_mm`` is the least inscribed radius of a blob
+    that should still be read well); texture is the mean gradient over ``texture_mm`` above
+    ``texture_step`` of paper, or above ``texture_noise`` times the frame's median (its noise),
+    when that is higher; ``seed_radius_mm`` is the least inscribed radius of a blob
     worth measuring (a pawn's is 7 mm); rays run ``ray_count`` ways out to
     ``ray_reach_mm`` beyond the largest coin's rim. ``outside_weight`` is the weight of rim
     points outside the fitted circle (shadows and edges only ever add outside). Up to
@@ -41,6 +43,7 @@ class ReadConfig:
     colour_step: float = 0.25
     texture_mm: float = 0.5
     texture_step: float = 0.05
+    texture_noise: float = 1.6
     seed_radius_mm: float = 5.0
     ray_count: int = 40
     ray_step_mm: float = 0.25

@@ -1,4 +1,4 @@
-"""Glare: white light reflected on top of everything in a lamp's spot, which pales colours."""
+"""Glare and noise: white light reflected over a lamp's spot pales colours; noise fakes texture."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from vision.light import PAPER
 from vision.pawns import pawn_table
 from vision.profile import METAL_COLOURS, VisionProfile
 from vision.read import read_frame
-from vision.synth import Light, SynthScene, Variation, render
+from vision.synth import Light, SynthScene, Variation, random_scene, random_variation, render
 
 from .helpers import CONFIG, GEOMETRY, PROFILE
 
@@ -63,3 +63,13 @@ def test_pawns_in_a_glare_spot_are_seen(seed: int) -> None:
     assert missed == []
     assert all(observation[name].pawn is None for name in GEOMETRY.region_names()
                if name not in PAWNS)
+
+
+@pytest.mark.parametrize(("seed", "square"), [(117, "a3"), (343, "b6"), (407, "a1")])
+def test_a_coin_in_a_dim_noisy_frame_is_found(seed: int, square: str) -> None:
+    """Noise (4-5 levels, amplified where the light is divided out) must not turn the whole
+    square into foreground, which hides the coin's outline."""
+    scene = random_scene(seed, random_variation(seed))
+    frame = render(scene, seed)
+    observation = read_frame(CONFIG, frame.image, GEOMETRY, PROFILE)
+    assert observation[square].coin == frame.truth[square].top
