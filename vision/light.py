@@ -8,6 +8,7 @@ reflectance. Foreground is what is darker than paper, coloured, or textured.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -122,6 +123,7 @@ def normalise(
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+    mask = _fill_clipped_outlines(config, view, mask, profile)
     mask = _fill_holes(mask)
     depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     return Normalised(image, darkest, mask, depth)
@@ -150,6 +152,63 @@ def _median(image: Image) -> float:
     """The median of a uint8 image, from its histogram (far faster than sorting)."""
     counts = cv2.calcHist([image], [0], None, [256], [0, 256]).ravel()
     return float(np.searchsorted(np.cumsum(counts), image.size / 2))
+
+
+def _fill_clipped_outlines(
+    config: ReadConfig, view: TopView, mask: Image, profile: VisionProfile
+) -> Image:
+    """``mask`` with the outlines of coins in clipped glare filled in (their convex hulls).
+
+    Where glare drives the camera to its brightest value, a silver coin's face is as white as
+    the paper: brightness says nothing there, and all that shows of the coin is the dark ring of
+    its edge, often broken where the glare is strongest, so hole filling cannot close it. Blobs
+    are joined across gaps up to ``clip_reach_mm``; a group that lies in or beside clipped
+    pixels, and whose hull is round and coin-sized, is taken to be such a ring and filled.
+    Clipped paper is flat, so little else there makes blobs.
+    """
+    image = view.image
+    brightest = cv2.max(cv2.max(image[..., 0], image[..., 1]), image[..., 2])
+    _, clipped = cv2.threshold(brightest, config.clip_level - 1, 255, cv2.THRESH_BINARY)
+    if cv2.countNonZero(clipped) == 0:
+        return mask
+    reach = 2 * round(config.clip_reach_mm * view.pixels_per_mm) + 1
+    zone = cv2.dilate(clipped, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    left, top, width, height = cv2.boundingRect(zone)
+    inside = mask[top : top + height, left : left + width]
+    near = zone[top : top + height, left : left + width]
+    join = 2 * reach + 1  # pieces of one broken ring become one group
+    grouped = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (join, join)))
+    count, groups, stats, _ = cv2.connectedComponentsWithStats(grouped, connectivity=8)
+    largest = max(look.diameter_mm for look in profile.coins) * view.pixels_per_mm * 1.15
+    smallest = min(look.diameter_mm for look in profile.coins) * view.pixels_per_mm * 0.75
+    filled = mask.copy()
+    target = filled[top : top + height, left : left + width]
+    for group in range(1, count):
+        x, y, group_width, group_height, _ = stats[group]
+        if max(group_width, group_height) - join > largest:
+            continue
+        box = (slice(y, y + group_height), slice(x, x + group_width))
+        own = (groups[box] == group).view(np.uint8)
+        piece = cv2.bitwise_and(inside[box], inside[box], mask=own)
+        points = cv2.findNonZero(piece)
+        if points is None or len(points) < 8:
+            continue
+        if cv2.countNonZero(cv2.bitwise_and(piece, near[box])) < 0.5 * len(points):
+            continue
+        hull = cv2.convexHull(points + np.array([x, y], np.int32))
+        if _coin_like(hull, len(points), smallest, largest):
+            cv2.fillConvexPoly(target, hull, 255)
+    return filled
+
+
+def _coin_like(hull: Image, pixels: int, smallest: float, largest: float) -> bool:
+    """Whether a group of pieces is a coin's broken ring: its hull round (at least 0.6 of its
+    enclosing circle), that circle between ``smallest`` and ``largest`` across (px), and the
+    pieces long enough to go half around it (specks of ink or noise do not)."""
+    _, radius = cv2.minEnclosingCircle(hull)
+    if not smallest <= 2 * radius <= largest:
+        return False
+    return bool(cv2.contourArea(hull) >= 0.6 * math.pi * radius**2 and pixels >= math.pi * radius)
 
 
 def _fill_holes(mask: Image) -> Image:

@@ -15,8 +15,11 @@ class ReadConfig:
     ``light_window_mm`` must exceed the largest coin (and the largest cluster of coins in a pit
     that should still be read well); texture is the mean gradient over ``texture_mm`` above
     ``texture_step`` of paper, or above ``texture_noise`` times the frame's median (its noise),
-    when that is higher; ``seed_radius_mm`` is the least inscribed radius of a blob
-    worth measuring (a pawn's is 7 mm); rays run ``ray_count`` ways out to
+    when that is higher. Where the camera clipped (a channel at ``clip_level`` or more), blobs
+    within ``clip_reach_mm`` of clipped pixels, joined across twice that, are filled to their
+    hulls when round and coin-sized (a silver coin there shows only its edge).
+    ``seed_radius_mm`` is the least inscribed radius of a blob worth measuring (a pawn's is
+    7 mm); rays run ``ray_count`` ways out to
     ``ray_reach_mm`` beyond the largest coin's rim. ``outside_weight`` is the weight of rim
     points outside the fitted circle (shadows and edges only ever add outside). Up to
     ``max_size_shift_mm`` of common size error per frame is taken out (see :func:`size_shift`).
@@ -44,6 +47,8 @@ class ReadConfig:
     texture_mm: float = 0.5
     texture_step: float = 0.05
     texture_noise: float = 1.6
+    clip_level: int = 245
+    clip_reach_mm: float = 1.5
     seed_radius_mm: float = 5.0
     ray_count: int = 40
     ray_step_mm: float = 0.25
