@@ -110,6 +110,9 @@ def pawn_labels(normalised: Normalised, profile: VisionProfile) -> Image:
     quantised = np.right_shift(np.asarray(small, np.uint8), 3).astype(np.uint16)
     index = (quantised[..., 0] << 10) | (quantised[..., 1] << 5) | quantised[..., 2]
     labels = pawn_table(profile)[index]
+    # A pawn's outline pixels mix it with what lies beside (and JPEG smears its colour a pixel
+    # or two further); a mix with grey keeps the pawn's hue, but is not pawn: trim one pixel.
+    labels = cv2.erode(labels, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
     return cv2.resize(labels, (width, height), interpolation=cv2.INTER_NEAREST)
 
 

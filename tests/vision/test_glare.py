@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.light import PAPER
-from vision.pawns import pawn_table
+from vision.light import PAPER, Normalised
+from vision.pawns import pawn_labels, pawn_table
 from vision.profile import METAL_COLOURS, VisionProfile
 from vision.read import read_frame
 from vision.synth import Light, SynthScene, Variation, random_scene, random_variation, render
@@ -91,3 +92,26 @@ def test_specks_in_clipped_glare_make_no_coins() -> None:
     scene = random_scene(12, random_variation(12))
     observation = read_frame(CONFIG, render(scene, 12).image, GEOMETRY, PROFILE)
     assert observation["d3"].coin is None
+
+
+def test_pawn_labels_keep_inside_the_pawn() -> None:
+    """Outline pixels mixing a pawn with the grey coin beside it keep the pawn's hue but are not
+    pawn: the labels end at the pawn's edge, so they hide no more of a coin under it."""
+    size, radius = 80, 14.0
+    image = np.full((size, size, 3), 150, np.uint8)  # a silver coin's face
+    cv2.circle(image, (40, 40), int(radius), (40, 40, 170), -1, cv2.LINE_AA)
+    image = cv2.GaussianBlur(image, (0, 0), 1.0)
+    empty = np.zeros((size, size), np.uint8)
+    labels = pawn_labels(Normalised(image, empty, empty, empty.astype(np.float32)), PROFILE)
+    rows, columns = np.nonzero(labels)
+    assert len(rows) >= 0.6 * np.pi * radius**2
+    assert np.hypot(rows - 39.5, columns - 39.5).max() <= radius + 0.5
+
+
+@pytest.mark.parametrize(("seed", "square"), [(83, "f4"), (109, "a4")])
+def test_a_dime_under_a_pawn_is_not_read_as_a_surely_empty_square(seed: int, square: str) -> None:
+    scene = random_scene(seed, random_variation(seed))
+    frame = render(scene, seed)
+    reading = read_frame(CONFIG, frame.image, GEOMETRY, PROFILE)[square]
+    assert reading.pawn == frame.truth[square].pawn
+    assert reading.coin is not None or reading.confidence < 0.5
