@@ -100,9 +100,9 @@ def test_pawn_labels_keep_inside_the_pawn() -> None:
     size, radius = 80, 14.0
     image = np.full((size, size, 3), 150, np.uint8)  # a silver coin's face
     cv2.circle(image, (40, 40), int(radius), (40, 40, 170), -1, cv2.LINE_AA)
-    image = cv2.GaussianBlur(image, (0, 0), 1.0)
+    blurred = np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), np.uint8)
     empty = np.zeros((size, size), np.uint8)
-    labels = pawn_labels(Normalised(image, empty, empty, empty.astype(np.float32)), PROFILE)
+    labels = pawn_labels(Normalised(blurred, empty, empty, empty.astype(np.float32)), PROFILE)
     rows, columns = np.nonzero(labels)
     assert len(rows) >= 0.6 * np.pi * radius**2
     assert np.hypot(rows - 39.5, columns - 39.5).max() <= radius + 0.5
