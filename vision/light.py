@@ -3,7 +3,8 @@
 The top view is compared with the mat's own rendering, and the paper's local brightness and
 tint (a median over a window larger than any coin) becomes white, so warm, cold and uneven
 light and soft shadows larger than a coin vanish; a coin's colour is then its metal's
-reflectance. Foreground is what is darker than paper, coloured, or textured.
+reflectance. Foreground is what is darker than paper, coloured, or textured beyond the frame's
+own noise; where glare clipped the camera, the broken edge rings of coins are filled in.
 """
 
 from __future__ import annotations

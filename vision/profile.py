@@ -60,7 +60,7 @@ class VisionProfile:
     kind's value (a coin 2 sigma away is still that kind, but with less confidence).
     ``diameter_scale`` corrects a camera's systematic size bias (blur grows dark discs):
     measured diameters are divided by it. Pawn pixels are those of at least
-    ``pawn_min_saturation`` (or darker than ``pawn_dark_value``, for black pawns) whose colour is
+    ``pawn_min_saturation`` (or darker than ``pawn_dark_value``, for black pawns) whose hue is
     nearer a pawn's than any metal's; a pawn is seen when such pixels of one colour cover
     ``pawn_min_share`` of a ``pawn_diameter_mm`` disc. Paper turns into foreground (a coin or a
     pawn) where its darkest channel falls below ``1 - foreground_darkness`` of the local white.
