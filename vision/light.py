@@ -144,7 +144,8 @@ def _texture(config: ReadConfig, image: Image, pixels_per_mm: float) -> Image:
     magnitude = cv2.addWeighted(cv2.convertScaleAbs(along_x), 0.5,
                                 cv2.convertScaleAbs(along_y), 0.5, 0)
     smooth = cv2.GaussianBlur(magnitude, (0, 0), config.texture_mm * pixels_per_mm)
-    step = max(config.texture_step * PAPER, config.texture_noise * _median(smooth))
+    noise = _median(smooth)
+    step = max(config.texture_step * PAPER, config.texture_noise * noise)
     _, textured = cv2.threshold(smooth, step, 255, cv2.THRESH_BINARY)
     return textured
 
@@ -167,39 +168,63 @@ def _fill_clipped_outlines(
     pixels, and whose hull is round and coin-sized, is taken to be such a ring and filled.
     Clipped paper is flat, so little else there makes blobs.
     """
-    image = view.image
-    brightest = cv2.max(cv2.max(image[..., 0], image[..., 1]), image[..., 2])
-    _, clipped = cv2.threshold(brightest, config.clip_level - 1, 255, cv2.THRESH_BINARY)
-    if cv2.countNonZero(clipped) == 0:
-        return mask
     reach = 2 * round(config.clip_reach_mm * view.pixels_per_mm) + 1
-    zone = cv2.dilate(clipped, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    left, top, width, height = cv2.boundingRect(zone)
+    found = _glare_area(config, view.image, 2 * reach + 1)
+    if found is None:
+        return mask
+    (left, top, width, height), clipped = found
+    near = cv2.dilate(clipped, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     inside = mask[top : top + height, left : left + width]
-    near = zone[top : top + height, left : left + width]
-    join = 2 * reach + 1  # pieces of one broken ring become one group
-    grouped = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (join, join)))
-    count, groups, stats, _ = cv2.connectedComponentsWithStats(grouped, connectivity=8)
+    # Pieces of one broken ring become one group; grouped at half resolution, as only the
+    # groups' boxes are needed.
+    half = cv2.resize(inside, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+    join = reach + 1
+    grouped = cv2.dilate(half, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (join, join)))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(grouped, connectivity=8)
     largest = max(look.diameter_mm for look in profile.coins) * view.pixels_per_mm * 1.15
     smallest = min(look.diameter_mm for look in profile.coins) * view.pixels_per_mm * 0.75
     filled = mask.copy()
     target = filled[top : top + height, left : left + width]
-    for group in range(1, count):
-        x, y, group_width, group_height, _ = stats[group]
-        if max(group_width, group_height) - join > largest:
+    for x, y, group_width, group_height, _ in stats[1:] * np.array([2, 2, 2, 2, 1]):
+        across = max(group_width, group_height) - 2 * join + 2  # the pieces' own extent
+        if not smallest <= across <= largest:
             continue
         box = (slice(y, y + group_height), slice(x, x + group_width))
-        own = (groups[box] == group).view(np.uint8)
-        piece = cv2.bitwise_and(inside[box], inside[box], mask=own)
+        piece = inside[box]
+        pixels = cv2.countNonZero(piece)
+        if pixels < 8 or pixels >= 0.6 * across**2:
+            continue  # a speck, or already a solid blob: nothing to fill
+        if cv2.countNonZero(cv2.bitwise_and(piece, near[box])) < 0.5 * pixels:
+            continue
         points = cv2.findNonZero(piece)
-        if points is None or len(points) < 8:
-            continue
-        if cv2.countNonZero(cv2.bitwise_and(piece, near[box])) < 0.5 * len(points):
-            continue
         hull = cv2.convexHull(points + np.array([x, y], np.int32))
-        if _coin_like(hull, len(points), smallest, largest):
+        if _coin_like(hull, pixels, smallest, largest):
             cv2.fillConvexPoly(target, hull, 255)
     return filled
+
+
+def _glare_area(
+    config: ReadConfig, image: Image, pad: int
+) -> tuple[tuple[int, int, int, int], Image] | None:
+    """The box (left, top, width, height) around glare clipped over 2 x 2 cells of
+    ``clip_cell_px`` or more (one pixel sampled a cell), padded by ``pad``, and the clipped
+    pixels (255) in it; None without such glare. Specks (a coin's or a pawn's highlight) are
+    ignored: they hide no coin's face."""
+    cell = config.clip_cell_px
+    height, width = image.shape[:2]
+    samples = image[cell // 2 :: cell, cell // 2 :: cell]  # one pixel a cell
+    below = cv2.inRange(samples, (0, 0, 0), (config.clip_level - 1,) * 3)
+    glare = cv2.erode(cv2.bitwise_not(below), np.ones((2, 2), np.uint8))  # 2 x 2 cells at least
+    if cv2.countNonZero(glare) == 0:
+        return None
+    left, top, cells_wide, cells_high = cv2.boundingRect(glare)
+    x0, y0 = max(0, left * cell - pad), max(0, top * cell - pad)
+    x1 = min(width, (left + cells_wide) * cell + pad)
+    y1 = min(height, (top + cells_high) * cell + pad)
+    x1, y1 = x0 + (x1 - x0) // 2 * 2, y0 + (y1 - y0) // 2 * 2  # even, for halving
+    crop = image[y0:y1, x0:x1]
+    clipped = cv2.bitwise_not(cv2.inRange(crop, (0, 0, 0), (config.clip_level - 1,) * 3))
+    return (x0, y0, x1 - x0, y1 - y0), clipped
 
 
 def _coin_like(hull: Image, pixels: int, smallest: float, largest: float) -> bool:

@@ -17,7 +17,8 @@ class ReadConfig:
     ``texture_step`` of paper, or above ``texture_noise`` times the frame's median (its noise),
     when that is higher. Where the camera clipped (a channel at ``clip_level`` or more), blobs
     within ``clip_reach_mm`` of clipped pixels, joined across twice that, are filled to their
-    hulls when round and coin-sized (a silver coin there shows only its edge).
+    hulls when round and coin-sized (a silver coin there shows only its edge); only glare that
+    clips most of a ``clip_cell_px`` square cell counts (not a coin's highlight).
     ``seed_radius_mm`` is the least inscribed radius of a blob worth measuring (a pawn's is
     7 mm); rays run ``ray_count`` ways out to
     ``ray_reach_mm`` beyond the largest coin's rim. ``outside_weight`` is the weight of rim
@@ -49,6 +50,7 @@ class ReadConfig:
     texture_noise: float = 1.6
     clip_level: int = 245
     clip_reach_mm: float = 1.5
+    clip_cell_px: int = 8
     seed_radius_mm: float = 5.0
     ray_count: int = 40
     ray_step_mm: float = 0.25
