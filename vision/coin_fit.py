@@ -482,3 +482,29 @@ def _colour_score(profile: VisionProfile, colours: FloatArray, metals: FloatArra
     """Squared colour distance in sigmas from each kind's metal; 0 where the colour is unknown."""
     gap = ((colours[:, None, :] - metals[None]) ** 2).sum(axis=2)
     return np.asarray(np.nan_to_num(gap / profile.colour_sigma**2, nan=0.0))
+
+
+def metal_shifts(
+    config: ReadConfig, profile: VisionProfile, diameters: FloatArray, colours: FloatArray,
+    shares: FloatArray,
+) -> FloatArray:
+    """Each coin's size error (mm): the frame's (:func:`size_shift`), found from its own
+    metal's coins where a frame holds enough of them.
+
+    Blur widens an edge by how far its blurred step stays unlike the paper, which depends on
+    the coin's contrast with the paper: dark copper swells more than bright silver. One shift
+    for all would then put a frame of many pennies' swelling onto its quarters and nickels.
+    """
+    shifts = np.full(len(diameters), size_shift(config, profile, diameters, colours, shares))
+    if len(diameters) == 0:
+        return shifts
+    metals = np.array([look.colour for look in profile.coins])
+    nearest = np.argmin(_colour_score(profile, colours, metals), axis=1)
+    known = ~np.isnan(colours).any(axis=1)
+    for metal in {look.colour for look in profile.coins}:
+        group = known & (metals[nearest] == np.array(metal)).all(axis=1)
+        if (group & (shares >= 0.5)).sum() >= config.min_coins_for_shift:
+            shifts[group] = size_shift(
+                config, profile, diameters[group], colours[group], shares[group]
+            )
+    return shifts
