@@ -215,7 +215,7 @@ def _read_coins(
     """Measure and classify a coin at every seed: centres px, diameters mm (NaN where none),
     face colours, rim shares, kinds and confidences. The frame's common size error is taken
     out, the top coin of a stack is read from its own rim, and a coin a pawn stands on and
-    mostly hides is read with doubt."""
+    mostly hides, or whose rim fits its circle on few rays, is read with doubt."""
     centres, fitted_mm, colours, middles, shares, visible = measure_coins(
         config, normalised, cover, seeds, ppm, profile
     )
@@ -229,6 +229,9 @@ def _read_coins(
         config, normalised, cover, centres, outline_px, diameters, kinds, ppm, profile
     )
     confidences = confidences * doubt
+    # A circle through few of its rays' rim points is a guess at the coin's size.
+    confidences = np.where(shares < config.min_fit_share,
+                           np.minimum(confidences, config.hidden_coin_doubt), confidences)
     under = _under_pawns(config, profile, fitted_mm - shift, visible, shares)
     if under.any():
         diameters[under] = fitted_mm[under] - shift[under]

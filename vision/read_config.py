@@ -32,6 +32,8 @@ class ReadConfig:
     lies ``stack_offset_mm`` off the outline's centre. See :func:`vision.coin_fit.top_coins`.
     A blob less than ``min_visible_share`` clear of pawns holds a coin (read with doubt) when
     its rim fits a circle within ``under_pawn_margin_mm`` of the smallest coin or larger.
+    A coin whose circle lies near fewer than ``min_fit_share`` of its rays' rim points is
+    read with doubt (``hidden_coin_doubt``): its size is a guess.
     """
 
     light_pixels_per_mm: float = 0.25
@@ -71,5 +73,6 @@ class ReadConfig:
     small_outline_mm: float = 0.5
     hidden_coin_doubt: float = 0.3
     under_pawn_margin_mm: float = 0.5
+    min_fit_share: float = 0.3
     min_coins_for_shift: int = 4
     max_loose_coins: int = 40

@@ -1,10 +1,15 @@
-"""The frame's size error is found per metal: copper's swelling is not put onto silver coins."""
+"""How sure a coin's size is: the frame's size error per metal, and circles fitted on few rays."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import cast
 
+import numpy as np
+import pytest
+
+from vision import read
 from vision.coin_fit import metal_shifts
+from vision.light import Normalised
 from vision.read_config import ReadConfig
 
 from .helpers import PROFILE
@@ -32,3 +37,17 @@ def test_a_metal_with_too_few_coins_takes_the_frame_shift() -> None:
     colours = np.array([_colour(kind) for kind in kinds])
     shifts = metal_shifts(ReadConfig(), PROFILE, diameters, colours, np.ones(len(kinds)))
     assert np.allclose(shifts, 0.5, atol=0.1), shifts
+
+
+def test_a_coin_whose_rim_fits_few_rays_is_doubted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A nickel-sized circle through a fifth of its rays' rim points: its size is a guess."""
+    colour = _colour("N")
+    measured = (np.array([[50.0, 50.0]]), np.array([21.21]), np.array([colour]),
+                np.array([colour]), np.array([0.2]), np.array([1.0]))
+    monkeypatch.setattr(read, "measure_coins", lambda *args: measured)
+    monkeypatch.setattr(read, "top_coins", lambda *args: (args[6], np.ones(1)))
+    *_, kinds, confidences = read._read_coins(
+        ReadConfig(), cast(Normalised, None), np.zeros((1, 1)), np.zeros((1, 2)), 2.0, PROFILE
+    )
+    assert kinds == ["N"]
+    assert confidences[0] < 0.5
