@@ -344,8 +344,8 @@ def _top_choice(
     metal = [look for look in profile.coins if look.colour == outline.colour]
     if not any(look.diameter_mm < outline.diameter_mm for look in metal):
         return None, 1.0, 0.0
-    if not rims.weak[at]:  # unseen: doubtful only when a pawn hides most of it
-        return None, 1.0 if rims.open[at] else config.hidden_coin_doubt, 0.0
+    if not rims.weak[at]:  # unseen: a smaller coin on top could hide in the blur
+        return None, config.unseen_rim_doubt if rims.open[at] else config.hidden_coin_doubt, 0.0
     top = float(rims.diameters[at])
     fits = [look for look in metal if look.diameter_mm < outline.diameter_mm and
             top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
@@ -382,7 +382,8 @@ def top_coins(
     exactly), and the top coin's edge also shows as a dark ring (:func:`_ring_darkness`) at
     least ``top_ring_ratio`` as dark as the outline's own. A dime on a nickel is only
     doubted: its edge lies where the nickel's own rim wall does (0.84 against 0.86 of the
-    radius), so nothing tells them apart reliably.
+    radius), so nothing tells them apart reliably. Where the top rim is not seen at all, a
+    coin that may carry a smaller one of its metal is doubted too.
     """
     factor = np.ones(len(kinds))
     finite = np.flatnonzero(np.isfinite(diameters))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision import read
-from vision.coin_fit import metal_shifts
+from vision.coin_fit import TopRims, _top_choice, metal_shifts
 from vision.light import Normalised
 from vision.read_config import ReadConfig
 
@@ -51,3 +51,14 @@ def test_a_coin_whose_rim_fits_few_rays_is_doubted(monkeypatch: pytest.MonkeyPat
     )
     assert kinds == ["N"]
     assert confidences[0] < 0.5
+
+
+def test_a_nickel_whose_top_rim_is_unseen_is_doubted() -> None:
+    """A dime on a nickel hides in a blur that hides the rim: the nickel reading is doubted."""
+    rims = TopRims(
+        np.zeros((1, 2)), np.array([21.0]), np.zeros(1), np.array([False]), np.array([False]),
+        np.array([True]),
+    )
+    look, factor, _ = _top_choice(ReadConfig(), PROFILE, "N", 21.2, rims, 0)
+    assert look is None
+    assert factor < 0.5
