@@ -222,6 +222,14 @@ def measure_coins(
     centres, radii, share = _fit_circles(config, points, valid, reject_px)
     rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
     faces, visible = _colours(normalised, pawns, centres, radii, rings)
+    # A pawn on or beside a coin leans over its rim and shades the paper next to it: both only
+    # ever add rim points outside the coin, so those count for less there.
+    beside = np.flatnonzero(visible < config.beside_pawn_visible)
+    if len(beside):
+        pawn_config = replace(config, outside_weight=config.pawn_outside_weight)
+        fitted = _fit_circles(pawn_config, points[beside], valid[beside], reject_px)
+        centres[beside], radii[beside], share[beside] = fitted
+        faces[beside], visible[beside] = _colours(normalised, pawns, fitted[0], fitted[1], rings)
     middle = smallest * pixels_per_mm / np.maximum(radii, 1.0)
     middles, _ = _colours(normalised, pawns, centres, radii * middle, rings)
     diameters = 2 * radii / pixels_per_mm / profile.diameter_scale

@@ -16,7 +16,9 @@ class ReadConfig:
     that should still be read well); ``seed_radius_mm`` is the least inscribed radius of a blob
     worth measuring (a pawn's is 7 mm); rays run ``ray_count`` ways out to
     ``ray_reach_mm`` beyond the largest coin's rim. ``outside_weight`` is the weight of rim
-    points outside the fitted circle (shadows and edges only ever add outside). Up to
+    points outside the fitted circle (shadows and edges only ever add outside);
+    ``pawn_outside_weight`` theirs for a coin whose face is less than ``beside_pawn_visible``
+    clear of pawns (a pawn leaning over the rim and its shadow add more outside). Up to
     ``max_size_shift_mm`` of common size error per frame is taken out (see :func:`size_shift`).
     The top coin's rim is looked for from ``inner_rim_begin`` of the outline's radius to
     ``inner_rim_margin_mm`` inside it; it is trusted to turn a reading on ``inner_rim_share``
@@ -54,6 +56,8 @@ class ReadConfig:
     paper_tolerance: float = 0.3
     rim_window_mm: float = 0.6
     outside_weight: float = 0.2
+    pawn_outside_weight: float = 0.1
+    beside_pawn_visible: float = 0.95
     fit_rounds: int = 5
     max_size_shift_mm: float = 1.5
     min_visible_share: float = 0.35
