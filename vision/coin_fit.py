@@ -232,8 +232,31 @@ def measure_coins(
         faces[beside], visible[beside] = _colours(normalised, pawns, fitted[0], fitted[1], rings)
     middle = smallest * pixels_per_mm / np.maximum(radii, 1.0)
     middles, _ = _colours(normalised, pawns, centres, radii * middle, rings)
+    if len(beside):
+        _away_from_pawns(config, normalised, pawns, centres, radii, middle, beside, faces, middles,
+                         pixels_per_mm)
     diameters = 2 * radii / pixels_per_mm / profile.diameter_scale
     return centres, diameters, faces, middles, share, visible
+
+
+def _away_from_pawns(
+    config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
+    radii: FloatArray, middle: FloatArray, beside: NDArray[np.intp], faces: FloatArray,
+    middles: FloatArray, pixels_per_mm: float,
+) -> None:
+    """Face and middle colours of coins beside a pawn, from their part farther than
+    ``pawn_colour_margin_mm`` from it, where enough of that is seen (in place).
+
+    A pawn's colour bleeds onto the coin beyond its own outline (blur, its reflection and
+    translucent edge): a blue pawn pulls a penny's copper towards a neutral silver.
+    """
+    size = 2 * round(config.pawn_colour_margin_mm * pixels_per_mm) + 1
+    wide = cv2.dilate(pawns, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
+    for target, scale in ((faces, 1.0), (middles, middle[beside])):
+        colours, _ = _colours(normalised, wide, centres[beside], radii[beside] * scale, rings)
+        seen = ~np.isnan(colours).any(axis=1)
+        target[beside[seen]] = colours[seen]
 
 
 def _inner_rims(

@@ -18,7 +18,8 @@ class ReadConfig:
     ``ray_reach_mm`` beyond the largest coin's rim. ``outside_weight`` is the weight of rim
     points outside the fitted circle (shadows and edges only ever add outside);
     ``pawn_outside_weight`` theirs for a coin whose face is less than ``beside_pawn_visible``
-    clear of pawns (a pawn leaning over the rim and its shadow add more outside). Up to
+    clear of pawns (a pawn leaning over the rim and its shadow add more outside); its colour
+    is taken ``pawn_colour_margin_mm`` away from the pawn where enough is seen. Up to
     ``max_size_shift_mm`` of common size error per frame is taken out (see :func:`size_shift`).
     The top coin's rim is looked for from ``inner_rim_begin`` of the outline's radius to
     ``inner_rim_margin_mm`` inside it; it is trusted to turn a reading on ``inner_rim_share``
@@ -58,6 +59,7 @@ class ReadConfig:
     outside_weight: float = 0.2
     pawn_outside_weight: float = 0.1
     beside_pawn_visible: float = 0.95
+    pawn_colour_margin_mm: float = 2.0
     fit_rounds: int = 5
     max_size_shift_mm: float = 1.5
     min_visible_share: float = 0.35
