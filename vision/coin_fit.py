@@ -6,10 +6,14 @@
   rim only ever add to one side. The diameter in millimetres tells dime, penny, nickel, quarter
   and dollar apart (17.91, 19.05, 21.21, 24.26, 26.49 mm). Blur and lens error make a whole
   frame's coins look a little larger or smaller; since coin sizes are discrete, the shift that
-  puts most coins on a size of their metal is taken out (:func:`size_shift`).
+  puts most coins on a size of their metal is taken out, per metal where a frame holds enough
+  of its coins, since dark copper swells more under blur than bright silver
+  (:func:`size_shift`, :func:`metal_shifts`). Beside a pawn, points outside the circle count
+  for even less (the pawn leans over the rim and shades the paper).
 * **Metal**: the median colour inside the rim, away from glare and pawn, as
   ``(ln(red/green), ln(blue/green))``: copper is far from the neutral silver coins, brass lies
-  between. A middle of another metal than the face means a smaller coin on top (a penny on a
+  between; beside a pawn it is read away from the pawn, whose colour bleeds onto the coin. A
+  middle of another metal than the face means a smaller coin on top (a penny on a
   quarter, a dime on a penny), and the top coin is the middle's.
 * **Top coin of one metal**: a smaller coin on a larger one of the same metal (a dime on a
   quarter), or a stack whose offset coins make the outline too large, is read from the top
