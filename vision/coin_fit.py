@@ -254,8 +254,17 @@ def _away_from_pawns(
     A pawn's colour bleeds onto the coin beyond its own outline (blur, its reflection and
     translucent edge): a blue pawn pulls a penny's copper towards a neutral silver.
     """
-    size = 2 * round(config.pawn_colour_margin_mm * pixels_per_mm) + 1
-    wide = cv2.dilate(pawns, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    reach = round(config.pawn_colour_margin_mm * pixels_per_mm)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    wide = pawns.copy()
+    height, width = pawns.shape[:2]
+    for (x, y), radius in zip(centres[beside], radii[beside], strict=True):
+        # Only around each coin: widening the whole view's pawns costs a millisecond.
+        left, top = max(int(x - radius) - 2 * reach, 0), max(int(y - radius) - 2 * reach, 0)
+        right = min(int(x + radius) + 2 * reach + 2, width)
+        bottom = min(int(y + radius) + 2 * reach + 2, height)
+        if right > left and bottom > top:
+            wide[top:bottom, left:right] = cv2.dilate(pawns[top:bottom, left:right], kernel)
     rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
     for target, scale in ((faces, 1.0), (middles, middle[beside])):
         colours, _ = _colours(normalised, wide, centres[beside], radii[beside] * scale, rings)
@@ -531,7 +540,7 @@ def metal_shifts(
     the coin's contrast with the paper: dark copper swells more than bright silver. One shift
     for all would then put a frame of many pennies' swelling onto its quarters and nickels.
     """
-    shifts = np.full(len(diameters), size_shift(config, profile, diameters, colours, shares))
+    shifts = np.full(len(diameters), np.nan)
     if len(diameters) == 0:
         return shifts
     metals = np.array([look.colour for look in profile.coins])
@@ -543,4 +552,7 @@ def metal_shifts(
             shifts[group] = size_shift(
                 config, profile, diameters[group], colours[group], shares[group]
             )
+    rest = np.isnan(shifts)
+    if rest.any():  # the frame's shift, only where some coins need it
+        shifts[rest] = size_shift(config, profile, diameters, colours, shares)
     return shifts
