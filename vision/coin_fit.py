@@ -6,10 +6,14 @@
   rim only ever add to one side. The diameter in millimetres tells dime, penny, nickel, quarter
   and dollar apart (17.91, 19.05, 21.21, 24.26, 26.49 mm). Blur and lens error make a whole
   frame's coins look a little larger or smaller; since coin sizes are discrete, the shift that
-  puts most coins on a size of their metal is taken out (:func:`size_shift`).
+  puts most coins on a size of their metal is taken out, per metal where a frame holds enough
+  of its coins, since dark copper swells more under blur than bright silver
+  (:func:`size_shift`, :func:`metal_shifts`). Beside a pawn, points outside the circle count
+  for even less (the pawn leans over the rim and shades the paper).
 * **Metal**: the median colour inside the rim, away from glare and pawn, as
   ``(ln(red/green), ln(blue/green))``: copper is far from the neutral silver coins, brass lies
-  between. A middle of another metal than the face means a smaller coin on top (a penny on a
+  between; beside a pawn it is read away from the pawn, whose colour bleeds onto the coin. A
+  middle of another metal than the face means a smaller coin on top (a penny on a
   quarter, a dime on a penny), and the top coin is the middle's.
 * **Top coin of one metal**: a smaller coin on a larger one of the same metal (a dime on a
   quarter), or a stack whose offset coins make the outline too large, is read from the top
@@ -222,10 +226,50 @@ def measure_coins(
     centres, radii, share = _fit_circles(config, points, valid, reject_px)
     rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
     faces, visible = _colours(normalised, pawns, centres, radii, rings)
+    # A pawn on or beside a coin leans over its rim and shades the paper next to it: both only
+    # ever add rim points outside the coin, so those count for less there.
+    beside = np.flatnonzero(visible < config.beside_pawn_visible)
+    if len(beside):
+        pawn_config = replace(config, outside_weight=config.pawn_outside_weight)
+        fitted = _fit_circles(pawn_config, points[beside], valid[beside], reject_px)
+        centres[beside], radii[beside], share[beside] = fitted
+        faces[beside], visible[beside] = _colours(normalised, pawns, fitted[0], fitted[1], rings)
     middle = smallest * pixels_per_mm / np.maximum(radii, 1.0)
     middles, _ = _colours(normalised, pawns, centres, radii * middle, rings)
+    if len(beside):
+        _away_from_pawns(config, normalised, pawns, centres, radii, middle, beside, faces, middles,
+                         pixels_per_mm)
     diameters = 2 * radii / pixels_per_mm / profile.diameter_scale
     return centres, diameters, faces, middles, share, visible
+
+
+def _away_from_pawns(
+    config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
+    radii: FloatArray, middle: FloatArray, beside: NDArray[np.intp], faces: FloatArray,
+    middles: FloatArray, pixels_per_mm: float,
+) -> None:
+    """Face and middle colours of coins beside a pawn, from their part farther than
+    ``pawn_colour_margin_mm`` from it, where enough of that is seen (in place).
+
+    A pawn's colour bleeds onto the coin beyond its own outline (blur, its reflection and
+    translucent edge): a blue pawn pulls a penny's copper towards a neutral silver.
+    """
+    reach = round(config.pawn_colour_margin_mm * pixels_per_mm)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    wide = pawns.copy()
+    height, width = pawns.shape[:2]
+    for (x, y), radius in zip(centres[beside], radii[beside], strict=True):
+        # Only around each coin: widening the whole view's pawns costs a millisecond.
+        left, top = max(int(x - radius) - 2 * reach, 0), max(int(y - radius) - 2 * reach, 0)
+        right = min(int(x + radius) + 2 * reach + 2, width)
+        bottom = min(int(y + radius) + 2 * reach + 2, height)
+        if right > left and bottom > top:
+            wide[top:bottom, left:right] = cv2.dilate(pawns[top:bottom, left:right], kernel)
+    rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
+    for target, scale in ((faces, 1.0), (middles, middle[beside])):
+        colours, _ = _colours(normalised, wide, centres[beside], radii[beside] * scale, rings)
+        seen = ~np.isnan(colours).any(axis=1)
+        target[beside[seen]] = colours[seen]
 
 
 def _inner_rims(
@@ -344,8 +388,8 @@ def _top_choice(
     metal = [look for look in profile.coins if look.colour == outline.colour]
     if not any(look.diameter_mm < outline.diameter_mm for look in metal):
         return None, 1.0, 0.0
-    if not rims.weak[at]:  # unseen: doubtful only when a pawn hides most of it
-        return None, 1.0 if rims.open[at] else config.hidden_coin_doubt, 0.0
+    if not rims.weak[at]:  # unseen: a smaller coin on top could hide in the blur
+        return None, config.unseen_rim_doubt if rims.open[at] else config.hidden_coin_doubt, 0.0
     top = float(rims.diameters[at])
     fits = [look for look in metal if look.diameter_mm < outline.diameter_mm and
             top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
@@ -382,7 +426,8 @@ def top_coins(
     exactly), and the top coin's edge also shows as a dark ring (:func:`_ring_darkness`) at
     least ``top_ring_ratio`` as dark as the outline's own. A dime on a nickel is only
     doubted: its edge lies where the nickel's own rim wall does (0.84 against 0.86 of the
-    radius), so nothing tells them apart reliably.
+    radius), so nothing tells them apart reliably. Where the top rim is not seen at all, a
+    coin that may carry a smaller one of its metal is doubted too.
     """
     factor = np.ones(len(kinds))
     finite = np.flatnonzero(np.isfinite(diameters))
@@ -482,3 +527,32 @@ def _colour_score(profile: VisionProfile, colours: FloatArray, metals: FloatArra
     """Squared colour distance in sigmas from each kind's metal; 0 where the colour is unknown."""
     gap = ((colours[:, None, :] - metals[None]) ** 2).sum(axis=2)
     return np.asarray(np.nan_to_num(gap / profile.colour_sigma**2, nan=0.0))
+
+
+def metal_shifts(
+    config: ReadConfig, profile: VisionProfile, diameters: FloatArray, colours: FloatArray,
+    shares: FloatArray,
+) -> FloatArray:
+    """Each coin's size error (mm): the frame's (:func:`size_shift`), found from its own
+    metal's coins where a frame holds enough of them.
+
+    Blur widens an edge by how far its blurred step stays unlike the paper, which depends on
+    the coin's contrast with the paper: dark copper swells more than bright silver. One shift
+    for all would then put a frame of many pennies' swelling onto its quarters and nickels.
+    """
+    shifts = np.full(len(diameters), np.nan)
+    if len(diameters) == 0:
+        return shifts
+    metals = np.array([look.colour for look in profile.coins])
+    nearest = np.argmin(_colour_score(profile, colours, metals), axis=1)
+    known = ~np.isnan(colours).any(axis=1)
+    for metal in {look.colour for look in profile.coins}:
+        group = known & (metals[nearest] == np.array(metal)).all(axis=1)
+        if (group & (shares >= 0.5)).sum() >= config.min_coins_for_shift:
+            shifts[group] = size_shift(
+                config, profile, diameters[group], colours[group], shares[group]
+            )
+    rest = np.isnan(shifts)
+    if rest.any():  # the frame's shift, only where some coins need it
+        shifts[rest] = size_shift(config, profile, diameters, colours, shares)
+    return shifts

@@ -31,7 +31,7 @@ import numpy as np
 
 from calibration.geometry import Circle, MatGeometry
 from companion.observation import Observation, RegionReading
-from vision.coin_fit import CoinFit, classify, measure_coins, size_shift, top_coins
+from vision.coin_fit import CoinFit, classify, measure_coins, metal_shifts, top_coins
 from vision.light import Normalised, mat_reference, normalise
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.pawns import pawn_certainty, pawn_labels, pawns_in
@@ -215,23 +215,26 @@ def _read_coins(
     """Measure and classify a coin at every seed: centres px, diameters mm (NaN where none),
     face colours, rim shares, kinds and confidences. The frame's common size error is taken
     out, the top coin of a stack is read from its own rim, and a coin a pawn stands on and
-    mostly hides is read with doubt."""
+    mostly hides, or whose rim fits its circle on few rays, is read with doubt."""
     centres, fitted_mm, colours, middles, shares, visible = measure_coins(
         config, normalised, cover, seeds, ppm, profile
     )
     # A blob mostly covered by a pawn is the pawn and its shadow, or a coin the pawn stands on.
     diameters = np.where(visible < config.min_visible_share, np.nan, fitted_mm)
     outline_px = diameters / 2 * ppm * profile.diameter_scale
-    shift = size_shift(config, profile, diameters, colours, shares)
+    shift = metal_shifts(config, profile, diameters, colours, shares)
     diameters = diameters - shift
     kinds, confidences = classify(profile, diameters, colours, middles)
     kinds, doubt = top_coins(
         config, normalised, cover, centres, outline_px, diameters, kinds, ppm, profile
     )
     confidences = confidences * doubt
+    # A circle through few of its rays' rim points is a guess at the coin's size.
+    confidences = np.where(shares < config.min_fit_share,
+                           np.minimum(confidences, config.hidden_coin_doubt), confidences)
     under = _under_pawns(config, profile, fitted_mm - shift, visible, shares)
     if under.any():
-        diameters[under] = fitted_mm[under] - shift
+        diameters[under] = fitted_mm[under] - shift[under]
         hidden_kinds, hidden_confidences = classify(
             profile, diameters[under], colours[under], middles[under]
         )

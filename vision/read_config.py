@@ -22,7 +22,10 @@ class ReadConfig:
     ``seed_radius_mm`` is the least inscribed radius of a blob worth measuring (a pawn's is
     7 mm); rays run ``ray_count`` ways out to
     ``ray_reach_mm`` beyond the largest coin's rim. ``outside_weight`` is the weight of rim
-    points outside the fitted circle (shadows and edges only ever add outside). Up to
+    points outside the fitted circle (shadows and edges only ever add outside);
+    ``pawn_outside_weight`` theirs for a coin whose face is less than ``beside_pawn_visible``
+    clear of pawns (a pawn leaning over the rim and its shadow add more outside); its colour
+    is taken ``pawn_colour_margin_mm`` away from the pawn where enough is seen. Up to
     ``max_size_shift_mm`` of common size error per frame is taken out (see :func:`size_shift`).
     The top coin's rim is looked for from ``inner_rim_begin`` of the outline's radius to
     ``inner_rim_margin_mm`` inside it; it is trusted to turn a reading on ``inner_rim_share``
@@ -35,9 +38,13 @@ class ReadConfig:
     ``top_offset_mm`` off its centre (then with confidence ``off_centre_confidence``: that
     alone is weaker evidence), and the top coin's edge ring is ``top_ring_ratio`` as dark as
     the outline's; else it is doubted (``hidden_coin_doubt``), as is a coin whose rim
-    lies ``stack_offset_mm`` off the outline's centre. See :func:`vision.coin_fit.top_coins`.
+    lies ``stack_offset_mm`` off the outline's centre. A coin whose top rim is not seen
+    although no pawn hides it (blur, glare) is doubted by ``unseen_rim_doubt``: a smaller coin
+    of its metal may lie on it. See :func:`vision.coin_fit.top_coins`.
     A blob less than ``min_visible_share`` clear of pawns holds a coin (read with doubt) when
     its rim fits a circle within ``under_pawn_margin_mm`` of the smallest coin or larger.
+    A coin whose circle lies near fewer than ``min_fit_share`` of its rays' rim points is
+    read with doubt (``hidden_coin_doubt``): its size is a guess.
     """
 
     light_pixels_per_mm: float = 0.25
@@ -60,6 +67,9 @@ class ReadConfig:
     paper_tolerance: float = 0.3
     rim_window_mm: float = 0.6
     outside_weight: float = 0.2
+    pawn_outside_weight: float = 0.1
+    beside_pawn_visible: float = 0.95
+    pawn_colour_margin_mm: float = 2.0
     fit_rounds: int = 5
     max_size_shift_mm: float = 1.5
     min_visible_share: float = 0.35
@@ -80,6 +90,8 @@ class ReadConfig:
     top_ring_ratio: float = 0.4
     small_outline_mm: float = 0.5
     hidden_coin_doubt: float = 0.3
+    unseen_rim_doubt: float = 0.45
     under_pawn_margin_mm: float = 0.5
+    min_fit_share: float = 0.3
     min_coins_for_shift: int = 4
     max_loose_coins: int = 40

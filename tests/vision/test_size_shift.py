@@ -1,0 +1,64 @@
+"""How sure a coin's size is: the frame's size error per metal, and circles fitted on few rays."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import numpy as np
+import pytest
+
+from vision import read
+from vision.coin_fit import TopRims, _top_choice, metal_shifts
+from vision.light import Normalised
+from vision.read_config import ReadConfig
+
+from .helpers import PROFILE
+
+
+def _colour(kind: str) -> tuple[float, float]:
+    return next(look.colour for look in PROFILE.coins if look.kind == kind)
+
+
+def test_swollen_pennies_do_not_shrink_the_quarters() -> None:
+    """Six pennies 1 mm large (dark copper swells under blur) and four quarters 0.3 mm small:
+    one shift for all would push the quarters towards a nickel's size."""
+    kinds = "PPPPPPQQQQ"
+    sizes = {"P": 19.05 + 1.0, "Q": 24.26 - 0.3}
+    diameters = np.array([sizes[kind] for kind in kinds])
+    colours = np.array([_colour(kind) for kind in kinds])
+    shifts = metal_shifts(ReadConfig(), PROFILE, diameters, colours, np.ones(len(kinds)))
+    assert np.allclose(shifts[:6], 1.0, atol=0.1), shifts
+    assert np.allclose(shifts[6:], -0.3, atol=0.1), shifts
+
+
+def test_a_metal_with_too_few_coins_takes_the_frame_shift() -> None:
+    kinds = "PPPPPQ"
+    diameters = np.array([19.55] * 5 + [24.76])
+    colours = np.array([_colour(kind) for kind in kinds])
+    shifts = metal_shifts(ReadConfig(), PROFILE, diameters, colours, np.ones(len(kinds)))
+    assert np.allclose(shifts, 0.5, atol=0.1), shifts
+
+
+def test_a_coin_whose_rim_fits_few_rays_is_doubted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A nickel-sized circle through a fifth of its rays' rim points: its size is a guess."""
+    colour = _colour("N")
+    measured = (np.array([[50.0, 50.0]]), np.array([21.21]), np.array([colour]),
+                np.array([colour]), np.array([0.2]), np.array([1.0]))
+    monkeypatch.setattr(read, "measure_coins", lambda *args: measured)
+    monkeypatch.setattr(read, "top_coins", lambda *args: (args[6], np.ones(1)))
+    *_, kinds, confidences = read._read_coins(
+        ReadConfig(), cast(Normalised, None), np.zeros((1, 1)), np.zeros((1, 2)), 2.0, PROFILE
+    )
+    assert kinds == ["N"]
+    assert confidences[0] < 0.5
+
+
+def test_a_nickel_whose_top_rim_is_unseen_is_doubted() -> None:
+    """A dime on a nickel hides in a blur that hides the rim: the nickel reading is doubted."""
+    rims = TopRims(
+        np.zeros((1, 2)), np.array([21.0]), np.zeros(1), np.array([False]), np.array([False]),
+        np.array([True]),
+    )
+    look, factor, _ = _top_choice(ReadConfig(), PROFILE, "N", 21.2, rims, 0)
+    assert look is None
+    assert factor < 0.5
