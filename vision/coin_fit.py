@@ -53,25 +53,37 @@ class CoinFit:
     rim_share: float
 
 
+def _ray_maps(
+    centres: FloatArray, ray_count: int, radii: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Where to sample ``ray_count`` rays from each of K centres at ``radii`` ((S,) for every
+    centre, or (K, S) each its own): the (J, 2) unit directions, and the x and y maps for
+    :func:`cv2.remap` as float32 (K * J, S) arrays, one row per ray."""
+    angles = np.linspace(0, 2 * math.pi, ray_count, endpoint=False)
+    directions = np.column_stack([np.cos(angles), np.sin(angles)])
+    samples = radii.shape[-1]
+    along = np.broadcast_to(radii, (len(centres), samples))[:, None, :]
+    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * along
+    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * along
+    shape = (len(centres) * ray_count, samples)
+    return directions, xs.reshape(shape).astype(np.float32), ys.reshape(shape).astype(np.float32)
+
+
 def _ray_exits(
     config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
     begin_px: float, end_px: float, step_px: float,
 ) -> tuple[FloatArray, NDArray[np.bool_]]:
     """Where each ray from each centre leaves the coin: (K, J, 2) points and a (K, J) validity."""
     count = len(centres)
-    angles = np.linspace(0, 2 * math.pi, config.ray_count, endpoint=False)
     radii = np.arange(begin_px, end_px, step_px)
-    directions = np.column_stack([np.cos(angles), np.sin(angles)])
-    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * radii[None, None, :]
-    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * radii[None, None, :]
-    map_x = xs.reshape(count * len(angles), -1).astype(np.float32)
-    map_y = ys.reshape(count * len(angles), -1).astype(np.float32)
+    directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
+    rays = config.ray_count
     values = cv2.remap(normalised.foreground, map_x, map_y, cv2.INTER_LINEAR,
                        borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
     pawn_samples = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
                              borderMode=cv2.BORDER_REPLICATE)
-    values = values.reshape(count, len(angles), -1)
-    on_pawn = pawn_samples.reshape(count, len(angles), -1) > 0
+    values = values.reshape(count, rays, -1)
+    on_pawn = pawn_samples.reshape(count, rays, -1) > 0
     level = np.full((count, 1, 1), 127.5)
     below = values < level
     exits = np.argmax(below, axis=2)
@@ -94,19 +106,15 @@ def _rim_points(
     """The outermost rim along each ray: where the last stretch unlike paper ends, placed at
     the steepest fall of the difference from paper (the edge of a blurred step)."""
     count = len(centres)
-    angles = np.linspace(0, 2 * math.pi, config.ray_count, endpoint=False)
     radii = np.arange(begin_px, end_px, step_px)
-    directions = np.column_stack([np.cos(angles), np.sin(angles)])
-    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * radii[None, None, :]
-    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * radii[None, None, :]
-    map_x = xs.reshape(count * len(angles), -1).astype(np.float32)
-    map_y = ys.reshape(count * len(angles), -1).astype(np.float32)
+    directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
+    rays = config.ray_count
     colours = cv2.remap(normalised.image, map_x, map_y, cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REPLICATE).astype(np.int16)
     pawn_samples = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
                              borderMode=cv2.BORDER_REPLICATE)
     samples = len(radii)
-    on_pawn = pawn_samples.reshape(count, len(angles), -1) > 0
+    on_pawn = pawn_samples.reshape(count, rays, -1) > 0
     # The paper just beyond the coin, as this ray sees it: shadows and uneven light cancel.
     # Four times its mean is a whole number, so the largest channel difference is exact in
     # int16, one plane per channel (numpy reductions over a trailing axis of 3 are slow).
@@ -115,8 +123,8 @@ def _rim_points(
     for channel in (1, 2):
         np.maximum(largest, np.abs(4 * colours[:, :, channel] - paper4[:, None, channel]),
                    out=largest)
-    values = (largest * 0.25).reshape(count, len(angles), samples)
-    paper = (paper4 * 0.25).reshape(count, len(angles), 3)
+    values = (largest * 0.25).reshape(count, rays, samples)
+    paper = (paper4 * 0.25).reshape(count, rays, 3)
     paper_like = (np.abs(paper - PAPER) < config.paper_tolerance * PAPER).all(axis=2)
     unlike = values > config.rim_step * PAPER
     last = samples - 1 - np.argmax(unlike[..., ::-1], axis=2)
@@ -283,22 +291,17 @@ def _inner_rims(
     wall of the rim and, for a coin on another, its own edge and shadow just outside): a circle
     about a rim's width inside the top coin's edge, wherever that coin lies on the stack.
     """
-    angles = np.linspace(0, 2 * math.pi, config.ray_count, endpoint=False)
-    directions = np.column_stack([np.cos(angles), np.sin(angles)])
     begin = config.inner_rim_begin * outline_px
     end = np.maximum(outline_px - config.inner_rim_margin_mm * pixels_per_mm, begin + 1.0)
     fractions = np.linspace(0.0, 1.0, 32)
     radii = begin[:, None] + (end - begin)[:, None] * fractions[None, :]
-    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * radii[:, None, :]
-    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * radii[:, None, :]
-    count = len(centres) * len(angles)
-    map_x = xs.reshape(count, -1).astype(np.float32)
-    map_y = ys.reshape(count, -1).astype(np.float32)
+    directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
+    rays = config.ray_count
     values = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    values = values.reshape(len(centres), len(angles), -1).astype(np.float32)
+    values = values.reshape(len(centres), rays, -1).astype(np.float32)
     on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
     valid: NDArray[np.bool_] = np.asarray(
-        ~(on_pawn.reshape(len(centres), len(angles), -1) > 0).any(axis=2), dtype=bool
+        ~(on_pawn.reshape(len(centres), rays, -1) > 0).any(axis=2), dtype=bool
     )
     strongest = np.argmax(np.abs(values[..., 2:] - values[..., :-2]), axis=2) + 1
     edge = np.take_along_axis(radii[:, None, :], strongest[..., None], axis=2)[..., 0]
@@ -307,7 +310,7 @@ def _inner_rims(
         replace(config, outside_weight=1.0, fit_rounds=3), points, valid, 1.5 * pixels_per_mm
     )
     seen = valid.sum(axis=1)
-    return inner_centres, inner, share * len(angles) / np.maximum(seen, 1), seen.astype(float)
+    return inner_centres, inner, share * rays / np.maximum(seen, 1), seen.astype(float)
 
 
 def _ring_darkness(
