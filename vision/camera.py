@@ -370,12 +370,13 @@ class SimCamera(_SourceBase):
     Timestamps are ``index / fps``, so a test or a demo runs as fast as frames render while the
     gate still sees the right times. :meth:`show` changes what lies on the mat, as a user would
     (calibration asks for a layout this way); :attr:`synth` is the underlying
-    :class:`vision.synth.SynthCamera` for anything else (hands, a scene per frame index).
+    :class:`vision.synth_feed.SynthCamera` for anything else (hands, a scene per frame index).
     """
 
     def __init__(self, url: str, options: CameraOptions, settings: SimSettings) -> None:
         super().__init__(url, options)
         from vision import synth
+        from vision.synth_feed import SynthCamera
 
         self.settings = settings
         self._synth_module = synth
@@ -384,7 +385,7 @@ class SimCamera(_SourceBase):
             scene = synth.SynthScene.build({}, {}, variation=variation, layout_seed=settings.seed)
         else:
             scene = synth.random_scene(settings.seed, variation, players=settings.players)
-        self.synth = synth.SynthCamera(scene, seed=settings.seed)
+        self.synth = SynthCamera(scene, seed=settings.seed)
 
     @property
     def scene(self) -> SynthScene:

@@ -4,8 +4,8 @@ A :class:`SynthScene` says what lies on which region of a mat (coins, pawns), ho
 light are set up (:class:`Variation`) and which hands reach over the table. :func:`render` turns
 it into a :class:`SynthFrame`: the BGR image plus its ground truth (the homography from mat
 millimetres to pixels, the lens, what each region holds, which markers a hand covers).
-:func:`render_frame` returns just the image. :class:`SynthCamera` serves successive frames of a
-changing scene, for ``sim://``.
+:func:`render_frame` returns just the image. :class:`vision.synth_feed.SynthCamera` serves
+successive frames of a changing scene, for ``sim://``.
 
 How a frame is made: the mat is drawn at a moderate scale in mat space (cached), coins and pawns
 are drawn onto it (cached per board), one ``cv2.remap`` takes it through the camera's homography
@@ -20,8 +20,6 @@ Example::
     frame = render(scene, seed=0)          # frame.image: 1920x1080 BGR
     frame.truth["b2"].top                  # "Q" (the coin a camera sees), .pawn == "red"
     frame.project([(85.0, 435.0)])         # a1's centre (mat mm) in frame pixels, lens included
-    camera = SynthCamera(hand_visit(scene, random_hand(1), start=10, stay=20), seed=0)
-    camera.read()                          # successive frames; set_scene() changes the board
 
 ``python -m vision.synth_tool --out frame.png --time 20`` writes a frame and times rendering.
 """
@@ -29,8 +27,7 @@ Example::
 from __future__ import annotations
 
 import math
-import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -71,12 +68,10 @@ __all__ = [
     "PlacedCoin",
     "PlacedPawn",
     "RegionTruth",
-    "SynthCamera",
     "SynthError",
     "SynthFrame",
     "SynthScene",
     "Variation",
-    "hand_visit",
     "random_hand",
     "random_scene",
     "random_variation",
@@ -533,67 +528,6 @@ def random_hand(seed: int, geometry: MatGeometry | None = None, cover_marker: in
         sleeve=None if rng.uniform() < 0.5 else tuple(int(v) for v in rng.integers(20, 220, 3)),  # type: ignore[arg-type]
         size=float(rng.uniform(0.9, 1.1)),
     )
-
-
-class SynthCamera:
-    """Successive frames of a scene that may change between frames, for ``sim://``.
-
-    ``scene`` is a fixed :class:`SynthScene` or a function of the frame index returning one;
-    :meth:`set_scene` replaces it (thread-safe) so a referee or demo can move coins and bring
-    hands in and out. Each frame gets its own noise; unchanged boards reuse their cached drawing.
-    """
-
-    def __init__(self, scene: SynthScene | Callable[[int], SynthScene], seed: int = 0) -> None:
-        self._scene = scene
-        self._seed = seed
-        self._index = 0
-        self._lock = threading.Lock()
-        self.last_frame: SynthFrame | None = None
-
-    def set_scene(self, scene: SynthScene | Callable[[int], SynthScene]) -> None:
-        with self._lock:
-            self._scene = scene
-
-    def scene_at(self, index: int) -> SynthScene:
-        with self._lock:
-            scene = self._scene
-        return scene if isinstance(scene, SynthScene) else scene(index)
-
-    def read_frame(self) -> SynthFrame:
-        """The next frame with its ground truth."""
-        index = self._index
-        self._index += 1
-        frame = render(self.scene_at(index), seed=self._seed * 1_000_003 + index)
-        self.last_frame = frame
-        return frame
-
-    def read(self) -> Image:
-        """The next frame's image."""
-        return self.read_frame().image
-
-    @property
-    def frames_read(self) -> int:
-        return self._index
-
-
-def hand_visit(scene: SynthScene, hand: Hand, start: int, stay: int, travel: int = 6
-               ) -> Callable[[int], SynthScene]:
-    """A scene provider for :class:`SynthCamera`: ``hand`` reaches in from frame ``start`` over
-    ``travel`` frames, stays still for ``stay`` frames, and goes back out over ``travel``."""
-    leave = start + travel + stay
-
-    def scene_at(index: int) -> SynthScene:
-        if index < start or index >= leave + travel:
-            return scene
-        if index < start + travel:
-            reach = (index - start + 1) / travel
-        elif index < leave:
-            reach = 1.0
-        else:
-            reach = 1.0 - (index - leave + 1) / travel
-        return with_hands(scene, replace(hand, reach=reach)) if reach > 0 else scene
-
-    return scene_at
 
 
 def with_hands(scene: SynthScene, *hands: Hand) -> SynthScene:

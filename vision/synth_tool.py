@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from vision.synth import (
-    SynthCamera,
     Variation,
     random_hand,
     random_scene,
@@ -24,6 +23,7 @@ from vision.synth import (
     render,
     with_hands,
 )
+from vision.synth_feed import SynthCamera
 
 
 def _median_ms(actions: Sequence[Callable[[], object]]) -> tuple[float, float]:

@@ -8,6 +8,7 @@ from calibration.geometry import coin_isolation_mat
 from vision import synth
 from vision.camera import SimCamera, open_camera
 from vision.gate import SteadyGate
+from vision.synth_feed import hand_visit
 
 SEEDS = (1, 4, 7)
 
@@ -51,7 +52,7 @@ def test_the_sim_camera_feeds_the_gate() -> None:
 def test_a_hand_coming_in_and_going_out_holds_the_gate_until_the_board_settles() -> None:
     camera = open_camera("sim://?seed=6&fps=10")
     assert isinstance(camera, SimCamera)
-    camera.synth.set_scene(synth.hand_visit(camera.scene, synth.random_hand(6), 5, 3, 2))
+    camera.synth.set_scene(hand_visit(camera.scene, synth.random_hand(6), 5, 3, 2))
     gate = SteadyGate(coin_isolation_mat())
     verdicts, over = [], []
     for _ in range(18):
