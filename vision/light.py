@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -40,22 +40,13 @@ class Normalised:
     """The top view with the paper's light divided out: paper is :data:`PAPER` in every channel.
 
     ``image`` is BGR uint8; ``darkest`` its per-pixel darkest channel; ``foreground`` the mask
-    of coins and pawns with holes filled; ``depth`` the distance (px) to the nearest paper;
-    ``deviation`` (computed when first asked for) the largest difference of any channel from
-    paper.
+    of coins and pawns with holes filled; ``depth`` the distance (px) to the nearest paper.
     """
 
     image: Image
     darkest: Image
     foreground: Image
     depth: FloatArray
-
-    @cached_property
-    def deviation(self) -> Image:
-        """The largest difference of any channel from paper, per pixel (uint8)."""
-        away = cv2.absdiff(self.image, np.full_like(self.image, round(PAPER)))
-        blue, green, red = cv2.split(away)
-        return cv2.max(cv2.max(blue, green), red)
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,7 +12,6 @@ import pytest
 import vision.markers as markers
 from calibration.geometry import coin_isolation_mat
 from vision.allocator import keep_freed_memory
-from vision.light import PAPER, Normalised
 from vision.markers import BoardLocation, MarkerConfig, find_board, forget_lens
 from vision.pawns import pawns_in
 from vision.synth import CameraPose, SynthScene, Variation, render
@@ -168,12 +167,3 @@ def test_pawn_counts_from_pawn_pixels_match_counts_over_the_whole_view() -> None
         assert share == pytest.approx(row.max() / disc)
         assert (name is None) == (row.max() / disc < profile.pawn_min_share)
     assert pawns_in(np.zeros_like(labels), regions_at, 6, profile, 1.0) == [(None, 0.0)] * 6
-
-
-def test_deviation_from_paper_is_the_largest_channel_difference() -> None:
-    image = np.random.default_rng(4).integers(0, 256, (30, 40, 3)).astype(np.uint8)
-    empty = np.zeros((30, 40), np.uint8)
-    normalised = Normalised(image, empty, empty, empty.astype(np.float32))
-    plain = np.abs(image.astype(int) - round(PAPER)).max(axis=2)
-    assert np.array_equal(normalised.deviation, plain)
-    assert normalised.deviation is normalised.deviation  # computed once
