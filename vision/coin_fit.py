@@ -382,34 +382,40 @@ def top_rims(
 def _top_choice(
     config: ReadConfig, profile: VisionProfile, kind: str, diameter: float, rims: TopRims,
     at: int,
-) -> tuple[CoinLook | None, float, float]:
+) -> tuple[CoinLook | None, float, float, bool]:
     """For one coin read as ``kind`` from an outline of ``diameter`` mm: the smaller kind its
-    top coin may be turned into (if any), a confidence factor (1, or doubt), and the
-    confidence of the turned reading (lower where only the rim's offset argues for it)."""
+    top coin may be turned into (if any), a confidence factor (1, or doubt), the confidence of
+    the turned reading (lower where only the rim's offset argues for it), and whether the
+    outline alone proves a stack (too small for a single coin of its kind)."""
     looks = {look.kind: look for look in profile.coins}
     outline = looks[kind]
     metal = [look for look in profile.coins if look.colour == outline.colour]
     if not any(look.diameter_mm < outline.diameter_mm for look in metal):
-        return None, 1.0, 0.0
+        return None, 1.0, 0.0, False
     if not rims.weak[at]:  # unseen: a smaller coin on top could hide in the blur
-        return None, config.unseen_rim_doubt if rims.open[at] else config.hidden_coin_doubt, 0.0
+        doubt = config.unseen_rim_doubt if rims.open[at] else config.hidden_coin_doubt
+        return None, doubt, 0.0, False
     top = float(rims.diameters[at])
     fits = [look for look in metal if look.diameter_mm < outline.diameter_mm and
             top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
     if not fits:  # the top coin is the outline's kind, unless the rim lies well off-centre
         stacked = rims.offsets[at] >= config.stack_offset_mm
-        return None, config.hidden_coin_doubt if stacked else 1.0, 0.0
+        return None, config.hidden_coin_doubt if stacked else 1.0, 0.0, False
     top_look = min(fits, key=lambda look: abs(top - look.diameter_mm))
     largest = outline.diameter_mm >= max(look.diameter_mm for look in metal)
     below = max(look.diameter_mm for look in profile.coins
                 if look.diameter_mm < outline.diameter_mm)
     small = diameter < (below + outline.diameter_mm) / 2 + config.small_outline_mm
     off_centre = rims.offsets[at] >= config.top_offset_mm
-    if (rims.fitted[at] and abs(top - top_look.diameter_mm) < config.top_tolerance_mm
-            and (small or (largest and off_centre))):
+    close = rims.fitted[at] and abs(top - top_look.diameter_mm) < config.top_tolerance_mm
+    midway = (top_look.diameter_mm + outline.diameter_mm) / 2
+    if small and not largest and top < midway:  # too small for a single coin: a stack
+        turned = config.top_coin_confidence if close else config.off_centre_confidence
+        return top_look, config.hidden_coin_doubt, turned, True
+    if close and (small or (largest and off_centre)):
         turned = config.top_coin_confidence if small else config.off_centre_confidence
-        return top_look, config.hidden_coin_doubt, turned
-    return None, config.hidden_coin_doubt, 0.0
+        return top_look, config.hidden_coin_doubt, turned, False
+    return None, config.hidden_coin_doubt, 0.0, False
 
 
 def top_coins(
@@ -424,7 +430,9 @@ def top_coins(
     under a pawn) reads as the outline's kind. The top coin's raised rim gives its diameter
     (:func:`top_rims`). When that names a smaller kind of the outline's metal, the reading is
     doubtful; it turns to the smaller kind when the outline cannot be a single coin of its
-    kind: too small for it (a dime on a penny, a stack of dimes swollen by their offsets), or
+    kind: too small for it (a dime on a penny, a stack of dimes swollen by their offsets; for
+    a kind with a larger one of its metal the size alone proves a stack, given a rim inside
+    nearer the smaller kind's size, since no single coin measures that far under its own), or
     the largest kind of its metal with the rim off its centre (stacked coins never line up
     exactly), and the top coin's edge also shows as a dark ring (:func:`_ring_darkness`) at
     least ``top_ring_ratio`` as dark as the outline's own. A dime on a nickel is only
@@ -440,13 +448,15 @@ def top_coins(
     rims = top_rims(config, grey, pawns, centres[finite], outline_px[finite], diameters[finite],
                     pixels_per_mm, profile)
     flips: list[tuple[int, int, CoinLook, float]] = []
+    result = list(kinds)
     for at, index in enumerate(finite):
-        look, factor[index], turned = _top_choice(
+        look, factor[index], turned, proven = _top_choice(
             config, profile, kinds[index], float(diameters[index]), rims, at
         )
-        if look is not None:
+        if look is not None and proven:
+            result[index], factor[index] = look.kind, turned
+        elif look is not None:
             flips.append((int(index), at, look, turned))
-    result = list(kinds)
     if not flips:
         return result, factor
     chosen = np.array([flip[0] for flip in flips])

@@ -88,7 +88,7 @@ class ReadConfig:
     off_centre_confidence: float = 0.45
     stack_offset_mm: float = 0.9
     top_ring_ratio: float = 0.4
-    small_outline_mm: float = 0.5
+    small_outline_mm: float = 0.4
     hidden_coin_doubt: float = 0.3
     unseen_rim_doubt: float = 0.45
     under_pawn_margin_mm: float = 0.5

@@ -59,6 +59,33 @@ def test_a_nickel_whose_top_rim_is_unseen_is_doubted() -> None:
         np.zeros((1, 2)), np.array([21.0]), np.zeros(1), np.array([False]), np.array([False]),
         np.array([True]),
     )
-    look, factor, _ = _top_choice(ReadConfig(), PROFILE, "N", 21.2, rims, 0)
+    look, factor, _, _ = _top_choice(ReadConfig(), PROFILE, "N", 21.2, rims, 0)
     assert look is None
     assert factor < 0.5
+
+
+def _rims(top_mm: float, fitted: bool) -> TopRims:
+    return TopRims(
+        np.zeros((1, 2)), np.array([top_mm]), np.zeros(1), np.array([fitted]),
+        np.array([True]), np.array([True]),
+    )
+
+
+def test_a_silver_outline_too_small_for_a_nickel_is_a_dime_on_top_of_something() -> None:
+    """No single nickel measures 20.2 mm: with a smaller rim inside, the top is a dime, even
+    where the rim is too faint to measure well; a nickel-sized rim keeps it a nickel."""
+    config, faint_rim = ReadConfig(), _rims(19.0, False)
+    look, _, confidence, proven = _top_choice(config, PROFILE, "N", 20.2, faint_rim, 0)
+    assert look is not None and look.kind == "D" and proven
+    assert 0 < confidence < 0.5
+    look, *_ = _top_choice(ReadConfig(), PROFILE, "N", 20.2, _rims(20.6, True), 0)
+    assert look is None
+
+
+def test_a_small_quarter_outline_is_not_turned_without_a_clear_rim() -> None:
+    """A quarter measured small is more often a blurred quarter than a stack: the outline alone
+    does not prove a nickel on top; a clear nickel rim inside does (pending its ring)."""
+    look, *_ = _top_choice(ReadConfig(), PROFILE, "Q", 22.9, _rims(22.0, False), 0)
+    assert look is None
+    look, _, _, proven = _top_choice(ReadConfig(), PROFILE, "Q", 22.9, _rims(21.3, True), 0)
+    assert look is not None and look.kind == "N" and not proven
