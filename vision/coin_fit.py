@@ -17,7 +17,7 @@
   quarter, a dime on a penny), and the top coin is the middle's.
 * **Top coin of one metal**: a smaller coin on a larger one of the same metal (a dime on a
   quarter), or a stack whose offset coins make the outline too large, is read from the top
-  coin's own raised rim, a rim's width inside its edge (:func:`top_coins`).
+  coin's own raised rim, a rim's width inside its edge (:mod:`vision.top_coin`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.light import PAPER, Normalised, chromaticity
-from vision.profile import CoinLook, VisionProfile
+from vision.profile import VisionProfile
 from vision.read_config import ReadConfig
 
 if TYPE_CHECKING:
@@ -278,188 +278,6 @@ def _away_from_pawns(
         colours, _ = _colours(normalised, wide, centres[beside], radii[beside] * scale, rings)
         seen = ~np.isnan(colours).any(axis=1)
         target[beside[seen]] = colours[seen]
-
-
-def _inner_rims(
-    config: ReadConfig, grey: Image, pawns: Image, centres: FloatArray, outline_px: FloatArray,
-    pixels_per_mm: float,
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """The circle of the strongest edges inside each outline: (K, 2) centres, (K,) radii px,
-    (K,) share of unhidden rays near the circle, (K,) count of rays no pawn crosses.
-
-    Along each ray the strongest edge inside a coin is normally the top coin's raised rim (the
-    wall of the rim and, for a coin on another, its own edge and shadow just outside): a circle
-    about a rim's width inside the top coin's edge, wherever that coin lies on the stack.
-    """
-    begin = config.inner_rim_begin * outline_px
-    end = np.maximum(outline_px - config.inner_rim_margin_mm * pixels_per_mm, begin + 1.0)
-    fractions = np.linspace(0.0, 1.0, 32)
-    radii = begin[:, None] + (end - begin)[:, None] * fractions[None, :]
-    directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
-    rays = config.ray_count
-    values = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    values = values.reshape(len(centres), rays, -1).astype(np.float32)
-    on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
-    valid: NDArray[np.bool_] = np.asarray(
-        ~(on_pawn.reshape(len(centres), rays, -1) > 0).any(axis=2), dtype=bool
-    )
-    strongest = np.argmax(np.abs(values[..., 2:] - values[..., :-2]), axis=2) + 1
-    edge = np.take_along_axis(radii[:, None, :], strongest[..., None], axis=2)[..., 0]
-    points = centres[:, None, :] + directions[None] * edge[..., None]
-    inner_centres, inner, share = _fit_circles(
-        replace(config, outside_weight=1.0, fit_rounds=3), points, valid, 1.5 * pixels_per_mm
-    )
-    seen = valid.sum(axis=1)
-    return inner_centres, inner, share * rays / np.maximum(seen, 1), seen.astype(float)
-
-
-def _ring_darkness(
-    grey: Image, pawns: Image, centres: FloatArray, radii: FloatArray
-) -> FloatArray:
-    """How much darker a coin's edge ring (0.93 of ``radii``) is than inside and outside it,
-    over the directions no pawn covers.
-
-    A coin's edge shows as a dark ring: its rim wall, the shadow it casts, its side under a
-    tilted camera. A coin lying on another shows one where the lower coin's face is plain.
-    """
-    angles = np.linspace(0, 2 * math.pi, 32, endpoint=False)
-    fractions = np.array([0.62, 0.93, 1.12])
-    offsets_x = (np.cos(angles)[:, None] * fractions[None, :]).ravel()
-    offsets_y = (np.sin(angles)[:, None] * fractions[None, :]).ravel()
-    map_x = (centres[:, 0, None] + radii[:, None] * offsets_x[None]).astype(np.float32)
-    map_y = (centres[:, 1, None] + radii[:, None] * offsets_y[None]).astype(np.float32)
-    values = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    values = values.astype(np.float64).reshape(len(centres), len(angles), 3)
-    covered = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
-    clear: NDArray[np.bool_] = np.asarray(
-        ~(covered.reshape(len(centres), len(angles), 3) > 0).any(axis=2), dtype=bool
-    )
-    means = (values * clear[..., None]).sum(axis=1) / np.maximum(clear.sum(axis=1), 1)[:, None]
-    return np.asarray((means[:, 0] + means[:, 2]) / 2 - means[:, 1])
-
-
-@dataclass(frozen=True, eq=False)
-class TopRims:
-    """The top coin's rim of some coins: where its centre lies (px), the top coin's diameter
-    it gives (mm), how far it lies off the outline's centre (mm), and how well it was seen:
-    ``fitted`` well enough to turn a reading, ``weak`` enough to doubt one, ``open`` on enough
-    rays no pawn covers."""
-
-    centres: FloatArray
-    diameters: FloatArray
-    offsets: FloatArray
-    fitted: NDArray[np.bool_]
-    weak: NDArray[np.bool_]
-    open: NDArray[np.bool_]
-
-
-def top_rims(
-    config: ReadConfig, grey: Image, pawns: Image, centres: FloatArray, outline_px: FloatArray,
-    diameters: FloatArray, pixels_per_mm: float, profile: VisionProfile,
-) -> TopRims:
-    """The top coin's rim inside each outline (:func:`_inner_rims`), and its diameter.
-
-    The rim's width is found from the frame's coins themselves (most lie alone, so the median
-    gap between outline and rim is a rim's width), so the top coin's diameter is the rim
-    circle's plus twice that width, in the same mm as ``diameters`` (the outlines').
-    """
-    inner_centres, inner, share, seen = _inner_rims(
-        config, grey, pawns, centres, outline_px, pixels_per_mm
-    )
-    enough = seen >= config.ray_count / 3
-    fitted = (share >= config.inner_rim_share) & enough
-    widths = (outline_px - inner)[fitted & (seen == config.ray_count)]
-    width = (float(np.median(widths)) if len(widths) >= config.min_coins_for_shift
-             else config.rim_width_mm * pixels_per_mm)
-    rim_gap = (inner + width - outline_px) / pixels_per_mm / profile.diameter_scale
-    return TopRims(
-        inner_centres, diameters + 2 * rim_gap - config.top_bias_mm,
-        np.hypot(*(inner_centres - centres).T) / pixels_per_mm, fitted,
-        enough & (share >= config.weak_rim_share), enough,
-    )
-
-
-def _top_choice(
-    config: ReadConfig, profile: VisionProfile, kind: str, diameter: float, rims: TopRims,
-    at: int,
-) -> tuple[CoinLook | None, float, float]:
-    """For one coin read as ``kind`` from an outline of ``diameter`` mm: the smaller kind its
-    top coin may be turned into (if any), a confidence factor (1, or doubt), and the
-    confidence of the turned reading (lower where only the rim's offset argues for it)."""
-    looks = {look.kind: look for look in profile.coins}
-    outline = looks[kind]
-    metal = [look for look in profile.coins if look.colour == outline.colour]
-    if not any(look.diameter_mm < outline.diameter_mm for look in metal):
-        return None, 1.0, 0.0
-    if not rims.weak[at]:  # unseen: a smaller coin on top could hide in the blur
-        return None, config.unseen_rim_doubt if rims.open[at] else config.hidden_coin_doubt, 0.0
-    top = float(rims.diameters[at])
-    fits = [look for look in metal if look.diameter_mm < outline.diameter_mm and
-            top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
-    if not fits:  # the top coin is the outline's kind, unless the rim lies well off-centre
-        stacked = rims.offsets[at] >= config.stack_offset_mm
-        return None, config.hidden_coin_doubt if stacked else 1.0, 0.0
-    top_look = min(fits, key=lambda look: abs(top - look.diameter_mm))
-    largest = outline.diameter_mm >= max(look.diameter_mm for look in metal)
-    below = max(look.diameter_mm for look in profile.coins
-                if look.diameter_mm < outline.diameter_mm)
-    small = diameter < (below + outline.diameter_mm) / 2 + config.small_outline_mm
-    off_centre = rims.offsets[at] >= config.top_offset_mm
-    if (rims.fitted[at] and abs(top - top_look.diameter_mm) < config.top_tolerance_mm
-            and (small or (largest and off_centre))):
-        turned = config.top_coin_confidence if small else config.off_centre_confidence
-        return top_look, config.hidden_coin_doubt, turned
-    return None, config.hidden_coin_doubt, 0.0
-
-
-def top_coins(
-    config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
-    outline_px: FloatArray, diameters: FloatArray, kinds: list[str], pixels_per_mm: float,
-    profile: VisionProfile,
-) -> tuple[list[str], FloatArray]:
-    """The top coin of each stack from its own rim: kinds and a confidence factor per coin.
-
-    The outline is the lowest, largest coin of a stack (or the union of a stack's offset
-    coins), so a smaller coin of the same metal on top (a dime on a quarter or a penny, dimes
-    under a pawn) reads as the outline's kind. The top coin's raised rim gives its diameter
-    (:func:`top_rims`). When that names a smaller kind of the outline's metal, the reading is
-    doubtful; it turns to the smaller kind when the outline cannot be a single coin of its
-    kind: too small for it (a dime on a penny, a stack of dimes swollen by their offsets), or
-    the largest kind of its metal with the rim off its centre (stacked coins never line up
-    exactly), and the top coin's edge also shows as a dark ring (:func:`_ring_darkness`) at
-    least ``top_ring_ratio`` as dark as the outline's own. A dime on a nickel is only
-    doubted: its edge lies where the nickel's own rim wall does (0.84 against 0.86 of the
-    radius), so nothing tells them apart reliably. Where the top rim is not seen at all, a
-    coin that may carry a smaller one of its metal is doubted too.
-    """
-    factor = np.ones(len(kinds))
-    finite = np.flatnonzero(np.isfinite(diameters))
-    if len(finite) == 0:
-        return list(kinds), factor
-    grey = cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY)
-    rims = top_rims(config, grey, pawns, centres[finite], outline_px[finite], diameters[finite],
-                    pixels_per_mm, profile)
-    flips: list[tuple[int, int, CoinLook, float]] = []
-    for at, index in enumerate(finite):
-        look, factor[index], turned = _top_choice(
-            config, profile, kinds[index], float(diameters[index]), rims, at
-        )
-        if look is not None:
-            flips.append((int(index), at, look, turned))
-    result = list(kinds)
-    if not flips:
-        return result, factor
-    chosen = np.array([flip[0] for flip in flips])
-    shift_px = outline_px[chosen] - diameters[chosen] / 2 * pixels_per_mm * profile.diameter_scale
-    top_px = np.array([flip[2].diameter_mm for flip in flips]) / 2 * pixels_per_mm
-    top_px = top_px * profile.diameter_scale + shift_px
-    darkness = _ring_darkness(grey, pawns, rims.centres[[flip[1] for flip in flips]], top_px)
-    darkness /= np.maximum(_ring_darkness(grey, pawns, centres[chosen], outline_px[chosen]), 1e-3)
-    for (coin, _, look, turned), dark in zip(flips, darkness, strict=True):
-        if dark >= config.top_ring_ratio:
-            result[coin] = look.kind
-            factor[coin] = turned
-    return result, factor
 
 
 def classify(

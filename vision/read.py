@@ -7,11 +7,11 @@ foreground; :mod:`vision.coin_fit` measures each coin's rim and metal and decide
 (the deepest point of each foreground blob) and puts the stages together.
 
 Only partly told apart: a smaller silver coin on a larger silver one. The top coin is read from
-its own raised rim (:func:`vision.coin_fit.top_coins`): a nickel on a quarter and a dime on a
-penny are mostly read right; a dime on a quarter seldom (its rim and the quarter's split the
-edges found, which then often look like a nickel's), and a dime on a nickel is only doubted (its
-edge lies where the nickel's own rim wall does), so those still read as a larger coin, mostly
-with low confidence. A coin a pawn stands on and mostly hides is read with doubt
+its own raised rim (:func:`vision.top_coin.top_coins`): a nickel on a quarter and a dime on a
+penny are mostly read right; a dime on a nickel or on a quarter only when its rim lies clearly
+off the larger coin's centre (its edge otherwise lies where the nickel's own rim wall or the
+quarter's lettering does), so the rest still read as the larger coin, mostly with low
+confidence. A coin a pawn stands on and mostly hides is read with doubt
 (its kind is a guess from what shows), never as a surely empty square.
 
 Regions of kind ``pit`` and ``cup`` hold loose coins: every seed there is a coin, and the reading
@@ -31,13 +31,14 @@ import numpy as np
 
 from calibration.geometry import Circle, MatGeometry
 from companion.observation import Observation, RegionReading
-from vision.coin_fit import CoinFit, classify, measure_coins, metal_shifts, top_coins
+from vision.coin_fit import CoinFit, classify, measure_coins, metal_shifts
 from vision.light import Normalised, mat_reference, normalise
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.pawns import pawn_certainty, pawn_labels, pawns_in
 from vision.profile import VisionProfile
 from vision.read_config import LOOSE_KINDS, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
+from vision.top_coin import top_coins
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

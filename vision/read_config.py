@@ -38,9 +38,11 @@ class ReadConfig:
     ``top_offset_mm`` off its centre (then with confidence ``off_centre_confidence``: that
     alone is weaker evidence), and the top coin's edge ring is ``top_ring_ratio`` as dark as
     the outline's; else it is doubted (``hidden_coin_doubt``), as is a coin whose rim
-    lies ``stack_offset_mm`` off the outline's centre. A coin whose top rim is not seen
+    lies ``stack_offset_mm`` off the outline's centre. A rim within ``top_near_mm`` of a
+    smaller kind, ``least_stack_offset_mm`` off-centre, with a ring ``clear_ring_ratio`` as
+    dark, turns any outline of a larger kind of its metal. A coin whose top rim is not seen
     although no pawn hides it (blur, glare) is doubted by ``unseen_rim_doubt``: a smaller coin
-    of its metal may lie on it. See :func:`vision.coin_fit.top_coins`.
+    of its metal may lie on it. See :func:`vision.top_coin.top_coins`.
     A blob less than ``min_visible_share`` clear of pawns holds a coin (read with doubt) when
     its rim fits a circle within ``under_pawn_margin_mm`` of the smallest coin or larger.
     A coin whose circle lies near fewer than ``min_fit_share`` of its rays' rim points is
@@ -88,7 +90,10 @@ class ReadConfig:
     off_centre_confidence: float = 0.45
     stack_offset_mm: float = 0.9
     top_ring_ratio: float = 0.4
-    small_outline_mm: float = 0.5
+    top_near_mm: float = 0.7
+    least_stack_offset_mm: float = 0.3
+    clear_ring_ratio: float = 0.7
+    small_outline_mm: float = 0.4
     hidden_coin_doubt: float = 0.3
     unseen_rim_doubt: float = 0.45
     under_pawn_margin_mm: float = 0.5
