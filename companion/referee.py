@@ -11,6 +11,11 @@ Phases: ``setup`` (read the starting layout, players confirm it), ``turn`` (wait
 to move and press), ``reading`` (waiting for the steady frame after the press), ``choosing``
 (several legal moves look alike; select steps, confirm accepts), ``undo`` (confirm takes back the
 last move), ``over``.
+
+The camera can be sure and wrong (a dime lying on a nickel can look like the nickel alone). A
+player who presses again without touching a rejected board insists the move is legal: when the
+nearest legal move differs from what is seen on at most :data:`INSIST_SQUARES` squares, the
+referee offers it, to be accepted with confirm, and records that it was taken over the camera.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from companion.judging import (
 from companion.observation import Observation
 
 END_BUTTONS = ("END1", "END2", "END3", "END4")
+#: How many squares the camera may be overruled on when a player insists on a rejected board.
+INSIST_SQUARES = 2
 
 
 class Phase(Enum):
@@ -163,6 +170,8 @@ class _State:
     history: list[_Turn] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
     trouble: dict[str, str] = field(default_factory=dict)
+    rejected: Observation | None = None
+    over_camera: tuple[str, ...] = ()
 
 
 class Referee:
@@ -291,7 +300,7 @@ class Referee:
             self._say(f"It is player {player}'s turn; only their button ends it.", "warning")
             return []
         self._state.phase = Phase.READING
-        self._state.marked = ()
+        self._state.marked, self._state.over_camera = (), ()
         self._say("Looking at the board...", "info")
         return [WantFrame()]
 
@@ -303,6 +312,10 @@ class Referee:
             return []
         if press.button == "CONFIRM":
             move = state.candidates[state.selected]
+            text = f"{len(state.candidates)} moves looked alike; {move.text()} was chosen."
+            if state.over_camera:
+                text = (f"{move.text()} was accepted over the camera, which saw "
+                        f"{', '.join(state.over_camera)} otherwise.")
             ruling = Record("ruling", {
                 "ruling": "ask",
                 "player": self._mover(),
@@ -310,7 +323,7 @@ class Referee:
                 "chosen": move.text(),
                 "source": press.source,
                 "state_hash": self._current().state_hash(),
-                "text": f"{len(state.candidates)} moves looked alike; {move.text()} was chosen.",
+                "text": text,
             })
             return [ruling, *self._accept(move, press.source)]
         if press.button == f"END{self._mover()}":
@@ -364,7 +377,33 @@ class Referee:
             self._state.selected = 0
             self._say_choice()
             return [Lights(turn=self._mover(), verdict="ask")]
+        insisted = self._offer_over_camera(position, seen.observation)
+        if insisted:
+            return insisted
         return self._reject(position, seen.observation)
+
+    def _offer_over_camera(self, position: Position, observation: Observation) -> list[Effect]:
+        """Offer the nearest legal move when the player pressed again on a board unchanged since
+        its rejection (squares the camera is unsure of aside), if it differs little from it."""
+        state = self._state
+        if state.rejected is None:
+            return []
+        unsure = unsure_squares(observation) | unsure_squares(state.rejected)
+        changed = differences(seen_looks(state.rejected), seen_looks(observation))
+        if any(difference.square not in unsure for difference in changed):
+            return []
+        nearest = nearest_move(self.game, position, seen_looks(observation))
+        if nearest is None or not 0 < len(nearest[1]) <= INSIST_SQUARES:
+            return []
+        move, differing = nearest
+        state.phase, state.candidates, state.selected = Phase.CHOOSING, [move], 0
+        state.marked = state.over_camera = tuple(difference.square for difference in differing)
+        self._say(
+            f"The board is as before. If you played {move.text()}, the camera misreads "
+            f"{', '.join(state.marked)}: press confirm to accept it; otherwise press UNDO and put "
+            "the board right.", "warning",
+        )
+        return [Lights(turn=self._mover(), verdict="ask")]
 
     # Setup --------------------------------------------------------------------------------------
 
@@ -463,11 +502,16 @@ class Referee:
                       "then press your button.", "warning")
             return [Lights(turn=player, verdict="red")]
         self._state.marked = tuple(difference.square for difference in from_before)
+        self._state.rejected = observation
         advice = f"To undo it: {describe(from_before)}."
         if nearest is not None and nearest[1] and len(nearest[1]) < len(from_before):
             advice += f" The nearest legal move, {nearest[0].text()}, differs at " + ", ".join(
                 difference.square for difference in nearest[1][:6]) + "."
-        self._say(f"That is not a legal move. {advice} Then press your button again.", "error")
+        advice += " Then press your button again."
+        if nearest is not None and 0 < len(nearest[1]) <= INSIST_SQUARES:
+            advice += (f" If you did play {nearest[0].text()} and the camera misreads it, press "
+                       "your button again without touching the board.")
+        self._say(f"That is not a legal move. {advice}", "error")
         record = Record("ruling", {
             "ruling": "reject",
             "player": player,
@@ -496,6 +540,7 @@ class Referee:
         state = self._state
         state.phase = Phase.OVER if self.game.is_over(self._current()) else Phase.TURN
         state.candidates, state.selected, state.marked = [], 0, ()
+        state.rejected, state.over_camera = None, ()
         self._say(message, "info")
 
     def _say_choice(self) -> None:

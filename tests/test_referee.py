@@ -219,3 +219,61 @@ def test_a_confident_misreading_is_still_rejected():
     if GAME.candidates(position, Observation(regions=regions)):
         return
     assert Lights(turn=1, verdict="red") in effects
+
+
+def _misread_move(seed: int):
+    """A started referee, a legal move, and what a camera sure of one wrong square sees after it:
+    the square the move ends on shows a quarter (nothing legal leaves one there)."""
+    referee = started_referee(seed=seed)
+    position = referee.position
+    for move in GAME.legal_moves(position):
+        target = move.regions()[-1]
+        regions = dict(looks_like(GAME.apply(position, move)).regions)
+        regions[target] = RegionReading(coin="Q", pawn=regions[target].pawn, confidence=0.95)
+        observation = Observation(regions=regions)
+        if not GAME.candidates(position, observation):
+            return referee, move, target, observation
+    raise AssertionError("no move whose misreading fits no other move")
+
+
+def test_pressing_again_on_an_unchanged_rejected_board_offers_the_nearest_move_to_confirm():
+    """The camera is sure and wrong about one square: the first press is rejected and says how
+    to insist; the second press on the same board offers the move, confirm accepts it and the
+    record says it was taken over the camera."""
+    referee, move, target, observation = _misread_move(seed=9)
+    position = referee.position
+    referee.handle(Press("END1"))
+    assert Lights(turn=1, verdict="red") in referee.handle(Seen(observation))
+    assert "press your button again without touching the board" in referee.view().message
+    referee.handle(Press("END1"))
+    effects = referee.handle(Seen(observation))
+    assert Lights(turn=1, verdict="ask") in effects
+    assert referee.phase is Phase.CHOOSING
+    assert target in referee.view().marked and move.text() in referee.view().message
+    effects = referee.handle(Press("CONFIRM"))
+    ruling = next(e for e in effects if isinstance(e, Record) and e.kind == "ruling")
+    assert ruling.fields["chosen"] == move.text()
+    assert "over the camera" in ruling.fields["text"] and target in ruling.fields["text"]
+    assert referee.position == GAME.apply(position, move)
+
+
+def test_a_changed_board_after_a_rejection_is_judged_afresh():
+    """Pressing again after changing the board is a new attempt, not insisting: rejected again
+    when it fits no move. Insisting on that board then offers the nearest move; UNDO turns the
+    offer down and keeps the position."""
+    referee, _, target, observation = _misread_move(seed=9)
+    position = referee.position
+    referee.handle(Press("END1"))
+    referee.handle(Seen(observation))
+    moved = dict(observation.regions)
+    emptied = next(name for name, reading in moved.items()
+                   if reading.coin and name != target and not reading.pawn)
+    moved[emptied] = RegionReading(coin=None)
+    referee.handle(Press("END1"))
+    assert Lights(turn=1, verdict="red") in referee.handle(Seen(Observation(regions=moved)))
+    referee.handle(Press("END1"))
+    assert Lights(turn=1, verdict="ask") in referee.handle(Seen(Observation(regions=moved)))
+    assert set(referee.view().marked) == {target, emptied}
+    assert referee.handle(Press("UNDO")) == [Lights(turn=1)]
+    assert referee.position == position
+    assert referee.phase is Phase.TURN
