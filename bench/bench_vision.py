@@ -7,6 +7,9 @@ glare, noise, blur, JPEG, tarnish, off-centre coins, stacks, pawns), reads each 
 entirely right, the confusion matrix of top coins, pawn errors, and the time per 1920x1080 frame
 split into find, rectify and read (median and 95th percentile). Rendering is not timed.
 
+Besides plain errors it reports the wrong squares read with confidence 0.5 or more and the
+frames free of them: the referee sets doubtful squares aside, so those are what can mislead it.
+
 Boards follow the game's physics (:func:`vision.synth.random_scene`): same-kind stacks, and in
 about a third of the frames (played under ``mixed-change``) mixed stacks smallest on top. The
 hard case of those, a smaller silver coin on a larger silver one, is reported on its own.
@@ -44,7 +47,7 @@ def main() -> None:
     profile = VisionProfile.default().only_kinds("PNDQ")
     confusion: Counter[tuple[str, str]] = Counter()
     pawn_errors = 0
-    squares = wrong_squares = frames_right = 0
+    squares = wrong_squares = frames_right = frames_not_misled = 0
     timings: dict[str, list[float]] = {
         "find": [], "rectify": [], "read": [], "total": [], "cpu": []
     }
@@ -63,7 +66,7 @@ def main() -> None:
         timings["total"].append((time.perf_counter() - start) * 1000)
         for stage in ("find", "rectify", "read"):
             timings[stage].append(observation.meta["timings_ms"][stage])
-        wrong_here = 0
+        wrong_here = sure_wrong_here = 0
         timings["cpu"].append((time.process_time() - cpu_start) * 1000)
         for name, truth in frame.truth.items():
             reading = observation.regions[name]
@@ -74,7 +77,7 @@ def main() -> None:
             pawn_errors += pawn_wrong
             if coin_wrong or pawn_wrong:
                 wrong_here += 1
-                sure_but_wrong += reading.confidence >= 0.5
+                sure_wrong_here += reading.confidence >= 0.5
                 if coin_wrong and _hidden_silver(truth.coins):
                     stack_errors["smaller silver coin on a larger silver one"] += 1
                     hidden_wrong += 1
@@ -92,7 +95,9 @@ def main() -> None:
                         f"(confidence {reading.confidence:.2f})"
                     )
         wrong_squares += wrong_here
+        sure_but_wrong += sure_wrong_here
         frames_right += wrong_here == 0
+        frames_not_misled += sure_wrong_here == 0
         if "mixed-change" in scene.variants:
             mixed_frames += 1
             mixed_right += wrong_here == 0
@@ -104,7 +109,9 @@ def main() -> None:
     print(f"per-square error rate: {wrong_squares / squares:.4%} ({wrong_squares} wrong)")
     print(f"frames entirely right: {frames_right / args.frames:.2%}")
     print(f"pawn errors: {pawn_errors}; wrong coins by case: {dict(stack_errors)}")
-    print(f"wrong squares read with confidence >= 0.5: {sure_but_wrong} of {wrong_squares}")
+    print(f"wrong squares read with confidence >= 0.5: {sure_but_wrong} of {wrong_squares} "
+          f"({sure_but_wrong / squares:.4%} of squares); frames with none: "
+          f"{frames_not_misled / args.frames:.2%} (the referee sets doubtful squares aside)")
     other = wrong_squares - stack_errors["smaller silver coin on a larger silver one"]
     print(f"squares holding a smaller silver coin on a larger silver one: {hidden_silver}; "
           f"error rate on all other squares: {other / max(1, squares - hidden_silver):.4%}")
