@@ -8,13 +8,15 @@
   frame's coins look a little larger or smaller; since coin sizes are discrete, the shift that
   puts most coins on a size of their metal is taken out, per metal where a frame holds enough
   of its coins, since dark copper swells more under blur than bright silver
-  (:func:`size_shift`, :func:`metal_shifts`). Beside a pawn, points outside the circle count
+  (:mod:`vision.coin_size`). Beside a pawn, points outside the circle count
   for even less (the pawn leans over the rim and shades the paper).
 * **Metal**: the median colour inside the rim, away from glare and pawn, as
   ``(ln(red/green), ln(blue/green))``: copper is far from the neutral silver coins, brass lies
-  between; beside a pawn it is read away from the pawn, whose colour bleeds onto the coin. A
-  middle of another metal than the face means a smaller coin on top (a penny on a
-  quarter, a dime on a penny), and the top coin is the middle's.
+  between; glare pales copper towards neutral along its own line, so a penny in glare is
+  still copper (:func:`vision.coin_size.colour_score`); beside a pawn it is read away from
+  the pawn, whose colour bleeds onto the coin. A middle of another metal than the face means
+  a smaller coin on top (a penny on a quarter, a dime on a penny), and the top coin is the
+  middle's.
 * **Top coin of one metal**: a smaller coin on a larger one of the same metal (a dime on a
   quarter), or a stack whose offset coins make the outline too large, is read from the top
   coin's own raised rim, a rim's width inside its edge (:mod:`vision.top_coin`).
@@ -29,6 +31,9 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from vision.coin_size import colour_score as _colour_score
+from vision.coin_size import metal_shifts as metal_shifts  # re-exported for vision.read
+from vision.coin_size import size_shift as size_shift
 from vision.light import PAPER, Normalised, chromaticity
 from vision.profile import VisionProfile
 from vision.read_config import ReadConfig
@@ -315,65 +320,3 @@ def classify(
     colour_known = np.where(np.isnan(colours).any(axis=1), 0.6, 1.0)
     stacked = np.where(other_metal, 0.8, 1.0)
     return [kinds[index] for index in best], share * plausible * colour_known * stacked
-
-
-def size_shift(
-    config: ReadConfig, profile: VisionProfile, diameters: FloatArray, colours: FloatArray,
-    shares: FloatArray,
-) -> float:
-    """The frame's common size error (mm), found from the coins themselves.
-
-    Blur and a slightly wrong lens fit make every coin of a frame look a little larger or
-    smaller. Coin sizes are discrete and known, and the metal narrows each coin's kinds (a
-    copper coin is a penny whatever its size), so the shift that brings most coins onto a
-    size of their metal is that error. Needs ``min_coins_for_shift`` well-fitted coins.
-    """
-    usable = np.isfinite(diameters) & (shares >= 0.5)
-    if usable.sum() < config.min_coins_for_shift or config.max_size_shift_mm <= 0:
-        return 0.0
-    sizes = np.array([look.diameter_mm for look in profile.coins])
-    metals = np.array([look.colour for look in profile.coins])
-    colour_score = _colour_score(profile, colours[usable], metals)
-    allowed = colour_score <= max(9.0, float(colour_score.min(axis=1).max(initial=0.0)))
-    allowed |= ~allowed.any(axis=1, keepdims=True)
-    limit, step = config.max_size_shift_mm, 0.05
-    shifts = np.arange(-limit, limit + step / 2, step)
-    gaps = diameters[usable][None, :, None] - shifts[:, None, None] - sizes[None, None, :]
-    gaps = np.where(allowed[None], np.abs(gaps), np.inf).min(axis=2)
-    cost = np.minimum(gaps, 1.0).sum(axis=1) + 0.02 * np.abs(shifts) * usable.sum()
-    return float(shifts[int(np.argmin(cost))])
-
-
-def _colour_score(profile: VisionProfile, colours: FloatArray, metals: FloatArray) -> FloatArray:
-    """Squared colour distance in sigmas from each kind's metal; 0 where the colour is unknown."""
-    gap = ((colours[:, None, :] - metals[None]) ** 2).sum(axis=2)
-    return np.asarray(np.nan_to_num(gap / profile.colour_sigma**2, nan=0.0))
-
-
-def metal_shifts(
-    config: ReadConfig, profile: VisionProfile, diameters: FloatArray, colours: FloatArray,
-    shares: FloatArray,
-) -> FloatArray:
-    """Each coin's size error (mm): the frame's (:func:`size_shift`), found from its own
-    metal's coins where a frame holds enough of them.
-
-    Blur widens an edge by how far its blurred step stays unlike the paper, which depends on
-    the coin's contrast with the paper: dark copper swells more than bright silver. One shift
-    for all would then put a frame of many pennies' swelling onto its quarters and nickels.
-    """
-    shifts = np.full(len(diameters), np.nan)
-    if len(diameters) == 0:
-        return shifts
-    metals = np.array([look.colour for look in profile.coins])
-    nearest = np.argmin(_colour_score(profile, colours, metals), axis=1)
-    known = ~np.isnan(colours).any(axis=1)
-    for metal in {look.colour for look in profile.coins}:
-        group = known & (metals[nearest] == np.array(metal)).all(axis=1)
-        if (group & (shares >= 0.5)).sum() >= config.min_coins_for_shift:
-            shifts[group] = size_shift(
-                config, profile, diameters[group], colours[group], shares[group]
-            )
-    rest = np.isnan(shifts)
-    if rest.any():  # the frame's shift, only where some coins need it
-        shifts[rest] = size_shift(config, profile, diameters, colours, shares)
-    return shifts
