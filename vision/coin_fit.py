@@ -231,14 +231,32 @@ def measure_coins(
     points, valid = _ray_exits(
         config, normalised, pawns, seeds, 1.0 * pixels_per_mm, blob_end_px, step_px * 2
     )
-    centres, _, _ = _fit_circles(config, points, valid, reject_px * 2)
+    blob_centres, blob_radii, _ = _fit_circles(config, points, valid, reject_px * 2)
     enough = valid.sum(axis=1) >= config.ray_count // 3
-    centres = np.where(enough[:, None], centres, seeds)
+    centres = np.where(enough[:, None], blob_centres, seeds)
     begin_px = 0.5 * smallest * pixels_per_mm
     points, valid = _rim_points(config, normalised, pawns, centres, begin_px, end_px, step_px)
     centres, radii, share = _fit_circles(config, points, valid, reject_px)
     rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
     faces, visible = _colours(normalised, pawns, centres, radii, rings)
+    # Glare can wash a silver coin out until its rim shows on few rays: a circle through
+    # those few is a guess. Its outline in the foreground (filled from its texture and broken
+    # edge ring) gives the centre, and the rim points seen the radius about it.
+    rays = valid.sum(axis=1)
+    washed = np.flatnonzero(enough & (visible >= config.beside_pawn_visible)
+                            & (rays < config.min_rim_rays * config.ray_count))
+    if len(washed):
+        centres[washed] = blob_centres[washed]
+        reach = np.hypot(*(points[washed] - blob_centres[washed, None, :]).transpose(2, 0, 1))
+        reach = np.where(valid[washed], reach, np.nan)
+        with np.errstate(all="ignore"):
+            about = np.nanmedian(reach, axis=1)
+        radii[washed] = np.where(rays[washed] >= 6, about, blob_radii[washed])
+        near = np.abs(reach - radii[washed, None]) < reject_px / 3
+        share[washed] = near.mean(axis=1)
+        faces[washed], visible[washed] = _colours(
+            normalised, pawns, centres[washed], radii[washed], rings
+        )
     # A pawn on or beside a coin leans over its rim and shades the paper next to it: both only
     # ever add rim points outside the coin, so those count for less there.
     beside = np.flatnonzero(visible < config.beside_pawn_visible)

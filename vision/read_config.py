@@ -46,7 +46,9 @@ class ReadConfig:
     A blob less than ``min_visible_share`` clear of pawns holds a coin (read with doubt) when
     its rim fits a circle within ``under_pawn_margin_mm`` of the smallest coin or larger.
     A coin whose circle lies near fewer than ``min_fit_share`` of its rays' rim points is
-    read with doubt (``hidden_coin_doubt``): its size is a guess.
+    read with doubt (``hidden_coin_doubt``): its size is a guess. A coin no pawn is beside
+    whose rim shows on fewer than ``min_rim_rays`` of its rays (glare washes silver out) is
+    measured by its outline in the foreground instead.
     """
 
     light_pixels_per_mm: float = 0.25
@@ -99,4 +101,5 @@ class ReadConfig:
     under_pawn_margin_mm: float = 0.5
     min_fit_share: float = 0.3
     min_coins_for_shift: int = 4
+    min_rim_rays: float = 0.5
     max_loose_coins: int = 40
