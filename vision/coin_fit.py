@@ -107,9 +107,10 @@ def _ray_exits(
 def _rim_points(
     config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
     begin_px: float, end_px: float, step_px: float,
-) -> tuple[FloatArray, NDArray[np.bool_]]:
+) -> tuple[FloatArray, NDArray[np.bool_], NDArray[np.bool_]]:
     """The outermost rim along each ray: where the last stretch unlike paper ends, placed at
-    the steepest fall of the difference from paper (the edge of a blurred step)."""
+    the steepest fall of the difference from paper (the edge of a blurred step); whether it
+    was found; and whether the ray ended on no paper and no pawn (it ends on the coin)."""
     count = len(centres)
     radii = np.arange(begin_px, end_px, step_px)
     directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
@@ -133,7 +134,9 @@ def _rim_points(
     paper_like = (np.abs(paper - PAPER) < config.paper_tolerance * PAPER).all(axis=2)
     unlike = values > config.rim_step * PAPER
     last = samples - 1 - np.argmax(unlike[..., ::-1], axis=2)
-    valid = unlike.any(axis=2) & (last < samples - 4) & paper_like
+    ends_on_coin = unlike.any(axis=2) & (last >= samples - 4)
+    valid = unlike.any(axis=2) & ~ends_on_coin & paper_like
+    ran_out = (ends_on_coin | ~paper_like) & ~on_pawn[..., -4:].any(axis=2)
     fall = values[..., :-1] - values[..., 1:]  # fall[i]: from radii[i] to radii[i + 1]
     window = max(2, round(config.rim_window_mm / config.ray_step_mm))
     offsets = np.arange(-window, 2)
@@ -144,7 +147,7 @@ def _rim_points(
     near = np.clip(steepest[..., None] + np.arange(-2, 3)[None, None, :], 0, samples - 1)
     valid &= ~np.take_along_axis(on_pawn, near, axis=2).any(axis=2)
     points = centres[:, None, :] + directions[None, :, :] * radius[..., None]
-    return points, valid
+    return points, valid, ran_out
 
 
 def _fit_circles(
@@ -235,7 +238,20 @@ def measure_coins(
     enough = valid.sum(axis=1) >= config.ray_count // 3
     centres = np.where(enough[:, None], blob_centres, seeds)
     begin_px = 0.5 * smallest * pixels_per_mm
-    points, valid = _rim_points(config, normalised, pawns, centres, begin_px, end_px, step_px)
+    points, valid, ran_out = _rim_points(
+        config, normalised, pawns, centres, begin_px, end_px, step_px
+    )
+    # A stack whose offset coins spread beyond the largest coin's reach needs longer rays
+    # where many end on the stack and find no paper: as far beyond its blob as others go
+    # beyond the largest coin.
+    reach_px = config.ray_reach_mm * pixels_per_mm
+    short = ran_out.sum(axis=1) >= config.ray_count * config.short_rays
+    wide = np.flatnonzero(enough & short & (blob_radii + reach_px / 2 > end_px))
+    if len(wide):
+        far = float(blob_radii[wide].max()) + reach_px
+        points[wide], valid[wide], _ = _rim_points(
+            config, normalised, pawns, centres[wide], begin_px, far, step_px
+        )
     centres, radii, share = _fit_circles(config, points, valid, reject_px)
     rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
     faces, visible = _colours(normalised, pawns, centres, radii, rings)
@@ -248,9 +264,8 @@ def measure_coins(
     if len(washed):
         centres[washed] = blob_centres[washed]
         reach = np.hypot(*(points[washed] - blob_centres[washed, None, :]).transpose(2, 0, 1))
-        reach = np.where(valid[washed], reach, np.nan)
-        with np.errstate(all="ignore"):
-            about = np.nanmedian(reach, axis=1)
+        ordered = np.sort(np.where(valid[washed], reach, np.inf), axis=1)
+        about = np.take_along_axis(ordered, (rays[washed, None] - 1) // 2, axis=1)[:, 0]
         radii[washed] = np.where(rays[washed] >= 6, about, blob_radii[washed])
         near = np.abs(reach - radii[washed, None]) < reject_px / 3
         share[washed] = near.mean(axis=1)
