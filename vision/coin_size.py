@@ -31,9 +31,10 @@ def colour_score(profile: VisionProfile, colours: FloatArray, metals: FloatArray
     along a straight line (in these log ratios, nearly so): a penny in glare keeps copper's
     hue but not its strength. So a coloured metal's colour is any on the line from its own
     towards neutral down to ``metal_fade`` of it: paler still, a colour counts in
-    ``fade_sigma``, across the line or stronger than the metal's own in ``colour_sigma``.
-    Silver, neutral already, stays a point (``colour_sigma`` every way), as far from copper
-    as ever.
+    ``fade_sigma``, stronger than the metal's own in ``colour_sigma``, and across the line in
+    ``colour_sigma`` scaled as glare scaled the colour (its strays pale with it, so a silver
+    coin tinted red by a pawn is no paled penny). Silver, neutral already, stays a point
+    (``colour_sigma`` every way), as far from copper as ever.
     """
     strength = np.sqrt((metals**2).sum(axis=1))
     unit = metals / np.maximum(strength, 1e-9)[:, None]
@@ -41,7 +42,10 @@ def colour_score(profile: VisionProfile, colours: FloatArray, metals: FloatArray
     across = colours @ np.column_stack([-unit[:, 1], unit[:, 0]]).T
     paler = np.maximum(profile.metal_fade * strength - along, 0.0)
     stronger = np.maximum(along - strength, 0.0)
-    faded = (paler / profile.fade_sigma) ** 2 + (across**2 + stronger**2) / profile.colour_sigma**2
+    # Glare scales a colour's strays from its metal's line as it scales the colour.
+    kept = np.clip(along / np.maximum(strength, 1e-9), profile.metal_fade, 1.0)
+    faded = ((paler / profile.fade_sigma) ** 2 + (stronger / profile.colour_sigma) ** 2
+             + (across / (profile.colour_sigma * kept)) ** 2)
     plain = ((colours[:, None, :] - metals[None]) ** 2).sum(axis=2) / profile.colour_sigma**2
     gap = np.where(strength[None] > 1e-6, faded, plain)
     return np.asarray(np.nan_to_num(gap, nan=0.0))

@@ -47,3 +47,25 @@ def test_pennies_in_a_glare_spot_are_read_as_pennies(seed: int) -> None:
         if truth.coins == "P" and truth.pawn is None and observation.regions[name].coin != "P"
     ]
     assert not wrong
+
+
+def test_glare_scales_a_colours_stray_from_its_metal_with_it() -> None:
+    """A colour paled to half copper's strength may stray from copper's line by half as much:
+    a silver coin tinted red by a pawn beside it is no paled penny."""
+    copper = np.array(PROFILE.coin("P").colour)
+    across = np.array([-copper[1], copper[0]]) / np.hypot(*copper)
+    strays = np.array([copper + 0.1 * across, 0.5 * copper + 0.1 * across])
+    scores = colour_score(PROFILE, strays, METALS)[:, KINDS.index("P")]
+    assert scores[1] == pytest.approx(4 * scores[0], rel=0.01)
+
+
+def test_a_dime_under_a_red_pawn_is_not_read_as_a_penny() -> None:
+    """The red pawn's colour bleeds onto what shows of the dime: redder, not copper."""
+    seed = 148
+    scene = random_scene(seed, random_variation(seed, 35.0))
+    frame = render(scene, seed)
+    observation = read_frame(CONFIG, frame.image, scene.geometry, PROFILE)
+    pawned = [name for name, truth in frame.truth.items()
+              if truth.coins == "D" and truth.pawn == "red"]
+    assert pawned
+    assert all(observation.regions[name].coin != "P" for name in pawned)
