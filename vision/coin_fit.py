@@ -8,13 +8,15 @@
   frame's coins look a little larger or smaller; since coin sizes are discrete, the shift that
   puts most coins on a size of their metal is taken out, per metal where a frame holds enough
   of its coins, since dark copper swells more under blur than bright silver
-  (:func:`size_shift`, :func:`metal_shifts`). Beside a pawn, points outside the circle count
+  (:mod:`vision.coin_size`). Beside a pawn, points outside the circle count
   for even less (the pawn leans over the rim and shades the paper).
 * **Metal**: the median colour inside the rim, away from glare and pawn, as
   ``(ln(red/green), ln(blue/green))``: copper is far from the neutral silver coins, brass lies
-  between; beside a pawn it is read away from the pawn, whose colour bleeds onto the coin. A
-  middle of another metal than the face means a smaller coin on top (a penny on a
-  quarter, a dime on a penny), and the top coin is the middle's.
+  between; glare pales copper towards neutral along its own line, so a penny in glare is
+  still copper (:func:`vision.coin_size.colour_score`); beside a pawn it is read away from
+  the pawn, whose colour bleeds onto the coin. A middle of another metal than the face means
+  a smaller coin on top (a penny on a quarter, a dime on a penny), and the top coin is the
+  middle's.
 * **Top coin of one metal**: a smaller coin on a larger one of the same metal (a dime on a
   quarter), or a stack whose offset coins make the outline too large, is read from the top
   coin's own raised rim, a rim's width inside its edge (:mod:`vision.top_coin`).
@@ -29,6 +31,9 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from vision.coin_size import colour_score as _colour_score
+from vision.coin_size import metal_shifts as metal_shifts  # re-exported for vision.read
+from vision.coin_size import size_shift as size_shift
 from vision.light import PAPER, Normalised, chromaticity
 from vision.profile import VisionProfile
 from vision.read_config import ReadConfig
@@ -102,9 +107,10 @@ def _ray_exits(
 def _rim_points(
     config: ReadConfig, normalised: Normalised, pawns: Image, centres: FloatArray,
     begin_px: float, end_px: float, step_px: float,
-) -> tuple[FloatArray, NDArray[np.bool_]]:
+) -> tuple[FloatArray, NDArray[np.bool_], NDArray[np.bool_]]:
     """The outermost rim along each ray: where the last stretch unlike paper ends, placed at
-    the steepest fall of the difference from paper (the edge of a blurred step)."""
+    the steepest fall of the difference from paper (the edge of a blurred step); whether it
+    was found; and whether the ray ended on no paper and no pawn (it ends on the coin)."""
     count = len(centres)
     radii = np.arange(begin_px, end_px, step_px)
     directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
@@ -128,7 +134,9 @@ def _rim_points(
     paper_like = (np.abs(paper - PAPER) < config.paper_tolerance * PAPER).all(axis=2)
     unlike = values > config.rim_step * PAPER
     last = samples - 1 - np.argmax(unlike[..., ::-1], axis=2)
-    valid = unlike.any(axis=2) & (last < samples - 4) & paper_like
+    ends_on_coin = unlike.any(axis=2) & (last >= samples - 4)
+    valid = unlike.any(axis=2) & ~ends_on_coin & paper_like
+    ran_out = (ends_on_coin | ~paper_like) & ~on_pawn[..., -4:].any(axis=2)
     fall = values[..., :-1] - values[..., 1:]  # fall[i]: from radii[i] to radii[i + 1]
     window = max(2, round(config.rim_window_mm / config.ray_step_mm))
     offsets = np.arange(-window, 2)
@@ -139,7 +147,7 @@ def _rim_points(
     near = np.clip(steepest[..., None] + np.arange(-2, 3)[None, None, :], 0, samples - 1)
     valid &= ~np.take_along_axis(on_pawn, near, axis=2).any(axis=2)
     points = centres[:, None, :] + directions[None, :, :] * radius[..., None]
-    return points, valid
+    return points, valid, ran_out
 
 
 def _fit_circles(
@@ -226,14 +234,44 @@ def measure_coins(
     points, valid = _ray_exits(
         config, normalised, pawns, seeds, 1.0 * pixels_per_mm, blob_end_px, step_px * 2
     )
-    centres, _, _ = _fit_circles(config, points, valid, reject_px * 2)
+    blob_centres, blob_radii, _ = _fit_circles(config, points, valid, reject_px * 2)
     enough = valid.sum(axis=1) >= config.ray_count // 3
-    centres = np.where(enough[:, None], centres, seeds)
+    centres = np.where(enough[:, None], blob_centres, seeds)
     begin_px = 0.5 * smallest * pixels_per_mm
-    points, valid = _rim_points(config, normalised, pawns, centres, begin_px, end_px, step_px)
+    points, valid, ran_out = _rim_points(
+        config, normalised, pawns, centres, begin_px, end_px, step_px
+    )
+    # A stack whose offset coins spread beyond the largest coin's reach needs longer rays
+    # where many end on the stack and find no paper: as far beyond its blob as others go
+    # beyond the largest coin.
+    reach_px = config.ray_reach_mm * pixels_per_mm
+    short = ran_out.sum(axis=1) >= config.ray_count * config.short_rays
+    wide = np.flatnonzero(enough & short & (blob_radii + reach_px / 2 > end_px))
+    if len(wide):
+        far = float(blob_radii[wide].max()) + reach_px
+        points[wide], valid[wide], _ = _rim_points(
+            config, normalised, pawns, centres[wide], begin_px, far, step_px
+        )
     centres, radii, share = _fit_circles(config, points, valid, reject_px)
     rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
     faces, visible = _colours(normalised, pawns, centres, radii, rings)
+    # Glare can wash a silver coin out until its rim shows on few rays: a circle through
+    # those few is a guess. Its outline in the foreground (filled from its texture and broken
+    # edge ring) gives the centre, and the rim points seen the radius about it.
+    rays = valid.sum(axis=1)
+    washed = np.flatnonzero(enough & (visible >= config.beside_pawn_visible)
+                            & (rays < config.min_rim_rays * config.ray_count))
+    if len(washed):
+        centres[washed] = blob_centres[washed]
+        reach = np.hypot(*(points[washed] - blob_centres[washed, None, :]).transpose(2, 0, 1))
+        ordered = np.sort(np.where(valid[washed], reach, np.inf), axis=1)
+        about = np.take_along_axis(ordered, (rays[washed, None] - 1) // 2, axis=1)[:, 0]
+        radii[washed] = np.where(rays[washed] >= 6, about, blob_radii[washed])
+        near = np.abs(reach - radii[washed, None]) < reject_px / 3
+        share[washed] = near.mean(axis=1)
+        faces[washed], visible[washed] = _colours(
+            normalised, pawns, centres[washed], radii[washed], rings
+        )
     # A pawn on or beside a coin leans over its rim and shades the paper next to it: both only
     # ever add rim points outside the coin, so those count for less there.
     beside = np.flatnonzero(visible < config.beside_pawn_visible)
@@ -315,65 +353,3 @@ def classify(
     colour_known = np.where(np.isnan(colours).any(axis=1), 0.6, 1.0)
     stacked = np.where(other_metal, 0.8, 1.0)
     return [kinds[index] for index in best], share * plausible * colour_known * stacked
-
-
-def size_shift(
-    config: ReadConfig, profile: VisionProfile, diameters: FloatArray, colours: FloatArray,
-    shares: FloatArray,
-) -> float:
-    """The frame's common size error (mm), found from the coins themselves.
-
-    Blur and a slightly wrong lens fit make every coin of a frame look a little larger or
-    smaller. Coin sizes are discrete and known, and the metal narrows each coin's kinds (a
-    copper coin is a penny whatever its size), so the shift that brings most coins onto a
-    size of their metal is that error. Needs ``min_coins_for_shift`` well-fitted coins.
-    """
-    usable = np.isfinite(diameters) & (shares >= 0.5)
-    if usable.sum() < config.min_coins_for_shift or config.max_size_shift_mm <= 0:
-        return 0.0
-    sizes = np.array([look.diameter_mm for look in profile.coins])
-    metals = np.array([look.colour for look in profile.coins])
-    colour_score = _colour_score(profile, colours[usable], metals)
-    allowed = colour_score <= max(9.0, float(colour_score.min(axis=1).max(initial=0.0)))
-    allowed |= ~allowed.any(axis=1, keepdims=True)
-    limit, step = config.max_size_shift_mm, 0.05
-    shifts = np.arange(-limit, limit + step / 2, step)
-    gaps = diameters[usable][None, :, None] - shifts[:, None, None] - sizes[None, None, :]
-    gaps = np.where(allowed[None], np.abs(gaps), np.inf).min(axis=2)
-    cost = np.minimum(gaps, 1.0).sum(axis=1) + 0.02 * np.abs(shifts) * usable.sum()
-    return float(shifts[int(np.argmin(cost))])
-
-
-def _colour_score(profile: VisionProfile, colours: FloatArray, metals: FloatArray) -> FloatArray:
-    """Squared colour distance in sigmas from each kind's metal; 0 where the colour is unknown."""
-    gap = ((colours[:, None, :] - metals[None]) ** 2).sum(axis=2)
-    return np.asarray(np.nan_to_num(gap / profile.colour_sigma**2, nan=0.0))
-
-
-def metal_shifts(
-    config: ReadConfig, profile: VisionProfile, diameters: FloatArray, colours: FloatArray,
-    shares: FloatArray,
-) -> FloatArray:
-    """Each coin's size error (mm): the frame's (:func:`size_shift`), found from its own
-    metal's coins where a frame holds enough of them.
-
-    Blur widens an edge by how far its blurred step stays unlike the paper, which depends on
-    the coin's contrast with the paper: dark copper swells more than bright silver. One shift
-    for all would then put a frame of many pennies' swelling onto its quarters and nickels.
-    """
-    shifts = np.full(len(diameters), np.nan)
-    if len(diameters) == 0:
-        return shifts
-    metals = np.array([look.colour for look in profile.coins])
-    nearest = np.argmin(_colour_score(profile, colours, metals), axis=1)
-    known = ~np.isnan(colours).any(axis=1)
-    for metal in {look.colour for look in profile.coins}:
-        group = known & (metals[nearest] == np.array(metal)).all(axis=1)
-        if (group & (shares >= 0.5)).sum() >= config.min_coins_for_shift:
-            shifts[group] = size_shift(
-                config, profile, diameters[group], colours[group], shares[group]
-            )
-    rest = np.isnan(shifts)
-    if rest.any():  # the frame's shift, only where some coins need it
-        shifts[rest] = size_shift(config, profile, diameters, colours, shares)
-    return shifts

@@ -57,7 +57,9 @@ class VisionProfile:
     """Everything reading needs to tell coins and pawns apart.
 
     ``diameter_sigma_mm`` and ``colour_sigma`` are the spreads of a measurement around a
-    kind's value (a coin 2 sigma away is still that kind, but with less confidence).
+    kind's value (a coin 2 sigma away is still that kind, but with less confidence); glare
+    pales a coloured metal towards neutral, down to ``metal_fade`` of its colour's strength,
+    and paler than that counts in ``fade_sigma`` (see :func:`vision.coin_size.colour_score`).
     ``diameter_scale`` corrects a camera's systematic size bias (blur grows dark discs):
     measured diameters are divided by it. Pawn pixels are those of at least
     ``pawn_min_saturation`` (or darker than ``pawn_dark_value``, for black pawns) whose hue is
@@ -70,6 +72,8 @@ class VisionProfile:
     pawns: tuple[PawnLook, ...]
     diameter_sigma_mm: float = 0.5
     colour_sigma: float = 0.1
+    metal_fade: float = 0.5
+    fade_sigma: float = 0.05
     diameter_scale: float = 1.0
     pawn_diameter_mm: float = 14.0
     pawn_min_saturation: float = 0.35
@@ -183,6 +187,8 @@ class VisionProfile:
 _NUMBER_FIELDS = (
     "diameter_sigma_mm",
     "colour_sigma",
+    "metal_fade",
+    "fade_sigma",
     "diameter_scale",
     "pawn_diameter_mm",
     "pawn_min_saturation",

@@ -27,6 +27,8 @@ class ReadConfig:
     clear of pawns (a pawn leaning over the rim and its shadow add more outside); its colour
     is taken ``pawn_colour_margin_mm`` away from the pawn where enough is seen. Up to
     ``max_size_shift_mm`` of common size error per frame is taken out (see :func:`size_shift`).
+    A blob larger than the rays' reach whose rays end on no paper on ``short_rays`` of them (a
+    stack spread by its offsets) is measured again with rays as far beyond its blob.
     The top coin's rim is looked for from ``inner_rim_begin`` of the outline's radius to
     ``inner_rim_margin_mm`` inside it; it is trusted to turn a reading on ``inner_rim_share``
     of the rays, to doubt one on ``weak_rim_share``; its width is ``rim_width_mm`` when too few
@@ -46,7 +48,9 @@ class ReadConfig:
     A blob less than ``min_visible_share`` clear of pawns holds a coin (read with doubt) when
     its rim fits a circle within ``under_pawn_margin_mm`` of the smallest coin or larger.
     A coin whose circle lies near fewer than ``min_fit_share`` of its rays' rim points is
-    read with doubt (``hidden_coin_doubt``): its size is a guess.
+    read with doubt (``hidden_coin_doubt``): its size is a guess. A coin no pawn is beside
+    whose rim shows on fewer than ``min_rim_rays`` of its rays (glare washes silver out) is
+    measured by its outline in the foreground instead.
     """
 
     light_pixels_per_mm: float = 0.25
@@ -99,4 +103,6 @@ class ReadConfig:
     under_pawn_margin_mm: float = 0.5
     min_fit_share: float = 0.3
     min_coins_for_shift: int = 4
+    min_rim_rays: float = 0.5
+    short_rays: float = 0.15
     max_loose_coins: int = 40
