@@ -100,8 +100,13 @@ def normalise(
     window = int(config.light_window_mm * config.light_pixels_per_mm) | 1
     light = cv2.medianBlur(small, window)
     light = cv2.GaussianBlur(light, (0, 0), max(1.0, window / 6))
+    # Never divide by black. Linear interpolation never goes below its darkest sample, so
+    # clamping the full-size light (costly) is needed only when the small one reaches 0.
+    darkest_light = int(light.min())
     light = cv2.resize(light, (ratio.shape[1], ratio.shape[0]), interpolation=cv2.INTER_LINEAR)
-    image = cv2.divide(ratio, np.maximum(light, 1, out=light), scale=PAPER)
+    if darkest_light < 1:
+        np.maximum(light, 1, out=light)
+    image = cv2.divide(ratio, light, scale=PAPER)
     blue, green, red = cv2.split(image)
     darkest = cv2.min(cv2.min(blue, green), red)
     brightest = cv2.max(cv2.max(blue, green), red)
