@@ -116,16 +116,17 @@ def test_a_still_camera_finds_its_markers_where_they_were(
     assert previous is not None and len(previous) == 4
     grey = markers.to_grey(_image(replace(LENS, noise=3.0), {"e5": "D"}))
     scale = config.detect_width / grey.shape[1]
-    near = markers._detect_near(grey, scale, previous)
-    whole = markers._detect(grey, scale)
+    small = markers._shrink(grey, scale)
+    near = markers._detect_near(small, scale, previous)
+    whole = markers._detect(small, scale)
     assert near.keys() == whole.keys() == previous.keys()
     assert all(np.array_equal(near[key], whole[key]) for key in whole)
     searches: list[float] = []
     search = markers._detect
 
-    def counted(grey: np.ndarray, scale: float) -> dict[int, np.ndarray]:
+    def counted(small: np.ndarray, scale: float) -> dict[int, np.ndarray]:
         searches.append(scale)
-        return search(grey, scale)
+        return search(small, scale)
 
     monkeypatch.setattr(markers, "_detect", counted)
     find_board(config, image, GEOMETRY)
@@ -144,7 +145,8 @@ def test_a_covered_marker_sends_the_search_over_the_whole_frame(lens_fits: list[
     right, bottom = np.ceil(previous[0].max(axis=0)).astype(int) + 4
     covered[top:bottom, left:right] = (60, 90, 150)  # a hand over marker 0
     scale = config.detect_width / image.shape[1]
-    assert markers._detect_near(markers.to_grey(covered), scale, previous) == {}
+    small = markers._shrink(markers.to_grey(covered), scale)
+    assert markers._detect_near(small, scale, previous) == {}
     location = find_board(config, covered, GEOMETRY)
     assert location.markers_missing == (0,)
 
