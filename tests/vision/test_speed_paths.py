@@ -14,7 +14,7 @@ from calibration.geometry import coin_isolation_mat
 from vision.allocator import keep_freed_memory
 from vision.markers import BoardLocation, MarkerConfig, find_board, forget_lens
 from vision.pawns import pawns_in
-from vision.synth import CameraPose, SynthScene, Variation, render
+from vision.synth import CameraPose, SynthScene, Variation, random_scene, random_variation, render
 
 from .helpers import PROFILE
 
@@ -169,3 +169,36 @@ def test_pawn_counts_from_pawn_pixels_match_counts_over_the_whole_view() -> None
         assert share == pytest.approx(row.max() / disc)
         assert (name is None) == (row.max() / disc < profile.pawn_min_share)
     assert pawns_in(np.zeros_like(labels), regions_at, 6, profile, 1.0) == [(None, 0.0)] * 6
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_markers_found_roughly_then_near_have_the_corners_of_a_full_search(seed: int) -> None:
+    scene = random_scene(seed, random_variation(seed, 35.0))
+    grey = markers.to_grey(render(scene, seed).image)
+    scale = MarkerConfig().detect_width / grey.shape[1]
+    small = markers._shrink(grey, scale)
+    rough = markers._markers_in(small, scale, (0, 0), rough=True)
+    full = markers._markers_in(small, scale, (0, 0))
+    found = markers._detect(small, scale)
+    assert len(rough) == 4 and rough.keys() == full.keys() == found.keys()
+    assert all(np.array_equal(found[key], full[key]) for key in full)
+
+
+def test_markers_the_rough_search_misses_are_searched_for_in_the_whole_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    grey = markers.to_grey(_image())
+    scale = MarkerConfig().detect_width / grey.shape[1]
+    small = markers._shrink(grey, scale)
+    full = markers._markers_in(small, scale, (0, 0))
+    plain = markers._markers_in
+    monkeypatch.setattr(  # the rough search sees only three markers
+        markers, "_markers_in",
+        lambda small, scale, offset, rough=False: (
+            {key: value for key, value in plain(small, scale, offset, rough).items() if key}
+            if rough else plain(small, scale, offset)
+        ),
+    )
+    found = markers._detect(small, scale)
+    assert found.keys() == full.keys() and len(found) == 4
+    assert all(np.array_equal(found[key], full[key]) for key in full)
