@@ -370,12 +370,13 @@ def _fit_lens(
     """The radial distortion that makes the points fit one plane best, with its homography
     and error: the misfit is smooth in ``k1``, so a few candidates fitted at once and a
     parabola through the best three find its minimum."""
+    plane = _PlaneFit(source, target, image_size)
     candidates = np.linspace(-config.max_lens_k1, config.max_lens_k1, 9)
-    errors = _plane_errors(source, target, candidates, image_size)
+    errors = plane.errors(candidates)
     best = int(np.clip(np.argmin(errors), 1, len(candidates) - 2))
     step = candidates[1] - candidates[0]
     fine = candidates[best] + np.linspace(-step, step, 9)
-    errors = _plane_errors(source, target, fine, image_size)
+    errors = plane.errors(fine)
     index = int(np.clip(np.argmin(errors), 1, len(fine) - 2))
     low, middle, high = errors[index - 1 : index + 2]
     curvature = low - 2 * middle + high
@@ -385,40 +386,52 @@ def _fit_lens(
     return best_k1, homography, error
 
 
-def _plane_errors(
-    source: FloatArray, target: FloatArray, candidates: FloatArray, image_size: tuple[int, int]
-) -> FloatArray:
-    """RMS misfit (px) of a homography from ``source`` to ``target`` undistorted with each
-    candidate ``k1``: a batched, normalised direct linear transform."""
-    centre = np.array(image_size, np.float64) / 2
-    offsets = target - centre
-    squared = (offsets**2).sum(axis=1) / (math.hypot(*image_size) / 2) ** 2
-    ideal = centre + offsets[None] * (1 + candidates[:, None, None] * squared[None, :, None])
-    source_mean, source_scale = source.mean(axis=0), np.abs(source - source.mean(axis=0)).mean()
-    ideal_mean = ideal.mean(axis=1, keepdims=True)
-    ideal_scale = np.abs(ideal - ideal_mean).mean(axis=(1, 2), keepdims=True)
-    x, y = ((source - source_mean) / source_scale).T
-    u = ((ideal - ideal_mean) / ideal_scale)[..., 0]
-    v = ((ideal - ideal_mean) / ideal_scale)[..., 1]
-    count = len(candidates)
-    plane_points = np.column_stack([x, y, np.ones_like(x)])
-    homographies = np.linalg.eigh(_dlt_normal(plane_points, u, v))[1][:, :, 0]
-    plane = plane_points @ homographies.reshape(count, 3, 3).transpose(0, 2, 1)
-    projected = plane[..., :2] / plane[..., 2:3]
-    misfit = (projected - np.stack([u, v], axis=2)) * ideal_scale
-    return np.asarray(np.sqrt((misfit**2).sum(axis=2).mean(axis=1)))
+class _PlaneFit:
+    """How well ``source`` (mat mm) maps onto ``target`` (frame px) by one homography, for
+    candidate lenses: a batched, normalised direct linear transform. What does not depend on
+    the lens is computed once, for both rounds of the search."""
+
+    def __init__(
+        self, source: FloatArray, target: FloatArray, image_size: tuple[int, int]
+    ) -> None:
+        self.centre = np.array(image_size, np.float64) / 2
+        self.offsets = target - self.centre
+        self.squared = (self.offsets**2).sum(axis=1) / (math.hypot(*image_size) / 2) ** 2
+        source_mean, source_scale = source.mean(axis=0), np.abs(source - source.mean(axis=0)).mean()
+        x, y = ((source - source_mean) / source_scale).T
+        self.plane_points = np.column_stack([x, y, np.ones_like(x)])
+        points = len(source)
+        self.outer = (self.plane_points[:, :, None] * self.plane_points[:, None, :]).reshape(
+            points, 9
+        )
+
+    def errors(self, candidates: FloatArray) -> FloatArray:
+        """RMS misfit (px) of the best homography with each candidate ``k1``."""
+        offsets, squared = self.offsets, self.squared
+        ideal = self.centre + offsets[None] * (
+            1 + candidates[:, None, None] * squared[None, :, None]
+        )
+        ideal_mean = ideal.mean(axis=1, keepdims=True)
+        ideal_scale = np.abs(ideal - ideal_mean).mean(axis=(1, 2), keepdims=True)
+        normalised = (ideal - ideal_mean) / ideal_scale
+        u, v = normalised[..., 0], normalised[..., 1]
+        count = len(candidates)
+        homographies = np.linalg.eigh(_dlt_normal(self.outer, u, v))[1][:, :, 0]
+        plane = self.plane_points @ homographies.reshape(count, 3, 3).transpose(0, 2, 1)
+        projected = plane[..., :2] / plane[..., 2:3]
+        misfit = (projected - normalised) * ideal_scale
+        return np.asarray(np.sqrt((misfit**2).sum(axis=2).mean(axis=1)))
 
 
-def _dlt_normal(plane_points: FloatArray, u: FloatArray, v: FloatArray) -> FloatArray:
-    """The (K, 9, 9) normal matrices of the direct linear transforms from ``plane_points``
-    (N, 3) to each candidate's (K, N) points ``u, v``.
+def _dlt_normal(outer: FloatArray, u: FloatArray, v: FloatArray) -> FloatArray:
+    """The (K, 9, 9) normal matrices of the direct linear transforms from plane points ``p``
+    (their outer products ``p p^T``, N x 9) to each candidate's (K, N) points ``u, v``.
 
     Each point adds rows ``(p, 0, -u p)`` and ``(0, p, -v p)``, so the normal matrix is made of
     the 3 x 3 blocks ``sum w p p^T`` with weights 1, u, v and u^2 + v^2: four weighted sums
     instead of a product of the whole (K, 2N, 9) system.
     """
-    count, points = u.shape
-    outer = (plane_points[:, :, None] * plane_points[:, None, :]).reshape(points, 9)
+    count = len(u)
     weights = np.stack([np.ones_like(u), u, v, u * u + v * v], axis=1)
     plain, by_u, by_v, by_both = (weights @ outer).reshape(count, 4, 3, 3).transpose(1, 0, 2, 3)
     normal = np.zeros((count, 9, 9))
