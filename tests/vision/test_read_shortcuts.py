@@ -71,3 +71,10 @@ def test_pawn_labels_match_a_plain_lookup_of_every_pixel() -> None:
     plain = cv2.resize(plain, (162, 120), interpolation=cv2.INTER_NEAREST)
     assert plain.any()
     assert np.array_equal(labels, plain)
+
+
+def test_the_normalised_view_carries_its_grey_image() -> None:
+    view = _view(12)
+    normalised = normalise(CONFIG.read, view, _reference(view), PROFILE)
+    assert normalised.grey is not None
+    assert np.array_equal(normalised.grey, cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY))
