@@ -4,7 +4,8 @@
 ``cv2.aruco.ArucoDetector`` and fits the homography from mat millimetres to image pixels. Any three
 of the four markers are enough (a hand may cover one corner); with fewer it raises
 :class:`~vision.errors.MatNotFoundError` naming the missing markers. Detection runs on a
-downscaled grey image for speed, then each corner is refined on the full-resolution image.
+downscaled grey image for speed (a cheap pass finds where the markers lie, the full detector
+then looks only there), then each corner is refined on the full-resolution image.
 The lens fitted on one frame is reused while the markers stay put (:class:`LensMemory`).
 """
 
