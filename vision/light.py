@@ -40,13 +40,16 @@ class Normalised:
     """The top view with the paper's light divided out: paper is :data:`PAPER` in every channel.
 
     ``image`` is BGR uint8; ``darkest`` its per-pixel darkest channel; ``foreground`` the mask
-    of coins and pawns with holes filled; ``depth`` the distance (px) to the nearest paper.
+    of coins and pawns with holes filled; ``depth`` the distance (px) to the nearest paper;
+    ``grey`` the image in grey (made for the texture; there for any later stage that needs it,
+    so that it is converted once), None where a caller built the view without it.
     """
 
     image: Image
     darkest: Image
     foreground: Image
     depth: FloatArray
+    grey: Image | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,8 +103,13 @@ def normalise(
     window = int(config.light_window_mm * config.light_pixels_per_mm) | 1
     light = cv2.medianBlur(small, window)
     light = cv2.GaussianBlur(light, (0, 0), max(1.0, window / 6))
+    # Never divide by black. Linear interpolation never goes below its darkest sample, so
+    # clamping the full-size light (costly) is needed only when the small one reaches 0.
+    darkest_light = int(light.min())
     light = cv2.resize(light, (ratio.shape[1], ratio.shape[0]), interpolation=cv2.INTER_LINEAR)
-    image = cv2.divide(ratio, np.maximum(light, 1, out=light), scale=PAPER)
+    if darkest_light < 1:
+        np.maximum(light, 1, out=light)
+    image = cv2.divide(ratio, light, scale=PAPER)
     blue, green, red = cv2.split(image)
     darkest = cv2.min(cv2.min(blue, green), red)
     brightest = cv2.max(cv2.max(blue, green), red)
@@ -109,7 +117,8 @@ def normalise(
     _, mask = cv2.threshold(darkest, level, 255, cv2.THRESH_BINARY_INV)
     colourful = cv2.subtract(brightest, darkest)
     _, coloured = cv2.threshold(colourful, config.colour_step * PAPER, 255, cv2.THRESH_BINARY)
-    texture = _texture(config, image, view.pixels_per_mm)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    texture = _texture(config, grey, view.pixels_per_mm)
     textured = cv2.bitwise_and(texture, cv2.bitwise_not(reference.ink))
     mask = cv2.bitwise_or(cv2.bitwise_or(mask, coloured), textured)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -118,11 +127,12 @@ def normalise(
     mask = _fill_clipped_outlines(config, view, mask, profile)
     mask = _fill_holes(mask)
     depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    return Normalised(image, darkest, mask, depth)
+    return Normalised(image, darkest, mask, depth, grey)
 
 
-def _texture(config: ReadConfig, image: Image, pixels_per_mm: float) -> Image:
-    """Where the normalised image is not smooth: local mean gradient above a threshold (255).
+def _texture(config: ReadConfig, grey: Image, pixels_per_mm: float) -> Image:
+    """Where the normalised image (``grey``) is not smooth: local mean gradient above a
+    threshold (255).
 
     The threshold is ``texture_step`` of paper, or ``texture_noise`` times the frame's median
     local gradient when that is higher: most of the view is bare paper, so the median is what
@@ -130,7 +140,6 @@ def _texture(config: ReadConfig, image: Image, pixels_per_mm: float) -> Image:
     dark printed square, where dividing out the light amplifies noise) is as high as a coin's
     relief; texture must stand out from that, or the whole square turns to foreground.
     """
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     along_x, along_y = cv2.spatialGradient(grey)  # both 3x3 Sobel derivatives in one pass
     magnitude = cv2.addWeighted(cv2.convertScaleAbs(along_x), 0.5,
                                 cv2.convertScaleAbs(along_y), 0.5, 0)

@@ -4,7 +4,8 @@
 ``cv2.aruco.ArucoDetector`` and fits the homography from mat millimetres to image pixels. Any three
 of the four markers are enough (a hand may cover one corner); with fewer it raises
 :class:`~vision.errors.MatNotFoundError` naming the missing markers. Detection runs on a
-downscaled grey image for speed, then each corner is refined on the full-resolution image.
+downscaled grey image for speed (a cheap pass finds where the markers lie, the full detector
+then looks only there), then each corner is refined on the full-resolution image.
 The lens fitted on one frame is reused while the markers stay put (:class:`LensMemory`).
 """
 
@@ -134,14 +135,16 @@ class BoardLocation:
 
 
 @cache
-def _detector() -> cv2.aruco.ArucoDetector:
+def _detector(rough: bool = False) -> cv2.aruco.ArucoDetector:
+    """The marker detector; ``rough``, one with only the first threshold pass, for finding
+    where markers lie (its corners can differ by a pixel)."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     parameters = cv2.aruco.DetectorParameters()
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     # Two threshold passes (windows 5 and 15 px) suit markers 25-80 px wide, as on a mat that
     # fills a frame shrunk to ``detect_width``; the default three passes cost half as much again.
     parameters.adaptiveThreshWinSizeMin = 5
-    parameters.adaptiveThreshWinSizeMax = 15
+    parameters.adaptiveThreshWinSizeMax = 5 if rough else 15
     parameters.adaptiveThreshWinSizeStep = 10
     return cv2.aruco.ArucoDetector(dictionary, parameters)
 
@@ -167,16 +170,28 @@ def _shrink(grey: Image, scale: float) -> Image:
     return cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
 
 
-def _detect(grey: Image, scale: float) -> dict[int, FloatArray]:
-    return _markers_in(_shrink(grey, scale), scale, (0, 0))
+def _detect(small: Image, scale: float) -> dict[int, FloatArray]:
+    """Markers in the whole of ``small``, the frame shrunk by ``scale``.
+
+    Found first with one threshold pass (a third of the cost), then each searched for again
+    near where it lies (:func:`_detect_near`), which gives exactly the corners a full search of
+    the whole frame gives; the full search only when fewer than four were found so, or not
+    every one again.
+    """
+    rough = _markers_in(small, scale, (0, 0), rough=True)
+    if len(rough) >= 4:
+        found = _detect_near(small, scale, rough)
+        if found:
+            return found
+    return _markers_in(small, scale, (0, 0))
 
 
 def _markers_in(
-    small: Image, scale: float, offset: tuple[int, int]
+    small: Image, scale: float, offset: tuple[int, int], rough: bool = False
 ) -> dict[int, FloatArray]:
     """Markers in ``small``, a window at ``offset`` of the frame shrunk by ``scale``: id ->
-    corners in full-size pixels."""
-    corners, ids, _ = _detector().detectMarkers(small)
+    corners in full-size pixels (found by the ``rough`` detector, or the full one)."""
+    corners, ids, _ = _detector(rough).detectMarkers(small)
     found: dict[int, FloatArray] = {}
     if ids is None:
         return found
@@ -214,21 +229,23 @@ def detect_markers(config: MarkerConfig, image: Image) -> dict[int, FloatArray]:
 
 
 def _detect_near(
-    grey: Image, scale: float, previous: dict[int, FloatArray]
+    small: Image, scale: float, previous: dict[int, FloatArray]
 ) -> dict[int, FloatArray]:
-    """The ``previous`` markers (full-size corners) found again, each searched for in a window
-    around where it was; {} unless every one is found there, not far from where it was.
+    """The ``previous`` markers (full-size corners) found again in ``small`` (the frame shrunk
+    by ``scale``), each searched for in a window around where it was; {} unless every one is
+    found there, not far from where it was.
 
-    The windows keep a marker's diagonal of margin (at least 16 px of the shrunk frame), beyond
-    the adaptive threshold's 7 px reach, so a marker is found with exactly the corners a
-    search of the whole frame gives, for a fraction of the time.
+    The windows keep half a marker's diagonal of margin (at least 16 px of the shrunk frame),
+    beyond the adaptive threshold's 7 px reach and within the marker's quiet zone, so a marker
+    is found with exactly the corners a search of the whole frame gives, for a fraction of the
+    time (a whole diagonal of margin costs twice as much, and gave the same corners on 210
+    random frames).
     """
-    small = _shrink(grey, scale)
     height, width = small.shape[:2]
     found: dict[int, FloatArray] = {}
     for marker_id, quad in previous.items():
         corners = (quad + 0.5) * scale - 0.5
-        margin = max(16.0, float(np.linalg.norm(corners[0] - corners[2])))
+        margin = max(16.0, float(np.linalg.norm(corners[0] - corners[2])) / 2)
         x0, y0 = np.maximum(np.floor(corners.min(axis=0) - margin), 0).astype(int)
         x1, y1 = np.ceil(corners.max(axis=0) + margin).astype(int) + 1
         window = small[y0 : min(y1, height), x0 : min(x1, width)]
@@ -244,9 +261,10 @@ def _detect_grey(
 ) -> dict[int, FloatArray]:
     """Markers in a grey frame; ``previous`` (where the markers were) are looked for first."""
     scale = min(1.0, config.detect_width / grey.shape[1])
-    quads = _detect_near(grey, scale, previous) if previous else {}
+    small = _shrink(grey, scale)  # once, for both searches
+    quads = _detect_near(small, scale, previous) if previous else {}
     if not quads:
-        quads = _detect(grey, scale)
+        quads = _detect(small, scale)
     if scale < 1.0 and len(quads) < 4:
         quads = {**quads, **_detect(grey, 1.0)}
         scale = 1.0
@@ -353,12 +371,13 @@ def _fit_lens(
     """The radial distortion that makes the points fit one plane best, with its homography
     and error: the misfit is smooth in ``k1``, so a few candidates fitted at once and a
     parabola through the best three find its minimum."""
+    plane = _PlaneFit(source, target, image_size)
     candidates = np.linspace(-config.max_lens_k1, config.max_lens_k1, 9)
-    errors = _plane_errors(source, target, candidates, image_size)
+    errors = plane.errors(candidates)
     best = int(np.clip(np.argmin(errors), 1, len(candidates) - 2))
     step = candidates[1] - candidates[0]
     fine = candidates[best] + np.linspace(-step, step, 9)
-    errors = _plane_errors(source, target, fine, image_size)
+    errors = plane.errors(fine)
     index = int(np.clip(np.argmin(errors), 1, len(fine) - 2))
     low, middle, high = errors[index - 1 : index + 2]
     curvature = low - 2 * middle + high
@@ -368,40 +387,52 @@ def _fit_lens(
     return best_k1, homography, error
 
 
-def _plane_errors(
-    source: FloatArray, target: FloatArray, candidates: FloatArray, image_size: tuple[int, int]
-) -> FloatArray:
-    """RMS misfit (px) of a homography from ``source`` to ``target`` undistorted with each
-    candidate ``k1``: a batched, normalised direct linear transform."""
-    centre = np.array(image_size, np.float64) / 2
-    offsets = target - centre
-    squared = (offsets**2).sum(axis=1) / (math.hypot(*image_size) / 2) ** 2
-    ideal = centre + offsets[None] * (1 + candidates[:, None, None] * squared[None, :, None])
-    source_mean, source_scale = source.mean(axis=0), np.abs(source - source.mean(axis=0)).mean()
-    ideal_mean = ideal.mean(axis=1, keepdims=True)
-    ideal_scale = np.abs(ideal - ideal_mean).mean(axis=(1, 2), keepdims=True)
-    x, y = ((source - source_mean) / source_scale).T
-    u = ((ideal - ideal_mean) / ideal_scale)[..., 0]
-    v = ((ideal - ideal_mean) / ideal_scale)[..., 1]
-    count = len(candidates)
-    plane_points = np.column_stack([x, y, np.ones_like(x)])
-    homographies = np.linalg.eigh(_dlt_normal(plane_points, u, v))[1][:, :, 0]
-    plane = plane_points @ homographies.reshape(count, 3, 3).transpose(0, 2, 1)
-    projected = plane[..., :2] / plane[..., 2:3]
-    misfit = (projected - np.stack([u, v], axis=2)) * ideal_scale
-    return np.asarray(np.sqrt((misfit**2).sum(axis=2).mean(axis=1)))
+class _PlaneFit:
+    """How well ``source`` (mat mm) maps onto ``target`` (frame px) by one homography, for
+    candidate lenses: a batched, normalised direct linear transform. What does not depend on
+    the lens is computed once, for both rounds of the search."""
+
+    def __init__(
+        self, source: FloatArray, target: FloatArray, image_size: tuple[int, int]
+    ) -> None:
+        self.centre = np.array(image_size, np.float64) / 2
+        self.offsets = target - self.centre
+        self.squared = (self.offsets**2).sum(axis=1) / (math.hypot(*image_size) / 2) ** 2
+        source_mean, source_scale = source.mean(axis=0), np.abs(source - source.mean(axis=0)).mean()
+        x, y = ((source - source_mean) / source_scale).T
+        self.plane_points = np.column_stack([x, y, np.ones_like(x)])
+        points = len(source)
+        self.outer = (self.plane_points[:, :, None] * self.plane_points[:, None, :]).reshape(
+            points, 9
+        )
+
+    def errors(self, candidates: FloatArray) -> FloatArray:
+        """RMS misfit (px) of the best homography with each candidate ``k1``."""
+        offsets, squared = self.offsets, self.squared
+        ideal = self.centre + offsets[None] * (
+            1 + candidates[:, None, None] * squared[None, :, None]
+        )
+        ideal_mean = ideal.mean(axis=1, keepdims=True)
+        ideal_scale = np.abs(ideal - ideal_mean).mean(axis=(1, 2), keepdims=True)
+        normalised = (ideal - ideal_mean) / ideal_scale
+        u, v = normalised[..., 0], normalised[..., 1]
+        count = len(candidates)
+        homographies = np.linalg.eigh(_dlt_normal(self.outer, u, v))[1][:, :, 0]
+        plane = self.plane_points @ homographies.reshape(count, 3, 3).transpose(0, 2, 1)
+        projected = plane[..., :2] / plane[..., 2:3]
+        misfit = (projected - normalised) * ideal_scale
+        return np.asarray(np.sqrt((misfit**2).sum(axis=2).mean(axis=1)))
 
 
-def _dlt_normal(plane_points: FloatArray, u: FloatArray, v: FloatArray) -> FloatArray:
-    """The (K, 9, 9) normal matrices of the direct linear transforms from ``plane_points``
-    (N, 3) to each candidate's (K, N) points ``u, v``.
+def _dlt_normal(outer: FloatArray, u: FloatArray, v: FloatArray) -> FloatArray:
+    """The (K, 9, 9) normal matrices of the direct linear transforms from plane points ``p``
+    (their outer products ``p p^T``, N x 9) to each candidate's (K, N) points ``u, v``.
 
     Each point adds rows ``(p, 0, -u p)`` and ``(0, p, -v p)``, so the normal matrix is made of
     the 3 x 3 blocks ``sum w p p^T`` with weights 1, u, v and u^2 + v^2: four weighted sums
     instead of a product of the whole (K, 2N, 9) system.
     """
-    count, points = u.shape
-    outer = (plane_points[:, :, None] * plane_points[:, None, :]).reshape(points, 9)
+    count = len(u)
     weights = np.stack([np.ones_like(u), u, v, u * u + v * v], axis=1)
     plain, by_u, by_v, by_both = (weights @ outer).reshape(count, 4, 3, 3).transpose(1, 0, 2, 3)
     normal = np.zeros((count, 9, 9))

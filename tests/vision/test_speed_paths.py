@@ -14,7 +14,7 @@ from calibration.geometry import coin_isolation_mat
 from vision.allocator import keep_freed_memory
 from vision.markers import BoardLocation, MarkerConfig, find_board, forget_lens
 from vision.pawns import pawns_in
-from vision.synth import CameraPose, SynthScene, Variation, render
+from vision.synth import CameraPose, SynthScene, Variation, random_scene, random_variation, render
 
 from .helpers import PROFILE
 
@@ -116,16 +116,17 @@ def test_a_still_camera_finds_its_markers_where_they_were(
     assert previous is not None and len(previous) == 4
     grey = markers.to_grey(_image(replace(LENS, noise=3.0), {"e5": "D"}))
     scale = config.detect_width / grey.shape[1]
-    near = markers._detect_near(grey, scale, previous)
-    whole = markers._detect(grey, scale)
+    small = markers._shrink(grey, scale)
+    near = markers._detect_near(small, scale, previous)
+    whole = markers._detect(small, scale)
     assert near.keys() == whole.keys() == previous.keys()
     assert all(np.array_equal(near[key], whole[key]) for key in whole)
     searches: list[float] = []
     search = markers._detect
 
-    def counted(grey: np.ndarray, scale: float) -> dict[int, np.ndarray]:
+    def counted(small: np.ndarray, scale: float) -> dict[int, np.ndarray]:
         searches.append(scale)
-        return search(grey, scale)
+        return search(small, scale)
 
     monkeypatch.setattr(markers, "_detect", counted)
     find_board(config, image, GEOMETRY)
@@ -144,7 +145,8 @@ def test_a_covered_marker_sends_the_search_over_the_whole_frame(lens_fits: list[
     right, bottom = np.ceil(previous[0].max(axis=0)).astype(int) + 4
     covered[top:bottom, left:right] = (60, 90, 150)  # a hand over marker 0
     scale = config.detect_width / image.shape[1]
-    assert markers._detect_near(markers.to_grey(covered), scale, previous) == {}
+    small = markers._shrink(markers.to_grey(covered), scale)
+    assert markers._detect_near(small, scale, previous) == {}
     location = find_board(config, covered, GEOMETRY)
     assert location.markers_missing == (0,)
 
@@ -167,3 +169,36 @@ def test_pawn_counts_from_pawn_pixels_match_counts_over_the_whole_view() -> None
         assert share == pytest.approx(row.max() / disc)
         assert (name is None) == (row.max() / disc < profile.pawn_min_share)
     assert pawns_in(np.zeros_like(labels), regions_at, 6, profile, 1.0) == [(None, 0.0)] * 6
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_markers_found_roughly_then_near_have_the_corners_of_a_full_search(seed: int) -> None:
+    scene = random_scene(seed, random_variation(seed, 35.0))
+    grey = markers.to_grey(render(scene, seed).image)
+    scale = MarkerConfig().detect_width / grey.shape[1]
+    small = markers._shrink(grey, scale)
+    rough = markers._markers_in(small, scale, (0, 0), rough=True)
+    full = markers._markers_in(small, scale, (0, 0))
+    found = markers._detect(small, scale)
+    assert len(rough) == 4 and rough.keys() == full.keys() == found.keys()
+    assert all(np.array_equal(found[key], full[key]) for key in full)
+
+
+def test_markers_the_rough_search_misses_are_searched_for_in_the_whole_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    grey = markers.to_grey(_image())
+    scale = MarkerConfig().detect_width / grey.shape[1]
+    small = markers._shrink(grey, scale)
+    full = markers._markers_in(small, scale, (0, 0))
+    plain = markers._markers_in
+    monkeypatch.setattr(  # the rough search sees only three markers
+        markers, "_markers_in",
+        lambda small, scale, offset, rough=False: (
+            {key: value for key, value in plain(small, scale, offset, rough).items() if key}
+            if rough else plain(small, scale, offset)
+        ),
+    )
+    found = markers._detect(small, scale)
+    assert found.keys() == full.keys() and len(found) == 4
+    assert all(np.array_equal(found[key], full[key]) for key in full)

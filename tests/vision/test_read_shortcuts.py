@@ -1,0 +1,80 @@
+"""The reading stage's shortcuts for speed give what the plain computations give."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.light import PAPER, MatReference, Normalised, mat_reference, normalise
+from vision.markers import find_board
+from vision.pawns import pawn_labels, pawn_table
+from vision.read import VisionConfig
+from vision.rectify import TopView, rectify
+from vision.synth import random_scene, random_variation, render
+
+from .helpers import GEOMETRY, PROFILE
+
+CONFIG = VisionConfig()
+
+
+def _view(seed: int) -> TopView:
+    scene = random_scene(seed, random_variation(seed, 35.0))
+    image = render(scene, seed).image
+    location = find_board(CONFIG.markers, image, scene.geometry)
+    return rectify(CONFIG.rectify, image, location, scene.geometry)
+
+
+def _plain_light(view: TopView) -> np.ndarray:
+    """The normalised image as first written: the full-size light always clamped to 1."""
+    config = CONFIG.read
+    reference = _reference(view)
+    ratio = cv2.divide(view.image, reference.image, scale=100.0)
+    scale = config.light_pixels_per_mm / view.pixels_per_mm
+    small = cv2.resize(ratio, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    window = int(config.light_window_mm * config.light_pixels_per_mm) | 1
+    light = cv2.GaussianBlur(cv2.medianBlur(small, window), (0, 0), max(1.0, window / 6))
+    light = cv2.resize(light, (ratio.shape[1], ratio.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(cv2.divide(ratio, np.maximum(light, 1), scale=PAPER))
+
+
+def _reference(view: TopView) -> MatReference:
+    config = CONFIG.read
+    margin = GEOMETRY.play_area.left - view.origin_mm[0]
+    return mat_reference(
+        GEOMETRY, view.pixels_per_mm, margin, config.reference_blur_px, config.ink_band_mm
+    )
+
+
+@pytest.mark.parametrize("black", [False, True])
+def test_the_light_is_clamped_only_where_it_reaches_black(black: bool) -> None:
+    view = _view(7)
+    if black:  # a dark patch wider than the light's window: the light there is 0
+        image = view.image.copy()
+        image[100:400, 100:400] = 0
+        view = TopView(image, view.pixels_per_mm, view.origin_mm)
+    normalised = normalise(CONFIG.read, view, _reference(view), PROFILE)
+    assert np.array_equal(normalised.image, _plain_light(view))
+
+
+def test_pawn_labels_match_a_plain_lookup_of_every_pixel() -> None:
+    rng = np.random.default_rng(5)
+    patches = rng.integers(0, 256, (12, 16, 3), dtype=np.uint8)  # pure colours, greys, ...
+    image = cv2.resize(patches, (162, 120), interpolation=cv2.INTER_NEAREST)
+    image = np.bitwise_or(image, rng.integers(0, 8, image.shape, dtype=np.uint8))
+    empty = np.zeros(image.shape[:2], np.uint8)
+    labels = pawn_labels(Normalised(image, empty, empty, empty.astype(np.float32)), PROFILE)
+    small = cv2.resize(image, (81, 60), interpolation=cv2.INTER_AREA).astype(np.int64) >> 3
+    index = small[..., 0] * 1024 + small[..., 1] * 32 + small[..., 2]
+    plain = pawn_table(PROFILE)[index]
+    plain = cv2.erode(plain, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
+    plain = cv2.resize(plain, (162, 120), interpolation=cv2.INTER_NEAREST)
+    assert plain.any()
+    assert np.array_equal(labels, plain)
+
+
+def test_the_normalised_view_carries_its_grey_image() -> None:
+    view = _view(12)
+    normalised = normalise(CONFIG.read, view, _reference(view), PROFILE)
+    assert normalised.grey is not None
+    assert np.array_equal(normalised.grey, cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY))
