@@ -67,9 +67,13 @@ def _ray_maps(
     angles = np.linspace(0, 2 * math.pi, ray_count, endpoint=False)
     directions = np.column_stack([np.cos(angles), np.sin(angles)])
     samples = radii.shape[-1]
-    along = np.broadcast_to(radii, (len(centres), samples))[:, None, :]
-    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * along
-    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * along
+    if radii.ndim == 1:  # the same offsets from every centre: compute them once
+        xs = centres[:, None, None, 0] + (directions[:, 0, None] * radii[None])[None]
+        ys = centres[:, None, None, 1] + (directions[:, 1, None] * radii[None])[None]
+    else:
+        along = radii[:, None, :]
+        xs = centres[:, None, None, 0] + directions[None, :, None, 0] * along
+        ys = centres[:, None, None, 1] + directions[None, :, None, 1] * along
     shape = (len(centres) * ray_count, samples)
     return directions, xs.reshape(shape).astype(np.float32), ys.reshape(shape).astype(np.float32)
 
@@ -84,19 +88,18 @@ def _ray_exits(
     directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
     rays = config.ray_count
     values = cv2.remap(normalised.foreground, map_x, map_y, cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE).astype(np.float64)
+                       borderMode=cv2.BORDER_REPLICATE).reshape(count, rays, -1)
     pawn_samples = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
                              borderMode=cv2.BORDER_REPLICATE)
-    values = values.reshape(count, rays, -1)
     on_pawn = pawn_samples.reshape(count, rays, -1) > 0
-    level = np.full((count, 1, 1), 127.5)
-    below = values < level
+    level = 127.5  # half way through the mask's step; whole samples compare on uint8
+    below = values <= 127
     exits = np.argmax(below, axis=2)
     valid = below.any(axis=2) & (exits > 0)
     index = np.clip(exits, 1, len(radii) - 1)
-    before = np.take_along_axis(values, (index - 1)[..., None], axis=2)[..., 0]
-    after = np.take_along_axis(values, index[..., None], axis=2)[..., 0]
-    fraction = np.clip((before - level[..., 0]) / np.maximum(before - after, 1e-6), 0, 1)
+    before = np.take_along_axis(values, (index - 1)[..., None], axis=2)[..., 0].astype(float)
+    after = np.take_along_axis(values, index[..., None], axis=2)[..., 0].astype(float)
+    fraction = np.clip((before - level) / np.maximum(before - after, 1e-6), 0, 1)
     radius = radii[index - 1] + fraction * (radii[1] - radii[0])
     near = np.clip(index[..., None] + np.arange(-2, 2)[None, None, :], 0, len(radii) - 1)
     valid &= ~np.take_along_axis(on_pawn, near, axis=2).any(axis=2)
@@ -116,18 +119,19 @@ def _rim_points(
     directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
     rays = config.ray_count
     colours = cv2.remap(normalised.image, map_x, map_y, cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE).astype(np.int16)
+                        borderMode=cv2.BORDER_REPLICATE)
     pawn_samples = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
                              borderMode=cv2.BORDER_REPLICATE)
     samples = len(radii)
     on_pawn = pawn_samples.reshape(count, rays, -1) > 0
     # The paper just beyond the coin, as this ray sees it: shadows and uneven light cancel.
     # Four times its mean is a whole number, so the largest channel difference is exact in
-    # int16, one plane per channel (numpy reductions over a trailing axis of 3 are slow).
-    paper4 = colours[:, -4:, :].sum(axis=1)
-    largest = np.abs(4 * colours[:, :, 0] - paper4[:, None, 0])
+    # int16, one contiguous plane per channel (numpy is slow over a trailing axis of 3).
+    planes = [plane.astype(np.int16) for plane in cv2.split(colours)]
+    paper4 = np.stack([plane[:, -4:].sum(axis=1) for plane in planes], axis=1)
+    largest = np.abs(4 * planes[0] - paper4[:, None, 0])
     for channel in (1, 2):
-        np.maximum(largest, np.abs(4 * colours[:, :, channel] - paper4[:, None, channel]),
+        np.maximum(largest, np.abs(4 * planes[channel] - paper4[:, None, channel]),
                    out=largest)
     values = (largest * 0.25).reshape(count, rays, samples)
     paper = (paper4 * 0.25).reshape(count, rays, 3)
