@@ -14,7 +14,12 @@ Boards follow the game's physics (:func:`vision.synth.random_scene`): same-kind 
 about a third of the frames (played under ``mixed-change``) mixed stacks smallest on top. The
 hard case of those, a smaller silver coin on a larger silver one, is reported on its own.
 
-    .venv/bin/python bench/bench_vision.py [--frames 500] [--seed 0] [--max-tilt 35]
+    .venv/bin/python bench/bench_vision.py [--frames 500] [--seed 0] [--max-tilt 35] [--still K]
+
+Every frame comes from a new camera pose by default, the worst case for finding the board. A
+companion's camera stands still over the table, and the finder reuses its lens fit and searches
+near the markers while they stay put: ``--still K`` reads each scene K times (fresh sensor noise)
+to measure that case.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-tilt", type=float, default=35.0)
     parser.add_argument("--show-errors", type=int, default=15, help="list this many wrong squares")
+    parser.add_argument("--still", type=int, default=1, metavar="K",
+                        help="read each scene K times from a still camera (new sensor noise)")
     args = parser.parse_args()
 
     from vision.synth import random_variation
@@ -58,9 +65,9 @@ def main() -> None:
     hidden_wrong = hidden_sure = 0
     mixed_frames = mixed_right = 0
     for index in range(args.frames):
-        seed = args.seed + index
+        seed = args.seed + index // args.still
         scene = random_scene(seed, random_variation(seed, args.max_tilt))
-        frame = render(scene, seed)
+        frame = render(scene, seed * args.still + index % args.still)
         start, cpu_start = time.perf_counter(), time.process_time()
         observation = read_frame(config, frame.image, scene.geometry, profile)
         timings["total"].append((time.perf_counter() - start) * 1000)
