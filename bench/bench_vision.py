@@ -63,7 +63,7 @@ def main() -> None:
     hidden_silver = 0
     sure_but_wrong = 0
     hidden_wrong = hidden_sure = 0
-    mixed_frames = mixed_right = 0
+    mixed_frames = mixed_right = mixed_wrong = mixed_squares = 0
     for index in range(args.frames):
         seed = args.seed + index // args.still
         scene = random_scene(seed, random_variation(seed, args.max_tilt))
@@ -108,6 +108,8 @@ def main() -> None:
         if "mixed-change" in scene.variants:
             mixed_frames += 1
             mixed_right += wrong_here == 0
+            mixed_wrong += wrong_here
+            mixed_squares += len(frame.truth)
         hidden_silver += sum(_hidden_silver(truth.coins) for truth in frame.truth.values())
         if (index + 1) % 50 == 0:
             print(f"{index + 1} frames: {wrong_squares} wrong squares so far", flush=True)
@@ -125,8 +127,12 @@ def main() -> None:
     print(f"  of those {hidden_silver}: {hidden_wrong} wrong "
           f"({hidden_wrong / max(1, hidden_silver):.1%}), {hidden_sure} of them with "
           f"confidence >= 0.5")
+    standard = args.frames - mixed_frames
     print(f"frames entirely right: standard {(frames_right - mixed_right)}"
-          f"/{args.frames - mixed_frames}, mixed-change {mixed_right}/{mixed_frames}")
+          f"/{standard}, mixed-change {mixed_right}/{mixed_frames}")
+    standard_wrong = (wrong_squares - mixed_wrong) / max(1, squares - mixed_squares)
+    print(f"per-square error rate: standard {standard_wrong:.4%}, "
+          f"mixed-change {mixed_wrong / max(1, mixed_squares):.4%}")
     print("\nconfusion of the top coin (rows: truth, columns: read)")
     print("      " + "".join(f"{kind:>7}" for kind in KINDS))
     for true_kind in KINDS:
