@@ -147,6 +147,20 @@ class MatGeometry:
     markers: tuple[Marker, ...]
     quiet_zone_mm: float
 
+    def __hash__(self) -> int:
+        """Hashed once per object: the mat keys the per-geometry caches of every frame read,
+        and hashing its many regions each time cost about half a millisecond a frame."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.name, self.width_mm, self.height_mm, self.play_area,
+                           self.regions, self.markers, self.quiet_zone_mm))
+            object.__setattr__(self, "_hash", cached)
+        return int(cached)
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the cached hash, which another process would compute differently."""
+        return {key: value for key, value in self.__dict__.items() if key != "_hash"}
+
     def region(self, name: str) -> Region:
         """The region called ``name``; raises :class:`GeometryError` when there is none."""
         for region in self.regions:

@@ -1,7 +1,9 @@
 """Mat geometry: square names and layout, markers outside the play area, lookups, registry."""
 
+import dataclasses
 import itertools
 import math
+import pickle
 
 import pytest
 
@@ -157,3 +159,16 @@ def test_pit_mat_matches_mats_md():
     assert mat.region("cup-e").shape == Rect((465.0, 130.0), (70.0, 130.0))
     assert [m.centre for m in mat.markers] == [(30.0, 30.0), (530.0, 30.0), (530.0, 230.0),
                                               (30.0, 230.0)]
+
+
+def test_a_mat_hashes_like_an_equal_one_and_pickles_without_its_cached_hash():
+    """The hash is cached per object (it keys every frame's caches) yet equal mats hash alike,
+    a changed mat does not, and a pickle carries no hash computed in this process."""
+    mat = coin_isolation_mat()
+    assert hash(mat) == hash(mat) == hash(coin_isolation_mat(square_mm=50.0))
+    assert mat == coin_isolation_mat(square_mm=50.0)
+    assert hash(mat) != hash(coin_isolation_mat(square_mm=45.0))
+    assert hash(dataclasses.replace(mat, name="other")) != hash(mat)
+    restored = pickle.loads(pickle.dumps(mat))
+    assert "_hash" not in restored.__dict__
+    assert restored == mat and hash(restored) == hash(mat)
