@@ -32,8 +32,6 @@ import cv2
 import numpy as np
 
 from vision.coin_size import colour_score as _colour_score
-from vision.coin_size import metal_shifts as metal_shifts  # re-exported for vision.read
-from vision.coin_size import size_shift as size_shift
 from vision.light import PAPER, Normalised, chromaticity
 from vision.profile import VisionProfile
 from vision.read_config import ReadConfig

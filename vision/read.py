@@ -31,7 +31,8 @@ import numpy as np
 
 from calibration.geometry import Circle, MatGeometry
 from companion.observation import Observation, RegionReading
-from vision.coin_fit import CoinFit, classify, measure_coins, metal_shifts
+from vision.coin_fit import CoinFit, classify, measure_coins
+from vision.coin_size import metal_shifts
 from vision.light import Normalised, mat_reference, normalise
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.pawns import pawn_certainty, pawn_labels, pawns_in

@@ -26,7 +26,8 @@ class ReadConfig:
     ``pawn_outside_weight`` theirs for a coin whose face is less than ``beside_pawn_visible``
     clear of pawns (a pawn leaning over the rim and its shadow add more outside); its colour
     is taken ``pawn_colour_margin_mm`` away from the pawn where enough is seen. Up to
-    ``max_size_shift_mm`` of common size error per frame is taken out (see :func:`size_shift`).
+    ``max_size_shift_mm`` of common size error per frame is taken out (see
+    :func:`vision.coin_size.size_shift`).
     A blob larger than the rays' reach whose rays end on no paper on ``short_rays`` of them (a
     stack spread by its offsets) is measured again with rays as far beyond its blob.
     The top coin's rim is looked for from ``inner_rim_begin`` of the outline's radius to

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision import read
-from vision.coin_fit import metal_shifts
+from vision.coin_size import metal_shifts
 from vision.light import Normalised
 from vision.read_config import ReadConfig
 from vision.top_coin import TopRims, _top_choice
