@@ -119,6 +119,22 @@ def nearest_move(
     return best
 
 
+def nearest_moves(
+    game: Game, position: Position, seen: Mapping[str, Look], most: int = 8
+) -> tuple[list[Move], list[Difference]]:
+    """Every legal move (up to ``most``) whose result looks as much like ``seen`` as any, and the
+    differences of the first; looks through at most :data:`NEAREST_MOVE_LIMIT` moves."""
+    best: list[Move] = []
+    best_diff: list[Difference] = []
+    for move in islice(game.iter_moves(position), NEAREST_MOVE_LIMIT):
+        diff = differences(appearance(game.apply(position, move)), seen)
+        if not best or len(diff) < len(best_diff):
+            best, best_diff = [move], diff
+        elif len(diff) == len(best_diff) and len(best) < most:
+            best.append(move)
+    return best, best_diff
+
+
 def unsure_squares(
     observation: Observation, threshold: float = UNSURE_CONFIDENCE
 ) -> frozenset[str]:

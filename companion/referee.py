@@ -33,6 +33,7 @@ from companion.judging import (
     differences,
     moves_fitting_except,
     nearest_move,
+    nearest_moves,
     seen_looks,
     unsure_squares,
 )
@@ -308,7 +309,10 @@ class Referee:
         state = self._state
         if press.button == "SELECT":
             state.selected = (state.selected + 1) % len(state.candidates)
-            self._say_choice()
+            if state.over_camera:
+                self._say_over_camera()
+            else:
+                self._say_choice()
             return []
         if press.button == "CONFIRM":
             move = state.candidates[state.selected]
@@ -392,18 +396,24 @@ class Referee:
         changed = differences(seen_looks(state.rejected), seen_looks(observation))
         if any(difference.square not in unsure for difference in changed):
             return []
-        nearest = nearest_move(self.game, position, seen_looks(observation))
-        if nearest is None or not 0 < len(nearest[1]) <= INSIST_SQUARES:
+        moves, differing = nearest_moves(self.game, position, seen_looks(observation))
+        if not moves or not 0 < len(differing) <= INSIST_SQUARES:
             return []
-        move, differing = nearest
-        state.phase, state.candidates, state.selected = Phase.CHOOSING, [move], 0
+        state.phase, state.candidates, state.selected = Phase.CHOOSING, moves, 0
         state.marked = state.over_camera = tuple(difference.square for difference in differing)
-        self._say(
-            f"The board is as before. If you played {move.text()}, the camera misreads "
-            f"{', '.join(state.marked)}: press confirm to accept it; otherwise press UNDO and put "
-            "the board right.", "warning",
-        )
+        self._say_over_camera()
         return [Lights(turn=self._mover(), verdict="ask")]
+
+    def _say_over_camera(self) -> None:
+        state = self._state
+        move = state.candidates[state.selected]
+        others = (f" ({state.selected + 1} of {len(state.candidates)} alike; select shows the "
+                  "next)" if len(state.candidates) > 1 else "")
+        self._say(
+            f"The board is as before. If you played {move.text()}{others}, the camera misreads "
+            f"{', '.join(state.over_camera)}: press confirm to accept it; otherwise press UNDO "
+            "and put the board right.", "warning",
+        )
 
     # Setup --------------------------------------------------------------------------------------
 

@@ -249,7 +249,12 @@ def test_pressing_again_on_an_unchanged_rejected_board_offers_the_nearest_move_t
     effects = referee.handle(Seen(observation))
     assert Lights(turn=1, verdict="ask") in effects
     assert referee.phase is Phase.CHOOSING
-    assert target in referee.view().marked and move.text() in referee.view().message
+    assert target in referee.view().marked
+    for _ in range(8):  # moves that look alike are offered in turn; select shows the next
+        if move.text() in referee.view().message:
+            break
+        referee.handle(Press("SELECT"))
+    assert move.text() in referee.view().message
     effects = referee.handle(Press("CONFIRM"))
     ruling = next(e for e in effects if isinstance(e, Record) and e.kind == "ruling")
     assert ruling.fields["chosen"] == move.text()
@@ -277,3 +282,24 @@ def test_a_changed_board_after_a_rejection_is_judged_afresh():
     assert referee.handle(Press("UNDO")) == [Lights(turn=1)]
     assert referee.position == position
     assert referee.phase is Phase.TURN
+
+
+def test_nearest_moves_are_every_legal_move_as_close_to_what_was_seen_as_any():
+    """Checked against every legal move: none is closer than those returned, all returned are
+    equally close, and the move actually played is among them."""
+    from companion.judging import differences, nearest_moves, seen_looks
+
+    for seed in (9, 11, 12):
+        referee, move, _, observation = _misread_move(seed=seed)
+        position = referee.position
+        seen = seen_looks(observation)
+        moves, differing = nearest_moves(GAME, position, seen, most=50)
+        counts = {
+            candidate.text(): len(differences(appearance(GAME.apply(position, candidate)), seen))
+            for candidate in GAME.legal_moves(position)
+        }
+        assert min(counts.values()) == len(differing) == 1
+        assert {candidate.text() for candidate in moves} == {
+            text for text, count in counts.items() if count == len(differing)
+        }
+        assert move.text() in {candidate.text() for candidate in moves}
