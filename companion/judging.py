@@ -108,30 +108,28 @@ def nearest_move(
     Looks through at most :data:`NEAREST_MOVE_LIMIT` moves, so a rejection stays quick even where a
     position has millions of legal moves.
     """
-    candidates = moves if moves is not None else game.iter_moves(position)
-    best: tuple[Move, list[Difference]] | None = None
-    for move in islice(candidates, NEAREST_MOVE_LIMIT):
-        diff = differences(appearance(game.apply(position, move)), seen)
-        if best is None or len(diff) < len(best[1]):
-            best = (move, diff)
-            if not diff:
-                break
-    return best
+    best, diff = nearest_moves(game, position, seen, most=1, moves=moves)
+    return (best[0], diff) if best else None
 
 
 def nearest_moves(
-    game: Game, position: Position, seen: Mapping[str, Look], most: int = 8
+    game: Game, position: Position, seen: Mapping[str, Look], most: int = 8,
+    moves: Iterable[Move] | None = None,
 ) -> tuple[list[Move], list[Difference]]:
-    """Every legal move (up to ``most``) whose result looks as much like ``seen`` as any, and the
-    differences of the first; looks through at most :data:`NEAREST_MOVE_LIMIT` moves."""
+    """Every legal move (up to ``most``, first found first) whose result looks as much like
+    ``seen`` as any, and the differences of the first; looks through at most
+    :data:`NEAREST_MOVE_LIMIT` of ``moves`` (by default every legal move)."""
+    candidates = moves if moves is not None else game.iter_moves(position)
     best: list[Move] = []
     best_diff: list[Difference] = []
-    for move in islice(game.iter_moves(position), NEAREST_MOVE_LIMIT):
+    for move in islice(candidates, NEAREST_MOVE_LIMIT):
         diff = differences(appearance(game.apply(position, move)), seen)
         if not best or len(diff) < len(best_diff):
             best, best_diff = [move], diff
         elif len(diff) == len(best_diff) and len(best) < most:
             best.append(move)
+        if not best_diff and len(best) >= most:
+            break  # nothing nearer is possible, and no room for more alike
     return best, best_diff
 
 

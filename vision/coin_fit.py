@@ -46,6 +46,11 @@ else:
     FloatArray = np.ndarray
 
 
+#: Where a coin's face colour is sampled, as fractions of its radius: inside the rim, round the
+#: relief in the middle.
+FACE_RINGS = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
+
+
 @dataclass(frozen=True)
 class CoinFit:
     """One measured coin in the top view: centre in mat mm, diameter in mm, colour, quality."""
@@ -56,7 +61,7 @@ class CoinFit:
     rim_share: float
 
 
-def _ray_maps(
+def ray_maps(
     centres: FloatArray, ray_count: int, radii: FloatArray
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Where to sample ``ray_count`` rays from each of K centres at ``radii`` ((S,) for every
@@ -83,7 +88,7 @@ def _ray_exits(
     """Where each ray from each centre leaves the coin: (K, J, 2) points and a (K, J) validity."""
     count = len(centres)
     radii = np.arange(begin_px, end_px, step_px)
-    directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
+    directions, map_x, map_y = ray_maps(centres, config.ray_count, radii)
     rays = config.ray_count
     values = cv2.remap(normalised.foreground, map_x, map_y, cv2.INTER_LINEAR,
                        borderMode=cv2.BORDER_REPLICATE).reshape(count, rays, -1)
@@ -114,7 +119,7 @@ def _rim_points(
     was found; and whether the ray ended on no paper and no pawn (it ends on the coin)."""
     count = len(centres)
     radii = np.arange(begin_px, end_px, step_px)
-    directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
+    directions, map_x, map_y = ray_maps(centres, config.ray_count, radii)
     rays = config.ray_count
     colours = cv2.remap(normalised.image, map_x, map_y, cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REPLICATE)
@@ -152,7 +157,7 @@ def _rim_points(
     return points, valid, ran_out
 
 
-def _fit_circles(
+def fit_circles(
     config: ReadConfig, points: FloatArray, valid: NDArray[np.bool_], reject_px: float
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Circles through rim points, down-weighting points outside: (K, 2) centres, (K,) radii,
@@ -184,15 +189,14 @@ def _fit_circles(
 
 
 def _colours(
-    normalised: Normalised, pawns: Image, centres: FloatArray, radii: FloatArray,
-    fractions: FloatArray,
+    normalised: Normalised, pawns: Image, centres: FloatArray, radii: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
-    """Median metal colour on rings at ``fractions`` of each radius, away from glare and pawn:
+    """Median metal colour on rings at :data:`FACE_RINGS` of each radius, away from glare and pawn:
     (K, 2) chroma, NaN where too little was visible; and the share of the rings not under a
     pawn."""
     angles = np.linspace(0, 2 * math.pi, 36, endpoint=False)
-    offsets_x = np.cos(angles)[:, None] * fractions[None, :]
-    offsets_y = np.sin(angles)[:, None] * fractions[None, :]
+    offsets_x = np.cos(angles)[:, None] * FACE_RINGS[None, :]
+    offsets_y = np.sin(angles)[:, None] * FACE_RINGS[None, :]
     map_x = (centres[:, 0, None] + radii[:, None] * offsets_x.ravel()[None]).astype(np.float32)
     map_y = (centres[:, 1, None] + radii[:, None] * offsets_y.ravel()[None]).astype(np.float32)
     pixels = cv2.remap(normalised.image, map_x, map_y, cv2.INTER_LINEAR,
@@ -236,7 +240,7 @@ def measure_coins(
     points, valid = _ray_exits(
         config, normalised, pawns, seeds, 1.0 * pixels_per_mm, blob_end_px, step_px * 2
     )
-    blob_centres, blob_radii, _ = _fit_circles(config, points, valid, reject_px * 2)
+    blob_centres, blob_radii, _ = fit_circles(config, points, valid, reject_px * 2)
     enough = valid.sum(axis=1) >= config.ray_count // 3
     centres = np.where(enough[:, None], blob_centres, seeds)
     begin_px = 0.5 * smallest * pixels_per_mm
@@ -254,9 +258,8 @@ def measure_coins(
         points[wide], valid[wide], _ = _rim_points(
             config, normalised, pawns, centres[wide], begin_px, far, step_px
         )
-    centres, radii, share = _fit_circles(config, points, valid, reject_px)
-    rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
-    faces, visible = _colours(normalised, pawns, centres, radii, rings)
+    centres, radii, share = fit_circles(config, points, valid, reject_px)
+    faces, visible = _colours(normalised, pawns, centres, radii)
     # Glare can wash a silver coin out until its rim shows on few rays: a circle through
     # those few is a guess. Its outline in the foreground (filled from its texture and broken
     # edge ring) gives the centre, and the rim points seen the radius about it.
@@ -272,18 +275,18 @@ def measure_coins(
         near = np.abs(reach - radii[washed, None]) < reject_px / 3
         share[washed] = near.mean(axis=1)
         faces[washed], visible[washed] = _colours(
-            normalised, pawns, centres[washed], radii[washed], rings
+            normalised, pawns, centres[washed], radii[washed]
         )
     # A pawn on or beside a coin leans over its rim and shades the paper next to it: both only
     # ever add rim points outside the coin, so those count for less there.
     beside = np.flatnonzero(visible < config.beside_pawn_visible)
     if len(beside):
         pawn_config = replace(config, outside_weight=config.pawn_outside_weight)
-        fitted = _fit_circles(pawn_config, points[beside], valid[beside], reject_px)
+        fitted = fit_circles(pawn_config, points[beside], valid[beside], reject_px)
         centres[beside], radii[beside], share[beside] = fitted
-        faces[beside], visible[beside] = _colours(normalised, pawns, fitted[0], fitted[1], rings)
+        faces[beside], visible[beside] = _colours(normalised, pawns, fitted[0], fitted[1])
     middle = smallest * pixels_per_mm / np.maximum(radii, 1.0)
-    middles, _ = _colours(normalised, pawns, centres, radii * middle, rings)
+    middles, _ = _colours(normalised, pawns, centres, radii * middle)
     if len(beside):
         _away_from_pawns(config, normalised, pawns, centres, radii, middle, beside, faces, middles,
                          pixels_per_mm)
@@ -313,9 +316,8 @@ def _away_from_pawns(
         bottom = min(int(y + radius) + 2 * reach + 2, height)
         if right > left and bottom > top:
             wide[top:bottom, left:right] = cv2.dilate(pawns[top:bottom, left:right], kernel)
-    rings = np.array([0.3, 0.42, 0.54, 0.66, 0.76])
     for target, scale in ((faces, 1.0), (middles, middle[beside])):
-        colours, _ = _colours(normalised, wide, centres[beside], radii[beside] * scale, rings)
+        colours, _ = _colours(normalised, wide, centres[beside], radii[beside] * scale)
         seen = ~np.isnan(colours).any(axis=1)
         target[beside[seen]] = colours[seen]
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from vision.coin_fit import _fit_circles, _ray_maps
+from vision.coin_fit import fit_circles, ray_maps
 from vision.light import Normalised
 from vision.profile import CoinLook, VisionProfile
 from vision.read_config import ReadConfig
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 else:
     Image = np.ndarray
     FloatArray = np.ndarray
+
 
 def _inner_rims(
     config: ReadConfig, grey: Image, pawns: Image, centres: FloatArray, outline_px: FloatArray,
@@ -45,7 +46,7 @@ def _inner_rims(
     end = np.maximum(outline_px - config.inner_rim_margin_mm * pixels_per_mm, begin + 1.0)
     fractions = np.linspace(0.0, 1.0, 32)
     radii = begin[:, None] + (end - begin)[:, None] * fractions[None, :]
-    directions, map_x, map_y = _ray_maps(centres, config.ray_count, radii)
+    directions, map_x, map_y = ray_maps(centres, config.ray_count, radii)
     rays = config.ray_count
     values = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     values = values.reshape(len(centres), rays, -1).astype(np.float32)
@@ -56,7 +57,7 @@ def _inner_rims(
     strongest = np.argmax(np.abs(values[..., 2:] - values[..., :-2]), axis=2) + 1
     edge = np.take_along_axis(radii[:, None, :], strongest[..., None], axis=2)[..., 0]
     points = centres[:, None, :] + directions[None] * edge[..., None]
-    inner_centres, inner, share = _fit_circles(
+    inner_centres, inner, share = fit_circles(
         replace(config, outside_weight=1.0, fit_rounds=3), points, valid, 1.5 * pixels_per_mm
     )
     seen = valid.sum(axis=1)
@@ -216,7 +217,7 @@ def top_coins(
             else cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY))
     rims = top_rims(config, grey, pawns, centres[finite], outline_px[finite], diameters[finite],
                     pixels_per_mm, profile)
-    flips: list[tuple[int, int, TopChoice]] = []
+    flips: list[tuple[int, int, CoinLook, TopChoice]] = []
     result = list(kinds)
     for at, index in enumerate(finite):
         choice = _top_choice(config, profile, kinds[index], float(diameters[index]), rims, at)
@@ -224,16 +225,16 @@ def top_coins(
         if choice.look is not None and choice.ring_ratio <= 0:
             result[index], factor[index] = choice.look.kind, choice.turned
         elif choice.look is not None:
-            flips.append((int(index), at, choice))
+            flips.append((int(index), at, choice.look, choice))
     if not flips:
         return result, factor
     chosen = np.array([flip[0] for flip in flips])
     shift_px = outline_px[chosen] - diameters[chosen] / 2 * pixels_per_mm * profile.diameter_scale
-    top_mm = np.array([flip[2].look.diameter_mm for flip in flips if flip[2].look is not None])
+    top_mm = np.array([look.diameter_mm for _, _, look, _ in flips])
     top_px = top_mm / 2 * pixels_per_mm * profile.diameter_scale + shift_px
     darkness = _ring_darkness(grey, pawns, rims.centres[[flip[1] for flip in flips]], top_px)
     darkness /= np.maximum(_ring_darkness(grey, pawns, centres[chosen], outline_px[chosen]), 1e-3)
-    for (coin, _, choice), dark in zip(flips, darkness, strict=True):
-        if choice.look is not None and dark >= choice.ring_ratio:
-            result[coin], factor[coin] = choice.look.kind, choice.turned
+    for (coin, _, look, choice), dark in zip(flips, darkness, strict=True):
+        if dark >= choice.ring_ratio:
+            result[coin], factor[coin] = look.kind, choice.turned
     return result, factor
