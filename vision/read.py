@@ -39,6 +39,7 @@ from vision.pawns import pawn_certainty, pawn_labels, pawns_in
 from vision.profile import VisionProfile
 from vision.read_config import LOOSE_KINDS, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
+from vision.silver_tops import default_model, silver_tops
 from vision.top_coin import top_coins
 
 if TYPE_CHECKING:
@@ -227,10 +228,19 @@ def _read_coins(
     shift = metal_shifts(config, profile, diameters, colours, shares)
     diameters = diameters - shift
     kinds, confidences = classify(profile, diameters, colours, middles)
-    kinds, doubt = top_coins(
-        config, normalised, cover, centres, outline_px, diameters, kinds, ppm, profile
+    ring_kinds, chances, ringed = list(kinds), np.ones(len(kinds)), np.zeros(len(kinds), bool)
+    if config.silver_top_model:
+        grey = (normalised.grey if normalised.grey is not None
+                else cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY))
+        ring_kinds, chances, ringed = silver_tops(
+            default_model(), grey, cover, centres, outline_px, diameters, kinds, ppm, profile
+        )
+    rim_kinds, doubt = top_coins(
+        config, normalised, cover, centres, np.where(ringed, np.nan, outline_px),
+        np.where(ringed, np.nan, diameters), kinds, ppm, profile,
     )
-    confidences = confidences * doubt
+    kinds = [ring_kinds[i] if ringed[i] else kind for i, kind in enumerate(rim_kinds)]
+    confidences = confidences * np.where(ringed, chances, doubt)
     # A circle through few of its rays' rim points is a guess at the coin's size.
     confidences = np.where(shares < config.min_fit_share,
                            np.minimum(confidences, config.hidden_coin_doubt), confidences)

@@ -51,7 +51,9 @@ class ReadConfig:
     A coin whose circle lies near fewer than ``min_fit_share`` of its rays' rim points is
     read with doubt (``hidden_coin_doubt``): its size is a guess. A coin no pawn is beside
     whose rim shows on fewer than ``min_rim_rays`` of its rays (glare washes silver out) is
-    measured by its outline in the foreground instead.
+    measured by its outline in the foreground instead. With ``silver_top_model`` the top coin
+    of every silver outline no pawn covers is named by the ring model of
+    :mod:`vision.silver_tops` instead (the rim rules above then read only coins by pawns).
     """
 
     light_pixels_per_mm: float = 0.25
@@ -107,3 +109,4 @@ class ReadConfig:
     min_rim_rays: float = 0.5
     short_rays: float = 0.15
     max_loose_coins: int = 40
+    silver_top_model: bool = True

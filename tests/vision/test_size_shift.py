@@ -49,7 +49,8 @@ def test_a_coin_whose_rim_fits_few_rays_is_doubted(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(read, "measure_coins", lambda *args: measured)
     monkeypatch.setattr(read, "top_coins", lambda *args: (args[6], np.ones(1)))
     *_, kinds, confidences = read._read_coins(
-        ReadConfig(), cast(Normalised, None), np.zeros((1, 1)), np.zeros((1, 2)), 2.0, PROFILE
+        ReadConfig(silver_top_model=False), cast(Normalised, None), np.zeros((1, 1)),
+        np.zeros((1, 2)), 2.0, PROFILE,
     )
     assert kinds == ["N"]
     assert confidences[0] < 0.5

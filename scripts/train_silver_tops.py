@@ -1,0 +1,124 @@
+"""Fit the silver-top model (vision/silver_tops.json) on synthetic frames.
+
+Renders frames of :func:`vision.synth.random_scene` from seeds far from those the benchmark and
+the tests use (100000 on by default), reads each one with the model switched off, and records
+the ring features of every silver outline no pawn covers with the true top coin of its square.
+A multinomial logistic regression with an L2 penalty is fitted to them (SciPy's L-BFGS; SciPy
+comes with the dev dependencies). It prints the fit's errors on the last fifth of the frames,
+held out, before writing the model fitted on all of them.
+
+    .venv/bin/python scripts/train_silver_tops.py [--frames 600] [--seed 100000] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+
+import vision.read as read_module
+from vision import silver_tops as tops
+from vision.profile import VisionProfile
+from vision.read import VisionConfig, read_frame_details
+from vision.synth import random_scene, random_variation, render
+
+KINDS = ("D", "N", "Q")
+
+
+def collect(first_seed: int, frames: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features, true top kinds (indices into KINDS) and frame numbers of every candidate."""
+    recorded: dict[str, Any] = {}
+
+    def record(model: Any, grey: Any, cover: Any, centres: Any, outline_px: Any,
+               diameters: Any, kinds: list[str], ppm: float, profile: VisionProfile) -> Any:
+        silver = {"D", "N", "Q"}
+        chosen = [i for i, kind in enumerate(kinds)
+                  if kind in silver and np.isfinite(diameters[i])
+                  and not tops._covered(cover, centres[i], outline_px[i])]
+        index = np.array(chosen, dtype=np.intp)
+        outline_mm = outline_px[index] * 2 / ppm / profile.diameter_scale
+        recorded["centres"] = centres[index]
+        recorded["features"] = tops.ring_features(grey, centres[index], outline_mm,
+                                                  diameters[index], ppm)
+        return list(kinds), np.ones(len(kinds)), np.zeros(len(kinds), dtype=bool)
+
+    read_module.silver_tops = record  # type: ignore[assignment]
+    read_module.default_model = lambda: None  # type: ignore[assignment]
+    config = VisionConfig()
+    profile = VisionProfile.default().only_kinds("PNDQ")
+    rows, labels, frame_of = [], [], []
+    for number, seed in enumerate(range(first_seed, first_seed + frames)):
+        scene = random_scene(seed, random_variation(seed, 35.0))
+        frame = render(scene, seed)
+        details = read_frame_details(config, frame.image, scene.geometry, profile)
+        view = details.view
+        for centre, features in zip(recorded["centres"], recorded["features"], strict=True):
+            region = scene.geometry.region_at(view.to_mm(float(centre[0]), float(centre[1])))
+            if region is None or region.name not in frame.truth:
+                continue
+            top = frame.truth[region.name].top
+            if top in KINDS:
+                rows.append(features)
+                labels.append(KINDS.index(top))
+                frame_of.append(number)
+        if number % 50 == 49:
+            print(f"  {number + 1} frames, {len(rows)} coins", flush=True)
+    return np.array(rows), np.array(labels), np.array(frame_of)
+
+
+def fit(features: np.ndarray, labels: np.ndarray, penalty: float) -> tops.SilverTopModel:
+    """Multinomial logistic regression on standardised features, L2 ``penalty`` per weight."""
+    mean = features.mean(axis=0)
+    scale = np.maximum(features.std(axis=0), 1e-6)
+    x = (features - mean) / scale
+    classes, width = len(KINDS), x.shape[1]
+    onehot = np.eye(classes)[labels]
+
+    def loss(flat: np.ndarray) -> tuple[float, np.ndarray]:
+        weights, bias = flat[: classes * width].reshape(classes, width), flat[classes * width:]
+        scores = x @ weights.T + bias
+        scores -= scores.max(axis=1, keepdims=True)
+        log_chance = scores - np.log(np.exp(scores).sum(axis=1, keepdims=True))
+        error = np.exp(log_chance) - onehot
+        value = -(onehot * log_chance).sum() / len(x) + penalty * (weights**2).sum() / 2
+        grad_w = error.T @ x / len(x) + penalty * weights
+        grad_b = error.mean(axis=0)
+        return float(value), np.concatenate([grad_w.ravel(), grad_b])
+
+    start = np.zeros(classes * width + classes)
+    result = minimize(loss, start, jac=True, method="L-BFGS-B", options={"maxiter": 3000})
+    weights = result.x[: classes * width].reshape(classes, width)
+    return tops.SilverTopModel(KINDS, mean, scale, weights, result.x[classes * width:])
+
+
+def report(model: tops.SilverTopModel, features: np.ndarray, labels: np.ndarray, title: str
+           ) -> None:
+    guesses = model.probabilities(features).argmax(axis=1)
+    wrong = Counter((KINDS[t], KINDS[g]) for t, g in zip(labels, guesses, strict=True) if t != g)
+    print(f"{title}: {len(labels)} coins, {sum(wrong.values())} wrong {dict(wrong)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=100000)
+    parser.add_argument("--penalty", type=float, default=1e-3)
+    parser.add_argument("--out", type=Path, default=tops.MODEL_PATH)
+    args = parser.parse_args()
+    features, labels, frame_of = collect(args.seed, args.frames)
+    print("coins by true top:", Counter(KINDS[label] for label in labels))
+    train = frame_of < int(args.frames * 0.8)
+    held = fit(features[train], labels[train], args.penalty)
+    report(held, features[train], labels[train], "fitted frames")
+    report(held, features[~train], labels[~train], "held-out frames")
+    model = fit(features, labels, args.penalty)
+    args.out.write_text(model.to_json() + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""The silver-top ring model: its features, its file, and the stacks it reads."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.read import read_frame
+from vision.silver_tops import (
+    FEATURE_COUNT,
+    RING_COUNT,
+    SilverTopModel,
+    default_model,
+    ring_features,
+)
+from vision.synth import SynthScene, random_variation, render
+
+from .helpers import CONFIG, GEOMETRY, PROFILE
+
+PIXELS_PER_MM = 2.0
+
+
+def _coin_picture(inner_offset_px: float) -> np.ndarray:
+    """A grey 21 mm disc on white with a 17.9 mm disc's dark edge drawn ``inner_offset_px``
+    right of its centre (a dime lying off-centre on a nickel)."""
+    picture = np.full((120, 120), 230, np.uint8)
+    centre = (60.0, 60.0)
+    cv2.circle(picture, (60, 60), round(10.6 * PIXELS_PER_MM), 160, -1, cv2.LINE_AA)
+    inner = (round(centre[0] + inner_offset_px), 60)
+    cv2.circle(picture, inner, round(8.95 * PIXELS_PER_MM), 90, 2, cv2.LINE_AA)
+    return picture
+
+
+def _features(picture: np.ndarray) -> np.ndarray:
+    return ring_features(picture, np.array([[60.0, 60.0]]), np.array([21.2]), np.array([21.2]),
+                         PIXELS_PER_MM)[0]
+
+
+def test_ring_features_see_a_top_coin_lying_off_centre_as_one_sided_rings() -> None:
+    centred, shifted = _features(_coin_picture(0)), _features(_coin_picture(3))
+    assert centred.shape == (FEATURE_COUNT,)
+    one_sided = slice(3 * RING_COUNT, 4 * RING_COUNT)
+    edge_rings = slice(round(7.5 / 0.25), round(10.0 / 0.25))
+    assert centred[one_sided][edge_rings].max() < 0.05
+    assert shifted[one_sided][edge_rings].max() > max(0.1, 3 * centred[one_sided].max())
+    # Means are relative to the coin's own brightness, so a brighter light changes nothing.
+    brighter = _features(np.clip(_coin_picture(3).astype(np.float32) * 1.1, 0, 255)
+                         .astype(np.uint8))
+    assert np.allclose(brighter[:RING_COUNT], shifted[:RING_COUNT], atol=0.03)
+
+
+def test_the_model_round_trips_through_its_json_and_rejects_a_model_of_other_rings() -> None:
+    model = default_model()
+    again = SilverTopModel.from_json(model.to_json())
+    assert again.kinds == model.kinds == ("D", "N", "Q")
+    assert np.allclose(again.weights, model.weights, atol=1e-6)
+    with pytest.raises(ValueError, match="other rings"):
+        SilverTopModel.from_json(model.to_json().replace('"rings": 54', '"rings": 40'))
+    short = SilverTopModel(model.kinds, model.mean[:10], model.scale[:10],
+                           model.weights[:, :10], model.bias)
+    with pytest.raises(ValueError, match="weights"):
+        SilverTopModel.from_json(short.to_json())
+
+
+def test_probabilities_sum_to_one_per_coin() -> None:
+    model = default_model()
+    chances = model.probabilities(np.vstack([_features(_coin_picture(0)),
+                                             _features(_coin_picture(3))]))
+    assert chances.shape == (2, 3)
+    assert np.allclose(chances.sum(axis=1), 1.0)
+
+
+#: Mixed-change stacks (bottom to top) and single silver coins beside them.
+STACKS = {"b2": "ND", "c5": "QD", "f6": "QN", "g3": "QND", "e7": "NND"}
+SINGLES = {"a1": "N", "h8": "Q", "d5": "D", "h1": "Q", "a8": "N", "d2": "NN", "f3": "QQ"}
+
+
+def _right_and_sure_wrong(use_model: bool, seeds: range) -> tuple[int, int, int]:
+    config = replace(CONFIG, read=replace(CONFIG.read, silver_top_model=use_model))
+    right = sure_wrong = singles_right = 0
+    for seed in seeds:
+        scene = SynthScene.build({**STACKS, **SINGLES}, {}, GEOMETRY, random_variation(seed),
+                                 layout_seed=seed)
+        observation = read_frame(config, render(scene, seed).image, GEOMETRY, PROFILE)
+        for square, coins in STACKS.items():
+            reading = observation[square]
+            right += reading.coin == coins[-1]
+            sure_wrong += reading.coin != coins[-1] and reading.confidence >= 0.5
+        singles_right += sum(observation[square].coin == coins[-1]
+                             for square, coins in SINGLES.items())
+    return right, sure_wrong, singles_right
+
+
+def test_smaller_silver_coins_on_larger_ones_are_read_as_the_top_coin_under_any_camera() -> None:
+    seeds = range(300, 312)
+    right, sure_wrong, singles_right = _right_and_sure_wrong(True, seeds)
+    rims_right, rims_sure_wrong, _ = _right_and_sure_wrong(False, seeds)
+    total = len(seeds) * len(STACKS)
+    # Measured: 56 of 60 right, 4 wrong with confidence; by the rims alone 17 and 9.
+    assert right >= 0.9 * total, (right, total)
+    assert right > rims_right + total // 3, (right, rims_right)
+    assert sure_wrong <= 5 and sure_wrong < rims_sure_wrong, (sure_wrong, rims_sure_wrong)
+    assert singles_right >= len(seeds) * len(SINGLES) - 2

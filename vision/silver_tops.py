@@ -1,0 +1,188 @@
+"""Which silver coin lies on top of a silver outline, from how its face varies with the radius.
+
+A dime on a nickel or a quarter, or a nickel on a quarter, leaves the outline and the colour of
+the coin under it; its own edge falls about where the lower coin's rim and lettering are. What
+does tell them apart is how the brightness changes ring by ring out from the outline's centre:
+the top coin's edge, the shadow it casts on the coin under it, its side under a tilted camera,
+and the offset every stacked coin has, which makes each ring brighter on one side than the
+other. :func:`ring_features` measures that per ring (mean, spread, darkest tenth, slope, and
+the one-sided part) relative to the coin's own brightness; a multinomial logistic model over
+those rings (:class:`SilverTopModel`, fitted on synthetic frames by
+``scripts/train_silver_tops.py`` and shipped as ``silver_tops.json``) names the top coin.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from companion.observation import COIN_KINDS
+from vision.profile import VisionProfile
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+MODEL_PATH = Path(__file__).with_name("silver_tops.json")
+
+#: Rings sampled from the outline's centre (mm), and directions around each ring.
+RING_STEP_MM = 0.25
+RING_COUNT = 54
+DIRECTIONS = 48
+#: Rings whose median brightness stands for the coin's own (2.5 to 9 mm: inside every coin).
+LEVEL_RINGS = slice(10, 36)
+#: The darkest tenth of a ring: this many of its ``DIRECTIONS`` samples lie below it.
+DARKEST_RANK = DIRECTIONS // 10
+
+
+@dataclass(frozen=True, eq=False)
+class SilverTopModel:
+    """A multinomial logistic model: standardised ring features to a probability per kind."""
+
+    kinds: tuple[str, ...]
+    mean: FloatArray
+    scale: FloatArray
+    weights: FloatArray  # (kinds, features)
+    bias: FloatArray  # (kinds,)
+
+    def probabilities(self, features: FloatArray) -> FloatArray:
+        """(N, features) -> (N, kinds) probabilities, rows summing to one."""
+        scores = ((features - self.mean) / self.scale) @ self.weights.T + self.bias
+        scores -= scores.max(axis=1, keepdims=True)
+        odds = np.exp(scores)
+        return np.asarray(odds / odds.sum(axis=1, keepdims=True))
+
+    def to_json(self) -> str:
+        """The model as JSON text (what :meth:`from_json` reads)."""
+        return json.dumps({
+            "kinds": list(self.kinds),
+            "ring_step_mm": RING_STEP_MM,
+            "rings": RING_COUNT,
+            "directions": DIRECTIONS,
+            "mean": [round(float(v), 6) for v in self.mean],
+            "scale": [round(float(v), 6) for v in self.scale],
+            "weights": [[round(float(v), 6) for v in row] for row in self.weights],
+            "bias": [round(float(v), 6) for v in self.bias],
+        })
+
+    @classmethod
+    def from_json(cls, text: str) -> SilverTopModel:
+        """Read a model written by :meth:`to_json`; ValueError when it does not fit this code."""
+        data = json.loads(text)
+        if (data.get("rings"), data.get("directions"), data.get("ring_step_mm")) != (
+            RING_COUNT, DIRECTIONS, RING_STEP_MM
+        ):
+            raise ValueError("silver top model was made for other rings than this code samples")
+        weights = np.array(data["weights"], np.float64)
+        model = cls(tuple(data["kinds"]), np.array(data["mean"], np.float64),
+                    np.array(data["scale"], np.float64), weights,
+                    np.array(data["bias"], np.float64))
+        if weights.shape != (len(model.kinds), FEATURE_COUNT) or model.mean.shape != (
+            FEATURE_COUNT,
+        ):
+            raise ValueError(f"silver top model has weights {weights.shape}, not "
+                             f"({len(model.kinds)}, {FEATURE_COUNT})")
+        return model
+
+
+#: Per ring: mean, spread, darkest tenth, one-sided part; per step between rings: mean slope;
+#: then the outline's and the measured diameter in mm.
+FEATURE_COUNT = 4 * RING_COUNT + (RING_COUNT - 1) + 2
+
+
+@lru_cache(maxsize=1)
+def default_model() -> SilverTopModel:
+    """The shipped model (fitted on synthetic frames; see the module's docstring)."""
+    return SilverTopModel.from_json(MODEL_PATH.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=4)
+def _ring_offsets(pixels_per_mm: float) -> tuple[FloatArray, FloatArray]:
+    radii = np.arange(RING_COUNT) * RING_STEP_MM * pixels_per_mm
+    angles = np.linspace(0, 2 * math.pi, DIRECTIONS, endpoint=False)
+    return radii[:, None] * np.cos(angles)[None, :], radii[:, None] * np.sin(angles)[None, :]
+
+
+def ring_features(
+    grey: Image, centres: FloatArray, outline_mm: FloatArray, diameters_mm: FloatArray,
+    pixels_per_mm: float,
+) -> FloatArray:
+    """(N, :data:`FEATURE_COUNT`) ring features of the coins centred at ``centres`` (px)."""
+    count = len(centres)
+    offset_x, offset_y = _ring_offsets(pixels_per_mm)
+    map_x = (centres[:, 0, None, None] + offset_x[None]).astype(np.float32)
+    map_y = (centres[:, 1, None, None] + offset_y[None]).astype(np.float32)
+    rings = cv2.remap(grey, map_x.reshape(-1, DIRECTIONS), map_y.reshape(-1, DIRECTIONS),
+                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    rings = rings.reshape(count, RING_COUNT, DIRECTIONS).astype(np.float32)
+    mean = rings.mean(axis=2)
+    level = np.maximum(np.median(mean[:, LEVEL_RINGS], axis=1), 1.0)[:, None]
+    spread = rings.std(axis=2)
+    darkest = np.partition(rings, DARKEST_RANK, axis=2)[..., DARKEST_RANK]
+    angles = np.linspace(0, 2 * math.pi, DIRECTIONS, endpoint=False)
+    one_sided = np.hypot(rings @ np.cos(angles), rings @ np.sin(angles)) / DIRECTIONS
+    slope = np.diff(mean, axis=1)
+    return np.hstack([
+        mean / level, spread / level, darkest / level, one_sided / level, slope / level,
+        outline_mm[:, None], diameters_mm[:, None],
+    ])
+
+
+def silver_tops(
+    model: SilverTopModel, grey: Image, cover: Image, centres: FloatArray,
+    outline_px: FloatArray, diameters: FloatArray, kinds: list[str], pixels_per_mm: float,
+    profile: VisionProfile,
+) -> tuple[list[str], FloatArray, NDArray[np.bool_]]:
+    """The top coin of every silver outline no pawn covers: kinds, their probabilities, and
+    which coins the model read (the others keep ``kinds`` and a probability of one).
+
+    The model chooses among the silver kinds it knows that are no larger than the kind the
+    outline's size and colour read as (``kinds``); other coins are left alone.
+    """
+    result = list(kinds)
+    probability = np.ones(len(kinds))
+    silver = {look.kind for look in profile.coins if COIN_KINDS[look.kind][2] == "silver"}
+    known = [kind for kind in model.kinds if kind in silver]
+    candidates = np.array([
+        index for index, kind in enumerate(kinds)
+        if kind in known and np.isfinite(diameters[index])
+        and not _covered(cover, centres[index], outline_px[index])
+    ], dtype=np.intp)
+    read = np.zeros(len(kinds), dtype=bool)
+    if len(candidates) == 0:
+        return result, probability, read
+    outline_mm = outline_px[candidates] * 2 / pixels_per_mm / profile.diameter_scale
+    features = ring_features(grey, centres[candidates], outline_mm, diameters[candidates],
+                             pixels_per_mm)
+    chances = model.probabilities(features)
+    sizes = {look.kind: look.diameter_mm for look in profile.coins}
+    for row, index in enumerate(candidates):
+        allowed = [k for k, kind in enumerate(model.kinds)
+                   if kind in known and sizes[kind] <= sizes[kinds[index]]]
+        if not allowed:
+            continue
+        best = max(allowed, key=lambda k: chances[row, k])
+        result[index] = model.kinds[best]
+        probability[index] = chances[row, best] / max(chances[row, allowed].sum(), 1e-9)
+        read[index] = True
+    return result, probability, read
+
+
+def _covered(cover: Image, centre: FloatArray, radius_px: float) -> bool:
+    """Whether any pawn pixel lies within the outline (plus a pixel) of a coin."""
+    x, y, r = float(centre[0]), float(centre[1]), math.ceil(radius_px) + 1
+    top, left = max(0, round(y) - r), max(0, round(x) - r)
+    window = cover[top:round(y) + r + 1, left:round(x) + r + 1]
+    return bool(window.any())
