@@ -5,9 +5,9 @@ the coin under it; its own edge falls about where the lower coin's rim and lette
 does tell them apart is how the brightness changes ring by ring out from the outline's centre:
 the top coin's edge, the shadow it casts on the coin under it, its side under a tilted camera,
 and the offset every stacked coin has, which makes each ring brighter on one side than the
-other. :func:`ring_features` measures that per ring (mean, spread, darkest tenth, slope, and
-the one-sided part) relative to the coin's own brightness; a multinomial logistic model over
-those rings (:class:`SilverTopModel`, fitted on synthetic frames by
+other. :func:`ring_features` measures that per ring (mean, spread, darkest and brightest
+tenth, slope, one- and two-sided parts) relative to the coin's own brightness; a multinomial
+logistic model over those rings (:class:`SilverTopModel`, fitted on synthetic frames by
 ``scripts/train_silver_tops.py`` and shipped as ``silver_tops.json``) names the top coin.
 """
 
@@ -97,9 +97,9 @@ class SilverTopModel:
         return model
 
 
-#: Per ring: mean, spread, darkest tenth, one-sided part; per step between rings: mean slope;
-#: then the outline's and the measured diameter in mm.
-FEATURE_COUNT = 4 * RING_COUNT + (RING_COUNT - 1) + 2
+#: Per ring: mean, spread, darkest and brightest tenth, one-sided and two-sided part; per step
+#: between rings: mean slope; then the outline's and the measured diameter in mm.
+FEATURE_COUNT = 6 * RING_COUNT + (RING_COUNT - 1) + 2
 
 
 @lru_cache(maxsize=1)
@@ -130,14 +130,25 @@ def ring_features(
     mean = rings.mean(axis=2)
     level = np.maximum(np.median(mean[:, LEVEL_RINGS], axis=1), 1.0)[:, None]
     spread = rings.std(axis=2)
-    darkest = np.partition(rings, DARKEST_RANK, axis=2)[..., DARKEST_RANK]
-    angles = np.linspace(0, 2 * math.pi, DIRECTIONS, endpoint=False)
-    one_sided = np.hypot(rings @ np.cos(angles), rings @ np.sin(angles)) / DIRECTIONS
+    ordered = np.partition(rings, (DARKEST_RANK, DIRECTIONS - 1 - DARKEST_RANK), axis=2)
+    darkest = ordered[..., DARKEST_RANK]
+    brightest = ordered[..., DIRECTIONS - 1 - DARKEST_RANK]
+    harmonics = rings @ _harmonics()
+    one_sided = np.hypot(harmonics[..., 0], harmonics[..., 1]) / DIRECTIONS
+    two_sided = np.hypot(harmonics[..., 2], harmonics[..., 3]) / DIRECTIONS
     slope = np.diff(mean, axis=1)
     return np.hstack([
-        mean / level, spread / level, darkest / level, one_sided / level, slope / level,
-        outline_mm[:, None], diameters_mm[:, None],
+        mean / level, spread / level, darkest / level, brightest / level, one_sided / level,
+        two_sided / level, slope / level, outline_mm[:, None], diameters_mm[:, None],
     ])
+
+
+@lru_cache(maxsize=1)
+def _harmonics() -> FloatArray:
+    """(DIRECTIONS, 4): cosine and sine of the angle, and of twice the angle, per direction."""
+    angles = np.linspace(0, 2 * math.pi, DIRECTIONS, endpoint=False)
+    return np.stack([np.cos(angles), np.sin(angles), np.cos(2 * angles), np.sin(2 * angles)],
+                    axis=1).astype(np.float32)
 
 
 def silver_tops(

@@ -42,7 +42,7 @@ def _features(picture: np.ndarray) -> np.ndarray:
 def test_ring_features_see_a_top_coin_lying_off_centre_as_one_sided_rings() -> None:
     centred, shifted = _features(_coin_picture(0)), _features(_coin_picture(3))
     assert centred.shape == (FEATURE_COUNT,)
-    one_sided = slice(3 * RING_COUNT, 4 * RING_COUNT)
+    one_sided = slice(4 * RING_COUNT, 5 * RING_COUNT)
     edge_rings = slice(round(7.5 / 0.25), round(10.0 / 0.25))
     assert centred[one_sided][edge_rings].max() < 0.05
     assert shifted[one_sided][edge_rings].max() > max(0.1, 3 * centred[one_sided].max())
