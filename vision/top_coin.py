@@ -4,7 +4,9 @@ A smaller coin on a larger one of the same metal (a dime on a quarter, a nickel 
 dime on a nickel) leaves the outline and the colour of the larger one; only the top coin's own
 rim, a rim's width inside its edge, and the dark ring of its edge tell it apart. This module
 finds that rim inside every outline (:func:`top_rims`) and decides from it, the outline's size
-and the rim's offset whether the reading turns to the smaller kind (:func:`top_coins`).
+and the rim's offset whether the reading turns to the smaller kind (:func:`top_coins`). Where
+the ring model of :mod:`vision.silver_tops` reads a silver outline (no pawn near it), these
+rules read the rest: coins of other metals, and coins a pawn stands on or beside.
 """
 
 from __future__ import annotations
