@@ -48,15 +48,10 @@ def collect(
 
     def record(model: Any, grey: Any, cover: Any, centres: Any, outline_px: Any,
                diameters: Any, kinds: list[str], ppm: float, profile: VisionProfile) -> Any:
-        silver = {"D", "N", "Q"}
-        chosen = [i for i, kind in enumerate(kinds)
-                  if kind in silver and np.isfinite(diameters[i])
-                  and not tops._covered(cover, centres[i], outline_px[i])]
-        index = np.array(chosen, dtype=np.intp)
-        outline_mm = outline_px[index] * 2 / ppm / profile.diameter_scale
+        index, recorded["features"] = tops.silver_candidates(
+            KINDS, grey, cover, centres, outline_px, diameters, kinds, ppm, profile
+        )
         recorded["centres"] = centres[index]
-        recorded["features"] = tops.ring_features(grey, centres[index], outline_mm,
-                                                  diameters[index], ppm)
         return list(kinds), np.ones(len(kinds)), np.zeros(len(kinds), dtype=bool)
 
     read_module.silver_tops = record  # type: ignore[assignment]

@@ -51,6 +51,12 @@ class Normalised:
     depth: FloatArray
     grey: Image | None = None
 
+    def grey_image(self) -> Image:
+        """``grey``, or the image converted to grey when the view was built without it."""
+        if self.grey is not None:
+            return self.grey
+        return cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
+
 
 @dataclass(frozen=True, eq=False)
 class MatReference:

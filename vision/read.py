@@ -6,13 +6,12 @@ foreground; :mod:`vision.coin_fit` measures each coin's rim and metal and decide
 :mod:`vision.pawns` finds the pawns by colour. This module finds the seeds of every region
 (the deepest point of each foreground blob) and puts the stages together.
 
-Only partly told apart: a smaller silver coin on a larger silver one. The top coin is read from
-its own raised rim (:func:`vision.top_coin.top_coins`): a nickel on a quarter and a dime on a
-penny are mostly read right; a dime on a nickel or on a quarter only when its rim lies clearly
-off the larger coin's centre (its edge otherwise lies where the nickel's own rim wall or the
-quarter's lettering does), so the rest still read as the larger coin, mostly with low
-confidence. A coin a pawn stands on and mostly hides is read with doubt
-(its kind is a guess from what shows), never as a surely empty square.
+A smaller silver coin on a larger silver one keeps the larger one's outline and colour; which
+silver coin lies on top is named by the ring model of :mod:`vision.silver_tops` (about 1 such
+stack in 20 is still misread on the synthetic table), and next to pawns, or for other metals, from
+the top coin's own raised rim (:func:`vision.top_coin.top_coins`). A coin a pawn stands on and
+mostly hides is read with doubt (its kind is a guess from what shows), never as a surely empty
+square.
 
 Regions of kind ``pit`` and ``cup`` hold loose coins: every seed there is a coin, and the reading
 gives the count and the kinds. :func:`read_frame` is the whole pipeline from a camera frame.
@@ -230,10 +229,9 @@ def _read_coins(
     kinds, confidences = classify(profile, diameters, colours, middles)
     ring_kinds, chances, ringed = list(kinds), np.ones(len(kinds)), np.zeros(len(kinds), bool)
     if config.silver_top_model:
-        grey = (normalised.grey if normalised.grey is not None
-                else cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY))
         ring_kinds, chances, ringed = silver_tops(
-            default_model(), grey, cover, centres, outline_px, diameters, kinds, ppm, profile
+            default_model(), normalised.grey_image(), cover, centres, outline_px, diameters,
+            kinds, ppm, profile,
         )
     rim_kinds, doubt = top_coins(
         config, normalised, cover, centres, np.where(ringed, np.nan, outline_px),

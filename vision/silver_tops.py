@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +25,7 @@ import cv2
 import numpy as np
 
 from companion.observation import COIN_KINDS
+from vision.coin_fit import ray_maps
 from vision.profile import VisionProfile
 
 if TYPE_CHECKING:
@@ -108,11 +110,11 @@ def default_model() -> SilverTopModel:
     return SilverTopModel.from_json(MODEL_PATH.read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=4)
-def _ring_offsets(pixels_per_mm: float) -> tuple[FloatArray, FloatArray]:
-    radii = np.arange(RING_COUNT) * RING_STEP_MM * pixels_per_mm
-    angles = np.linspace(0, 2 * math.pi, DIRECTIONS, endpoint=False)
-    return radii[:, None] * np.cos(angles)[None, :], radii[:, None] * np.sin(angles)[None, :]
+#: The directions sampled around every ring, in radians (as :func:`vision.coin_fit.ray_maps`).
+_ANGLES = np.linspace(0, 2 * math.pi, DIRECTIONS, endpoint=False)
+#: (DIRECTIONS, 4): cosine and sine of each direction's angle, and of twice it.
+_HARMONICS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES), np.cos(2 * _ANGLES),
+                       np.sin(2 * _ANGLES)], axis=1).astype(np.float32)
 
 
 def ring_features(
@@ -120,20 +122,20 @@ def ring_features(
     pixels_per_mm: float,
 ) -> FloatArray:
     """(N, :data:`FEATURE_COUNT`) ring features of the coins centred at ``centres`` (px)."""
-    count = len(centres)
-    offset_x, offset_y = _ring_offsets(pixels_per_mm)
-    map_x = (centres[:, 0, None, None] + offset_x[None]).astype(np.float32)
-    map_y = (centres[:, 1, None, None] + offset_y[None]).astype(np.float32)
-    rings = cv2.remap(grey, map_x.reshape(-1, DIRECTIONS), map_y.reshape(-1, DIRECTIONS),
-                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    rings = rings.reshape(count, RING_COUNT, DIRECTIONS).astype(np.float32)
+    radii = np.arange(RING_COUNT) * RING_STEP_MM * pixels_per_mm
+    _, map_x, map_y = ray_maps(centres, DIRECTIONS, radii)
+    rays = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # (coin, direction, radius) -> (coin, ring, direction), contiguous per ring.
+    rings = np.ascontiguousarray(
+        rays.reshape(len(centres), DIRECTIONS, RING_COUNT).transpose(0, 2, 1), dtype=np.float32
+    )
     mean = rings.mean(axis=2)
     level = np.maximum(np.median(mean[:, LEVEL_RINGS], axis=1), 1.0)[:, None]
     spread = rings.std(axis=2)
     ordered = np.partition(rings, (DARKEST_RANK, DIRECTIONS - 1 - DARKEST_RANK), axis=2)
     darkest = ordered[..., DARKEST_RANK]
     brightest = ordered[..., DIRECTIONS - 1 - DARKEST_RANK]
-    harmonics = rings @ _harmonics()
+    harmonics = rings @ _HARMONICS
     one_sided = np.hypot(harmonics[..., 0], harmonics[..., 1]) / DIRECTIONS
     two_sided = np.hypot(harmonics[..., 2], harmonics[..., 3]) / DIRECTIONS
     slope = np.diff(mean, axis=1)
@@ -143,12 +145,25 @@ def ring_features(
     ])
 
 
-@lru_cache(maxsize=1)
-def _harmonics() -> FloatArray:
-    """(DIRECTIONS, 4): cosine and sine of the angle, and of twice the angle, per direction."""
-    angles = np.linspace(0, 2 * math.pi, DIRECTIONS, endpoint=False)
-    return np.stack([np.cos(angles), np.sin(angles), np.cos(2 * angles), np.sin(2 * angles)],
-                    axis=1).astype(np.float32)
+
+def silver_candidates(
+    known: Collection[str], grey: Image, cover: Image, centres: FloatArray,
+    outline_px: FloatArray, diameters: FloatArray, kinds: list[str], pixels_per_mm: float,
+    profile: VisionProfile,
+) -> tuple[NDArray[np.intp], FloatArray]:
+    """The coins the model reads (measured, read as a kind in ``known``, no pawn within their
+    outline's square) and their ring features: what both reading and fitting the model use."""
+    candidates = np.array([
+        index for index, kind in enumerate(kinds)
+        if kind in known and np.isfinite(diameters[index])
+        and not _covered(cover, centres[index], outline_px[index])
+    ], dtype=np.intp)
+    if len(candidates) == 0:
+        return candidates, np.zeros((0, FEATURE_COUNT))
+    outline_mm = outline_px[candidates] * 2 / pixels_per_mm / profile.diameter_scale
+    features = ring_features(grey, centres[candidates], outline_mm, diameters[candidates],
+                             pixels_per_mm)
+    return candidates, features
 
 
 def silver_tops(
@@ -164,26 +179,19 @@ def silver_tops(
     """
     result = list(kinds)
     probability = np.ones(len(kinds))
+    read = np.zeros(len(kinds), dtype=bool)
     silver = {look.kind for look in profile.coins if COIN_KINDS[look.kind][2] == "silver"}
     known = [kind for kind in model.kinds if kind in silver]
-    candidates = np.array([
-        index for index, kind in enumerate(kinds)
-        if kind in known and np.isfinite(diameters[index])
-        and not _covered(cover, centres[index], outline_px[index])
-    ], dtype=np.intp)
-    read = np.zeros(len(kinds), dtype=bool)
+    candidates, features = silver_candidates(known, grey, cover, centres, outline_px,
+                                             diameters, kinds, pixels_per_mm, profile)
     if len(candidates) == 0:
         return result, probability, read
-    outline_mm = outline_px[candidates] * 2 / pixels_per_mm / profile.diameter_scale
-    features = ring_features(grey, centres[candidates], outline_mm, diameters[candidates],
-                             pixels_per_mm)
     chances = model.probabilities(features)
     sizes = {look.kind: look.diameter_mm for look in profile.coins}
     for row, index in enumerate(candidates):
+        # The outline's own kind is always among these: the top is never larger than it.
         allowed = [k for k, kind in enumerate(model.kinds)
                    if kind in known and sizes[kind] <= sizes[kinds[index]]]
-        if not allowed:
-            continue
         best = max(allowed, key=lambda k: chances[row, k])
         result[index] = model.kinds[best]
         probability[index] = chances[row, best] / max(chances[row, allowed].sum(), 1e-9)
@@ -192,7 +200,7 @@ def silver_tops(
 
 
 def _covered(cover: Image, centre: FloatArray, radius_px: float) -> bool:
-    """Whether any pawn pixel lies within the outline (plus a pixel) of a coin."""
+    """Whether any pawn pixel lies in the square around a coin's outline (plus a pixel)."""
     x, y, r = float(centre[0]), float(centre[1]), math.ceil(radius_px) + 1
     top, left = max(0, round(y) - r), max(0, round(x) - r)
     window = cover[top:round(y) + r + 1, left:round(x) + r + 1]

@@ -215,8 +215,7 @@ def top_coins(
     finite = np.flatnonzero(np.isfinite(diameters))
     if len(finite) == 0:
         return list(kinds), factor
-    grey = (normalised.grey if normalised.grey is not None
-            else cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY))
+    grey = normalised.grey_image()
     rims = top_rims(config, grey, pawns, centres[finite], outline_px[finite], diameters[finite],
                     pixels_per_mm, profile)
     flips: list[tuple[int, int, CoinLook, TopChoice]] = []
