@@ -24,6 +24,8 @@ hold most smaller-on-larger stacks), collected in separate processes and then fi
 from __future__ import annotations
 
 import argparse
+import itertools
+import math
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -79,32 +81,55 @@ def collect(
 
 
 def fit(
-    features: np.ndarray, labels: np.ndarray, penalty: float, weights: np.ndarray
+    features: np.ndarray, labels: np.ndarray, hidden: int, penalty: float, weights: np.ndarray,
+    seed: int = 0,
 ) -> tops.SilverTopModel:
-    """Multinomial logistic regression on standardised features, L2 ``penalty`` per weight,
-    each coin counted by its weight."""
+    """A network with one hidden layer of ``hidden`` ReLU units (none: multinomial logistic
+    regression) on standardised features, fitted by L-BFGS to the weighted mean log loss plus
+    an L2 ``penalty`` per weight. ``seed`` draws the starting weights."""
     mean = features.mean(axis=0)
     scale = np.maximum(features.std(axis=0), 1e-6)
-    x = (features - mean) / scale
-    classes, width = len(KINDS), x.shape[1]
-    onehot = np.eye(classes)[labels]
-    share = (weights / weights.sum())[:, None]
+    x = ((features - mean) / scale).astype(np.float32)
+    widths = [x.shape[1], *([hidden] if hidden else []), len(KINDS)]
+    shapes = [shape for inputs, outputs in itertools.pairwise(widths)
+              for shape in ((outputs, inputs), (outputs,))]
+    onehot = np.eye(len(KINDS), dtype=np.float32)[labels]
+    share = (weights / weights.sum()).astype(np.float32)[:, None]
+
+    def unpack(flat: np.ndarray) -> list[np.ndarray]:
+        ends = np.cumsum([math.prod(shape) for shape in shapes])
+        return [part.reshape(shape).astype(np.float32) for part, shape in
+                zip(np.split(flat, ends[:-1]), shapes, strict=True)]
 
     def loss(flat: np.ndarray) -> tuple[float, np.ndarray]:
-        coefficients, bias = flat[: classes * width].reshape(classes, width), flat[classes * width:]
-        scores = x @ coefficients.T + bias
+        parts = unpack(flat)
+        inputs = [x]
+        for weight, bias in zip(parts[0:-2:2], parts[1:-2:2], strict=True):
+            inputs.append(np.maximum(inputs[-1] @ weight.T + bias, 0.0))
+        scores = inputs[-1] @ parts[-2].T + parts[-1]
         scores -= scores.max(axis=1, keepdims=True)
         log_chance = scores - np.log(np.exp(scores).sum(axis=1, keepdims=True))
+        value = -float((onehot * log_chance * share).sum()) + penalty / 2 * sum(
+            float((weight.astype(np.float64) ** 2).sum()) for weight in parts[0::2])
         error = (np.exp(log_chance) - onehot) * share
-        value = -(onehot * log_chance * share).sum() + penalty * (coefficients**2).sum() / 2
-        grad_w = error.T @ x + penalty * coefficients
-        grad_b = error.sum(axis=0)
-        return float(value), np.concatenate([grad_w.ravel(), grad_b])
+        gradients: list[np.ndarray] = []
+        for layer in range(len(widths) - 2, -1, -1):
+            weight = parts[2 * layer]
+            gradients[:0] = [error.T @ inputs[layer] + penalty * weight, error.sum(axis=0)]
+            if layer:
+                error = (error @ weight) * (inputs[layer] > 0)
+        return value, np.concatenate([g.ravel() for g in gradients]).astype(np.float64)
 
-    start = np.zeros(classes * width + classes)
+    rng = np.random.default_rng(seed)
+    start = np.concatenate([
+        (rng.normal(0.0, math.sqrt(2 / shape[1]), shape) if len(shape) == 2 and hidden
+         else np.zeros(shape)).ravel() for shape in shapes
+    ])
     result = minimize(loss, start, jac=True, method="L-BFGS-B", options={"maxiter": 3000})
-    coefficients = result.x[: classes * width].reshape(classes, width)
-    return tops.SilverTopModel(KINDS, mean, scale, coefficients, result.x[classes * width:])
+    parts = [part.astype(np.float64) for part in unpack(result.x)]
+    layers = tuple(tops.DenseLayer(weight, bias) for weight, bias in
+                   zip(parts[0::2], parts[1::2], strict=True))
+    return tops.SilverTopModel(KINDS, mean, scale, layers)
 
 
 def report(model: tops.SilverTopModel, features: np.ndarray, labels: np.ndarray, title: str
@@ -118,7 +143,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=100000)
-    parser.add_argument("--penalty", type=float, default=3e-4)
+    parser.add_argument("--hidden", type=int, default=32,
+                        help="hidden units (0: multinomial logistic regression)")
+    parser.add_argument("--penalty", type=float, default=1e-4)
     parser.add_argument("--out", type=Path, default=tops.MODEL_PATH)
     parser.add_argument("--features", type=Path, nargs="*", default=[],
                         help="fit on features saved before (.npz) instead of rendering")
@@ -145,10 +172,10 @@ def main() -> None:
         np.savez_compressed(args.save, features=features, labels=labels, frames=frame_of)
     print("coins by true top:", Counter(KINDS[label] for label in labels))
     train = frame_of < int(args.frames * 0.8)
-    held = fit(features[train], labels[train], args.penalty, weights[train])
+    held = fit(features[train], labels[train], args.hidden, args.penalty, weights[train])
     report(held, features[train], labels[train], "fitted frames")
     report(held, features[~train], labels[~train], "held-out frames")
-    model = fit(features, labels, args.penalty, weights)
+    model = fit(features, labels, args.hidden, args.penalty, weights)
     args.out.write_text(model.to_json() + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 

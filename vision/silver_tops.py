@@ -6,9 +6,9 @@ does tell them apart is how the brightness changes ring by ring out from the out
 the top coin's edge, the shadow it casts on the coin under it, its side under a tilted camera,
 and the offset every stacked coin has, which makes each ring brighter on one side than the
 other. :func:`ring_features` measures that per ring (mean, spread, darkest and brightest
-tenth, slope, one- and two-sided parts) relative to the coin's own brightness; a multinomial
-logistic model over those rings (:class:`SilverTopModel`, fitted on synthetic frames by
-``scripts/train_silver_tops.py`` and shipped as ``silver_tops.json``) names the top coin.
+tenth, slope, one- and two-sided parts) relative to the coin's own brightness; a small neural
+network over those rings (:class:`SilverTopModel`: one hidden layer, fitted on synthetic frames
+by ``scripts/train_silver_tops.py`` and shipped as ``silver_tops.json``) names the top coin.
 """
 
 from __future__ import annotations
@@ -50,33 +50,57 @@ DARKEST_RANK = DIRECTIONS // 10
 
 
 @dataclass(frozen=True, eq=False)
+class DenseLayer:
+    """One layer of the model: ``inputs @ weights.T + bias``."""
+
+    weights: FloatArray  # (outputs, inputs)
+    bias: FloatArray  # (outputs,)
+
+
+@dataclass(frozen=True, eq=False)
 class SilverTopModel:
-    """A multinomial logistic model: standardised ring features to a probability per kind."""
+    """A small neural network: standardised ring features through dense layers (ReLU between
+    them) to a probability per kind. A single layer is a multinomial logistic model."""
 
     kinds: tuple[str, ...]
     mean: FloatArray
     scale: FloatArray
-    weights: FloatArray  # (kinds, features)
-    bias: FloatArray  # (kinds,)
+    layers: tuple[DenseLayer, ...]
+
+    def __post_init__(self) -> None:
+        widths = [FEATURE_COUNT, *(len(layer.bias) for layer in self.layers)]
+        shapes = [layer.weights.shape for layer in self.layers]
+        expected = list(zip(widths[1:], widths[:-1], strict=True))
+        if (not self.layers or shapes != expected or widths[-1] != len(self.kinds)
+                or self.mean.shape != (FEATURE_COUNT,) or self.scale.shape != (FEATURE_COUNT,)):
+            raise ValueError(f"silver top model has layers {shapes} for {len(self.kinds)} kinds, "
+                             f"not a chain from {FEATURE_COUNT} features to the kinds")
 
     def probabilities(self, features: FloatArray) -> FloatArray:
         """(N, features) -> (N, kinds) probabilities, rows summing to one."""
-        scores = ((features - self.mean) / self.scale) @ self.weights.T + self.bias
+        values = (features - self.mean) / self.scale
+        for layer in self.layers[:-1]:
+            values = np.maximum(values @ layer.weights.T + layer.bias, 0.0)
+        last = self.layers[-1]
+        scores = values @ last.weights.T + last.bias
         scores -= scores.max(axis=1, keepdims=True)
         odds = np.exp(scores)
         return np.asarray(odds / odds.sum(axis=1, keepdims=True))
 
     def to_json(self) -> str:
         """The model as JSON text (what :meth:`from_json` reads)."""
+        def rounded(values: FloatArray) -> Any:
+            return np.vectorize(lambda v: float(f"{v:.6g}"), otypes=[float])(values).tolist()
+
         return json.dumps({
             "kinds": list(self.kinds),
             "ring_step_mm": RING_STEP_MM,
             "rings": RING_COUNT,
             "directions": DIRECTIONS,
-            "mean": [round(float(v), 6) for v in self.mean],
-            "scale": [round(float(v), 6) for v in self.scale],
-            "weights": [[round(float(v), 6) for v in row] for row in self.weights],
-            "bias": [round(float(v), 6) for v in self.bias],
+            "mean": rounded(self.mean),
+            "scale": rounded(self.scale),
+            "layers": [{"weights": rounded(layer.weights), "bias": rounded(layer.bias)}
+                       for layer in self.layers],
         })
 
     @classmethod
@@ -87,16 +111,16 @@ class SilverTopModel:
             RING_COUNT, DIRECTIONS, RING_STEP_MM
         ):
             raise ValueError("silver top model was made for other rings than this code samples")
-        weights = np.array(data["weights"], np.float64)
-        model = cls(tuple(data["kinds"]), np.array(data["mean"], np.float64),
-                    np.array(data["scale"], np.float64), weights,
-                    np.array(data["bias"], np.float64))
-        if weights.shape != (len(model.kinds), FEATURE_COUNT) or model.mean.shape != (
-            FEATURE_COUNT,
-        ):
-            raise ValueError(f"silver top model has weights {weights.shape}, not "
-                             f"({len(model.kinds)}, {FEATURE_COUNT})")
-        return model
+        try:
+            layers = tuple(
+                DenseLayer(np.array(layer["weights"], np.float64),
+                           np.array(layer["bias"], np.float64))
+                for layer in data["layers"]
+            )
+            return cls(tuple(data["kinds"]), np.array(data["mean"], np.float64),
+                       np.array(data["scale"], np.float64), layers)
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"silver top model is missing or garbles {error}") from error
 
 
 #: Per ring: mean, spread, darkest and brightest tenth, one-sided and two-sided part; per step

@@ -12,6 +12,7 @@ from vision.read import read_frame
 from vision.silver_tops import (
     FEATURE_COUNT,
     RING_COUNT,
+    DenseLayer,
     SilverTopModel,
     default_model,
     ring_features,
@@ -52,17 +53,27 @@ def test_ring_features_see_a_top_coin_lying_off_centre_as_one_sided_rings() -> N
     assert np.allclose(brighter[:RING_COUNT], shifted[:RING_COUNT], atol=0.03)
 
 
-def test_the_model_round_trips_through_its_json_and_rejects_a_model_of_other_rings() -> None:
+def test_the_model_round_trips_through_its_json_and_rejects_a_model_that_does_not_fit() -> None:
     model = default_model()
     again = SilverTopModel.from_json(model.to_json())
     assert again.kinds == model.kinds == ("D", "N", "Q")
-    assert np.allclose(again.weights, model.weights, atol=1e-6)
+    assert len(again.layers) == len(model.layers)
+    for read_back, layer in zip(again.layers, model.layers, strict=True):
+        assert np.allclose(read_back.weights, layer.weights, rtol=1e-5, atol=1e-9)
+        assert np.allclose(read_back.bias, layer.bias, rtol=1e-5, atol=1e-9)
+    features = np.vstack([_features(_coin_picture(0)), _features(_coin_picture(3))])
+    assert np.allclose(again.probabilities(features), model.probabilities(features), atol=1e-4)
     with pytest.raises(ValueError, match="other rings"):
         SilverTopModel.from_json(model.to_json().replace('"rings": 54', '"rings": 40'))
-    short = SilverTopModel(model.kinds, model.mean[:10], model.scale[:10],
-                           model.weights[:, :10], model.bias)
-    with pytest.raises(ValueError, match="weights"):
-        SilverTopModel.from_json(short.to_json())
+    first = model.layers[0]
+    with pytest.raises(ValueError, match="not a chain"):
+        SilverTopModel(model.kinds, model.mean, model.scale,
+                       (DenseLayer(first.weights[:, :10], first.bias), *model.layers[1:]))
+    text = model.to_json()
+    with pytest.raises(ValueError, match="not a chain"):
+        SilverTopModel.from_json(text.replace('"kinds": ["D", "N", "Q"]', '"kinds": ["D", "N"]'))
+    with pytest.raises(ValueError, match="layers"):
+        SilverTopModel.from_json(text.replace('"layers"', '"levels"'))
 
 
 def test_probabilities_sum_to_one_per_coin() -> None:
