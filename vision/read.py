@@ -227,30 +227,32 @@ def _read_coins(
     shift = metal_shifts(config, profile, diameters, colours, shares)
     diameters = diameters - shift
     kinds, confidences = classify(profile, diameters, colours, middles)
-    ring_kinds, chances, ringed = list(kinds), np.ones(len(kinds)), np.zeros(len(kinds), bool)
-    if config.silver_top_model:
-        ring_kinds, chances, ringed = silver_tops(
-            default_model(), normalised.grey_image(), cover, centres, outline_px, diameters,
-            kinds, ppm, profile,
-        )
-    rim_kinds, doubt = top_coins(
-        config, normalised, cover, centres, np.where(ringed, np.nan, outline_px),
-        np.where(ringed, np.nan, diameters), kinds, ppm, profile,
-    )
-    kinds = [ring_kinds[i] if ringed[i] else kind for i, kind in enumerate(rim_kinds)]
-    confidences = confidences * np.where(ringed, chances, doubt)
-    # A circle through few of its rays' rim points is a guess at the coin's size.
-    confidences = np.where(shares < config.min_fit_share,
-                           np.minimum(confidences, config.hidden_coin_doubt), confidences)
     under = _under_pawns(config, profile, fitted_mm - shift, visible, shares)
     if under.any():
         diameters[under] = fitted_mm[under] - shift[under]
-        hidden_kinds, hidden_confidences = classify(
+        outline_px[under] = fitted_mm[under] / 2 * ppm * profile.diameter_scale
+        hidden_kinds, confidences[under] = classify(
             profile, diameters[under], colours[under], middles[under]
         )
         for coin, kind in zip(np.flatnonzero(under), hidden_kinds, strict=True):
             kinds[coin] = kind
-        confidences[under] = np.minimum(hidden_confidences, config.hidden_coin_doubt)
+    ring_kinds, chances, ringed = list(kinds), np.ones(len(kinds)), np.zeros(len(kinds), bool)
+    if config.silver_top_model:
+        ring_kinds, chances, ringed = silver_tops(
+            default_model(), normalised.grey_image(), cover, centres, outline_px, diameters,
+            kinds, ppm, profile, config.hidden_coin_doubt,
+        )
+    rim_kinds, doubt = top_coins(
+        config, normalised, cover, centres, np.where(ringed | under, np.nan, outline_px),
+        np.where(ringed | under, np.nan, diameters), kinds, ppm, profile,
+    )
+    kinds = [ring_kinds[i] if ringed[i] else kind for i, kind in enumerate(rim_kinds)]
+    confidences = confidences * np.where(ringed, chances, doubt)
+    # A circle through few of its rays' rim points is a guess at the coin's size, and so is
+    # the size of a coin a pawn stands on.
+    confidences = np.where(shares < config.min_fit_share,
+                           np.minimum(confidences, config.hidden_coin_doubt), confidences)
+    confidences[under] = np.minimum(confidences[under], config.hidden_coin_doubt)
     return centres, diameters, colours, shares, kinds, confidences
 
 

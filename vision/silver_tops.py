@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
@@ -124,8 +125,10 @@ class SilverTopModel:
 
 
 #: Per ring: mean, spread, darkest and brightest tenth, one-sided and two-sided part; per step
-#: between rings: mean slope; then the outline's and the measured diameter in mm.
-FEATURE_COUNT = 6 * RING_COUNT + (RING_COUNT - 1) + 2
+#: between rings: mean slope; then the outline's and the measured diameter in mm; then per ring
+#: the share a pawn hides.
+OPEN_FEATURE_COUNT = 6 * RING_COUNT + (RING_COUNT - 1) + 2
+FEATURE_COUNT = OPEN_FEATURE_COUNT + RING_COUNT
 
 
 @lru_cache(maxsize=1)
@@ -143,31 +146,87 @@ _HARMONICS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES), np.cos(2 * _ANGLES),
 
 def ring_features(
     grey: Image, centres: FloatArray, outline_mm: FloatArray, diameters_mm: FloatArray,
-    pixels_per_mm: float,
+    pixels_per_mm: float, cover: Image | None = None,
 ) -> FloatArray:
-    """(N, :data:`FEATURE_COUNT`) ring features of the coins centred at ``centres`` (px)."""
+    """(N, :data:`FEATURE_COUNT`) ring features of the coins centred at ``centres`` (px).
+
+    Where ``cover`` (non-zero on pawns) hides part of a ring, that ring's features come from
+    the rest of it, and its hidden share is a feature of its own (zero for an open coin).
+    """
     radii = np.arange(RING_COUNT) * RING_STEP_MM * pixels_per_mm
     _, map_x, map_y = ray_maps(centres, DIRECTIONS, radii)
-    rays = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    # (coin, direction, radius) -> (coin, ring, direction), contiguous per ring.
-    rings = np.ascontiguousarray(
-        rays.reshape(len(centres), DIRECTIONS, RING_COUNT).transpose(0, 2, 1), dtype=np.float32
+    rings = _as_rings(cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE), len(centres))
+    features = np.zeros((len(centres), FEATURE_COUNT))
+    features[:, :OPEN_FEATURE_COUNT - 2] = _open_rings(rings)
+    if cover is not None:
+        hidden = _as_rings(cv2.remap(cover, map_x, map_y, cv2.INTER_NEAREST,
+                                     borderMode=cv2.BORDER_REPLICATE), len(centres)) > 0
+        partly = np.flatnonzero(hidden.any(axis=(1, 2)))
+        if len(partly):
+            features[partly, :OPEN_FEATURE_COUNT - 2] = _hidden_rings(
+                rings[partly], hidden[partly]
+            )
+            features[partly, OPEN_FEATURE_COUNT:] = hidden[partly].mean(axis=2)
+    features[:, OPEN_FEATURE_COUNT - 2] = outline_mm
+    features[:, OPEN_FEATURE_COUNT - 1] = diameters_mm
+    return features
+
+
+def _as_rings(rays: Image, count: int) -> FloatArray:
+    """Remapped rays (coin * direction, radius) as (coin, ring, direction), contiguous per ring."""
+    return np.ascontiguousarray(
+        rays.reshape(count, DIRECTIONS, RING_COUNT).transpose(0, 2, 1), dtype=np.float32
     )
+
+
+def _open_rings(rings: FloatArray) -> FloatArray:
+    """Per-ring features of whole rings (coin, ring, direction), relative to the coin's level."""
     mean = rings.mean(axis=2)
     level = np.maximum(np.median(mean[:, LEVEL_RINGS], axis=1), 1.0)[:, None]
-    spread = rings.std(axis=2)
     ordered = np.partition(rings, (DARKEST_RANK, DIRECTIONS - 1 - DARKEST_RANK), axis=2)
-    darkest = ordered[..., DARKEST_RANK]
-    brightest = ordered[..., DIRECTIONS - 1 - DARKEST_RANK]
     harmonics = rings @ _HARMONICS
-    one_sided = np.hypot(harmonics[..., 0], harmonics[..., 1]) / DIRECTIONS
-    two_sided = np.hypot(harmonics[..., 2], harmonics[..., 3]) / DIRECTIONS
-    slope = np.diff(mean, axis=1)
     return np.hstack([
-        mean / level, spread / level, darkest / level, brightest / level, one_sided / level,
-        two_sided / level, slope / level, outline_mm[:, None], diameters_mm[:, None],
-    ])
+        mean, rings.std(axis=2), ordered[..., DARKEST_RANK],
+        ordered[..., DIRECTIONS - 1 - DARKEST_RANK],
+        np.hypot(harmonics[..., 0], harmonics[..., 1]) / DIRECTIONS,
+        np.hypot(harmonics[..., 2], harmonics[..., 3]) / DIRECTIONS, np.diff(mean, axis=1),
+    ]) / level
 
+
+def _hidden_rings(rings: FloatArray, hidden: NDArray[np.bool_]) -> FloatArray:
+    """The features of :func:`_open_rings` from the samples ``hidden`` leaves (a ring hidden
+    all round gives zeros)."""
+    seen = np.maximum((~hidden).sum(axis=2), 1)
+    values = np.where(hidden, np.nan, rings)
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        mean = np.nanmean(values, axis=2)
+        level = np.nanmedian(mean[:, LEVEL_RINGS], axis=1)
+        level = np.where(np.isfinite(level), level, np.nanmedian(mean, axis=1))
+        level = np.maximum(np.nan_to_num(level, nan=1.0), 1.0)[:, None]
+        darkest, brightest = (_seen_quantile(rings, hidden, fraction) for fraction in (
+            DARKEST_RANK / (DIRECTIONS - 1), 1 - DARKEST_RANK / (DIRECTIONS - 1)))
+        harmonics = np.where(hidden, 0.0, rings - mean[..., None]) @ _HARMONICS
+        features = np.hstack([
+            mean, np.nanstd(values, axis=2), darkest, brightest,
+            np.hypot(harmonics[..., 0], harmonics[..., 1]) / seen,
+            np.hypot(harmonics[..., 2], harmonics[..., 3]) / seen, np.diff(mean, axis=1),
+        ]) / level
+    return np.nan_to_num(features, nan=0.0)
+
+
+def _seen_quantile(rings: FloatArray, hidden: NDArray[np.bool_], fraction: float) -> FloatArray:
+    """Per ring, the ``fraction`` quantile of the samples not hidden (as :func:`np.nanquantile`
+    interpolates; NaN for a ring hidden all round) without its per-ring loop."""
+    ordered = np.sort(np.where(hidden, np.inf, rings), axis=2)
+    seen = (~hidden).sum(axis=2)
+    position = fraction * np.maximum(seen - 1, 0)
+    below = np.floor(position).astype(np.intp)
+    above = np.minimum(below + 1, np.maximum(seen - 1, 0))
+    low = np.take_along_axis(ordered, below[..., None], axis=2)[..., 0]
+    high = np.take_along_axis(ordered, above[..., None], axis=2)[..., 0]
+    return np.where(seen > 0, low + (high - low) * (position - below), np.nan)
 
 
 def silver_candidates(
@@ -175,31 +234,33 @@ def silver_candidates(
     outline_px: FloatArray, diameters: FloatArray, kinds: list[str], pixels_per_mm: float,
     profile: VisionProfile,
 ) -> tuple[NDArray[np.intp], FloatArray]:
-    """The coins the model reads (measured, read as a kind in ``known``, no pawn within their
-    outline's square) and their ring features: what both reading and fitting the model use."""
+    """The coins the model reads (measured and read as a kind in ``known``, pawns beside or on
+    them or not) and their ring features: what both reading and fitting the model use."""
     candidates = np.array([
         index for index, kind in enumerate(kinds)
         if kind in known and np.isfinite(diameters[index])
-        and not _covered(cover, centres[index], outline_px[index])
     ], dtype=np.intp)
     if len(candidates) == 0:
         return candidates, np.zeros((0, FEATURE_COUNT))
     outline_mm = outline_px[candidates] * 2 / pixels_per_mm / profile.diameter_scale
     features = ring_features(grey, centres[candidates], outline_mm, diameters[candidates],
-                             pixels_per_mm)
+                             pixels_per_mm, cover)
     return candidates, features
 
 
 def silver_tops(
     model: SilverTopModel, grey: Image, cover: Image, centres: FloatArray,
     outline_px: FloatArray, diameters: FloatArray, kinds: list[str], pixels_per_mm: float,
-    profile: VisionProfile,
+    profile: VisionProfile, pawn_doubt: float = 1.0,
 ) -> tuple[list[str], FloatArray, NDArray[np.bool_]]:
-    """The top coin of every silver outline no pawn covers: kinds, their probabilities, and
-    which coins the model read (the others keep ``kinds`` and a probability of one).
+    """The top coin of every silver outline, a pawn on or beside it or not: kinds, their
+    probabilities, and which coins the model read (the others keep ``kinds`` and a probability
+    of one).
 
     The model chooses among the silver kinds it knows that are no larger than the kind the
-    outline's size and colour read as (``kinds``); other coins are left alone.
+    outline's size and colour read as (``kinds``); other coins are left alone. A smaller kind
+    named where a pawn hides part of the rings is at most ``pawn_doubt`` sure: the model is
+    wrong there more often than on open coins, and as sure when wrong as when right.
     """
     result = list(kinds)
     probability = np.ones(len(kinds))
@@ -219,13 +280,7 @@ def silver_tops(
         best = max(allowed, key=lambda k: chances[row, k])
         result[index] = model.kinds[best]
         probability[index] = chances[row, best] / max(chances[row, allowed].sum(), 1e-9)
+        if model.kinds[best] != kinds[index] and features[row, OPEN_FEATURE_COUNT:].any():
+            probability[index] = min(probability[index], pawn_doubt)
         read[index] = True
     return result, probability, read
-
-
-def _covered(cover: Image, centre: FloatArray, radius_px: float) -> bool:
-    """Whether any pawn pixel lies in the square around a coin's outline (plus a pixel)."""
-    x, y, r = float(centre[0]), float(centre[1]), math.ceil(radius_px) + 1
-    top, left = max(0, round(y) - r), max(0, round(x) - r)
-    window = cover[top:round(y) + r + 1, left:round(x) + r + 1]
-    return bool(window.any())
