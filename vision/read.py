@@ -8,10 +8,10 @@ foreground; :mod:`vision.coin_fit` measures each coin's rim and metal and decide
 
 A smaller silver coin on a larger silver one keeps the larger one's outline and colour; which
 silver coin lies on top is named by the ring model of :mod:`vision.silver_tops` (about 1 such
-stack in 20 is still misread on the synthetic table), and next to pawns, or for other metals, from
-the top coin's own raised rim (:func:`vision.top_coin.top_coins`). A coin a pawn stands on and
-mostly hides is read with doubt (its kind is a guess from what shows), never as a surely empty
-square.
+stack in 60 is still misread on the synthetic table), pawns on or beside it or not, and for
+other metals from the top coin's own raised rim (:func:`vision.top_coin.top_coins`). A coin a
+pawn stands on and mostly hides is read with doubt (its kind is a guess from what shows), never
+as a surely empty square.
 
 Regions of kind ``pit`` and ``cup`` hold loose coins: every seed there is a coin, and the reading
 gives the count and the kinds. :func:`read_frame` is the whole pipeline from a camera frame.

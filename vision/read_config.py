@@ -52,8 +52,8 @@ class ReadConfig:
     read with doubt (``hidden_coin_doubt``): its size is a guess. A coin no pawn is beside
     whose rim shows on fewer than ``min_rim_rays`` of its rays (glare washes silver out) is
     measured by its outline in the foreground instead. With ``silver_top_model`` the top coin
-    of every silver outline no pawn covers is named by the ring model of
-    :mod:`vision.silver_tops` instead (the rim rules above then read only coins by pawns).
+    of every silver outline is named by the ring model of :mod:`vision.silver_tops` instead
+    (the rim rules above then read only coins of other metals).
     """
 
     light_pixels_per_mm: float = 0.25

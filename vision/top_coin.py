@@ -5,8 +5,8 @@ dime on a nickel) leaves the outline and the colour of the larger one; only the 
 rim, a rim's width inside its edge, and the dark ring of its edge tell it apart. This module
 finds that rim inside every outline (:func:`top_rims`) and decides from it, the outline's size
 and the rim's offset whether the reading turns to the smaller kind (:func:`top_coins`). Where
-the ring model of :mod:`vision.silver_tops` reads a silver outline (no pawn near it), these
-rules read the rest: coins of other metals, and coins a pawn stands on or beside.
+the ring model of :mod:`vision.silver_tops` reads silver outlines, these rules read the rest:
+coins of other metals (and silver ones when the model is switched off).
 """
 
 from __future__ import annotations
