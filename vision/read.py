@@ -223,14 +223,13 @@ def _read_coins(
     )
     # A blob mostly covered by a pawn is the pawn and its shadow, or a coin the pawn stands on.
     diameters = np.where(visible < config.min_visible_share, np.nan, fitted_mm)
-    outline_px = diameters / 2 * ppm * profile.diameter_scale
+    outline_px = fitted_mm / 2 * ppm * profile.diameter_scale
     shift = metal_shifts(config, profile, diameters, colours, shares)
     diameters = diameters - shift
     kinds, confidences = classify(profile, diameters, colours, middles)
     under = _under_pawns(config, profile, fitted_mm - shift, visible, shares)
     if under.any():
         diameters[under] = fitted_mm[under] - shift[under]
-        outline_px[under] = fitted_mm[under] / 2 * ppm * profile.diameter_scale
         hidden_kinds, confidences[under] = classify(
             profile, diameters[under], colours[under], middles[under]
         )

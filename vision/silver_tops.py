@@ -205,7 +205,7 @@ def _hidden_rings(rings: FloatArray, hidden: NDArray[np.bool_]) -> FloatArray:
         level = np.nanmedian(mean[:, LEVEL_RINGS], axis=1)
         level = np.where(np.isfinite(level), level, np.nanmedian(mean, axis=1))
         level = np.maximum(np.nan_to_num(level, nan=1.0), 1.0)[:, None]
-        darkest, brightest = (_seen_quantile(rings, hidden, fraction) for fraction in (
+        darkest, brightest = _seen_quantiles(rings, hidden, (
             DARKEST_RANK / (DIRECTIONS - 1), 1 - DARKEST_RANK / (DIRECTIONS - 1)))
         harmonics = np.where(hidden, 0.0, rings - mean[..., None]) @ _HARMONICS
         features = np.hstack([
@@ -216,17 +216,24 @@ def _hidden_rings(rings: FloatArray, hidden: NDArray[np.bool_]) -> FloatArray:
     return np.nan_to_num(features, nan=0.0)
 
 
-def _seen_quantile(rings: FloatArray, hidden: NDArray[np.bool_], fraction: float) -> FloatArray:
-    """Per ring, the ``fraction`` quantile of the samples not hidden (as :func:`np.nanquantile`
-    interpolates; NaN for a ring hidden all round) without its per-ring loop."""
+def _seen_quantiles(
+    rings: FloatArray, hidden: NDArray[np.bool_], fractions: tuple[float, ...]
+) -> list[FloatArray]:
+    """Per ring, each of the ``fractions`` quantiles of the samples not hidden (as
+    :func:`np.nanquantile` interpolates; NaN for a ring hidden all round), from one sort and
+    without its per-ring loop."""
     ordered = np.sort(np.where(hidden, np.inf, rings), axis=2)
-    seen = (~hidden).sum(axis=2)
-    position = fraction * np.maximum(seen - 1, 0)
-    below = np.floor(position).astype(np.intp)
-    above = np.minimum(below + 1, np.maximum(seen - 1, 0))
-    low = np.take_along_axis(ordered, below[..., None], axis=2)[..., 0]
-    high = np.take_along_axis(ordered, above[..., None], axis=2)[..., 0]
-    return np.where(seen > 0, low + (high - low) * (position - below), np.nan)
+    last = np.maximum((~hidden).sum(axis=2) - 1, 0)
+    quantiles = []
+    for fraction in fractions:
+        position = fraction * last
+        below = np.floor(position).astype(np.intp)
+        above = np.minimum(below + 1, last)
+        low = np.take_along_axis(ordered, below[..., None], axis=2)[..., 0]
+        high = np.take_along_axis(ordered, above[..., None], axis=2)[..., 0]
+        quantiles.append(np.where(hidden.all(axis=2), np.nan,
+                                  low + (high - low) * (position - below)))
+    return quantiles
 
 
 def silver_candidates(

@@ -145,17 +145,23 @@ class TopChoice:
     ring_ratio: float = 0.0
 
 
+def _may_carry_smaller(profile: VisionProfile, kind: str) -> bool:
+    """Whether a smaller kind of the same metal as ``kind`` exists (could lie on top of it)."""
+    outline = next(look for look in profile.coins if look.kind == kind)
+    return any(look.colour == outline.colour and look.diameter_mm < outline.diameter_mm
+               for look in profile.coins)
+
+
 def _top_choice(
     config: ReadConfig, profile: VisionProfile, kind: str, diameter: float, rims: TopRims,
     at: int,
 ) -> TopChoice:
     """For one coin read as ``kind`` from an outline of ``diameter`` mm: whether its top coin
     is a smaller kind of its metal (see :func:`top_coins` for the evidence each case needs)."""
-    looks = {look.kind: look for look in profile.coins}
-    outline = looks[kind]
-    metal = [look for look in profile.coins if look.colour == outline.colour]
-    if not any(look.diameter_mm < outline.diameter_mm for look in metal):
+    if not _may_carry_smaller(profile, kind):
         return TopChoice(None, 1.0)
+    outline = next(look for look in profile.coins if look.kind == kind)
+    metal = [look for look in profile.coins if look.colour == outline.colour]
     if not rims.weak[at]:  # unseen: a smaller coin on top could hide in the blur
         return TopChoice(None, config.unseen_rim_doubt if rims.open[at]
                          else config.hidden_coin_doubt)
@@ -213,8 +219,8 @@ def top_coins(
     """
     factor = np.ones(len(kinds))
     finite = np.flatnonzero(np.isfinite(diameters))
-    if len(finite) == 0:
-        return list(kinds), factor
+    if not any(_may_carry_smaller(profile, kinds[index]) for index in finite):
+        return list(kinds), factor  # every reading stands as it is
     grey = normalised.grey_image()
     rims = top_rims(config, grey, pawns, centres[finite], outline_px[finite], diameters[finite],
                     pixels_per_mm, profile)
