@@ -210,16 +210,26 @@ CHILD = textwrap.dedent(
         position = game.new_position(2, seed=seed)
         writer = JournalWriter.create(folder, header_for(position))
     print("ready", flush=True)
-    play_on(writer, position, on_event=lambda event: print(event.number, flush=True))
+
+    def acknowledge(event):
+        print(event.number, flush=True)
+        sys.stdin.readline()  # go on only when the parent says so: it may kill us here
+
+    play_on(writer, position, on_event=acknowledge)
     print("over", flush=True)
     """
 )
 
 
 def run_child(folder, seed, mode, kill_after=None):
-    """Run a recording game in a child process; kill it after ``kill_after`` acknowledgements."""
+    """Run a recording game in a child process; kill it after ``kill_after`` acknowledgements.
+
+    The child waits after each acknowledgement until told to go on, so it is killed exactly
+    there, however fast it plays.
+    """
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(folder), str(seed), mode],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -232,6 +242,9 @@ def run_child(folder, seed, mode, kill_after=None):
         if kill_after is not None and len(acknowledged) >= kill_after:
             child.kill()
             break
+        child.stdin.write("\n")
+        child.stdin.flush()
+    child.stdin.close()
     child.wait(timeout=60)
     acknowledged += [int(word) for word in child.stdout.read().split() if word.isdigit()]
     return acknowledged
