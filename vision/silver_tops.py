@@ -202,8 +202,8 @@ def _hidden_rings(rings: FloatArray, hidden: NDArray[np.bool_]) -> FloatArray:
     with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         mean = np.nanmean(values, axis=2)
-        level = np.nanmedian(mean[:, LEVEL_RINGS], axis=1)
-        level = np.where(np.isfinite(level), level, np.nanmedian(mean, axis=1))
+        level = _nan_median(mean[:, LEVEL_RINGS])
+        level = np.where(np.isfinite(level), level, _nan_median(mean))
         level = np.maximum(np.nan_to_num(level, nan=1.0), 1.0)[:, None]
         darkest, brightest = _seen_quantiles(rings, hidden, (
             DARKEST_RANK / (DIRECTIONS - 1), 1 - DARKEST_RANK / (DIRECTIONS - 1)))
@@ -214,6 +214,16 @@ def _hidden_rings(rings: FloatArray, hidden: NDArray[np.bool_]) -> FloatArray:
             np.hypot(harmonics[..., 2], harmonics[..., 3]) / seen, np.diff(mean, axis=1),
         ]) / level
     return np.nan_to_num(features, nan=0.0)
+
+
+def _nan_median(values: FloatArray) -> FloatArray:
+    """Per row, the median of the values that are not NaN (NaN where none is), as
+    :func:`np.nanmedian` gives it, from one sort (nanmedian's per-row path is ten times slower)."""
+    ordered = np.sort(values, axis=1)  # NaN sorts last
+    count = (~np.isnan(values)).sum(axis=1)
+    low = np.take_along_axis(ordered, np.maximum(count - 1, 0)[:, None] // 2, axis=1)[:, 0]
+    high = np.take_along_axis(ordered, (count // 2)[:, None], axis=1)[:, 0]
+    return np.where(count > 0, (low + high) / 2, np.nan)
 
 
 def _seen_quantiles(
