@@ -149,8 +149,10 @@ def _texture(config: ReadConfig, grey: Image, pixels_per_mm: float) -> Image:
     along_x, along_y = cv2.spatialGradient(grey)  # both 3x3 Sobel derivatives in one pass
     magnitude = cv2.addWeighted(cv2.convertScaleAbs(along_x), 0.5,
                                 cv2.convertScaleAbs(along_y), 0.5, 0)
-    smooth = cv2.GaussianBlur(magnitude, (0, 0), config.texture_mm * pixels_per_mm)
-    noise = _median(smooth)
+    sigma = config.texture_mm * pixels_per_mm
+    size = 2 * math.ceil(2 * sigma) + 1  # two sigmas each way (OpenCV's three cost twice as much)
+    smooth = cv2.GaussianBlur(magnitude, (size, size), sigma)
+    noise = _median(smooth[::2, ::2])  # a quarter of the pixels is plenty for the noise
     step = max(config.texture_step * PAPER, config.texture_noise * noise)
     _, textured = cv2.threshold(smooth, step, 255, cv2.THRESH_BINARY)
     return textured
@@ -244,12 +246,24 @@ def _coin_like(hull: Image, pixels: int, smallest: float, largest: float) -> boo
 
 
 def _fill_holes(mask: Image) -> Image:
-    """``mask`` with every background region not connected to the border filled (glare spots)."""
-    flood = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    """``mask`` with every background region not connected to the border filled (glare spots).
+
+    The holes are found at half resolution, where a 2 x 2 block is foreground only when all
+    of it is: a hole there is background that no border-connected background reaches, so its
+    pixels are holes at full resolution too, and every hole is found but one walled off by a
+    line a pixel thin. The flood fill, which runs over all the paper, costs a quarter as much.
+    """
+    height, width = mask.shape
+    even = cv2.copyMakeBorder(mask, 0, height % 2, 0, width % 2, cv2.BORDER_CONSTANT, value=0)
+    half = cv2.resize(even, (even.shape[1] // 2, even.shape[0] // 2),
+                      interpolation=cv2.INTER_AREA)
+    _, solid = cv2.threshold(half, 254, 255, cv2.THRESH_BINARY)
+    flood = cv2.copyMakeBorder(solid, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     flood_mask = np.zeros((flood.shape[0] + 2, flood.shape[1] + 2), np.uint8)
     cv2.floodFill(flood, flood_mask, (0, 0), 255)
-    holes = cv2.bitwise_not(flood)
-    return cv2.bitwise_or(mask, holes[1:-1, 1:-1])
+    holes = cv2.bitwise_not(flood)[1:-1, 1:-1]
+    holes = cv2.resize(holes, (even.shape[1], even.shape[0]), interpolation=cv2.INTER_NEAREST)
+    return cv2.bitwise_or(mask, holes[:height, :width])
 
 
 def chromaticity(blue: FloatArray, green: FloatArray, red: FloatArray) -> FloatArray:
