@@ -172,7 +172,9 @@ def test_pawn_counts_from_pawn_pixels_match_counts_over_the_whole_view() -> None
 
 
 @pytest.mark.parametrize("seed", [3, 11, 29])
-def test_markers_found_roughly_then_near_have_the_corners_of_a_full_search(seed: int) -> None:
+def test_markers_found_by_the_rough_search_refine_to_the_corners_of_a_full_search(
+    seed: int,
+) -> None:
     scene = random_scene(seed, random_variation(seed, 35.0))
     grey = markers.to_grey(render(scene, seed).image)
     scale = MarkerConfig().detect_width / grey.shape[1]
@@ -181,7 +183,9 @@ def test_markers_found_roughly_then_near_have_the_corners_of_a_full_search(seed:
     full = markers._markers_in(small, scale, (0, 0))
     found = markers._detect(small, scale)
     assert len(rough) == 4 and rough.keys() == full.keys() == found.keys()
-    assert all(np.array_equal(found[key], full[key]) for key in full)
+    assert all(np.array_equal(found[key], rough[key]) for key in rough)
+    refined, reference = markers._refine(grey, found, scale), markers._refine(grey, full, scale)
+    assert max(np.abs(refined[key] - reference[key]).max() for key in full) < 0.1
 
 
 def test_markers_the_rough_search_misses_are_searched_for_in_the_whole_frame(
