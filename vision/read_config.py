@@ -56,8 +56,8 @@ class ReadConfig:
     (the rim rules above then read only coins of other metals).
     """
 
-    light_pixels_per_mm: float = 0.25
-    light_window_mm: float = 46.0
+    light_pixels_per_mm: float = 0.125
+    light_window_mm: float = 40.0
     reference_blur_px: float = 1.0
     ink_band_mm: float = 1.2
     colour_step: float = 0.25
