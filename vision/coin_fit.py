@@ -188,17 +188,33 @@ def fit_circles(
     return centre + origin, radius, close.mean(axis=1)
 
 
+#: Unit offsets of the face samples: 36 directions on each of :data:`FACE_RINGS`.
+_FACE_ANGLES = np.linspace(0, 2 * math.pi, 36, endpoint=False)
+_FACE_X = (np.cos(_FACE_ANGLES)[:, None] * FACE_RINGS[None, :]).ravel()
+_FACE_Y = (np.sin(_FACE_ANGLES)[:, None] * FACE_RINGS[None, :]).ravel()
+
+
+def _face_maps(centres: FloatArray, radii: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Where each coin's face is sampled: remap maps, one row per coin."""
+    map_x = (centres[:, 0, None] + radii[:, None] * _FACE_X[None]).astype(np.float32)
+    map_y = (centres[:, 1, None] + radii[:, None] * _FACE_Y[None]).astype(np.float32)
+    return map_x, map_y
+
+
+def _visible(pawns: Image, centres: FloatArray, radii: FloatArray) -> FloatArray:
+    """The share of each coin's face samples no pawn covers."""
+    map_x, map_y = _face_maps(centres, radii)
+    on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray((on_pawn == 0).mean(axis=1))
+
+
 def _colours(
     normalised: Normalised, pawns: Image, centres: FloatArray, radii: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """Median metal colour on rings at :data:`FACE_RINGS` of each radius, away from glare and pawn:
     (K, 2) chroma, NaN where too little was visible; and the share of the rings not under a
-    pawn."""
-    angles = np.linspace(0, 2 * math.pi, 36, endpoint=False)
-    offsets_x = np.cos(angles)[:, None] * FACE_RINGS[None, :]
-    offsets_y = np.sin(angles)[:, None] * FACE_RINGS[None, :]
-    map_x = (centres[:, 0, None] + radii[:, None] * offsets_x.ravel()[None]).astype(np.float32)
-    map_y = (centres[:, 1, None] + radii[:, None] * offsets_y.ravel()[None]).astype(np.float32)
+    pawn. Each row is its own, so callers measure several discs in one call."""
+    map_x, map_y = _face_maps(centres, radii)
     pixels = cv2.remap(normalised.image, map_x, map_y, cv2.INTER_LINEAR,
                        borderMode=cv2.BORDER_REPLICATE)
     on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
@@ -216,6 +232,18 @@ def _colours(
     middle = np.take_along_axis(ordered, (counts // 2)[:, None, None].repeat(2, axis=2), axis=1)
     result = np.where((counts >= 8)[:, None], middle[:, 0, :], np.nan)
     return result, (on_pawn == 0).mean(axis=1)
+
+
+def _faces_and_middles(
+    normalised: Normalised, pawns: Image, centres: FloatArray, radii: FloatArray,
+    middle: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Face colours, colours of the middle (``middle`` of each radius), and the visible share
+    of the faces, from one :func:`_colours` call."""
+    count = len(centres)
+    colours, visible = _colours(normalised, pawns, np.concatenate([centres, centres]),
+                                np.concatenate([radii, radii * middle]))
+    return colours[:count], colours[count:], visible[:count]
 
 
 def measure_coins(
@@ -259,7 +287,7 @@ def measure_coins(
             config, normalised, pawns, centres[wide], begin_px, far, step_px
         )
     centres, radii, share = fit_circles(config, points, valid, reject_px)
-    faces, visible = _colours(normalised, pawns, centres, radii)
+    visible = _visible(pawns, centres, radii)
     # Glare can wash a silver coin out until its rim shows on few rays: a circle through
     # those few is a guess. Its outline in the foreground (filled from its texture and broken
     # edge ring) gives the centre, and the rim points seen the radius about it.
@@ -274,19 +302,17 @@ def measure_coins(
         radii[washed] = np.where(rays[washed] >= 6, about, blob_radii[washed])
         near = np.abs(reach - radii[washed, None]) < reject_px / 3
         share[washed] = near.mean(axis=1)
-        faces[washed], visible[washed] = _colours(
-            normalised, pawns, centres[washed], radii[washed]
-        )
+        visible[washed] = _visible(pawns, centres[washed], radii[washed])
     # A pawn on or beside a coin leans over its rim and shades the paper next to it: both only
     # ever add rim points outside the coin, so those count for less there.
     beside = np.flatnonzero(visible < config.beside_pawn_visible)
     if len(beside):
         pawn_config = replace(config, outside_weight=config.pawn_outside_weight)
-        fitted = fit_circles(pawn_config, points[beside], valid[beside], reject_px)
-        centres[beside], radii[beside], share[beside] = fitted
-        faces[beside], visible[beside] = _colours(normalised, pawns, fitted[0], fitted[1])
+        centres[beside], radii[beside], share[beside] = fit_circles(
+            pawn_config, points[beside], valid[beside], reject_px
+        )
     middle = smallest * pixels_per_mm / np.maximum(radii, 1.0)
-    middles, _ = _colours(normalised, pawns, centres, radii * middle)
+    faces, middles, visible = _faces_and_middles(normalised, pawns, centres, radii, middle)
     if len(beside):
         _away_from_pawns(config, normalised, pawns, centres, radii, middle, beside, faces, middles,
                          pixels_per_mm)
@@ -316,10 +342,11 @@ def _away_from_pawns(
         bottom = min(int(y + radius) + 2 * reach + 2, height)
         if right > left and bottom > top:
             wide[top:bottom, left:right] = cv2.dilate(pawns[top:bottom, left:right], kernel)
-    for target, scale in ((faces, 1.0), (middles, middle[beside])):
-        colours, _ = _colours(normalised, wide, centres[beside], radii[beside] * scale)
-        seen = ~np.isnan(colours).any(axis=1)
-        target[beside[seen]] = colours[seen]
+    colours = _faces_and_middles(normalised, wide, centres[beside], radii[beside],
+                                 middle[beside])
+    for target, found in zip((faces, middles), colours[:2], strict=True):
+        seen = ~np.isnan(found).any(axis=1)
+        target[beside[seen]] = found[seen]
 
 
 def classify(
