@@ -276,11 +276,13 @@ def locate(
     image_size: tuple[int, int],
     extra: tuple[FloatArray, FloatArray] | None = None,
     known_lens_k1: float | None = None,
+    lens_near: float | None = None,
 ) -> BoardLocation:
     """Fit the mat homography from detected marker corners; raises when too few are usable.
 
     ``extra`` adds more (mat mm, image px) point pairs, such as grid crossings. With
-    ``config.fit_lens``, ``known_lens_k1`` is used as the lens instead of fitting it.
+    ``config.fit_lens``, ``known_lens_k1`` is used as the lens instead of fitting it, and
+    the lens is searched for only close to ``lens_near`` when that is given.
     """
     expected = geometry.marker_ids()
     found = tuple(marker_id for marker_id in expected if marker_id in quads)
@@ -298,7 +300,7 @@ def locate(
     if not config.fit_lens or (len(found) < 4 and extra is None):
         homography, error = _fit(source, target, 0.0, image_size)
     elif known_lens_k1 is None:
-        lens_k1, homography, error = _fit_lens(config, source, target, image_size)
+        lens_k1, homography, error = _fit_lens(config, source, target, image_size, lens_near)
     else:
         lens_k1 = known_lens_k1
         homography, error = _fit(source, target, lens_k1, image_size)
@@ -364,17 +366,22 @@ def _fit(
 
 
 def _fit_lens(
-    config: MarkerConfig, source: FloatArray, target: FloatArray, image_size: tuple[int, int]
+    config: MarkerConfig, source: FloatArray, target: FloatArray, image_size: tuple[int, int],
+    near: float | None = None,
 ) -> tuple[float, FloatArray | None, float]:
     """The radial distortion that makes the points fit one plane best, with its homography
     and error: the misfit is smooth in ``k1``, so a few candidates fitted at once and a
-    parabola through the best three find its minimum."""
+    parabola through the best three find its minimum. Given a lens ``near`` the answer (a
+    fit of nearly the same points), only the finer search around it is made."""
     plane = _PlaneFit(source, target, image_size)
     candidates = np.linspace(-config.max_lens_k1, config.max_lens_k1, 9)
-    errors = plane.errors(candidates)
-    best = int(np.clip(np.argmin(errors), 1, len(candidates) - 2))
     step = candidates[1] - candidates[0]
-    fine = candidates[best] + np.linspace(-step, step, 9)
+    if near is None:
+        errors = plane.errors(candidates)
+        centre = candidates[int(np.clip(np.argmin(errors), 1, len(candidates) - 2))]
+    else:
+        centre = float(np.clip(near, candidates[1], candidates[-2]))
+    fine = centre + np.linspace(-step, step, 9)
     errors = plane.errors(fine)
     index = int(np.clip(np.argmin(errors), 1, len(fine) - 2))
     low, middle, high = errors[index - 1 : index + 2]
@@ -504,7 +511,8 @@ def find_board(config: MarkerConfig, image: Image, geometry: MatGeometry) -> Boa
     refined = first
     if 4 <= good.sum() < len(good):
         refined = locate(config, quads, geometry, (width, height),
-                         (pairs[0][good], pairs[1][good]), known[1] if known else None)
+                         (pairs[0][good], pairs[1][good]), known[1] if known else None,
+                         lens_near=first.lens_k1)
     if known is None and config.fit_lens:
         _LENS_MEMORY.store(
             config, geometry, (width, height), quads, (first.lens_k1, refined.lens_k1)
