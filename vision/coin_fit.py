@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -61,14 +62,22 @@ class CoinFit:
     rim_share: float
 
 
+@lru_cache(maxsize=8)
+def _directions(ray_count: int) -> FloatArray:
+    """(J, 2) unit vectors of ``ray_count`` directions evenly round from +x (read-only)."""
+    angles = np.linspace(0, 2 * math.pi, ray_count, endpoint=False)
+    directions = np.column_stack([np.cos(angles), np.sin(angles)])
+    directions.setflags(write=False)
+    return directions
+
+
 def ray_maps(
     centres: FloatArray, ray_count: int, radii: FloatArray
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Where to sample ``ray_count`` rays from each of K centres at ``radii`` ((S,) for every
     centre, or (K, S) each its own): the (J, 2) unit directions, and the x and y maps for
     :func:`cv2.remap` as float32 (K * J, S) arrays, one row per ray."""
-    angles = np.linspace(0, 2 * math.pi, ray_count, endpoint=False)
-    directions = np.column_stack([np.cos(angles), np.sin(angles)])
+    directions = _directions(ray_count)
     samples = radii.shape[-1]
     if radii.ndim == 1:  # the same offsets from every centre: compute them once
         xs = centres[:, None, None, 0] + (directions[:, 0, None] * radii[None])[None]

@@ -183,7 +183,7 @@ def _as_rings(rays: Image, count: int) -> FloatArray:
 def _open_rings(rings: FloatArray) -> FloatArray:
     """Per-ring features of whole rings (coin, ring, direction), relative to the coin's level."""
     mean = rings.mean(axis=2)
-    level = np.maximum(np.median(mean[:, LEVEL_RINGS], axis=1), 1.0)[:, None]
+    level = np.maximum(_nan_median(mean[:, LEVEL_RINGS]), 1.0)[:, None]
     ordered = np.sort(rings, axis=2)  # ten times faster here than np.partition at two ranks
     harmonics = rings @ _HARMONICS
     return np.hstack([
@@ -218,7 +218,8 @@ def _hidden_rings(rings: FloatArray, hidden: NDArray[np.bool_]) -> FloatArray:
 
 def _nan_median(values: FloatArray) -> FloatArray:
     """Per row, the median of the values that are not NaN (NaN where none is), as
-    :func:`np.nanmedian` gives it, from one sort (nanmedian's per-row path is ten times slower)."""
+    :func:`np.nanmedian` (and :func:`np.median` where none is NaN) gives it, from one sort:
+    ten times faster for these small rows."""
     ordered = np.sort(values, axis=1)  # NaN sorts last
     count = (~np.isnan(values)).sum(axis=1)
     low = np.take_along_axis(ordered, np.maximum(count - 1, 0)[:, None] // 2, axis=1)[:, 0]
