@@ -285,19 +285,26 @@ def silver_tops(
     read = np.zeros(len(kinds), dtype=bool)
     silver = {look.kind for look in profile.coins if COIN_KINDS[look.kind][2] == "silver"}
     known = [kind for kind in model.kinds if kind in silver]
-    candidates, features = silver_candidates(known, grey, cover, centres, outline_px,
-                                             diameters, kinds, pixels_per_mm, profile)
+    sizes = {look.kind: look.diameter_mm for look in profile.coins}
+    # The outline's own kind is always among these: the top is never larger than it.
+    allowed = {outline: [k for k, kind in enumerate(model.kinds)
+                         if kind in known and sizes[kind] <= sizes[outline]] for outline in known}
+    # An outline of the smallest silver kind can carry no smaller one: the model is not asked.
+    smallest = [kind for kind in known if len(allowed[kind]) == 1]
+    read[[index for index, kind in enumerate(kinds)
+          if kind in smallest and np.isfinite(diameters[index])]] = True
+    candidates, features = silver_candidates(
+        [kind for kind in known if kind not in smallest], grey, cover, centres, outline_px,
+        diameters, kinds, pixels_per_mm, profile,
+    )
     if len(candidates) == 0:
         return result, probability, read
     chances = model.probabilities(features)
-    sizes = {look.kind: look.diameter_mm for look in profile.coins}
     for row, index in enumerate(candidates):
-        # The outline's own kind is always among these: the top is never larger than it.
-        allowed = [k for k, kind in enumerate(model.kinds)
-                   if kind in known and sizes[kind] <= sizes[kinds[index]]]
-        best = max(allowed, key=lambda k: chances[row, k])
+        choices = allowed[kinds[index]]
+        best = max(choices, key=lambda k: chances[row, k])
         result[index] = model.kinds[best]
-        probability[index] = chances[row, best] / max(chances[row, allowed].sum(), 1e-9)
+        probability[index] = chances[row, best] / max(chances[row, choices].sum(), 1e-9)
         if model.kinds[best] != kinds[index] and features[row, OPEN_FEATURE_COUNT:].any():
             probability[index] = min(probability[index], pawn_doubt)
         read[index] = True
