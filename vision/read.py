@@ -135,6 +135,48 @@ def _seeds(
     return found
 
 
+def _all_seeds(
+    config: ReadConfig, normalised: Normalised, cover: Image,
+    windows: tuple[RegionWindow, ...], pixels_per_mm: float,
+) -> tuple[FloatArray, NDArray[np.bool_]]:
+    """Every region's seeds (K, 2) px, and which of them are second seeds beside a pawn (see
+    :func:`_beside_pawn`), used only where the region's first seed finds no coin."""
+    least = config.seed_radius_mm * pixels_per_mm
+    seeds: list[tuple[float, float, float]] = []
+    second: list[bool] = []
+    for window in windows:
+        found = _seeds(config, normalised.depth, window, least)
+        if found and window.kind not in LOOSE_KINDS:
+            found += _beside_pawn(normalised.foreground, cover, window, least, found[0])
+        seeds.extend(found)
+        second.extend(index > 0 and window.kind not in LOOSE_KINDS for index in range(len(found)))
+    points = np.array([(x, y) for x, y, _ in seeds], np.float64).reshape(-1, 2)
+    return points, np.array(second, dtype=bool)
+
+
+def _beside_pawn(
+    foreground: Image, cover: Image, window: RegionWindow, least: float,
+    first: tuple[float, float, float],
+) -> list[tuple[float, float, float]]:
+    """A second seed where the first lies on a pawn: the deepest point of the foreground the
+    pawn leaves, when it is coin-deep and away from the first seed. A coin beside a pawn
+    merges with the pawn and its shadow into one blob, whose deepest point can lie in the
+    pawn, so that the first seed measures the pawn and the coin is never measured."""
+    if not cover[round(first[1]), round(first[0])]:
+        return []
+    x0, y0, x1, y1 = window.box
+    pawn = cover[y0:y1, x0:x1]
+    _, clear = cv2.threshold(pawn, 0, 255, cv2.THRESH_BINARY_INV)  # cover holds pawn labels
+    open_part = cv2.bitwise_and(foreground[y0:y1, x0:x1], clear)
+    if window.mask is not None:
+        open_part = cv2.bitwise_and(open_part, open_part, mask=window.mask)
+    depth = cv2.distanceTransform(open_part, cv2.DIST_L2, 3)
+    _, value, _, (column, row) = cv2.minMaxLoc(depth)
+    if value < least or math.dist((column + x0, row + y0), first[:2]) < value:
+        return []
+    return [(float(column + x0), float(row + y0), value)]
+
+
 @dataclass(frozen=True, eq=False)
 class ViewReading:
     """Everything read from one top view: the readings, plus every coin and pawn measured."""
@@ -157,13 +199,10 @@ def read_view(
     height, width = view.image.shape[:2]
     windows = region_windows(geometry, ppm, view.origin_mm, (width, height))
     regions_at = region_map(windows, (width, height))
-    seeds: list[tuple[float, float, float]] = []
-    for window in windows:
-        seeds.extend(_seeds(config, normalised.depth, window, config.seed_radius_mm * ppm))
-    seed_array = np.array([(x, y) for x, y, _ in seeds], np.float64).reshape(-1, 2)
     # Exclude a margin around pawns too: their dark rims blend into what lies under them.
     margin = 2 * round(config.pawn_margin_mm * ppm) + 1
     cover = cv2.dilate(labels, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
+    seed_array, second = _all_seeds(config, normalised, cover, windows, ppm)
     centres, diameters, colours, shares, kinds, confidences = _read_coins(
         config, normalised, cover, seed_array, ppm, profile
     )
@@ -179,6 +218,8 @@ def read_view(
         if region_index < 0:
             continue
         region = windows[region_index]
+        if second[index] and region.name in found:
+            continue  # the first seed found the coin: the second only stands in for it
         fit = CoinFit(
             centre_mm, float(diameters[index]), (float(colours[index, 0]),
             float(colours[index, 1])), float(shares[index]),
