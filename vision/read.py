@@ -204,7 +204,7 @@ def read_view(
     cover = cv2.dilate(labels, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
     seed_array, second = _all_seeds(config, normalised, cover, windows, ppm)
     centres, diameters, colours, shares, kinds, confidences = _read_coins(
-        config, normalised, cover, seed_array, ppm, profile
+        config, normalised, cover, seed_array, ppm, profile, ~second
     )
     smallest = min(look.diameter_mm for look in profile.coins)
     least_coin = (smallest + profile.pawn_diameter_mm) / 2
@@ -250,19 +250,22 @@ def read_view(
 
 def _read_coins(
     config: ReadConfig, normalised: Normalised, cover: Image, seeds: FloatArray, ppm: float,
-    profile: VisionProfile,
+    profile: VisionProfile, voting: NDArray[np.bool_] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, list[str], FloatArray]:
     """Measure and classify a coin at every seed: centres px, diameters mm (NaN where none),
     face colours, rim shares, kinds and confidences. The frame's common size error is taken
     out, the top coin of a stack is read from its own rim, and a coin a pawn stands on and
-    mostly hides, or whose rim fits its circle on few rays, is read with doubt."""
+    mostly hides, or whose rim fits its circle on few rays, is read with doubt. Only the
+    ``voting`` seeds (all by default) count towards the size error."""
     centres, fitted_mm, colours, middles, shares, visible = measure_coins(
         config, normalised, cover, seeds, ppm, profile
     )
     # A blob mostly covered by a pawn is the pawn and its shadow, or a coin the pawn stands on.
     diameters = np.where(visible < config.min_visible_share, np.nan, fitted_mm)
     outline_px = fitted_mm / 2 * ppm * profile.diameter_scale
-    shift = metal_shifts(config, profile, diameters, colours, shares)
+    # Second seeds (often a coin measured twice) have no say in the frame's size error.
+    votes = shares if voting is None else np.where(voting, shares, 0.0)
+    shift = metal_shifts(config, profile, diameters, colours, votes)
     diameters = diameters - shift
     kinds, confidences = classify(profile, diameters, colours, middles)
     under = _under_pawns(config, profile, fitted_mm - shift, visible, shares)
