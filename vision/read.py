@@ -4,7 +4,8 @@ The physics it relies on, so that it holds for cameras and coins it has never se
 three stages: :mod:`vision.light` divides out the light against the printed mat and finds the
 foreground; :mod:`vision.coin_fit` measures each coin's rim and metal and decides its kind;
 :mod:`vision.pawns` finds the pawns by colour. This module finds the seeds of every region
-(the deepest point of each foreground blob) and puts the stages together.
+(the deepest point of each foreground blob, and where that lies on a pawn, also the deepest
+point of what the pawn leaves, for a coin beside it) and puts the stages together.
 
 A smaller silver coin on a larger silver one keeps the larger one's outline and colour; which
 silver coin lies on top is named by the ring model of :mod:`vision.silver_tops` (about 1 such
