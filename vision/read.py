@@ -147,10 +147,11 @@ def _all_seeds(
     second: list[bool] = []
     for window in windows:
         found = _seeds(config, normalised.depth, window, least)
+        extra = []
         if found and window.kind not in LOOSE_KINDS:
-            found += _beside_pawn(normalised.foreground, cover, window, least, found[0])
-        seeds.extend(found)
-        second.extend(index > 0 and window.kind not in LOOSE_KINDS for index in range(len(found)))
+            extra = _beside_pawn(normalised.foreground, cover, window, least, found[0])
+        seeds += found + extra
+        second += [False] * len(found) + [True] * len(extra)
     points = np.array([(x, y) for x, y, _ in seeds], np.float64).reshape(-1, 2)
     return points, np.array(second, dtype=bool)
 

@@ -145,11 +145,11 @@ class TopChoice:
     ring_ratio: float = 0.0
 
 
-def _may_carry_smaller(profile: VisionProfile, kind: str) -> bool:
-    """Whether a smaller kind of the same metal as ``kind`` exists (could lie on top of it)."""
+def _outline_and_smaller(profile: VisionProfile, kind: str) -> tuple[CoinLook, list[CoinLook]]:
+    """The look of ``kind``, and the smaller kinds of its metal (which could lie on top)."""
     outline = next(look for look in profile.coins if look.kind == kind)
-    return any(look.colour == outline.colour and look.diameter_mm < outline.diameter_mm
-               for look in profile.coins)
+    return outline, [look for look in profile.coins
+                     if look.colour == outline.colour and look.diameter_mm < outline.diameter_mm]
 
 
 def _top_choice(
@@ -158,22 +158,22 @@ def _top_choice(
 ) -> TopChoice:
     """For one coin read as ``kind`` from an outline of ``diameter`` mm: whether its top coin
     is a smaller kind of its metal (see :func:`top_coins` for the evidence each case needs)."""
-    if not _may_carry_smaller(profile, kind):
+    outline, smaller = _outline_and_smaller(profile, kind)
+    if not smaller:
         return TopChoice(None, 1.0)
-    outline = next(look for look in profile.coins if look.kind == kind)
-    metal = [look for look in profile.coins if look.colour == outline.colour]
     if not rims.weak[at]:  # unseen: a smaller coin on top could hide in the blur
         return TopChoice(None, config.unseen_rim_doubt if rims.open[at]
                          else config.hidden_coin_doubt)
     top = float(rims.diameters[at])
-    fits = [look for look in metal if look.diameter_mm < outline.diameter_mm and
-            top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
+    fits = [look for look in smaller
+            if top < (look.diameter_mm + outline.diameter_mm) / 2 + config.top_margin_mm]
     if not fits:  # the top coin is the outline's kind, unless the rim lies well off-centre
         stacked = rims.offsets[at] >= config.stack_offset_mm
         return TopChoice(None, config.hidden_coin_doubt if stacked else 1.0)
     top_look = min(fits, key=lambda look: abs(top - look.diameter_mm))
     doubt = config.hidden_coin_doubt
-    largest = outline.diameter_mm >= max(look.diameter_mm for look in metal)
+    largest = all(look.diameter_mm <= outline.diameter_mm
+                  for look in profile.coins if look.colour == outline.colour)
     below = max(look.diameter_mm for look in profile.coins
                 if look.diameter_mm < outline.diameter_mm)
     small = diameter < (below + outline.diameter_mm) / 2 + config.small_outline_mm
@@ -219,7 +219,7 @@ def top_coins(
     """
     factor = np.ones(len(kinds))
     finite = np.flatnonzero(np.isfinite(diameters))
-    if not any(_may_carry_smaller(profile, kinds[index]) for index in finite):
+    if not any(_outline_and_smaller(profile, kinds[index])[1] for index in finite):
         return list(kinds), factor  # every reading stands as it is
     grey = normalised.grey_image()
     rims = top_rims(config, grey, pawns, centres[finite], outline_px[finite], diameters[finite],
