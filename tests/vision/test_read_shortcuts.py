@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -10,7 +12,7 @@ from vision.light import PAPER, MatReference, Normalised, mat_reference, normali
 from vision.markers import find_board
 from vision.pawns import pawn_labels, pawn_table
 from vision.read import VisionConfig
-from vision.rectify import TopView, rectify
+from vision.rectify import TopView, _fine_maps, _lens_grid, rectify, view_bounds, view_homography
 from vision.synth import random_scene, random_variation, render
 
 from .helpers import GEOMETRY, PROFILE
@@ -78,3 +80,29 @@ def test_the_normalised_view_carries_its_grey_image() -> None:
     normalised = normalise(CONFIG.read, view, _reference(view), PROFILE)
     assert normalised.grey is not None
     assert np.array_equal(normalised.grey, cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY))
+
+
+@pytest.mark.parametrize("lens", [False, True])
+def test_the_four_channel_warp_gives_the_plain_three_channel_warp(lens: bool) -> None:
+    # A camera pose that puts part of the mat's margin outside the frame, so the warp also
+    # samples beyond the frame's edge.
+    scene = random_scene(31, random_variation(31, 35.0))
+    image = render(scene, 31).image
+    location = find_board(CONFIG.markers, image, scene.geometry)
+    if not lens:
+        location = dataclasses.replace(location, lens_k1=0.0)
+    image = np.ascontiguousarray(image[200:-200, 300:-300])  # the board runs off the frame
+    view = rectify(CONFIG.rectify, image, location, scene.geometry)
+    _, _, width, height = view_bounds(CONFIG.rectify, scene.geometry)
+    homography = view_homography(CONFIG.rectify, location, scene.geometry)
+    if lens:
+        grid = _lens_grid(homography, location, (width, height), CONFIG.rectify.map_step)
+        map_x, map_y = _fine_maps(grid, (width, height), CONFIG.rectify.map_step)
+        plain = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    else:
+        plain = cv2.warpPerspective(
+            image, homography, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    assert view.image.shape == plain.shape == (height, width, 3)
+    assert np.array_equal(view.image, plain)
