@@ -306,8 +306,9 @@ class Table:
         if self._steady_reading is None or self._steady_reading[0].timestamp < spell_began:
             self._steady_reading = None
             try:
-                reading = read_frame_details(
-                    self.parts.vision_config, frame.image, self.parts.geometry, self.parts.profile
+                reading = read_frame_details(  # the gate found the board in this frame
+                    self.parts.vision_config, frame.image, self.parts.geometry,
+                    self.parts.profile, location,
                 )
             except VisionError as error:
                 self.gate_reason = str(error)

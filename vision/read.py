@@ -346,14 +346,18 @@ class FrameReading:
 
 
 def read_frame_details(
-    config: VisionConfig, image: Image, geometry: MatGeometry, profile: VisionProfile
+    config: VisionConfig, image: Image, geometry: MatGeometry, profile: VisionProfile,
+    location: BoardLocation | None = None,
 ) -> FrameReading:
     """Find the mat, rectify it and read it, timing each stage (``meta["timings_ms"]``).
 
-    Raises :class:`~vision.errors.MatNotFoundError` when too few markers are seen.
+    A ``location`` already found in this very frame (the steady-frame gate finds the board in
+    every frame) is used as it is, and the find stage is skipped. Raises
+    :class:`~vision.errors.MatNotFoundError` when too few markers are seen.
     """
     start = time.perf_counter()
-    location = find_board(config.markers, image, geometry)
+    if location is None:
+        location = find_board(config.markers, image, geometry)
     found = time.perf_counter()
     view = rectify(config.rectify, image, location, geometry)
     rectified = time.perf_counter()

@@ -8,10 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.errors import MatNotFoundError
 from vision.light import PAPER, MatReference, Normalised, mat_reference, normalise
-from vision.markers import find_board
+from vision.markers import find_board, forget_lens
 from vision.pawns import pawn_labels, pawn_table
-from vision.read import VisionConfig
+from vision.read import VisionConfig, read_frame_details
 from vision.rectify import TopView, _fine_maps, _lens_grid, rectify, view_bounds, view_homography
 from vision.synth import random_scene, random_variation, render
 
@@ -106,3 +107,27 @@ def test_the_four_channel_warp_gives_the_plain_three_channel_warp(lens: bool) ->
         )
     assert view.image.shape == plain.shape == (height, width, 3)
     assert np.array_equal(view.image, plain)
+
+
+def test_a_location_the_gate_found_skips_finding_the_board() -> None:
+    scene = random_scene(44, random_variation(44, 35.0))
+    image = render(scene, 44).image
+    forget_lens()  # both searches fit the lens afresh, as the gate's own search would
+    location = find_board(CONFIG.markers, image, scene.geometry)
+    forget_lens()
+    found = read_frame_details(CONFIG, image, scene.geometry, PROFILE)
+    given = read_frame_details(CONFIG, image, scene.geometry, PROFILE, location)
+    assert given.observation.regions == found.observation.regions
+    assert given.location is location
+    # Paint the markers over: finding them fails, but the given location still reads the board.
+    blank = image.copy()
+    for corners in location.to_image(
+        np.concatenate(list(scene.geometry.marker_corners().values()))
+    ).reshape(-1, 4, 2):
+        inner = corners.mean(axis=0) + 0.8 * (corners - corners.mean(axis=0))  # not the border
+        cv2.fillConvexPoly(blank, np.round(inner).astype(np.int32), (255, 255, 255))
+    with pytest.raises(MatNotFoundError):
+        find_board(CONFIG.markers, blank, scene.geometry)
+    reading = read_frame_details(CONFIG, blank, scene.geometry, PROFILE, location)
+    assert reading.observation.regions == given.observation.regions
+
