@@ -180,20 +180,24 @@ def _fill_clipped_outlines(
     found = _glare_area(config, view.image, 2 * reach + 1)
     if found is None:
         return mask
-    (left, top, width, height), clipped = found
-    near = cv2.dilate(clipped, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    left, top, width, height = found
     inside = mask[top : top + height, left : left + width]
     # Pieces of one broken ring become one group; grouped at half resolution, as only the
-    # groups' boxes are needed.
+    # groups' boxes are needed (the outer outlines' boxes, which are the groups' own).
     half = cv2.resize(inside, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
     join = reach + 1
     grouped = cv2.dilate(half, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (join, join)))
-    _, _, stats, _ = cv2.connectedComponentsWithStats(grouped, connectivity=8)
+    outlines, hierarchy = cv2.findContours(grouped, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     largest = max(look.diameter_mm for look in profile.coins) * view.pixels_per_mm * 1.15
     smallest = min(look.diameter_mm for look in profile.coins) * view.pixels_per_mm * 0.75
     filled = mask.copy()
     target = filled[top : top + height, left : left + width]
-    for x, y, group_width, group_height, _ in stats[1:] * np.array([2, 2, 2, 2, 1]):
+    crop = view.image[top : top + height, left : left + width]
+    for outline, links in zip(outlines, hierarchy[0] if hierarchy is not None else [],
+                              strict=True):
+        if links[3] >= 0:
+            continue  # the outline of a hole in a group, not of a group
+        x, y, group_width, group_height = (2 * value for value in cv2.boundingRect(outline))
         across = max(group_width, group_height) - 2 * join + 2  # the pieces' own extent
         if not smallest <= across <= largest:
             continue
@@ -202,7 +206,8 @@ def _fill_clipped_outlines(
         pixels = cv2.countNonZero(piece)
         if pixels < 8 or pixels >= 0.6 * across**2:
             continue  # a speck, or already a solid blob: nothing to fill
-        if cv2.countNonZero(cv2.bitwise_and(piece, near[box])) < 0.5 * pixels:
+        near = _near_clipped(config, crop, (x, y, group_width, group_height), reach)
+        if cv2.countNonZero(cv2.bitwise_and(piece, near)) < 0.5 * pixels:
             continue
         points = cv2.findNonZero(piece)
         hull = cv2.convexHull(points + np.array([x, y], np.int32))
@@ -211,13 +216,27 @@ def _fill_clipped_outlines(
     return filled
 
 
-def _glare_area(
-    config: ReadConfig, image: Image, pad: int
-) -> tuple[tuple[int, int, int, int], Image] | None:
-    """The box (left, top, width, height) around glare clipped over 2 x 2 cells of
-    ``clip_cell_px`` or more (one pixel sampled a cell), padded by ``pad``, and the clipped
-    pixels (255) in it; None without such glare. Specks (a coin's or a pawn's highlight) are
-    ignored: they hide no coin's face."""
+def _near_clipped(
+    config: ReadConfig, image: Image, box: tuple[int, int, int, int], reach: int
+) -> Image:
+    """Within ``box`` (left, top, width, height) of ``image``: the pixels (255) within the
+    ``reach`` x ``reach`` ellipse of a clipped pixel (a channel at ``clip_level`` or more).
+    Clipped pixels are looked for only that far around the box, as few groups get this far."""
+    x, y, width, height = box
+    image_height, image_width = image.shape[:2]
+    radius = reach // 2
+    x0, y0 = max(0, x - radius), max(0, y - radius)
+    x1, y1 = min(image_width, x + width + radius), min(image_height, y + height + radius)
+    around = image[y0:y1, x0:x1]
+    clipped = cv2.bitwise_not(cv2.inRange(around, (0, 0, 0), (config.clip_level - 1,) * 3))
+    near = cv2.dilate(clipped, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    return near[y - y0 : y - y0 + height, x - x0 : x - x0 + width]
+
+
+def _glare_area(config: ReadConfig, image: Image, pad: int) -> tuple[int, int, int, int] | None:
+    """The box (left, top, width, height; even sides) around glare clipped over 2 x 2 cells of
+    ``clip_cell_px`` or more (one pixel sampled a cell), padded by ``pad``; None without such
+    glare. Specks (a coin's or a pawn's highlight) are ignored: they hide no coin's face."""
     cell = config.clip_cell_px
     height, width = image.shape[:2]
     samples = image[cell // 2 :: cell, cell // 2 :: cell]  # one pixel a cell
@@ -230,9 +249,7 @@ def _glare_area(
     x1 = min(width, (left + cells_wide) * cell + pad)
     y1 = min(height, (top + cells_high) * cell + pad)
     x1, y1 = x0 + (x1 - x0) // 2 * 2, y0 + (y1 - y0) // 2 * 2  # even, for halving
-    crop = image[y0:y1, x0:x1]
-    clipped = cv2.bitwise_not(cv2.inRange(crop, (0, 0, 0), (config.clip_level - 1,) * 3))
-    return (x0, y0, x1 - x0, y1 - y0), clipped
+    return x0, y0, x1 - x0, y1 - y0
 
 
 def _coin_like(hull: Image, pixels: int, smallest: float, largest: float) -> bool:
