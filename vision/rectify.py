@@ -112,8 +112,9 @@ def rectify(
         corners = np.array([[[-0.5, -0.5]], [[width - 0.5, -0.5]], [[-0.5, height - 0.5]],
                             [[width - 0.5, height - 0.5]]])
         reach = cv2.perspectiveTransform(corners, homography).reshape(-1, 2)
+        source = _four_channel(image, reach[:, 0], reach[:, 1])
         warped = cv2.warpPerspective(
-            _four_channel(image, reach[:, 0], reach[:, 1]), homography, (width, height),
+            source, homography, (width, height),
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
@@ -123,7 +124,7 @@ def rectify(
         map_x, map_y = _fine_maps(coarse, (width, height), config.map_step)
         warped = cv2.remap(source, map_x, map_y, cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
-    if warped.ndim == 3 and warped.shape[2] == 4 and image.ndim == 3 and image.shape[2] == 3:
+    if source is not image:  # warped with a fourth channel added
         warped = cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR)
     return TopView(warped, config.pixels_per_mm, (left, top))
 

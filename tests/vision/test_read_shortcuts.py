@@ -130,4 +130,3 @@ def test_a_location_the_gate_found_skips_finding_the_board() -> None:
         find_board(CONFIG.markers, blank, scene.geometry)
     reading = read_frame_details(CONFIG, blank, scene.geometry, PROFILE, location)
     assert reading.observation.regions == given.observation.regions
-
