@@ -45,6 +45,11 @@ if TYPE_CHECKING:
 #: A BGR image as OpenCV gives it (uint8, height x width x 3).
 Image = NDArray[Any]
 
+# FFmpeg prints its own complaints about a broken video ("moov atom not found") straight to the
+# terminal; our CameraError already says what went wrong, in one sentence. OpenCV reads this
+# when it first opens a video, so it takes effect here; set it to 24 to see FFmpeg's warnings.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+
 #: File name endings served by folder sources, lower case.
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 

@@ -97,6 +97,26 @@ def test_a_file_that_is_not_a_video(tmp_path: Path) -> None:
         open_camera(str(path)).read()
 
 
+def test_a_broken_video_is_reported_in_one_line(tmp_path: Path) -> None:
+    """FFmpeg's own complaint about a truncated MP4 ("moov atom not found") is not printed
+    beside the companion's one sentence."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "clip.mp4"
+    path.write_bytes(b"\x00\x00\x00\x18ftypmp42" + bytes(200))
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "calibrate", "--camera", str(path), "--timeout", "5",
+         "--out", str(tmp_path / "profile.json")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"companion calibrate: cannot open video {str(path)!r}: it is not a video OpenCV can "
+        "decode; convert it to MJPG AVI or MP4"
+    ]
+
+
 def test_single_image_is_a_still_camera(tmp_path: Path) -> None:
     path = tmp_path / "still.png"
     cv2.imwrite(str(path), _pattern(2))
