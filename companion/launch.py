@@ -27,7 +27,7 @@ from companion.referee import Phase, Referee
 from companion.screen_view import SeatView, default_seats
 from companion.table import Table, TableParts
 from vision.camera import CameraOptions, SimCamera, open_camera
-from vision.profile import VisionProfile
+from vision.profile import VisionProfile, square_mm_for
 from vision.synth import PLAYER_COLOURS, random_hand, with_hands
 
 
@@ -133,9 +133,12 @@ def table_parts(
     players: int,
     journal: JournalWriter | None = None,
     camera_options: CameraOptions | None = None,
+    square_mm: float | None = None,
 ) -> TableParts:
-    """Everything a table needs, with the camera opened (it raises a clear error if it can't)."""
+    """Everything a table needs, with the camera opened (it raises a clear error if it can't).
+    The mat is read at ``square_mm`` (as printed), else as the profile was calibrated on it."""
     game = referee.game
+    geometry = mat_for_game(game.name, square_mm_for(game.name, square_mm, profile))
 
     def reopen() -> Any:
         return open_camera(camera_url, camera_options)
@@ -146,7 +149,7 @@ def table_parts(
         camera=reopen(),
         reopen_camera=reopen,
         panel=panel,
-        geometry=mat_for_game(game.name),
+        geometry=geometry,
         profile=profile,
         seats=seats_for(players),
         record_folder=record_folder,

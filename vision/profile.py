@@ -66,6 +66,9 @@ class VisionProfile:
     nearer a pawn's than any metal's; a pawn is seen when such pixels of one colour cover
     ``pawn_min_share`` of a ``pawn_diameter_mm`` disc. Paper turns into foreground (a coin or a
     pawn) where its darkest channel falls below ``1 - foreground_darkness`` of the local white.
+    ``mat`` and ``square_mm`` name the mat it was calibrated on and the square size that mat
+    was printed with (None: the mat's default): reading that game's mat with this profile
+    assumes the same print unless told otherwise (see :func:`square_mm_for`).
     """
 
     coins: tuple[CoinLook, ...]
@@ -80,6 +83,8 @@ class VisionProfile:
     pawn_dark_value: float = 0.22
     pawn_min_share: float = 0.3
     foreground_darkness: float = 0.16
+    mat: str | None = None
+    square_mm: float | None = None
     version: int = PROFILE_VERSION
 
     @classmethod
@@ -139,9 +144,14 @@ class VisionProfile:
                 for name in _NUMBER_FIELDS
                 if name in data
             }
+            mat = None if data.get("mat") is None else str(data["mat"])
+            square_mm = None if data.get("square_mm") is None else float(data["square_mm"])
         except (KeyError, TypeError, ValueError) as error:
             raise ProfileError(f"{source} has a missing or bad field: {error!r}") from None
-        profile = cls(coins=coins, pawns=pawns, **numbers)  # type: ignore[arg-type]
+        profile = cls(
+            coins=coins, pawns=pawns, mat=mat, square_mm=square_mm,
+            **numbers,  # type: ignore[arg-type]
+        )
         profile.check(source)
         return profile
 
@@ -159,6 +169,8 @@ class VisionProfile:
         for name in _NUMBER_FIELDS:
             if getattr(self, name) <= 0:
                 raise ProfileError(f"{source} has a non-positive {name}")
+        if self.square_mm is not None and self.square_mm <= 0:
+            raise ProfileError(f"{source} has a non-positive square_mm")
         names = [pawn.name for pawn in self.pawns]
         if len(set(names)) != len(names):
             raise ProfileError(f"{source} names a pawn colour twice")
@@ -196,6 +208,15 @@ _NUMBER_FIELDS = (
     "pawn_min_share",
     "foreground_darkness",
 )
+
+
+def square_mm_for(game: str, given: float | None, profile: VisionProfile) -> float | None:
+    """The square size to read ``game``'s mat at: ``given`` (the user's ``--square-mm``), else
+    the one the profile was calibrated with on this game's mat, else None (the mat's default).
+    A mat printed smaller than it is read would make every coin look larger than it is."""
+    if given is not None:
+        return given
+    return profile.square_mm if profile.mat == game else None
 
 
 def _coin_from_json(item: Mapping[str, Any]) -> CoinLook:

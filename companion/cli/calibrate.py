@@ -50,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Capture, learn, save; every expected failure is a CompanionError (one line, exit 2)."""
+    from dataclasses import replace
+
     from calibration.geometry import mat_for_game
     from vision.calibrate import CalibrationConfig, CalibrationError, calibration_layout
     from vision.camera import open_camera
@@ -67,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
         calibration = session.calibrate(layout, args.frames)
     finally:
         camera.close()
-    calibration.profile.save(args.out)
+    # Recorded so that reading this mat with the profile assumes the same print.
+    profile = replace(calibration.profile, mat=args.mat, square_mm=args.square_mm)
+    profile.save(args.out)
     print("Learned:")
     for line in calibration.report():
         print(f"  {line}")

@@ -25,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--variants", default="", help="comma-separated variants")
     parser.add_argument("--profile", type=Path, default=None,
                         help="calibration profile from `companion calibrate`")
+    parser.add_argument("--square-mm", type=float, default=None,
+                        help="square size the mat was printed with (default: the profile's, "
+                        "else the mat's own)")
     parser.add_argument("--record", type=Path, default=None,
                         help="folder for the game record (default: records/DATE-TIME)")
     parser.add_argument("--resume", type=Path, default=None,
@@ -72,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         folder = args.record or Path("records") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     panel = open_panel_or_keyboard(args.panel)
     try:
-        parts = table_parts(referee, args.camera, panel, profile, folder, players, journal)
+        parts = table_parts(referee, args.camera, panel, profile, folder, players, journal,
+                            square_mm=args.square_mm)
     except CompanionError:
         if panel is not None:
             panel.close()

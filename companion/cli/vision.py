@@ -28,7 +28,8 @@ def register(subparsers: Any) -> None:
     read.add_argument("image", type=Path, help="a photo (PNG, JPEG, ...) showing the mat")
     read.add_argument("--profile", type=Path, help="a vision profile from `companion calibrate`")
     read.add_argument("--mat", default="coin-isolation", help="which mat (default coin-isolation)")
-    read.add_argument("--square-mm", type=float, help="square size the mat was printed with")
+    read.add_argument("--square-mm", type=float, help="square size the mat was printed with "
+                      "(default: the profile's, else the mat's own)")
     read.set_defaults(func=run_read)
     coins = commands.add_parser("coins", help="print every coin in an ordinary photo as JSON")
     coins.add_argument("image", type=Path, help="a photo (PNG, JPEG, ...)")
@@ -55,11 +56,11 @@ def load_image(path: Path) -> Any:
 def run_read(args: argparse.Namespace) -> int:
     """Print the observation of ``args.image`` as JSON."""
     from calibration.geometry import mat_for_game
-    from vision.profile import VisionProfile
+    from vision.profile import VisionProfile, square_mm_for
     from vision.read import VisionConfig, read_frame
 
-    geometry = mat_for_game(args.mat, args.square_mm)
     profile = VisionProfile.load(args.profile) if args.profile else VisionProfile.default()
+    geometry = mat_for_game(args.mat, square_mm_for(args.mat, args.square_mm, profile))
     if args.mat in GAME_COIN_KINDS:
         profile = profile.only_kinds(GAME_COIN_KINDS[args.mat])
     image = load_image(args.image)

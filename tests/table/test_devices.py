@@ -50,3 +50,28 @@ def test_an_unplugged_panel_is_shown_and_its_buttons_work_once_plugged_back(tmp_
         assert table.table.snapshot.to_move == 2
     finally:
         table.close()
+
+
+def test_the_table_reads_the_mat_at_its_printed_square_size(tmp_path):
+    """`companion play --square-mm`, or a profile calibrated on a smaller print, sets the mat
+    the table reads; a profile made on another game's mat does not."""
+    from dataclasses import replace
+
+    from companion.launch import close_quietly, table_parts
+    from companion.panel.driver import open_panel
+    from companion.referee import Referee
+    from vision.profile import VisionProfile
+
+    position = GAME.new_position(2, ())
+    plain = VisionProfile.default()
+    small = replace(plain, mat="coin-isolation", square_mm=40.0)
+    cases = [(plain, None, 50.0), (plain, 45.0, 45.0), (small, None, 40.0),
+             (small, 45.0, 45.0), (replace(small, mat="test-pits"), None, 50.0)]
+    for profile, given, expected in cases:
+        panel = open_panel("sim://")
+        parts = table_parts(Referee(GAME, position), "sim://", panel, profile, tmp_path / "r", 2,
+                            square_mm=given)
+        try:
+            assert parts.geometry.region("a1").shape.size == (expected, expected)
+        finally:
+            close_quietly(parts)

@@ -16,7 +16,8 @@ def test_calibrate_on_sim_runs_end_to_end(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "profile.json"
-    code = main(["calibrate", "--camera", "sim://?seed=2&fps=10", "--out", str(out)])
+    code = main(["calibrate", "--camera", "sim://?seed=2&fps=10", "--out", str(out),
+                 "--square-mm", "50"])
     printed = capsys.readouterr().out
     assert code == 0, printed
     assert "captured 3 frames of the empty mat" in printed
@@ -26,6 +27,7 @@ def test_calibrate_on_sim_runs_end_to_end(
     sizes = {look.kind: look.diameter_mm for look in profile.coins}
     assert sizes["D"] < sizes["P"] < sizes["N"] < sizes["Q"]
     assert {look.name for look in profile.pawns} >= {"red", "blue"}
+    assert (profile.mat, profile.square_mm) == ("coin-isolation", 50.0)
 
 
 def test_calibrate_without_a_camera_says_so_in_one_line(

@@ -58,3 +58,19 @@ def test_negative_threshold_is_refused():
     data["diameter_sigma_mm"] = -1
     with pytest.raises(ProfileError, match="diameter_sigma_mm"):
         VisionProfile.from_json(json.loads(json.dumps(data)))
+
+
+def test_the_mat_a_profile_was_calibrated_on_sets_the_square_size(tmp_path):
+    from dataclasses import replace
+
+    from vision.profile import square_mm_for
+
+    plain = VisionProfile.default()
+    made_on_small = replace(plain, mat="coin-isolation", square_mm=45.0)
+    path = tmp_path / "profile.json"
+    made_on_small.save(path)
+    assert VisionProfile.load(path) == made_on_small
+    assert square_mm_for("coin-isolation", None, made_on_small) == 45.0
+    assert square_mm_for("coin-isolation", 40.0, made_on_small) == 40.0
+    assert square_mm_for("test-pits", None, made_on_small) is None
+    assert square_mm_for("coin-isolation", None, plain) is None

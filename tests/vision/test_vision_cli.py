@@ -75,3 +75,42 @@ def test_bad_profile_is_one_line_and_exit_2(tmp_path):
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
     assert "profile" in result.stderr
+
+
+def _small_print(tmp_path):
+    """A frame of a mat printed with 40 mm squares, one of each coin twice, and its truth."""
+    from calibration.geometry import coin_isolation_mat
+
+    coins = {"a1": "P", "b1": "N", "c1": "D", "d1": "Q", "e3": "P", "f4": "N", "g5": "D",
+             "h6": "Q"}
+    scene = SynthScene.build(coins, {}, coin_isolation_mat(40.0), Variation())
+    path = tmp_path / "small-print.png"
+    cv2.imwrite(str(path), render(scene).image)
+    return path, coins
+
+
+def _coins_read(result):
+    assert result.returncode == 0, result.stderr
+    regions = json.loads(result.stdout)["regions"]
+    return {name: reading["coin"] for name, reading in regions.items() if reading["coin"]}
+
+
+def test_a_mat_printed_smaller_is_read_at_its_printed_size(tmp_path):
+    path, coins = _small_print(tmp_path)
+    assert _coins_read(run("read", str(path), "--square-mm", "40")) == coins
+    # Read as the default 50 mm print, every coin looks 25% larger than it is.
+    assert _coins_read(run("read", str(path))) != coins
+
+
+def test_a_profile_calibrated_on_a_smaller_print_reads_it_so(tmp_path):
+    from dataclasses import replace
+
+    from vision.profile import VisionProfile
+
+    path, coins = _small_print(tmp_path)
+    profile = tmp_path / "profile.json"
+    replace(VisionProfile.default(), mat="coin-isolation", square_mm=40.0).save(profile)
+    assert _coins_read(run("read", str(path), "--profile", str(profile))) == coins
+    # A profile made on another game's mat says nothing about this one's print.
+    replace(VisionProfile.default(), mat="test-pits", square_mm=40.0).save(profile)
+    assert _coins_read(run("read", str(path), "--profile", str(profile))) != coins
