@@ -134,11 +134,14 @@ def table_parts(
     journal: JournalWriter | None = None,
     camera_options: CameraOptions | None = None,
     square_mm: float | None = None,
+    profile_path: Path | None = None,
 ) -> TableParts:
     """Everything a table needs, with the camera opened (it raises a clear error if it can't).
-    The mat is read at ``square_mm`` (as printed), else as the profile was calibrated on it."""
+    The mat is read at ``square_mm`` (as printed), else as the profile was calibrated on it;
+    the record's header names the camera, the square size and the profile used."""
     game = referee.game
-    geometry = mat_for_game(game.name, square_mm_for(game.name, square_mm, profile))
+    square_mm = square_mm_for(game.name, square_mm, profile)
+    geometry = mat_for_game(game.name, square_mm)
 
     def reopen() -> Any:
         return open_camera(camera_url, camera_options)
@@ -154,8 +157,15 @@ def table_parts(
         seats=seats_for(players),
         record_folder=record_folder,
         journal=journal,
-        header_options={"camera": camera_url},
+        header_options={"camera": camera_url, "square_mm": square_mm},
+        profile_path=profile_path,
     )
+
+
+def recorded_square_mm(folder: Path) -> float | None:
+    """The square size the game recorded in ``folder`` was read at (None: the mat's own)."""
+    value = read_journal(folder).header.options.get("square_mm")
+    return float(value) if isinstance(value, int | float) else None
 
 
 def run_windowed(table: Table, until: Callable[[], bool], fullscreen: bool = False) -> bool:

@@ -89,6 +89,7 @@ class TableParts:
     seats: Sequence[SeatView]
     record_folder: Path
     header_options: dict[str, Any] = field(default_factory=dict)
+    profile_path: Path | None = None
     journal: JournalWriter | None = None
     vision_config: VisionConfig = field(default_factory=VisionConfig)
     gate_config: GateConfig = field(default_factory=GateConfig)
@@ -203,6 +204,9 @@ class Table:
             names={seat.number: seat.name for seat in self.parts.seats},
             colours={seat.number: seat.colour for seat in self.parts.seats},
             options=self.parts.header_options,
+            calibration_path=None if self.parts.profile_path is None
+            else str(self.parts.profile_path),
+            calibration_profile=self.parts.profile.to_json(),
         )
         self.parts.journal = JournalWriter.create(self.parts.record_folder, header)
 

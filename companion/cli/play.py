@@ -26,8 +26,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--profile", type=Path, default=None,
                         help="calibration profile from `companion calibrate`")
     parser.add_argument("--square-mm", type=float, default=None,
-                        help="square size the mat was printed with (default: the profile's, "
-                        "else the mat's own)")
+                        help="square size the mat was printed with (default: the resumed game's, "
+                        "else the profile's, else the mat's own)")
     parser.add_argument("--record", type=Path, default=None,
                         help="folder for the game record (default: records/DATE-TIME)")
     parser.add_argument("--resume", type=Path, default=None,
@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         new_referee,
         open_panel_or_keyboard,
         open_profile,
+        recorded_square_mm,
         resumed_referee,
         run_windowed,
         table_parts,
@@ -75,8 +76,11 @@ def run(args: argparse.Namespace) -> int:
         folder = args.record or Path("records") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     panel = open_panel_or_keyboard(args.panel)
     try:
+        square_mm = args.square_mm
+        if square_mm is None and args.resume is not None:
+            square_mm = recorded_square_mm(args.resume)
         parts = table_parts(referee, args.camera, panel, profile, folder, players, journal,
-                            square_mm=args.square_mm)
+                            square_mm=square_mm, profile_path=args.profile)
     except CompanionError:
         if panel is not None:
             panel.close()

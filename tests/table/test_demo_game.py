@@ -101,3 +101,16 @@ def test_each_turns_screenshot_highlights_the_engines_targets_and_reads_the_scor
     assert checked == 3
     final = _pixels(out / "screens" / "final.png")
     assert final.shape[:2] == (900, 1600)
+
+
+def test_the_record_names_the_calibration_and_the_mat_print(reference_game):
+    """The journal's header holds the profile the camera was read with and the square size
+    the mat was read at (None: the mat's own), as the record contract asks."""
+    from vision.profile import VisionProfile
+
+    out, _report = reference_game
+    header = load_timeline(out / "record").header
+    assert header.calibration_path is None
+    assert VisionProfile.from_json(header.calibration_profile) == VisionProfile.default()
+    assert header.options["square_mm"] is None
+    assert header.options["camera"].startswith("sim://")

@@ -75,3 +75,15 @@ def test_the_table_reads_the_mat_at_its_printed_square_size(tmp_path):
             assert parts.geometry.region("a1").shape.size == (expected, expected)
         finally:
             close_quietly(parts)
+
+
+def test_a_resumed_game_is_read_at_the_square_size_it_was_recorded_with(tmp_path):
+    from companion.launch import recorded_square_mm
+    from companion.record.entries import JournalHeader
+    from companion.record.journal import JournalWriter
+
+    start = GAME.new_position(2, ()).to_json()
+    for folder, options in [(tmp_path / "small", {"square_mm": 40.0}), (tmp_path / "plain", {})]:
+        JournalWriter.create(folder, JournalHeader.from_position(start, options=options)).close()
+    assert recorded_square_mm(tmp_path / "small") == 40.0
+    assert recorded_square_mm(tmp_path / "plain") is None
