@@ -87,6 +87,29 @@ def snapshot_of(
     )
 
 
+def layout_snapshot(
+    files: int, ranks: int, coins: Mapping[str, str], pawns: Mapping[str, str],
+    message: Message, game: str = "coin-isolation",
+) -> Snapshot:
+    """The side screen while calibrating: the board with the coins (square -> letter) and the
+    pawns (square -> colour name) to lay out, their squares highlighted, and what to do now.
+    Each pawn is listed as a player named by its colour, so its colour is named beside it."""
+    players = tuple(
+        PlayerView(number, colour, colour, COLOUR_RGB.get(colour, (128, 128, 128)), square)
+        for number, (square, colour) in enumerate(sorted(pawns.items()), start=1)
+    )
+    return Snapshot(
+        title="Coin Table Companion: calibration",
+        game=GAME_TITLES.get(game, game),
+        files=files,
+        ranks=ranks,
+        stacks=Snapshot.stacks_from(dict(coins)),
+        players=players,
+        targets=frozenset(coins) | frozenset(pawns),
+        message=message,
+    )
+
+
 def _message(view: RefereeView, waiting_reason: str | None) -> Message:
     if view.device_trouble:
         return Message(" ".join(view.device_trouble), "error")

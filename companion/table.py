@@ -331,18 +331,24 @@ class Table:
         self.events.put(Seen(observation.relabel_pawns(self._colour_to_player), key))
 
     def _preview(self, frame: Frame, location: Any) -> CameraView:
-        height, width = frame.image.shape[:2]
-        scale = PREVIEW_WIDTH / width
-        small = cv2.resize(frame.image, (PREVIEW_WIDTH, max(1, round(height * scale))),
-                           interpolation=cv2.INTER_AREA)
-        corners = None
-        if location is not None:
-            area = self.parts.geometry.play_area
-            points = [(area.left, area.bottom), (area.right, area.bottom),
-                      (area.right, area.top), (area.left, area.top)]
-            projected = np.asarray(location.to_image(points), dtype=float) * scale
-            corners = tuple((float(x), float(y)) for x, y in projected)
-        return CameraView(small, corners, frame.index)  # type: ignore[arg-type]
+        return camera_preview(frame, self.parts.geometry, location)
+
+
+def camera_preview(frame: Frame, geometry: MatGeometry, location: Any) -> CameraView:
+    """The side screen's small live picture of ``frame``, with the play area's corners where
+    the board was found in it (``location``, a board location or None)."""
+    height, width = frame.image.shape[:2]
+    scale = PREVIEW_WIDTH / width
+    small = cv2.resize(frame.image, (PREVIEW_WIDTH, max(1, round(height * scale))),
+                       interpolation=cv2.INTER_AREA)
+    corners = None
+    if location is not None:
+        area = geometry.play_area
+        points = [(area.left, area.bottom), (area.right, area.bottom),
+                  (area.right, area.top), (area.left, area.top)]
+        projected = np.asarray(location.to_image(points), dtype=float) * scale
+        corners = tuple((float(x), float(y)) for x, y in projected)
+    return CameraView(small, corners, frame.index)  # type: ignore[arg-type]
 
 
 def led_state(lights: Lights, players: int) -> LedState:

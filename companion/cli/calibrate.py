@@ -2,8 +2,10 @@
 
 It captures a few steady frames of the empty mat, then asks for a layout (one coin of each kind
 and each pawn on named squares), waits for a steady frame that shows it, learns a vision
-profile and saves it as JSON. With ``--camera sim://`` the simulated table lays the coins out by
-itself, so the whole command runs without anyone at the table.
+profile and saves it as JSON. Where there is a display, the side screen shows each step: the
+board with the coins and pawns to lay out, the live camera, and what the camera is waiting for;
+the terminal says the same in words. With ``--camera sim://`` the simulated table lays the coins
+out by itself, so the whole command runs without anyone at the table.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from calibration.geometry import MatGeometry
+    from companion.display.screen import Screen
+    from companion.display.snapshot import Severity
     from vision.calibrate import Calibration, CalibrationConfig, CalibrationLayout
     from vision.camera import CameraSource, Frame
     from vision.gate import SteadyGate
+    from vision.markers import BoardLocation
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "(default: %(default)s)")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="seconds to wait for each step (default: %(default)s)")
+    parser.add_argument("--headless", action="store_true",
+                        help="no window: the steps are given in the terminal only")
     parser.set_defaults(func=run)
 
 
@@ -64,11 +71,14 @@ def run(args: argparse.Namespace) -> int:
     layout = calibration_layout(geometry, args.kinds.upper(), pawns)
     config = CalibrationConfig()
     camera = open_camera(args.camera)
+    window = None if args.headless else _open_window(geometry, args.mat)
     try:
-        session = _Session(camera, SteadyGate(geometry), geometry, config, args.timeout)
+        session = _Session(camera, SteadyGate(geometry), geometry, config, args.timeout, window)
         calibration = session.calibrate(layout, args.frames)
     finally:
         camera.close()
+        if window is not None:
+            window.close()
     # Recorded so that reading this mat with the profile assumes the same print.
     profile = replace(calibration.profile, mat=args.mat, square_mm=args.square_mm)
     profile.save(args.out)
@@ -80,42 +90,123 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_window(geometry: MatGeometry, game: str) -> _Window | None:
+    """The side screen for calibrating, or None (and a note) where none can be shown: no
+    display, or a mat that is not a grid of squares (the screen draws grid boards)."""
+    from companion.display.snapshot import DisplayError
+    from companion.launch import has_display
+
+    grid = _grid_size(geometry)
+    if grid is None or not has_display():
+        return None
+    from companion.display.screen import Screen
+
+    try:
+        screen = Screen(title="Coin Table Companion: calibration")
+    except DisplayError as error:
+        print(f"No window ({error}); follow the steps here.")
+        return None
+    return _Window(screen, grid, game)
+
+
+def _grid_size(geometry: MatGeometry) -> tuple[int, int] | None:
+    """Files and ranks of a mat whose regions are all squares named a1.., else None."""
+    if any(region.kind != "square" for region in geometry.regions):
+        return None
+    names = geometry.region_names()
+    return len({name[0] for name in names}), len({name[1:] for name in names})
+
+
+class _Window:
+    """The side screen while calibrating: the board with what to lay out, the live camera, and
+    what to do now. Closing the window (or Escape) stops the calibration."""
+
+    def __init__(self, screen: Screen, grid: tuple[int, int], game: str) -> None:
+        self.screen = screen
+        self.grid = grid
+        self.game = game
+        self._asked: tuple[dict[str, str], dict[str, str], str] = ({}, {}, "")
+
+    def ask(self, coins: dict[str, str], pawns: dict[str, str], text: str) -> None:
+        """Show this layout to lay out (squares -> coin letter, squares -> pawn colour)."""
+        self._asked = (coins, pawns, text)
+        self._show(text, "info")
+
+    def waiting(self, reason: str) -> None:
+        """Add what the camera is waiting for to the step's instruction."""
+        self._show(f"{self._asked[2]} ({reason})", "warning")
+
+    def _show(self, text: str, severity: Severity) -> None:
+        from companion.display.snapshot import Message
+        from companion.screen_view import layout_snapshot
+
+        coins, pawns, _ = self._asked
+        files, ranks = self.grid
+        self.screen.show(layout_snapshot(files, ranks, coins, pawns, Message(text, severity),
+                                         self.game))
+
+    def frame(self, frame: Frame, geometry: MatGeometry, location: BoardLocation | None) -> None:
+        """Show the camera's frame and draw the window; stop if the window was closed."""
+        from companion.table import camera_preview
+        from vision.calibrate import CalibrationError
+
+        self.screen.show_camera(camera_preview(frame, geometry, location))
+        if not self.screen.step(wait=False):
+            raise CalibrationError("calibration stopped: the window was closed; nothing was "
+                                   "saved")
+
+    def close(self) -> None:
+        self.screen.close()
+
+
 class _Session:
-    """One calibration run: the camera, the gate and the time limit for each step."""
+    """One calibration run: the camera, the gate, the time limit for each step, and the side
+    screen where there is one."""
 
     def __init__(self, camera: CameraSource, gate: SteadyGate, geometry: MatGeometry,
-                 config: CalibrationConfig, timeout_s: float) -> None:
+                 config: CalibrationConfig, timeout_s: float, window: _Window | None = None
+                 ) -> None:
         self.camera = camera
         self.gate = gate
         self.geometry = geometry
         self.config = config
         self.timeout_s = timeout_s
+        self.window = window
         self._said = ""
 
     def calibrate(self, layout: CalibrationLayout, count: int) -> Calibration:
         print(f"Calibrating mat {self.geometry.name!r} with camera {self.camera.url!r}.")
-        print("Step 1: clear the mat (no coins, no pawns) and take your hands away.")
-        self._stage({}, {})
+        first = "Step 1 of 2: clear the mat (no coins, no pawns) and take your hands away."
+        print(first)
+        self._stage({}, {}, first)
         empty = [frame.image for frame in self._steady_frames(count, "the empty mat")]
         print(f"  captured {len(empty)} frames of the empty mat.")
-        print("Step 2: lay out these, then take your hands away:")
+        second = ("Step 2 of 2: put the coins and pawns shown on their squares, then take "
+                  "your hands away.")
+        print("Step 2 of 2: lay out these, then take your hands away:")
         for line in layout.instructions():
             print(f"  - {line}")
-        self._stage(layout.squares(), layout.pawns_by_square())
+        self._stage(layout.squares(), layout.pawns_by_square(), second)
         return self._learn(layout, empty, count)
 
-    def _stage(self, coins: dict[str, str], pawns: dict[str, str]) -> None:
-        """On the simulated table, lay the objects out as the user would."""
+    def _stage(self, coins: dict[str, str], pawns: dict[str, str], text: str) -> None:
+        """Ask for this layout on the screen; on the simulated table, lay it out as the user
+        would."""
+        if self.window is not None:
+            self.window.ask(coins, pawns, text)
         show = getattr(self.camera, "show", None)
         if show is not None:
             show(coins, pawns)
         self.gate.reset()
+        self._said = ""
 
     def _say(self, text: str) -> None:
-        """Print a waiting reason once, not once per frame."""
+        """Print a waiting reason once, not once per frame, and show it on the screen."""
         if text != self._said:
             print(f"  ({text})")
             self._said = text
+            if self.window is not None:
+                self.window.waiting(text)
 
     def _steady_frames(self, count: int, what: str) -> list[Frame]:
         """The next ``count`` steady frames; raises CalibrationError after the time limit."""
@@ -126,7 +217,9 @@ class _Session:
         while len(frames) < count:
             frame = self.camera.read()
             start = frame.timestamp if start is None else start
-            verdict, _ = self.gate.look(frame.timestamp, frame.image)
+            verdict, location = self.gate.look(frame.timestamp, frame.image)
+            if self.window is not None:
+                self.window.frame(frame, self.geometry, location)
             if verdict.steady:
                 frames.append(frame)
             else:
