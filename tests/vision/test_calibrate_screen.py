@@ -67,6 +67,7 @@ def test_each_step_shows_the_layout_and_the_camera(tmp_path: Path) -> None:
     assert last.message is not None and last.message.text.startswith("Step 2 of 2")
     assert last.camera is not None and last.camera.grid_corners is not None
     empty, asked = (cv2.imread(str(path)) for path, _, _ in shown)
+    assert empty is not None and asked is not None
     for square in [*layout.squares(), *layout.pawns_by_square()]:
         # The square of every object to lay out changes from the empty board's (a piece is
         # drawn there, its square highlighted); another square does not.
