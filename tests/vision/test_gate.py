@@ -156,3 +156,28 @@ def test_update_takes_a_location_found_elsewhere() -> None:
 )
 def test_missing_marker_wording(missing: tuple[int, ...], reason: str) -> None:
     assert markers_missing_reason(missing) == reason
+
+
+def _shadowed(image: np.ndarray, centre_x: float) -> np.ndarray:
+    """``image`` under the soft shadow of someone leaning over: a blurred ellipse 35% darker."""
+    import cv2
+
+    shade = np.zeros(image.shape[:2], np.float32)
+    cv2.ellipse(shade, (round(centre_x), 380), (260, 180), 0, 0, 360, 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), 40)
+    return (image * (1 - 0.35 * shade)[..., None]).astype(np.uint8)
+
+
+def test_a_shadow_sweeping_over_the_board_holds_the_gate_until_it_stops() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    board = board_with_pieces()
+    frames = [board.frame(seed=number) for number in range(5)]
+    frames += [_shadowed(board.frame(seed=5 + step), 250 + 40 * step) for step in range(12)]
+    resting = 250 + 40 * 11
+    frames += [_shadowed(board.frame(seed=17 + step), resting) for step in range(7)]
+    verdicts = [gate.look(number * STEP, image)[0] for number, image in enumerate(frames)]
+    assert verdicts[4].steady
+    sweeping = verdicts[5:17]
+    assert [verdict.code for verdict in sweeping] == ["moving"] * 12
+    # A shadow that stays put is light, not an object: the board counts once it has settled.
+    assert [verdict.steady for verdict in verdicts[17:]] == [False] * 4 + [True] * 3
