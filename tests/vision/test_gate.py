@@ -162,9 +162,9 @@ def _shadowed(image: np.ndarray, centre_x: float) -> np.ndarray:
     """``image`` under the soft shadow of someone leaning over: a blurred ellipse 35% darker."""
     import cv2
 
-    shade = np.zeros(image.shape[:2], np.float32)
-    cv2.ellipse(shade, (round(centre_x), 380), (260, 180), 0, 0, 360, 1.0, -1)
-    shade = cv2.GaussianBlur(shade, (0, 0), 40)
+    outline = np.zeros(image.shape[:2], np.float32)
+    cv2.ellipse(outline, (round(centre_x), 380), (260, 180), 0, 0, 360, 1.0, -1)
+    shade = cv2.GaussianBlur(outline, (0, 0), 40)
     return (image * (1 - 0.35 * shade)[..., None]).astype(np.uint8)
 
 
