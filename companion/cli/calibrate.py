@@ -96,8 +96,7 @@ def _open_window(geometry: MatGeometry, game: str) -> _Window | None:
     from companion.display.snapshot import DisplayError
     from companion.launch import has_display
 
-    grid = _grid_size(geometry)
-    if grid is None or not has_display():
+    if _grid_size(geometry) is None or not has_display():
         return None
     from companion.display.screen import Screen
 
@@ -106,7 +105,7 @@ def _open_window(geometry: MatGeometry, game: str) -> _Window | None:
     except DisplayError as error:
         print(f"No window ({error}); follow the steps here.")
         return None
-    return _Window(screen, grid, game)
+    return _Window(screen, geometry, game)
 
 
 def _grid_size(geometry: MatGeometry) -> tuple[int, int] | None:
@@ -121,8 +120,12 @@ class _Window:
     """The side screen while calibrating: the board with what to lay out, the live camera, and
     what to do now. Closing the window (or Escape) stops the calibration."""
 
-    def __init__(self, screen: Screen, grid: tuple[int, int], game: str) -> None:
+    def __init__(self, screen: Screen, geometry: MatGeometry, game: str) -> None:
+        grid = _grid_size(geometry)
+        if grid is None:
+            raise ValueError(f"mat {geometry.name!r} is not a grid of squares the screen draws")
         self.screen = screen
+        self.geometry = geometry
         self.grid = grid
         self.game = game
         self._asked: tuple[dict[str, str], dict[str, str], str] = ({}, {}, "")
@@ -145,12 +148,12 @@ class _Window:
         self.screen.show(layout_snapshot(files, ranks, coins, pawns, Message(text, severity),
                                          self.game))
 
-    def frame(self, frame: Frame, geometry: MatGeometry, location: BoardLocation | None) -> None:
+    def frame(self, frame: Frame, location: BoardLocation | None) -> None:
         """Show the camera's frame and draw the window; stop if the window was closed."""
         from companion.table import camera_preview
         from vision.calibrate import CalibrationError
 
-        self.screen.show_camera(camera_preview(frame, geometry, location))
+        self.screen.show_camera(camera_preview(frame, self.geometry, location))
         if not self.screen.step(wait=False):
             raise CalibrationError("calibration stopped: the window was closed; nothing was "
                                    "saved")
@@ -219,7 +222,7 @@ class _Session:
             start = frame.timestamp if start is None else start
             verdict, location = self.gate.look(frame.timestamp, frame.image)
             if self.window is not None:
-                self.window.frame(frame, self.geometry, location)
+                self.window.frame(frame, location)
             if verdict.steady:
                 frames.append(frame)
             else:

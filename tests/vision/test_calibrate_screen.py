@@ -36,7 +36,7 @@ def test_each_step_shows_the_layout_and_the_camera(tmp_path: Path) -> None:
     geometry = coin_isolation_mat()
     layout = calibration_layout(geometry, "PNDQ", ("red", "blue"))
     screen = Screen(SIZE)
-    window = _Window(screen, (8, 8), "coin-isolation")
+    window = _Window(screen, geometry, "coin-isolation")
     shown: list[tuple[Path, dict[str, str], dict[str, str]]] = []
     ask = window.ask
 
@@ -80,7 +80,7 @@ def test_each_step_shows_the_layout_and_the_camera(tmp_path: Path) -> None:
 def test_closing_the_window_stops_calibration(tmp_path: Path) -> None:
     geometry = coin_isolation_mat()
     screen = Screen(SIZE)
-    window = _Window(screen, (8, 8), "coin-isolation")
+    window = _Window(screen, geometry, "coin-isolation")
     screen.request_quit()
     camera = open_camera("sim://?seed=2&fps=10")
     try:
