@@ -1,21 +1,19 @@
 """Reading every region of a rectified mat: which coin lies on top, which pawn stands there.
 
-The physics it relies on, so that it holds for cameras and coins it has never seen, lives in
-three stages: :mod:`vision.light` divides out the light against the printed mat and finds the
-foreground; :mod:`vision.coin_fit` measures each coin's rim and metal and decides its kind;
-:mod:`vision.pawns` finds the pawns by colour. This module finds the seeds of every region
-(the deepest point of each foreground blob, and where that lies on a pawn, also the deepest
-point of what the pawn leaves, for a coin beside it) and puts the stages together.
+The stages, each a pure function of its configuration and an image, so that the whole holds
+for cameras, lights and coins it was never tuned on:
 
-A smaller silver coin on a larger silver one keeps the larger one's outline and colour; which
-silver coin lies on top is named by the ring model of :mod:`vision.silver_tops` (about 1 such
-stack in 60 is still misread on the synthetic table), pawns on or beside it or not, and for
-other metals from the top coin's own raised rim (:func:`vision.top_coin.top_coins`). A coin a
-pawn stands on and mostly hides is read with doubt (its kind is a guess from what shows), never
-as a surely empty square.
+1. :mod:`vision.light` divides the light out against the printed mat: paper becomes white.
+2. :mod:`vision.pawns` finds the strongly coloured pawns and where each one stands.
+3. :mod:`vision.seeds` finds where coins may lie, :mod:`vision.rims` fits each one's outline
+   (the base disc, whatever the stack's height leans away from the camera: see
+   :mod:`vision.parallax`) and :mod:`vision.faces` samples its face's colour.
+4. :mod:`vision.frame_model` names every coin of the frame at once, from how the frame's coins
+   compare with each other (sizes against the mat's millimetres, metals against the silver
+   around them); its probabilities are the readings' confidences.
 
-Regions of kind ``pit`` and ``cup`` hold loose coins: every seed there is a coin, and the reading
-gives the count and the kinds. :func:`read_frame` is the whole pipeline from a camera frame.
+Regions of kind ``pit`` and ``cup`` hold loose coins: every coin there is counted, and the
+reading gives the count and the kinds. :func:`read_frame` is the whole pipeline from a frame.
 """
 
 from __future__ import annotations
@@ -30,17 +28,18 @@ import cv2
 import numpy as np
 
 from calibration.geometry import Circle, MatGeometry
-from companion.observation import Observation, RegionReading
-from vision.coin_fit import CoinFit, classify, measure_coins
-from vision.coin_size import metal_shifts
-from vision.light import Normalised, mat_reference, normalise
+from companion.observation import COIN_KINDS, Observation, RegionReading
+from vision.faces import clipped_mask, face_colours
+from vision.frame_model import FrameFit, KindPrior, fit_frame
+from vision.light import mat_reference, normalise
 from vision.markers import BoardLocation, MarkerConfig, find_board
-from vision.pawns import pawn_certainty, pawn_labels, pawns_in
+from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
+from vision.pawns import PawnSighting, find_pawns, pawn_labels, pawn_mask
 from vision.profile import VisionProfile
-from vision.read_config import LOOSE_KINDS, ReadConfig
+from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
-from vision.silver_tops import default_model, silver_tops
-from vision.top_coin import top_coins
+from vision.rims import measure_outlines
+from vision.seeds import find_seeds
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -115,68 +114,16 @@ def region_map(windows: tuple[RegionWindow, ...], size: tuple[int, int]) -> Floa
     return index_map
 
 
-def _seeds(
-    config: ReadConfig, depth: FloatArray, window: RegionWindow, least: float
-) -> list[tuple[float, float, float]]:
-    """Seeds (column, row, depth) of the blobs in a region: one for a stack, all for loose coins."""
-    x0, y0, x1, y1 = window.box
-    patch = depth[y0:y1, x0:x1]
-    found: list[tuple[float, float, float]] = []
-    wanted = config.max_loose_coins if window.kind in LOOSE_KINDS else 1
-    if wanted > 1:
-        patch = patch.copy()
-    while len(found) < wanted and patch.size:
-        # The first deepest point in row order, as np.argmax gives it, three times faster.
-        _, value, _, (column, row) = cv2.minMaxLoc(patch, window.mask)
-        if value < least:
-            break
-        found.append((float(column + x0), float(row + y0), value))
-        if wanted > 1:
-            cv2.circle(patch, (column, row), max(1, round(value * 1.05)), 0.0, -1)
-    return found
+@dataclass(frozen=True)
+class CoinFit:
+    """One measured coin: its base centre and diameter (mm, before the frame's size offset is
+    taken out), its face colour (``(ln(red/green), ln(blue/green))`` against the paper, NaN
+    where unseen) and the share of its rays that agree with its outline."""
 
-
-def _all_seeds(
-    config: ReadConfig, normalised: Normalised, cover: Image,
-    windows: tuple[RegionWindow, ...], pixels_per_mm: float,
-) -> tuple[FloatArray, NDArray[np.bool_]]:
-    """Every region's seeds (K, 2) px, and which of them are second seeds beside a pawn (see
-    :func:`_beside_pawn`), used only where the region's first seed finds no coin."""
-    least = config.seed_radius_mm * pixels_per_mm
-    seeds: list[tuple[float, float, float]] = []
-    second: list[bool] = []
-    for window in windows:
-        found = _seeds(config, normalised.depth, window, least)
-        extra = []
-        if found and window.kind not in LOOSE_KINDS:
-            extra = _beside_pawn(normalised.foreground, cover, window, least, found[0])
-        seeds += found + extra
-        second += [False] * len(found) + [True] * len(extra)
-    points = np.array([(x, y) for x, y, _ in seeds], np.float64).reshape(-1, 2)
-    return points, np.array(second, dtype=bool)
-
-
-def _beside_pawn(
-    foreground: Image, cover: Image, window: RegionWindow, least: float,
-    first: tuple[float, float, float],
-) -> list[tuple[float, float, float]]:
-    """A second seed where the first lies on a pawn: the deepest point of the foreground the
-    pawn leaves, when it is coin-deep and away from the first seed. A coin beside a pawn
-    merges with the pawn and its shadow into one blob, whose deepest point can lie in the
-    pawn, so that the first seed measures the pawn and the coin is never measured."""
-    if not cover[round(first[1]), round(first[0])]:
-        return []
-    x0, y0, x1, y1 = window.box
-    pawn = cover[y0:y1, x0:x1]
-    _, clear = cv2.threshold(pawn, 0, 255, cv2.THRESH_BINARY_INV)  # cover holds pawn labels
-    open_part = cv2.bitwise_and(foreground[y0:y1, x0:x1], clear)
-    if window.mask is not None:
-        open_part = cv2.bitwise_and(open_part, open_part, mask=window.mask)
-    depth = cv2.distanceTransform(open_part, cv2.DIST_L2, 3)
-    _, value, _, (column, row) = cv2.minMaxLoc(depth)
-    if value < least or math.dist((column + x0, row + y0), first[:2]) < value:
-        return []
-    return [(float(column + x0), float(row + y0), value)]
+    centre_mm: tuple[float, float]
+    diameter_mm: float
+    colour: tuple[float, float]
+    rim_share: float
 
 
 @dataclass(frozen=True, eq=False)
@@ -185,151 +132,199 @@ class ViewReading:
 
     regions: dict[str, RegionReading]
     coins: tuple[tuple[str, CoinFit, str, float], ...]
+    pawns: tuple[PawnSighting, ...] = ()
+    frame: FrameFit | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class _Candidates:
+    """Outlines measured at every seed, in mat terms: base centres (K, 2) mm, diameters (K,)
+    mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
+    pawn hides (K,), whether a pawn stands on the face (K,), contrast (K,) and each one's
+    region index (-1: none)."""
+
+    centres_mm: FloatArray
+    diameters_mm: FloatArray
+    colours: FloatArray
+    agreement: FloatArray
+    hidden: FloatArray
+    under_pawn: NDArray[np.bool_]
+    contrast: FloatArray
+    region: NDArray[np.intp]
+
+
+def _measure(
+    config: ReadConfig, view: TopView, image: Image, mask: Image, camera: CameraOverMat,
+    geometry: MatGeometry, windows: tuple[RegionWindow, ...],
+) -> _Candidates:
+    """Seed, fit and sample every candidate coin of the normalised view ``image``."""
+    ppm = view.pixels_per_mm
+    seeds = find_seeds(config.seeds, image, ppm)
+    seeds_mm = _to_mm(view, seeds)
+    lean, _ = camera.lean(seeds_mm)
+    blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)
+    outlines = measure_outlines(config.rims, image, mask, seeds, lean, ppm, blur)
+    colours, _, under_pawn = face_colours(image, clipped_mask(view.image), mask,
+                                          outlines.top_centres(lean), outlines.radii_px)
+    hidden = outlines.covered
+    agreement = outlines.agreement / np.maximum(1.0 - hidden, 0.3)
+    centres_mm = _to_mm(view, outlines.centres)
+    height, width = image.shape[:2]
+    regions_at = region_map(windows, (width, height))
+    columns = np.clip(np.round(outlines.centres[:, 0]).astype(int), 0, width - 1)
+    rows = np.clip(np.round(outlines.centres[:, 1]).astype(int), 0, height - 1)
+    inside = ((outlines.centres[:, 0] >= 0) & (outlines.centres[:, 0] < width)
+              & (outlines.centres[:, 1] >= 0) & (outlines.centres[:, 1] < height))
+    region = np.where(inside, regions_at[rows, columns], -1).astype(np.intp)
+    return _Candidates(centres_mm, 2 * outlines.radii_px / ppm, colours, agreement, hidden,
+                       under_pawn > 0.5, outlines.contrast, region)
+
+
+def _to_mm(view: TopView, pixels: FloatArray) -> FloatArray:
+    """Top-view pixel coordinates (N, 2) -> mat millimetres (N, 2)."""
+    return np.asarray(view.origin_mm) + (np.asarray(pixels, np.float64).reshape(-1, 2) + 0.5
+                                         ) / view.pixels_per_mm
+
+
+def _presence(config: CoinConfig, candidates: _Candidates) -> FloatArray:
+    """How sure each candidate is a coin at all (0-1), from how well its rim fits a circle.
+
+    A pawn standing on a coin hides its middle and leans over its far rim; a pawn on bare
+    paper with its shadow can look like such a coin. So where a pawn stands on the face, the
+    rim must agree on ``pawn_agreement`` more of the rays, and one whose rim the pawn mostly
+    hides (``hidden_share``) is only a doubt (``hidden_presence``), never a coin.
+    """
+    low, sure = _ramp(config)
+    extra = np.where(candidates.under_pawn, config.pawn_agreement, 0.0)
+    ramp = np.clip((candidates.agreement - low - extra) / (sure - low), 0.0, 1.0)
+    ramp = np.where(candidates.contrast >= config.least_contrast, ramp, 0.0)
+    mostly_hidden = candidates.under_pawn & (candidates.hidden > config.hidden_share)
+    return np.where(mostly_hidden, np.minimum(ramp, config.hidden_presence), ramp)
+
+
+def _ramp(config: CoinConfig) -> tuple[float, float]:
+    """The agreement at which presence is 0 and 1: it reaches the acceptance level at
+    ``least_agreement``, a third of the way up."""
+    low = config.least_agreement - (config.sure_agreement - config.least_agreement) / 2
+    return low, config.sure_agreement
+
+
+def _coins(config: CoinConfig, candidates: _Candidates, presence: FloatArray,
+           sizes: FloatArray) -> NDArray[np.intp]:
+    """Indices of the candidates that are coins, each coin once (the best-fitting outline of
+    outlines that are one coin), in a region, and of a plausible size."""
+    usable = ((candidates.region >= 0) & (presence >= _accept(config))
+              & (candidates.diameters_mm > sizes.min() - config.size_margin_mm)
+              & (candidates.diameters_mm < sizes.max() + 2 * config.size_margin_mm))
+    kept: list[int] = []
+    for index in np.flatnonzero(usable)[np.argsort(-candidates.agreement[usable])]:
+        centre = candidates.centres_mm[index]
+        reach = config.apart_share * candidates.diameters_mm[index] / 2
+        if all(math.dist(centre, candidates.centres_mm[other]) >= reach for other in kept):
+            kept.append(int(index))
+    return np.array(sorted(kept), np.intp)
+
+
+def _accept(config: CoinConfig) -> float:
+    """The presence at which a candidate counts as a coin: its agreement at the least."""
+    low, sure = _ramp(config)
+    return (config.least_agreement - low) / (sure - low)
+
+
+def _kind_priors(profile: VisionProfile) -> tuple[KindPrior, ...]:
+    """The frame model's kinds: the profile's coins with their true sizes and metals."""
+    return tuple(KindPrior(look.kind, look.diameter_mm, COIN_KINDS[look.kind][2])
+                 for look in profile.coins)
 
 
 def read_view(
-    config: ReadConfig, view: TopView, geometry: MatGeometry, profile: VisionProfile
+    config: ReadConfig, view: TopView, geometry: MatGeometry, profile: VisionProfile,
+    camera: CameraOverMat | None = None,
 ) -> ViewReading:
-    """Read every region of ``geometry`` in a rectified top view."""
+    """Read every region of ``geometry`` in a rectified top view, seen by ``camera`` (by
+    default one straight above the mat's middle)."""
     ppm = view.pixels_per_mm
+    if camera is None:
+        camera = overhead_camera(geometry)
     margin = geometry.play_area.left - view.origin_mm[0]
-    reference = mat_reference(
-        geometry, ppm, margin, config.reference_blur_px, config.ink_band_mm
-    )
-    normalised = normalise(config, view, reference, profile)
-    labels = pawn_labels(normalised, profile)
-    height, width = view.image.shape[:2]
+    reference = mat_reference(geometry, ppm, margin, config.light.reference_blur_px,
+                              config.light.ink_band_mm)
+    image = normalise(config.light, view, reference)
+    labels = pawn_labels(config.pawns, image, profile)
+    sightings = find_pawns(config.pawns, labels, profile, ppm, view.origin_mm, camera)
+    mask = pawn_mask(config.pawns, labels, ppm)
+    height, width = image.shape[:2]
     windows = region_windows(geometry, ppm, view.origin_mm, (width, height))
-    regions_at = region_map(windows, (width, height))
-    # Exclude a margin around pawns too: their dark rims blend into what lies under them.
-    margin = 2 * round(config.pawn_margin_mm * ppm) + 1
-    cover = cv2.dilate(labels, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (margin, margin)))
-    seed_array, second = _all_seeds(config, normalised, cover, windows, ppm)
-    centres, diameters, colours, shares, kinds, confidences = _read_coins(
-        config, normalised, cover, seed_array, ppm, profile, ~second
-    )
-    smallest = min(look.diameter_mm for look in profile.coins)
-    least_coin = (smallest + profile.pawn_diameter_mm) / 2
+    candidates = _measure(config, view, image, mask, camera, geometry, windows)
+    priors = _kind_priors(profile)
+    sizes = np.array([prior.diameter_mm for prior in priors])
+    presence = _presence(config.coins, candidates)
+    chosen = _coins(config.coins, candidates, presence, sizes + config.model.offset_mm)
+    frame = fit_frame(config.model, priors, candidates.centres_mm[chosen],
+                      candidates.diameters_mm[chosen], presence[chosen],
+                      candidates.colours[chosen])
+    kinds, probabilities = frame.best()
+    confidence = probabilities * np.minimum(1.0, presence[chosen])
+    under = candidates.under_pawn[chosen]
+    confidence = np.where(under, np.minimum(confidence, config.coins.hidden_confidence),
+                          confidence)
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}
-    for index, (column, row) in enumerate(centres):
-        if not np.isfinite(diameters[index]) or diameters[index] < least_coin:
-            continue  # a pawn on bare paper, or a speck
-        centre_mm = view.to_mm(float(column), float(row))
-        inside = 0 <= round(row) < height and 0 <= round(column) < width
-        region_index = int(regions_at[round(row), round(column)]) if inside else -1
-        if region_index < 0:
-            continue
-        region = windows[region_index]
-        if second[index] and region.name in found:
-            continue  # the first seed found the coin: the second only stands in for it
+    for position, index in enumerate(chosen):
         fit = CoinFit(
-            centre_mm, float(diameters[index]), (float(colours[index, 0]),
-            float(colours[index, 1])), float(shares[index]),
+            (float(candidates.centres_mm[index, 0]), float(candidates.centres_mm[index, 1])),
+            float(candidates.diameters_mm[index]),
+            (float(candidates.colours[index, 0]), float(candidates.colours[index, 1])),
+            float(candidates.agreement[index]),
         )
-        confidence = float(confidences[index]) * min(1.0, float(shares[index]) / 0.4)
-        found.setdefault(region.name, []).append((fit, kinds[index], confidence))
+        name = windows[candidates.region[index]].name
+        found.setdefault(name, []).append((fit, kinds[position], float(confidence[position])))
+    doubt = _empty_doubt(candidates, presence, chosen, len(windows))
+    pawns_at = _pawns_by_region(sightings, geometry)
     regions: dict[str, RegionReading] = {}
     measured: list[tuple[str, CoinFit, str, float]] = []
-    pawns = pawns_in(labels, regions_at, len(windows), profile, ppm)
-    for window, (pawn, pawn_share) in zip(windows, pawns, strict=True):
-        pawn_confidence = pawn_certainty(pawn_share, profile.pawn_min_share)
-        least_share = config.min_loose_rim_share if window.kind in LOOSE_KINDS else 0.0
-        coins = _distinct(found.get(window.name, []), smallest / 2, least_share)
+    for index, window in enumerate(windows):
+        pawn = pawns_at.get(window.name)
+        pawn_confidence = pawn.confidence if pawn is not None else 1.0
+        pawn_name = pawn.colour if pawn is not None else None
+        coins = found.get(window.name, [])
         measured.extend((window.name, fit, kind, conf) for fit, kind, conf in coins)
         if window.kind in LOOSE_KINDS:
-            confidence = min([pawn_confidence, *(conf for _, _, conf in coins)])
+            confidence_here = min([pawn_confidence, 1.0 - doubt[index],
+                                   *(conf for _, _, conf in coins)])
             kinds_seen = tuple(sorted({kind for _, kind, _ in coins}))
-            regions[window.name] = RegionReading(
-                None, pawn, confidence, count=len(coins), kinds=kinds_seen
-            )
+            regions[window.name] = RegionReading(None, pawn_name, confidence_here,
+                                                 count=len(coins), kinds=kinds_seen)
         elif coins:
-            fit, kind, confidence = max(coins, key=lambda item: item[0].rim_share)
-            regions[window.name] = RegionReading(kind, pawn, min(confidence, pawn_confidence))
+            fit, kind, conf = max(coins, key=lambda item: item[0].rim_share)
+            regions[window.name] = RegionReading(kind, pawn_name, min(conf, pawn_confidence))
         else:
-            regions[window.name] = RegionReading(None, pawn, pawn_confidence)
-    return ViewReading(regions, tuple(measured))
+            regions[window.name] = RegionReading(None, pawn_name,
+                                                 min(1.0 - doubt[index], pawn_confidence))
+    return ViewReading(regions, tuple(measured), tuple(sightings), frame)
 
 
-def _read_coins(
-    config: ReadConfig, normalised: Normalised, cover: Image, seeds: FloatArray, ppm: float,
-    profile: VisionProfile, voting: NDArray[np.bool_] | None = None,
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, list[str], FloatArray]:
-    """Measure and classify a coin at every seed: centres px, diameters mm (NaN where none),
-    face colours, rim shares, kinds and confidences. The frame's common size error is taken
-    out, the top coin of a stack is read from its own rim, and a coin a pawn stands on and
-    mostly hides, or whose rim fits its circle on few rays, is read with doubt. Only the
-    ``voting`` seeds (all by default) count towards the size error."""
-    centres, fitted_mm, colours, middles, shares, visible = measure_coins(
-        config, normalised, cover, seeds, ppm, profile
-    )
-    # A blob mostly covered by a pawn is the pawn and its shadow, or a coin the pawn stands on.
-    diameters = np.where(visible < config.min_visible_share, np.nan, fitted_mm)
-    outline_px = fitted_mm / 2 * ppm * profile.diameter_scale
-    # Second seeds (often a coin measured twice) have no say in the frame's size error.
-    votes = shares if voting is None else np.where(voting, shares, 0.0)
-    shift = metal_shifts(config, profile, diameters, colours, votes)
-    diameters = diameters - shift
-    kinds, confidences = classify(profile, diameters, colours, middles)
-    under = _under_pawns(config, profile, fitted_mm - shift, visible, shares)
-    if under.any():
-        diameters[under] = fitted_mm[under] - shift[under]
-        hidden_kinds, confidences[under] = classify(
-            profile, diameters[under], colours[under], middles[under]
-        )
-        for coin, kind in zip(np.flatnonzero(under), hidden_kinds, strict=True):
-            kinds[coin] = kind
-    ring_kinds, chances, ringed = list(kinds), np.ones(len(kinds)), np.zeros(len(kinds), bool)
-    if config.silver_top_model:
-        ring_kinds, chances, ringed = silver_tops(
-            default_model(), normalised.grey_image(), cover, centres, outline_px, diameters,
-            kinds, ppm, profile, config.hidden_coin_doubt,
-        )
-    rim_kinds, doubt = top_coins(
-        config, normalised, cover, centres, np.where(ringed | under, np.nan, outline_px),
-        np.where(ringed | under, np.nan, diameters), kinds, ppm, profile,
-    )
-    kinds = [ring_kinds[i] if ringed[i] else kind for i, kind in enumerate(rim_kinds)]
-    confidences = confidences * np.where(ringed, chances, doubt)
-    # A circle through few of its rays' rim points is a guess at the coin's size, and so is
-    # the size of a coin a pawn stands on.
-    confidences = np.where(shares < config.min_fit_share,
-                           np.minimum(confidences, config.hidden_coin_doubt), confidences)
-    confidences[under] = np.minimum(confidences[under], config.hidden_coin_doubt)
-    return centres, diameters, colours, shares, kinds, confidences
+def _empty_doubt(candidates: _Candidates, presence: FloatArray, chosen: NDArray[np.intp],
+                 region_count: int) -> FloatArray:
+    """Per region: the presence of the likeliest candidate that was not taken for a coin (how
+    much an empty reading there is in doubt)."""
+    doubt = np.zeros(region_count)
+    rejected = np.ones(len(presence), bool)
+    rejected[chosen] = False
+    for index in np.flatnonzero(rejected & (candidates.region >= 0)):
+        region = candidates.region[index]
+        doubt[region] = max(doubt[region], float(presence[index]))
+    return doubt
 
 
-def _under_pawns(
-    config: ReadConfig, profile: VisionProfile, diameters: FloatArray, visible: FloatArray,
-    shares: FloatArray,
-) -> NDArray[np.bool_]:
-    """Blobs mostly covered by a pawn that hold a coin under it: their rim, where seen, fits a
-    circle at least about the smallest coin's size, larger than a pawn and its shadow ever
-    are (14 mm and a few mm of shadow). Their kind is a guess, so read with doubt."""
-    smallest = min(look.diameter_mm for look in profile.coins)
-    with np.errstate(invalid="ignore"):
-        return np.asarray(
-            (visible < config.min_visible_share) & (shares >= config.min_loose_rim_share)
-            & (diameters >= smallest - config.under_pawn_margin_mm), dtype=bool,
-        )
-
-
-def _distinct(
-    coins: list[tuple[CoinFit, str, float]], apart_mm: float, least_share: float
-) -> list[tuple[CoinFit, str, float]]:
-    """Coins found twice (two seeds in one coin, or a gap between touching coins) counted once:
-    the better fits are kept, and a fit whose rim was hardly seen is dropped."""
-    kept: list[tuple[CoinFit, str, float]] = []
-    for item in sorted(coins, key=lambda entry: -entry[0].rim_share):
-        fit = item[0]
-        if fit.rim_share < least_share:
-            continue
-        if all(
-            math.dist(fit.centre_mm, other.centre_mm)
-            >= max(apart_mm, 0.8 * max(fit.diameter_mm, other.diameter_mm) / 2)
-            for other, _, _ in kept
-        ):
-            kept.append(item)
-    return kept
+def _pawns_by_region(sightings: list[PawnSighting], geometry: MatGeometry
+                     ) -> dict[str, PawnSighting]:
+    """The pawn standing on each region (by its foot), the largest where several do."""
+    standing: dict[str, PawnSighting] = {}
+    for sighting in sorted(sightings, key=lambda pawn: pawn.area_mm2):
+        region = geometry.region_at(sighting.foot_mm)
+        if region is not None:
+            standing[region.name] = sighting
+    return standing
 
 
 # -- the whole pipeline --------------------------------------------------------------------------
@@ -361,7 +356,8 @@ def read_frame_details(
     found = time.perf_counter()
     view = rectify(config.rectify, image, location, geometry)
     rectified = time.perf_counter()
-    reading = read_view(config.read, view, geometry, profile)
+    camera = camera_over_mat(location.homography, location.image_size)
+    reading = read_view(config.read, view, geometry, profile, camera)
     done = time.perf_counter()
     timings = {
         "find": round((found - start) * 1000, 2),
@@ -393,7 +389,6 @@ __all__ = [
     "FrameReading",
     "ReadConfig",
     "VisionConfig",
-    "classify",
     "read_frame",
     "read_frame_details",
     "read_view",

@@ -1,0 +1,74 @@
+"""Where coins may lie: local peaks of how unlike paper the normalised top view is.
+
+A coin is unlike the paper over its face (a penny's colour, a dark or glinting face) or at
+least along its edge and relief (a bright silver coin on white paper). The view's difference
+from paper and its gradient, summed over coin-sized windows at 1 px/mm, peak near each coin's
+middle, whatever its contrast. Peaks that stand out of the board's own level (most of the
+board is bare paper, so its median and spread are the paper's) become seeds; reading measures
+every seed and keeps the ones that prove to be coins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+#: The value paper takes in the normalised top view (see :mod:`vision.light`).
+PAPER = 200
+
+
+@dataclass(frozen=True)
+class SeedConfig:
+    """How seeds are found (lengths in mm): unlikeness summed over ``window_mm`` squares,
+    peaks at least ``spacing_mm`` apart that stand above the paper's level (the board's lower
+    quartile) by ``spread_factor`` times the paper's spread (lower quartile less the fifth
+    percentile), and by at least ``least_level`` of paper."""
+
+    window_mm: float = 15.0
+    spacing_mm: float = 12.0
+    spread_factor: float = 3.0
+    least_level: float = 0.03
+
+
+def unlikeness(image: Image) -> Image:
+    """Per pixel of the normalised view: its largest channel difference from paper plus its
+    grey gradient (uint8)."""
+    difference = cv2.absdiff(image, np.full(3, PAPER, np.float64))
+    blue, green, red = cv2.split(difference)
+    largest = cv2.max(cv2.max(blue, green), red)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    along_x, along_y = cv2.spatialGradient(grey)
+    gradient = cv2.addWeighted(cv2.convertScaleAbs(along_x), 0.25,
+                               cv2.convertScaleAbs(along_y), 0.25, 0)
+    return cv2.add(largest, gradient)
+
+
+def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float) -> FloatArray:
+    """Seeds (N, 2) in top-view pixels of the normalised ``image``, strongest first."""
+    unlike = unlikeness(image)
+    scale = 1.0 / pixels_per_mm
+    small = cv2.resize(unlike, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    window = max(3, round(config.window_mm)) | 1
+    summed = cv2.blur(small.astype(np.float32), (window, window))
+    # Coins may cover much of the board: the paper's level and spread from its lower part.
+    lowest, level = np.percentile(summed[::2, ::2], [5, 25])
+    least = level + max(config.spread_factor * (level - lowest), config.least_level * PAPER)
+    spacing = max(3, round(config.spacing_mm)) | 1
+    peaks = summed >= cv2.dilate(summed, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (spacing, spacing)))
+    rows, columns = np.nonzero(peaks & (summed > least))
+    order = np.argsort(-summed[rows, columns])
+    points = np.column_stack([columns[order], rows[order]]).astype(np.float64)
+    return (points + 0.5) * pixels_per_mm - 0.5
