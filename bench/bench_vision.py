@@ -1,161 +1,78 @@
-"""Accuracy and speed of reading synthetic frames: per-square errors, whole frames, timings.
+"""Accuracy and speed of reading frames: per set, errors, confident errors, whole frames.
 
-Renders N synthetic Coin Isolation frames (default 500) spread over every variation the
-synthetic table makes (tilt up to 35 degrees, rotation, lens, warm/cold/uneven light, shadows,
-glare, noise, blur, JPEG, tarnish, off-centre coins, stacks, pawns), reads each with
-:func:`vision.read.read_frame` and prints the per-square error rate, the share of frames read
-entirely right, the confusion matrix of top coins, pawn errors, and the time per 1920x1080 frame
-split into find, rectify and read (median and 95th percentile). Rendering is not timed.
+Reads frames of each set with :func:`vision.read.read_frame` and prints, per set, the
+per-square error rate, the frames read entirely right, the wrong squares read with confidence
+0.5 or more (what can mislead the referee) and how often a sure reading is right, errors by
+case (single coins, stacks, coins under pawns, empty squares), the confusion of top coins and
+the time per 1920x1080 frame. Sets (see ``bench/vision_sets.py``):
 
-Besides plain errors it reports the wrong squares read with confidence 0.5 or more and the
-frames free of them: the referee sets doubtful squares aside, so those are what can mislead it.
+* ``synth``: the sprite renderer of the demo's ``sim://`` camera (in distribution);
+* ``tuning``: the physically based renderer, the family the reader may be tuned on;
+* ``heldout``: the physically based renderer's held-out family, never tuned on: the figures
+  that count;
+* any folder of ``NAME.jpg`` + ``NAME.json`` truth, e.g. ``../shared/vision-samples``.
 
-Boards follow the game's physics (:func:`vision.synth.random_scene`): same-kind stacks, and in
-about a third of the frames (played under ``mixed-change``) mixed stacks smallest on top. The
-hard case of those, a smaller silver coin on a larger silver one, is reported on its own.
+    .venv/bin/python bench/bench_vision.py [--sets synth,tuning,heldout] [--frames 100]
+        [--seed 0] [--workers 2] [--profile PROFILE.json]
 
-    .venv/bin/python bench/bench_vision.py [--frames 500] [--seed 0] [--max-tilt 35] [--still K]
-
-Every frame comes from a new camera pose by default, the worst case for finding the board. A
-companion's camera stands still over the table, and the finder reuses its lens fit and searches
-near the markers while they stay put: ``--still K`` reads each scene K times (fresh sensor noise)
-to measure that case.
+Physical frames are rendered once into ``bench/.cache`` (a few seconds each, in parallel) and
+read from there afterwards. Rendering is never timed; reading is, in this process.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
-from collections import Counter
+from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.profile import VisionProfile
-from vision.read import VisionConfig, read_frame
-from vision.synth import random_scene, render
-
-KINDS = ["-", "P", "N", "D", "Q"]
+from bench.vision_sets import frames  # noqa: E402
+from bench.vision_tally import Tally  # noqa: E402
+from calibration.geometry import coin_isolation_mat  # noqa: E402
+from vision.errors import VisionError  # noqa: E402
+from vision.profile import VisionProfile  # noqa: E402
+from vision.read import VisionConfig, read_frame  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--frames", type=int, default=500)
+    parser.add_argument("--sets", default="synth,tuning,heldout",
+                        help="comma-separated: synth, tuning, heldout or folders")
+    parser.add_argument("--frames", type=int, default=100, help="frames per named set")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-tilt", type=float, default=35.0)
-    parser.add_argument("--show-errors", type=int, default=15, help="list this many wrong squares")
-    parser.add_argument("--still", type=int, default=1, metavar="K",
-                        help="read each scene K times from a still camera (new sensor noise)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="processes that render physical frames")
+    parser.add_argument("--max-tilt", type=float, default=35.0, help="synth set only")
+    parser.add_argument("--profile", type=Path, help="a vision profile to read with")
+    parser.add_argument("--show-errors", type=int, default=12)
     args = parser.parse_args()
 
-    from vision.synth import random_variation
-
     config = VisionConfig()
-    profile = VisionProfile.default().only_kinds("PNDQ")
-    confusion: Counter[tuple[str, str]] = Counter()
-    pawn_errors = 0
-    squares = wrong_squares = frames_right = frames_not_misled = 0
-    timings: dict[str, list[float]] = {
-        "find": [], "rectify": [], "read": [], "total": [], "cpu": []
-    }
-    errors: list[str] = []
-    stack_errors = Counter[str]()
-    hidden_silver = 0
-    sure_but_wrong = 0
-    hidden_wrong = hidden_sure = 0
-    mixed_frames = mixed_right = mixed_wrong = mixed_squares = 0
-    for index in range(args.frames):
-        seed = args.seed + index // args.still
-        scene = random_scene(seed, random_variation(seed, args.max_tilt))
-        frame = render(scene, seed * args.still + index % args.still)
-        start, cpu_start = time.perf_counter(), time.process_time()
-        observation = read_frame(config, frame.image, scene.geometry, profile)
-        timings["total"].append((time.perf_counter() - start) * 1000)
-        for stage in ("find", "rectify", "read"):
-            timings[stage].append(observation.meta["timings_ms"][stage])
-        wrong_here = sure_wrong_here = 0
-        timings["cpu"].append((time.process_time() - cpu_start) * 1000)
-        for name, truth in frame.truth.items():
-            reading = observation.regions[name]
-            confusion[(truth.top or "-", reading.coin or "-")] += 1
-            squares += 1
-            coin_wrong = reading.coin != truth.top
-            pawn_wrong = reading.pawn != truth.pawn
-            pawn_errors += pawn_wrong
-            if coin_wrong or pawn_wrong:
-                wrong_here += 1
-                sure_wrong_here += reading.confidence >= 0.5
-                if coin_wrong and _hidden_silver(truth.coins):
-                    stack_errors["smaller silver coin on a larger silver one"] += 1
-                    hidden_wrong += 1
-                    hidden_sure += reading.confidence >= 0.5
-                elif coin_wrong and len(truth.coins) > 1:
-                    stack_errors["other stack"] += 1
-                elif coin_wrong and truth.pawn:
-                    stack_errors["under a pawn"] += 1
-                elif coin_wrong:
-                    stack_errors["single coin"] += 1
-                if len(errors) < args.show_errors:
-                    errors.append(
-                        f"  seed {seed} {name}: true {truth.coins or '-'} pawn {truth.pawn}, "
-                        f"read {reading.coin} pawn {reading.pawn} "
-                        f"(confidence {reading.confidence:.2f})"
-                    )
-        wrong_squares += wrong_here
-        sure_but_wrong += sure_wrong_here
-        frames_right += wrong_here == 0
-        frames_not_misled += sure_wrong_here == 0
-        if "mixed-change" in scene.variants:
-            mixed_frames += 1
-            mixed_right += wrong_here == 0
-            mixed_wrong += wrong_here
-            mixed_squares += len(frame.truth)
-        hidden_silver += sum(_hidden_silver(truth.coins) for truth in frame.truth.values())
-        if (index + 1) % 50 == 0:
-            print(f"{index + 1} frames: {wrong_squares} wrong squares so far", flush=True)
-
-    print(f"\nframes: {args.frames}, squares: {squares}, max tilt {args.max_tilt} deg")
-    print(f"per-square error rate: {wrong_squares / squares:.4%} ({wrong_squares} wrong)")
-    print(f"frames entirely right: {frames_right / args.frames:.2%}")
-    print(f"pawn errors: {pawn_errors}; wrong coins by case: {dict(stack_errors)}")
-    print(f"wrong squares read with confidence >= 0.5: {sure_but_wrong} of {wrong_squares} "
-          f"({sure_but_wrong / squares:.4%} of squares); frames with none: "
-          f"{frames_not_misled / args.frames:.2%} (the referee sets doubtful squares aside)")
-    other = wrong_squares - stack_errors["smaller silver coin on a larger silver one"]
-    print(f"squares holding a smaller silver coin on a larger silver one: {hidden_silver}; "
-          f"error rate on all other squares: {other / max(1, squares - hidden_silver):.4%}")
-    print(f"  of those {hidden_silver}: {hidden_wrong} wrong "
-          f"({hidden_wrong / max(1, hidden_silver):.1%}), {hidden_sure} of them with "
-          f"confidence >= 0.5")
-    standard = args.frames - mixed_frames
-    print(f"frames entirely right: standard {(frames_right - mixed_right)}"
-          f"/{standard}, mixed-change {mixed_right}/{mixed_frames}")
-    standard_wrong = (wrong_squares - mixed_wrong) / max(1, squares - mixed_squares)
-    print(f"per-square error rate: standard {standard_wrong:.4%}, "
-          f"mixed-change {mixed_wrong / max(1, mixed_squares):.4%}")
-    print("\nconfusion of the top coin (rows: truth, columns: read)")
-    print("      " + "".join(f"{kind:>7}" for kind in KINDS))
-    for true_kind in KINDS:
-        row = "".join(f"{confusion[(true_kind, read)]:>7}" for read in KINDS)
-        print(f"{true_kind:>6}{row}")
-    print("\nmilliseconds per 1920x1080 frame (median / 95th percentile / max); 'cpu' is this")
-    print("process's CPU time for the whole frame, all threads (the machine's load inflates wall")
-    print(f"time; load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-    for stage, values in timings.items():
-        array = np.array(values)
-        print(f"  {stage:8} {np.median(array):7.2f} {np.percentile(array, 95):7.2f} "
-              f"{array.max():7.2f}")
-    if errors:
-        print("\nfirst wrong squares:")
-        print("\n".join(errors))
-
-
-def _hidden_silver(coins: str) -> bool:
-    """A stack whose top silver coin is smaller than a silver coin under it."""
-    sizes = {"D": 1, "N": 2, "Q": 3}
-    if len(coins) < 2 or coins[-1] not in sizes:
-        return False
-    return any(sizes.get(coin, 0) > sizes[coins[-1]] for coin in coins[:-1])
+    profile = (VisionProfile.load(args.profile) if args.profile
+               else VisionProfile.default()).only_kinds("PNDQ")
+    geometry = coin_isolation_mat()
+    tallies = []
+    for set_name in args.sets.split(","):
+        tally = Tally(set_name)
+        for frame in frames(set_name, args.frames, args.seed, args.workers, args.max_tilt):
+            start = time.perf_counter()
+            try:
+                observation = read_frame(config, frame.image, geometry, profile)
+            except VisionError as error:
+                tally.add_unread(frame.name, len(frame.truth), str(error))
+                continue
+            tally.add(frame.name, observation, frame.truth,
+                      (time.perf_counter() - start) * 1000, args.show_errors)
+        print("\n".join(tally.summary() + tally.details()), flush=True)
+        print()
+        tallies.append(tally)
+    print("summary")
+    for tally in tallies:
+        print("\n".join(tally.summary()))
+    print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
 
 
 if __name__ == "__main__":

@@ -34,12 +34,18 @@ else:
 class PawnConfig:
     """How pawns are found: pixels ``core_saturation`` pure (1 - darkest / brightest channel)
     and at least ``least_value`` of paper bright, within ``hue_degrees`` of a pawn colour's
-    hue; blobs of ``least_area_mm2``; the foot ``base_radius_mm`` in from the nearest end; a
-    mask grown by ``margin_mm`` for the coins' rims to leave alone."""
+    hue, but not copper's (within ``copper_hue_degrees`` of ``copper_hue`` and less than
+    ``copper_saturation`` pure: a tarnished penny is a saturated orange-brown, a red pawn's
+    hue lies about 20 degrees from it); blobs of ``least_area_mm2`` (sure from
+    ``sure_area_mm2``); the foot ``base_radius_mm`` in from the nearest end; a mask grown by
+    ``margin_mm`` for the coins' rims to leave alone."""
 
     core_saturation: float = 0.55
     least_value: float = 0.1
     hue_degrees: float = 35.0
+    copper_hue: float = 22.0
+    copper_hue_degrees: float = 13.0
+    copper_saturation: float = 0.8
     least_area_mm2: float = 25.0
     sure_area_mm2: float = 60.0
     base_radius_mm: float = 5.5
@@ -68,61 +74,91 @@ def colour_hues(profile: VisionProfile) -> FloatArray:
 
 
 def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Image:
-    """Per pixel of the normalised top view: 0, or 1 + the index of the pawn colour there."""
+    """Per pixel of the normalised top view at half its resolution (a pawn is 10 mm across or
+    more, so nothing is lost): 0, or 1 + the index of the pawn colour there. Only saturated
+    pixels, a few percent of the view, are classified."""
     height, width = image.shape[:2]
-    labels = np.zeros((height, width), np.uint8)
     if not profile.pawns:
-        return labels
-    pixels = image.astype(np.float32)
-    blue, green, red = pixels[..., 0], pixels[..., 1], pixels[..., 2]
-    brightest = np.maximum(np.maximum(blue, green), red)
-    darkest = np.minimum(np.minimum(blue, green), red)
-    saturated = (darkest < (1 - config.core_saturation) * brightest) & (
-        brightest > config.least_value * 200.0)
-    if not saturated.any():
-        return labels
+        return np.zeros((height, width), np.uint8)
+    small = cv2.resize(image, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+    blue, green, red = cv2.split(small)
+    brightest = cv2.max(cv2.max(blue, green), red)
+    darkest = cv2.min(cv2.min(blue, green), red)
+    # darkest < (1 - s) brightest, with brightest bright enough, in integer arithmetic.
+    keep = 1.0 - config.core_saturation
+    saturated = cv2.compare(darkest.astype(np.float32), brightest.astype(np.float32) * keep,
+                            cv2.CMP_LT)
+    saturated &= cv2.compare(brightest, config.least_value * 200.0, cv2.CMP_GT)
+    labels = np.zeros(small.shape[:2], np.uint8)
     rows, columns = np.nonzero(saturated)
-    hue = _hue(blue[rows, columns], green[rows, columns], red[rows, columns])
+    if len(rows):
+        pixels = small[rows, columns].astype(np.float32)
+        labels[rows, columns] = _classify(config, pixels, profile)
+        labels = cv2.morphologyEx(labels, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return labels
+
+
+def _classify(config: PawnConfig, pixels: FloatArray, profile: VisionProfile) -> FloatArray:
+    """Per saturated BGR pixel (N, 3): 0, or 1 + the index of the pawn colour whose hue is
+    nearest within ``hue_degrees``, unless the pixel's colour is copper's."""
+    blue, green, red = pixels[:, 0], pixels[:, 1], pixels[:, 2]
+    hue = _hue(blue, green, red)
     gap = np.abs((hue[:, None] - colour_hues(profile)[None, :] + 180) % 360 - 180)
     nearest = np.argmin(gap, axis=1)
     close = gap[np.arange(len(nearest)), nearest] <= config.hue_degrees
-    labels[rows[close], columns[close]] = nearest[close] + 1
-    return cv2.morphologyEx(labels, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    purity = 1 - pixels.min(axis=1) / np.maximum(pixels.max(axis=1), 1.0)
+    copper = (np.abs((hue - config.copper_hue + 180) % 360 - 180) <= config.copper_hue_degrees
+              ) & (purity < config.copper_saturation)
+    return np.where(close & ~copper, nearest + 1, 0)
 
 
 def find_pawns(
     config: PawnConfig, labels: Image, profile: VisionProfile, pixels_per_mm: float,
     origin_mm: tuple[float, float], camera: CameraOverMat,
 ) -> list[PawnSighting]:
-    """Every pawn blob of ``labels`` (from :func:`pawn_labels`) with its foot in mat mm."""
-    sightings = []
+    """Every pawn blob of ``labels`` (from :func:`pawn_labels`, at half the view's
+    ``pixels_per_mm``) with its foot in mat mm."""
+    sightings: list[PawnSighting] = []
+    pixels_per_mm = pixels_per_mm / 2
     least = config.least_area_mm2 * pixels_per_mm**2
+    present = np.bincount(labels.ravel(), minlength=len(profile.pawns) + 1)
     for index, pawn in enumerate(profile.pawns):
+        if present[index + 1] < least:
+            continue
         mask = (labels == index + 1).astype(np.uint8)
         count, blobs, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         for blob in range(1, count):
-            area = stats[blob, cv2.CC_STAT_AREA]
+            left, top, width, height, area = stats[blob]
             if area < least:
                 continue
-            rows, columns = np.nonzero(blobs == blob)
-            points = np.column_stack([origin_mm[0] + (columns + 0.5) / pixels_per_mm,
-                                      origin_mm[1] + (rows + 0.5) / pixels_per_mm])
-            middle = points.mean(axis=0)
-            lean, _ = camera.lean(middle[None, :])
-            along = (points - middle) @ lean[0]
-            nearest = float(along.min())
-            foot = middle + lean[0] * (nearest + config.base_radius_mm)
-            area_mm2 = area / pixels_per_mm**2
-            sure = min(1.0, 0.5 + 0.5 * (area_mm2 - config.least_area_mm2)
-                       / max(config.sure_area_mm2 - config.least_area_mm2, 1e-6))
-            sightings.append(PawnSighting(pawn.name, (float(foot[0]), float(foot[1])),
-                                          float(area_mm2), float(sure)))
+            rows, columns = np.nonzero(blobs[top : top + height, left : left + width] == blob)
+            points = np.column_stack([
+                origin_mm[0] + (columns + left + 0.5) / pixels_per_mm,
+                origin_mm[1] + (rows + top + 0.5) / pixels_per_mm,
+            ])
+            sightings.append(_sighting(config, pawn.name, points, area / pixels_per_mm**2,
+                                       camera))
     return sightings
 
 
-def pawn_mask(config: PawnConfig, labels: Image, pixels_per_mm: float) -> Image:
-    """Pawn pixels (255) grown by ``margin_mm``: where coins' rims are not to be looked for."""
-    reach = 2 * round(config.margin_mm * pixels_per_mm) + 1
+def _sighting(config: PawnConfig, colour: str, points: FloatArray, area_mm2: float,
+              camera: CameraOverMat) -> PawnSighting:
+    """A pawn from its pixels' mat positions: its foot a base's radius in from the end
+    nearest the camera."""
+    middle = points.mean(axis=0)
+    lean, _ = camera.lean(middle[None, :])
+    nearest = float(((points - middle) @ lean[0]).min())
+    foot = middle + lean[0] * (nearest + config.base_radius_mm)
+    sure = min(1.0, 0.5 + 0.5 * (area_mm2 - config.least_area_mm2)
+               / max(config.sure_area_mm2 - config.least_area_mm2, 1e-6))
+    return PawnSighting(colour, (float(foot[0]), float(foot[1])), float(area_mm2), float(sure))
+
+
+def pawn_mask(config: PawnConfig, labels: Image, size: tuple[int, int],
+              pixels_per_mm: float) -> Image:
+    """Pawn pixels (255) grown by ``margin_mm``, at the view's ``size`` (width, height): where
+    coins' rims are not to be looked for."""
+    reach = 2 * round(config.margin_mm * pixels_per_mm / 2) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
     _, mask = cv2.threshold(labels, 0, 255, cv2.THRESH_BINARY)
-    return cv2.dilate(mask, kernel)
+    return cv2.resize(cv2.dilate(mask, kernel), size, interpolation=cv2.INTER_NEAREST)

@@ -138,18 +138,21 @@ class ViewReading:
 
 @dataclass(frozen=True, eq=False)
 class _Candidates:
-    """Outlines measured at every seed, in mat terms: base centres (K, 2) mm, diameters (K,)
+    """Outlines measured at every seed, in mat terms: base and top face centres (K, 2) mm,
+    diameters (K,)
     mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
-    pawn hides (K,), whether a pawn stands on the face (K,), contrast (K,) and each one's
-    region index (-1: none)."""
+    pawn hides (K,), whether a pawn stands on the face (K,), contrast (K,), how far its seed
+    stood out (K,) and each one's region index (-1: none)."""
 
     centres_mm: FloatArray
+    tops_mm: FloatArray
     diameters_mm: FloatArray
     colours: FloatArray
     agreement: FloatArray
     hidden: FloatArray
     under_pawn: NDArray[np.bool_]
     contrast: FloatArray
+    strength: FloatArray
     region: NDArray[np.intp]
 
 
@@ -159,13 +162,14 @@ def _measure(
 ) -> _Candidates:
     """Seed, fit and sample every candidate coin of the normalised view ``image``."""
     ppm = view.pixels_per_mm
-    seeds = find_seeds(config.seeds, image, ppm)
+    seeds, strength = find_seeds(config.seeds, image, ppm)
     seeds_mm = _to_mm(view, seeds)
-    lean, _ = camera.lean(seeds_mm)
+    lean, lean_per_mm = camera.lean(seeds_mm)
     blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)
-    outlines = measure_outlines(config.rims, image, mask, seeds, lean, ppm, blur)
-    colours, _, under_pawn = face_colours(image, clipped_mask(view.image), mask,
-                                          outlines.top_centres(lean), outlines.radii_px)
+    outlines = measure_outlines(config.rims, image, mask, seeds, lean, ppm, blur, lean_per_mm)
+    tops = outlines.top_centres(lean)
+    colours, _, under_pawn = face_colours(image, clipped_mask(view.image), mask, tops,
+                                          outlines.radii_px)
     hidden = outlines.covered
     agreement = outlines.agreement / np.maximum(1.0 - hidden, 0.3)
     centres_mm = _to_mm(view, outlines.centres)
@@ -176,8 +180,9 @@ def _measure(
     inside = ((outlines.centres[:, 0] >= 0) & (outlines.centres[:, 0] < width)
               & (outlines.centres[:, 1] >= 0) & (outlines.centres[:, 1] < height))
     region = np.where(inside, regions_at[rows, columns], -1).astype(np.intp)
-    return _Candidates(centres_mm, 2 * outlines.radii_px / ppm, colours, agreement, hidden,
-                       under_pawn > 0.5, outlines.contrast, region)
+    return _Candidates(centres_mm, _to_mm(view, tops), 2 * outlines.radii_px / ppm, colours,
+                       agreement, hidden, under_pawn > 0.5, outlines.contrast, strength,
+                       region)
 
 
 def _to_mm(view: TopView, pixels: FloatArray) -> FloatArray:
@@ -252,8 +257,8 @@ def read_view(
     image = normalise(config.light, view, reference)
     labels = pawn_labels(config.pawns, image, profile)
     sightings = find_pawns(config.pawns, labels, profile, ppm, view.origin_mm, camera)
-    mask = pawn_mask(config.pawns, labels, ppm)
     height, width = image.shape[:2]
+    mask = pawn_mask(config.pawns, labels, (width, height), ppm)
     windows = region_windows(geometry, ppm, view.origin_mm, (width, height))
     candidates = _measure(config, view, image, mask, camera, geometry, windows)
     priors = _kind_priors(profile)

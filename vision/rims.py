@@ -47,12 +47,17 @@ class RimConfig:
     Rays (``ray_count`` of them) are sampled every ``ray_step_mm`` from ``ray_begin_mm`` to
     ``ray_end_mm``; the last ``paper_samples`` of each are the paper the coin is compared with.
     A profile stands out where it exceeds ``least_step`` of paper or ``noise_factor`` times the
-    paper's own noise; the edge is where that outermost feature falls to half its peak within
-    ``peak_window_mm`` inside. The fit runs ``fit_rounds`` rounds: points farther than
-    ``reject_mm`` from the circle are dropped, points outside it weigh ``outside_weight``, and
-    points on the far side (their direction within ``far_side_cosine`` of the lean) weigh
-    ``far_side_weight``. A ray agrees with the outline (the circle swept along the lean)
-    within ``agree_mm``, or ``agree_camera_px`` camera pixels where those are coarser.
+    paper's own noise; the edge is the outermost steep step within ``peak_window_mm`` inside
+    the outermost sample that stands out (see :func:`_edges`). The fits run ``fit_rounds``
+    rounds: points within ``agree_mm`` of the outline count fully, farther ones less, and
+    points beyond ``reject_mm`` not at all. A ray agrees with the outline (the circle swept
+    along the lean) within ``agree_mm``, or ``agree_camera_px`` camera pixels where those are
+    coarser. Where
+    ``stack_ran_out`` of the far side's rays run out on the coin, rays from ``stack_step_mm``
+    further along the lean find the far side of a tall stack. Outlines whose far side reaches
+    ``tall_sweep_mm`` beyond the circle (and three times a single coin's sweep, a coin being
+    ``coin_thickness_mm`` high) are fitted as a disc swept along the lean, the sweep held near a
+    single coin's within about ``sweep_spread_mm`` unless the rim shows more.
     """
 
     ray_count: int = 48
@@ -62,14 +67,20 @@ class RimConfig:
     paper_samples: int = 6
     least_step: float = 0.06
     noise_factor: float = 4.0
-    peak_window_mm: float = 1.5
+    peak_window_mm: float = 4.0
     fit_rounds: int = 5
     reject_mm: float = 2.5
-    outside_weight: float = 0.25
-    far_side_cosine: float = 0.35
-    far_side_weight: float = 0.1
     agree_mm: float = 0.6
     agree_camera_px: float = 0.8
+    stack_ran_out: float = 0.3
+    stack_step_mm: float = 7.0
+    coin_thickness_mm: float = 1.6
+    sweep_spread_mm: float = 2.0
+    tall_sweep_mm: float = 2.0
+    rise_samples: int = 2
+    consensus_triplets: int = 40
+    least_radius_mm: float = 6.0
+    most_radius_mm: float = 15.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,77 +126,162 @@ def sample_rays(
     return np.asarray(sampled).reshape(len(centres), ray_count, len(radii), *image.shape[2:])
 
 
-def _profiles(config: RimConfig, colours: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Per ray, the largest channel difference from the paper at its end (K, J, S), and per
-    seed the level the paper itself reaches with its noise (K,), in the same units."""
-    paper_part = colours[:, :, -config.paper_samples :, :]
-    paper = np.median(paper_part, axis=2)  # (K, J, C)
-    seed_paper = np.median(paper, axis=1)  # (K, C)
+def _profiles(config: RimConfig, planes: list[FloatArray]) -> tuple[FloatArray, FloatArray]:
+    """Per ray, the largest channel difference from the paper at its end (K, J, S), from the
+    rays' colour planes (each (K, J, S)), and per seed the level the paper itself reaches with
+    its noise (K,), in the same units."""
+    papers = [_middle(plane[:, :, -config.paper_samples :]) for plane in planes]
+    seed_papers = [np.median(paper, axis=1) for paper in papers]  # (K,) each
     # A ray ending on something else (a neighbour, a shadow) compares with the seed's paper.
-    odd = np.abs(paper - seed_paper[:, None, :]).max(axis=2) > config.least_step * PAPER
-    paper = np.where(odd[..., None], seed_paper[:, None, :], paper)
-    profile = np.abs(colours - paper[:, :, None, :]).max(axis=3)
+    odd = np.zeros(papers[0].shape, bool)
+    for paper, seed_paper in zip(papers, seed_papers, strict=True):
+        odd |= np.abs(paper - seed_paper[:, None]) > config.least_step * PAPER
+    profile = np.zeros(planes[0].shape, np.float32)
+    for plane, paper, seed_paper in zip(planes, papers, seed_papers, strict=True):
+        reference = np.where(odd, seed_paper[:, None], paper).astype(np.float32)
+        np.maximum(profile, np.abs(plane - reference[:, :, None]), out=profile)
     # The paper's own level and noise from the half of the rays that end on the plainest
     # paper (with an off-centre seed, some rays end on the coin).
     far = profile[:, :, -config.paper_samples :]
-    plainest = np.argsort(np.median(far, axis=2), axis=1)[:, : config.ray_count // 2]
-    far = np.take_along_axis(far, plainest[..., None], axis=1).reshape(len(colours), -1)
+    plainest = np.argsort(far.mean(axis=2), axis=1)[:, : config.ray_count // 2]
+    far = np.take_along_axis(far, plainest[..., None], axis=1).reshape(len(profile), -1)
     level = np.median(far, axis=1)
     noise = 1.4826 * np.median(np.abs(far - level[:, None]), axis=1)
     return profile, level + config.noise_factor * noise
 
 
+def _middle(samples: FloatArray) -> FloatArray:
+    """The median along the last axis of a few samples (the mean of the middle two)."""
+    ordered = np.sort(samples, axis=-1)
+    half = samples.shape[-1] // 2
+    return np.asarray((ordered[..., half - 1] + ordered[..., half]) / 2)
+
+
 def _edges(
     config: RimConfig, profile: FloatArray, floor: FloatArray, radii: FloatArray
-) -> tuple[FloatArray, BoolArray, FloatArray]:
-    """Per ray: the edge radius (px), whether one was found, and the feature's peak height."""
-    usable = profile.shape[2] - config.paper_samples
+) -> tuple[FloatArray, BoolArray, FloatArray, BoolArray]:
+    """Per ray: the edge radius (px), whether one was found, the height of the profile just
+    inside it, and whether the ray ran out on the coin (unlike paper up to its paper
+    samples).
+
+    Going inwards from the outermost sample that stands out of the paper's noise, the edge is
+    the outermost step up that is at least half the steepest within ``peak_window_mm``: a
+    coin's edge is sharp (the camera's blur), while a shadow's penumbra or a glint's bloom
+    beyond it rises gently, and a bright face's own glint further in does not pull the edge
+    inwards past the dark ring of a silver coin's rim.
+    """
+    samples = profile.shape[2]
+    usable = samples - config.paper_samples
     threshold = np.maximum(config.least_step * PAPER, floor)
     above = profile[:, :, :usable] > threshold[:, None, None]
     found = above.any(axis=2)
     last = usable - 1 - np.argmax(above[:, :, ::-1], axis=2)
-    window = max(2, round(config.peak_window_mm / config.ray_step_mm))
-    offsets = np.arange(-window, 1)
-    indices = np.clip(last[..., None] + offsets, 0, usable - 1)
-    near = np.take_along_axis(profile, indices, axis=2)
-    peak = near.max(axis=2)
-    half = peak / 2
-    # The outermost sample of the window at or above half the peak, and the one beyond it.
-    at_or_above = near >= half[..., None]
-    outer = window - np.argmax(at_or_above[..., ::-1], axis=2)
-    inside = np.take_along_axis(indices, outer[..., None], axis=2)[..., 0]
-    beyond = np.minimum(inside + 1, profile.shape[2] - 1)
-    high = np.take_along_axis(profile, inside[..., None], axis=2)[..., 0]
-    low = np.take_along_axis(profile, beyond[..., None], axis=2)[..., 0]
-    fraction = np.clip((high - half) / np.maximum(high - low, 1e-6), 0.0, 1.0)
+    window = max(3, round(config.peak_window_mm / config.ray_step_mm))
+    offsets = np.arange(-window, 3)  # inwards of the last sample above, and two beyond it
+    reach = config.rise_samples
+    indices = np.clip(last[..., None] + offsets, reach, samples - 1 - reach)
+    # The rise towards the inside at each sample, over ``reach`` samples each way of the
+    # profile smoothed a little (noise must not make steps of its own).
+    smooth = profile.copy()
+    smooth[..., 1:-1] = (profile[..., :-2] + 2 * profile[..., 1:-1] + profile[..., 2:]) / 4
+    rise = (np.take_along_axis(smooth, indices - reach, axis=2)
+            - np.take_along_axis(smooth, indices + reach, axis=2))
+    steepest = rise.max(axis=2)
+    before = np.concatenate([rise[..., :1], rise[..., :-1]], axis=2)
+    after = np.concatenate([rise[..., 1:], rise[..., -1:]], axis=2)
+    peaks = (rise >= before) & (rise >= after) & (rise >= 0.5 * steepest[..., None])
+    outer = peaks.shape[2] - 1 - np.argmax(peaks[..., ::-1], axis=2)
+    # Sub-sample position of the step from a parabola through the rises about it.
+    left = np.take_along_axis(before, outer[..., None], axis=2)[..., 0]
+    middle = np.take_along_axis(rise, outer[..., None], axis=2)[..., 0]
+    right = np.take_along_axis(after, outer[..., None], axis=2)[..., 0]
+    curvature = left - 2 * middle + right
+    shift = np.where(curvature < -1e-6, 0.5 * (left - right) / np.where(
+        curvature < -1e-6, curvature, -1.0), 0.0)
+    position = np.take_along_axis(indices, outer[..., None], axis=2)[..., 0] + np.clip(
+        shift, -0.5, 0.5)
     step = radii[1] - radii[0]
-    radius = radii[inside] + fraction * step
-    return radius, found & (last < usable - 1), peak / PAPER
+    radius = radii[0] + position * step
+    inside = np.clip(np.round(position).astype(int) - 2, 0, samples - 1)
+    height = np.take_along_axis(profile, inside[..., None], axis=2)[..., 0]
+    ran_out = found & (last >= usable - 1)
+    return radius, found & ~ran_out & (steepest > 0), height / PAPER, ran_out
+
+
+@lru_cache(maxsize=4)
+def _triplets(ray_count: int, count: int) -> NDArray[np.intp]:
+    """``count`` fixed triplets of ray indices spread round the circle (about a third of a
+    turn apart, so that three points pin a circle down well)."""
+    rng = np.random.default_rng(ray_count)
+    first = rng.integers(0, ray_count, count)
+    third = ray_count // 3
+    second = (first + third + rng.integers(-third // 3, third // 3 + 1, count)) % ray_count
+    last = (first + 2 * third + rng.integers(-third // 3, third // 3 + 1, count)) % ray_count
+    triplets = np.column_stack([first, second, last])
+    triplets.setflags(write=False)
+    return triplets
+
+
+def _consensus_circles(
+    config: RimConfig, points: FloatArray, valid: BoolArray, pixels_per_mm: float,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The circle through three rim points that most other rim points agree with, per seed
+    (random sample consensus over fixed triplets): centres (K, 2), radii (K,) and how many
+    points agree (K,). Robust to a seed far off the coin's middle, whose rays reach the far
+    rim only on one side, and to rim points on a neighbour or a shadow."""
+    triplets = _triplets(config.ray_count, config.consensus_triplets)
+    a, b, c = (points[:, triplets[:, index], :] for index in range(3))  # (K, T, 2)
+    usable = valid[:, triplets].all(axis=2)
+    # The circumcentre of each triangle.
+    bx, by = b[..., 0] - a[..., 0], b[..., 1] - a[..., 1]
+    cx, cy = c[..., 0] - a[..., 0], c[..., 1] - a[..., 1]
+    determinant = 2 * (bx * cy - by * cx)
+    usable &= np.abs(determinant) > 1e-6
+    determinant = np.where(usable, determinant, 1.0)
+    ux = (cy * (bx**2 + by**2) - by * (cx**2 + cy**2)) / determinant
+    uy = (bx * (cx**2 + cy**2) - cx * (bx**2 + by**2)) / determinant
+    centres = a + np.stack([ux, uy], axis=2)
+    radii = np.hypot(ux, uy)
+    least, most = config.least_radius_mm * pixels_per_mm, config.most_radius_mm * pixels_per_mm
+    usable &= (radii >= least) & (radii <= most)
+    distance = np.hypot(points[:, None, :, 0] - centres[..., None, 0],
+                        points[:, None, :, 1] - centres[..., None, 1])  # (K, T, J)
+    tolerance = config.agree_mm * 1.5 * pixels_per_mm
+    votes = ((np.abs(distance - radii[..., None]) < tolerance) & valid[:, None, :]).sum(axis=2)
+    votes = np.where(usable, votes, -1)
+    best = np.argmax(votes, axis=1)
+    rows = np.arange(len(points))
+    return centres[rows, best], radii[rows, best], votes[rows, best]
 
 
 def _fit(
     config: RimConfig, points: FloatArray, valid: BoolArray, start: FloatArray,
-    lean: FloatArray, pixels_per_mm: float,
+    pixels_per_mm: float,
 ) -> tuple[FloatArray, FloatArray]:
-    """Circles through rim points (K, J, 2): centres (K, 2) and radii (K,), weighting the far
-    side and outside points down, from ``start`` centres."""
+    """Circles through rim points (K, J, 2), robustly (points far off count less, farther
+    still not at all), from ``start`` centres: centres (K, 2) and radii (K,)."""
     centre = start.copy()
     offset = points - centre[:, None, :]
     with np.errstate(all="ignore"):
         radius = np.nanmedian(np.where(valid, np.hypot(offset[..., 0], offset[..., 1]), np.nan),
                               axis=1)
     radius = np.nan_to_num(radius, nan=9.0 * pixels_per_mm)
-    reject = config.reject_mm * pixels_per_mm
     for _ in range(config.fit_rounds):
         offset = points - centre[:, None, :]
-        distance = np.hypot(offset[..., 0], offset[..., 1])
-        error = distance - radius[:, None]
-        along = (offset * lean[:, None, :]).sum(axis=2) / np.maximum(distance, 1e-6)
-        weight = valid * (np.abs(error) < reject)
-        weight = weight * np.where(error > 0, config.outside_weight, 1.0)
-        weight = weight * np.where(along > config.far_side_cosine, config.far_side_weight, 1.0)
-        centre, radius = _weighted_circle(points, weight, centre, radius)
+        error = np.hypot(offset[..., 0], offset[..., 1]) - radius[:, None]
+        centre, radius = _weighted_circle(points, _robust_weights(config, error, valid,
+                                                                  pixels_per_mm), centre, radius)
     return centre, radius
+
+
+def _robust_weights(config: RimConfig, error: FloatArray, valid: BoolArray,
+                    pixels_per_mm: float) -> FloatArray:
+    """Huber weights of rim points by their distance from the outline: full within
+    ``agree_mm``, falling as 1 / distance beyond, none beyond ``reject_mm``."""
+    soft = config.agree_mm * pixels_per_mm
+    size = np.abs(error)
+    keep = valid & (size < config.reject_mm * pixels_per_mm)
+    return np.where(keep, np.minimum(1.0, soft / np.maximum(size, 1e-6)), 0.0)
 
 
 def _weighted_circle(
@@ -207,13 +303,104 @@ def _weighted_circle(
             np.where(sane, new_radius, radius))
 
 
+def _fit_capsules(
+    config: RimConfig, points: FloatArray, valid: BoolArray, centres: FloatArray,
+    radii: FloatArray, sweep: FloatArray, lean: FloatArray, expected_sweep: FloatArray,
+    pixels_per_mm: float,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Refine each outline as a disc swept along its lean (the base at ``centres``, the top
+    face ``sweep`` px further): Gauss-Newton steps on (centre, radius, sweep) with robust
+    weights, the sweep held near ``expected_sweep`` (a single coin's) unless the rim points
+    show a taller stack. Returns centres, radii and sweeps."""
+    centre, radius, length = centres.copy(), radii.copy(), sweep.copy()
+    prior = 1.0 / (config.sweep_spread_mm * pixels_per_mm) ** 2
+    for _ in range(config.fit_rounds):
+        offset = points - centre[:, None, :]
+        along = np.clip((offset * lean[:, None, :]).sum(axis=2), 0.0, length[:, None])
+        nearest = offset - along[..., None] * lean[:, None, :]
+        distance = np.maximum(np.hypot(nearest[..., 0], nearest[..., 1]), 1e-6)
+        error = distance - radius[:, None]
+        normal = nearest / distance[..., None]
+        at_top = along >= length[:, None] - 1e-9
+        weight = _robust_weights(config, error, valid, pixels_per_mm)
+        # d(error)/d(centre x, centre y, radius, sweep)
+        jacobian = np.stack([-normal[..., 0], -normal[..., 1], -np.ones_like(error),
+                             -(normal * lean[:, None, :]).sum(axis=2) * at_top], axis=2)
+        weighted = jacobian * weight[..., None]
+        normal_matrix = weighted.transpose(0, 2, 1) @ jacobian + np.eye(4) * 1e-3
+        gradient = (weighted * error[..., None]).sum(axis=1)
+        normal_matrix[:, 3, 3] += prior
+        gradient[:, 3] += prior * (length - expected_sweep)
+        step = -np.linalg.solve(normal_matrix, gradient[..., None])[..., 0]
+        enough = (weight > 0).sum(axis=1) >= 6
+        step[~enough] = 0.0
+        centre = centre + step[:, :2]
+        radius = np.maximum(radius + step[:, 2], 1.0)
+        length = np.maximum(length + step[:, 3], 0.0)
+    return centre, radius, length
+
+
+@dataclass(frozen=True, eq=False)
+class _RayEdges:
+    """Where the rays from K centres found their coin's edge: points (K, J, 2) px, whether
+    each counts (K, J), the edge's height (K, J), whether a pawn lies at it (K, J), and
+    whether the ray ran out on the coin without reaching paper (K, J)."""
+
+    points: FloatArray
+    valid: BoolArray
+    peak: FloatArray
+    crossed: BoolArray
+    ran_out: BoolArray
+
+    def joined(self, other: _RayEdges, rows: NDArray[np.intp]) -> _RayEdges:
+        """These rays with ``other``'s (measured for ``rows`` of them) added: the rows
+        not in ``rows`` get invalid copies."""
+        def join(mine: FloatArray, theirs: FloatArray) -> FloatArray:
+            extra = np.array(mine)
+            extra[rows] = theirs
+            return np.concatenate([mine, extra], axis=1)
+
+        missing = np.ones(self.valid.shape, bool)
+        missing[rows] = False
+        return _RayEdges(join(self.points, other.points),
+                         join(self.valid, other.valid) & ~np.concatenate(
+                             [np.zeros_like(missing), missing], axis=1),
+                         join(self.peak, other.peak), join(self.crossed, other.crossed),
+                         join(self.ran_out, other.ran_out))
+
+
+def _ray_edges(
+    config: RimConfig, image: Image, pawns: Image, centres: FloatArray, radii: FloatArray
+) -> _RayEdges:
+    """Sample rays from ``centres`` and find each one's edge."""
+    count = len(centres)
+    colours = sample_rays(image, centres, config.ray_count, radii)
+    planes = [plane.astype(np.float32).reshape(count, config.ray_count, -1)
+              for plane in cv2.split(colours.reshape(-1, len(radii), 3))]
+    profile, floor = _profiles(config, planes)
+    edge, valid, peak, ran_out = _edges(config, profile, floor, radii)
+    on_pawn = sample_rays(pawns, centres, config.ray_count, radii, cv2.INTER_NEAREST) > 0
+    crossed = _pawn_near_edge(on_pawn, edge, radii, round(1.0 / config.ray_step_mm))
+    points = centres[:, None, :] + _directions(config.ray_count)[None] * edge[..., None]
+    return _RayEdges(points, valid & ~crossed, peak, crossed, ran_out)
+
+
 def measure_outlines(
     config: RimConfig, image: Image, pawns: Image, seeds: FloatArray, lean: FloatArray,
     pixels_per_mm: float, blur_px: FloatArray | None = None,
+    lean_per_mm: FloatArray | None = None,
 ) -> CoinOutlines:
     """Fit an outline at every seed (K, 2 top-view px) of the normalised ``image``; ``pawns``
     marks pawn pixels (non-zero), ``lean`` is each seed's unit lean direction (K, 2) and
-    ``blur_px`` how many top-view pixels one camera pixel spans there (K,; 1 by default)."""
+    ``blur_px`` how many top-view pixels one camera pixel spans there (K,; 1 by default)
+    and ``lean_per_mm`` how far a raised point leans per mm of height (K,; 0 by default).
+
+    Rays run from each seed, then again from the middle of the circle most of the first rays
+    rim points agree with (between ``least_radius_mm`` and ``most_radius_mm``, over
+    ``consensus_triplets`` triplets of rays). A tall stack is
+    longer along its lean than the rays reach: where the far side's rays ran out on the
+    stack, rays from a centre further along the lean add the far side.
+    """
     if len(seeds) == 0:
         empty = np.zeros(0)
         return CoinOutlines(np.zeros((0, 2)), empty, empty, empty, empty, empty)
@@ -221,24 +408,60 @@ def measure_outlines(
         blur_px = np.ones(len(seeds))
     radii = np.arange(config.ray_begin_mm, config.ray_end_mm, config.ray_step_mm) * pixels_per_mm
     centres = np.asarray(seeds, np.float64)
-    for _ in range(2):  # the second pass runs its rays from the first pass's centres
-        colours = sample_rays(image, centres, config.ray_count, radii).astype(np.float32)
-        profile, floor = _profiles(config, colours)
-        edge, valid, peak = _edges(config, profile, floor, radii)
-        on_pawn = sample_rays(pawns, centres, config.ray_count, radii, cv2.INTER_NEAREST) > 0
-        crossed = _pawn_near_edge(on_pawn, edge, radii, round(1.0 / config.ray_step_mm))
-        valid &= ~crossed
-        directions = _directions(config.ray_count)
-        points = centres[:, None, :] + directions[None] * edge[..., None]
-        centres, radius = _fit(config, points, valid, centres, lean, pixels_per_mm)
-    sweep = _sweep(points, valid, centres, radius, lean)
-    error = _capsule_distance(points, centres, lean, sweep) - radius[:, None]
+    edges = _ray_edges(config, image, pawns, centres, radii)
+    found, _, votes = _consensus_circles(config, edges.points, edges.valid, pixels_per_mm)
+    centres = np.where((votes >= 6)[:, None], found, centres)
+    # The second pass runs its rays from the consensus circle's middle.
+    edges = _ray_edges(config, image, pawns, centres, radii)
+    centres, radius = _fit(config, edges.points, edges.valid, centres, pixels_per_mm)
+    sweep = _sweep(edges.points, edges.valid, centres, radius, lean)
+    long = _ran_out_far(config, edges, centres, lean)
+    if len(long):
+        further = centres[long] + lean[long] * config.stack_step_mm * pixels_per_mm
+        edges = edges.joined(_ray_edges(config, image, pawns, further, radii), long)
+        sweep[long] = np.maximum(sweep[long], config.stack_step_mm * pixels_per_mm)
+    expected = config.coin_thickness_mm * pixels_per_mm * (
+        np.zeros(len(centres)) if lean_per_mm is None else lean_per_mm)
+    # A stack shows as a disc swept along the lean; an ordinary coin's sweep is too small to
+    # fit, and fitting it would bend the circle to what rectification leaves of a lens.
+    tall = np.flatnonzero((sweep >= config.tall_sweep_mm * pixels_per_mm)
+                          & (sweep >= 3 * expected))
+    if len(tall):
+        start = centres[tall] - lean[tall] * (sweep[tall] / 2)[:, None]
+        centres[tall], radius[tall], sweep[tall] = _fit_capsules(
+            config, edges.points[tall], edges.valid[tall], start,
+            radius[tall] - sweep[tall] / 4, sweep[tall], lean[tall], expected[tall],
+            pixels_per_mm)
+    short = np.ones(len(centres), bool)
+    short[tall] = False
+    sweep[short] = expected[short]
+    error = _capsule_distance(edges.points, centres, lean, sweep) - radius[:, None]
     tolerance = np.maximum(config.agree_mm * pixels_per_mm, config.agree_camera_px * blur_px)
-    agree = valid & (np.abs(error) < tolerance[:, None])
+    agree = edges.valid & (np.abs(error) < tolerance[:, None])
+    rays = config.ray_count
     contrast = np.array([np.median(row[ok]) if ok.any() else 0.0
-                         for row, ok in zip(peak, valid, strict=True)])
-    return CoinOutlines(centres, radius, sweep, agree.mean(axis=1), contrast,
-                        crossed.mean(axis=1))
+                         for row, ok in zip(edges.peak, edges.valid, strict=True)])
+    return CoinOutlines(centres, radius, sweep, agree[:, :rays].mean(axis=1)
+                        if edges.valid.shape[1] == rays else _agreement(agree, long, rays),
+                        contrast, edges.crossed[:, :rays].mean(axis=1))
+
+
+def _agreement(agree: BoolArray, long: NDArray[np.intp], rays: int) -> FloatArray:
+    """The share of rays that agree: of the first set of rays, or of both where a second
+    set was added."""
+    share = agree[:, :rays].mean(axis=1)
+    share[long] = agree[long].mean(axis=1)
+    return share
+
+
+def _ran_out_far(config: RimConfig, edges: _RayEdges, centres: FloatArray, lean: FloatArray
+                 ) -> NDArray[np.intp]:
+    """Seeds whose far-side rays mostly ran out on the coin (``stack_ran_out`` of them): a
+    stack longer than the rays reach."""
+    directions = _directions(config.ray_count)
+    far = directions @ lean.T > 0.5  # (J, K)
+    share = (edges.ran_out & far.T).sum(axis=1) / np.maximum(far.sum(axis=0), 1)
+    return np.flatnonzero(share >= config.stack_ran_out)
 
 
 def _pawn_near_edge(on_pawn: BoolArray, edge: FloatArray, radii: FloatArray, reach: int

@@ -55,8 +55,11 @@ def unlikeness(image: Image) -> Image:
     return cv2.add(largest, gradient)
 
 
-def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float) -> FloatArray:
-    """Seeds (N, 2) in top-view pixels of the normalised ``image``, strongest first."""
+def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float
+               ) -> tuple[FloatArray, FloatArray]:
+    """Seeds (N, 2) in top-view pixels of the normalised ``image``, strongest first, and how
+    far each stands out (N,): its height over the paper's level in units of the least
+    height a seed needs (1 at the least)."""
     unlike = unlikeness(image)
     scale = 1.0 / pixels_per_mm
     small = cv2.resize(unlike, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -71,4 +74,5 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float) -> FloatA
     rows, columns = np.nonzero(peaks & (summed > least))
     order = np.argsort(-summed[rows, columns])
     points = np.column_stack([columns[order], rows[order]]).astype(np.float64)
-    return (points + 0.5) * pixels_per_mm - 0.5
+    strength = (summed[rows[order], columns[order]] - level) / (least - level)
+    return (points + 0.5) * pixels_per_mm - 0.5, strength.astype(np.float64)
