@@ -56,6 +56,7 @@ class Tally:
         "find": [], "rectify": [], "read": [], "total": []})
     examples: list[str] = field(default_factory=list)
     unread: int = 0
+    reliability: Counter[tuple[int, bool]] = field(default_factory=Counter)
 
     def add(self, frame_name: str, observation: Observation,
             truth: Mapping[str, RegionTruth], total_ms: float, keep: int = 15) -> None:
@@ -73,7 +74,9 @@ class Tally:
             self.confusion[(region.top or "-", reading.coin or "-")] += 1
             sure = reading.confidence >= SURE
             self.sure += sure
-            if (reading.coin, reading.pawn) == (region.top, region.pawn):
+            right = (reading.coin, reading.pawn) == (region.top, region.pawn)
+            self.reliability[(min(9, int(reading.confidence * 10)), right)] += 1
+            if right:
                 continue
             wrong_here += 1
             sure_wrong_here += sure
@@ -123,6 +126,10 @@ class Tally:
         for true_kind in KINDS:
             row = "".join(f"{self.confusion[(true_kind, read)]:>7}" for read in KINDS)
             lines.append(f"  {true_kind:>6}{row}")
+        lines.append("  readings right by confidence: " + ", ".join(
+            f"{band / 10:.1f}+ {self.reliability[(band, True)]}/"
+            f"{self.reliability[(band, True)] + self.reliability[(band, False)]}"
+            for band in range(10)))
         lines.append("  milliseconds per frame (median / 95th percentile):")
         for stage, values in self.timings.items():
             if values:

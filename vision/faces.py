@@ -12,6 +12,7 @@ compares coins of one frame with each other, not with fixed colours).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -27,7 +28,7 @@ else:
     FloatArray = np.ndarray
 
 #: Rings the face is sampled on, as fractions of the top face's radius.
-FACE_RINGS = np.array([0.2, 0.35, 0.5, 0.62, 0.74])
+FACE_RINGS = np.array([0.2, 0.35, 0.5, 0.62, 0.74, 0.86])
 #: Samples round each ring.
 FACE_ANGLES = 32
 #: The least share of a face's samples that must be usable for its colour to count.
@@ -47,35 +48,59 @@ def face_maps(centres: FloatArray, radii: FloatArray) -> tuple[FloatArray, Float
     return map_x, map_y
 
 
+@dataclass(frozen=True, eq=False)
+class Faces:
+    """What every coin's face shows: colour (K, 2; NaN where too little is usable),
+    brightness (K,; median of the channels' mean, 1 = paper), the share of its samples a pawn
+    covers (K,) and the share the camera clipped (K,: a glint, which also blooms the coin's
+    outline outwards)."""
+
+    colours: FloatArray
+    brightness: FloatArray
+    on_pawn: FloatArray
+    clipped: FloatArray
+
+
 def face_colours(
     image: Image, clipped: Image, pawns: Image, centres: FloatArray, radii: FloatArray
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per coin (top-face centres and radii in px): the face colour (K, 2; NaN where too
-    little is usable), its brightness (K,; median of the channels' mean, 1 = paper) and the
-    share of its samples a pawn covers (K,)."""
+) -> Faces:
+    """What the faces at ``centres`` with ``radii`` (top-view px) show (see :class:`Faces`),
+    in the normalised ``image``, with the channels the camera clipped (``clipped``, a
+    3-channel mask from :func:`clipped_mask`) and the ``pawns`` marked.
+
+    Each ratio comes from the pixels where both its channels are unclipped: a glinting penny
+    clips red first, and its blue against green still tells copper from silver.
+    """
     count = len(centres)
     if count == 0:
-        return np.zeros((0, 2)), np.zeros(0), np.zeros(0)
+        return Faces(np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0))
     map_x, map_y = face_maps(centres, radii)
     pixels = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    blocked = cv2.remap(cv2.bitwise_or(pawns, clipped), map_x, map_y, cv2.INTER_NEAREST,
-                        borderMode=cv2.BORDER_REPLICATE) > 0
     on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
                         borderMode=cv2.BORDER_REPLICATE) > 0
-    values = pixels.astype(np.float32)
-    usable = ~blocked & (values.max(axis=2) > 8)
-    masked = np.where(usable[..., None], values, np.nan)
+    on_clip = cv2.remap(clipped, map_x, map_y, cv2.INTER_NEAREST,
+                        borderMode=cv2.BORDER_REPLICATE) > 0  # (K, S, 3)
+    values = np.maximum(pixels.astype(np.float32), 1.0)
+    seen = ~on_pawn & (values.max(axis=2) > 8)
+    blue, green, red = (values[..., channel] for channel in range(3))
+    ratios = []
+    for top, channel in ((red, 2), (blue, 0)):
+        usable = seen & ~on_clip[..., channel] & ~on_clip[..., 1]
+        ratio = np.where(usable, np.log(top / green), np.nan)
+        with np.errstate(all="ignore"):
+            middle = np.nanmedian(ratio, axis=1)
+        ratios.append(np.where(usable.mean(axis=1) >= LEAST_USABLE, middle, np.nan))
+    colour = np.column_stack(ratios)
+    unclipped = seen & ~on_clip.any(axis=2)
     with np.errstate(all="ignore"):
-        medians = np.nanmedian(masked, axis=1)  # (K, 3) blue, green, red
-    enough = usable.mean(axis=1) >= LEAST_USABLE
-    blue, green, red = (np.maximum(medians[:, channel], 1.0) for channel in range(3))
-    colour = np.column_stack([np.log(red / green), np.log(blue / green)])
-    colour[~enough] = np.nan
-    brightness = np.where(enough, (blue + green + red) / 3 / 200.0, np.nan)
-    return colour, brightness, on_pawn.mean(axis=1)
+        level = np.nanmedian(np.where(unclipped, values.mean(axis=2), np.nan), axis=1)
+    brightness = np.where(unclipped.mean(axis=1) >= LEAST_USABLE, level / 200.0, np.nan)
+    glint = on_clip.any(axis=2) & ~on_pawn
+    clipped_share = glint.sum(axis=1) / np.maximum((~on_pawn).sum(axis=1), 1)
+    return Faces(colour, brightness, on_pawn.mean(axis=1), clipped_share)
 
 
 def clipped_mask(view: Image) -> Image:
-    """Pixels of the (un-normalised) top view where the camera clipped a channel (255)."""
-    below = cv2.inRange(view, (0, 0, 0), (CLIPPED - 1,) * 3)
-    return cv2.bitwise_not(below)
+    """Per channel of the (un-normalised) top view: where the camera clipped it (255)."""
+    _, clipped = cv2.threshold(view, CLIPPED - 1, 255, cv2.THRESH_BINARY)
+    return clipped

@@ -60,7 +60,8 @@ class FrameModelConfig:
     gives each metal's expected tint against silver, ``tint_spread`` how far a frame's may
     stray; ``colour_spread`` is the least spread of a colour about its metal's field.
     The silver field is a Gaussian-weighted mean over coins within ``field_reach_mm``, drawn
-    towards ``silver_colour`` as much as ``field_anchor`` coins would. ``rounds`` of EM.
+    towards ``silver_colour`` as much as ``field_anchor`` coins would. ``rounds`` of EM. A
+    face the camera clipped (a glint) is measured less surely, by up to ``glint_mm``.
     """
 
     offset_mm: float = 1.0
@@ -79,6 +80,7 @@ class FrameModelConfig:
     field_anchor: float = 0.5
     rounds: int = 8
     degrees_of_freedom: float = 3.0
+    glint_mm: float = 1.2
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,7 +118,7 @@ class _Frame:
 
     def __init__(self, config: FrameModelConfig, priors: tuple[KindPrior, ...],
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
-                 colours: FloatArray) -> None:
+                 colours: FloatArray, clipped: FloatArray) -> None:
         self.config = config
         self.priors = priors
         self.sizes = np.array([prior.diameter_mm for prior in priors])
@@ -125,8 +127,13 @@ class _Frame:
         self.positions = positions
         self.diameters = diameters
         self.weights = np.clip(weights, 0.05, 1.0)
+        # A glint blooms the outline outwards, or hides the rim inside it: its size is less
+        # sure by up to ``glint_mm``.
+        self.glint = config.glint_mm * np.clip(clipped, 0.0, 1.0)
         self.colours = colours
-        self.known = ~np.isnan(colours).any(axis=1)
+        # Both ratios seen; a glint may leave only one of them (``parts``).
+        self.parts = ~np.isnan(colours)
+        self.known = self.parts.all(axis=1)
         expected = dict(config.kind_offsets_mm)
         self.kind_prior = np.array([expected.get(prior.kind, 0.0) for prior in priors])
         self.kind_offsets = self.kind_prior.copy()
@@ -148,17 +155,19 @@ class _Frame:
     def size_scores(self) -> FloatArray:
         """(N, K) log-likelihood of each coin's diameter under each kind."""
         expected = self.sizes[None, :] + self.offset + self.kind_offsets[None, :]
-        spread = self.size_spread / np.sqrt(self.weights)
+        spread = np.hypot(self.size_spread / np.sqrt(self.weights), self.glint)
         squared = ((self.diameters[:, None] - expected) / spread[:, None]) ** 2
         return _student(squared, self.config.degrees_of_freedom)
 
     def metal_scores(self) -> FloatArray:
-        """(N, M) log-likelihood of each coin's colour under each metal (0 where unknown)."""
-        residual = self.colours - self.field  # (N, 2)
-        gap = residual[:, None, :] - self.tints[None, :, :]
+        """(N, M) log-likelihood of each coin's colour under each metal, over the ratios seen
+        (0 where none was)."""
+        residual = np.where(self.parts, self.colours - self.field, 0.0)  # (N, 2)
+        gap = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
         squared = (gap**2).sum(axis=2) / self.colour_spread**2
-        scores = _student(squared, self.config.degrees_of_freedom)
-        return np.where(self.known[:, None], scores, 0.0)
+        dimensions = self.parts.sum(axis=1)[:, None]
+        dof = self.config.degrees_of_freedom
+        return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
 
     def posterior(self) -> FloatArray:
         """(N, K) probabilities of each kind for each coin."""
@@ -193,7 +202,7 @@ class _Frame:
     def refit_sizes(self, probabilities: FloatArray) -> None:
         """The common offset and each kind's, from the coins' size residuals."""
         residual = self.diameters[:, None] - self.sizes[None, :] - self.kind_offsets[None, :]
-        weight = probabilities * self.weights[:, None]
+        weight = probabilities * (self.weights / (1.0 + self.glint**2))[:, None]
         spread = self.config.offset_spread_mm
         strength = (self.size_spread / spread) ** 2
         self.offset = float(((weight * residual).sum() + strength * self.config.offset_mm)
@@ -207,7 +216,7 @@ class _Frame:
                                     self.kind_prior + limit)
         assigned = (self.diameters - (probabilities * (self.sizes + self.kind_offsets)).sum(axis=1)
                     - self.offset)
-        spread = _weighted_spread(assigned, self.weights)
+        spread = _weighted_spread(assigned, self.weights / (1.0 + self.glint**2))
         self.size_spread = max(self.config.size_spread_mm, spread)
 
     def first_guess(self) -> None:
@@ -284,15 +293,18 @@ def _weighted_spread(values: FloatArray, weights: FloatArray) -> float:
 def fit_frame(
     config: FrameModelConfig, priors: tuple[KindPrior, ...], positions_mm: FloatArray,
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
+    clipped: FloatArray | None = None,
 ) -> FrameFit:
     """Fit the frame model to N coins (positions (N, 2) mm, diameters (N,) mm, fit weights
-    (N,) 0-1, colours (N, 2) with NaN where unknown) over the kinds ``priors``."""
+    (N,) 0-1, colours (N, 2) with NaN where unknown, and the share of each face the camera
+    clipped (N,; none by default)) over the kinds ``priors``."""
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
     frame = _Frame(config, priors, np.asarray(positions_mm, np.float64),
                    np.asarray(diameters_mm, np.float64), np.asarray(weights, np.float64),
-                   np.asarray(colours, np.float64))
+                   np.asarray(colours, np.float64),
+                   np.zeros(len(diameters_mm)) if clipped is None else np.asarray(clipped))
     frame.first_guess()
     probabilities = frame.posterior()
     for _ in range(config.rounds):

@@ -141,8 +141,9 @@ class _Candidates:
     """Outlines measured at every seed, in mat terms: base and top face centres (K, 2) mm,
     diameters (K,)
     mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
-    pawn hides (K,), whether a pawn stands on the face (K,), contrast (K,), how far its seed
-    stood out (K,) and each one's region index (-1: none)."""
+    pawn hides (K,), whether a pawn stands on the face (K,), the share of the face the camera
+    clipped (K,), contrast (K,), how far its seed
+    stood out (K,), each one's region index by its fitted centre and its seed's (-1: none)."""
 
     centres_mm: FloatArray
     tops_mm: FloatArray
@@ -151,9 +152,11 @@ class _Candidates:
     agreement: FloatArray
     hidden: FloatArray
     under_pawn: NDArray[np.bool_]
+    clipped: FloatArray
     contrast: FloatArray
     strength: FloatArray
     region: NDArray[np.intp]
+    seed_region: NDArray[np.intp]
 
 
 def _measure(
@@ -166,10 +169,12 @@ def _measure(
     seeds_mm = _to_mm(view, seeds)
     lean, lean_per_mm = camera.lean(seeds_mm)
     blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)
-    outlines = measure_outlines(config.rims, image, mask, seeds, lean, ppm, blur, lean_per_mm)
+    clipped = clipped_mask(view.image)
+    glint = cv2.max(cv2.max(clipped[..., 0], clipped[..., 1]), clipped[..., 2])
+    outlines = measure_outlines(config.rims, image, mask, glint, seeds, lean, ppm, blur,
+                                lean_per_mm)
     tops = outlines.top_centres(lean)
-    colours, _, under_pawn = face_colours(image, clipped_mask(view.image), mask, tops,
-                                          outlines.radii_px)
+    faces = face_colours(image, clipped, mask, tops, outlines.radii_px)
     hidden = outlines.covered
     agreement = outlines.agreement / np.maximum(1.0 - hidden, 0.3)
     centres_mm = _to_mm(view, outlines.centres)
@@ -180,9 +185,12 @@ def _measure(
     inside = ((outlines.centres[:, 0] >= 0) & (outlines.centres[:, 0] < width)
               & (outlines.centres[:, 1] >= 0) & (outlines.centres[:, 1] < height))
     region = np.where(inside, regions_at[rows, columns], -1).astype(np.intp)
-    return _Candidates(centres_mm, _to_mm(view, tops), 2 * outlines.radii_px / ppm, colours,
-                       agreement, hidden, under_pawn > 0.5, outlines.contrast, strength,
-                       region)
+    seed_columns = np.clip(np.round(seeds[:, 0]).astype(int), 0, width - 1)
+    seed_rows = np.clip(np.round(seeds[:, 1]).astype(int), 0, height - 1)
+    seed_region = regions_at[seed_rows, seed_columns].astype(np.intp)
+    return _Candidates(centres_mm, _to_mm(view, tops), 2 * outlines.radii_px / ppm,
+                       faces.colours, agreement, hidden, faces.on_pawn > 0.5, faces.clipped,
+                       outlines.contrast, strength, region, seed_region)
 
 
 def _to_mm(view: TopView, pixels: FloatArray) -> FloatArray:
@@ -267,7 +275,7 @@ def read_view(
     chosen = _coins(config.coins, candidates, presence, sizes + config.model.offset_mm)
     frame = fit_frame(config.model, priors, candidates.centres_mm[chosen],
                       candidates.diameters_mm[chosen], presence[chosen],
-                      candidates.colours[chosen])
+                      candidates.colours[chosen], candidates.clipped[chosen])
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
     under = candidates.under_pawn[chosen]
@@ -283,7 +291,7 @@ def read_view(
         )
         name = windows[candidates.region[index]].name
         found.setdefault(name, []).append((fit, kinds[position], float(confidence[position])))
-    doubt = _empty_doubt(candidates, presence, chosen, len(windows))
+    doubt = _empty_doubt(config.coins, candidates, presence, chosen, len(windows))
     pawns_at = _pawns_by_region(sightings, geometry)
     regions: dict[str, RegionReading] = {}
     measured: list[tuple[str, CoinFit, str, float]] = []
@@ -293,6 +301,9 @@ def read_view(
         pawn_name = pawn.colour if pawn is not None else None
         coins = found.get(window.name, [])
         measured.extend((window.name, fit, kind, conf) for fit, kind, conf in coins)
+        if pawn is not None and not coins:
+            # A pawn hides the middle of whatever it stands on.
+            doubt[index] = max(doubt[index], 1.0 - config.coins.hidden_confidence)
         if window.kind in LOOSE_KINDS:
             confidence_here = min([pawn_confidence, 1.0 - doubt[index],
                                    *(conf for _, _, conf in coins)])
@@ -308,16 +319,20 @@ def read_view(
     return ViewReading(regions, tuple(measured), tuple(sightings), frame)
 
 
-def _empty_doubt(candidates: _Candidates, presence: FloatArray, chosen: NDArray[np.intp],
-                 region_count: int) -> FloatArray:
-    """Per region: the presence of the likeliest candidate that was not taken for a coin (how
-    much an empty reading there is in doubt)."""
+def _empty_doubt(config: CoinConfig, candidates: _Candidates, presence: FloatArray,
+                 chosen: NDArray[np.intp], region_count: int) -> FloatArray:
+    """Per region: how much an empty reading there is in doubt. A candidate not taken for a
+    coin casts the doubt of its presence; any seed that stood out strongly (something unlike
+    paper and coin-sized lies there, though no rim was fitted to it) casts doubt by its
+    strength, ``empty_strength`` of the least a seed needs and up."""
     doubt = np.zeros(region_count)
     rejected = np.ones(len(presence), bool)
     rejected[chosen] = False
-    for index in np.flatnonzero(rejected & (candidates.region >= 0)):
-        region = candidates.region[index]
-        doubt[region] = max(doubt[region], float(presence[index]))
+    strong = np.clip((candidates.strength - config.empty_strength) / config.empty_strength,
+                     0.0, config.strength_doubt)
+    for index in np.flatnonzero(rejected & (candidates.seed_region >= 0)):
+        region = candidates.seed_region[index]
+        doubt[region] = max(doubt[region], float(presence[index]), float(strong[index]))
     return doubt
 
 

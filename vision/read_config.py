@@ -23,7 +23,10 @@ class CoinConfig:
     radius are one coin. Where a pawn stands on the face, the rim must agree on
     ``pawn_agreement`` more of its rays, and one the pawn hides on more than ``hidden_share``
     of them is at most a doubt of ``hidden_presence``; a coin read under a pawn has a
-    confidence of at most ``hidden_confidence`` (its kind is a guess from its rim)."""
+    confidence of at most ``hidden_confidence`` (its kind is a guess from its rim), and so
+    has an empty square a pawn stands on. An empty reading is doubted by any seed there that
+    stood out ``empty_strength`` times the least a seed needs, more the stronger, up to
+    ``strength_doubt``."""
 
     least_agreement: float = 0.4
     sure_agreement: float = 0.7
@@ -34,6 +37,8 @@ class CoinConfig:
     hidden_share: float = 0.5
     hidden_presence: float = 0.4
     hidden_confidence: float = 0.45
+    empty_strength: float = 3.0
+    strength_doubt: float = 0.9
     max_loose_coins: int = 40
 
 

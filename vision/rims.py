@@ -78,6 +78,7 @@ class RimConfig:
     sweep_spread_mm: float = 2.0
     tall_sweep_mm: float = 2.0
     rise_samples: int = 2
+    glint_step: float = 0.3
     consensus_triplets: int = 40
     least_radius_mm: float = 6.0
     most_radius_mm: float = 15.0
@@ -158,17 +159,21 @@ def _middle(samples: FloatArray) -> FloatArray:
 
 
 def _edges(
-    config: RimConfig, profile: FloatArray, floor: FloatArray, radii: FloatArray
+    config: RimConfig, profile: FloatArray, floor: FloatArray, radii: FloatArray,
+    planes: list[FloatArray], glint: BoolArray,
 ) -> tuple[FloatArray, BoolArray, FloatArray, BoolArray]:
     """Per ray: the edge radius (px), whether one was found, the height of the profile just
     inside it, and whether the ray ran out on the coin (unlike paper up to its paper
     samples).
 
     Going inwards from the outermost sample that stands out of the paper's noise, the edge is
-    the outermost step up that is at least half the steepest within ``peak_window_mm``: a
-    coin's edge is sharp (the camera's blur), while a shadow's penumbra or a glint's bloom
-    beyond it rises gently, and a bright face's own glint further in does not pull the edge
-    inwards past the dark ring of a silver coin's rim.
+    the outermost step of colour (in any direction: the colour planes' change across the
+    step) that is at least half the steepest within ``peak_window_mm``: a coin's edge is sharp
+    (the camera's blur), while a shadow's penumbra, the darkening round a coin's foot or a
+    glint's bloom beyond it change gently, and a bright face's own glint further in does not
+    pull the edge inwards past the dark ring of a silver coin's rim. A step into pixels the
+    camera clipped (``glint``, per sample) counts for ``glint_step`` of its height: a glint
+    inside a coin's rim is no edge, though it is the steepest step of all.
     """
     samples = profile.shape[2]
     usable = samples - config.paper_samples
@@ -182,10 +187,15 @@ def _edges(
     indices = np.clip(last[..., None] + offsets, reach, samples - 1 - reach)
     # The rise towards the inside at each sample, over ``reach`` samples each way of the
     # profile smoothed a little (noise must not make steps of its own).
-    smooth = profile.copy()
-    smooth[..., 1:-1] = (profile[..., :-2] + 2 * profile[..., 1:-1] + profile[..., 2:]) / 4
-    rise = (np.take_along_axis(smooth, indices - reach, axis=2)
-            - np.take_along_axis(smooth, indices + reach, axis=2))
+    squared = np.zeros(indices.shape, np.float32)
+    for plane in planes:
+        smooth = plane.copy()
+        smooth[..., 1:-1] = (plane[..., :-2] + 2 * plane[..., 1:-1] + plane[..., 2:]) / 4
+        change = (np.take_along_axis(smooth, indices - reach, axis=2)
+                  - np.take_along_axis(smooth, indices + reach, axis=2))
+        squared += change * change
+    into_glint = np.take_along_axis(glint, indices - reach, axis=2)
+    rise = np.sqrt(squared) * np.where(into_glint, config.glint_step, 1.0)
     steepest = rise.max(axis=2)
     before = np.concatenate([rise[..., :1], rise[..., :-1]], axis=2)
     after = np.concatenate([rise[..., 1:], rise[..., -1:]], axis=2)
@@ -370,15 +380,18 @@ class _RayEdges:
 
 
 def _ray_edges(
-    config: RimConfig, image: Image, pawns: Image, centres: FloatArray, radii: FloatArray
+    config: RimConfig, image: Image, pawns: Image, glint: Image, centres: FloatArray,
+    radii: FloatArray,
 ) -> _RayEdges:
-    """Sample rays from ``centres`` and find each one's edge."""
+    """Sample rays from ``centres`` and find each one's edge (``glint`` marks the pixels the
+    camera clipped)."""
     count = len(centres)
     colours = sample_rays(image, centres, config.ray_count, radii)
     planes = [plane.astype(np.float32).reshape(count, config.ray_count, -1)
               for plane in cv2.split(colours.reshape(-1, len(radii), 3))]
     profile, floor = _profiles(config, planes)
-    edge, valid, peak, ran_out = _edges(config, profile, floor, radii)
+    clipped = sample_rays(glint, centres, config.ray_count, radii, cv2.INTER_NEAREST) > 0
+    edge, valid, peak, ran_out = _edges(config, profile, floor, radii, planes, clipped)
     on_pawn = sample_rays(pawns, centres, config.ray_count, radii, cv2.INTER_NEAREST) > 0
     crossed = _pawn_near_edge(on_pawn, edge, radii, round(1.0 / config.ray_step_mm))
     points = centres[:, None, :] + _directions(config.ray_count)[None] * edge[..., None]
@@ -386,12 +399,13 @@ def _ray_edges(
 
 
 def measure_outlines(
-    config: RimConfig, image: Image, pawns: Image, seeds: FloatArray, lean: FloatArray,
-    pixels_per_mm: float, blur_px: FloatArray | None = None,
+    config: RimConfig, image: Image, pawns: Image, glint: Image, seeds: FloatArray,
+    lean: FloatArray, pixels_per_mm: float, blur_px: FloatArray | None = None,
     lean_per_mm: FloatArray | None = None,
 ) -> CoinOutlines:
     """Fit an outline at every seed (K, 2 top-view px) of the normalised ``image``; ``pawns``
-    marks pawn pixels (non-zero), ``lean`` is each seed's unit lean direction (K, 2) and
+    marks pawn pixels (non-zero), ``glint`` the pixels the camera clipped (non-zero), ``lean``
+    is each seed's unit lean direction (K, 2) and
     ``blur_px`` how many top-view pixels one camera pixel spans there (K,; 1 by default)
     and ``lean_per_mm`` how far a raised point leans per mm of height (K,; 0 by default).
 
@@ -408,17 +422,17 @@ def measure_outlines(
         blur_px = np.ones(len(seeds))
     radii = np.arange(config.ray_begin_mm, config.ray_end_mm, config.ray_step_mm) * pixels_per_mm
     centres = np.asarray(seeds, np.float64)
-    edges = _ray_edges(config, image, pawns, centres, radii)
+    edges = _ray_edges(config, image, pawns, glint, centres, radii)
     found, _, votes = _consensus_circles(config, edges.points, edges.valid, pixels_per_mm)
     centres = np.where((votes >= 6)[:, None], found, centres)
     # The second pass runs its rays from the consensus circle's middle.
-    edges = _ray_edges(config, image, pawns, centres, radii)
+    edges = _ray_edges(config, image, pawns, glint, centres, radii)
     centres, radius = _fit(config, edges.points, edges.valid, centres, pixels_per_mm)
     sweep = _sweep(edges.points, edges.valid, centres, radius, lean)
     long = _ran_out_far(config, edges, centres, lean)
     if len(long):
         further = centres[long] + lean[long] * config.stack_step_mm * pixels_per_mm
-        edges = edges.joined(_ray_edges(config, image, pawns, further, radii), long)
+        edges = edges.joined(_ray_edges(config, image, pawns, glint, further, radii), long)
         sweep[long] = np.maximum(sweep[long], config.stack_step_mm * pixels_per_mm)
     expected = config.coin_thickness_mm * pixels_per_mm * (
         np.zeros(len(centres)) if lean_per_mm is None else lean_per_mm)
@@ -439,11 +453,69 @@ def measure_outlines(
     tolerance = np.maximum(config.agree_mm * pixels_per_mm, config.agree_camera_px * blur_px)
     agree = edges.valid & (np.abs(error) < tolerance[:, None])
     rays = config.ray_count
+    agreement = (agree[:, :rays].mean(axis=1) if edges.valid.shape[1] == rays
+                 else _agreement(agree, long, rays))
+    if short.any():
+        radius[short], agreement[short] = _circle_profile(
+            config, image, pawns, glint, centres[short], radius[short], radii, pixels_per_mm)
     contrast = np.array([np.median(row[ok]) if ok.any() else 0.0
                          for row, ok in zip(edges.peak, edges.valid, strict=True)])
-    return CoinOutlines(centres, radius, sweep, agree[:, :rays].mean(axis=1)
-                        if edges.valid.shape[1] == rays else _agreement(agree, long, rays),
-                        contrast, edges.crossed[:, :rays].mean(axis=1))
+    return CoinOutlines(centres, radius, sweep, agreement, contrast,
+                        edges.crossed[:, :rays].mean(axis=1))
+
+
+def _circle_profile(
+    config: RimConfig, image: Image, pawns: Image, glint: Image, centres: FloatArray,
+    guesses: FloatArray, radii: FloatArray, pixels_per_mm: float,
+) -> tuple[FloatArray, FloatArray]:
+    """Each coin's radius from rays out of its fitted centre, and the share of its rays that
+    show its edge there.
+
+    The colour's change across each ray (as in :func:`_edges`) is averaged over the rays no
+    pawn crosses: a circular edge adds up to a sharp peak at its radius, whatever the noise
+    of a single ray, while a shadow or a glint's bloom spreads. The radius is the outermost
+    peak at least half the highest within ``peak_window_mm`` of ``guesses``; a ray shows the
+    edge when its own change there is at least half its steepest within that window.
+    """
+    count, rays = len(centres), config.ray_count
+    colours = sample_rays(image, centres, rays, radii)
+    planes = [plane.astype(np.float32).reshape(count, rays, -1)
+              for plane in cv2.split(colours.reshape(-1, len(radii), 3))]
+    reach = config.rise_samples
+    squared = np.zeros((count, rays, len(radii) - 2 * reach), np.float32)
+    for plane in planes:
+        smooth = plane.copy()
+        smooth[..., 1:-1] = (plane[..., :-2] + 2 * plane[..., 1:-1] + plane[..., 2:]) / 4
+        change = smooth[..., : -2 * reach] - smooth[..., 2 * reach :]
+        squared += change * change
+    clipped = sample_rays(glint, centres, rays, radii, cv2.INTER_NEAREST) > 0
+    # rise[..., i] is centred on radii[i + reach]; steps into a glint count for less.
+    rise = np.sqrt(squared) * np.where(clipped[..., : -2 * reach], config.glint_step, 1.0)
+    inner = radii[reach:-reach]
+    on_pawn = sample_rays(pawns, centres, rays, radii, cv2.INTER_NEAREST) > 0
+    window = config.peak_window_mm * pixels_per_mm
+    near = np.abs(inner[None, :] - guesses[:, None]) <= window  # (K, S')
+    crossed = (on_pawn[..., reach:-reach] & near[:, None, :]).any(axis=2)
+    weight = (~crossed).astype(np.float32)
+    mean = (rise * weight[..., None]).sum(axis=1) / np.maximum(weight.sum(axis=1), 1)[:, None]
+    mean = np.where(near, mean, 0.0)
+    highest = mean.max(axis=1, keepdims=True)
+    left = np.concatenate([mean[:, :1], mean[:, :-1]], axis=1)
+    right = np.concatenate([mean[:, 1:], mean[:, -1:]], axis=1)
+    peaks = (mean >= left) & (mean >= right) & (mean >= 0.5 * highest) & near
+    outer = mean.shape[1] - 1 - np.argmax(peaks[:, ::-1], axis=1)
+    rows = np.arange(count)
+    a, b, c = left[rows, outer], mean[rows, outer], right[rows, outer]
+    curvature = a - 2 * b + c
+    shift = np.where(curvature < -1e-6, 0.5 * (a - c) / np.where(curvature < -1e-6,
+                                                                   curvature, -1.0), 0.0)
+    step = radii[1] - radii[0]
+    radius = inner[outer] + np.clip(shift, -0.5, 0.5) * step
+    own = rise[rows, :, outer]  # (K, J): each ray's change at the radius
+    steepest = np.where(near[:, None, :], rise, 0.0).max(axis=2)
+    shows = (own >= 0.5 * steepest) & ~crossed
+    found = peaks.any(axis=1)
+    return np.where(found, radius, guesses), np.where(found, shows.mean(axis=1), 0.0)
 
 
 def _agreement(agree: BoolArray, long: NDArray[np.intp], rays: int) -> FloatArray:
