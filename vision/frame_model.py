@@ -17,6 +17,10 @@ across the frame need not be known beforehand: it is fitted to the frame's own c
 Both are fitted by expectation-maximisation over the coins' kinds: from a first split of the
 colours and the size offset that fits best, each round weighs every coin's kinds by how well
 its size and its colour fit, then refits the offsets, the metals' tints and the silver field.
+The fit runs from a few first splits (along copper's tint, along the colours' widest spread,
+from every metal alike, and from sizes alone with colour joining half way), and the one that
+explains the coins best is kept: a tarnished penny
+and a silver coin mirroring a warm room can lie along any direction from each other.
 The weights at the end are the kinds' probabilities, which is what confidence means here. A
 frame with few coins leans on the priors (:class:`FrameModelConfig`), which calibration can
 set from the user's own coins.
@@ -57,11 +61,13 @@ class FrameModelConfig:
     may stray from it; ``kind_offsets_mm`` the expected offsets per kind beyond it, which a
     frame may move by ``kind_offset_spread_mm`` (weighed as ``kind_offset_weight`` coins).
     ``size_spread_mm`` is the least spread of a measurement about its kind's size. ``tints``
-    gives each metal's expected tint against silver, ``tint_spread`` how far a frame's may
+    gives each metal's expected tint against silver, at least ``least_redder`` in red against
+    green, ``tint_spread`` (per ratio) how far a frame's may
     stray; ``colour_spread`` is the least spread of a colour about its metal's field.
     The silver field is a Gaussian-weighted mean over coins within ``field_reach_mm``, drawn
     towards ``silver_colour`` as much as ``field_anchor`` coins would. ``rounds`` of EM. A
-    face the camera clipped (a glint) is measured less surely, by up to ``glint_mm``.
+    face the camera clipped (a glint) is measured off by an offset common to the frame's
+    glints (within about ``glint_spread_mm``) and less surely (``glint_noise_mm`` more).
     """
 
     offset_mm: float = 1.0
@@ -73,14 +79,16 @@ class FrameModelConfig:
     tints: tuple[tuple[str, tuple[float, float]], ...] = (
         ("copper", (0.19, -0.09)), ("brass", (0.10, -0.25)),
     )
-    tint_spread: float = 0.08
+    tint_spread: tuple[float, float] = (0.06, 0.05)
+    least_redder: float = 0.06
     colour_spread: float = 0.035
     silver_colour: tuple[float, float] = (0.0, 0.0)
     field_reach_mm: float = 90.0
     field_anchor: float = 0.5
     rounds: int = 8
     degrees_of_freedom: float = 3.0
-    glint_mm: float = 1.2
+    glint_spread_mm: float = 1.5
+    glint_noise_mm: float = 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,9 +135,10 @@ class _Frame:
         self.positions = positions
         self.diameters = diameters
         self.weights = np.clip(weights, 0.05, 1.0)
-        # A glint blooms the outline outwards, or hides the rim inside it: its size is less
-        # sure by up to ``glint_mm``.
-        self.glint = config.glint_mm * np.clip(clipped, 0.0, 1.0)
+        # A glint blooms the outline outwards, or hides the rim inside it, alike for every
+        # glinting coin of the frame (one lamp, one camera): an offset of their own.
+        self.clip = np.clip(clipped, 0.0, 1.0)
+        self.glint_offset = 0.0
         self.colours = colours
         # Both ratios seen; a glint may leave only one of them (``parts``).
         self.parts = ~np.isnan(colours)
@@ -154,10 +163,17 @@ class _Frame:
 
     def size_scores(self) -> FloatArray:
         """(N, K) log-likelihood of each coin's diameter under each kind."""
-        expected = self.sizes[None, :] + self.offset + self.kind_offsets[None, :]
-        spread = np.hypot(self.size_spread / np.sqrt(self.weights), self.glint)
+        expected = (self.sizes[None, :] + self.offset + self.kind_offsets[None, :]
+                    + (self.clip * self.glint_offset)[:, None])
+        spread = self.spreads()
         squared = ((self.diameters[:, None] - expected) / spread[:, None]) ** 2
         return _student(squared, self.config.degrees_of_freedom)
+
+    def spreads(self) -> FloatArray:
+        """(N,) how far each coin's diameter may stray from its kind's: the frame's spread,
+        wider for a poorer fit and for a glint."""
+        return np.asarray(np.hypot(self.size_spread / np.sqrt(self.weights),
+                                   self.config.glint_noise_mm * self.clip))
 
     def metal_scores(self) -> FloatArray:
         """(N, M) log-likelihood of each coin's colour under each metal, over the ratios seen
@@ -169,9 +185,10 @@ class _Frame:
         dof = self.config.degrees_of_freedom
         return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
 
-    def posterior(self) -> FloatArray:
-        """(N, K) probabilities of each kind for each coin."""
-        scores = self.size_scores() + self.metal_scores()[:, self.metal_of]
+    def posterior(self, colour_weight: float = 1.0) -> FloatArray:
+        """(N, K) probabilities of each kind for each coin (colour counting ``colour_weight``
+        of its own)."""
+        scores = self.size_scores() + colour_weight * self.metal_scores()[:, self.metal_of]
         scores -= scores.max(axis=1, keepdims=True)
         probabilities = np.exp(scores)
         return probabilities / probabilities.sum(axis=1, keepdims=True)
@@ -190,21 +207,26 @@ class _Frame:
     def refit_tints(self, metal_weights: FloatArray) -> None:
         """Each metal's tint against the field, drawn towards its prior."""
         residual = np.where(self.known[:, None], self.colours - self.field, 0.0)
-        strength = (self.config.colour_spread / self.config.tint_spread) ** 2
+        # The prior weighs as many coins as its spread is narrower than the colours'.
+        strength = (self.colour_spread / np.asarray(self.config.tint_spread)) ** 2  # (2,)
         for metal in range(1, len(self.metals)):
             weight = metal_weights[:, metal] * self.known
             total = weight.sum() + strength
-            self.tints[metal] = (weight @ residual + strength * self.tint_prior[metal]) / total
+            tint = (weight @ residual + strength * self.tint_prior[metal]) / total
+            # Every metal but silver mirrors red more than green, tarnished or not.
+            tint[0] = max(tint[0], self.config.least_redder)
+            self.tints[metal] = tint
         assigned = residual - metal_weights @ self.tints
         spread = _weighted_spread(np.hypot(*assigned.T) / np.sqrt(2), self.known.astype(float))
         self.colour_spread = max(self.config.colour_spread, spread)
 
     def refit_sizes(self, probabilities: FloatArray) -> None:
-        """The common offset and each kind's, from the coins' size residuals."""
+        """The common offset, each kind's and the glints', from the coins' size residuals."""
+        plain = self.weights * (1.0 - self.clip)
+        weight = probabilities * plain[:, None]
+        glint = (self.clip * self.glint_offset)[:, None]
         residual = self.diameters[:, None] - self.sizes[None, :] - self.kind_offsets[None, :]
-        weight = probabilities * (self.weights / (1.0 + self.glint**2))[:, None]
-        spread = self.config.offset_spread_mm
-        strength = (self.size_spread / spread) ** 2
+        strength = (self.size_spread / self.config.offset_spread_mm) ** 2
         self.offset = float(((weight * residual).sum() + strength * self.config.offset_mm)
                             / (weight.sum() + strength))
         residual = self.diameters[:, None] - self.sizes[None, :] - self.offset
@@ -214,39 +236,54 @@ class _Frame:
         limit = self.config.kind_offset_spread_mm
         self.kind_offsets = np.clip(self.kind_offsets, self.kind_prior - limit,
                                     self.kind_prior + limit)
-        assigned = (self.diameters - (probabilities * (self.sizes + self.kind_offsets)).sum(axis=1)
-                    - self.offset)
-        spread = _weighted_spread(assigned, self.weights / (1.0 + self.glint**2))
+        expected = (probabilities * (self.sizes + self.kind_offsets)).sum(axis=1) + self.offset
+        gap = self.diameters - expected
+        shiny = self.weights * self.clip
+        strength = (self.size_spread / self.config.glint_spread_mm) ** 2
+        self.glint_offset = float((shiny @ gap) / (shiny @ self.clip + strength))
+        assigned = gap - glint[:, 0]
+        spread = _weighted_spread(assigned, plain + 1e-9)
         self.size_spread = max(self.config.size_spread_mm, spread)
 
-    def first_guess(self) -> None:
-        """Metals from the colours' best split along copper's direction, then the size offset
-        that puts most coins on a size their metal allows."""
-        self.refit_field(self.split_metals())
-        metal_weights = self.metal_posterior_from_colour()
-        allowed = metal_weights[:, self.metal_of] > 0.2
+    def first_guess(self, metal_weights: FloatArray) -> None:
+        """The field from first metals (N, M), then the size offset that puts most coins on
+        a size their metal (by colour, with that field) allows."""
+        self.refit_field(metal_weights)
+        by_colour = self.metal_posterior_from_colour()
+        allowed = by_colour[:, self.metal_of] > 0.2
         allowed |= ~allowed.any(axis=1, keepdims=True)
-        shifts = self.config.offset_mm + np.arange(-2.5, 2.5001, 0.05) * (
-            self.config.offset_spread_mm / 1.2)
+        spread = self.config.offset_spread_mm
+        shifts = self.config.offset_mm + np.arange(-2.5, 2.5001, 0.05 / spread) * spread
         gaps = (self.diameters[None, :, None] - shifts[:, None, None]
                 - self.sizes[None, None, :] - self.kind_offsets[None, None, :])
         gaps = np.where(allowed[None], np.abs(gaps), np.inf).min(axis=2)
         cost = (np.minimum(gaps, 1.0) * self.weights[None, :]).sum(axis=1)
-        cost += 0.5 * ((shifts - self.config.offset_mm) / self.config.offset_spread_mm) ** 2
+        cost += 0.5 * ((shifts - self.config.offset_mm) / spread) ** 2
         self.offset = float(shifts[int(np.argmin(cost))])
 
-    def split_metals(self) -> FloatArray:
-        """(N, M) hard first metals: the colours projected on copper's direction and split
-        where the two groups lie farthest apart for their spread (all silver, or all
-        copper, when no split stands out by half copper's tint)."""
+    def first_metals(self) -> list[FloatArray]:
+        """Starting metals (N, M) to run the fit from: the colours split along copper's
+        direction from silver, split along the direction they spread most, and no colour at
+        all (every metal alike, so that sizes lead)."""
+        alike = np.full((len(self.diameters), len(self.metals)), 1.0 / len(self.metals))
+        starts = [alike]
+        if "copper" not in self.metals or self.known.sum() < 2:
+            return starts
+        centred = self.colours[self.known] - self.colours[self.known].mean(axis=0)
+        _, _, axes = np.linalg.svd(centred, full_matrices=False)
+        widest = axes[0] if axes[0] @ COPPER_DIRECTION >= 0 else -axes[0]
+        return [self.split_metals(COPPER_DIRECTION), self.split_metals(widest), alike]
+
+    def split_metals(self, direction: FloatArray) -> FloatArray:
+        """(N, M) hard first metals: the colours projected on ``direction`` (from silver
+        towards copper) and split where the two groups lie farthest apart for their spread
+        (all silver, or all copper, when no split stands out by half copper's tint)."""
         weights = np.zeros((len(self.diameters), len(self.metals)))
         weights[:, 0] = 1.0
-        if "copper" not in self.metals or not self.known.any():
-            return weights
         copper = self.metals.index("copper")
         tint = float(np.hypot(*self.tint_prior[copper]))
         projected = (self.colours[self.known] - np.asarray(self.config.silver_colour)
-                     ) @ COPPER_DIRECTION
+                     ) @ direction
         order = np.sort(projected)
         best, split = 0.0, None
         for index in range(1, len(order)):
@@ -264,6 +301,20 @@ class _Frame:
         weights[rows, 0] = 0.0
         weights[rows, copper] = 1.0
         return weights
+
+    def log_likelihood(self) -> float:
+        """How well the fitted frame explains its coins: each coin's likelihood summed over
+        kinds, with the spreads' normalisation, plus the priors on the offset and tints."""
+        scores = (self.size_scores() - np.log(self.spreads())[:, None]
+                  + (self.metal_scores() - self.parts.sum(axis=1)[:, None]
+                     * np.log(self.colour_spread))[:, self.metal_of])
+        top = scores.max(axis=1)
+        total = float((top + np.log(np.exp(scores - top[:, None]).sum(axis=1))).sum())
+        total -= 0.5 * ((self.offset - self.config.offset_mm) / self.config.offset_spread_mm) ** 2
+        total -= 0.5 * (self.glint_offset / self.config.glint_spread_mm) ** 2
+        tint_gap = (((self.tints - self.tint_prior) / np.asarray(self.config.tint_spread)) ** 2
+                    ).sum()
+        return total - 0.5 * float(tint_gap)
 
     def metal_posterior_from_colour(self) -> FloatArray:
         """(N, M) metal probabilities from colour alone."""
@@ -290,6 +341,23 @@ def _weighted_spread(values: FloatArray, weights: FloatArray) -> float:
     return float(1.4826 * abs(values[middle]))
 
 
+def _run(frame: _Frame, start: FloatArray | None) -> FloatArray:
+    """Expectation-maximisation from first metals ``start``, or, where None, from sizes alone
+    (colour joins after the first half of the rounds): the kinds' probabilities."""
+    sizes_first = start is None
+    frame.first_guess(frame.first_metals()[-1] if start is None else start)
+    rounds = frame.config.rounds
+    probabilities = frame.posterior(0.0 if sizes_first else 1.0)
+    for round_index in range(rounds):
+        metal_weights = frame.metal_weights(probabilities)
+        frame.refit_field(metal_weights)
+        frame.refit_tints(metal_weights)
+        frame.refit_sizes(probabilities)
+        colour = 0.0 if sizes_first and round_index < rounds // 2 else 1.0
+        probabilities = frame.posterior(colour)
+    return probabilities
+
+
 def fit_frame(
     config: FrameModelConfig, priors: tuple[KindPrior, ...], positions_mm: FloatArray,
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
@@ -301,18 +369,20 @@ def fit_frame(
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
-    frame = _Frame(config, priors, np.asarray(positions_mm, np.float64),
-                   np.asarray(diameters_mm, np.float64), np.asarray(weights, np.float64),
-                   np.asarray(colours, np.float64),
-                   np.zeros(len(diameters_mm)) if clipped is None else np.asarray(clipped))
-    frame.first_guess()
-    probabilities = frame.posterior()
-    for _ in range(config.rounds):
-        metal_weights = frame.metal_weights(probabilities)
-        frame.refit_field(metal_weights)
-        frame.refit_tints(metal_weights)
-        frame.refit_sizes(probabilities)
-        probabilities = frame.posterior()
+    arguments = (config, priors, np.asarray(positions_mm, np.float64),
+                 np.asarray(diameters_mm, np.float64), np.asarray(weights, np.float64),
+                 np.asarray(colours, np.float64),
+                 np.zeros(len(diameters_mm)) if clipped is None else np.asarray(clipped))
+    best: tuple[float, _Frame, FloatArray] | None = None
+    starts: list[FloatArray | None] = [*_Frame(*arguments).first_metals(), None]
+    for start in starts:
+        frame = _Frame(*arguments)
+        probabilities = _run(frame, start)
+        score = frame.log_likelihood()
+        if best is None or score > best[0]:
+            best = (score, frame, probabilities)
+    assert best is not None
+    _, frame, probabilities = best
     tints = {metal: (float(tint[0]), float(tint[1]))
              for metal, tint in zip(frame.metals, frame.tints, strict=True)}
     offsets = {prior.kind: float(value)

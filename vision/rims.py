@@ -77,7 +77,7 @@ class RimConfig:
     coin_thickness_mm: float = 1.6
     sweep_spread_mm: float = 2.0
     tall_sweep_mm: float = 2.0
-    rise_samples: int = 2
+    rise_samples: int = 1
     glint_step: float = 0.3
     consensus_triplets: int = 40
     least_radius_mm: float = 6.0
