@@ -1,20 +1,26 @@
 """Learning a vision profile: this camera's view of these coins and pawns, from a known layout.
 
 Calibration sees a few frames of the empty mat, then frames in which the user has put one coin
-of each kind and each pawn on named squares (:class:`CalibrationLayout`). Every frame goes
-through the reader's whole pipeline (:func:`vision.read.read_frame_details`), so the learned
+of each kind and each pawn on named squares (:class:`CalibrationLayout`). Every layout frame
+goes through the reader's whole pipeline (:func:`vision.read.read_frame_details`), so the learned
 diameters and colours carry exactly the bias of the measurement that will later use them: a
 camera that makes pennies look 0.5 mm larger gets a profile whose penny is 0.5 mm larger.
 Pawns are found as the coloured (or black) difference from the empty mat on their square,
 and their colour against white paper is stored as :class:`~vision.profile.PawnLook` wants it.
-The empty frames also prove the mat was empty. Pure functions of images and configuration:
-the command ``companion calibrate`` does the capturing.
+
+The empty frames are compared with the printed mat (:mod:`vision.clutter`), which proves the
+mat was empty without asking the reader. Each layout frame is measured on its own
+(:func:`measure_layout_frame`) and the frames are combined (:func:`combine_layout`): an object
+counts from every frame it was found in, and only one missing from most frames stops
+calibration; a coin whose face glare washed out takes its metal's colour from the other coins
+of that metal. Pure functions of images and configuration: the command ``companion calibrate``
+does the capturing.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -26,10 +32,12 @@ from numpy.typing import NDArray
 from calibration.geometry import MatGeometry, Rect
 from calibration.mats import render_mat
 from companion.observation import COIN_KINDS
+from vision.clutter import cluttered_regions, find_clutter
 from vision.errors import VisionError
+from vision.markers import BoardLocation, find_board
 from vision.profile import CoinLook, PawnLook, VisionProfile
 from vision.read import CoinFit, FrameReading, VisionConfig, read_frame_details
-from vision.rectify import TopView
+from vision.rectify import TopView, rectify
 
 Image = NDArray[Any]
 
@@ -83,48 +91,69 @@ class CalibrationLayout:
 
 @dataclass(frozen=True)
 class CoinMeasure:
-    """One coin as calibration measured it."""
+    """One coin as calibration measured it: ``colour`` is None when glare washed its face out
+    in every frame; ``frames`` names the frames it was measured in, ``missed`` those it was
+    not (not found there, or the wrong size)."""
 
     kind: str
     square: str
     diameter_mm: float
-    colour: tuple[float, float]
+    colour: tuple[float, float] | None
+    frames: tuple[str, ...] = ()
+    missed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class PawnMeasure:
-    """One pawn as calibration measured it."""
+    """One pawn as calibration measured it, with the frames it was (and was not) measured in."""
 
     name: str
     square: str
     colour: tuple[float, float, float]
     diameter_mm: float
+    frames: tuple[str, ...] = ()
+    missed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Calibration:
-    """The learned profile and the measurements it came from (for the report)."""
+    """The learned profile, the measurements it came from, the layout frames they were made
+    in, and warnings for the user (a coin washed out by glare)."""
 
     profile: VisionProfile
     coins: tuple[CoinMeasure, ...]
     pawns: tuple[PawnMeasure, ...]
+    frames: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     def report(self) -> tuple[str, ...]:
-        """Lines for the user: each coin's measured size against its true size, each pawn."""
-        lines = []
+        """Lines for the user: the frames used, each coin's measured size against its true
+        size, each pawn, and which frames an object was left out of."""
+        lines = [f"from {_count(len(self.frames), 'layout frame')}: {', '.join(self.frames)}"]
         for coin in self.coins:
             true = COIN_KINDS[coin.kind][1]
+            colour = ("washed out by glare" if coin.colour is None
+                      else f"{coin.colour[0]:+.2f} {coin.colour[1]:+.2f}")
             lines.append(
                 f"{COIN_KINDS[coin.kind][0]:8} on {coin.square}: {coin.diameter_mm:6.2f} mm "
-                f"(true {true:.2f}), colour {coin.colour[0]:+.2f} {coin.colour[1]:+.2f}"
+                f"(true {true:.2f}), colour {colour}{_left_out(coin.missed)}"
             )
         for pawn in self.pawns:
             blue, green, red = pawn.colour
             lines.append(
                 f"{pawn.name + ' pawn':8} on {pawn.square}: colour against paper "
-                f"red {red:.2f} green {green:.2f} blue {blue:.2f}, {pawn.diameter_mm:.1f} mm across"
+                f"red {red:.2f} green {green:.2f} blue {blue:.2f}, {pawn.diameter_mm:.1f} mm "
+                f"across{_left_out(pawn.missed)}"
             )
         return tuple(lines)
+
+
+def _left_out(missed: Sequence[str]) -> str:
+    return f" (not measured in {', '.join(missed)})" if missed else ""
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def calibration_layout(
@@ -152,10 +181,11 @@ def calibration_layout(
 
 
 def read_calibration_frame(config: CalibrationConfig, image: Image, geometry: MatGeometry,
-                           base: VisionProfile) -> FrameReading:
-    """Read ``image`` exactly as play will (find, rectify, read); raises MatNotFoundError
-    when the mat is not seen."""
-    return read_frame_details(config.vision, image, geometry, base)
+                           base: VisionProfile, location: BoardLocation | None = None
+                           ) -> FrameReading:
+    """Read ``image`` exactly as play will (find, rectify, read; the board ``location`` when
+    it is already known); raises MatNotFoundError when the mat is not seen."""
+    return read_frame_details(config.vision, image, geometry, base, location)
 
 
 def empty_background(views: Sequence[TopView]) -> Image:
@@ -233,44 +263,59 @@ def _square_rect(geometry: MatGeometry, square: str) -> Rect:
     return Rect(region.centre, (2 * region.shape.radius, 2 * region.shape.radius))
 
 
-def measure_coins(config: CalibrationConfig, reading: FrameReading, layout: CalibrationLayout,
-                  base: VisionProfile) -> tuple[CoinMeasure, ...]:
-    """Each layout coin as the reader measured it; raises CalibrationError for a missing or
-    wrong one, naming its square."""
-    fits: dict[str, list[CoinFit]] = {}
-    for region, fit, _kind, _confidence in reading.coins:
-        fits.setdefault(region, []).append(fit)
-    measures = []
-    for kind, square in layout.coins:
-        name, true_diameter = COIN_KINDS[kind][0], COIN_KINDS[kind][1]
-        if not fits.get(square):
-            raise CalibrationError(f"no {name} found on {square}: put a {name} ({kind}) there")
-        fit = max(fits[square], key=lambda item: item.rim_share)
-        diameter = fit.diameter_mm * base.diameter_scale
-        if abs(diameter / true_diameter - 1) > config.size_tolerance:
-            raise CalibrationError(
-                f"the coin on {square} measures {diameter:.1f} mm but a {name} is "
-                f"{true_diameter:.2f} mm: put a {name} ({kind}) on {square}, alone and flat"
-            )
-        if not all(math.isfinite(value) for value in fit.colour):
-            raise CalibrationError(
-                f"the colour of the {name} on {square} could not be seen: move the light "
-                "so it does not glare on the coin"
-            )
-        measures.append(CoinMeasure(kind, square, round(diameter, 3), _rounded(fit.colour)))
-    return tuple(measures)
+@dataclass(frozen=True)
+class Problem:
+    """Why an object could not be measured in a frame: what was wrong (``no nickel found on
+    f3``) and what to do (``put a nickel (N) there``)."""
+
+    what: str
+    fix: str
 
 
-def check_empty(reading: FrameReading, squares: Collection[str] | None = None) -> None:
-    """Raise CalibrationError when the reader sees a coin on the supposedly empty mat.
+@dataclass(frozen=True)
+class LayoutFrame:
+    """One frame of the layout as calibration measured it: per square, the object measured
+    there or the problem that kept it from being measured."""
 
-    Only ``squares`` are checked when given (those the layout uses): elsewhere a forgotten coin
-    does no harm, and neither does a glint the reader takes for one.
-    """
-    seen = {region for region, *_ in reading.coins if squares is None or region in squares}
-    if seen:
-        names = ", ".join(sorted(seen)[:4])
-        raise CalibrationError(f"the mat is not empty (something lies on {names}): clear it")
+    name: str
+    coins: Mapping[str, CoinMeasure]
+    pawns: Mapping[str, PawnMeasure]
+    problems: Mapping[str, Problem]
+
+
+def measure_coin(config: CalibrationConfig, fits: Sequence[CoinFit], kind: str, square: str,
+                 base: VisionProfile) -> CoinMeasure | Problem:
+    """The coin of ``kind`` on ``square`` from the reader's ``fits`` there (the best-fitting
+    one), or the problem: none found, or the wrong size. A face glare washed out is no
+    problem here: its colour is None, and other coins of its metal may stand in for it."""
+    name, true_diameter = COIN_KINDS[kind][0], COIN_KINDS[kind][1]
+    if not fits:
+        return Problem(f"no {name} found on {square}", f"put a {name} ({kind}) there")
+    fit = max(fits, key=lambda item: item.rim_share)
+    diameter = fit.diameter_mm * base.diameter_scale
+    if abs(diameter / true_diameter - 1) > config.size_tolerance:
+        return Problem(
+            f"the coin on {square} measures {diameter:.1f} mm but a {name} is "
+            f"{true_diameter:.2f} mm", f"put a {name} ({kind}) on {square}, alone and flat",
+        )
+    seen = all(math.isfinite(value) for value in fit.colour)
+    return CoinMeasure(kind, square, round(diameter, 3), _rounded(fit.colour) if seen else None)
+
+
+def check_clear(geometry: MatGeometry, image: Image, location: BoardLocation) -> None:
+    """Raise CalibrationError when anything lies on the play area of the supposedly empty mat
+    (compared with the printed mat, see :func:`vision.clutter.find_clutter`)."""
+    squares = cluttered_regions(geometry, find_clutter(geometry, image, location))
+    if squares:
+        raise CalibrationError(f"clear the mat: something lies on {listed(squares)}")
+
+
+def listed(names: Sequence[str], most: int = 4) -> str:
+    """``c3``, ``c3 and e4``, ``c3, e4 and f6``; more than ``most`` end in ``and N more``."""
+    shown = list(names[:most])
+    if len(names) > most:
+        shown.append(f"{len(names) - most} more")
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _rounded(pair: tuple[float, float]) -> tuple[float, float]:
@@ -327,18 +372,111 @@ def measure_pawn(config: CalibrationConfig, view: TopView, background: Image,
 
 
 def learn_background(config: CalibrationConfig, geometry: MatGeometry,
-                     empty_frames: Sequence[Image], base: VisionProfile | None = None,
-                     squares: Collection[str] | None = None) -> Image:
+                     empty_frames: Sequence[Image]) -> Image:
     """The empty mat's top view (float32, median of the frames), the background of a layout.
 
-    Raises :class:`CalibrationError` when the reader sees a coin on it (on ``squares`` only,
-    when given: pass the layout's).
+    Raises :class:`CalibrationError` when anything lies on the play area of a frame.
     """
+    views = []
+    for image in empty_frames:
+        location = find_board(config.vision.markers, image, geometry)
+        check_clear(geometry, image, location)
+        views.append(rectify(config.vision.rectify, image, location, geometry))
+    return empty_background(views)
+
+
+def measure_layout_frame(
+    config: CalibrationConfig, geometry: MatGeometry, background: Image, image: Image,
+    layout: CalibrationLayout, base: VisionProfile | None = None, name: str = "frame",
+    location: BoardLocation | None = None,
+) -> LayoutFrame:
+    """Measure every object of ``layout`` in one frame, read as play will read it; objects
+    that cannot be measured in it are kept as problems (another frame may show them)."""
     base = base or VisionProfile.default()
-    readings = [read_calibration_frame(config, image, geometry, base) for image in empty_frames]
-    for reading in readings:
-        check_empty(reading, squares)
-    return empty_background([reading.view for reading in readings])
+    reading = read_calibration_frame(config, image, geometry, base, location)
+    fits: dict[str, list[CoinFit]] = {}
+    for region, fit, _kind, _confidence in reading.coins:
+        fits.setdefault(region, []).append(fit)
+    coins: dict[str, CoinMeasure] = {}
+    pawns: dict[str, PawnMeasure] = {}
+    problems: dict[str, Problem] = {}
+    for kind, square in layout.coins:
+        coin = measure_coin(config, fits.get(square, []), kind, square, base)
+        if isinstance(coin, Problem):
+            problems[square] = coin
+        else:
+            coins[square] = replace(coin, frames=(name,))
+    for colour, square in layout.pawns:
+        try:
+            pawn = measure_pawn(config, reading.view, background, geometry, square, colour,
+                                base)
+        except CalibrationError as error:
+            what, _, fix = str(error).partition(": ")
+            problems[square] = Problem(what, fix)
+        else:
+            pawns[square] = replace(pawn, frames=(name,))
+    return LayoutFrame(name, coins, pawns, problems)
+
+
+def combine_layout(frames: Sequence[LayoutFrame], layout: CalibrationLayout,
+                   base: VisionProfile | None = None) -> Calibration:
+    """Combine the measurements of ``frames`` into a calibration, and learn.
+
+    Each object is the median of the frames it was measured in: one that a noisy frame missed
+    still counts, and only one missing from most frames stops calibration (with the
+    problem, the frames it was missed in, and what to do). Measured kinds get their measured
+    diameter; every kind of a measured metal gets that metal's colour, from the coins whose
+    face showed it; kinds and pawn colours the layout does not hold keep their base looks
+    (sizes scaled like the measured ones). Raises :class:`CalibrationError`.
+    """
+    if not frames:
+        raise CalibrationError("calibration needs at least one frame of the layout")
+    base = base or VisionProfile.default()
+    coins = tuple(_combined_coin(frames, square) for _, square in layout.coins)
+    pawns = tuple(_combined_pawn(frames, square) for _, square in layout.pawns)
+    profile, warnings = _profile_from(base, coins, pawns)
+    return Calibration(profile, coins, pawns, tuple(frame.name for frame in frames), warnings)
+
+
+def _measured_in(frames: Sequence[LayoutFrame], square: str,
+                 found: Sequence[object]) -> tuple[str, ...]:
+    """The names of the frames that missed the object on ``square``; raises CalibrationError
+    when they are most of the frames (more than half)."""
+    missed = tuple(frame.name for frame in frames if square in frame.problems)
+    if 2 * len(missed) > len(frames) or not found:
+        problems = [frame.problems[square] for frame in frames if square in frame.problems]
+        problem = max(problems, key=problems.count)  # the most common; the first of a tie
+        where = "" if len(frames) == 1 else (
+            f" in {len(missed)} of {len(frames)} frames ({', '.join(missed)})"
+        )
+        raise CalibrationError(f"{problem.what}{where}: {problem.fix}")
+    return missed
+
+
+def _combined_coin(frames: Sequence[LayoutFrame], square: str) -> CoinMeasure:
+    """The median of the coin on ``square`` over the frames that measured it; its size from
+    those that saw its face when some did, since a glint that washes the face out also swells
+    the outline."""
+    measures = [frame.coins[square] for frame in frames if square in frame.coins]
+    missed = _measured_in(frames, square, measures)
+    clear = [measure for measure in measures if measure.colour is not None]
+    colour = None
+    if clear:
+        colour = (_median([m.colour[0] for m in clear if m.colour is not None]),
+                  _median([m.colour[1] for m in clear if m.colour is not None]))
+    diameter = _median([m.diameter_mm for m in clear or measures])
+    return CoinMeasure(measures[0].kind, square, diameter, colour,
+                       tuple(m.frames[0] for m in measures), missed)
+
+
+def _combined_pawn(frames: Sequence[LayoutFrame], square: str) -> PawnMeasure:
+    """The median of the pawn on ``square`` over the frames that measured it."""
+    measures = [frame.pawns[square] for frame in frames if square in frame.pawns]
+    missed = _measured_in(frames, square, measures)
+    blue, green, red = (_median([m.colour[index] for m in measures]) for index in range(3))
+    return PawnMeasure(measures[0].name, square, (blue, green, red),
+                       _median([m.diameter_mm for m in measures]),
+                       tuple(m.frames[0] for m in measures), missed)
 
 
 def learn_from_layout(
@@ -348,50 +486,24 @@ def learn_from_layout(
     layout_frames: Sequence[Image],
     layout: CalibrationLayout,
     base: VisionProfile | None = None,
+    names: Sequence[str] | None = None,
 ) -> Calibration:
-    """Measure every object of ``layout`` in each of ``layout_frames``, and learn.
-
-    Each object's measurements are combined by their median over the frames (several frames
-    average out sensor noise). Measured kinds get their measured diameter and colour; kinds the
-    layout does not hold keep their base colour and get their true diameter scaled like the
-    measured ones. Pawns are the layout's pawns with their measured colours; pawn colours the
-    layout does not hold keep their base looks. Raises :class:`CalibrationError` naming the
-    square whose object is missing or wrong.
-    """
+    """Measure every object of ``layout`` in each of ``layout_frames`` (named ``names``, by
+    default ``frame 1`` and on) and learn: :func:`measure_layout_frame` on each, then
+    :func:`combine_layout`. Raises :class:`CalibrationError` naming the square whose object
+    is missing or wrong in most frames."""
     if not layout_frames:
         raise CalibrationError("calibration needs at least one frame of the layout")
-    base = base or VisionProfile.default()
-    coin_rounds, pawn_rounds = [], []
-    for frame in layout_frames:
-        reading = read_calibration_frame(config, frame, geometry, base)
-        view = reading.view
-        coin_rounds.append(measure_coins(config, reading, layout, base))
-        pawn_rounds.append(tuple(
-            measure_pawn(config, view, background, geometry, square, name, base)
-            for name, square in layout.pawns
-        ))
-    coins = tuple(_median_coin(measures) for measures in zip(*coin_rounds, strict=True))
-    pawns = tuple(_median_pawn(measures) for measures in zip(*pawn_rounds, strict=True))
-    return Calibration(_profile_from(base, coins, pawns), coins, pawns)
+    names = names or [f"frame {number}" for number in range(1, len(layout_frames) + 1)]
+    measured = [
+        measure_layout_frame(config, geometry, background, image, layout, base, name)
+        for image, name in zip(layout_frames, names, strict=True)
+    ]
+    return combine_layout(measured, layout, base)
 
 
 def _median(values: Sequence[float]) -> float:
     return round(float(np.median(values)), 4)
-
-
-def _median_coin(measures: Sequence[CoinMeasure]) -> CoinMeasure:
-    first = measures[0]
-    return CoinMeasure(
-        first.kind, first.square, _median([m.diameter_mm for m in measures]),
-        (_median([m.colour[0] for m in measures]), _median([m.colour[1] for m in measures])),
-    )
-
-
-def _median_pawn(measures: Sequence[PawnMeasure]) -> PawnMeasure:
-    first = measures[0]
-    blue, green, red = (_median([m.colour[index] for m in measures]) for index in range(3))
-    return PawnMeasure(first.name, first.square, (blue, green, red),
-                       _median([m.diameter_mm for m in measures]))
 
 
 def learn_profile(
@@ -404,12 +516,12 @@ def learn_profile(
 ) -> Calibration:
     """Learn a profile from frames of the empty mat and frames of ``layout`` (both steps of
     :func:`learn_background` and :func:`learn_from_layout`)."""
-    background = learn_background(config, geometry, empty_frames, base, layout.used_squares())
+    background = learn_background(config, geometry, empty_frames)
     return learn_from_layout(config, geometry, background, layout_frames, layout, base)
 
 
 def metal_colours(coins: Sequence[CoinMeasure]) -> dict[str, tuple[float, float]]:
-    """Metal -> the median colour of the measured coins of that metal.
+    """Metal -> the median colour of the measured coins of that metal whose face showed it.
 
     Colour belongs to the metal, not the kind: nickels, dimes and quarters are all silver, and
     letting one tarnished dime's colour differ from one quarter's would make colour noise
@@ -417,20 +529,53 @@ def metal_colours(coins: Sequence[CoinMeasure]) -> dict[str, tuple[float, float]
     """
     by_metal: dict[str, list[tuple[float, float]]] = {}
     for coin in coins:
-        by_metal.setdefault(COIN_KINDS[coin.kind][2], []).append(coin.colour)
+        if coin.colour is not None:
+            by_metal.setdefault(COIN_KINDS[coin.kind][2], []).append(coin.colour)
     return {
         metal: (_median([c[0] for c in colours]), _median([c[1] for c in colours]))
         for metal, colours in by_metal.items()
     }
 
 
+def washed_out_warnings(coins: Sequence[CoinMeasure]) -> tuple[str, ...]:
+    """One sentence per coin whose face glare washed out in every frame, saying which coins
+    its metal's colour was taken from; raises CalibrationError when no coin of that metal
+    showed its colour."""
+    warnings = []
+    for coin in coins:
+        if coin.colour is not None:
+            continue
+        name, _, metal = COIN_KINDS[coin.kind]
+        others = [other for other in coins
+                  if other.colour is not None and COIN_KINDS[other.kind][2] == metal]
+        if not others:
+            raise CalibrationError(
+                f"glare washed out the face of the {name} on {coin.square} and no other "
+                f"{metal} coin of the layout shows the {metal} colour: move the light so it "
+                "does not glare on the coin"
+            )
+        sources = listed([f"the {COIN_KINDS[other.kind][0]} on {other.square}"
+                           for other in others])
+        warnings.append(f"glare washed out the face of the {name} on {coin.square}, so its "
+                        f"colour was taken from {sources} and its size from the other coins' "
+                        "(glare swells a coin's outline)")
+    return tuple(warnings)
+
+
 def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
-                  pawns: Sequence[PawnMeasure]) -> VisionProfile:
+                  pawns: Sequence[PawnMeasure]) -> tuple[VisionProfile, tuple[str, ...]]:
     """Measured kinds take their measured size; every kind of a measured metal takes that
-    metal's colour; the rest keep the base look, sizes scaled like the measured ones."""
-    measured: Mapping[str, CoinMeasure] = {coin.kind: coin for coin in coins}
+    metal's colour; the rest (and kinds glare washed out) keep the base look, sizes scaled
+    like the measured ones. Also returns the warnings for coins washed out by glare (see
+    :func:`washed_out_warnings`)."""
+    warnings = washed_out_warnings(coins)
+    # A coin glare washed out in every frame was measured through the glare: its size is
+    # taken as for a kind the layout does not hold.
+    measured: Mapping[str, CoinMeasure] = {
+        coin.kind: coin for coin in coins if coin.colour is not None
+    }
     metals = metal_colours(coins)
-    scales = [coin.diameter_mm / COIN_KINDS[coin.kind][1] for coin in coins]
+    scales = [coin.diameter_mm / COIN_KINDS[coin.kind][1] for coin in measured.values()]
     scale = float(np.median(scales)) if scales else 1.0
     looks = []
     for look in base.coins:
@@ -446,4 +591,4 @@ def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
         kept = tuple(look for look in base.pawns if look.name not in learned)
         profile = replace(profile, pawns=tuple(learned.values()) + kept)
     profile.check("the learned profile")
-    return profile
+    return profile, warnings

@@ -59,16 +59,33 @@ class CameraError(VisionError):
 
 
 class EndOfFrames(CameraError):
-    """A video file or folder source that has served its last frame (and does not loop)."""
+    """A video file or folder source that has served its last frame (and does not loop).
+
+    ``source`` names what ran out in words for a sentence ("the 3 images in shots", "the
+    video clip.avi"), and ``frames`` is how many frames it held, so that a caller can say
+    what it was still waiting for.
+    """
+
+    def __init__(self, message: str, source: str = "", frames: int = 0) -> None:
+        super().__init__(message)
+        self.source = source
+        self.frames = frames
 
 
 @dataclass(frozen=True, eq=False)
 class Frame:
-    """One captured image (BGR, uint8, height x width x 3) with its time in seconds and index."""
+    """One captured image (BGR, uint8, height x width x 3) with its time in seconds and index;
+    ``name`` is the image file's name for folder sources (empty for others)."""
 
     image: Image
     timestamp: float
     index: int
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        """How to name this frame to the user: its file name, or ``frame 12``."""
+        return self.name or f"frame {self.index}"
 
     def __repr__(self) -> str:
         height, width = self.image.shape[:2]
@@ -144,7 +161,13 @@ class _BlackFrameGuard:
 
 
 class _SourceBase:
-    """Shared bookkeeping: the URL, the next index, closing, the black-frame guard."""
+    """Shared bookkeeping: the URL, the next index, closing, the black-frame guard.
+
+    ``stills`` is True for sources of still photos (a folder of images, one image): each frame
+    is a separate photo, steady by nature, rather than a moment of a moving scene.
+    """
+
+    stills: bool = False
 
     def __init__(self, url: str, options: CameraOptions) -> None:
         self.url = url
@@ -153,9 +176,9 @@ class _SourceBase:
         self._closed = False
         self._black = _BlackFrameGuard(url, options.black_frame_limit)
 
-    def _next_frame(self, image: Image, timestamp: float) -> Frame:
+    def _next_frame(self, image: Image, timestamp: float, name: str = "") -> Frame:
         self._black.check(image)
-        frame = Frame(image, timestamp, self._index)
+        frame = Frame(image, timestamp, self._index, name)
         self._index += 1
         return frame
 
@@ -318,7 +341,7 @@ class VideoFileCamera(_SourceBase):
                 )
             raise EndOfFrames(
                 f"video {str(self.path)!r} has no more frames ({self._index} read); "
-                "add ?loop=1 to play it again"
+                "add ?loop=1 to play it again", f"the video {self.path}", self._index,
             )
         self._served += 1
         return self._next_frame(image, self._index / self.fps)
@@ -338,7 +361,10 @@ def image_files(folder: Path) -> list[Path]:
 
 
 class ImageFolderCamera(_SourceBase):
-    """The images of a folder (or one image) in name order, at ``options.fps``."""
+    """The images of a folder (or one image) in name order, at ``options.fps``: still photos,
+    each frame named by its file."""
+
+    stills = True
 
     def __init__(self, paths: list[Path], options: CameraOptions, url: str) -> None:
         super().__init__(url, options)
@@ -359,14 +385,22 @@ class ImageFolderCamera(_SourceBase):
             if not self.options.loop:
                 raise EndOfFrames(
                     f"{self.url!r} has no more images ({len(self.paths)} read); "
-                    "add ?loop=1 to start again"
+                    "add ?loop=1 to start again", self.describe(), len(self.paths),
                 )
             position %= len(self.paths)
         path = self.paths[position]
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise CameraError(f"cannot read image {str(path)!r}: remove it or replace it")
-        return self._next_frame(image, self._index / self.options.fps)
+        return self._next_frame(image, self._index / self.options.fps, path.name)
+
+    def describe(self) -> str:
+        """The photos in words: ``the 3 images in shots`` or ``the image empty.png``."""
+        if len(self.paths) == 1:
+            return f"the image {self.paths[0]}"
+        folders = {path.parent for path in self.paths}
+        where = f" in {folders.pop()}" if len(folders) == 1 else ""
+        return f"the {len(self.paths)} images{where}"
 
 
 class SimCamera(_SourceBase):

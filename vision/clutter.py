@@ -34,10 +34,11 @@ class ClutterConfig:
     """How objects are told from the print; lengths in millimetres.
 
     ``margin_mm`` of paper around the play area is looked at for the light only; ``edge_mm``
-    keeps off the play area's printed border. The light is a smooth mean over ``light_mm``
-    of the paper that strays less than ``light_tolerance`` from it. A pixel differs when the frame's colour strays
-    from the print's by more than ``weak`` (a share of the paper's brightness); a blob counts
-    when some pixel of it strays by ``strong`` and it covers ``min_area_mm2`` (a dime is 252)
+    keeps off the play area's printed border. The light is a smooth mean over ``light_mm`` of
+    the paper that strays less than ``light_tolerance`` from it. A pixel differs when the
+    frame's colour strays from the print's by more than ``weak`` (a share of the paper's
+    brightness); a blob counts when some pixel of it strays by ``strong`` and it covers
+    ``min_area_mm2`` (a dime is 252)
     once lines thinner than ``line_mm`` are opened away.
     """
 
@@ -151,13 +152,13 @@ def _objects(geometry: MatGeometry, view: TopView, difference: Image,
              config: ClutterConfig) -> tuple[Clutter, ...]:
     """Blobs of ``difference`` that are objects (see :class:`ClutterConfig`), largest first."""
     scale = view.pixels_per_mm
-    mask = (difference > config.weak).astype(np.uint8) * 255
+    mask: Image = np.where(difference > config.weak, 255, 0).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _disc(5.0 * scale))  # a rim's gaps
     mask = _fill_holes(mask, config.hole_mm2 * scale**2)  # a rim with its face
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _disc(config.line_mm * scale))
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     peaks = np.zeros(count, np.float32)
-    np.maximum.at(peaks, labels.ravel(), difference.ravel())
+    np.maximum.at(peaks, np.asarray(labels, np.intp).ravel(), difference.ravel())
     found = []
     for label in range(1, count):
         area = float(stats[label, cv2.CC_STAT_AREA]) / scale**2
@@ -177,7 +178,7 @@ def _fill_holes(mask: Image, largest_px: float) -> Image:
     """``mask`` with its holes smaller than ``largest_px`` filled (a coin's rim encloses its
     face; a printed square's outline, far larger, stays open)."""
     holes = cv2.bitwise_not(mask)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
     small = stats[:, cv2.CC_STAT_AREA] < largest_px
     border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
     small[border] = False

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from calibration.geometry import MatGeometry
 from vision.errors import MatNotFoundError
-from vision.markers import BoardLocation, MarkerConfig, find_board
+from vision.markers import BoardLocation, MarkerConfig, distort_points, find_board
 
 #: An image or mask as OpenCV gives it; a 3x3 or Nx2 float matrix.
 Image = NDArray[Any]
@@ -50,6 +50,16 @@ class BoardFinding(Protocol):
     @property
     def markers_found(self) -> tuple[int, ...]:
         """Ids of the mat's markers found in the frame."""
+        ...
+
+    @property
+    def lens_k1(self) -> float:
+        """The lens's radial distortion (see :func:`vision.markers.distort_points`)."""
+        ...
+
+    @property
+    def image_size(self) -> tuple[int, int]:
+        """The frame's (width, height) in pixels."""
         ...
 
 
@@ -155,15 +165,21 @@ def view_masks(geometry: MatGeometry, mm_per_pixel: float) -> tuple[Image, Image
     return paper, play, margin
 
 
-def top_view(image: Image, image_to_mat: Matrix, geometry: MatGeometry,
+def top_view(image: Image, finding: BoardFinding, geometry: MatGeometry,
              mm_per_pixel: float, masks: tuple[Image, Image, Image] | None = None) -> GateView:
     """The whole mat warped straight to ``mm_per_pixel`` (2 mm per pixel is coarse enough that
-    the warp is cheap, and fine enough to see a coin move)."""
+    the warp is cheap, and fine enough to see a coin move), through the lens as well as the
+    homography, so that a lens refit that leaves the board where it was leaves the view too."""
     paper, _, margin = masks or view_masks(geometry, mm_per_pixel)
     height, width = paper.shape
-    mat_to_view = np.diag([1 / mm_per_pixel, 1 / mm_per_pixel, 1.0])
-    view = cv2.warpPerspective(image, mat_to_view @ image_to_mat, (width, height),
-                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    view_to_mat = np.diag([mm_per_pixel, mm_per_pixel, 1.0])
+    if finding.lens_k1 == 0.0:
+        view = cv2.warpPerspective(image, finding.homography @ view_to_mat, (width, height),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE)
+    else:
+        map_x, map_y = _lens_maps(finding, view_to_mat, (width, height))
+        view = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     grey = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     white = np.maximum(paper_level(view, mm_per_pixel), 1.0)
     balanced = np.clip(view.astype(np.float32) * (PAPER_LEVEL / white), 0, 255).astype(np.uint8)
@@ -237,12 +253,34 @@ def foreign_reason(view: GateView, config: GateConfig) -> tuple[str, str] | None
     return None
 
 
-def play_area_corners(image_to_mat: Matrix, geometry: MatGeometry) -> Matrix:
-    """The play area's four corners in image pixels."""
+def _lens_maps(finding: BoardFinding, view_to_mat: Matrix, size: tuple[int, int],
+               step: int = 8) -> tuple[Image, Image]:
+    """Frame coordinates (x map, y map) of every top-view pixel through the homography and the
+    lens: worked out every ``step`` pixels and interpolated, since the mapping is smooth."""
+    width, height = size
+    count_x, count_y = width // step + 3, height // step + 3
+    # Grid points half a step off, so that resizing by ``step`` puts them on pixel centres.
+    columns = (np.arange(count_x, dtype=np.float64) - 0.5) * step - 0.5
+    rows = (np.arange(count_y, dtype=np.float64) - 0.5) * step - 0.5
+    grid_x, grid_y = np.meshgrid(columns, rows)
+    points = np.column_stack([grid_x.ravel(), grid_y.ravel()]).reshape(-1, 1, 2)
+    ideal = cv2.perspectiveTransform(points, finding.homography @ view_to_mat).reshape(-1, 2)
+    frame = distort_points(ideal, finding.lens_k1, finding.image_size)
+    maps = []
+    for channel in (0, 1):
+        coarse = np.ascontiguousarray(frame[:, channel].reshape(count_y, count_x), np.float32)
+        fine = cv2.resize(coarse, (count_x * step, count_y * step),
+                          interpolation=cv2.INTER_LINEAR)
+        maps.append(fine[step:step + height, step:step + width])
+    return maps[0], maps[1]
+
+
+def play_area_corners(finding: BoardFinding, geometry: MatGeometry) -> Matrix:
+    """The play area's four corners in frame pixels, through the homography and the lens."""
     left, top, right, bottom = geometry.play_area.bounds()
     points = np.array([[[left, top], [right, top], [right, bottom], [left, bottom]]], np.float64)
-    result: Matrix = cv2.perspectiveTransform(points, np.linalg.inv(image_to_mat))[0]
-    return result
+    ideal = cv2.perspectiveTransform(points, finding.homography)[0]
+    return distort_points(ideal, finding.lens_k1, finding.image_size)
 
 
 @dataclass
@@ -270,14 +308,32 @@ class SteadyGate:
     def look(self, timestamp: float, image: Image,
              markers: MarkerConfig | None = None) -> tuple[GateVerdict, BoardLocation | None]:
         """Find the board in ``image`` and :meth:`update`; also returns the board location."""
-        try:
-            finding: BoardLocation | MatNotFoundError = find_board(
-                markers or MarkerConfig(), image, self.geometry
-            )
-        except MatNotFoundError as error:
-            finding = error
+        finding = self._find(image, markers)
         verdict = self.update(timestamp, image, finding)
         return verdict, None if isinstance(finding, MatNotFoundError) else finding
+
+    def look_still(self, image: Image, markers: MarkerConfig | None = None
+                   ) -> tuple[GateVerdict, BoardLocation | None]:
+        """Judge a still photo on its own: markers, hands and foreign objects as in any frame,
+        but no motion and no settle time, since a photo cannot move. Forgets the frames
+        before (a photo has no before), and is forgotten by the next."""
+        self.reset()
+        finding = self._find(image, markers)
+        problem = self._problem(image, finding)
+        self.reset()
+        location = None if isinstance(finding, MatNotFoundError) else finding
+        if problem is not None:
+            code, reason = problem
+            return GateVerdict(False, code, reason, 0.0, self._missing(finding)), location
+        return GateVerdict(True, "steady", "steady", self.config.settle_s), location
+
+    def _find(self, image: Image, markers: MarkerConfig | None
+              ) -> BoardLocation | MatNotFoundError:
+        """Where the board lies in ``image``, or the error saying why it was not found."""
+        try:
+            return find_board(markers or MarkerConfig(), image, self.geometry)
+        except MatNotFoundError as error:
+            return error
 
     def update(self, timestamp: float, image: Image,
                finding: BoardFinding | MatNotFoundError) -> GateVerdict:
@@ -315,10 +371,8 @@ class SteadyGate:
             return "no-board", f"board not found: {markers_missing_reason(missing)}"
         if self._masks is None:
             self._masks = view_masks(self.geometry, self.config.mm_per_pixel)
-        image_to_mat = np.linalg.inv(finding.homography)
-        view = top_view(image, image_to_mat, self.geometry, self.config.mm_per_pixel,
-                        self._masks)
-        moving = self._moved(view, play_area_corners(image_to_mat, self.geometry))
+        view = top_view(image, finding, self.geometry, self.config.mm_per_pixel, self._masks)
+        moving = self._moved(view, play_area_corners(finding, self.geometry))
         hand = hand_seen(view, self.config)
         if hand and missing:
             covered = markers_missing_reason(missing).removesuffix(" not seen")

@@ -18,28 +18,30 @@ reading gives the count and the kinds. :func:`read_frame` is the whole pipeline 
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import cv2
 import numpy as np
 
-from calibration.geometry import Circle, MatGeometry
+from calibration.geometry import MatGeometry
 from companion.observation import COIN_KINDS, Observation, RegionReading
-from vision.faces import clipped_mask, face_colours
+from vision.candidates import (
+    Candidates,
+    coin_presence,
+    empty_doubt,
+    measure_candidates,
+    select_coins,
+)
 from vision.frame_model import FrameFit, KindPrior, fit_frame
 from vision.light import mat_reference, normalise
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, pawn_labels, pawn_mask
 from vision.profile import VisionProfile
-from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
+from vision.read_config import LOOSE_KINDS, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
-from vision.rims import measure_outlines
-from vision.seeds import find_seeds
+from vision.regions import region_windows
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -61,57 +63,6 @@ class VisionConfig:
 
 
 # -- where regions lie in the top view -----------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class RegionWindow:
-    """A region's bounding box in top-view pixels, and for round regions a mask within it."""
-
-    name: str
-    kind: str
-    box: tuple[int, int, int, int]
-    mask: Image | None
-
-
-@lru_cache(maxsize=8)
-def region_windows(
-    geometry: MatGeometry, pixels_per_mm: float, origin_mm: tuple[float, float],
-    size: tuple[int, int],
-) -> tuple[RegionWindow, ...]:
-    """Every region of ``geometry`` as a pixel window of a top view with this scale and origin."""
-    width, height = size
-    windows = []
-    for region in geometry.regions:
-        left, top, right, bottom = region.shape.bounds()
-        x0 = max(0, round((left - origin_mm[0]) * pixels_per_mm))
-        y0 = max(0, round((top - origin_mm[1]) * pixels_per_mm))
-        x1 = min(width, round((right - origin_mm[0]) * pixels_per_mm))
-        y1 = min(height, round((bottom - origin_mm[1]) * pixels_per_mm))
-        mask = None
-        if isinstance(region.shape, Circle):
-            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            centre_x = (region.shape.centre[0] - origin_mm[0]) * pixels_per_mm - 0.5 - x0
-            centre_y = (region.shape.centre[1] - origin_mm[1]) * pixels_per_mm - 0.5 - y0
-            radius = region.shape.radius * pixels_per_mm
-            cv2.circle(mask, (round(centre_x), round(centre_y)), round(radius), 1, -1)
-        windows.append(RegionWindow(region.name, region.kind, (x0, y0, x1, y1), mask))
-    return tuple(windows)
-
-
-@lru_cache(maxsize=8)
-def region_map(windows: tuple[RegionWindow, ...], size: tuple[int, int]) -> FloatArray:
-    """Per top-view pixel: the index of the region it lies in, or -1."""
-    width, height = size
-    index_map = np.full((height, width), -1, np.int16)
-    for index, window in enumerate(windows):
-        x0, y0, x1, y1 = window.box
-        patch = index_map[y0:y1, x0:x1]
-        if window.mask is None:
-            patch[patch < 0] = index
-        else:
-            patch[(patch < 0) & (window.mask > 0)] = index
-    index_map.setflags(write=False)
-    return index_map
 
 
 @dataclass(frozen=True)
@@ -136,118 +87,42 @@ class ViewReading:
     frame: FrameFit | None = None
 
 
-@dataclass(frozen=True, eq=False)
-class _Candidates:
-    """Outlines measured at every seed, in mat terms: base and top face centres (K, 2) mm,
-    diameters (K,)
-    mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
-    pawn hides (K,), whether a pawn stands on the face (K,), the share of the face the camera
-    clipped (K,), contrast (K,), how far its seed
-    stood out (K,), each one's region index by its fitted centre and its seed's (-1: none)."""
-
-    centres_mm: FloatArray
-    tops_mm: FloatArray
-    diameters_mm: FloatArray
-    colours: FloatArray
-    agreement: FloatArray
-    hidden: FloatArray
-    under_pawn: NDArray[np.bool_]
-    clipped: FloatArray
-    contrast: FloatArray
-    strength: FloatArray
-    region: NDArray[np.intp]
-    seed_region: NDArray[np.intp]
-
-
-def _measure(
-    config: ReadConfig, view: TopView, image: Image, mask: Image, camera: CameraOverMat,
-    geometry: MatGeometry, windows: tuple[RegionWindow, ...],
-) -> _Candidates:
-    """Seed, fit and sample every candidate coin of the normalised view ``image``."""
-    ppm = view.pixels_per_mm
-    seeds, strength = find_seeds(config.seeds, image, ppm)
-    seeds_mm = _to_mm(view, seeds)
-    lean, lean_per_mm = camera.lean(seeds_mm)
-    blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)
-    clipped = clipped_mask(view.image)
-    glint = cv2.max(cv2.max(clipped[..., 0], clipped[..., 1]), clipped[..., 2])
-    outlines = measure_outlines(config.rims, image, mask, glint, seeds, lean, ppm, blur,
-                                lean_per_mm)
-    tops = outlines.top_centres(lean)
-    faces = face_colours(image, clipped, mask, tops, outlines.radii_px)
-    hidden = outlines.covered
-    agreement = outlines.agreement / np.maximum(1.0 - hidden, 0.3)
-    centres_mm = _to_mm(view, outlines.centres)
-    height, width = image.shape[:2]
-    regions_at = region_map(windows, (width, height))
-    columns = np.clip(np.round(outlines.centres[:, 0]).astype(int), 0, width - 1)
-    rows = np.clip(np.round(outlines.centres[:, 1]).astype(int), 0, height - 1)
-    inside = ((outlines.centres[:, 0] >= 0) & (outlines.centres[:, 0] < width)
-              & (outlines.centres[:, 1] >= 0) & (outlines.centres[:, 1] < height))
-    region = np.where(inside, regions_at[rows, columns], -1).astype(np.intp)
-    seed_columns = np.clip(np.round(seeds[:, 0]).astype(int), 0, width - 1)
-    seed_rows = np.clip(np.round(seeds[:, 1]).astype(int), 0, height - 1)
-    seed_region = regions_at[seed_rows, seed_columns].astype(np.intp)
-    return _Candidates(centres_mm, _to_mm(view, tops), 2 * outlines.radii_px / ppm,
-                       faces.colours, agreement, hidden, faces.on_pawn > 0.5, faces.clipped,
-                       outlines.contrast, strength, region, seed_region)
-
-
-def _to_mm(view: TopView, pixels: FloatArray) -> FloatArray:
-    """Top-view pixel coordinates (N, 2) -> mat millimetres (N, 2)."""
-    return np.asarray(view.origin_mm) + (np.asarray(pixels, np.float64).reshape(-1, 2) + 0.5
-                                         ) / view.pixels_per_mm
-
-
-def _presence(config: CoinConfig, candidates: _Candidates) -> FloatArray:
-    """How sure each candidate is a coin at all (0-1), from how well its rim fits a circle.
-
-    A pawn standing on a coin hides its middle and leans over its far rim; a pawn on bare
-    paper with its shadow can look like such a coin. So where a pawn stands on the face, the
-    rim must agree on ``pawn_agreement`` more of the rays, and one whose rim the pawn mostly
-    hides (``hidden_share``) is only a doubt (``hidden_presence``), never a coin.
-    """
-    low, sure = _ramp(config)
-    extra = np.where(candidates.under_pawn, config.pawn_agreement, 0.0)
-    ramp = np.clip((candidates.agreement - low - extra) / (sure - low), 0.0, 1.0)
-    ramp = np.where(candidates.contrast >= config.least_contrast, ramp, 0.0)
-    mostly_hidden = candidates.under_pawn & (candidates.hidden > config.hidden_share)
-    return np.where(mostly_hidden, np.minimum(ramp, config.hidden_presence), ramp)
-
-
-def _ramp(config: CoinConfig) -> tuple[float, float]:
-    """The agreement at which presence is 0 and 1: it reaches the acceptance level at
-    ``least_agreement``, a third of the way up."""
-    low = config.least_agreement - (config.sure_agreement - config.least_agreement) / 2
-    return low, config.sure_agreement
-
-
-def _coins(config: CoinConfig, candidates: _Candidates, presence: FloatArray,
-           sizes: FloatArray) -> NDArray[np.intp]:
-    """Indices of the candidates that are coins, each coin once (the best-fitting outline of
-    outlines that are one coin), in a region, and of a plausible size."""
-    usable = ((candidates.region >= 0) & (presence >= _accept(config))
-              & (candidates.diameters_mm > sizes.min() - config.size_margin_mm)
-              & (candidates.diameters_mm < sizes.max() + 2 * config.size_margin_mm))
-    kept: list[int] = []
-    for index in np.flatnonzero(usable)[np.argsort(-candidates.agreement[usable])]:
-        centre = candidates.centres_mm[index]
-        reach = config.apart_share * candidates.diameters_mm[index] / 2
-        if all(math.dist(centre, candidates.centres_mm[other]) >= reach for other in kept):
-            kept.append(int(index))
-    return np.array(sorted(kept), np.intp)
-
-
-def _accept(config: CoinConfig) -> float:
-    """The presence at which a candidate counts as a coin: its agreement at the least."""
-    low, sure = _ramp(config)
-    return (config.least_agreement - low) / (sure - low)
-
-
 def _kind_priors(profile: VisionProfile) -> tuple[KindPrior, ...]:
     """The frame model's kinds: the profile's coins with their true sizes and metals."""
     return tuple(KindPrior(look.kind, look.diameter_mm, COIN_KINDS[look.kind][2])
                  for look in profile.coins)
+
+
+def _coins_and_frame(
+    config: ReadConfig, candidates: Candidates, presence: FloatArray,
+    priors: tuple[KindPrior, ...],
+) -> tuple[NDArray[np.intp], FrameFit]:
+    """The frame's coins and its model: first the coins no pawn stands on, whose fit gives
+    the frame's size offset; then candidates under pawns that are coin-sized by that offset
+    (a pawn's own round base is smaller than any coin), with the model fitted again."""
+    sizes = np.array([prior.diameter_mm for prior in priors])
+    margin = config.coins.size_margin_mm
+    offset = config.model.offset_mm
+    free = select_coins(config.coins, candidates, presence, sizes.min() + offset - margin,
+                        sizes.max() + offset + 2 * margin, ~candidates.under_pawn)
+    frame = _fit(config, priors, candidates, presence, free)
+    if not candidates.under_pawn.any():
+        return free, frame
+    least = sizes.min() + frame.offset_mm - config.coins.pawn_size_margin_mm
+    chosen = select_coins(config.coins, candidates, presence, least,
+                          sizes.max() + frame.offset_mm + 2 * margin,
+                          candidates.under_pawn, free)
+    if len(chosen) == len(free):
+        return free, frame
+    return chosen, _fit(config, priors, candidates, presence, chosen)
+
+
+def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidates,
+         presence: FloatArray, chosen: NDArray[np.intp]) -> FrameFit:
+    """The frame model fitted to the ``chosen`` candidates."""
+    return fit_frame(config.model, priors, candidates.centres_mm[chosen],
+                     candidates.diameters_mm[chosen], presence[chosen],
+                     candidates.colours[chosen], candidates.clipped[chosen])
 
 
 def read_view(
@@ -268,14 +143,9 @@ def read_view(
     height, width = image.shape[:2]
     mask = pawn_mask(config.pawns, labels, (width, height), ppm)
     windows = region_windows(geometry, ppm, view.origin_mm, (width, height))
-    candidates = _measure(config, view, image, mask, camera, geometry, windows)
-    priors = _kind_priors(profile)
-    sizes = np.array([prior.diameter_mm for prior in priors])
-    presence = _presence(config.coins, candidates)
-    chosen = _coins(config.coins, candidates, presence, sizes + config.model.offset_mm)
-    frame = fit_frame(config.model, priors, candidates.centres_mm[chosen],
-                      candidates.diameters_mm[chosen], presence[chosen],
-                      candidates.colours[chosen], candidates.clipped[chosen])
+    candidates = measure_candidates(config, view, image, mask, camera, windows)
+    presence = coin_presence(config.coins, candidates)
+    chosen, frame = _coins_and_frame(config, candidates, presence, _kind_priors(profile))
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
     under = candidates.under_pawn[chosen]
@@ -291,7 +161,7 @@ def read_view(
         )
         name = windows[candidates.region[index]].name
         found.setdefault(name, []).append((fit, kinds[position], float(confidence[position])))
-    doubt = _empty_doubt(config.coins, candidates, presence, chosen, len(windows))
+    doubt = empty_doubt(config.coins, candidates, presence, chosen, len(windows))
     pawns_at = _pawns_by_region(sightings, geometry)
     regions: dict[str, RegionReading] = {}
     measured: list[tuple[str, CoinFit, str, float]] = []
@@ -317,23 +187,6 @@ def read_view(
             regions[window.name] = RegionReading(None, pawn_name,
                                                  min(1.0 - doubt[index], pawn_confidence))
     return ViewReading(regions, tuple(measured), tuple(sightings), frame)
-
-
-def _empty_doubt(config: CoinConfig, candidates: _Candidates, presence: FloatArray,
-                 chosen: NDArray[np.intp], region_count: int) -> FloatArray:
-    """Per region: how much an empty reading there is in doubt. A candidate not taken for a
-    coin casts the doubt of its presence; any seed that stood out strongly (something unlike
-    paper and coin-sized lies there, though no rim was fitted to it) casts doubt by its
-    strength, ``empty_strength`` of the least a seed needs and up."""
-    doubt = np.zeros(region_count)
-    rejected = np.ones(len(presence), bool)
-    rejected[chosen] = False
-    strong = np.clip((candidates.strength - config.empty_strength) / config.empty_strength,
-                     0.0, config.strength_doubt)
-    for index in np.flatnonzero(rejected & (candidates.seed_region >= 0)):
-        region = candidates.seed_region[index]
-        doubt[region] = max(doubt[region], float(presence[index]), float(strong[index]))
-    return doubt
 
 
 def _pawns_by_region(sightings: list[PawnSighting], geometry: MatGeometry

@@ -20,9 +20,10 @@ class CoinConfig:
     of the rays no pawn crosses (``sure_agreement`` for full confidence), it stands at least
     ``least_contrast`` of paper out of it, and its diameter, less the frame's offset, lies
     within ``size_margin_mm`` of the kinds' sizes. Outlines closer than ``apart_share`` of a
-    radius are one coin. Where a pawn stands on the face, the rim must agree on
-    ``pawn_agreement`` more of its rays, and one the pawn hides on more than ``hidden_share``
-    of them is at most a doubt of ``hidden_presence``; a coin read under a pawn has a
+    radius are one coin. Where a pawn stands on the face, the outline must be at least the
+    smallest coin's size less ``pawn_size_margin_mm`` (by the frame's size offset), and one the
+    pawn hides on more than ``hidden_share`` of its rays is at most a doubt of
+    ``hidden_presence``; a coin read under a pawn has a
     confidence of at most ``hidden_confidence`` (its kind is a guess from its rim), and so
     has an empty square a pawn stands on. An empty reading is doubted by any seed there that
     stood out ``empty_strength`` times the least a seed needs, more the stronger, up to
@@ -33,7 +34,7 @@ class CoinConfig:
     least_contrast: float = 0.05
     size_margin_mm: float = 3.0
     apart_share: float = 0.6
-    pawn_agreement: float = 0.2
+    pawn_size_margin_mm: float = 1.0
     hidden_share: float = 0.5
     hidden_presence: float = 0.4
     hidden_confidence: float = 0.45

@@ -79,6 +79,7 @@ class RimConfig:
     tall_sweep_mm: float = 2.0
     rise_samples: int = 1
     glint_step: float = 0.3
+    least_seen: float = 0.3
     consensus_triplets: int = 40
     least_radius_mm: float = 6.0
     most_radius_mm: float = 15.0
@@ -87,9 +88,9 @@ class RimConfig:
 @dataclass(frozen=True, eq=False)
 class CoinOutlines:
     """Every seed's fitted outline, in top-view pixels: base centres (K, 2), radii (K,), how
-    far the top face lies swept along the lean (K,), the share of rays that agree with the
-    circle (K,), the median height of the edge over the paper (K,; 0-1 of paper) and the share
-    of rays a pawn crosses (K,)."""
+    far the top face lies swept along the lean (K,), the share of the rays no pawn crosses
+    that agree with the outline (K,), the median height of the edge over the paper (K,; 0-1
+    of paper) and the share of rays a pawn crosses near the edge (K,)."""
 
     centres: FloatArray
     radii_px: FloatArray
@@ -453,23 +454,25 @@ def measure_outlines(
     tolerance = np.maximum(config.agree_mm * pixels_per_mm, config.agree_camera_px * blur_px)
     agree = edges.valid & (np.abs(error) < tolerance[:, None])
     rays = config.ray_count
+    covered = edges.crossed[:, :rays].mean(axis=1)
+    seen = np.maximum(1.0 - covered, config.least_seen)
     agreement = (agree[:, :rays].mean(axis=1) if edges.valid.shape[1] == rays
-                 else _agreement(agree, long, rays))
+                 else _agreement(agree, long, rays)) / seen
     if short.any():
-        radius[short], agreement[short] = _circle_profile(
+        radius[short], agreement[short], covered[short] = _circle_profile(
             config, image, pawns, glint, centres[short], radius[short], radii, pixels_per_mm)
     contrast = np.array([np.median(row[ok]) if ok.any() else 0.0
                          for row, ok in zip(edges.peak, edges.valid, strict=True)])
-    return CoinOutlines(centres, radius, sweep, agreement, contrast,
-                        edges.crossed[:, :rays].mean(axis=1))
+    return CoinOutlines(centres, radius, sweep, np.minimum(agreement, 1.0), contrast, covered)
 
 
 def _circle_profile(
     config: RimConfig, image: Image, pawns: Image, glint: Image, centres: FloatArray,
     guesses: FloatArray, radii: FloatArray, pixels_per_mm: float,
-) -> tuple[FloatArray, FloatArray]:
-    """Each coin's radius from rays out of its fitted centre, and the share of its rays that
-    show its edge there.
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Each coin's radius from rays out of its fitted centre, the share of the rays no pawn
+    crosses (at least ``least_seen`` of them all) that show its edge there, and the share of
+    rays a pawn crosses near the edge.
 
     The colour's change across each ray (as in :func:`_edges`) is averaged over the rays no
     pawn crosses: a circular edge adds up to a sharp peak at its radius, whatever the noise
@@ -515,7 +518,9 @@ def _circle_profile(
     steepest = np.where(near[:, None, :], rise, 0.0).max(axis=2)
     shows = (own >= 0.5 * steepest) & ~crossed
     found = peaks.any(axis=1)
-    return np.where(found, radius, guesses), np.where(found, shows.mean(axis=1), 0.0)
+    seen = np.maximum((~crossed).sum(axis=1), rays * config.least_seen)
+    return (np.where(found, radius, guesses), np.where(found, shows.sum(axis=1) / seen, 0.0),
+            crossed.mean(axis=1))
 
 
 def _agreement(agree: BoolArray, long: NDArray[np.intp], rays: int) -> FloatArray:

@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.light import PAPER, Normalised
-from vision.pawns import pawn_labels, pawn_table
+from vision.light import PAPER
+from vision.pawns import PawnConfig, pawn_labels, pawn_mask
 from vision.profile import METAL_COLOURS, VisionProfile
 from vision.read import read_frame
 from vision.synth import Light, SynthScene, Variation, random_scene, random_variation, render
@@ -27,13 +27,13 @@ COINS = {
 
 
 def _label(profile: VisionProfile, colour: tuple[float, ...]) -> str | None:
-    """The pawn colour :func:`pawn_table` gives a normalised BGR colour, or None."""
-    blue, green, red = (min(31, int(value) >> 3) for value in colour)
-    label = int(pawn_table(profile)[blue << 10 | green << 5 | red])
+    """The pawn colour :func:`pawn_labels` gives a patch of a normalised BGR colour, or None."""
+    patch = np.full((24, 24, 3), np.clip(np.round(colour), 0, 255), np.uint8)
+    label = int(pawn_labels(PawnConfig(), patch, profile)[6, 6])
     return profile.pawns[label - 1].name if label else None
 
 
-@pytest.mark.parametrize("glare", [0.0, 40.0, 70.0])
+@pytest.mark.parametrize("glare", [0.0, 20.0, 40.0])
 def test_pawn_colours_under_added_white_keep_their_names(glare: float) -> None:
     profile = VisionProfile.default()
     for pawn in profile.pawns:
@@ -94,18 +94,21 @@ def test_specks_in_clipped_glare_make_no_coins() -> None:
     assert observation["d3"].coin is None
 
 
-def test_pawn_labels_keep_inside_the_pawn() -> None:
-    """Outline pixels mixing a pawn with the grey coin beside it keep the pawn's hue but are not
-    pawn: the labels end at the pawn's edge, so they hide no more of a coin under it."""
-    size, radius = 80, 14.0
+def test_the_pawn_mask_covers_the_pawn_and_only_a_margin_round_it() -> None:
+    """Outline pixels mixing a pawn with the grey coin beside it keep the pawn's hue; the mask
+    rims are not looked for in covers the pawn and ends a margin beyond its edge, so it hides
+    no more of a coin under it than that."""
+    size, radius, pixels_per_mm = 80, 14.0, 2.0
     image = np.full((size, size, 3), 150, np.uint8)  # a silver coin's face
     cv2.circle(image, (40, 40), int(radius), (40, 40, 170), -1, cv2.LINE_AA)
     blurred = np.asarray(cv2.GaussianBlur(image, (0, 0), 1.0), np.uint8)
-    empty = np.zeros((size, size), np.uint8)
-    labels = pawn_labels(Normalised(blurred, empty, empty, empty.astype(np.float32)), PROFILE)
-    rows, columns = np.nonzero(labels)
-    assert len(rows) >= 0.6 * np.pi * radius**2
-    assert np.hypot(rows - 39.5, columns - 39.5).max() <= radius + 0.5
+    config = PawnConfig()
+    labels = pawn_labels(config, blurred, PROFILE)
+    mask = pawn_mask(config, labels, (size, size), pixels_per_mm)
+    rows, columns = np.nonzero(mask)
+    assert mask[40, 40] and mask[40, 40 + int(radius) - 2]
+    margin = config.margin_mm * pixels_per_mm
+    assert np.hypot(rows - 39.5, columns - 39.5).max() <= radius + margin + 2
 
 
 @pytest.mark.parametrize(("seed", "square"), [(83, "f4"), (109, "a4")])

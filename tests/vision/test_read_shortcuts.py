@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 
 from vision.errors import MatNotFoundError
-from vision.light import PAPER, MatReference, Normalised, mat_reference, normalise
+from vision.light import PAPER, MatReference, mat_reference, normalise
 from vision.markers import find_board, forget_lens
-from vision.pawns import pawn_labels, pawn_table
 from vision.read import VisionConfig, read_frame_details
 from vision.rectify import TopView, _fine_maps, _lens_grid, rectify, view_bounds, view_homography
 from vision.synth import random_scene, random_variation, render
@@ -30,7 +29,7 @@ def _view(seed: int) -> TopView:
 
 def _plain_light(view: TopView) -> np.ndarray:
     """The normalised image as first written: the full-size light always clamped to 1."""
-    config = CONFIG.read
+    config = CONFIG.read.light
     reference = _reference(view)
     ratio = cv2.divide(view.image, reference.image, scale=100.0)
     scale = config.light_pixels_per_mm / view.pixels_per_mm
@@ -42,7 +41,7 @@ def _plain_light(view: TopView) -> np.ndarray:
 
 
 def _reference(view: TopView) -> MatReference:
-    config = CONFIG.read
+    config = CONFIG.read.light
     margin = GEOMETRY.play_area.left - view.origin_mm[0]
     return mat_reference(
         GEOMETRY, view.pixels_per_mm, margin, config.reference_blur_px, config.ink_band_mm
@@ -56,31 +55,8 @@ def test_the_light_is_clamped_only_where_it_reaches_black(black: bool) -> None:
         image = view.image.copy()
         image[100:400, 100:400] = 0
         view = TopView(image, view.pixels_per_mm, view.origin_mm)
-    normalised = normalise(CONFIG.read, view, _reference(view), PROFILE)
-    assert np.array_equal(normalised.image, _plain_light(view))
-
-
-def test_pawn_labels_match_a_plain_lookup_of_every_pixel() -> None:
-    rng = np.random.default_rng(5)
-    patches = rng.integers(0, 256, (12, 16, 3), dtype=np.uint8)  # pure colours, greys, ...
-    image = cv2.resize(patches, (162, 120), interpolation=cv2.INTER_NEAREST)
-    image = np.bitwise_or(image, rng.integers(0, 8, image.shape, dtype=np.uint8))
-    empty = np.zeros(image.shape[:2], np.uint8)
-    labels = pawn_labels(Normalised(image, empty, empty, empty.astype(np.float32)), PROFILE)
-    small = cv2.resize(image, (81, 60), interpolation=cv2.INTER_AREA).astype(np.int64) >> 3
-    index = small[..., 0] * 1024 + small[..., 1] * 32 + small[..., 2]
-    plain = pawn_table(PROFILE)[index]
-    plain = cv2.erode(plain, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
-    plain = cv2.resize(plain, (162, 120), interpolation=cv2.INTER_NEAREST)
-    assert plain.any()
-    assert np.array_equal(labels, plain)
-
-
-def test_the_normalised_view_carries_its_grey_image() -> None:
-    view = _view(12)
-    normalised = normalise(CONFIG.read, view, _reference(view), PROFILE)
-    assert normalised.grey is not None
-    assert np.array_equal(normalised.grey, cv2.cvtColor(normalised.image, cv2.COLOR_BGR2GRAY))
+    normalised = normalise(CONFIG.read.light, view, _reference(view))
+    assert np.array_equal(normalised, _plain_light(view))
 
 
 @pytest.mark.parametrize("lens", [False, True])

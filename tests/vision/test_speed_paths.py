@@ -13,7 +13,6 @@ import vision.markers as markers
 from calibration.geometry import coin_isolation_mat
 from vision.allocator import keep_freed_memory
 from vision.markers import BoardLocation, MarkerConfig, find_board, forget_lens
-from vision.pawns import pawns_in
 from vision.synth import CameraPose, SynthScene, Variation, random_scene, random_variation, render
 
 from .helpers import PROFILE
@@ -149,26 +148,6 @@ def test_a_covered_marker_sends_the_search_over_the_whole_frame(lens_fits: list[
     assert markers._detect_near(small, scale, previous) == {}
     location = find_board(config, covered, GEOMETRY)
     assert location.markers_missing == (0,)
-
-
-def test_pawn_counts_from_pawn_pixels_match_counts_over_the_whole_view() -> None:
-    rng = np.random.default_rng(3)
-    regions_at = rng.integers(-1, 6, (120, 160)).astype(np.int16)
-    labels = np.zeros((120, 160), np.uint8)
-    for colour in (1, 2, 3):
-        row, column = rng.integers(10, 100), rng.integers(10, 140)
-        labels[row : row + 15, column : column + 15] = colour
-    profile = PROFILE
-    counted = pawns_in(labels, regions_at, 6, profile, 1.0)
-    inside = regions_at >= 0
-    colours = len(profile.pawns) + 1
-    keys = regions_at[inside].astype(np.int64) * colours + labels[inside]
-    plain = np.bincount(keys, minlength=6 * colours).reshape(6, colours)[:, 1:]
-    disc = np.pi * (profile.pawn_diameter_mm / 2) ** 2
-    for (name, share), row in zip(counted, plain, strict=True):
-        assert share == pytest.approx(row.max() / disc)
-        assert (name is None) == (row.max() / disc < profile.pawn_min_share)
-    assert pawns_in(np.zeros_like(labels), regions_at, 6, profile, 1.0) == [(None, 0.0)] * 6
 
 
 @pytest.mark.parametrize("seed", [3, 11, 29])

@@ -1,0 +1,159 @@
+"""Candidate coins of a top view: every seed's outline and face in mat terms, how sure each is a
+coin at all, and which of them are the frame's coins.
+
+Seeds (:mod:`vision.seeds`) are many more than coins: grid lines, shadows and pawns make some,
+and a coin often makes two. Each is measured (:mod:`vision.rims`, :mod:`vision.faces`); its
+presence is how well its rim fits a coin's outline; coins are the candidates present enough,
+of a plausible size, each coin once. A pawn standing on a coin hides its middle and leans over
+its far rim, and a pawn's own round base with its shadow can look like such a coin: a
+candidate a pawn stands on is only taken for a coin at a coin's size, judged by the frame's
+size offset from the coins no pawn touches (see :func:`vision.read.read_view`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from vision.faces import clipped_mask, face_colours
+from vision.parallax import CameraOverMat
+from vision.read_config import CoinConfig, ReadConfig
+from vision.rectify import TopView
+from vision.regions import RegionWindow, region_map
+from vision.rims import measure_outlines
+from vision.seeds import find_seeds
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class Candidates:
+    """Outlines measured at every seed, in mat terms: base and top face centres (K, 2) mm,
+    diameters (K,)
+    mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
+    pawn hides (K,), whether a pawn stands on the face (K,), the share of the face the camera
+    clipped (K,), contrast (K,), how far its seed
+    stood out (K,), each one's region index by its fitted centre and its seed's (-1: none)."""
+
+    centres_mm: FloatArray
+    tops_mm: FloatArray
+    diameters_mm: FloatArray
+    colours: FloatArray
+    agreement: FloatArray
+    hidden: FloatArray
+    under_pawn: NDArray[np.bool_]
+    clipped: FloatArray
+    contrast: FloatArray
+    strength: FloatArray
+    region: NDArray[np.intp]
+    seed_region: NDArray[np.intp]
+
+
+def measure_candidates(
+    config: ReadConfig, view: TopView, image: Image, mask: Image, camera: CameraOverMat,
+    windows: tuple[RegionWindow, ...],
+) -> Candidates:
+    """Seed, fit and sample every candidate coin of the normalised view ``image``."""
+    ppm = view.pixels_per_mm
+    seeds, strength = find_seeds(config.seeds, image, ppm)
+    seeds_mm = to_mm(view, seeds)
+    lean, lean_per_mm = camera.lean(seeds_mm)
+    blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)
+    clipped = clipped_mask(view.image)
+    glint = cv2.max(cv2.max(clipped[..., 0], clipped[..., 1]), clipped[..., 2])
+    outlines = measure_outlines(config.rims, image, mask, glint, seeds, lean, ppm, blur,
+                                lean_per_mm)
+    tops = outlines.top_centres(lean)
+    faces = face_colours(image, clipped, mask, tops, outlines.radii_px)
+    hidden, agreement = outlines.covered, outlines.agreement
+    centres_mm = to_mm(view, outlines.centres)
+    height, width = image.shape[:2]
+    regions_at = region_map(windows, (width, height))
+    columns = np.clip(np.round(outlines.centres[:, 0]).astype(int), 0, width - 1)
+    rows = np.clip(np.round(outlines.centres[:, 1]).astype(int), 0, height - 1)
+    inside = ((outlines.centres[:, 0] >= 0) & (outlines.centres[:, 0] < width)
+              & (outlines.centres[:, 1] >= 0) & (outlines.centres[:, 1] < height))
+    region = np.where(inside, regions_at[rows, columns], -1).astype(np.intp)
+    seed_columns = np.clip(np.round(seeds[:, 0]).astype(int), 0, width - 1)
+    seed_rows = np.clip(np.round(seeds[:, 1]).astype(int), 0, height - 1)
+    seed_region = regions_at[seed_rows, seed_columns].astype(np.intp)
+    return Candidates(centres_mm, to_mm(view, tops), 2 * outlines.radii_px / ppm,
+                       faces.colours, agreement, hidden, faces.on_pawn > 0.5, faces.clipped,
+                       outlines.contrast, strength, region, seed_region)
+
+
+def to_mm(view: TopView, pixels: FloatArray) -> FloatArray:
+    """Top-view pixel coordinates (N, 2) -> mat millimetres (N, 2)."""
+    return np.asarray(view.origin_mm) + (np.asarray(pixels, np.float64).reshape(-1, 2) + 0.5
+                                         ) / view.pixels_per_mm
+
+
+def coin_presence(config: CoinConfig, candidates: Candidates) -> FloatArray:
+    """How sure each candidate is a coin at all (0-1), from how well its rim fits a circle;
+    one whose rim a pawn hides on more than ``hidden_share`` of its rays is at most a doubt
+    (``hidden_presence``)."""
+    low, sure = _ramp(config)
+    ramp = np.clip((candidates.agreement - low) / (sure - low), 0.0, 1.0)
+    ramp = np.where(candidates.contrast >= config.least_contrast, ramp, 0.0)
+    mostly_hidden = candidates.under_pawn & (candidates.hidden > config.hidden_share)
+    return np.where(mostly_hidden, np.minimum(ramp, config.hidden_presence), ramp)
+
+
+def _ramp(config: CoinConfig) -> tuple[float, float]:
+    """The agreement at which presence is 0 and 1: it reaches the acceptance level at
+    ``least_agreement``, a third of the way up."""
+    low = config.least_agreement - (config.sure_agreement - config.least_agreement) / 2
+    return low, config.sure_agreement
+
+
+def select_coins(
+    config: CoinConfig, candidates: Candidates, presence: FloatArray, least_mm: float,
+    most_mm: float, among: NDArray[np.bool_], kept: NDArray[np.intp] | None = None,
+) -> NDArray[np.intp]:
+    """Indices of the candidates ``among`` these that are coins: present enough, in a region,
+    between ``least_mm`` and ``most_mm`` across, each coin once (the best-fitting outline of
+    outlines that are one coin), none on a coin already ``kept``. Returns them with the kept
+    ones, sorted."""
+    usable = (among & (candidates.region >= 0) & (presence >= accept_level(config))
+              & (candidates.diameters_mm > least_mm) & (candidates.diameters_mm < most_mm))
+    chosen: list[int] = [] if kept is None else [int(index) for index in kept]
+    for index in np.flatnonzero(usable)[np.argsort(-candidates.agreement[usable])]:
+        centre = candidates.centres_mm[index]
+        reach = config.apart_share * candidates.diameters_mm[index] / 2
+        if all(math.dist(centre, candidates.centres_mm[other]) >= reach for other in chosen):
+            chosen.append(int(index))
+    return np.array(sorted(chosen), np.intp)
+
+
+def accept_level(config: CoinConfig) -> float:
+    """The presence at which a candidate counts as a coin: its agreement at the least."""
+    low, sure = _ramp(config)
+    return (config.least_agreement - low) / (sure - low)
+
+
+def empty_doubt(config: CoinConfig, candidates: Candidates, presence: FloatArray,
+                 chosen: NDArray[np.intp], region_count: int) -> FloatArray:
+    """Per region: how much an empty reading there is in doubt. A candidate not taken for a
+    coin casts the doubt of its presence; any seed that stood out strongly (something unlike
+    paper and coin-sized lies there, though no rim was fitted to it) casts doubt by its
+    strength, ``empty_strength`` of the least a seed needs and up."""
+    doubt = np.zeros(region_count)
+    rejected = np.ones(len(presence), bool)
+    rejected[chosen] = False
+    strong = np.clip((candidates.strength - config.empty_strength) / config.empty_strength,
+                     0.0, config.strength_doubt)
+    for index in np.flatnonzero(rejected & (candidates.seed_region >= 0)):
+        region = candidates.seed_region[index]
+        doubt[region] = max(doubt[region], float(presence[index]), float(strong[index]))
+    return doubt
