@@ -10,11 +10,14 @@ URLs, as pyserial's ``serial_for_url`` does for ports:
   timestamps are ``index / fps`` of the file.
 * ``file://DIR`` or a directory path: the images in DIR (.png, .jpg, .jpeg, .bmp, .tif, .tiff,
   .webp) in plain name order, so number them with leading zeros; timestamps are ``index / fps``
-  (``?fps=30`` by default). A single image path serves that image as a still camera.
+  (``?fps=30`` by default). A single image path serves that image as a still camera. Each
+  frame is named by its file (``Frame.name``), and the source says it serves still photos
+  (``stills``), which calibration takes as steady one by one.
 * ``sim://`` with query options (``sim://?seed=3&players=2``): the synthetic table of
   :mod:`vision.synth`.
 
-File sources end by default: after the last frame ``read()`` raises :class:`EndOfFrames`.
+File sources end by default: after the last frame ``read()`` raises :class:`EndOfFrames`, which
+names the source in words and how many frames it held (for "the 3 images in DIR show ...").
 ``?loop=1`` starts again from the first frame instead, with timestamps still increasing. Every
 expected failure (no such device, permission denied, no frames, only black frames) is a
 :class:`CameraError` whose message is one sentence saying what to do; the source is then closed

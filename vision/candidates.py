@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from vision.faces import clipped_mask, face_colours
+from vision.faces import clipped_mask, edge_colours, face_colours
 from vision.parallax import CameraOverMat
 from vision.read_config import CoinConfig, ReadConfig
 from vision.rectify import TopView
@@ -40,7 +40,7 @@ else:
 @dataclass(frozen=True, eq=False)
 class Candidates:
     """Outlines measured at every seed, in mat terms: base and top face centres (K, 2) mm,
-    diameters (K,)
+    diameters (K,), face colours and edge colours (K, 2, see :func:`vision.faces.edge_colours`)
     mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
     pawn hides (K,), whether a pawn stands on the face (K,), the share of the face the camera
     clipped (K,), contrast (K,), how far its seed
@@ -50,6 +50,7 @@ class Candidates:
     tops_mm: FloatArray
     diameters_mm: FloatArray
     colours: FloatArray
+    edge_colours: FloatArray
     agreement: FloatArray
     hidden: FloatArray
     under_pawn: NDArray[np.bool_]
@@ -76,6 +77,7 @@ def measure_candidates(
                                 lean_per_mm)
     tops = outlines.top_centres(lean)
     faces = face_colours(image, clipped, mask, tops, outlines.radii_px)
+    edges = edge_colours(image, tops, outlines.radii_px)
     hidden, agreement = outlines.covered, outlines.agreement
     centres_mm = to_mm(view, outlines.centres)
     height, width = image.shape[:2]
@@ -89,8 +91,8 @@ def measure_candidates(
     seed_rows = np.clip(np.round(seeds[:, 1]).astype(int), 0, height - 1)
     seed_region = regions_at[seed_rows, seed_columns].astype(np.intp)
     return Candidates(centres_mm, to_mm(view, tops), 2 * outlines.radii_px / ppm,
-                       faces.colours, agreement, hidden, faces.on_pawn > 0.5, faces.clipped,
-                       outlines.contrast, strength, region, seed_region)
+                       faces.colours, edges, agreement, hidden, faces.on_pawn > 0.5,
+                       faces.clipped, outlines.contrast, strength, region, seed_region)
 
 
 def to_mm(view: TopView, pixels: FloatArray) -> FloatArray:

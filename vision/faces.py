@@ -104,3 +104,41 @@ def clipped_mask(view: Image) -> Image:
     """Per channel of the (un-normalised) top view: where the camera clipped it (255)."""
     _, clipped = cv2.threshold(view, CLIPPED - 1, 255, cv2.THRESH_BINARY)
     return clipped
+
+
+#: The ring a coin's edge and its glint's bloom show in, and the paper's ring beyond, as
+#: fractions of the outline's radius.
+EDGE_RING = (0.88, 1.12)
+PAPER_RING = (1.35, 1.5)
+
+
+def _ring_medians(image: Image, centres: FloatArray, radii: FloatArray,
+                  ring: tuple[float, float]) -> FloatArray:
+    """Per coin, the per-channel median (K, 3) of ``image`` on four circles between the
+    ``ring``'s fractions of each radius."""
+    angles = np.linspace(0, 2 * math.pi, FACE_ANGLES * 2, endpoint=False)
+    fractions = np.linspace(ring[0], ring[1], 4)
+    unit_x = (np.cos(angles)[:, None] * fractions[None, :]).ravel()
+    unit_y = (np.sin(angles)[:, None] * fractions[None, :]).ravel()
+    map_x = (centres[:, 0, None] + radii[:, None] * unit_x[None]).astype(np.float32)
+    map_y = (centres[:, 1, None] + radii[:, None] * unit_y[None]).astype(np.float32)
+    pixels = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(np.median(pixels.astype(np.float32), axis=1)) + 1.0
+
+
+def edge_colours(image: Image, centres: FloatArray, radii: FloatArray) -> FloatArray:
+    """Per coin (K, 2): the colour of its edge and of the bloom just outside it against the
+    paper beyond, as ``(ln(red/green), ln(blue/green))`` differences. A glint clips a coin's
+    face white, but its bloom and rounded edge keep a little of the metal's tint (copper's
+    red), where the face shows none."""
+    if len(centres) == 0:
+        return np.zeros((0, 2))
+    edge = _ring_medians(image, centres, radii, EDGE_RING)
+    paper = _ring_medians(image, centres, radii, PAPER_RING)
+    return _log_ratios(edge) - _log_ratios(paper)
+
+
+def _log_ratios(values: FloatArray) -> FloatArray:
+    """``(ln(red/green), ln(blue/green))`` of BGR values (K, 3)."""
+    return np.column_stack([np.log(values[:, 2] / values[:, 1]),
+                            np.log(values[:, 0] / values[:, 1])])

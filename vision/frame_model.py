@@ -67,7 +67,9 @@ class FrameModelConfig:
     The silver field is a Gaussian-weighted mean over coins within ``field_reach_mm``, drawn
     towards ``silver_colour`` as much as ``field_anchor`` coins would. ``rounds`` of EM. A
     face the camera clipped (a glint) is measured off by an offset common to the frame's
-    glints (within about ``glint_spread_mm``) and less surely (``glint_noise_mm`` more).
+    glints (within about ``glint_spread_mm``) and less surely (``glint_noise_mm`` more); where
+    its face shows no colour or is clipped on ``edge_glint`` of it, its edge and bloom show
+    ``edge_tint_share`` of its metal's tint, within ``edge_spread``.
     """
 
     offset_mm: float = 1.0
@@ -88,6 +90,9 @@ class FrameModelConfig:
     rounds: int = 8
     degrees_of_freedom: float = 3.0
     glint_spread_mm: float = 1.5
+    edge_tint_share: float = 0.35
+    edge_glint: float = 0.3
+    edge_spread: float = 0.025
     glint_noise_mm: float = 0.5
 
 
@@ -126,7 +131,7 @@ class _Frame:
 
     def __init__(self, config: FrameModelConfig, priors: tuple[KindPrior, ...],
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
-                 colours: FloatArray, clipped: FloatArray) -> None:
+                 colours: FloatArray, clipped: FloatArray, edges: FloatArray) -> None:
         self.config = config
         self.priors = priors
         self.sizes = np.array([prior.diameter_mm for prior in priors])
@@ -143,6 +148,9 @@ class _Frame:
         # Both ratios seen; a glint may leave only one of them (``parts``).
         self.parts = ~np.isnan(colours)
         self.known = self.parts.all(axis=1)
+        # Where a glint washes the face out, its edge and bloom keep a faint tint.
+        glinting = (~self.known | (self.clip >= config.edge_glint)) & ~np.isnan(edges).any(axis=1)
+        self.edges = np.where(glinting[:, None], edges, np.nan)
         expected = dict(config.kind_offsets_mm)
         self.kind_prior = np.array([expected.get(prior.kind, 0.0) for prior in priors])
         self.kind_offsets = self.kind_prior.copy()
@@ -181,7 +189,12 @@ class _Frame:
         residual = np.where(self.parts, self.colours - self.field, 0.0)  # (N, 2)
         gap = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
         squared = (gap**2).sum(axis=2) / self.colour_spread**2
-        dimensions = self.parts.sum(axis=1)[:, None]
+        edge_seen = ~np.isnan(self.edges[:, 0])
+        edge_gap = (np.nan_to_num(self.edges)[:, None, :]
+                    - self.config.edge_tint_share * self.tints[None, :, :])
+        squared = squared + np.where(edge_seen[:, None], (edge_gap**2).sum(axis=2), 0.0
+                                     ) / self.config.edge_spread**2
+        dimensions = (self.parts.sum(axis=1) + 2 * edge_seen)[:, None]
         dof = self.config.degrees_of_freedom
         return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
 
@@ -307,7 +320,8 @@ class _Frame:
         kinds, with the spreads' normalisation, plus the priors on the offset and tints."""
         scores = (self.size_scores() - np.log(self.spreads())[:, None]
                   + (self.metal_scores() - self.parts.sum(axis=1)[:, None]
-                     * np.log(self.colour_spread))[:, self.metal_of])
+                     * np.log(self.colour_spread) - 2 * ~np.isnan(self.edges[:, :1])
+                     * np.log(self.config.edge_spread))[:, self.metal_of])
         top = scores.max(axis=1)
         total = float((top + np.log(np.exp(scores - top[:, None]).sum(axis=1))).sum())
         total -= 0.5 * ((self.offset - self.config.offset_mm) / self.config.offset_spread_mm) ** 2
@@ -361,7 +375,7 @@ def _run(frame: _Frame, start: FloatArray | None) -> FloatArray:
 def fit_frame(
     config: FrameModelConfig, priors: tuple[KindPrior, ...], positions_mm: FloatArray,
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
-    clipped: FloatArray | None = None,
+    clipped: FloatArray | None = None, edge_colours: FloatArray | None = None,
 ) -> FrameFit:
     """Fit the frame model to N coins (positions (N, 2) mm, diameters (N,) mm, fit weights
     (N,) 0-1, colours (N, 2) with NaN where unknown, and the share of each face the camera
@@ -372,7 +386,9 @@ def fit_frame(
     arguments = (config, priors, np.asarray(positions_mm, np.float64),
                  np.asarray(diameters_mm, np.float64), np.asarray(weights, np.float64),
                  np.asarray(colours, np.float64),
-                 np.zeros(len(diameters_mm)) if clipped is None else np.asarray(clipped))
+                 np.zeros(len(diameters_mm)) if clipped is None else np.asarray(clipped),
+                 np.full((len(diameters_mm), 2), np.nan) if edge_colours is None
+                 else np.asarray(edge_colours, np.float64))
     best: tuple[float, _Frame, FloatArray] | None = None
     starts: list[FloatArray | None] = [*_Frame(*arguments).first_metals(), None]
     for start in starts:

@@ -122,7 +122,8 @@ def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidat
     """The frame model fitted to the ``chosen`` candidates."""
     return fit_frame(config.model, priors, candidates.centres_mm[chosen],
                      candidates.diameters_mm[chosen], presence[chosen],
-                     candidates.colours[chosen], candidates.clipped[chosen])
+                     candidates.colours[chosen], candidates.clipped[chosen],
+                     candidates.edge_colours[chosen])
 
 
 def read_view(

@@ -80,6 +80,7 @@ class RimConfig:
     rise_samples: int = 1
     glint_step: float = 0.3
     least_seen: float = 0.3
+    outer_peak_share: float = 0.5
     consensus_triplets: int = 40
     least_radius_mm: float = 6.0
     most_radius_mm: float = 15.0
@@ -505,7 +506,7 @@ def _circle_profile(
     highest = mean.max(axis=1, keepdims=True)
     left = np.concatenate([mean[:, :1], mean[:, :-1]], axis=1)
     right = np.concatenate([mean[:, 1:], mean[:, -1:]], axis=1)
-    peaks = (mean >= left) & (mean >= right) & (mean >= 0.5 * highest) & near
+    peaks = (mean >= left) & (mean >= right) & (mean >= config.outer_peak_share * highest) & near
     outer = mean.shape[1] - 1 - np.argmax(peaks[:, ::-1], axis=1)
     rows = np.arange(count)
     a, b, c = left[rows, outer], mean[rows, outer], right[rows, outer]
