@@ -25,6 +25,14 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from vision.circle_fits import (
+    capsule_distance,
+    consensus_circles,
+    far_sweep,
+    fit_capsules,
+    fit_circles,
+)
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -220,138 +228,6 @@ def _edges(
     return radius, found & ~ran_out & (steepest > 0), height / PAPER, ran_out
 
 
-@lru_cache(maxsize=4)
-def _triplets(ray_count: int, count: int) -> NDArray[np.intp]:
-    """``count`` fixed triplets of ray indices spread round the circle (about a third of a
-    turn apart, so that three points pin a circle down well)."""
-    rng = np.random.default_rng(ray_count)
-    first = rng.integers(0, ray_count, count)
-    third = ray_count // 3
-    second = (first + third + rng.integers(-third // 3, third // 3 + 1, count)) % ray_count
-    last = (first + 2 * third + rng.integers(-third // 3, third // 3 + 1, count)) % ray_count
-    triplets = np.column_stack([first, second, last])
-    triplets.setflags(write=False)
-    return triplets
-
-
-def _consensus_circles(
-    config: RimConfig, points: FloatArray, valid: BoolArray, pixels_per_mm: float,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """The circle through three rim points that most other rim points agree with, per seed
-    (random sample consensus over fixed triplets): centres (K, 2), radii (K,) and how many
-    points agree (K,). Robust to a seed far off the coin's middle, whose rays reach the far
-    rim only on one side, and to rim points on a neighbour or a shadow."""
-    triplets = _triplets(config.ray_count, config.consensus_triplets)
-    a, b, c = (points[:, triplets[:, index], :] for index in range(3))  # (K, T, 2)
-    usable = valid[:, triplets].all(axis=2)
-    # The circumcentre of each triangle.
-    bx, by = b[..., 0] - a[..., 0], b[..., 1] - a[..., 1]
-    cx, cy = c[..., 0] - a[..., 0], c[..., 1] - a[..., 1]
-    determinant = 2 * (bx * cy - by * cx)
-    usable &= np.abs(determinant) > 1e-6
-    determinant = np.where(usable, determinant, 1.0)
-    ux = (cy * (bx**2 + by**2) - by * (cx**2 + cy**2)) / determinant
-    uy = (bx * (cx**2 + cy**2) - cx * (bx**2 + by**2)) / determinant
-    centres = a + np.stack([ux, uy], axis=2)
-    radii = np.hypot(ux, uy)
-    least, most = config.least_radius_mm * pixels_per_mm, config.most_radius_mm * pixels_per_mm
-    usable &= (radii >= least) & (radii <= most)
-    distance = np.hypot(points[:, None, :, 0] - centres[..., None, 0],
-                        points[:, None, :, 1] - centres[..., None, 1])  # (K, T, J)
-    tolerance = config.agree_mm * 1.5 * pixels_per_mm
-    votes = ((np.abs(distance - radii[..., None]) < tolerance) & valid[:, None, :]).sum(axis=2)
-    votes = np.where(usable, votes, -1)
-    best = np.argmax(votes, axis=1)
-    rows = np.arange(len(points))
-    return centres[rows, best], radii[rows, best], votes[rows, best]
-
-
-def _fit(
-    config: RimConfig, points: FloatArray, valid: BoolArray, start: FloatArray,
-    pixels_per_mm: float,
-) -> tuple[FloatArray, FloatArray]:
-    """Circles through rim points (K, J, 2), robustly (points far off count less, farther
-    still not at all), from ``start`` centres: centres (K, 2) and radii (K,)."""
-    centre = start.copy()
-    offset = points - centre[:, None, :]
-    with np.errstate(all="ignore"):
-        radius = np.nanmedian(np.where(valid, np.hypot(offset[..., 0], offset[..., 1]), np.nan),
-                              axis=1)
-    radius = np.nan_to_num(radius, nan=9.0 * pixels_per_mm)
-    for _ in range(config.fit_rounds):
-        offset = points - centre[:, None, :]
-        error = np.hypot(offset[..., 0], offset[..., 1]) - radius[:, None]
-        centre, radius = _weighted_circle(points, _robust_weights(config, error, valid,
-                                                                  pixels_per_mm), centre, radius)
-    return centre, radius
-
-
-def _robust_weights(config: RimConfig, error: FloatArray, valid: BoolArray,
-                    pixels_per_mm: float) -> FloatArray:
-    """Huber weights of rim points by their distance from the outline: full within
-    ``agree_mm``, falling as 1 / distance beyond, none beyond ``reject_mm``."""
-    soft = config.agree_mm * pixels_per_mm
-    size = np.abs(error)
-    keep = valid & (size < config.reject_mm * pixels_per_mm)
-    return np.where(keep, np.minimum(1.0, soft / np.maximum(size, 1e-6)), 0.0)
-
-
-def _weighted_circle(
-    points: FloatArray, weight: FloatArray, centre: FloatArray, radius: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """The weighted algebraic circle fit per row; rows with too little weight keep their
-    circle."""
-    x = points[..., 0] - centre[:, None, 0]
-    y = points[..., 1] - centre[:, None, 1]
-    rows = np.stack([x, y, np.ones_like(x), -(x**2 + y**2)], axis=1)  # (K, 4, J)
-    sums = (rows * weight[:, None, :]) @ rows.transpose(0, 2, 1)
-    solvable = (weight > 0).sum(axis=1) >= 5
-    ridge = np.eye(3) * 1e-6
-    solution = np.linalg.solve(sums[:, :3, :3] + ridge, sums[:, :3, 3:])[..., 0]
-    shift = -solution[:, :2] / 2
-    new_radius = np.sqrt(np.maximum((shift**2).sum(axis=1) - solution[:, 2], 1e-9))
-    sane = solvable & np.isfinite(new_radius) & (np.hypot(shift[:, 0], shift[:, 1]) < radius)
-    return (np.where(sane[:, None], centre + shift, centre),
-            np.where(sane, new_radius, radius))
-
-
-def _fit_capsules(
-    config: RimConfig, points: FloatArray, valid: BoolArray, centres: FloatArray,
-    radii: FloatArray, sweep: FloatArray, lean: FloatArray, expected_sweep: FloatArray,
-    pixels_per_mm: float,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Refine each outline as a disc swept along its lean (the base at ``centres``, the top
-    face ``sweep`` px further): Gauss-Newton steps on (centre, radius, sweep) with robust
-    weights, the sweep held near ``expected_sweep`` (a single coin's) unless the rim points
-    show a taller stack. Returns centres, radii and sweeps."""
-    centre, radius, length = centres.copy(), radii.copy(), sweep.copy()
-    prior = 1.0 / (config.sweep_spread_mm * pixels_per_mm) ** 2
-    for _ in range(config.fit_rounds):
-        offset = points - centre[:, None, :]
-        along = np.clip((offset * lean[:, None, :]).sum(axis=2), 0.0, length[:, None])
-        nearest = offset - along[..., None] * lean[:, None, :]
-        distance = np.maximum(np.hypot(nearest[..., 0], nearest[..., 1]), 1e-6)
-        error = distance - radius[:, None]
-        normal = nearest / distance[..., None]
-        at_top = along >= length[:, None] - 1e-9
-        weight = _robust_weights(config, error, valid, pixels_per_mm)
-        # d(error)/d(centre x, centre y, radius, sweep)
-        jacobian = np.stack([-normal[..., 0], -normal[..., 1], -np.ones_like(error),
-                             -(normal * lean[:, None, :]).sum(axis=2) * at_top], axis=2)
-        weighted = jacobian * weight[..., None]
-        normal_matrix = weighted.transpose(0, 2, 1) @ jacobian + np.eye(4) * 1e-3
-        gradient = (weighted * error[..., None]).sum(axis=1)
-        normal_matrix[:, 3, 3] += prior
-        gradient[:, 3] += prior * (length - expected_sweep)
-        step = -np.linalg.solve(normal_matrix, gradient[..., None])[..., 0]
-        enough = (weight > 0).sum(axis=1) >= 6
-        step[~enough] = 0.0
-        centre = centre + step[:, :2]
-        radius = np.maximum(radius + step[:, 2], 1.0)
-        length = np.maximum(length + step[:, 3], 0.0)
-    return centre, radius, length
-
-
 @dataclass(frozen=True, eq=False)
 class _RayEdges:
     """Where the rays from K centres found their coin's edge: points (K, J, 2) px, whether
@@ -425,12 +301,12 @@ def measure_outlines(
     radii = np.arange(config.ray_begin_mm, config.ray_end_mm, config.ray_step_mm) * pixels_per_mm
     centres = np.asarray(seeds, np.float64)
     edges = _ray_edges(config, image, pawns, glint, centres, radii)
-    found, _, votes = _consensus_circles(config, edges.points, edges.valid, pixels_per_mm)
+    found, _, votes = consensus_circles(config, edges.points, edges.valid, pixels_per_mm)
     centres = np.where((votes >= 6)[:, None], found, centres)
     # The second pass runs its rays from the consensus circle's middle.
     edges = _ray_edges(config, image, pawns, glint, centres, radii)
-    centres, radius = _fit(config, edges.points, edges.valid, centres, pixels_per_mm)
-    sweep = _sweep(edges.points, edges.valid, centres, radius, lean)
+    centres, radius = fit_circles(config, edges.points, edges.valid, centres, pixels_per_mm)
+    sweep = far_sweep(edges.points, edges.valid, centres, radius, lean)
     long = _ran_out_far(config, edges, centres, lean)
     if len(long):
         further = centres[long] + lean[long] * config.stack_step_mm * pixels_per_mm
@@ -444,14 +320,14 @@ def measure_outlines(
                           & (sweep >= 3 * expected))
     if len(tall):
         start = centres[tall] - lean[tall] * (sweep[tall] / 2)[:, None]
-        centres[tall], radius[tall], sweep[tall] = _fit_capsules(
+        centres[tall], radius[tall], sweep[tall] = fit_capsules(
             config, edges.points[tall], edges.valid[tall], start,
             radius[tall] - sweep[tall] / 4, sweep[tall], lean[tall], expected[tall],
             pixels_per_mm)
     short = np.ones(len(centres), bool)
     short[tall] = False
     sweep[short] = expected[short]
-    error = _capsule_distance(edges.points, centres, lean, sweep) - radius[:, None]
+    error = capsule_distance(edges.points, centres, lean, sweep) - radius[:, None]
     tolerance = np.maximum(config.agree_mm * pixels_per_mm, config.agree_camera_px * blur_px)
     agree = edges.valid & (np.abs(error) < tolerance[:, None])
     rays = config.ray_count
@@ -465,6 +341,28 @@ def measure_outlines(
     contrast = np.array([np.median(row[ok]) if ok.any() else 0.0
                          for row, ok in zip(edges.peak, edges.valid, strict=True)])
     return CoinOutlines(centres, radius, sweep, np.minimum(agreement, 1.0), contrast, covered)
+
+
+def ray_rises(
+    config: RimConfig, image: Image, glint: Image, centres: FloatArray, radii: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    """How sharply the colour changes along rays from ``centres`` (K, J, S - 2 reach: the
+    length of the colour planes' change across ``rise_samples`` samples each way, of the rays
+    smoothed a little), a step into pixels the camera clipped counting ``glint_step`` of
+    itself; and the radii (px) the changes are centred on."""
+    count, rays, reach = len(centres), config.ray_count, config.rise_samples
+    colours = sample_rays(image, centres, rays, radii)
+    planes = [plane.astype(np.float32).reshape(count, rays, -1)
+              for plane in cv2.split(colours.reshape(-1, len(radii), 3))]
+    squared = np.zeros((count, rays, len(radii) - 2 * reach), np.float32)
+    for plane in planes:
+        smooth = plane.copy()
+        smooth[..., 1:-1] = (plane[..., :-2] + 2 * plane[..., 1:-1] + plane[..., 2:]) / 4
+        change = smooth[..., : -2 * reach] - smooth[..., 2 * reach :]
+        squared += change * change
+    clipped = sample_rays(glint, centres, rays, radii, cv2.INTER_NEAREST) > 0
+    rise = np.sqrt(squared) * np.where(clipped[..., : -2 * reach], config.glint_step, 1.0)
+    return rise, radii[reach:-reach]
 
 
 def _circle_profile(
@@ -482,20 +380,8 @@ def _circle_profile(
     edge when its own change there is at least half its steepest within that window.
     """
     count, rays = len(centres), config.ray_count
-    colours = sample_rays(image, centres, rays, radii)
-    planes = [plane.astype(np.float32).reshape(count, rays, -1)
-              for plane in cv2.split(colours.reshape(-1, len(radii), 3))]
+    rise, inner = ray_rises(config, image, glint, centres, radii)
     reach = config.rise_samples
-    squared = np.zeros((count, rays, len(radii) - 2 * reach), np.float32)
-    for plane in planes:
-        smooth = plane.copy()
-        smooth[..., 1:-1] = (plane[..., :-2] + 2 * plane[..., 1:-1] + plane[..., 2:]) / 4
-        change = smooth[..., : -2 * reach] - smooth[..., 2 * reach :]
-        squared += change * change
-    clipped = sample_rays(glint, centres, rays, radii, cv2.INTER_NEAREST) > 0
-    # rise[..., i] is centred on radii[i + reach]; steps into a glint count for less.
-    rise = np.sqrt(squared) * np.where(clipped[..., : -2 * reach], config.glint_step, 1.0)
-    inner = radii[reach:-reach]
     on_pawn = sample_rays(pawns, centres, rays, radii, cv2.INTER_NEAREST) > 0
     window = config.peak_window_mm * pixels_per_mm
     near = np.abs(inner[None, :] - guesses[:, None]) <= window  # (K, S')
@@ -553,29 +439,3 @@ def _pawn_near_edge(on_pawn: BoolArray, edge: FloatArray, radii: FloatArray, rea
     return np.asarray(np.take_along_axis(on_pawn, near, axis=2).any(axis=2))
 
 
-def _capsule_distance(
-    points: FloatArray, centres: FloatArray, lean: FloatArray, sweep: FloatArray
-) -> FloatArray:
-    """Each point's distance from the segment its coin's centre sweeps along the lean: the
-    outline of a disc swept that far is where this equals the radius."""
-    offset = points - centres[:, None, :]
-    along = np.clip((offset * lean[:, None, :]).sum(axis=2), 0.0, sweep[:, None])
-    nearest = offset - along[..., None] * lean[:, None, :]
-    return np.hypot(nearest[..., 0], nearest[..., 1])
-
-
-def _sweep(
-    points: FloatArray, valid: BoolArray, centres: FloatArray, radii: FloatArray,
-    lean: FloatArray,
-) -> FloatArray:
-    """How far beyond the base circle the far side reaches along the lean (px, >= 0): the
-    median over far-side rays of their point's excess over the circle."""
-    offset = points - centres[:, None, :]
-    along = (offset * lean[:, None, :]).sum(axis=2)
-    across = offset[..., 0] * lean[:, None, 1] - offset[..., 1] * lean[:, None, 0]
-    circle = np.sqrt(np.maximum(radii[:, None] ** 2 - across**2, 0.0))
-    far = valid & (along > 0.5 * radii[:, None])
-    excess = np.where(far, along - circle, np.nan)
-    with np.errstate(all="ignore"):
-        sweep = np.nanmedian(np.where(far.any(axis=1)[:, None], excess, 0.0), axis=1)
-    return np.maximum(np.nan_to_num(sweep), 0.0)
