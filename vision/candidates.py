@@ -26,6 +26,7 @@ from vision.rectify import TopView
 from vision.regions import RegionWindow, region_map
 from vision.rims import measure_outlines
 from vision.seeds import find_seeds
+from vision.tops import TopCircles, top_circles
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -40,7 +41,8 @@ else:
 @dataclass(frozen=True, eq=False)
 class Candidates:
     """Outlines measured at every seed, in mat terms: base and top face centres (K, 2) mm,
-    diameters (K,), face colours and edge colours (K, 2, see :func:`vision.faces.edge_colours`)
+    diameters (K,), the top circle's diameter (K,; NaN where none, see :mod:`vision.tops`),
+    face colours and edge colours (K, 2, see :func:`vision.faces.edge_colours`)
     mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
     pawn hides (K,), whether a pawn stands on the face (K,), the share of the face the camera
     clipped (K,), contrast (K,), how far its seed
@@ -49,6 +51,7 @@ class Candidates:
     centres_mm: FloatArray
     tops_mm: FloatArray
     diameters_mm: FloatArray
+    inner_mm: FloatArray
     colours: FloatArray
     edge_colours: FloatArray
     agreement: FloatArray
@@ -76,9 +79,13 @@ def measure_candidates(
     outlines = measure_outlines(config.rims, image, mask, glint, seeds, lean, ppm, blur,
                                 lean_per_mm)
     tops = outlines.top_centres(lean)
-    faces = face_colours(image, clipped, mask, tops, outlines.radii_px)
-    edges = edge_colours(image, tops, outlines.radii_px)
     hidden, agreement = outlines.covered, outlines.agreement
+    inner = _top_circles(config, image, glint, mask, tops, outlines.radii_px, agreement, ppm)
+    # The face is sampled inside the top coin's own circle where one was found.
+    seen = np.isfinite(inner.radii)
+    faces = face_colours(image, clipped, mask, np.where(seen[:, None], inner.centres, tops),
+                         np.where(seen, inner.radii, outlines.radii_px))
+    edges = edge_colours(image, tops, outlines.radii_px)
     centres_mm = to_mm(view, outlines.centres)
     height, width = image.shape[:2]
     regions_at = region_map(windows, (width, height))
@@ -91,8 +98,22 @@ def measure_candidates(
     seed_rows = np.clip(np.round(seeds[:, 1]).astype(int), 0, height - 1)
     seed_region = regions_at[seed_rows, seed_columns].astype(np.intp)
     return Candidates(centres_mm, to_mm(view, tops), 2 * outlines.radii_px / ppm,
-                       faces.colours, edges, agreement, hidden, faces.on_pawn > 0.5,
-                       faces.clipped, outlines.contrast, strength, region, seed_region)
+                       2 * inner.radii / ppm, faces.colours, edges, agreement, hidden,
+                       faces.on_pawn > 0.5, faces.clipped, outlines.contrast, strength, region,
+                       seed_region)
+
+
+def _top_circles(config: ReadConfig, image: Image, glint: Image, mask: Image, tops: FloatArray,
+                 radii: FloatArray, agreement: FloatArray, pixels_per_mm: float) -> TopCircles:
+    """The top circles (:mod:`vision.tops`) of the outlines that may be coins; none (NaN) for
+    the rest, which are not worth the rays."""
+    worth = np.flatnonzero(agreement >= config.coins.least_agreement)
+    found = top_circles(config.rims, config.tops, image, glint, mask, tops[worth], radii[worth],
+                        pixels_per_mm)
+    centres = tops.copy()
+    inner = np.full(len(tops), np.nan)
+    centres[worth], inner[worth] = found.centres, found.radii
+    return TopCircles(centres, inner, np.zeros(len(tops)))
 
 
 def to_mm(view: TopView, pixels: FloatArray) -> FloatArray:

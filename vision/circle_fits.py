@@ -42,11 +42,13 @@ def _triplets(ray_count: int, count: int) -> NDArray[np.intp]:
 
 def consensus_circles(
     config: RimConfig, points: FloatArray, valid: BoolArray, pixels_per_mm: float,
+    bounds: tuple[FloatArray, FloatArray] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The circle through three rim points that most other rim points agree with, per seed
     (random sample consensus over fixed triplets): centres (K, 2), radii (K,) and how many
     points agree (K,). Robust to a seed far off the coin's middle, whose rays reach the far
-    rim only on one side, and to rim points on a neighbour or a shadow."""
+    rim only on one side, and to rim points on a neighbour or a shadow. Radii lie within
+    ``bounds`` (least and most px, per seed), by default the config's coin radii."""
     triplets = _triplets(config.ray_count, config.consensus_triplets)
     a, b, c = (points[:, triplets[:, index], :] for index in range(3))  # (K, T, 2)
     usable = valid[:, triplets].all(axis=2)
@@ -60,8 +62,12 @@ def consensus_circles(
     uy = (bx * (cx**2 + cy**2) - cx * (bx**2 + by**2)) / determinant
     centres = a + np.stack([ux, uy], axis=2)
     radii = np.hypot(ux, uy)
-    least, most = config.least_radius_mm * pixels_per_mm, config.most_radius_mm * pixels_per_mm
-    usable &= (radii >= least) & (radii <= most)
+    if bounds is None:
+        least = np.full(len(points), config.least_radius_mm * pixels_per_mm)
+        most = np.full(len(points), config.most_radius_mm * pixels_per_mm)
+    else:
+        least, most = bounds
+    usable &= (radii >= least[:, None]) & (radii <= most[:, None])
     distance = np.hypot(points[:, None, :, 0] - centres[..., None, 0],
                         points[:, None, :, 1] - centres[..., None, 1])  # (K, T, J)
     tolerance = config.agree_mm * 1.5 * pixels_per_mm

@@ -37,8 +37,10 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     FloatArray = NDArray[Any]
+    BoolArray = NDArray[np.bool_]
 else:
     FloatArray = np.ndarray
+    BoolArray = np.ndarray
 
 #: Direction in ``(ln(red/green), ln(blue/green))`` in which copper's tint lies from silver's.
 COPPER_DIRECTION = np.array([0.92, -0.39])
@@ -69,7 +71,11 @@ class FrameModelConfig:
     face the camera clipped (a glint) is measured off by an offset common to the frame's
     glints (within about ``glint_spread_mm``) and less surely (``glint_noise_mm`` more); where
     its face shows no colour or is clipped on ``edge_glint`` of it, its edge and bloom show
-    ``edge_tint_share`` of its metal's tint, within ``edge_spread``.
+    ``edge_tint_share`` of its metal's tint, within ``edge_spread``. An outline is a single
+    coin's or, ``stack_share`` of the time, a stack's, whose lower coins stick out by up to
+    ``stack_reach_mm``; the top coin's own circle (:mod:`vision.tops`, the inner edge of its
+    raised rim as a rule) lies about ``inner_offset_mm`` from its kind's size, within
+    ``inner_offset_spread_mm`` per frame and ``inner_spread_mm`` per coin at least.
     """
 
     offset_mm: float = 1.0
@@ -93,6 +99,11 @@ class FrameModelConfig:
     edge_tint_share: float = 0.35
     edge_glint: float = 0.3
     edge_spread: float = 0.025
+    stack_share: float = 0.1
+    stack_reach_mm: float = 8.0
+    inner_offset_mm: float = -2.0
+    inner_offset_spread_mm: float = 1.0
+    inner_spread_mm: float = 0.35
     glint_noise_mm: float = 0.5
 
 
@@ -121,6 +132,11 @@ class FrameFit:
         return [self.kinds[i] for i in index], chosen
 
 
+#: The Student-t density's scale at 0 by degrees of freedom: Gamma((v+1)/2) / (sqrt(v pi)
+#: Gamma(v/2)).
+_T_SCALE = {2.0: 0.35355, 3.0: 0.36755, 4.0: 0.375, 5.0: 0.37961}
+
+
 def _student(squared: FloatArray, dof: float) -> FloatArray:
     """Log-density (up to a constant) of a Student-t at squared standardised distances."""
     return -0.5 * (dof + 1) * np.log1p(squared / dof)
@@ -131,7 +147,8 @@ class _Frame:
 
     def __init__(self, config: FrameModelConfig, priors: tuple[KindPrior, ...],
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
-                 colours: FloatArray, clipped: FloatArray, edges: FloatArray) -> None:
+                 colours: FloatArray, clipped: FloatArray, edges: FloatArray,
+                 inner: FloatArray) -> None:
         self.config = config
         self.priors = priors
         self.sizes = np.array([prior.diameter_mm for prior in priors])
@@ -144,10 +161,15 @@ class _Frame:
         # glinting coin of the frame (one lamp, one camera): an offset of their own.
         self.clip = np.clip(clipped, 0.0, 1.0)
         self.glint_offset = 0.0
+        # The top coin's own circle (its raised rim's inner edge, or its edge on a stack).
+        self.inner = inner
+        self.has_inner: BoolArray = np.isfinite(inner)
+        self.inner_offset = config.inner_offset_mm
+        self.inner_spread = config.inner_spread_mm
         self.colours = colours
         # Both ratios seen; a glint may leave only one of them (``parts``).
-        self.parts = ~np.isnan(colours)
-        self.known = self.parts.all(axis=1)
+        self.parts: BoolArray = ~np.isnan(colours)
+        self.known: BoolArray = np.asarray(self.parts.all(axis=1), dtype=bool)
         # Where a glint washes the face out, its edge and bloom keep a faint tint.
         glinting = (~self.known | (self.clip >= config.edge_glint)) & ~np.isnan(edges).any(axis=1)
         self.edges = np.where(glinting[:, None], edges, np.nan)
@@ -170,12 +192,31 @@ class _Frame:
     # -- likelihoods --------------------------------------------------------------------------
 
     def size_scores(self) -> FloatArray:
-        """(N, K) log-likelihood of each coin's diameter under each kind."""
+        """(N, K) log-density of each coin's outline and top circle under each kind."""
+        return self._outline_parts()[0] + self._inner_scores()
+
+    def _outline_parts(self) -> tuple[FloatArray, FloatArray]:
+        """(N, K) log-density of each outline under each kind, and the share of it that a
+        single coin explains (the rest: a stack, whose lower coins stick out of the top
+        coin's outline by up to ``stack_reach_mm``)."""
         expected = (self.sizes[None, :] + self.offset + self.kind_offsets[None, :]
                     + (self.clip * self.glint_offset)[:, None])
-        spread = self.spreads()
-        squared = ((self.diameters[:, None] - expected) / spread[:, None]) ** 2
-        return _student(squared, self.config.degrees_of_freedom)
+        spread = self.spreads()[:, None]
+        gap = self.diameters[:, None] - expected
+        dof, stack = self.config.degrees_of_freedom, self.config.stack_share
+        single = (1 - stack) * np.exp(_student((gap / spread) ** 2, dof)) * _T_SCALE[dof] / spread
+        reach = self.config.stack_reach_mm
+        stacked = stack * ((gap > -spread) & (gap < reach)) / (reach + spread)
+        total = single + stacked + 1e-300
+        return np.log(total), single / total
+
+    def _inner_scores(self) -> FloatArray:
+        """(N, K) log-density of each top circle under each kind (0 where none was found)."""
+        gap = self.inner[:, None] - self.sizes[None, :] - self.inner_offset
+        spread = self.inner_spread
+        dof = self.config.degrees_of_freedom
+        scores = _student((gap / spread) ** 2, dof) + np.log(_T_SCALE[dof] / spread)
+        return np.where(self.has_inner[:, None], scores, 0.0)
 
     def spreads(self) -> FloatArray:
         """(N,) how far each coin's diameter may stray from its kind's: the frame's spread,
@@ -234,10 +275,11 @@ class _Frame:
         self.colour_spread = max(self.config.colour_spread, spread)
 
     def refit_sizes(self, probabilities: FloatArray) -> None:
-        """The common offset, each kind's and the glints', from the coins' size residuals."""
+        """The common offset, each kind's and the glints', from the outlines single coins
+        explain; the top circles' offset from the top circles."""
+        _, single = self._outline_parts()
         plain = self.weights * (1.0 - self.clip)
-        weight = probabilities * plain[:, None]
-        glint = (self.clip * self.glint_offset)[:, None]
+        weight = probabilities * single * plain[:, None]
         residual = self.diameters[:, None] - self.sizes[None, :] - self.kind_offsets[None, :]
         strength = (self.size_spread / self.config.offset_spread_mm) ** 2
         self.offset = float(((weight * residual).sum() + strength * self.config.offset_mm)
@@ -249,14 +291,36 @@ class _Frame:
         limit = self.config.kind_offset_spread_mm
         self.kind_offsets = np.clip(self.kind_offsets, self.kind_prior - limit,
                                     self.kind_prior + limit)
-        expected = (probabilities * (self.sizes + self.kind_offsets)).sum(axis=1) + self.offset
+        self._refit_glints(probabilities * single)
+        self._refit_inner(probabilities)
+
+    def _refit_glints(self, weight: FloatArray) -> None:
+        """The glints' offset and the outlines' spread from coins weighed by ``weight``
+        (N, K: a kind and a single coin)."""
+        expected = ((weight * (self.sizes + self.kind_offsets)).sum(axis=1)
+                    / np.maximum(weight.sum(axis=1), 1e-9) + self.offset)
         gap = self.diameters - expected
-        shiny = self.weights * self.clip
+        shiny = self.weights * self.clip * weight.sum(axis=1)
         strength = (self.size_spread / self.config.glint_spread_mm) ** 2
         self.glint_offset = float((shiny @ gap) / (shiny @ self.clip + strength))
-        assigned = gap - glint[:, 0]
-        spread = _weighted_spread(assigned, plain + 1e-9)
+        plain = self.weights * (1.0 - self.clip) * weight.sum(axis=1)
+        spread = _weighted_spread(gap - self.clip * self.glint_offset, plain + 1e-9)
         self.size_spread = max(self.config.size_spread_mm, spread)
+
+    def _refit_inner(self, probabilities: FloatArray) -> None:
+        """The top circles' offset from their kinds' sizes, and their spread."""
+        if not self.has_inner.any():
+            return
+        seen = self.has_inner
+        inner = np.where(seen, self.inner, 0.0)
+        residual = inner[:, None] - self.sizes[None, :]
+        weight = probabilities * (self.weights * seen)[:, None]
+        strength = (self.inner_spread / self.config.inner_offset_spread_mm) ** 2
+        self.inner_offset = float(((weight * residual).sum() + strength
+                                   * self.config.inner_offset_mm) / (weight.sum() + strength))
+        gap = inner - (probabilities * self.sizes).sum(axis=1) - self.inner_offset
+        spread = _weighted_spread(gap, self.weights * seen + 1e-9)
+        self.inner_spread = max(self.config.inner_spread_mm, spread)
 
     def first_guess(self, metal_weights: FloatArray) -> None:
         """The field from first metals (N, M), then the size offset that puts most coins on
@@ -318,7 +382,7 @@ class _Frame:
     def log_likelihood(self) -> float:
         """How well the fitted frame explains its coins: each coin's likelihood summed over
         kinds, with the spreads' normalisation, plus the priors on the offset and tints."""
-        scores = (self.size_scores() - np.log(self.spreads())[:, None]
+        scores = (self.size_scores()
                   + (self.metal_scores() - self.parts.sum(axis=1)[:, None]
                      * np.log(self.colour_spread) - 2 * ~np.isnan(self.edges[:, :1])
                      * np.log(self.config.edge_spread))[:, self.metal_of])
@@ -326,6 +390,8 @@ class _Frame:
         total = float((top + np.log(np.exp(scores - top[:, None]).sum(axis=1))).sum())
         total -= 0.5 * ((self.offset - self.config.offset_mm) / self.config.offset_spread_mm) ** 2
         total -= 0.5 * (self.glint_offset / self.config.glint_spread_mm) ** 2
+        total -= 0.5 * ((self.inner_offset - self.config.inner_offset_mm)
+                        / self.config.inner_offset_spread_mm) ** 2
         tint_gap = (((self.tints - self.tint_prior) / np.asarray(self.config.tint_spread)) ** 2
                     ).sum()
         return total - 0.5 * float(tint_gap)
@@ -376,6 +442,7 @@ def fit_frame(
     config: FrameModelConfig, priors: tuple[KindPrior, ...], positions_mm: FloatArray,
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
     clipped: FloatArray | None = None, edge_colours: FloatArray | None = None,
+    inner_mm: FloatArray | None = None,
 ) -> FrameFit:
     """Fit the frame model to N coins (positions (N, 2) mm, diameters (N,) mm, fit weights
     (N,) 0-1, colours (N, 2) with NaN where unknown, and the share of each face the camera
@@ -388,7 +455,9 @@ def fit_frame(
                  np.asarray(colours, np.float64),
                  np.zeros(len(diameters_mm)) if clipped is None else np.asarray(clipped),
                  np.full((len(diameters_mm), 2), np.nan) if edge_colours is None
-                 else np.asarray(edge_colours, np.float64))
+                 else np.asarray(edge_colours, np.float64),
+                 np.full(len(diameters_mm), np.nan) if inner_mm is None
+                 else np.asarray(inner_mm, np.float64))
     best: tuple[float, _Frame, FloatArray] | None = None
     starts: list[FloatArray | None] = [*_Frame(*arguments).first_metals(), None]
     for start in starts:

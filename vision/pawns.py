@@ -84,11 +84,9 @@ def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Ima
     blue, green, red = cv2.split(small)
     brightest = cv2.max(cv2.max(blue, green), red)
     darkest = cv2.min(cv2.min(blue, green), red)
-    # darkest < (1 - s) brightest, with brightest bright enough, in integer arithmetic.
-    keep = 1.0 - config.core_saturation
-    saturated = cv2.compare(darkest.astype(np.float32), brightest.astype(np.float32) * keep,
-                            cv2.CMP_LT)
-    saturated &= cv2.compare(brightest, config.least_value * 200.0, cv2.CMP_GT)
+    keep = 1.0 - config.core_saturation  # saturated: darkest < (1 - s) brightest
+    saturated = (darkest.astype(np.float32) < brightest.astype(np.float32) * keep) & (
+        brightest > config.least_value * 200.0)
     labels = np.zeros(small.shape[:2], np.uint8)
     rows, columns = np.nonzero(saturated)
     if len(rows):

@@ -123,7 +123,7 @@ def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidat
     return fit_frame(config.model, priors, candidates.centres_mm[chosen],
                      candidates.diameters_mm[chosen], presence[chosen],
                      candidates.colours[chosen], candidates.clipped[chosen],
-                     candidates.edge_colours[chosen])
+                     candidates.edge_colours[chosen], candidates.inner_mm[chosen])
 
 
 def read_view(

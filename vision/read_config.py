@@ -9,6 +9,7 @@ from vision.light import LightConfig
 from vision.pawns import PawnConfig
 from vision.rims import RimConfig
 from vision.seeds import SeedConfig
+from vision.tops import TopConfig
 
 #: Region kinds that hold several loose coins rather than one stack.
 LOOSE_KINDS = ("pit", "cup")
@@ -50,6 +51,7 @@ class ReadConfig:
     light: LightConfig = field(default_factory=LightConfig)
     seeds: SeedConfig = field(default_factory=SeedConfig)
     rims: RimConfig = field(default_factory=RimConfig)
+    tops: TopConfig = field(default_factory=TopConfig)
     pawns: PawnConfig = field(default_factory=PawnConfig)
     model: FrameModelConfig = field(default_factory=FrameModelConfig)
     coins: CoinConfig = field(default_factory=CoinConfig)

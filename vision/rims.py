@@ -125,16 +125,19 @@ def sample_rays(
     image: Image, centres: FloatArray, ray_count: int, radii: FloatArray,
     interpolation: int = cv2.INTER_LINEAR,
 ) -> FloatArray:
-    """``image`` sampled along ``ray_count`` rays from each centre at ``radii`` px: an array
-    (K, J, S) or (K, J, S, C) for a C-channel image."""
+    """``image`` sampled along ``ray_count`` rays from each centre at ``radii`` px ((S,) for
+    every centre or (K, S) each its own): an array (K, J, S) or (K, J, S, C) for a C-channel
+    image."""
     directions = _directions(ray_count)
-    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * radii[None, None, :]
-    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * radii[None, None, :]
-    shape = (len(centres) * ray_count, len(radii))
+    along = radii.reshape(-1, radii.shape[-1])[:, None, :]  # (1 or K, 1, S)
+    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * along
+    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * along
+    shape = (len(centres) * ray_count, radii.shape[-1])
     sampled = cv2.remap(image, xs.reshape(shape).astype(np.float32),
                         ys.reshape(shape).astype(np.float32), interpolation,
                         borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(sampled).reshape(len(centres), ray_count, len(radii), *image.shape[2:])
+    return np.asarray(sampled).reshape(len(centres), ray_count, radii.shape[-1],
+                                       *image.shape[2:])
 
 
 def _profiles(config: RimConfig, planes: list[FloatArray]) -> tuple[FloatArray, FloatArray]:
@@ -349,12 +352,14 @@ def ray_rises(
     """How sharply the colour changes along rays from ``centres`` (K, J, S - 2 reach: the
     length of the colour planes' change across ``rise_samples`` samples each way, of the rays
     smoothed a little), a step into pixels the camera clipped counting ``glint_step`` of
-    itself; and the radii (px) the changes are centred on."""
+    itself; and the radii (px) the changes are centred on. ``radii`` as in
+    :func:`sample_rays`."""
     count, rays, reach = len(centres), config.ray_count, config.rise_samples
+    samples = radii.shape[-1]
     colours = sample_rays(image, centres, rays, radii)
     planes = [plane.astype(np.float32).reshape(count, rays, -1)
-              for plane in cv2.split(colours.reshape(-1, len(radii), 3))]
-    squared = np.zeros((count, rays, len(radii) - 2 * reach), np.float32)
+              for plane in cv2.split(colours.reshape(-1, samples, 3))]
+    squared = np.zeros((count, rays, samples - 2 * reach), np.float32)
     for plane in planes:
         smooth = plane.copy()
         smooth[..., 1:-1] = (plane[..., :-2] + 2 * plane[..., 1:-1] + plane[..., 2:]) / 4
@@ -362,7 +367,7 @@ def ray_rises(
         squared += change * change
     clipped = sample_rays(glint, centres, rays, radii, cv2.INTER_NEAREST) > 0
     rise = np.sqrt(squared) * np.where(clipped[..., : -2 * reach], config.glint_step, 1.0)
-    return rise, radii[reach:-reach]
+    return rise, radii[..., reach:-reach]
 
 
 def _circle_profile(
