@@ -28,7 +28,7 @@ set from the user's own coins.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -122,6 +122,11 @@ class FrameFit:
     kind_offsets_mm: dict[str, float] = field(default_factory=dict)
     tints: dict[str, tuple[float, float]] = field(default_factory=dict)
     silver_field: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
+
+    def subset(self, keep: NDArray[np.bool_]) -> FrameFit:
+        """The same fit with only the coins ``keep`` marks."""
+        return replace(self, probabilities=self.probabilities[keep],
+                       silver_field=self.silver_field[keep])
 
     def best(self) -> tuple[list[str], FloatArray]:
         """Each coin's likeliest kind and its probability."""

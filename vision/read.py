@@ -97,24 +97,22 @@ def _coins_and_frame(
     config: ReadConfig, candidates: Candidates, presence: FloatArray,
     priors: tuple[KindPrior, ...],
 ) -> tuple[NDArray[np.intp], FrameFit]:
-    """The frame's coins and its model: first the coins no pawn stands on, whose fit gives
-    the frame's size offset; then candidates under pawns that are coin-sized by that offset
-    (a pawn's own round base is smaller than any coin), with the model fitted again."""
+    """The frame's coins and its model, fitted once. Candidates a pawn stands on weigh half
+    in the fit, and are kept only where coin-sized by the fitted frame's size offset: a
+    pawn's own round base is smaller than any coin."""
     sizes = np.array([prior.diameter_mm for prior in priors])
     margin = config.coins.size_margin_mm
     offset = config.model.offset_mm
-    free = select_coins(config.coins, candidates, presence, sizes.min() + offset - margin,
-                        sizes.max() + offset + 2 * margin, ~candidates.under_pawn)
-    frame = _fit(config, priors, candidates, presence, free)
-    if not candidates.under_pawn.any():
-        return free, frame
-    least = sizes.min() + frame.offset_mm - config.coins.pawn_size_margin_mm
-    chosen = select_coins(config.coins, candidates, presence, least,
-                          sizes.max() + frame.offset_mm + 2 * margin,
+    least, most = sizes.min() + offset - margin, sizes.max() + offset + 2 * margin
+    free = select_coins(config.coins, candidates, presence, least, most,
+                        ~candidates.under_pawn)
+    chosen = select_coins(config.coins, candidates, presence, least, most,
                           candidates.under_pawn, free)
-    if len(chosen) == len(free):
-        return free, frame
-    return chosen, _fit(config, priors, candidates, presence, chosen)
+    weights = presence * np.where(candidates.under_pawn, 0.5, 1.0)
+    frame = _fit(config, priors, candidates, weights, chosen)
+    smallest = sizes.min() + frame.offset_mm - config.coins.pawn_size_margin_mm
+    coin_sized = ~candidates.under_pawn[chosen] | (candidates.diameters_mm[chosen] >= smallest)
+    return chosen[coin_sized], frame.subset(coin_sized)
 
 
 def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidates,
