@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -30,9 +29,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import MatGeometry, Rect
-from calibration.mats import render_mat
 from companion.observation import COIN_KINDS
-from vision.clutter import cluttered_regions, find_clutter
+from vision.clutter import cluttered_regions, find_clutter, printed_view
 from vision.errors import VisionError
 from vision.markers import BoardLocation, find_board
 from vision.profile import CoinLook, PawnLook, VisionProfile
@@ -283,11 +281,37 @@ class LayoutFrame:
     problems: Mapping[str, Problem]
 
 
-def measure_coin(config: CalibrationConfig, fits: Sequence[CoinFit], kind: str, square: str,
-                 base: VisionProfile) -> CoinMeasure | Problem:
-    """The coin of ``kind`` on ``square`` from the reader's ``fits`` there (the best-fitting
-    one), or the problem: none found, or the wrong size. A face glare washed out is no
-    problem here: its colour is None, and other coins of its metal may stand in for it."""
+#: A channel at or above this level in the camera's frame is clipped (glare, not the metal).
+CLIPPED_LEVEL = 250
+#: A coin's face is washed out when more than ``WASHED_OUT_SHARE`` of it, out to
+#: ``FACE_REACH`` of its radius (inside the rim), is clipped.
+WASHED_OUT_SHARE = 0.6
+FACE_REACH = 0.85
+
+
+def washed_out(view: TopView, centre_mm: tuple[float, float], diameter_mm: float) -> bool:
+    """Whether glare clipped most of the face of the coin at ``centre_mm`` white in ``view``:
+    whatever colour is read there is the lamp's, not the metal's (judged here, whatever tint
+    the reader may still find at the coin's edge)."""
+    centre_x, centre_y = view.to_pixels(*centre_mm)
+    radius = FACE_REACH * diameter_mm / 2 * view.pixels_per_mm
+    height, width = view.image.shape[:2]
+    left, top = max(0, int(centre_x - radius)), max(0, int(centre_y - radius))
+    right = min(width, int(centre_x + radius) + 2)
+    bottom = min(height, int(centre_y + radius) + 2)
+    rows, columns = np.mgrid[top:bottom, left:right]
+    inside = (columns - centre_x) ** 2 + (rows - centre_y) ** 2 <= radius**2
+    if not inside.any():
+        return False
+    clipped = view.image[top:bottom, left:right].max(axis=2) >= CLIPPED_LEVEL
+    return float(clipped[inside].mean()) > WASHED_OUT_SHARE
+
+
+def measure_coin(config: CalibrationConfig, view: TopView, fits: Sequence[CoinFit], kind: str,
+                 square: str, base: VisionProfile) -> CoinMeasure | Problem:
+    """The coin of ``kind`` on ``square`` of ``view`` from the reader's ``fits`` there (the
+    best-fitting one), or the problem: none found, or the wrong size. A face glare washed out
+    is no problem here: its colour is None, and other coins of its metal may stand in for it."""
     name, true_diameter = COIN_KINDS[kind][0], COIN_KINDS[kind][1]
     if not fits:
         return Problem(f"no {name} found on {square}", f"put a {name} ({kind}) there")
@@ -299,6 +323,7 @@ def measure_coin(config: CalibrationConfig, fits: Sequence[CoinFit], kind: str, 
             f"{true_diameter:.2f} mm", f"put a {name} ({kind}) on {square}, alone and flat",
         )
     seen = all(math.isfinite(value) for value in fit.colour)
+    seen = seen and not washed_out(view, fit.centre_mm, fit.diameter_mm)
     return CoinMeasure(kind, square, round(diameter, 3), _rounded(fit.colour) if seen else None)
 
 
@@ -320,16 +345,6 @@ def listed(names: Sequence[str], most: int = 4) -> str:
 
 def _rounded(pair: tuple[float, float]) -> tuple[float, float]:
     return (round(pair[0], 4), round(pair[1], 4))
-
-
-@lru_cache(maxsize=4)
-def printed_view(geometry: MatGeometry, pixels_per_mm: float, origin_mm: tuple[float, float],
-                 size: tuple[int, int]) -> Image:
-    """The printed mat as a top view with this scale, origin and size shows it (BGR uint8)."""
-    full = render_mat(geometry, pixels_per_mm)
-    shift = np.array([[1.0, 0.0, -origin_mm[0] * pixels_per_mm],
-                      [0.0, 1.0, -origin_mm[1] * pixels_per_mm]])
-    return cv2.warpAffine(full, shift, size, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _reflectance(crop: _Crop, printed: Image) -> Image:
@@ -401,7 +416,7 @@ def measure_layout_frame(
     pawns: dict[str, PawnMeasure] = {}
     problems: dict[str, Problem] = {}
     for kind, square in layout.coins:
-        coin = measure_coin(config, fits.get(square, []), kind, square, base)
+        coin = measure_coin(config, reading.view, fits.get(square, []), kind, square, base)
         if isinstance(coin, Problem):
             problems[square] = coin
         else:
@@ -459,13 +474,12 @@ def _combined_coin(frames: Sequence[LayoutFrame], square: str) -> CoinMeasure:
     the outline."""
     measures = [frame.coins[square] for frame in frames if square in frame.coins]
     missed = _measured_in(frames, square, measures)
-    clear = [measure for measure in measures if measure.colour is not None]
+    colours = [measure.colour for measure in measures if measure.colour is not None]
     colour = None
-    if clear:
-        colour = (_median([m.colour[0] for m in clear if m.colour is not None]),
-                  _median([m.colour[1] for m in clear if m.colour is not None]))
-    diameter = _median([m.diameter_mm for m in clear or measures])
-    return CoinMeasure(measures[0].kind, square, diameter, colour,
+    if colours:
+        colour = (_median([c[0] for c in colours]), _median([c[1] for c in colours]))
+    sizes = [m.diameter_mm for m in measures if m.colour is not None or not colours]
+    return CoinMeasure(measures[0].kind, square, _median(sizes), colour,
                        tuple(m.frames[0] for m in measures), missed)
 
 

@@ -122,15 +122,22 @@ def _smooth(values: Image, weights: Image, sigma_px: float) -> Image:
 
 
 @lru_cache(maxsize=4)
+def printed_view(geometry: MatGeometry, pixels_per_mm: float, origin_mm: tuple[float, float],
+                 size: tuple[int, int]) -> Image:
+    """The printed mat as a top view with this scale, origin and size shows it (BGR uint8)."""
+    full = render_mat(geometry, pixels_per_mm)
+    shift = np.array([[1.0, 0.0, -origin_mm[0] * pixels_per_mm],
+                      [0.0, 1.0, -origin_mm[1] * pixels_per_mm]])
+    return cv2.warpAffine(full, shift, size, borderMode=cv2.BORDER_REPLICATE)
+
+
+@lru_cache(maxsize=4)
 def printed_colours(geometry: MatGeometry, pixels_per_mm: float, origin_mm: tuple[float, float],
                     size: tuple[int, int]) -> Image:
     """Per pixel of a top view with this scale, origin and size: which flat printed colour
     lies there (1 white paper, 2 and up each other colour that covers at least 2 % of the
     view, 0 edges, lines, text and rare colours). Read-only; computed once per view shape."""
-    full = render_mat(geometry, pixels_per_mm)
-    shift = np.array([[1.0, 0.0, -origin_mm[0] * pixels_per_mm],
-                      [0.0, 1.0, -origin_mm[1] * pixels_per_mm]])
-    printed = cv2.warpAffine(full, shift, size, borderMode=cv2.BORDER_REPLICATE)
+    printed = printed_view(geometry, pixels_per_mm, origin_mm, size)
     box = np.ones((3, 3), np.uint8)
     flat = (cv2.erode(printed, box) == cv2.dilate(printed, box)).all(axis=2)
     coarse = printed.astype(np.int32) // 16

@@ -42,6 +42,10 @@ else:
     FloatArray = np.ndarray
     BoolArray = np.ndarray
 
+#: A tinted metal's colour counts as its own from this share of its tint up to :data:`TINT_LONG`
+#: times it (see :func:`_tint_gaps`).
+TINT_SHORT = 0.6
+TINT_LONG = 2.5
 #: Direction in ``(ln(red/green), ln(blue/green))`` in which copper's tint lies from silver's.
 COPPER_DIRECTION = np.array([0.92, -0.39])
 
@@ -65,7 +69,9 @@ class FrameModelConfig:
     ``size_spread_mm`` is the least spread of a measurement about its kind's size. ``tints``
     gives each metal's expected tint against silver, at least ``least_redder`` in red against
     green, ``tint_spread`` (per ratio) how far a frame's may
-    stray; ``colour_spread`` is the least spread of a colour about its metal's field.
+    stray; ``colour_spread`` is the least spread of a colour about its metal's field, and
+    ``most_colour_spread`` the most (a frame's coins of one metal differ no more than that,
+    so a coin far off every metal cannot widen it to look like one).
     The silver field is a Gaussian-weighted mean over coins within ``field_reach_mm``, drawn
     towards ``silver_colour`` as much as ``field_anchor`` coins would. ``rounds`` of EM. A
     face the camera clipped (a glint) is measured off by an offset common to the frame's
@@ -90,9 +96,10 @@ class FrameModelConfig:
     tint_spread: tuple[float, float] = (0.06, 0.05)
     least_redder: float = 0.06
     colour_spread: float = 0.035
+    most_colour_spread: float = 0.1
     silver_colour: tuple[float, float] = (0.0, 0.0)
     field_reach_mm: float = 90.0
-    field_anchor: float = 0.5
+    field_anchor: float = 2.0
     rounds: int = 8
     degrees_of_freedom: float = 3.0
     glint_spread_mm: float = 1.5
@@ -233,12 +240,14 @@ class _Frame:
         """(N, M) log-likelihood of each coin's colour under each metal, over the ratios seen
         (0 where none was)."""
         residual = np.where(self.parts, self.colours - self.field, 0.0)  # (N, 2)
-        gap = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
-        squared = (gap**2).sum(axis=2) / self.colour_spread**2
+        squared = _tint_gaps(residual, self.tints, self.known)
+        partial = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
+        squared = np.where(self.known[:, None], squared, (partial**2).sum(axis=2))
+        squared = squared / self.colour_spread**2
         edge_seen = ~np.isnan(self.edges[:, 0])
-        edge_gap = (np.nan_to_num(self.edges)[:, None, :]
-                    - self.config.edge_tint_share * self.tints[None, :, :])
-        squared = squared + np.where(edge_seen[:, None], (edge_gap**2).sum(axis=2), 0.0
+        edge_gap = _tint_gaps(np.nan_to_num(self.edges), self.config.edge_tint_share * self.tints,
+                              edge_seen)
+        squared = squared + np.where(edge_seen[:, None], edge_gap, 0.0
                                      ) / self.config.edge_spread**2
         dimensions = (self.parts.sum(axis=1) + 2 * edge_seen)[:, None]
         dof = self.config.degrees_of_freedom
@@ -277,7 +286,8 @@ class _Frame:
             self.tints[metal] = tint
         assigned = residual - metal_weights @ self.tints
         spread = _weighted_spread(np.hypot(*assigned.T) / np.sqrt(2), self.known.astype(float))
-        self.colour_spread = max(self.config.colour_spread, spread)
+        self.colour_spread = float(np.clip(spread, self.config.colour_spread,
+                                           self.config.most_colour_spread))
 
     def refit_sizes(self, probabilities: FloatArray) -> None:
         """The common offset, each kind's and the glints', from the outlines single coins
@@ -414,6 +424,24 @@ class _Frame:
         for metal in range(len(self.metals)):
             weights[:, metal] = probabilities[:, self.metal_of == metal].sum(axis=1)
         return weights
+
+
+def _tint_gaps(residual: FloatArray, tints: FloatArray, rows: BoolArray) -> FloatArray:
+    """(N, M) squared distance of each colour (its residual from the silver field, N x 2)
+    from each metal's tint (M x 2), for the ``rows`` that count. A tinted metal's colour may
+    be stronger than its tint (a saturated tarnished penny, a vivid light) at little cost:
+    only falling short of :data:`TINT_SHORT` of it, or exceeding it :data:`TINT_LONG` times,
+    counts along the tint; across it every colour counts. Silver's tint is none."""
+    strength = np.hypot(tints[:, 0], tints[:, 1])  # (M,)
+    unit = tints / np.maximum(strength, 1e-9)[:, None]
+    along = residual @ unit.T  # (N, M)
+    across = residual[:, None, 0] * unit[None, :, 1] - residual[:, None, 1] * unit[None, :, 0]
+    short = np.maximum(TINT_SHORT * strength[None] - along, 0.0)
+    long = 0.5 * np.maximum(along - TINT_LONG * strength[None], 0.0)
+    tinted = short**2 + long**2 + across**2
+    plain = (residual**2).sum(axis=1)[:, None]
+    squared = np.where(strength[None] > 1e-6, tinted, plain)
+    return np.where(rows[:, None], squared, 0.0)
 
 
 def _weighted_spread(values: FloatArray, weights: FloatArray) -> float:

@@ -11,14 +11,17 @@ board to settle"). It never sleeps and never reads a clock, so tests feed it mad
 How it looks, on a low-resolution top view of the whole mat (2 mm per pixel by default):
 
 * stillness: the play area's corners in the image must not shift, and the top view must not
-  change, between consecutive frames;
+  change, between consecutive frames; both are worked out through the lens as well as the
+  homography, so a refit of the lens (:mod:`vision.markers` refits it every so often) that
+  trades distortion for homography, leaving the board where it was, is no motion;
 * foreign objects: the light's colour and unevenness are divided out against the paper's own
   local white; then skin-coloured area larger than a few pennies is a hand, and of everything
   clearly darker or more colourful than paper (coins, pawns, sleeves, shadows), a blob larger
   than a square, or one reaching out over the margin around the play area (arms come from
   outside the mat), is foreign. Coins and pawns are small blobs inside the play area.
 
-:meth:`SteadyGate.look` finds the board itself and is what a referee calls per frame.
+:meth:`SteadyGate.look` finds the board itself and is what a referee calls per frame;
+:meth:`SteadyGate.look_still` judges a still photo on its own (no motion, no settle time).
 """
 
 from __future__ import annotations

@@ -156,7 +156,8 @@ def pawn_mask(config: PawnConfig, labels: Image, size: tuple[int, int],
               pixels_per_mm: float) -> Image:
     """Pawn pixels (255) grown by ``margin_mm``, at the view's ``size`` (width, height): where
     coins' rims are not to be looked for."""
-    reach = 2 * round(config.margin_mm * pixels_per_mm / 2) + 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
     _, mask = cv2.threshold(labels, 0, 255, cv2.THRESH_BINARY)
-    return cv2.resize(cv2.dilate(mask, kernel), size, interpolation=cv2.INTER_NEAREST)
+    mask = cv2.resize(mask, size, interpolation=cv2.INTER_LINEAR)
+    _, mask = cv2.threshold(mask, 127, 255, cv2.THRESH_BINARY)
+    reach = 2 * round(config.margin_mm * pixels_per_mm) + 1
+    return cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
