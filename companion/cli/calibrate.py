@@ -1,8 +1,9 @@
 """`companion calibrate`: learn how this camera sees this mat, these coins and these pawns.
 
-It captures a few steady frames of the empty mat, then asks for a layout (one coin of each kind
-and each pawn on named squares), waits for a steady frame that shows it, learns a vision
-profile and saves it as JSON. Where there is a display, the side screen shows each step: the
+It captures a few steady frames of the empty mat (checked against the printed mat: nothing may
+lie on the play area), then asks for a layout (one coin of each kind and each pawn on named
+squares), waits for steady frames that show it, learns a vision profile from them together and
+saves it as JSON. Where there is a display, the side screen shows each step: the
 board with the coins and pawns to lay out, the live camera, and what the camera is waiting for;
 the terminal says the same in words. With ``--camera sim://`` the simulated table lays the coins
 out by itself, so the whole command runs without anyone at the table.
@@ -18,10 +19,17 @@ if TYPE_CHECKING:
     from calibration.geometry import MatGeometry
     from companion.display.screen import Screen
     from companion.display.snapshot import Severity
-    from vision.calibrate import Calibration, CalibrationConfig, CalibrationLayout
-    from vision.camera import CameraSource, Frame
-    from vision.gate import SteadyGate
+    from vision.calibrate import (
+        Calibration,
+        CalibrationConfig,
+        CalibrationError,
+        CalibrationLayout,
+        LayoutFrame,
+    )
+    from vision.camera import CameraSource, EndOfFrames, Frame
+    from vision.gate import GateVerdict, SteadyGate
     from vision.markers import BoardLocation
+    from vision.profile import VisionProfile
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,6 +39,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="learn this camera's view of the mat, coins and pawns; save a vision profile",
         description="Capture the empty mat, then one layout of known coins and pawns, and save "
         "what was learned as a JSON profile for `companion vision read --profile`.",
+        epilog="Still photos: with --camera file://FOLDER the images are taken in name order, "
+        "photos of the empty mat first, then photos of the layout (for example 1-empty.jpg, "
+        "2-layout.jpg). A photo cannot move, so each counts as steady when the whole mat is "
+        "in view with no hand over it; the empty-mat step ends at the first photo with "
+        "something on the mat, and each step uses up to --frames photos (one is enough).",
     )
     parser.add_argument("--camera", required=True, metavar="URL",
                         help="camera: a device index (0), /dev/videoN, a video, file://DIR, "
@@ -46,8 +59,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--pawns", default="red,blue",
                         help="pawn colours to lay out, comma-separated (default: %(default)s)")
     parser.add_argument("--frames", type=int, default=3,
-                        help="steady frames to capture of the empty mat and of the layout "
-                        "(default: %(default)s)")
+                        help="steady frames to capture of the empty mat and of the layout, "
+                        "the most photos each step uses from a folder (default: %(default)s)")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="seconds to wait for each step (default: %(default)s)")
     parser.add_argument("--headless", action="store_true",
@@ -81,13 +94,30 @@ def run(args: argparse.Namespace) -> int:
             window.close()
     # Recorded so that reading this mat with the profile assumes the same print.
     profile = replace(calibration.profile, mat=args.mat, square_mm=args.square_mm)
-    profile.save(args.out)
+    _save(profile, args.out)
     print("Learned:")
     for line in calibration.report():
         print(f"  {line}")
+    for warning in calibration.warnings:
+        print(f"Warning: {warning}.")
     print(f"Saved the profile to {args.out}; use it with "
           f"`companion vision read IMAGE --profile {args.out}`.")
     return 0
+
+
+def _save(profile: VisionProfile, path: Path) -> None:
+    """Save ``profile`` whole or not at all: written beside ``path``, then moved onto it."""
+    from vision.calibrate import CalibrationError
+
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        profile.save(partial)
+        partial.replace(path)
+    except OSError as error:
+        raise CalibrationError(f"cannot save the profile to {path}: {error.strerror}; "
+                               "nothing was saved") from None
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _open_window(geometry: MatGeometry, game: str) -> _Window | None:
@@ -164,7 +194,14 @@ class _Window:
 
 class _Session:
     """One calibration run: the camera, the gate, the time limit for each step, and the side
-    screen where there is one."""
+    screen where there is one.
+
+    A source of still photos (``file://FOLDER``) is read in name order: photos of the empty
+    mat first, then photos of the layout. A photo cannot move, so each one counts as steady
+    when the gate finds nothing wrong in it; the empty-mat step takes up to ``count`` photos of
+    the empty mat and ends at the first photo that shows something on the mat, and the layout
+    step combines up to ``count`` photos of the layout (one of each step is enough).
+    """
 
     def __init__(self, camera: CameraSource, gate: SteadyGate, geometry: MatGeometry,
                  config: CalibrationConfig, timeout_s: float, window: _Window | None = None
@@ -175,22 +212,31 @@ class _Session:
         self.config = config
         self.timeout_s = timeout_s
         self.window = window
+        self.stills = bool(getattr(camera, "stills", False))
+        self._pending: Frame | None = None
         self._said = ""
 
     def calibrate(self, layout: CalibrationLayout, count: int) -> Calibration:
+        """Capture the empty mat, then the layout, and learn; raises CalibrationError (or a
+        CameraError) with one sentence saying what went wrong and what to do."""
+        from vision.calibrate import learn_background
+
         print(f"Calibrating mat {self.geometry.name!r} with camera {self.camera.url!r}.")
         first = "Step 1 of 2: clear the mat (no coins, no pawns) and take your hands away."
         print(first)
         self._stage({}, {}, first)
-        empty = [frame.image for frame in self._steady_frames(count, "the empty mat")]
-        print(f"  captured {len(empty)} frames of the empty mat.")
+        empty = self._empty_frames(count)
+        print(f"  captured {_count(len(empty), 'frame')} of the empty mat: "
+              f"{', '.join(frame.label for frame in empty)}.")
+        background = learn_background(self.config, self.geometry,
+                                      [frame.image for frame in empty])
         second = ("Step 2 of 2: put the coins and pawns shown on their squares, then take "
                   "your hands away.")
         print("Step 2 of 2: lay out these, then take your hands away:")
         for line in layout.instructions():
             print(f"  - {line}")
         self._stage(layout.squares(), layout.pawns_by_square(), second)
-        return self._learn(layout, empty, count)
+        return self._learn(layout, background, count)
 
     def _stage(self, coins: dict[str, str], pawns: dict[str, str], text: str) -> None:
         """Ask for this layout on the screen; on the simulated table, lay it out as the user
@@ -211,55 +257,210 @@ class _Session:
             if self.window is not None:
                 self.window.waiting(text)
 
-    def _steady_frames(self, count: int, what: str) -> list[Frame]:
-        """The next ``count`` steady frames; raises CalibrationError after the time limit."""
-        from vision.calibrate import CalibrationError
-
-        frames: list[Frame] = []
-        start: float | None = None
-        while len(frames) < count:
-            frame = self.camera.read()
-            start = frame.timestamp if start is None else start
+    def _look(self) -> tuple[Frame, GateVerdict, BoardLocation | None]:
+        """The next frame (a photo the last step did not use comes first), the gate's verdict
+        on it and where the board lies; raises EndOfFrames when the source has ended."""
+        frame = self._pending or self.camera.read()
+        self._pending = None
+        if self.stills:
+            verdict, location = self.gate.look_still(frame.image)
+        else:
             verdict, location = self.gate.look(frame.timestamp, frame.image)
-            if self.window is not None:
-                self.window.frame(frame, location)
-            if verdict.steady:
+        if self.window is not None:
+            self.window.frame(frame, location)
+        return frame, verdict, location
+
+    def _empty_frames(self, count: int) -> list[Frame]:
+        """``count`` steady frames showing nothing on the mat (for still photos, up to
+        ``count`` of the photos before the first that shows something); raises
+        CalibrationError when the time limit passes or the source ends first."""
+        from vision.camera import EndOfFrames
+
+        step = _Step("the empty mat", self.timeout_s, count, self.stills)
+        frames: list[Frame] = []
+        while len(frames) < count:
+            try:
+                frame, verdict, location = self._look()
+            except EndOfFrames as end:
+                if self.stills and frames:
+                    return frames
+                raise step.ended(end, len(frames)) from None
+            squares = self._clutter(frame, location) if verdict.steady else ()
+            if verdict.steady and not squares:
                 frames.append(frame)
-            else:
-                self._say(verdict.reason)
-            if frame.timestamp - start > self.timeout_s:
-                raise CalibrationError(
-                    f"no steady view of {what} within {self.timeout_s:g} s ({verdict.reason}); "
-                    "fix that and run `companion calibrate` again"
-                )
+                step.took(frame)
+                continue
+            if self.stills and frames:  # the photos have moved on to the layout
+                self._pending = frame
+                return frames
+            problem = f"clear the mat: something lies on {_listed(squares)}" if squares else (
+                verdict.reason)
+            self._say(problem)
+            step.missed(frame, problem, squares)
         return frames
 
-    def _learn(self, layout: CalibrationLayout, empty: list[Any], count: int) -> Calibration:
-        """Wait for steady frames in which every object of ``layout`` is found, and learn.
+    def _clutter(self, frame: Frame, location: BoardLocation | None) -> tuple[str, ...]:
+        """The squares something lies on in ``frame``, compared with the printed mat."""
+        from vision.clutter import cluttered_regions, find_clutter
 
-        Steady frames are tried one by one until one shows the whole layout (the user may still
-        be laying it out); then ``count`` frames of it are measured together.
+        if location is None:
+            return ()
+        return cluttered_regions(self.geometry, find_clutter(self.geometry, frame.image,
+                                                             location))
+
+    def _learn(self, layout: CalibrationLayout, background: Any, count: int) -> Calibration:
+        """Measure steady frames of the layout until the last ``count`` of them show every
+        object (for still photos: the photos of the layout, up to ``count``), and learn.
+
+        Each frame is measured once and the frames are combined, so a coin one noisy frame
+        missed still counts. Until the combination works (the user may still be laying out),
+        its problem is shown and the next frames are tried; on a live camera a frame that is
+        not steady starts the run of frames again. Photos of the empty mat beyond those the
+        first step took are passed over.
         """
-        from vision.calibrate import CalibrationError, learn_background, learn_from_layout
+        from vision.camera import EndOfFrames
 
-        background = learn_background(
-            self.config, self.geometry, empty, squares=layout.used_squares()
-        )
-        start: float | None = None
-        problem = "waiting for the layout"
+        step = _Step("the layout", self.timeout_s, count, self.stills)
+        run: list[LayoutFrame] = []
         while True:
-            frame = self._steady_frames(1, "the layout")[0]
-            start = frame.timestamp if start is None else start
             try:
-                learn_from_layout(self.config, self.geometry, background, [frame.image], layout)
-            except CalibrationError as error:
-                problem = str(error)
-                self._say(problem)
+                frame, verdict, location = self._look()
+            except EndOfFrames as end:
+                result = _combined(run, layout) if self.stills and run else step.problem
+                if not isinstance(result, str):
+                    return result
+                step.problem = result
+                raise step.ended(end, len(run)) from None
+            if not verdict.steady:
+                run = run if self.stills else []
+                self._say(verdict.reason)
+                step.missed(frame, verdict.reason)
+            elif self.stills and not self._clutter(frame, location):
+                step.took(frame)  # another photo of the empty mat
             else:
-                more = self._steady_frames(count - 1, "the layout")
-                frames = [frame.image] + [other.image for other in more]
-                return learn_from_layout(self.config, self.geometry, background, frames, layout)
-            if frame.timestamp - start > self.timeout_s:
-                raise CalibrationError(
-                    f"the layout was not seen within {self.timeout_s:g} s: {problem}"
-                )
+                run = [*run, self._measure(frame, location, background, layout)][-count:]
+                result = _combined(run, layout) if len(run) == count else ""
+                if not isinstance(result, str):
+                    return result
+                if result:
+                    self._say(result)
+                step.missed(frame, result)
+
+    def _measure(self, frame: Frame, location: BoardLocation | None, background: Any,
+                 layout: CalibrationLayout) -> LayoutFrame:
+        """Every object of ``layout`` measured in ``frame`` (named by its file or index)."""
+        from vision.calibrate import measure_layout_frame
+
+        return measure_layout_frame(self.config, self.geometry, background, frame.image,
+                                    layout, name=frame.label, location=location)
+
+
+def _combined(run: list[LayoutFrame], layout: CalibrationLayout) -> Calibration | str:
+    """What the layout frames of ``run`` teach, or the sentence saying why they teach nothing."""
+    from vision.calibrate import CalibrationError, combine_layout
+
+    try:
+        return combine_layout(run, layout)
+    except CalibrationError as error:
+        return str(error)
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 frame``, ``3 frames``."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def _listed(names: tuple[str, ...]) -> str:
+    """``e4``, ``e4 and f6``, ``c3, e4, f6, g7 and 2 more``."""
+    from vision.calibrate import listed
+
+    return listed(names)
+
+
+class _Step:
+    """What a step of calibration waits for, since when, and why the frames so far did not
+    give it; makes the sentence for a step that runs out of time or of frames."""
+
+    def __init__(self, what: str, timeout_s: float, count: int, stills: bool) -> None:
+        self.what = what
+        self.timeout_s = timeout_s
+        self.count = count
+        self.stills = stills
+        self.start: float | None = None
+        self.frames = 0
+        self.first = ""
+        self.problem = ""
+        self.squares: tuple[str, ...] = ()
+
+    def took(self, frame: Frame) -> None:
+        """Note the time of a frame the step took, or passed over as none of its business."""
+        self.start = frame.timestamp if self.start is None else self.start
+
+    def missed(self, frame: Frame, problem: str = "", squares: tuple[str, ...] = ()) -> None:
+        """Count a frame that did not give what the step waits for, and why (``squares``
+        something lies on, when that was it; no ``problem`` when the step needs more frames
+        yet); raises CalibrationError once the time limit has passed."""
+        self.took(frame)
+        self.frames += 1
+        if problem:
+            self.first = self.first or _described(problem, squares)
+        self.problem, self.squares = problem, squares
+        if self.start is not None and frame.timestamp - self.start > self.timeout_s:
+            raise self.timed_out()
+
+    def timed_out(self) -> CalibrationError:
+        """The error for a step whose time limit has passed."""
+        from vision.calibrate import CalibrationError
+
+        limit = f"{self.timeout_s:g} s"
+        if self.squares:
+            return CalibrationError(
+                f"the mat was not cleared within {limit}: something still lies on "
+                f"{_listed(self.squares)}; clear it and run `companion calibrate` again")
+        if self.what == "the layout":
+            problem = self.problem or "too few steady frames came"
+            return CalibrationError(f"the layout was not seen within {limit}: {problem}")
+        return CalibrationError(f"no steady view of {self.what} within {limit} "
+                                f"({self.problem}); fix that and run `companion calibrate` again")
+
+    def ended(self, end: EndOfFrames, used: int) -> CalibrationError:
+        """The error for a source that ran out of frames, ``used`` of them taken so far."""
+        from vision.calibrate import CalibrationError
+
+        source = end.source or "the camera"
+        if self.stills:
+            return CalibrationError(self._photos_ended(source, end.frames, used))
+        last = f" (the last frame: {_described(self.problem, self.squares)})" if self.problem \
+            else ""
+        fix = "clear the mat and record it again" if self.squares else (
+            f"record {self.what} for longer")
+        if used == 0:
+            return CalibrationError(f"{source} ended before it showed a steady view of "
+                                    f"{self.what}{last}: {fix}")
+        if used < self.count:
+            return CalibrationError(
+                f"calibration needs {_count(self.count, 'steady frame')} of {self.what} but "
+                f"{source} ended after {used}{last}: {fix}, or use --frames {used}")
+        return CalibrationError(f"{source} ended before {self.what} was seen: {self.problem}")
+
+    def _photos_ended(self, source: str, photos: int, used: int) -> str:
+        """The sentence for still photos that ran out before this step was done, ``used`` of
+        them measured in it."""
+        verb = "shows" if photos == 1 else "show"
+        if self.what == "the empty mat":
+            return (f"{source} {verb} no empty mat (the first: {self.first}): put a photo of "
+                    "the cleared mat first, as photos are taken in name order")
+        if self.frames == 0:
+            return (f"{source} {verb} the empty mat but no layout: add a photo of the layout "
+                    "after the photos of the empty mat, as photos are taken in name order")
+        if used == 0:
+            return (f"{source} {verb} no steady layout (the last: "
+                    f"{_described(self.problem, ())}): fix that and take the photo again")
+        return f"{source} {verb} no whole layout: {self.problem}"
+
+
+def _described(problem: str, squares: tuple[str, ...]) -> str:
+    """A problem as a phrase inside a sentence: ``something lies on e4 and f6``, or the
+    gate's reason with its own colon softened (``no markers seen, put the whole mat in
+    view``)."""
+    return f"something lies on {_listed(squares)}" if squares else problem.replace(": ", ", ")

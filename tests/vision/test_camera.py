@@ -50,6 +50,19 @@ def test_folder_serves_images_in_name_order_then_ends(tmp_path: Path) -> None:
         camera.read()
 
 
+def test_folder_frames_are_named_stills_and_the_end_says_what_ran_out(tmp_path: Path) -> None:
+    _write_folder(tmp_path / "shots", 2)
+    camera = open_camera(f"file://{tmp_path / 'shots'}")
+    frames = [camera.read() for _ in range(2)]
+    assert [frame.label for frame in frames] == ["frame_000.png", "frame_001.png"]
+    assert getattr(camera, "stills", False)
+    with pytest.raises(EndOfFrames) as ended:
+        camera.read()
+    assert (ended.value.source, ended.value.frames) == (f"the 2 images in {tmp_path / 'shots'}", 2)
+    assert Frame(frames[0].image, 0.5, 12).label == "frame 12"
+    assert not getattr(open_camera("sim://"), "stills", True)
+
+
 def test_folder_loops_when_asked(tmp_path: Path) -> None:
     _write_folder(tmp_path / "shots", 2)
     with open_camera(f"file://{tmp_path / 'shots'}?loop=1") as camera:
@@ -84,8 +97,9 @@ def test_video_file_source(tmp_path: Path) -> None:
     assert [frame.timestamp for frame in frames] == pytest.approx([i / 10 for i in range(6)])
     brightness = [int(np.median(frame.image)) for frame in frames]
     assert brightness == sorted(brightness) and brightness[-1] - brightness[0] > 80
-    with pytest.raises(EndOfFrames, match="no more frames"):
+    with pytest.raises(EndOfFrames, match="no more frames") as ended:
         camera.read()
+    assert (ended.value.source, ended.value.frames) == (f"the video {path}", 6)
     looping = open_camera(f"file://{path}?loop=1")
     assert len([looping.read() for _ in range(14)]) == 14
 

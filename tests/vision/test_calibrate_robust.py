@@ -1,0 +1,144 @@
+"""Calibration survives what real tables do: a coin one frame misses, glare on a coin's face,
+and a mat that is not empty (checked against the printed mat, not by the reader)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.observation import COIN_KINDS
+from tests.vision.calibration_frames import (
+    GEOMETRY,
+    LAYOUT,
+    frame,
+    layout_scene,
+    scene,
+    wash_out,
+)
+from vision import synth
+from vision.calibrate import (
+    CalibrationConfig,
+    CalibrationError,
+    learn_background,
+    learn_from_layout,
+)
+from vision.clutter import cluttered_regions, find_clutter
+from vision.markers import MarkerConfig, find_board
+
+CONFIG = CalibrationConfig()
+FULL = layout_scene()
+
+
+@pytest.fixture(scope="module")
+def background() -> np.ndarray:
+    return learn_background(CONFIG, GEOMETRY, [frame(scene({}), seed) for seed in range(2)])
+
+
+@pytest.fixture(scope="module")
+def layouts() -> list[np.ndarray]:
+    """Three noisy frames of the whole layout."""
+    return [frame(FULL, seed) for seed in (1, 2, 3)]
+
+
+@pytest.fixture(scope="module")
+def without_nickel() -> list[np.ndarray]:
+    """Two frames of the layout in which no nickel lies on f3."""
+    return [frame(layout_scene(without="f3"), seed) for seed in (4, 5)]
+
+
+def test_a_coin_one_frame_missed_counts_from_the_others(
+    background: np.ndarray, layouts: list[np.ndarray], without_nickel: list[np.ndarray],
+) -> None:
+    images = [layouts[0], without_nickel[0], layouts[2]]
+    learned = learn_from_layout(CONFIG, GEOMETRY, background, images, LAYOUT,
+                                names=["a.png", "b.png", "c.png"])
+    nickel = next(coin for coin in learned.coins if coin.kind == "N")
+    assert (nickel.frames, nickel.missed) == (("a.png", "c.png"), ("b.png",))
+    assert all(coin.frames == ("a.png", "b.png", "c.png") for coin in learned.coins
+               if coin.kind != "N")
+    report = learned.report()
+    assert report[0] == "from 3 layout frames: a.png, b.png, c.png"
+    assert next(line for line in report if "nickel" in line).endswith("(not measured in b.png)")
+    assert learned.profile.coin("N").diameter_mm == nickel.diameter_mm
+
+
+def test_a_coin_missing_from_most_frames_stops_calibration_naming_them(
+    background: np.ndarray, layouts: list[np.ndarray], without_nickel: list[np.ndarray],
+) -> None:
+    with pytest.raises(CalibrationError, match=r"^no nickel found on f3 in 2 of 3 frames "
+                       r"\(frame 1, frame 2\): put a nickel \(N\) there$"):
+        learn_from_layout(CONFIG, GEOMETRY, background, [*without_nickel, layouts[0]], LAYOUT)
+    with pytest.raises(CalibrationError, match=r"^no nickel found on f3: put a nickel \(N\) "
+                       "there$"):
+        learn_from_layout(CONFIG, GEOMETRY, background, without_nickel[:1], LAYOUT)
+
+
+@pytest.mark.parametrize(("square", "kind", "others"), [
+    ("f3", "N", "the dime on c6 and the quarter on f6"),
+    ("f6", "Q", "the nickel on f3 and the dime on c6"),
+])
+def test_glare_on_a_silver_coin_takes_the_colour_from_the_other_silver_coins(
+    background: np.ndarray, layouts: list[np.ndarray], square: str, kind: str, others: str,
+) -> None:
+    glared = [wash_out(image, FULL, square) for image in layouts[:2]]
+    learned = learn_from_layout(CONFIG, GEOMETRY, background, glared, LAYOUT)
+    name = COIN_KINDS[kind][0]
+    assert learned.warnings == (
+        f"glare washed out the face of the {name} on {square}, so its colour was taken from "
+        f"{others} and its size from the other coins' (glare swells a coin's outline)",
+    )
+    washed = next(coin for coin in learned.coins if coin.kind == kind)
+    assert washed.colour is None
+    assert f"{name:8} on {square}" in next(line for line in learned.report()
+                                           if "washed out by glare" in line)
+    silver = {learned.profile.coin(other).colour for other in "NDQ"}
+    shown = [coin.colour for coin in learned.coins if coin.kind in "NDQ" and coin.kind != kind]
+    assert len(silver) == 1
+    assert silver.pop() == pytest.approx(tuple(np.median(np.array(shown), axis=0)), abs=1e-4)
+    # Its size is its true size scaled like the coins measured without glare.
+    penny = next(coin for coin in learned.coins if coin.kind == "P")
+    scaled = COIN_KINDS[kind][1] * penny.diameter_mm / COIN_KINDS["P"][1]
+    assert learned.profile.coin(kind).diameter_mm == pytest.approx(scaled, abs=0.5)
+
+
+def test_glare_in_some_frames_only_is_no_matter(
+    background: np.ndarray, layouts: list[np.ndarray],
+) -> None:
+    images = [wash_out(layouts[0], FULL, "f3"), layouts[1], layouts[2]]
+    learned = learn_from_layout(CONFIG, GEOMETRY, background, images, LAYOUT)
+    clean = learn_from_layout(CONFIG, GEOMETRY, background, layouts[1:], LAYOUT)
+    assert learned.warnings == ()
+    nickel, clean_nickel = (next(coin for coin in calibration.coins if coin.kind == "N")
+                            for calibration in (learned, clean))
+    # Colour and size come from the two frames that saw the face.
+    assert (nickel.colour, nickel.diameter_mm) == (clean_nickel.colour, clean_nickel.diameter_mm)
+
+
+def test_glare_on_the_only_copper_coin_stops_calibration(
+    background: np.ndarray, layouts: list[np.ndarray],
+) -> None:
+    with pytest.raises(CalibrationError, match=r"^glare washed out the face of the penny on c3 "
+                       "and no other copper coin of the layout shows the copper colour: move "
+                       r"the light so it does not glare on the coin$"):
+        learn_from_layout(CONFIG, GEOMETRY, background, [wash_out(layouts[0], FULL, "c3")],
+                          LAYOUT)
+
+
+def test_a_lone_coin_off_the_layout_squares_is_seen_on_the_empty_mat() -> None:
+    """The reader was asked before, and only about the layout's squares; the printed mat
+    shows a dime on any square."""
+    with pytest.raises(CalibrationError, match=r"^clear the mat: something lies on e4$"):
+        learn_background(CONFIG, GEOMETRY, [frame(scene({"e4": "D"}))])
+
+
+@pytest.mark.parametrize("seed", [3, 52, 119])
+def test_the_printed_mat_tells_an_empty_mat_from_one_silver_coin(seed: int) -> None:
+    """Random cameras and light (glare, shadows, tints): nothing on the empty mat, the dime
+    and the nickel where they lie."""
+    variation = synth.random_variation(seed)
+    for coins in ({}, {"b7": "D", "g2": "N"}):
+        shown = synth.SynthScene.build(coins, {}, GEOMETRY, variation, layout_seed=seed)
+        image = synth.render_frame(shown, seed)
+        location = find_board(MarkerConfig(), image, GEOMETRY)
+        found = cluttered_regions(GEOMETRY, find_clutter(GEOMETRY, image, location))
+        assert set(found) == set(coins), coins
