@@ -599,7 +599,7 @@ def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
         else:
             diameter = round(COIN_KINDS[look.kind][1] * scale, 3)
         looks.append(CoinLook(look.kind, diameter, colour))
-    profile = replace(base, coins=tuple(looks), diameter_scale=1.0)
+    profile = replace(base, coins=tuple(looks), diameter_scale=1.0, calibrated=True)
     if pawns:
         learned = {pawn.name: PawnLook(pawn.name, pawn.colour) for pawn in pawns}
         kept = tuple(look for look in base.pawns if look.name not in learned)

@@ -71,7 +71,9 @@ class FrameModelConfig:
     green, ``tint_spread`` (per ratio) how far a frame's may
     stray; ``colour_spread`` is the least spread of a colour about its metal's field, and
     ``most_colour_spread`` the most (a frame's coins of one metal differ no more than that,
-    so a coin far off every metal cannot widen it to look like one).
+    so a coin far off every metal cannot widen it to look like one). Priors taken from a
+    calibrated profile narrow the offset's and tints' spreads to ``calibrated_spread`` of
+    theirs.
     The silver field is a Gaussian-weighted mean over coins within ``field_reach_mm``, drawn
     towards ``silver_colour`` as much as ``field_anchor`` coins would. ``rounds`` of EM. A
     face the camera clipped (a glint) is measured off by an offset common to the frame's
@@ -97,6 +99,7 @@ class FrameModelConfig:
     least_redder: float = 0.06
     colour_spread: float = 0.035
     most_colour_spread: float = 0.1
+    calibrated_spread: float = 0.5
     silver_colour: tuple[float, float] = (0.0, 0.0)
     field_reach_mm: float = 90.0
     field_anchor: float = 2.0

@@ -30,6 +30,10 @@ else:
     FloatArray = np.ndarray
 
 
+#: A pawn colour purer than this (1 - darkest / brightest channel) has a hue to be found by.
+GREY_PURITY = 0.3
+
+
 @dataclass(frozen=True)
 class PawnConfig:
     """How pawns are found: pixels ``core_saturation`` pure (1 - darkest / brightest channel)
@@ -68,9 +72,12 @@ def _hue(blue: FloatArray, green: FloatArray, red: FloatArray) -> FloatArray:
 
 
 def colour_hues(profile: VisionProfile) -> FloatArray:
-    """The hue of every pawn colour the profile knows, in degrees."""
+    """The hue of every pawn colour the profile knows, in degrees; NaN for a colour too grey
+    to have one (a black or white pawn, which saturation cannot find)."""
     colours = np.array([pawn.colour for pawn in profile.pawns], np.float64).reshape(-1, 3)
-    return _hue(colours[:, 0], colours[:, 1], colours[:, 2])
+    purity = 1 - colours.min(axis=1) / np.maximum(colours.max(axis=1), 1e-9)
+    hues = _hue(colours[:, 0], colours[:, 1], colours[:, 2])
+    return np.where(purity >= GREY_PURITY, hues, np.nan)
 
 
 def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Image:
@@ -102,6 +109,7 @@ def _classify(config: PawnConfig, pixels: FloatArray, profile: VisionProfile) ->
     blue, green, red = pixels[:, 0], pixels[:, 1], pixels[:, 2]
     hue = _hue(blue, green, red)
     gap = np.abs((hue[:, None] - colour_hues(profile)[None, :] + 180) % 360 - 180)
+    gap = np.nan_to_num(gap, nan=360.0)
     nearest = np.argmin(gap, axis=1)
     close = gap[np.arange(len(nearest)), nearest] <= config.hue_degrees
     purity = 1 - pixels.min(axis=1) / np.maximum(pixels.max(axis=1), 1.0)

@@ -68,7 +68,10 @@ class VisionProfile:
     pawn) where its darkest channel falls below ``1 - foreground_darkness`` of the local white.
     ``mat`` and ``square_mm`` name the mat it was calibrated on and the square size that mat
     was printed with (None: the mat's default): reading that game's mat with this profile
-    assumes the same print unless told otherwise (see :func:`square_mm_for`).
+    assumes the same print unless told otherwise (see :func:`square_mm_for`). ``calibrated``
+    says the coin looks were measured by ``companion calibrate`` with this camera and these
+    coins (sizes as the reader measures them, colours of each metal): reading then starts
+    every frame from them instead of from physics alone (see :mod:`vision.read`).
     """
 
     coins: tuple[CoinLook, ...]
@@ -85,6 +88,7 @@ class VisionProfile:
     foreground_darkness: float = 0.16
     mat: str | None = None
     square_mm: float | None = None
+    calibrated: bool = False
     version: int = PROFILE_VERSION
 
     @classmethod
@@ -145,11 +149,14 @@ class VisionProfile:
                 if name in data
             }
             mat = None if data.get("mat") is None else str(data["mat"])
+            calibrated = data.get("calibrated", False)
+            if not isinstance(calibrated, bool):
+                raise ValueError(f"calibrated must be true or false, not {calibrated!r}")
             square_mm = None if data.get("square_mm") is None else float(data["square_mm"])
         except (KeyError, TypeError, ValueError) as error:
             raise ProfileError(f"{source} has a missing or bad field: {error!r}") from None
         profile = cls(
-            coins=coins, pawns=pawns, mat=mat, square_mm=square_mm,
+            coins=coins, pawns=pawns, mat=mat, square_mm=square_mm, calibrated=calibrated,
             **numbers,  # type: ignore[arg-type]
         )
         profile.check(source)

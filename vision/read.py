@@ -19,7 +19,7 @@ reading gives the count and the kinds. :func:`read_frame` is the whole pipeline 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,7 +33,7 @@ from vision.candidates import (
     measure_candidates,
     select_coins,
 )
-from vision.frame_model import FrameFit, KindPrior, fit_frame
+from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.light import mat_reference, normalise
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
@@ -89,8 +89,30 @@ class ViewReading:
 
 def _kind_priors(profile: VisionProfile) -> tuple[KindPrior, ...]:
     """The frame model's kinds: the profile's coins with their true sizes and metals."""
-    return tuple(KindPrior(look.kind, look.diameter_mm, COIN_KINDS[look.kind][2])
+    return tuple(KindPrior(look.kind, COIN_KINDS[look.kind][1], COIN_KINDS[look.kind][2])
                  for look in profile.coins)
+
+
+def model_for(config: FrameModelConfig, profile: VisionProfile) -> FrameModelConfig:
+    """The frame model's priors for ``profile``: a calibrated profile's coins, measured by
+    this very reader with this camera, give the size offset of each kind and each metal's
+    colour, which every frame then starts from (each frame still fits its own, within
+    ``calibrated_spread`` of them: the light of a game is not the light of calibration)."""
+    if not profile.calibrated:
+        return config
+    offsets = {look.kind: look.diameter_mm - COIN_KINDS[look.kind][1] for look in profile.coins}
+    common = float(np.median(list(offsets.values())))
+    by_metal = {COIN_KINDS[look.kind][2]: look.colour for look in profile.coins}
+    silver = by_metal.get("silver", config.silver_colour)
+    tints = tuple((metal, (colour[0] - silver[0], colour[1] - silver[1]))
+                  for metal, colour in by_metal.items() if metal != "silver")
+    spread = config.calibrated_spread
+    return replace(
+        config, offset_mm=common, offset_spread_mm=spread * config.offset_spread_mm,
+        kind_offsets_mm=tuple((kind, value - common) for kind, value in offsets.items()),
+        silver_colour=silver, tints=tints or config.tints,
+        tint_spread=(spread * config.tint_spread[0], spread * config.tint_spread[1]),
+    )
 
 
 def _coins_and_frame(
@@ -144,6 +166,7 @@ def read_view(
     windows = region_windows(geometry, ppm, view.origin_mm, (width, height))
     candidates = measure_candidates(config, view, image, mask, camera, windows)
     presence = coin_presence(config.coins, candidates)
+    config = replace(config, model=model_for(config.model, profile))
     chosen, frame = _coins_and_frame(config, candidates, presence, _kind_priors(profile))
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
