@@ -70,7 +70,7 @@ def measure_candidates(
 ) -> Candidates:
     """Seed, fit and sample every candidate coin of the normalised view ``image``."""
     ppm = view.pixels_per_mm
-    seeds, strength = find_seeds(config.seeds, image, ppm)
+    seeds, strength = find_seeds(config.seeds, image, ppm, mask)
     seeds_mm = to_mm(view, seeds)
     lean, lean_per_mm = camera.lean(seeds_mm)
     blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)

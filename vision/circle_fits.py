@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from vision.faces import nan_median
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -87,7 +89,7 @@ def fit_circles(
     centre = start.copy()
     offset = points - centre[:, None, :]
     with np.errstate(all="ignore"):
-        radius = np.nanmedian(np.where(valid, np.hypot(offset[..., 0], offset[..., 1]), np.nan),
+        radius = nan_median(np.where(valid, np.hypot(offset[..., 0], offset[..., 1]), np.nan),
                               axis=1)
     radius = np.nan_to_num(radius, nan=9.0 * pixels_per_mm)
     for _ in range(config.fit_rounds):
@@ -188,5 +190,5 @@ def far_sweep(
     far = valid & (along > 0.5 * radii[:, None])
     excess = np.where(far, along - circle, np.nan)
     with np.errstate(all="ignore"):
-        sweep = np.nanmedian(np.where(far.any(axis=1)[:, None], excess, 0.0), axis=1)
+        sweep = nan_median(np.where(far.any(axis=1)[:, None], excess, 0.0), axis=1)
     return np.maximum(np.nan_to_num(sweep), 0.0)

@@ -12,6 +12,7 @@ compares coins of one frame with each other, not with fixed colours).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,14 @@ CLIPPED = 250
 _ANGLES = np.linspace(0, 2 * math.pi, FACE_ANGLES, endpoint=False)
 _UNIT_X = (np.cos(_ANGLES)[:, None] * FACE_RINGS[None, :]).ravel()
 _UNIT_Y = (np.sin(_ANGLES)[:, None] * FACE_RINGS[None, :]).ravel()
+
+
+def nan_median(values: FloatArray, axis: int) -> FloatArray:
+    """The median along ``axis`` ignoring NaN; NaN where a row holds nothing else (quietly:
+    a coin a pawn hides has no face to measure, which is no error)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.asarray(np.nanmedian(values, axis=axis))
 
 
 def face_maps(centres: FloatArray, radii: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -88,12 +97,12 @@ def face_colours(
         usable = seen & ~on_clip[..., channel] & ~on_clip[..., 1]
         ratio = np.where(usable, np.log(top / green), np.nan)
         with np.errstate(all="ignore"):
-            middle = np.nanmedian(ratio, axis=1)
+            middle = nan_median(ratio, axis=1)
         ratios.append(np.where(usable.mean(axis=1) >= LEAST_USABLE, middle, np.nan))
     colour = np.column_stack(ratios)
     unclipped = seen & ~on_clip.any(axis=2)
     with np.errstate(all="ignore"):
-        level = np.nanmedian(np.where(unclipped, values.mean(axis=2), np.nan), axis=1)
+        level = nan_median(np.where(unclipped, values.mean(axis=2), np.nan), axis=1)
     brightness = np.where(unclipped.mean(axis=1) >= LEAST_USABLE, level / 200.0, np.nan)
     glint = on_clip.any(axis=2) & ~on_pawn
     clipped_share = glint.sum(axis=1) / np.maximum((~on_pawn).sum(axis=1), 1)

@@ -55,12 +55,15 @@ def unlikeness(image: Image) -> Image:
     return cv2.add(largest, gradient)
 
 
-def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float
-               ) -> tuple[FloatArray, FloatArray]:
+def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
+               pawns: Image | None = None) -> tuple[FloatArray, FloatArray]:
     """Seeds (N, 2) in top-view pixels of the normalised ``image``, strongest first, and how
     far each stands out (N,): its height over the paper's level in units of the least
-    height a seed needs (1 at the least)."""
+    height a seed needs (1 at the least). Pixels ``pawns`` marks count as paper: a pawn's
+    strong colour would draw the seed of a coin under or beside it onto itself."""
     unlike = unlikeness(image)
+    if pawns is not None:
+        unlike[pawns > 0] = 0
     scale = 1.0 / pixels_per_mm
     small = cv2.resize(unlike, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     window = max(3, round(config.window_mm)) | 1
