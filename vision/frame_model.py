@@ -208,30 +208,32 @@ class _Frame:
 
     def size_scores(self) -> FloatArray:
         """(N, K) log-density of each coin's outline and top circle under each kind."""
-        return self._outline_parts()[0] + self._inner_scores()
+        return self._size_parts()[0]
 
-    def _outline_parts(self) -> tuple[FloatArray, FloatArray]:
-        """(N, K) log-density of each outline under each kind, and the share of it that a
-        single coin explains (the rest: a stack, whose lower coins stick out of the top
-        coin's outline by up to ``stack_reach_mm``)."""
+    def _size_parts(self) -> tuple[FloatArray, FloatArray]:
+        """(N, K) log-density of each coin's outline and top circle under each kind, and the
+        share of it that a single coin explains. The rest is a stack's: its lower coins stick
+        out of the top coin's outline by up to ``stack_reach_mm``, and its top circle may be
+        a lower coin's raised rim showing round a smaller top coin."""
+        dof, reach = self.config.degrees_of_freedom, self.config.stack_reach_mm
         expected = (self.sizes[None, :] + self.offset + self.kind_offsets[None, :]
                     + (self.clip * self.glint_offset)[:, None])
         spread = self.spreads()[:, None]
         gap = self.diameters[:, None] - expected
-        dof, stack = self.config.degrees_of_freedom, self.config.stack_share
-        single = (1 - stack) * np.exp(_student((gap / spread) ** 2, dof)) * _T_SCALE[dof] / spread
-        reach = self.config.stack_reach_mm
-        stacked = stack * ((gap > -spread) & (gap < reach)) / (reach + spread)
-        total = single + stacked + 1e-300
-        return np.log(total), single / total
-
-    def _inner_scores(self) -> FloatArray:
-        """(N, K) log-density of each top circle under each kind (0 where none was found)."""
-        gap = self.inner[:, None] - self.sizes[None, :] - self.inner_offset
-        spread = self.inner_spread
-        dof = self.config.degrees_of_freedom
-        scores = _student((gap / spread) ** 2, dof) + np.log(_T_SCALE[dof] / spread)
-        return np.where(self.has_inner[:, None], scores, 0.0)
+        single = np.exp(_student((gap / spread) ** 2, dof)) * _T_SCALE[dof] / spread
+        stacked = ((gap > -spread) & (gap < reach)) / (reach + spread)
+        inner_gap = self.inner[:, None] - self.sizes[None, :] - self.inner_offset
+        inner_spread = self.inner_spread
+        inner_single = (np.exp(_student((inner_gap / inner_spread) ** 2, dof)) * _T_SCALE[dof]
+                        / inner_spread)
+        inner_stacked = ((inner_gap > -inner_spread) & (inner_gap < reach)) / (
+            reach + inner_spread)
+        seen = self.has_inner[:, None]
+        single = single * np.where(seen, inner_single, 1.0)
+        stacked = stacked * np.where(seen, inner_stacked, 1.0)
+        share = self.config.stack_share
+        total = (1 - share) * single + share * stacked + 1e-300
+        return np.log(total), (1 - share) * single / total
 
     def spreads(self) -> FloatArray:
         """(N,) how far each coin's diameter may stray from its kind's: the frame's spread,
@@ -295,7 +297,7 @@ class _Frame:
     def refit_sizes(self, probabilities: FloatArray) -> None:
         """The common offset, each kind's and the glints', from the outlines single coins
         explain; the top circles' offset from the top circles."""
-        _, single = self._outline_parts()
+        _, single = self._size_parts()
         plain = self.weights * (1.0 - self.clip)
         weight = probabilities * single * plain[:, None]
         residual = self.diameters[:, None] - self.sizes[None, :] - self.kind_offsets[None, :]
@@ -310,7 +312,7 @@ class _Frame:
         self.kind_offsets = np.clip(self.kind_offsets, self.kind_prior - limit,
                                     self.kind_prior + limit)
         self._refit_glints(probabilities * single)
-        self._refit_inner(probabilities)
+        self._refit_inner(probabilities * single)
 
     def _refit_glints(self, weight: FloatArray) -> None:
         """The glints' offset and the outlines' spread from coins weighed by ``weight``
