@@ -44,13 +44,15 @@ def _triplets(ray_count: int, count: int) -> NDArray[np.intp]:
 
 def consensus_circles(
     config: RimConfig, points: FloatArray, valid: BoolArray, pixels_per_mm: float,
-    bounds: tuple[FloatArray, FloatArray] | None = None,
+    bounds: tuple[FloatArray, FloatArray] | None = None, origins: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The circle through three rim points that most other rim points agree with, per seed
     (random sample consensus over fixed triplets): centres (K, 2), radii (K,) and how many
     points agree (K,). Robust to a seed far off the coin's middle, whose rays reach the far
     rim only on one side, and to rim points on a neighbour or a shadow. Radii lie within
-    ``bounds`` (least and most px, per seed), by default the config's coin radii."""
+    ``bounds`` (least and most px, per seed), by default the config's coin radii; a circle
+    must hold its rays' ``origins`` (the seeds, where given), so that a seed on one coin does
+    not end on the coin touching it."""
     triplets = _triplets(config.ray_count, config.consensus_triplets)
     a, b, c = (points[:, triplets[:, index], :] for index in range(3))  # (K, T, 2)
     usable = valid[:, triplets].all(axis=2)
@@ -70,6 +72,9 @@ def consensus_circles(
     else:
         least, most = bounds
     usable &= (radii >= least[:, None]) & (radii <= most[:, None])
+    if origins is not None:
+        usable &= np.hypot(centres[..., 0] - origins[:, None, 0],
+                           centres[..., 1] - origins[:, None, 1]) < radii
     distance = np.hypot(points[:, None, :, 0] - centres[..., None, 0],
                         points[:, None, :, 1] - centres[..., None, 1])  # (K, T, J)
     tolerance = config.agree_mm * 1.5 * pixels_per_mm

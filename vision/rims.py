@@ -304,7 +304,8 @@ def measure_outlines(
     radii = np.arange(config.ray_begin_mm, config.ray_end_mm, config.ray_step_mm) * pixels_per_mm
     centres = np.asarray(seeds, np.float64)
     edges = _ray_edges(config, image, pawns, glint, centres, radii)
-    found, _, votes = consensus_circles(config, edges.points, edges.valid, pixels_per_mm)
+    found, _, votes = consensus_circles(config, edges.points, edges.valid, pixels_per_mm,
+                                        origins=centres)
     centres = np.where((votes >= 6)[:, None], found, centres)
     # The second pass runs its rays from the consensus circle's middle.
     edges = _ray_edges(config, image, pawns, glint, centres, radii)

@@ -34,12 +34,14 @@ class SeedConfig:
     """How seeds are found (lengths in mm): unlikeness summed over ``window_mm`` squares,
     peaks at least ``spacing_mm`` apart that stand above the paper's level (the board's lower
     quartile) by ``spread_factor`` times the paper's spread (lower quartile less the fifth
-    percentile), and by at least ``least_level`` of paper."""
+    percentile), and by at least ``least_level`` of paper; a pixel's unlikeness counts up to
+    ``most_level`` of paper."""
 
     window_mm: float = 15.0
     spacing_mm: float = 12.0
     spread_factor: float = 3.0
     least_level: float = 0.03
+    most_level: float = 0.35
 
 
 def unlikeness(image: Image) -> Image:
@@ -61,7 +63,8 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
     far each stands out (N,): its height over the paper's level in units of the least
     height a seed needs (1 at the least). Pixels ``pawns`` marks count as paper: a pawn's
     strong colour would draw the seed of a coin under or beside it onto itself."""
-    unlike = unlikeness(image)
+    # Capped, so that a strong coin (a dark penny) does not drown a faint one beside it.
+    unlike = cv2.min(unlikeness(image), config.most_level * PAPER)
     if pawns is not None:
         unlike[pawns > 0] = 0
     scale = 1.0 / pixels_per_mm
