@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.faces import clipped_mask, edge_colours, face_colours
 from vision.parallax import CameraOverMat
-from vision.read_config import CoinConfig, ReadConfig
+from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import TopView
 from vision.regions import RegionWindow, region_map
 from vision.rims import measure_outlines
@@ -70,7 +70,10 @@ def measure_candidates(
 ) -> Candidates:
     """Seed, fit and sample every candidate coin of the normalised view ``image``."""
     ppm = view.pixels_per_mm
+    height, width = image.shape[:2]
+    regions_at = region_map(windows, (width, height))
     seeds, strength = find_seeds(config.seeds, image, ppm, mask)
+    seeds, strength = _worth_measuring(config.coins, seeds, strength, regions_at, windows)
     seeds_mm = to_mm(view, seeds)
     lean, lean_per_mm = camera.lean(seeds_mm)
     blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)
@@ -87,8 +90,6 @@ def measure_candidates(
                          np.where(seen, inner.radii, outlines.radii_px))
     edges = edge_colours(image, tops, outlines.radii_px)
     centres_mm = to_mm(view, outlines.centres)
-    height, width = image.shape[:2]
-    regions_at = region_map(windows, (width, height))
     columns = np.clip(np.round(outlines.centres[:, 0]).astype(int), 0, width - 1)
     rows = np.clip(np.round(outlines.centres[:, 1]).astype(int), 0, height - 1)
     inside = ((outlines.centres[:, 0] >= 0) & (outlines.centres[:, 0] < width)
@@ -114,6 +115,30 @@ def _top_circles(config: ReadConfig, image: Image, glint: Image, mask: Image, to
     inner = np.full(len(tops), np.nan)
     centres[worth], inner[worth] = found.centres, found.radii
     return TopCircles(centres, inner, np.zeros(len(tops)))
+
+
+def _worth_measuring(
+    config: CoinConfig, seeds: FloatArray, strength: FloatArray, regions_at: FloatArray,
+    windows: tuple[RegionWindow, ...],
+) -> tuple[FloatArray, FloatArray]:
+    """The seeds worth measuring (strongest first, as given): those in a region, at most
+    ``seeds_per_region`` in a region that holds one stack (a coin seldom makes more than two
+    seeds), up to ``max_loose_coins`` in one of loose coins."""
+    height, width = regions_at.shape
+    columns = np.clip(np.round(seeds[:, 0]).astype(int), 0, width - 1)
+    rows = np.clip(np.round(seeds[:, 1]).astype(int), 0, height - 1)
+    region = regions_at[rows, columns]
+    taken = np.zeros(len(windows), int)
+    keep = np.zeros(len(seeds), bool)
+    for index, where in enumerate(region):
+        if where < 0:
+            continue
+        most = (config.max_loose_coins if windows[where].kind in LOOSE_KINDS
+                else config.seeds_per_region)
+        if taken[where] < most:
+            taken[where] += 1
+            keep[index] = True
+    return seeds[keep], strength[keep]
 
 
 def to_mm(view: TopView, pixels: FloatArray) -> FloatArray:

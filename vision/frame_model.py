@@ -17,10 +17,10 @@ across the frame need not be known beforehand: it is fitted to the frame's own c
 Both are fitted by expectation-maximisation over the coins' kinds: from a first split of the
 colours and the size offset that fits best, each round weighs every coin's kinds by how well
 its size and its colour fit, then refits the offsets, the metals' tints and the silver field.
-The fit runs from a few first splits (along copper's tint, along the colours' widest spread,
-from every metal alike, and from sizes alone with colour joining half way), and the one that
-explains the coins best is kept: a tarnished penny
-and a silver coin mirroring a warm room can lie along any direction from each other.
+The fit runs twice, from a first split of the colours along copper's tint and from sizes
+alone with colour joining half way, and the one that explains the coins best is kept: a
+tarnished penny and a silver coin mirroring a warm room can lie along any direction from each
+other.
 The weights at the end are the kinds' probabilities, which is what confidence means here. A
 frame with few coins leans on the priors (:class:`FrameModelConfig`), which calibration can
 set from the user's own coins.
@@ -358,18 +358,13 @@ class _Frame:
         cost += 0.5 * ((shifts - self.config.offset_mm) / spread) ** 2
         self.offset = float(shifts[int(np.argmin(cost))])
 
-    def first_metals(self) -> list[FloatArray]:
-        """Starting metals (N, M) to run the fit from: the colours split along copper's
-        direction from silver, split along the direction they spread most, and no colour at
-        all (every metal alike, so that sizes lead)."""
+    def first_metals(self) -> FloatArray:
+        """Starting metals (N, M): the colours split along copper's direction from silver, or
+        every metal alike where there is no copper to split off."""
         alike = np.full((len(self.diameters), len(self.metals)), 1.0 / len(self.metals))
-        starts = [alike]
         if "copper" not in self.metals or self.known.sum() < 2:
-            return starts
-        centred = self.colours[self.known] - self.colours[self.known].mean(axis=0)
-        _, _, axes = np.linalg.svd(centred, full_matrices=False)
-        widest = axes[0] if axes[0] @ COPPER_DIRECTION >= 0 else -axes[0]
-        return [self.split_metals(COPPER_DIRECTION), self.split_metals(widest), alike]
+            return alike
+        return self.split_metals(COPPER_DIRECTION)
 
     def split_metals(self, direction: FloatArray) -> FloatArray:
         """(N, M) hard first metals: the colours projected on ``direction`` (from silver
@@ -463,7 +458,8 @@ def _run(frame: _Frame, start: FloatArray | None) -> FloatArray:
     """Expectation-maximisation from first metals ``start``, or, where None, from sizes alone
     (colour joins after the first half of the rounds): the kinds' probabilities."""
     sizes_first = start is None
-    frame.first_guess(frame.first_metals()[-1] if start is None else start)
+    first = frame.first_metals() if start is None else start
+    frame.first_guess(np.full_like(first, 1.0 / first.shape[1]) if start is None else first)
     rounds = frame.config.rounds
     probabilities = frame.posterior(0.0 if sizes_first else 1.0)
     for round_index in range(rounds):
@@ -497,7 +493,7 @@ def fit_frame(
                  np.full(len(diameters_mm), np.nan) if inner_mm is None
                  else np.asarray(inner_mm, np.float64))
     best: tuple[float, _Frame, FloatArray] | None = None
-    starts: list[FloatArray | None] = [*_Frame(*arguments).first_metals(), None]
+    starts: list[FloatArray | None] = [_Frame(*arguments).first_metals(), None]
     for start in starts:
         frame = _Frame(*arguments)
         probabilities = _run(frame, start)

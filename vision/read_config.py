@@ -21,14 +21,17 @@ class CoinConfig:
     of the rays no pawn crosses (``sure_agreement`` for full confidence), it stands at least
     ``least_contrast`` of paper out of it, and its diameter, less the frame's offset, lies
     within ``size_margin_mm`` of the kinds' sizes. Outlines closer than ``apart_share`` of a
-    radius are one coin. Where a pawn stands on the face, the outline must be at least the
-    smallest coin's size less ``pawn_size_margin_mm`` (by the frame's size offset), and one the
-    pawn hides on more than ``hidden_share`` of its rays is at most a doubt of
-    ``hidden_presence``; a coin read under a pawn has a
-    confidence of at most ``hidden_confidence`` (its kind is a guess from its rim), and so
-    has an empty square a pawn stands on. An empty reading is doubted by any seed there that
-    stood out ``empty_strength`` times the least a seed needs, more the stronger, up to
-    ``strength_doubt``."""
+    radius are one coin. At most ``seeds_per_region`` seeds are measured in a square (a coin
+    seldom makes more than two), ``max_loose_coins`` in a pit or cup.
+
+    Where a pawn stands on the face, the outline must be at least the smallest coin's size
+    less ``pawn_size_margin_mm`` (by the frame's size offset), and one the pawn hides on more
+    than ``hidden_share`` of its rays is at most a doubt of ``hidden_presence``; a coin read
+    under a pawn has a confidence of at most ``hidden_confidence`` (its kind is a guess from
+    its rim), and so has an empty square a pawn stands on. An empty reading is doubted by any
+    seed there that stood out ``empty_strength`` times the least a seed needs, more the
+    stronger, up to ``strength_doubt``.
+    """
 
     least_agreement: float = 0.4
     sure_agreement: float = 0.7
@@ -42,6 +45,7 @@ class CoinConfig:
     empty_strength: float = 3.0
     strength_doubt: float = 0.9
     max_loose_coins: int = 40
+    seeds_per_region: int = 3
 
 
 @dataclass(frozen=True)
