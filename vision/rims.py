@@ -90,6 +90,7 @@ class RimConfig:
     least_seen: float = 0.3
     outer_peak_share: float = 0.5
     consensus_triplets: int = 40
+    least_votes: float = 0.2
     least_radius_mm: float = 6.0
     most_radius_mm: float = 15.0
 
@@ -292,7 +293,8 @@ def measure_outlines(
 
     Rays run from each seed, then again from the middle of the circle most of the first rays
     rim points agree with (between ``least_radius_mm`` and ``most_radius_mm``, over
-    ``consensus_triplets`` triplets of rays). A tall stack is
+    ``consensus_triplets`` triplets of rays), for each distinct circle that ``least_votes`` of
+    the rays agree with (the rest are left with no agreement). A tall stack is
     longer along its lean than the rays reach: where the far side's rays ran out on the
     stack, rays from a centre further along the lean add the far side.
     """
@@ -301,13 +303,55 @@ def measure_outlines(
         return CoinOutlines(np.zeros((0, 2)), empty, empty, empty, empty, empty)
     if blur_px is None:
         blur_px = np.ones(len(seeds))
+    if lean_per_mm is None:
+        lean_per_mm = np.zeros(len(seeds))
     radii = np.arange(config.ray_begin_mm, config.ray_end_mm, config.ray_step_mm) * pixels_per_mm
-    centres = np.asarray(seeds, np.float64)
-    edges = _ray_edges(config, image, pawns, glint, centres, radii)
-    found, _, votes = consensus_circles(config, edges.points, edges.valid, pixels_per_mm,
-                                        origins=centres)
-    centres = np.where((votes >= 6)[:, None], found, centres)
-    # The second pass runs its rays from the consensus circle's middle.
+    seeds = np.asarray(seeds, np.float64)
+    edges = _ray_edges(config, image, pawns, glint, seeds, radii)
+    found, found_radii, votes = consensus_circles(config, edges.points, edges.valid,
+                                                  pixels_per_mm, origins=seeds)
+    # Only distinct circles that enough rays agree with are worth refining: many seeds lie
+    # on one coin, or on nothing round.
+    worth = _distinct(found, found_radii, votes, config.least_votes * config.ray_count)
+    outlines = CoinOutlines(np.where((votes >= 6)[:, None], found, seeds), found_radii,
+                            np.zeros(len(seeds)), np.zeros(len(seeds)), np.zeros(len(seeds)),
+                            np.zeros(len(seeds)))
+    if not len(worth):
+        return outlines
+    refined = _refine(config, image, pawns, glint, found[worth], lean[worth],
+                      pixels_per_mm, blur_px[worth], lean_per_mm[worth], radii)
+    for target, values in zip(
+        (outlines.centres, outlines.radii_px, outlines.sweep_px, outlines.agreement,
+         outlines.contrast, outlines.covered),
+        (refined.centres, refined.radii_px, refined.sweep_px, refined.agreement,
+         refined.contrast, refined.covered), strict=True,
+    ):
+        target[worth] = values
+    return outlines
+
+
+def _distinct(centres: FloatArray, radii: FloatArray, votes: FloatArray, least: float
+              ) -> NDArray[np.intp]:
+    """Indices of the circles at least ``least`` rays agree with, each circle once (the
+    best-agreed of circles whose middles lie within a third of a radius of each other)."""
+    order = np.argsort(-votes)
+    kept: list[int] = []
+    for index in order:
+        if votes[index] < least:
+            break
+        if all(np.hypot(*(centres[index] - centres[other])) >= radii[other] / 3
+               for other in kept):
+            kept.append(int(index))
+    return np.array(sorted(kept), np.intp)
+
+
+def _refine(
+    config: RimConfig, image: Image, pawns: Image, glint: Image, centres: FloatArray,
+    lean: FloatArray, pixels_per_mm: float, blur_px: FloatArray, lean_per_mm: FloatArray,
+    radii: FloatArray,
+) -> CoinOutlines:
+    """Outlines refined from circles' middles: rays again from there, the circle fitted to
+    them, a tall stack's far side and swept disc, and the radius from the circle profile."""
     edges = _ray_edges(config, image, pawns, glint, centres, radii)
     centres, radius = fit_circles(config, edges.points, edges.valid, centres, pixels_per_mm)
     sweep = far_sweep(edges.points, edges.valid, centres, radius, lean)
@@ -316,8 +360,7 @@ def measure_outlines(
         further = centres[long] + lean[long] * config.stack_step_mm * pixels_per_mm
         edges = edges.joined(_ray_edges(config, image, pawns, glint, further, radii), long)
         sweep[long] = np.maximum(sweep[long], config.stack_step_mm * pixels_per_mm)
-    expected = config.coin_thickness_mm * pixels_per_mm * (
-        np.zeros(len(centres)) if lean_per_mm is None else lean_per_mm)
+    expected = config.coin_thickness_mm * pixels_per_mm * lean_per_mm
     # A stack shows as a disc swept along the lean; an ordinary coin's sweep is too small to
     # fit, and fitting it would bend the circle to what rectification leaves of a lens.
     tall = np.flatnonzero((sweep >= config.tall_sweep_mm * pixels_per_mm)
