@@ -24,7 +24,7 @@ from vision.parallax import CameraOverMat
 from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import TopView
 from vision.regions import RegionWindow, region_map
-from vision.rims import measure_outlines
+from vision.rims import GLINT_FLAG, PAWN_FLAG, measure_outlines
 from vision.seeds import find_seeds
 from vision.tops import TopCircles, top_circles
 
@@ -78,12 +78,12 @@ def measure_candidates(
     lean, lean_per_mm = camera.lean(seeds_mm)
     blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)
     clipped = clipped_mask(view.image)
-    glint = cv2.max(cv2.max(clipped[..., 0], clipped[..., 1]), clipped[..., 2])
-    outlines = measure_outlines(config.rims, image, mask, glint, seeds, lean, ppm, blur,
+    flags = _flags(clipped, mask)
+    outlines = measure_outlines(config.rims, image, flags, seeds, lean, ppm, blur,
                                 lean_per_mm)
     tops = outlines.top_centres(lean)
     hidden, agreement = outlines.covered, outlines.agreement
-    inner = _top_circles(config, image, glint, mask, tops, outlines.radii_px, agreement, ppm)
+    inner = _top_circles(config, image, flags, tops, outlines.radii_px, agreement, ppm)
     # The face is sampled inside the top coin's own circle where one was found.
     seen = np.isfinite(inner.radii)
     faces = face_colours(image, clipped, mask, np.where(seen[:, None], inner.centres, tops),
@@ -104,12 +104,22 @@ def measure_candidates(
                        seed_region)
 
 
-def _top_circles(config: ReadConfig, image: Image, glint: Image, mask: Image, tops: FloatArray,
+def _flags(clipped: Image, pawns: Image) -> Image:
+    """The flags image rays sample (:data:`vision.rims.PAWN_FLAG` where a pawn is,
+    :data:`vision.rims.GLINT_FLAG` where the camera clipped a channel)."""
+    blue, green, red = cv2.split(clipped)
+    glint = cv2.max(cv2.max(blue, green), red)
+    flags = np.bitwise_and(glint, np.uint8(GLINT_FLAG))
+    np.bitwise_or(flags, np.bitwise_and(pawns, np.uint8(PAWN_FLAG)), out=flags)
+    return flags
+
+
+def _top_circles(config: ReadConfig, image: Image, flags: Image, tops: FloatArray,
                  radii: FloatArray, agreement: FloatArray, pixels_per_mm: float) -> TopCircles:
     """The top circles (:mod:`vision.tops`) of the outlines that may be coins; none (NaN) for
     the rest, which are not worth the rays."""
     worth = np.flatnonzero(agreement >= config.coins.least_agreement)
-    found = top_circles(config.rims, config.tops, image, glint, mask, tops[worth], radii[worth],
+    found = top_circles(config.rims, config.tops, image, flags, tops[worth], radii[worth],
                         pixels_per_mm)
     centres = tops.copy()
     inner = np.full(len(tops), np.nan)

@@ -46,6 +46,9 @@ else:
 
 #: The value paper takes in the normalised top view (see :mod:`vision.light`).
 PAPER = 200.0
+#: Bits of the flags image rays sample beside the colours: a pawn, a pixel the camera clipped.
+PAWN_FLAG = 1
+GLINT_FLAG = 2
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,25 @@ def _directions(ray_count: int) -> FloatArray:
     return directions
 
 
+def ray_maps(centres: FloatArray, ray_count: int, radii: FloatArray
+             ) -> tuple[FloatArray, FloatArray]:
+    """``cv2.remap`` maps of ``ray_count`` rays from each centre at ``radii`` px ((S,) for
+    every centre or (K, S) each its own): float32 (K * J, S) each, one row a ray."""
+    directions = _directions(ray_count)
+    along = radii.reshape(-1, radii.shape[-1])[:, None, :]  # (1|K, 1, S)
+    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * along
+    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * along
+    shape = (len(centres) * ray_count, radii.shape[-1])
+    return xs.reshape(shape).astype(np.float32), ys.reshape(shape).astype(np.float32)
+
+
+def sample_maps(image: Image, maps: tuple[FloatArray, FloatArray], count: int, ray_count: int,
+                interpolation: int = cv2.INTER_LINEAR) -> FloatArray:
+    """``image`` sampled at ``maps`` (from :func:`ray_maps`): (K, J, S) or (K, J, S, C)."""
+    sampled = cv2.remap(image, maps[0], maps[1], interpolation, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(sampled).reshape(count, ray_count, maps[0].shape[1], *image.shape[2:])
+
+
 def sample_rays(
     image: Image, centres: FloatArray, ray_count: int, radii: FloatArray,
     interpolation: int = cv2.INTER_LINEAR,
@@ -129,16 +151,23 @@ def sample_rays(
     """``image`` sampled along ``ray_count`` rays from each centre at ``radii`` px ((S,) for
     every centre or (K, S) each its own): an array (K, J, S) or (K, J, S, C) for a C-channel
     image."""
-    directions = _directions(ray_count)
-    along = radii.reshape(-1, radii.shape[-1])[:, None, :]  # (1 or K, 1, S)
-    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * along
-    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * along
-    shape = (len(centres) * ray_count, radii.shape[-1])
-    sampled = cv2.remap(image, xs.reshape(shape).astype(np.float32),
-                        ys.reshape(shape).astype(np.float32), interpolation,
-                        borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(sampled).reshape(len(centres), ray_count, radii.shape[-1],
-                                       *image.shape[2:])
+    return sample_maps(image, ray_maps(centres, ray_count, radii), len(centres), ray_count,
+                       interpolation)
+
+
+def colour_planes(samples: FloatArray) -> list[FloatArray]:
+    """The blue, green and red planes (each (K, J, S) float32) of colour ray samples."""
+    count, rays, length = samples.shape[:3]
+    return [plane.reshape(count, rays, length).astype(np.float32)
+            for plane in cv2.split(samples.reshape(count * rays, length, 3))]
+
+
+def _gather(values: FloatArray, indices: NDArray[np.intp]) -> FloatArray:
+    """``values`` (K, J, S) at per-ray ``indices`` (K, J, W) along the last axis: a faster
+    ``np.take_along_axis`` for this one shape."""
+    count, rays, length = values.shape
+    flat = indices + (np.arange(count * rays) * length).reshape(count, rays, 1)
+    return np.asarray(values.reshape(-1)[flat])
 
 
 def _profiles(config: RimConfig, planes: list[FloatArray]) -> tuple[FloatArray, FloatArray]:
@@ -205,10 +234,10 @@ def _edges(
     for plane in planes:
         smooth = plane.copy()
         smooth[..., 1:-1] = (plane[..., :-2] + 2 * plane[..., 1:-1] + plane[..., 2:]) / 4
-        change = (np.take_along_axis(smooth, indices - reach, axis=2)
-                  - np.take_along_axis(smooth, indices + reach, axis=2))
+        change = (_gather(smooth, indices - reach)
+                  - _gather(smooth, indices + reach))
         squared += change * change
-    into_glint = np.take_along_axis(glint, indices - reach, axis=2)
+    into_glint = _gather(glint, indices - reach)
     rise = np.sqrt(squared) * np.where(into_glint, config.glint_step, 1.0)
     steepest = rise.max(axis=2)
     before = np.concatenate([rise[..., :1], rise[..., :-1]], axis=2)
@@ -216,18 +245,17 @@ def _edges(
     peaks = (rise >= before) & (rise >= after) & (rise >= 0.5 * steepest[..., None])
     outer = peaks.shape[2] - 1 - np.argmax(peaks[..., ::-1], axis=2)
     # Sub-sample position of the step from a parabola through the rises about it.
-    left = np.take_along_axis(before, outer[..., None], axis=2)[..., 0]
-    middle = np.take_along_axis(rise, outer[..., None], axis=2)[..., 0]
-    right = np.take_along_axis(after, outer[..., None], axis=2)[..., 0]
+    left = _gather(before, outer[..., None])[..., 0]
+    middle = _gather(rise, outer[..., None])[..., 0]
+    right = _gather(after, outer[..., None])[..., 0]
     curvature = left - 2 * middle + right
     shift = np.where(curvature < -1e-6, 0.5 * (left - right) / np.where(
         curvature < -1e-6, curvature, -1.0), 0.0)
-    position = np.take_along_axis(indices, outer[..., None], axis=2)[..., 0] + np.clip(
-        shift, -0.5, 0.5)
+    position = _gather(indices, outer[..., None])[..., 0] + np.clip(shift, -0.5, 0.5)
     step = radii[1] - radii[0]
     radius = radii[0] + position * step
     inside = np.clip(np.round(position).astype(int) - 2, 0, samples - 1)
-    height = np.take_along_axis(profile, inside[..., None], axis=2)[..., 0]
+    height = _gather(profile, inside[..., None])[..., 0]
     ran_out = found & (last >= usable - 1)
     return radius, found & ~ran_out & (steepest > 0), height / PAPER, ran_out
 
@@ -262,32 +290,31 @@ class _RayEdges:
 
 
 def _ray_edges(
-    config: RimConfig, image: Image, pawns: Image, glint: Image, centres: FloatArray,
-    radii: FloatArray,
+    config: RimConfig, image: Image, flags: Image, centres: FloatArray, radii: FloatArray,
 ) -> _RayEdges:
-    """Sample rays from ``centres`` and find each one's edge (``glint`` marks the pixels the
-    camera clipped)."""
-    count = len(centres)
-    colours = sample_rays(image, centres, config.ray_count, radii)
-    planes = [plane.astype(np.float32).reshape(count, config.ray_count, -1)
-              for plane in cv2.split(colours.reshape(-1, len(radii), 3))]
+    """Sample rays from ``centres`` and find each one's edge (``flags`` marks pawns and the
+    pixels the camera clipped, see :data:`PAWN_FLAG`)."""
+    count, rays = len(centres), config.ray_count
+    maps = ray_maps(centres, rays, radii)
+    planes = colour_planes(sample_maps(image, maps, count, rays))
     profile, floor = _profiles(config, planes)
-    clipped = sample_rays(glint, centres, config.ray_count, radii, cv2.INTER_NEAREST) > 0
-    edge, valid, peak, ran_out = _edges(config, profile, floor, radii, planes, clipped)
-    on_pawn = sample_rays(pawns, centres, config.ray_count, radii, cv2.INTER_NEAREST) > 0
-    crossed = _pawn_near_edge(on_pawn, edge, radii, round(1.0 / config.ray_step_mm))
-    points = centres[:, None, :] + _directions(config.ray_count)[None] * edge[..., None]
+    marks = sample_maps(flags, maps, count, rays, cv2.INTER_NEAREST)
+    edge, valid, peak, ran_out = _edges(config, profile, floor, radii, planes,
+                                        (marks & GLINT_FLAG) > 0)
+    crossed = _pawn_near_edge((marks & PAWN_FLAG) > 0, edge, radii,
+                              round(1.0 / config.ray_step_mm))
+    points = centres[:, None, :] + _directions(rays)[None] * edge[..., None]
     return _RayEdges(points, valid & ~crossed, peak, crossed, ran_out)
 
 
 def measure_outlines(
-    config: RimConfig, image: Image, pawns: Image, glint: Image, seeds: FloatArray,
+    config: RimConfig, image: Image, flags: Image, seeds: FloatArray,
     lean: FloatArray, pixels_per_mm: float, blur_px: FloatArray | None = None,
     lean_per_mm: FloatArray | None = None,
 ) -> CoinOutlines:
-    """Fit an outline at every seed (K, 2 top-view px) of the normalised ``image``; ``pawns``
-    marks pawn pixels (non-zero), ``glint`` the pixels the camera clipped (non-zero), ``lean``
-    is each seed's unit lean direction (K, 2) and
+    """Fit an outline at every seed (K, 2 top-view px) of the normalised ``image``; ``flags``
+    marks pawn pixels (:data:`PAWN_FLAG`) and the pixels the camera clipped
+    (:data:`GLINT_FLAG`), ``lean`` is each seed's unit lean direction (K, 2) and
     ``blur_px`` how many top-view pixels one camera pixel spans there (K,; 1 by default)
     and ``lean_per_mm`` how far a raised point leans per mm of height (K,; 0 by default).
 
@@ -307,7 +334,7 @@ def measure_outlines(
         lean_per_mm = np.zeros(len(seeds))
     radii = np.arange(config.ray_begin_mm, config.ray_end_mm, config.ray_step_mm) * pixels_per_mm
     seeds = np.asarray(seeds, np.float64)
-    edges = _ray_edges(config, image, pawns, glint, seeds, radii)
+    edges = _ray_edges(config, image, flags, seeds, radii)
     found, found_radii, votes = consensus_circles(config, edges.points, edges.valid,
                                                   pixels_per_mm, origins=seeds)
     # Only distinct circles that enough rays agree with are worth refining: many seeds lie
@@ -318,7 +345,7 @@ def measure_outlines(
                             np.zeros(len(seeds)))
     if not len(worth):
         return outlines
-    refined = _refine(config, image, pawns, glint, found[worth], lean[worth],
+    refined = _refine(config, image, flags, found[worth], lean[worth],
                       pixels_per_mm, blur_px[worth], lean_per_mm[worth], radii)
     for target, values in zip(
         (outlines.centres, outlines.radii_px, outlines.sweep_px, outlines.agreement,
@@ -335,30 +362,29 @@ def _distinct(centres: FloatArray, radii: FloatArray, votes: FloatArray, least: 
     """Indices of the circles at least ``least`` rays agree with, each circle once (the
     best-agreed of circles whose middles lie within a third of a radius of each other)."""
     order = np.argsort(-votes)
-    kept: list[int] = []
-    for index in order:
-        if votes[index] < least:
-            break
-        if all(np.hypot(*(centres[index] - centres[other])) >= radii[other] / 3
-               for other in kept):
-            kept.append(int(index))
-    return np.array(sorted(kept), np.intp)
+    order = order[votes[order] >= least]
+    gaps = np.hypot(*(centres[order, None, :] - centres[None, order, :]).transpose(2, 0, 1))
+    close = gaps < radii[order][None, :] / 3  # close[i, j]: i lies on j's circle
+    kept = np.zeros(len(order), bool)
+    for rank in range(len(order)):
+        kept[rank] = not (close[rank, :rank] & kept[:rank]).any()
+    return np.sort(order[kept])
 
 
 def _refine(
-    config: RimConfig, image: Image, pawns: Image, glint: Image, centres: FloatArray,
+    config: RimConfig, image: Image, flags: Image, centres: FloatArray,
     lean: FloatArray, pixels_per_mm: float, blur_px: FloatArray, lean_per_mm: FloatArray,
     radii: FloatArray,
 ) -> CoinOutlines:
     """Outlines refined from circles' middles: rays again from there, the circle fitted to
     them, a tall stack's far side and swept disc, and the radius from the circle profile."""
-    edges = _ray_edges(config, image, pawns, glint, centres, radii)
+    edges = _ray_edges(config, image, flags, centres, radii)
     centres, radius = fit_circles(config, edges.points, edges.valid, centres, pixels_per_mm)
     sweep = far_sweep(edges.points, edges.valid, centres, radius, lean)
     long = _ran_out_far(config, edges, centres, lean)
     if len(long):
         further = centres[long] + lean[long] * config.stack_step_mm * pixels_per_mm
-        edges = edges.joined(_ray_edges(config, image, pawns, glint, further, radii), long)
+        edges = edges.joined(_ray_edges(config, image, flags, further, radii), long)
         sweep[long] = np.maximum(sweep[long], config.stack_step_mm * pixels_per_mm)
     expected = config.coin_thickness_mm * pixels_per_mm * lean_per_mm
     # A stack shows as a disc swept along the lean; an ordinary coin's sweep is too small to
@@ -384,39 +410,39 @@ def _refine(
                  else _agreement(agree, long, rays)) / seen
     if short.any():
         radius[short], agreement[short], covered[short] = _circle_profile(
-            config, image, pawns, glint, centres[short], radius[short], radii, pixels_per_mm)
+            config, image, flags, centres[short], radius[short], radii, pixels_per_mm)
     contrast = np.array([np.median(row[ok]) if ok.any() else 0.0
                          for row, ok in zip(edges.peak, edges.valid, strict=True)])
     return CoinOutlines(centres, radius, sweep, np.minimum(agreement, 1.0), contrast, covered)
 
 
 def ray_rises(
-    config: RimConfig, image: Image, glint: Image, centres: FloatArray, radii: FloatArray,
-) -> tuple[FloatArray, FloatArray]:
+    config: RimConfig, image: Image, flags: Image, centres: FloatArray, radii: FloatArray,
+) -> tuple[FloatArray, FloatArray, BoolArray]:
     """How sharply the colour changes along rays from ``centres`` (K, J, S - 2 reach: the
     length of the colour planes' change across ``rise_samples`` samples each way, of the rays
     smoothed a little), a step into pixels the camera clipped counting ``glint_step`` of
-    itself; and the radii (px) the changes are centred on. ``radii`` as in
-    :func:`sample_rays`."""
+    itself; the radii (px) the changes are centred on; and where a pawn lies (K, J, S).
+    ``radii`` as in :func:`sample_rays`, ``flags`` as in :func:`measure_outlines`."""
     count, rays, reach = len(centres), config.ray_count, config.rise_samples
     samples = radii.shape[-1]
-    colours = sample_rays(image, centres, rays, radii)
-    planes = [plane.astype(np.float32).reshape(count, rays, -1)
-              for plane in cv2.split(colours.reshape(-1, samples, 3))]
+    maps = ray_maps(centres, rays, radii)
+    planes = colour_planes(sample_maps(image, maps, count, rays))
     squared = np.zeros((count, rays, samples - 2 * reach), np.float32)
     for plane in planes:
         smooth = plane.copy()
         smooth[..., 1:-1] = (plane[..., :-2] + 2 * plane[..., 1:-1] + plane[..., 2:]) / 4
         change = smooth[..., : -2 * reach] - smooth[..., 2 * reach :]
         squared += change * change
-    clipped = sample_rays(glint, centres, rays, radii, cv2.INTER_NEAREST) > 0
-    rise = np.sqrt(squared) * np.where(clipped[..., : -2 * reach], config.glint_step, 1.0)
-    return rise, radii[..., reach:-reach]
+    marks = sample_maps(flags, maps, count, rays, cv2.INTER_NEAREST)
+    clipped = (marks[..., : -2 * reach] & GLINT_FLAG) > 0
+    rise = np.sqrt(squared) * np.where(clipped, np.float32(config.glint_step), np.float32(1))
+    return rise, radii[..., reach:-reach], (marks & PAWN_FLAG) > 0
 
 
 def _circle_profile(
-    config: RimConfig, image: Image, pawns: Image, glint: Image, centres: FloatArray,
-    guesses: FloatArray, radii: FloatArray, pixels_per_mm: float,
+    config: RimConfig, image: Image, flags: Image, centres: FloatArray, guesses: FloatArray,
+    radii: FloatArray, pixels_per_mm: float,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Each coin's radius from rays out of its fitted centre, the share of the rays no pawn
     crosses (at least ``least_seen`` of them all) that show its edge there, and the share of
@@ -429,9 +455,8 @@ def _circle_profile(
     edge when its own change there is at least half its steepest within that window.
     """
     count, rays = len(centres), config.ray_count
-    rise, inner = ray_rises(config, image, glint, centres, radii)
+    rise, inner, on_pawn = ray_rises(config, image, flags, centres, radii)
     reach = config.rise_samples
-    on_pawn = sample_rays(pawns, centres, rays, radii, cv2.INTER_NEAREST) > 0
     window = config.peak_window_mm * pixels_per_mm
     near = np.abs(inner[None, :] - guesses[:, None]) <= window  # (K, S')
     crossed = (on_pawn[..., reach:-reach] & near[:, None, :]).any(axis=2)
@@ -485,6 +510,6 @@ def _pawn_near_edge(on_pawn: BoolArray, edge: FloatArray, radii: FloatArray, rea
     at = np.searchsorted(radii, edge)
     offsets = np.arange(-reach, reach + 1)
     near = np.clip(at[..., None] + offsets, 0, len(radii) - 1)
-    return np.asarray(np.take_along_axis(on_pawn, near, axis=2).any(axis=2))
+    return np.asarray(_gather(on_pawn, near).any(axis=2))
 
 

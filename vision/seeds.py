@@ -63,14 +63,17 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
     far each stands out (N,): its height over the paper's level in units of the least
     height a seed needs (1 at the least). Pixels ``pawns`` marks count as paper: a pawn's
     strong colour would draw the seed of a coin under or beside it onto itself."""
-    # Capped, so that a strong coin (a dark penny) does not drown a faint one beside it.
-    unlike = cv2.min(unlikeness(image), config.most_level * PAPER)
-    if pawns is not None:
-        unlike[pawns > 0] = 0
+    # At 1 px/mm (the windows are coins across), capped, so that a strong coin (a dark penny)
+    # does not drown a faint one beside it.
     scale = 1.0 / pixels_per_mm
-    small = cv2.resize(unlike, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    unlike = np.minimum(unlikeness(small), np.uint8(config.most_level * PAPER))
+    if pawns is not None:
+        covered = cv2.resize(pawns, (small.shape[1], small.shape[0]),
+                             interpolation=cv2.INTER_AREA)
+        unlike[covered > 0] = 0
     window = max(3, round(config.window_mm)) | 1
-    summed = cv2.blur(small.astype(np.float32), (window, window))
+    summed = cv2.blur(unlike.astype(np.float32), (window, window))
     # Coins may cover much of the board: the paper's level and spread from its lower part.
     lowest, level = np.percentile(summed[::2, ::2], [5, 25])
     least = level + max(config.spread_factor * (level - lowest), config.least_level * PAPER)

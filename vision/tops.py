@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from vision.circle_fits import consensus_circles
-from vision.rims import RimConfig, ray_rises, sample_rays
+from vision.rims import RimConfig, ray_rises
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -59,11 +59,12 @@ class TopCircles:
 
 
 def top_circles(
-    config: RimConfig, top: TopConfig, image: Image, glint: Image, pawns: Image,
+    config: RimConfig, top: TopConfig, image: Image, flags: Image,
     centres: FloatArray, radii: FloatArray, pixels_per_mm: float,
 ) -> TopCircles:
     """The top circle inside each outline (top-face ``centres`` and outline ``radii`` px) of
-    the normalised ``image``; ``glint`` marks clipped pixels, ``pawns`` pawn pixels."""
+    the normalised ``image``; ``flags`` marks pawns and clipped pixels (see
+    :func:`vision.rims.measure_outlines`)."""
     count = len(centres)
     if count == 0:
         empty = np.zeros(0)
@@ -72,8 +73,9 @@ def top_circles(
     fractions = np.linspace(0.0, 1.0, top.samples)
     begins = top.begin_share * radii
     along = begins[:, None] + (ends - begins)[:, None] * fractions[None, :]  # (K, S)
-    rise, middles = ray_rises(config, image, glint, centres, along)
-    on_pawn = sample_rays(pawns, centres, config.ray_count, middles) > 0
+    rise, middles, pawned = ray_rises(config, image, flags, centres, along)
+    reach = config.rise_samples
+    on_pawn = pawned[..., reach:-reach]
     rise = np.where(on_pawn, 0.0, rise)
     steepest = np.argmax(rise, axis=2)  # (K, J)
     distance = np.take_along_axis(middles[:, None, :].repeat(config.ray_count, axis=1),
