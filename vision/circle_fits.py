@@ -51,8 +51,8 @@ def consensus_circles(
     points agree (K,). Robust to a seed far off the coin's middle, whose rays reach the far
     rim only on one side, and to rim points on a neighbour or a shadow. Radii lie within
     ``bounds`` (least and most px, per seed), by default the config's coin radii; a circle
-    must hold its rays' ``origins`` (the seeds, where given), so that a seed on one coin does
-    not end on the coin touching it."""
+    must hold its rays' ``origins`` (the seeds, where given) within ``seed_reach_mm`` of its
+    rim, so that a seed on one coin does not end on the coin touching it."""
     triplets = _triplets(config.ray_count, config.consensus_triplets)
     a, b, c = (points[:, triplets[:, index], :] for index in range(3))  # (K, T, 2)
     usable = valid[:, triplets].all(axis=2)
@@ -73,8 +73,9 @@ def consensus_circles(
         least, most = bounds
     usable &= (radii >= least[:, None]) & (radii <= most[:, None])
     if origins is not None:
+        reach = radii + config.seed_reach_mm * pixels_per_mm
         usable &= np.hypot(centres[..., 0] - origins[:, None, 0],
-                           centres[..., 1] - origins[:, None, 1]) < radii
+                           centres[..., 1] - origins[:, None, 1]) < reach
     distance = np.hypot(points[:, None, :, 0] - centres[..., None, 0],
                         points[:, None, :, 1] - centres[..., None, 1])  # (K, T, J)
     tolerance = config.agree_mm * 1.5 * pixels_per_mm

@@ -94,6 +94,8 @@ class RimConfig:
     outer_peak_share: float = 0.5
     consensus_triplets: int = 40
     least_votes: float = 0.2
+    seed_reach_mm: float = 1.5
+    far_reach_mm: float = 4.0
     least_radius_mm: float = 6.0
     most_radius_mm: float = 15.0
 
@@ -272,6 +274,15 @@ class _RayEdges:
     crossed: BoolArray
     ran_out: BoolArray
 
+    def replaced(self, other: _RayEdges, rows: NDArray[np.intp]) -> _RayEdges:
+        """These rays with those of ``rows`` replaced by ``other``'s."""
+        fields = (self.points, self.valid, self.peak, self.crossed, self.ran_out)
+        theirs = (other.points, other.valid, other.peak, other.crossed, other.ran_out)
+        copies = [np.array(mine) for mine in fields]
+        for copy, values in zip(copies, theirs, strict=True):
+            copy[rows] = values
+        return _RayEdges(*copies)
+
     def joined(self, other: _RayEdges, rows: NDArray[np.intp]) -> _RayEdges:
         """These rays with ``other``'s (measured for ``rows`` of them) added: the rows
         not in ``rows`` get invalid copies."""
@@ -335,8 +346,20 @@ def measure_outlines(
     radii = np.arange(config.ray_begin_mm, config.ray_end_mm, config.ray_step_mm) * pixels_per_mm
     seeds = np.asarray(seeds, np.float64)
     edges = _ray_edges(config, image, flags, seeds, radii)
+    # A seed far off a large coin's middle has rays that end on the coin: those seeds' rays
+    # run ``far_reach_mm`` further.
+    short = np.flatnonzero(edges.ran_out.mean(axis=1) >= config.stack_ran_out)
+    if len(short):
+        longer = np.arange(config.ray_begin_mm, config.ray_end_mm + config.far_reach_mm,
+                           config.ray_step_mm) * pixels_per_mm
+        edges = edges.replaced(_ray_edges(config, image, flags, seeds[short], longer), short)
     found, found_radii, votes = consensus_circles(config, edges.points, edges.valid,
                                                   pixels_per_mm, origins=seeds)
+    # The consensus circle passes through three rim points; all the rays' points agreeing
+    # with it place its middle better for the second rays.
+    agreed = (np.abs(np.hypot(*(edges.points - found[:, None, :]).transpose(2, 0, 1))
+                     - found_radii[:, None]) < config.reject_mm * pixels_per_mm) & edges.valid
+    found, found_radii = fit_circles(config, edges.points, agreed, found, pixels_per_mm)
     # Only distinct circles that enough rays agree with are worth refining: many seeds lie
     # on one coin, or on nothing round.
     worth = _distinct(found, found_radii, votes, config.least_votes * config.ray_count)
