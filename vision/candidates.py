@@ -86,7 +86,11 @@ def measure_candidates(
     inner = _top_circles(config, image, flags, tops, outlines.radii_px, agreement, ppm)
     # The face is sampled inside the top coin's own circle where one was found.
     seen = np.isfinite(inner.radii)
-    faces = face_colours(image, clipped, mask, np.where(seen[:, None], inner.centres, tops),
+    # A pawn's colour bleeds onto what lies beside it (blur, its reflection): the face's
+    # colour is taken farther from it than the rim is.
+    reach = 2 * round(config.pawns.colour_margin_mm * ppm) + 1
+    bled = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    faces = face_colours(image, clipped, bled, np.where(seen[:, None], inner.centres, tops),
                          np.where(seen, inner.radii, outlines.radii_px))
     edges = edge_colours(image, tops, outlines.radii_px)
     centres_mm = to_mm(view, outlines.centres)

@@ -121,13 +121,16 @@ def _weighted_circle(
 ) -> tuple[FloatArray, FloatArray]:
     """The weighted algebraic circle fit per row; rows with too little weight keep their
     circle."""
-    x = points[..., 0] - centre[:, None, 0]
-    y = points[..., 1] - centre[:, None, 1]
+    counted = weight > 0
+    x = np.where(counted, points[..., 0] - centre[:, None, 0], 0.0)
+    y = np.where(counted, points[..., 1] - centre[:, None, 1], 0.0)
     rows = np.stack([x, y, np.ones_like(x), -(x**2 + y**2)], axis=1)  # (K, 4, J)
     sums = (rows * weight[:, None, :]) @ rows.transpose(0, 2, 1)
-    solvable = (weight > 0).sum(axis=1) >= 5
-    ridge = np.eye(3) * 1e-6
-    solution = np.linalg.solve(sums[:, :3, :3] + ridge, sums[:, :3, 3:])[..., 0]
+    normal = sums[:, :3, :3] + np.eye(3) * 1e-6
+    # Too few points, or all on one line: the row keeps its circle.
+    solvable = (counted.sum(axis=1) >= 5) & (np.linalg.cond(normal) < 1e12)
+    normal[~solvable] = np.eye(3)
+    solution = np.linalg.solve(normal, sums[:, :3, 3:])[..., 0]
     shift = -solution[:, :2] / 2
     new_radius = np.sqrt(np.maximum((shift**2).sum(axis=1) - solution[:, 2], 1e-9))
     sane = solvable & np.isfinite(new_radius) & (np.hypot(shift[:, 0], shift[:, 1]) < radius)

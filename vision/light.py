@@ -33,12 +33,16 @@ PAPER = 200.0
 class LightConfig:
     """How the light is found: the paper's median over ``light_window_mm`` squares at
     ``light_pixels_per_mm`` (the window must exceed the largest coin); the mat's rendering is
-    blurred by ``reference_blur_px`` and its ink marked ``ink_band_mm`` wide."""
+    blurred by ``reference_blur_px`` and its ink marked ``ink_band_mm`` wide. A printer never
+    prints the mat's tones exactly: each of ``ink_levels`` bands of the rendering's tone that
+    covers ``least_ink_share`` of the view gets its own gain, per channel."""
 
     light_pixels_per_mm: float = 0.125
     light_window_mm: float = 40.0
     reference_blur_px: float = 1.0
     ink_band_mm: float = 1.2
+    ink_levels: int = 16
+    least_ink_share: float = 0.005
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,4 +102,33 @@ def normalise(config: LightConfig, view: TopView, reference: MatReference) -> Im
     light = cv2.resize(light, (ratio.shape[1], ratio.shape[0]), interpolation=cv2.INTER_LINEAR)
     if darkest_light < 1:
         np.maximum(light, 1, out=light)
-    return cv2.divide(ratio, light, scale=PAPER)
+    normalised = cv2.divide(ratio, light, scale=PAPER)
+    return cv2.multiply(normalised, _ink_gains(config, normalised, reference, view.pixels_per_mm),
+                        dtype=cv2.CV_8U)
+
+
+def _ink_gains(config: LightConfig, normalised: Image, reference: MatReference,
+               pixels_per_mm: float) -> Image:
+    """(H, W, 3) float gains that bring each printed tone back to paper: the printer's light
+    squares, dark squares and lines each differ from the rendering in their own way (a
+    lighter ink, a bluer one), which the local light, a median over mostly one tone, leaves
+    in. Each tone band's gain is paper over its median (coins cover a minority of any tone),
+    measured at 1 px/mm and interpolated between bands."""
+    scale = 1.0 / pixels_per_mm
+    small = cv2.resize(normalised, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    tones = cv2.resize(reference.image, (small.shape[1], small.shape[0]),
+                       interpolation=cv2.INTER_AREA)
+    width = 256 // config.ink_levels
+    least = config.least_ink_share * tones.shape[0] * tones.shape[1]
+    table = np.ones((256, 3), np.float32)
+    for channel in range(3):
+        band = tones[:, :, channel] // width
+        counts = np.bincount(band.ravel(), minlength=config.ink_levels)
+        used = np.flatnonzero(counts >= least)
+        if len(used) == 0:
+            continue
+        values = small[:, :, channel]
+        medians = np.array([np.median(values[band == level]) for level in used])
+        gains = PAPER / np.maximum(medians, 1.0)
+        table[:, channel] = np.interp(np.arange(256), used * width + width / 2, gains)
+    return cv2.LUT(reference.image, table.reshape(256, 1, 3))

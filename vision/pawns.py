@@ -42,7 +42,8 @@ class PawnConfig:
     ``copper_saturation`` pure: a tarnished penny is a saturated orange-brown, a red pawn's
     hue lies about 20 degrees from it); blobs of ``least_area_mm2`` (sure from
     ``sure_area_mm2``); the foot ``base_radius_mm`` in from the nearest end; a mask grown by
-    ``margin_mm`` for the coins' rims to leave alone."""
+    ``margin_mm`` for the coins' rims to leave alone, by ``colour_margin_mm`` more for their
+    faces' colours (a pawn's colour bleeds onto what lies beside it)."""
 
     core_saturation: float = 0.55
     least_value: float = 0.1
@@ -54,6 +55,7 @@ class PawnConfig:
     sure_area_mm2: float = 60.0
     base_radius_mm: float = 5.5
     margin_mm: float = 1.5
+    colour_margin_mm: float = 2.0
 
 
 @dataclass(frozen=True)
