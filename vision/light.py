@@ -86,10 +86,17 @@ def normalise(config: LightConfig, view: TopView, reference: MatReference) -> Im
     """The top view with the light divided out against the printed mat: paper is
     :data:`PAPER` in every channel, a coin's colour its reflectance against the paper's.
 
-    The view is divided by the mat's own rendering, then by the local light: the median of
-    that ratio over a window larger than any coin (paper fills most of any such window), so
-    uneven light, a tinted lamp and a printer's tint of the squares all vanish.
+    The light is divided out (:func:`divide_light`), then each printed tone's own gain
+    (:func:`_ink_gains`): uneven light, a tinted lamp and a printer's tones all vanish.
     """
+    lit = divide_light(config, view, reference)
+    return cv2.multiply(lit, _ink_gains(config, lit, reference, view.pixels_per_mm),
+                        dtype=cv2.CV_8U)
+
+
+def divide_light(config: LightConfig, view: TopView, reference: MatReference) -> Image:
+    """The view divided by the mat's own rendering, then by the local light: the median of
+    that ratio over a window larger than any coin (paper fills most of any such window)."""
     ratio = cv2.divide(view.image, reference.image, scale=100.0)  # paper: 100 x local light
     light_scale = config.light_pixels_per_mm / view.pixels_per_mm
     small = cv2.resize(ratio, None, fx=light_scale, fy=light_scale, interpolation=cv2.INTER_AREA)
@@ -102,9 +109,7 @@ def normalise(config: LightConfig, view: TopView, reference: MatReference) -> Im
     light = cv2.resize(light, (ratio.shape[1], ratio.shape[0]), interpolation=cv2.INTER_LINEAR)
     if darkest_light < 1:
         np.maximum(light, 1, out=light)
-    normalised = cv2.divide(ratio, light, scale=PAPER)
-    return cv2.multiply(normalised, _ink_gains(config, normalised, reference, view.pixels_per_mm),
-                        dtype=cv2.CV_8U)
+    return cv2.divide(ratio, light, scale=PAPER)
 
 
 def _ink_gains(config: LightConfig, normalised: Image, reference: MatReference,

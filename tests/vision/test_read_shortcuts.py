@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.errors import MatNotFoundError
-from vision.light import PAPER, MatReference, mat_reference, normalise
+from vision.light import PAPER, MatReference, divide_light, mat_reference
 from vision.markers import find_board, forget_lens
 from vision.read import VisionConfig, read_frame_details
 from vision.rectify import TopView, _fine_maps, _lens_grid, rectify, view_bounds, view_homography
@@ -28,7 +28,7 @@ def _view(seed: int) -> TopView:
 
 
 def _plain_light(view: TopView) -> np.ndarray:
-    """The normalised image as first written: the full-size light always clamped to 1."""
+    """The light divided out as first written: the full-size light always clamped to 1."""
     config = CONFIG.read.light
     reference = _reference(view)
     ratio = cv2.divide(view.image, reference.image, scale=100.0)
@@ -55,7 +55,7 @@ def test_the_light_is_clamped_only_where_it_reaches_black(black: bool) -> None:
         image = view.image.copy()
         image[100:400, 100:400] = 0
         view = TopView(image, view.pixels_per_mm, view.origin_mm)
-    normalised = normalise(CONFIG.read.light, view, _reference(view))
+    normalised = divide_light(CONFIG.read.light, view, _reference(view))
     assert np.array_equal(normalised, _plain_light(view))
 
 
