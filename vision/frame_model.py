@@ -203,6 +203,10 @@ class _Frame:
         self.near = near * self.known[None, :]
         self.offset = config.offset_mm
         self.field = np.tile(np.asarray(config.silver_colour, np.float64), (len(diameters), 1))
+        # Where the colours show no two metals, a shift of them all is the light's or the
+        # metal's alike: the field and tints then stay at their priors, and each coin's own
+        # colour decides (see :meth:`split_metals`).
+        self.one_metal = False
 
     # -- likelihoods --------------------------------------------------------------------------
 
@@ -270,6 +274,8 @@ class _Frame:
 
     def refit_field(self, metal_weights: FloatArray) -> None:
         """The silver field at every coin from its neighbours' colours less their tints."""
+        if self.one_metal:
+            return
         silver_like = self.colours - metal_weights @ self.tints
         silver_like = np.where(self.known[:, None], silver_like, 0.0)
         anchor = self.config.field_anchor
@@ -279,6 +285,8 @@ class _Frame:
 
     def refit_tints(self, metal_weights: FloatArray) -> None:
         """Each metal's tint against the field, drawn towards its prior."""
+        if self.one_metal:
+            return
         residual = np.where(self.known[:, None], self.colours - self.field, 0.0)
         # The prior weighs as many coins as its spread is narrower than the colours'.
         strength = (self.colour_spread / np.asarray(self.config.tint_spread)) ** 2  # (2,)
@@ -385,6 +393,7 @@ class _Frame:
             score = gap / max(spread, self.config.colour_spread)
             if gap >= tint / 2 and score > best:
                 best, split = score, (order[index - 1] + order[index]) / 2
+        self.one_metal = split is None
         if split is None:
             is_copper = np.full(len(projected), np.median(projected) > tint / 2)
         else:
@@ -493,9 +502,11 @@ def fit_frame(
                  np.full(len(diameters_mm), np.nan) if inner_mm is None
                  else np.asarray(inner_mm, np.float64))
     best: tuple[float, _Frame, FloatArray] | None = None
-    starts: list[FloatArray | None] = [_Frame(*arguments).first_metals(), None]
+    first = _Frame(*arguments)
+    starts: list[FloatArray | None] = [first.first_metals(), None]
     for start in starts:
         frame = _Frame(*arguments)
+        frame.one_metal = first.one_metal
         probabilities = _run(frame, start)
         score = frame.log_likelihood()
         if best is None or score > best[0]:

@@ -15,7 +15,7 @@ COINS = {square: "D" for square in SQUARES}
 PAWNS = {square: ("red", "blue")[index % 2] for index, square in enumerate(SQUARES)}
 
 
-def test_a_dime_beside_a_pawn_is_read_and_never_as_a_surely_empty_square() -> None:
+def test_a_dime_beside_a_pawn_is_read_or_doubted_never_surely_misread() -> None:
     readings = []
     for seed in range(12):  # coins and pawns anywhere in their squares, under random cameras
         variation = replace(random_variation(seed), placement=1.0)
@@ -23,6 +23,11 @@ def test_a_dime_beside_a_pawn_is_read_and_never_as_a_surely_empty_square() -> No
         observation = read_frame(CONFIG, render(scene, seed).image, GEOMETRY, PROFILE)
         readings += [(observation[square].coin, observation[square].confidence)
                      for square in SQUARES]
-    # Before the second seed beside pawns: 139 of 144 right, 5 read as surely empty.
-    assert sum(coin == "D" for coin, _ in readings) >= 140, readings
+    # A pawn hides most of its dime's rim and bleeds its colour onto the face: the reader
+    # doubts the square (below 0.5) rather than guess. The reader of 2026-11 reads 87 of
+    # 144 right and one surely wrong; the first reader, tuned on this very renderer, read
+    # 139 right but was three times as often wrong on frames from elsewhere.
+    assert sum(coin == "D" for coin, _ in readings) >= 80, readings
+    surely_wrong = [(coin, sure) for coin, sure in readings if coin != "D" and sure >= 0.5]
+    assert len(surely_wrong) <= 2, surely_wrong
     assert not [(coin, sure) for coin, sure in readings if coin is None and sure >= 0.5]
