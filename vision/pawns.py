@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from vision.parallax import CameraOverMat
-from vision.profile import VisionProfile
+from companion.observation import COIN_KINDS
+from vision.profile import METAL_COLOURS, VisionProfile
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -38,19 +39,19 @@ GREY_PURITY = 0.3
 class PawnConfig:
     """How pawns are found: pixels ``core_saturation`` pure (1 - darkest / brightest channel)
     and at least ``least_value`` of paper bright, within ``hue_degrees`` of a pawn colour's
-    hue, but not copper's (within ``copper_hue_degrees`` of ``copper_hue`` and less than
-    ``copper_saturation`` pure: a tarnished penny is a saturated orange-brown, a red pawn's
-    hue lies about 20 degrees from it); blobs of ``least_area_mm2`` (sure from
+    hue, but not a tinted metal's of the game's coins (within ``metal_hue_degrees`` of it
+    and less than ``metal_saturation`` pure: a tarnished penny is a saturated orange-brown,
+    a red pawn's hue lies about 20 degrees from it; brass lies 10 degrees from a yellow
+    pawn, which under glare is then lost); blobs of ``least_area_mm2`` (sure from
     ``sure_area_mm2``); the foot ``base_radius_mm`` in from the nearest end; a mask grown by
     ``margin_mm`` for the coins' rims to leave alone, by ``colour_margin_mm`` more for their
     faces' colours (a pawn's colour bleeds onto what lies beside it)."""
 
-    core_saturation: float = 0.55
+    core_saturation: float = 0.45
     least_value: float = 0.1
     hue_degrees: float = 35.0
-    copper_hue: float = 22.0
-    copper_hue_degrees: float = 13.0
-    copper_saturation: float = 0.8
+    metal_hue_degrees: float = 13.0
+    metal_saturation: float = 0.8
     least_area_mm2: float = 25.0
     sure_area_mm2: float = 60.0
     base_radius_mm: float = 5.5
@@ -101,7 +102,10 @@ def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Ima
     if len(rows):
         pixels = small[rows, columns].astype(np.float32)
         labels[rows, columns] = _classify(config, pixels, profile)
-        labels = cv2.morphologyEx(labels, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        # An opening by 2 x 2 drops lone pixels; its two halves anchored at opposite
+        # corners, as OpenCV's own opening by an even kernel shifts by a pixel.
+        square = np.ones((2, 2), np.uint8)
+        labels = cv2.dilate(cv2.erode(labels, square, anchor=(0, 0)), square, anchor=(1, 1))
     return labels
 
 
@@ -115,9 +119,21 @@ def _classify(config: PawnConfig, pixels: FloatArray, profile: VisionProfile) ->
     nearest = np.argmin(gap, axis=1)
     close = gap[np.arange(len(nearest)), nearest] <= config.hue_degrees
     purity = 1 - pixels.min(axis=1) / np.maximum(pixels.max(axis=1), 1.0)
-    copper = (np.abs((hue - config.copper_hue + 180) % 360 - 180) <= config.copper_hue_degrees
-              ) & (purity < config.copper_saturation)
-    return np.where(close & ~copper, nearest + 1, 0)
+    metal_gap = np.abs((hue[:, None] - metal_hues(profile)[None, :] + 180) % 360 - 180)
+    metal = (metal_gap <= config.metal_hue_degrees).any(axis=1) & (
+        purity < config.metal_saturation)
+    return np.where(close & ~metal, nearest + 1, 0)
+
+
+def metal_hues(profile: VisionProfile) -> FloatArray:
+    """The hue, in degrees, of every tinted metal among the profile's coins (copper near 20,
+    brass near 40); silver has none."""
+    metals = {COIN_KINDS[look.kind][2] for look in profile.coins if look.kind in COIN_KINDS}
+    looks = [METAL_COLOURS[metal] for metal in sorted(metals) if metal != "silver"]
+    if not looks:
+        return np.zeros(0)
+    red_green, blue_green = np.array(looks, np.float64).T
+    return _hue(np.exp(blue_green), np.ones_like(red_green), np.exp(red_green))
 
 
 def find_pawns(

@@ -35,12 +35,24 @@ def _label(profile: VisionProfile, colour: tuple[float, ...]) -> str | None:
 
 @pytest.mark.parametrize("glare", [0.0, 20.0, 40.0])
 def test_pawn_colours_under_added_white_keep_their_names(glare: float) -> None:
-    profile = VisionProfile.default()
+    profile = PROFILE  # Coin Isolation's coins: copper and silver
     for pawn in profile.pawns:
         if max(pawn.colour) < profile.pawn_dark_value:
             continue  # a black pawn under glare is grey: nothing tells it from a coin's shade
         colour = tuple(value * PAPER * 0.7 + glare for value in pawn.colour)
         assert _label(profile, colour) == pawn.name, (pawn.name, colour)
+
+
+def test_a_yellow_pawn_is_told_from_brass_only_while_it_is_pure() -> None:
+    """Brass lies 10 degrees of hue from a yellow pawn: in a game with brass coins a yellow
+    pawn paled by glare below the metals' purity is taken for brass, a pure one is a pawn."""
+    with_brass = VisionProfile.default()
+    yellow = next(pawn for pawn in with_brass.pawns if pawn.name == "yellow")
+    pure = tuple(value * PAPER * 0.7 for value in yellow.colour)
+    pale = tuple(value * PAPER * 0.7 + 30.0 for value in yellow.colour)
+    assert _label(with_brass, pure) == "yellow"
+    assert _label(with_brass, pale) is None
+    assert _label(PROFILE, pale) == "yellow"
 
 
 @pytest.mark.parametrize("glare", [0.0, 30.0, 60.0])
@@ -108,7 +120,8 @@ def test_the_pawn_mask_covers_the_pawn_and_only_a_margin_round_it() -> None:
     rows, columns = np.nonzero(mask)
     assert mask[40, 40] and mask[40, 40 + int(radius) - 2]
     margin = config.margin_mm * pixels_per_mm
-    assert np.hypot(rows - 39.5, columns - 39.5).max() <= radius + margin + 2
+    # Pawns are labelled at half resolution: the edge may land one of its pixels out.
+    assert np.hypot(rows - 39.5, columns - 39.5).max() <= radius + margin + 3
 
 
 @pytest.mark.parametrize(("seed", "square"), [(83, "f4"), (109, "a4")])
