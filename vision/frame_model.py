@@ -204,8 +204,8 @@ class _Frame:
         self.offset = config.offset_mm
         self.field = np.tile(np.asarray(config.silver_colour, np.float64), (len(diameters), 1))
         # Where the colours show no two metals, a shift of them all is the light's or the
-        # metal's alike: the field and tints then stay at their priors, and each coin's own
-        # colour decides (see :meth:`split_metals`).
+        # metal's alike: the tints then stay at their priors, and the field is the one that
+        # puts the coins' median colour on the nearest metal's whole tint.
         self.one_metal = False
 
     # -- likelihoods --------------------------------------------------------------------------
@@ -275,6 +275,7 @@ class _Frame:
     def refit_field(self, metal_weights: FloatArray) -> None:
         """The silver field at every coin from its neighbours' colours less their tints."""
         if self.one_metal:
+            self.field = np.tile(self._one_metal_field(), (len(self.diameters), 1))
             return
         silver_like = self.colours - metal_weights @ self.tints
         silver_like = np.where(self.known[:, None], silver_like, 0.0)
@@ -282,6 +283,16 @@ class _Frame:
         total = self.near.sum(axis=1) + anchor
         self.field = (self.near @ silver_like + anchor * np.asarray(self.config.silver_colour)
                       ) / total[:, None]
+
+    def _one_metal_field(self) -> FloatArray:
+        """The field of a frame whose coins are all one metal: their median colour less the
+        tint of the metal whose whole tint lies nearest its shift from the silver prior."""
+        silver = np.asarray(self.config.silver_colour, np.float64)
+        if not self.known.any():
+            return silver
+        shift = np.median(self.colours[self.known], axis=0) - silver
+        metal = int(np.argmin(((shift[None, :] - self.tint_prior) ** 2).sum(axis=1)))
+        return np.asarray(silver + shift - self.tint_prior[metal], np.float64)
 
     def refit_tints(self, metal_weights: FloatArray) -> None:
         """Each metal's tint against the field, drawn towards its prior."""

@@ -38,7 +38,7 @@ class CoinConfig:
     least_contrast: float = 0.05
     size_margin_mm: float = 3.0
     apart_share: float = 0.6
-    pawn_size_margin_mm: float = 1.0
+    pawn_size_margin_mm: float = 2.0
     hidden_share: float = 0.5
     hidden_presence: float = 0.4
     hidden_confidence: float = 0.45
