@@ -29,12 +29,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.vision_sets import frames  # noqa: E402
-from bench.vision_tally import Tally  # noqa: E402
-from calibration.geometry import coin_isolation_mat  # noqa: E402
-from vision.errors import VisionError  # noqa: E402
-from vision.profile import VisionProfile  # noqa: E402
-from vision.read import VisionConfig, read_frame  # noqa: E402
+from bench.vision_sets import frames
+from bench.vision_tally import Tally
+from calibration.geometry import coin_isolation_mat
+from vision.errors import VisionError
+from vision.profile import VisionProfile
+from vision.read import VisionConfig, read_frame
 
 
 def main() -> None:

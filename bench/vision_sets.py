@@ -106,6 +106,8 @@ def folder_frames(folder: Path) -> Iterator[TruthFrame]:
 def _load(image_path: Path, truth_path: Path, name: str) -> TruthFrame:
     document = json.loads(truth_path.read_text())
     image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise SystemExit(f"{image_path} is not an image: render it again or delete it.")
     truth = {region: RegionTruth(coins=value.get("coins") or "", pawn=value.get("pawn"))
              for region, value in document["truth"].items()}
     meta = document.get("meta", {})

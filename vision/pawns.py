@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from vision.parallax import CameraOverMat
 from companion.observation import COIN_KINDS
+from vision.parallax import CameraOverMat
 from vision.profile import METAL_COLOURS, VisionProfile
 
 if TYPE_CHECKING:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from vision.read import read_frame
 from vision.synth import random_scene, random_variation, render
 
 from .helpers import CONFIG, PROFILE
+
 
 @pytest.mark.parametrize("seed", [41, 199, 474])
 def test_pennies_in_a_glare_spot_are_read_as_pennies(seed: int) -> None:

@@ -15,8 +15,6 @@ from vision.allocator import keep_freed_memory
 from vision.markers import BoardLocation, MarkerConfig, find_board, forget_lens
 from vision.synth import CameraPose, SynthScene, Variation, random_scene, random_variation, render
 
-from .helpers import PROFILE
-
 GEOMETRY = coin_isolation_mat()
 LENS = Variation(pose=CameraPose(tilt_deg=20.0), lens_k1=-0.03, noise=2.0, jpeg_quality=90)
 
