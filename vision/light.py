@@ -126,14 +126,16 @@ def _ink_gains(config: LightConfig, normalised: Image, reference: MatReference,
     width = 256 // config.ink_levels
     least = config.least_ink_share * tones.shape[0] * tones.shape[1]
     table = np.ones((256, 3), np.float32)
+    centres = np.arange(config.ink_levels) * width + width / 2
     for channel in range(3):
-        band = tones[:, :, channel] // width
-        counts = np.bincount(band.ravel(), minlength=config.ink_levels)
-        used = np.flatnonzero(counts >= least)
-        if len(used) == 0:
+        band = (tones[:, :, channel] // width).astype(np.intp).ravel()
+        values = small[:, :, channel].ravel()
+        histogram = np.bincount(band * 256 + values, minlength=config.ink_levels * 256)
+        cumulative = histogram.reshape(config.ink_levels, 256).cumsum(axis=1)
+        used = cumulative[:, -1] >= max(least, 1)
+        if not used.any():
             continue
-        values = small[:, :, channel]
-        medians = np.array([np.median(values[band == level]) for level in used])
-        gains = PAPER / np.maximum(medians, 1.0)
-        table[:, channel] = np.interp(np.arange(256), used * width + width / 2, gains)
+        medians = np.argmax(cumulative >= cumulative[:, -1:] / 2, axis=1)
+        gains = PAPER / np.maximum(medians[used], 1.0)
+        table[:, channel] = np.interp(np.arange(256), centres[used], gains)
     return cv2.LUT(reference.image, table.reshape(256, 1, 3))
