@@ -65,11 +65,9 @@ class Candidates:
 
 
 def _camera_smoothed(config: CoinConfig, image: Image, blur: FloatArray) -> Image:
-    """The view smoothed as far as it is finer than the camera: by ``camera_smoothing`` of
-    the part of a camera pixel (its median over the seeds, ``blur`` view pixels each) beyond
-    one view pixel; as it is where the view is no finer."""
-    spread = float(np.median(blur)) if len(blur) else 1.0
-    sigma = config.camera_smoothing * math.sqrt(max(spread**2 - 1.0, 0.0))
+    """The view smoothed by ``camera_smoothing`` of a camera pixel (its median over the
+    seeds, ``blur`` view pixels each), or as it is where the view is no finer."""
+    sigma = config.camera_smoothing * float(np.median(blur)) if len(blur) else 0.0
     return cv2.GaussianBlur(image, (0, 0), sigma) if sigma >= 0.3 else image
 
 

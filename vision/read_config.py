@@ -32,9 +32,8 @@ class CoinConfig:
     seed there that stood out ``empty_strength`` times the least a seed needs, more the
     stronger, up to ``strength_doubt``.
 
-    Rims are looked for in the view smoothed by ``camera_smoothing`` of the part of a camera
-    pixel beyond one view pixel (where the view is finer than the camera, its noise is the
-    camera's, spread over several of its pixels).
+    Rims are looked for in the view smoothed by ``camera_smoothing`` of a camera pixel (the
+    view is finer than the camera: its noise is the camera's, spread over several pixels).
     """
 
     least_agreement: float = 0.4
