@@ -64,13 +64,6 @@ class Candidates:
     seed_region: NDArray[np.intp]
 
 
-def _camera_smoothed(config: CoinConfig, image: Image, blur: FloatArray) -> Image:
-    """The view smoothed by ``camera_smoothing`` of a camera pixel (its median over the
-    seeds, ``blur`` view pixels each), or as it is where the view is no finer."""
-    sigma = config.camera_smoothing * float(np.median(blur)) if len(blur) else 0.0
-    return cv2.GaussianBlur(image, (0, 0), sigma) if sigma >= 0.3 else image
-
-
 def measure_candidates(
     config: ReadConfig, view: TopView, image: Image, mask: Image, camera: CameraOverMat,
     windows: tuple[RegionWindow, ...],
@@ -86,12 +79,11 @@ def measure_candidates(
     blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)
     clipped = clipped_mask(view.image)
     flags = _flags(clipped, mask)
-    smooth = _camera_smoothed(config.coins, image, blur)
-    outlines = measure_outlines(config.rims, smooth, flags, seeds, lean, ppm, blur,
+    outlines = measure_outlines(config.rims, image, flags, seeds, lean, ppm, blur,
                                 lean_per_mm)
     tops = outlines.top_centres(lean)
     hidden, agreement = outlines.covered, outlines.agreement
-    inner = _top_circles(config, smooth, flags, tops, outlines.radii_px, agreement, ppm)
+    inner = _top_circles(config, image, flags, tops, outlines.radii_px, agreement, ppm)
     # The face is sampled inside the top coin's own circle where one was found.
     seen = np.isfinite(inner.radii)
     # A pawn's colour bleeds onto what lies beside it (blur, its reflection): the face's

@@ -31,9 +31,6 @@ class CoinConfig:
     its rim), and so has an empty square a pawn stands on. An empty reading is doubted by any
     seed there that stood out ``empty_strength`` times the least a seed needs, more the
     stronger, up to ``strength_doubt``.
-
-    Rims are looked for in the view smoothed by ``camera_smoothing`` of a camera pixel (the
-    view is finer than the camera: its noise is the camera's, spread over several pixels).
     """
 
     least_agreement: float = 0.4
@@ -49,7 +46,6 @@ class CoinConfig:
     strength_doubt: float = 0.9
     max_loose_coins: int = 40
     seeds_per_region: int = 3
-    camera_smoothing: float = 0.5
 
 
 @dataclass(frozen=True)
