@@ -24,7 +24,7 @@ from vision.parallax import CameraOverMat
 from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import TopView
 from vision.regions import RegionWindow, region_map
-from vision.rims import GLINT_FLAG, PAWN_FLAG, measure_outlines
+from vision.rims import GLINT_FLAG, PAWN_FLAG, CoinOutlines, measure_outlines
 from vision.seeds import find_seeds
 from vision.tops import TopCircles, top_circles
 
@@ -64,6 +64,29 @@ class Candidates:
     seed_region: NDArray[np.intp]
 
 
+def _second_look(
+    config: ReadConfig, image: Image, flags: Image, seeds: FloatArray, lean: FloatArray,
+    pixels_per_mm: float, blur: FloatArray, lean_per_mm: FloatArray, outlines: CoinOutlines,
+) -> CoinOutlines:
+    """The outlines, with those whose rim too few rays agreed with measured again on the view
+    smoothed by ``retry_smoothing_mm`` (a noisy, soft frame scatters a rim's single steps),
+    where that look agrees better."""
+    retry = np.flatnonzero(outlines.agreement < config.coins.least_agreement)
+    sigma = config.coins.retry_smoothing_mm * pixels_per_mm
+    if not len(retry) or sigma <= 0:
+        return outlines
+    smooth = cv2.GaussianBlur(image, (0, 0), sigma)
+    again = measure_outlines(config.rims, smooth, flags, seeds[retry], lean[retry],
+                             pixels_per_mm, blur[retry], lean_per_mm[retry])
+    better = again.agreement > outlines.agreement[retry]
+    rows = retry[better]
+    fields = {name: getattr(outlines, name).copy() for name in
+              ("centres", "radii_px", "sweep_px", "agreement", "contrast", "covered")}
+    for name, values in fields.items():
+        values[rows] = getattr(again, name)[better]
+    return CoinOutlines(**fields)
+
+
 def measure_candidates(
     config: ReadConfig, view: TopView, image: Image, mask: Image, camera: CameraOverMat,
     windows: tuple[RegionWindow, ...],
@@ -81,6 +104,8 @@ def measure_candidates(
     flags = _flags(clipped, mask)
     outlines = measure_outlines(config.rims, image, flags, seeds, lean, ppm, blur,
                                 lean_per_mm)
+    outlines = _second_look(config, image, flags, seeds, lean, ppm, blur, lean_per_mm,
+                            outlines)
     tops = outlines.top_centres(lean)
     hidden, agreement = outlines.covered, outlines.agreement
     inner = _top_circles(config, image, flags, tops, outlines.radii_px, agreement, ppm)

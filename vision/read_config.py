@@ -30,7 +30,8 @@ class CoinConfig:
     under a pawn has a confidence of at most ``hidden_confidence`` (its kind is a guess from
     its rim), and so has an empty square a pawn stands on. An empty reading is doubted by any
     seed there that stood out ``empty_strength`` times the least a seed needs, more the
-    stronger, up to ``strength_doubt``.
+    stronger, up to ``strength_doubt``. An outline too few rays agree with is measured
+    again on the view smoothed by ``retry_smoothing_mm``.
     """
 
     least_agreement: float = 0.4
@@ -46,6 +47,7 @@ class CoinConfig:
     strength_doubt: float = 0.9
     max_loose_coins: int = 40
     seeds_per_region: int = 3
+    retry_smoothing_mm: float = 0.5
 
 
 @dataclass(frozen=True)
