@@ -32,6 +32,7 @@ from calibration.geometry import MatGeometry, Rect
 from companion.observation import COIN_KINDS
 from vision.clutter import cluttered_regions, find_clutter, printed_view
 from vision.errors import VisionError
+from vision.frame_model import FrameModelConfig
 from vision.markers import BoardLocation, find_board
 from vision.profile import CoinLook, PawnLook, VisionProfile
 from vision.read import CoinFit, FrameReading, VisionConfig, read_frame_details
@@ -552,9 +553,11 @@ def metal_colours(coins: Sequence[CoinMeasure]) -> dict[str, tuple[float, float]
 
 
 def washed_out_warnings(coins: Sequence[CoinMeasure]) -> tuple[str, ...]:
-    """One sentence per coin whose face glare washed out in every frame, saying which coins
-    its metal's colour was taken from; raises CalibrationError when no coin of that metal
-    showed its colour."""
+    """One sentence per coin whose face glare washed out in every frame, saying where its
+    metal's colour was taken from: the layout's other coins of that metal, or else the
+    reader's usual tint of that metal against the silver measured; raises CalibrationError
+    when no coin showed its colour at all (nothing to take a colour from)."""
+    shown = {COIN_KINDS[coin.kind][2] for coin in coins if coin.colour is not None}
     warnings = []
     for coin in coins:
         if coin.colour is not None:
@@ -562,25 +565,30 @@ def washed_out_warnings(coins: Sequence[CoinMeasure]) -> tuple[str, ...]:
         name, _, metal = COIN_KINDS[coin.kind]
         others = [other for other in coins
                   if other.colour is not None and COIN_KINDS[other.kind][2] == metal]
-        if not others:
+        advice = ""
+        if others:
+            sources = listed([f"the {COIN_KINDS[other.kind][0]} on {other.square}"
+                              for other in others])
+        elif "silver" in shown:
+            sources = f"the silver coins' with {metal}'s usual tint"
+            advice = "; calibrate again with the light off it for a closer colour"
+        else:
             raise CalibrationError(
-                f"glare washed out the face of the {name} on {coin.square} and no other "
-                f"{metal} coin of the layout shows the {metal} colour: move the light so it "
-                "does not glare on the coin"
+                f"glare washed out the face of the {name} on {coin.square} and of every coin "
+                "of the layout: move the light so it does not glare on the coins"
             )
-        sources = listed([f"the {COIN_KINDS[other.kind][0]} on {other.square}"
-                           for other in others])
         warnings.append(f"glare washed out the face of the {name} on {coin.square}, so its "
                         f"colour was taken from {sources} and its size from the other coins' "
-                        "(glare swells a coin's outline)")
+                        f"(glare swells a coin's outline){advice}")
     return tuple(warnings)
 
 
 def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
                   pawns: Sequence[PawnMeasure]) -> tuple[VisionProfile, tuple[str, ...]]:
     """Measured kinds take their measured size; every kind of a measured metal takes that
-    metal's colour; the rest (and kinds glare washed out) keep the base look, sizes scaled
-    like the measured ones. Also returns the warnings for coins washed out by glare (see
+    metal's colour, and a metal no coin showed takes the measured silver's plus the reader's
+    usual tint; the rest (and kinds glare washed out) keep the base look, sizes scaled like
+    the measured ones. Also returns the warnings for coins washed out by glare (see
     :func:`washed_out_warnings`)."""
     warnings = washed_out_warnings(coins)
     # A coin glare washed out in every frame was measured through the glare: its size is
@@ -589,6 +597,11 @@ def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
         coin.kind: coin for coin in coins if coin.colour is not None
     }
     metals = metal_colours(coins)
+    if "silver" in metals:
+        silver = metals["silver"]
+        for metal, tint in FrameModelConfig().tints:
+            metals.setdefault(metal, (round(silver[0] + tint[0], 4),
+                                      round(silver[1] + tint[1], 4)))
     scales = [coin.diameter_mm / COIN_KINDS[coin.kind][1] for coin in measured.values()]
     scale = float(np.median(scales)) if scales else 1.0
     looks = []

@@ -23,6 +23,7 @@ from vision.calibrate import (
     learn_from_layout,
 )
 from vision.clutter import cluttered_regions, find_clutter
+from vision.frame_model import FrameModelConfig
 from vision.markers import MarkerConfig, find_board
 
 CONFIG = CalibrationConfig()
@@ -114,14 +115,34 @@ def test_glare_in_some_frames_only_is_no_matter(
     assert (nickel.colour, nickel.diameter_mm) == (clean_nickel.colour, clean_nickel.diameter_mm)
 
 
-def test_glare_on_the_only_copper_coin_stops_calibration(
+def test_glare_on_the_only_copper_coin_takes_coppers_usual_tint_with_a_warning(
     background: np.ndarray, layouts: list[np.ndarray],
 ) -> None:
-    with pytest.raises(CalibrationError, match=r"^glare washed out the face of the penny on c3 "
-                       "and no other copper coin of the layout shows the copper colour: move "
-                       r"the light so it does not glare on the coin$"):
-        learn_from_layout(CONFIG, GEOMETRY, background, [wash_out(layouts[0], FULL, "c3")],
-                          LAYOUT)
+    """The penny is the layout's only copper coin: its colour is the measured silver's plus
+    the reader's usual copper tint, and the user is told, rather than sent to move the
+    light (the reader fits each frame's tints anyway)."""
+    learned = learn_from_layout(CONFIG, GEOMETRY, background,
+                                [wash_out(layouts[0], FULL, "c3")], LAYOUT)
+    assert len(learned.warnings) == 1
+    assert learned.warnings[0].startswith("glare washed out the face of the penny on c3, so "
+                                          "its colour was taken from the silver coins' with "
+                                          "copper's usual tint")
+    colour = {COIN_KINDS[look.kind][2]: look.colour for look in learned.profile.coins}
+    tint = dict(FrameModelConfig().tints)["copper"]
+    assert colour["copper"] == pytest.approx((colour["silver"][0] + tint[0],
+                                              colour["silver"][1] + tint[1]), abs=1e-3)
+
+
+def test_glare_on_every_coin_stops_calibration(
+    background: np.ndarray, layouts: list[np.ndarray],
+) -> None:
+    washed = layouts[0]
+    for square in ("c3", "f3", "c6", "f6"):
+        washed = wash_out(washed, FULL, square)
+    with pytest.raises(CalibrationError, match=r"^glare washed out the face of the \w+ on "
+                       r"\w+ and of every coin of the layout: move the light so it does not "
+                       r"glare on the coins$"):
+        learn_from_layout(CONFIG, GEOMETRY, background, [washed], LAYOUT)
 
 
 def test_a_lone_coin_off_the_layout_squares_is_seen_on_the_empty_mat() -> None:
