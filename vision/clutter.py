@@ -37,7 +37,8 @@ class ClutterConfig:
     keeps off the play area's printed border. The light is a smooth mean over ``light_mm`` of
     the paper that strays less than ``light_tolerance`` from it. A pixel differs when the
     frame's colour strays from the print's by more than ``weak`` (a share of the paper's
-    brightness); a blob counts when some pixel of it strays by ``strong`` and it covers
+    brightness, or ``noise_factor`` times the channel's noise where more); a blob counts when
+    some pixel of it strays by ``strong`` (scaled alike) and it covers
     ``min_area_mm2`` (a dime is 252)
     once lines thinner than ``line_mm`` are opened away.
     """
@@ -52,6 +53,7 @@ class ClutterConfig:
     line_mm: float = 9.0
     hole_mm2: float = 800.0
     min_area_mm2: float = 100.0
+    noise_factor: float = 4.0
 
 
 @dataclass(frozen=True)
@@ -98,13 +100,28 @@ def print_difference(geometry: MatGeometry, view: TopView, config: ClutterConfig
     for _ in range(2):  # leave out what strays (objects, glints) and work the light out again
         fits = flat & (np.abs(paper / light - 1).max(axis=2) < config.light_tolerance)
         light = _smooth(paper, fits.astype(np.float32), config.light_mm * scale)
-    difference = np.abs(paper / light - 1).max(axis=2)
+    deviation = np.abs(paper / light - 1)
+    difference = _beyond_noise(deviation, flat, config).max(axis=2)
     difference[~flat] = 0
     keep = round((config.margin_mm + config.edge_mm) * scale)
     inside = np.zeros_like(flat)
     inside[keep:height - keep, keep:width - keep] = True
     difference[~inside] = 0
     return np.asarray(difference, np.float32)
+
+
+def _beyond_noise(deviation: Image, flat: Image, config: ClutterConfig) -> Image:
+    """Each channel's deviation from the print (H x W x 3), scaled down where that channel's
+    own noise is high: a pixel differs when it strays ``noise_factor`` times the channel's
+    noise (its spread over the flat print, most of which any frame shows bare) or ``weak``,
+    whichever is more. A dim channel (blue under a warm lamp), a dark or noisy camera, and
+    its JPEG then fake no objects."""
+    sample = deviation[flat][::5]
+    if not len(sample):
+        return deviation
+    noise = 1.4826 * np.median(sample, axis=0)  # (3,): |N(0, s)| has median 0.674 s
+    scale = config.weak / np.maximum(config.weak, config.noise_factor * noise)
+    return np.asarray(deviation * scale.astype(np.float32), np.float32)
 
 
 def _smooth(values: Image, weights: Image, sigma_px: float) -> Image:
