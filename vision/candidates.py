@@ -71,7 +71,11 @@ def _second_look(
     """The outlines, with those whose rim too few rays agreed with measured again on the view
     smoothed by ``retry_smoothing_mm`` (a noisy, soft frame scatters a rim's single steps),
     where that look agrees better."""
-    retry = np.flatnonzero(outlines.agreement < config.coins.least_agreement)
+    good = outlines.agreement >= config.coins.least_agreement
+    # A seed inside an outline the first look found is that coin's: no second look for it.
+    gaps = np.hypot(*(seeds[:, None, :] - outlines.centres[None, good, :]).transpose(2, 0, 1))
+    covered = (gaps < outlines.radii_px[None, good]).any(axis=1)
+    retry = np.flatnonzero(~good & ~covered)
     sigma = config.coins.retry_smoothing_mm * pixels_per_mm
     if not len(retry) or sigma <= 0:
         return outlines
