@@ -20,7 +20,7 @@ does the capturing.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -30,11 +30,19 @@ from numpy.typing import NDArray
 
 from calibration.geometry import MatGeometry, Rect
 from companion.observation import COIN_KINDS
+from vision.calibration_combine import (
+    Calibration,
+    CoinMeasure,
+    LayoutFrame,
+    PawnMeasure,
+    Problem,
+    combine_layout,
+    listed,
+)
 from vision.clutter import cluttered_regions, find_clutter, printed_view
-from vision.errors import VisionError
-from vision.frame_model import FrameModelConfig
+from vision.errors import CalibrationError
 from vision.markers import BoardLocation, find_board
-from vision.profile import CoinLook, PawnLook, VisionProfile
+from vision.profile import VisionProfile
 from vision.read import CoinFit, FrameReading, VisionConfig, read_frame_details
 from vision.rectify import TopView, rectify
 
@@ -42,10 +50,6 @@ Image = NDArray[Any]
 
 #: Squares preferred for the calibration layout, well apart and away from the edges.
 PREFERRED_SQUARES = ("c3", "f3", "c6", "f6", "d4", "e5", "b5", "g4", "d7", "e2")
-
-
-class CalibrationError(VisionError):
-    """A calibration that cannot learn from the frames it was given; says what to fix."""
 
 
 @dataclass(frozen=True)
@@ -79,80 +83,9 @@ class CalibrationLayout:
         """Square -> coin letter, for rendering the layout (pawns not included)."""
         return {square: kind for kind, square in self.coins}
 
-    def used_squares(self) -> frozenset[str]:
-        """Every square the layout puts something on."""
-        return frozenset(square for _, square in self.coins + self.pawns)
-
     def pawns_by_square(self) -> dict[str, str]:
         """Square -> pawn colour, for rendering the layout."""
         return {square: colour for colour, square in self.pawns}
-
-
-@dataclass(frozen=True)
-class CoinMeasure:
-    """One coin as calibration measured it: ``colour`` is None when glare washed its face out
-    in every frame; ``frames`` names the frames it was measured in, ``missed`` those it was
-    not (not found there, or the wrong size)."""
-
-    kind: str
-    square: str
-    diameter_mm: float
-    colour: tuple[float, float] | None
-    frames: tuple[str, ...] = ()
-    missed: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class PawnMeasure:
-    """One pawn as calibration measured it, with the frames it was (and was not) measured in."""
-
-    name: str
-    square: str
-    colour: tuple[float, float, float]
-    diameter_mm: float
-    frames: tuple[str, ...] = ()
-    missed: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """The learned profile, the measurements it came from, the layout frames they were made
-    in, and warnings for the user (a coin washed out by glare)."""
-
-    profile: VisionProfile
-    coins: tuple[CoinMeasure, ...]
-    pawns: tuple[PawnMeasure, ...]
-    frames: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-
-    def report(self) -> tuple[str, ...]:
-        """Lines for the user: the frames used, each coin's measured size against its true
-        size, each pawn, and which frames an object was left out of."""
-        lines = [f"from {_count(len(self.frames), 'layout frame')}: {', '.join(self.frames)}"]
-        for coin in self.coins:
-            true = COIN_KINDS[coin.kind][1]
-            colour = ("washed out by glare" if coin.colour is None
-                      else f"{coin.colour[0]:+.2f} {coin.colour[1]:+.2f}")
-            lines.append(
-                f"{COIN_KINDS[coin.kind][0]:8} on {coin.square}: {coin.diameter_mm:6.2f} mm "
-                f"(true {true:.2f}), colour {colour}{_left_out(coin.missed)}"
-            )
-        for pawn in self.pawns:
-            blue, green, red = pawn.colour
-            lines.append(
-                f"{pawn.name + ' pawn':8} on {pawn.square}: colour against paper "
-                f"red {red:.2f} green {green:.2f} blue {blue:.2f}, {pawn.diameter_mm:.1f} mm "
-                f"across{_left_out(pawn.missed)}"
-            )
-        return tuple(lines)
-
-
-def _left_out(missed: Sequence[str]) -> str:
-    return f" (not measured in {', '.join(missed)})" if missed else ""
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def calibration_layout(
@@ -262,26 +195,6 @@ def _square_rect(geometry: MatGeometry, square: str) -> Rect:
     return Rect(region.centre, (2 * region.shape.radius, 2 * region.shape.radius))
 
 
-@dataclass(frozen=True)
-class Problem:
-    """Why an object could not be measured in a frame: what was wrong (``no nickel found on
-    f3``) and what to do (``put a nickel (N) there``)."""
-
-    what: str
-    fix: str
-
-
-@dataclass(frozen=True)
-class LayoutFrame:
-    """One frame of the layout as calibration measured it: per square, the object measured
-    there or the problem that kept it from being measured."""
-
-    name: str
-    coins: Mapping[str, CoinMeasure]
-    pawns: Mapping[str, PawnMeasure]
-    problems: Mapping[str, Problem]
-
-
 #: A channel at or above this level in the camera's frame is clipped (glare, not the metal).
 CLIPPED_LEVEL = 250
 #: A coin's face is washed out when more than ``WASHED_OUT_SHARE`` of it, out to
@@ -334,14 +247,6 @@ def check_clear(geometry: MatGeometry, image: Image, location: BoardLocation) ->
     squares = cluttered_regions(geometry, find_clutter(geometry, image, location))
     if squares:
         raise CalibrationError(f"clear the mat: something lies on {listed(squares)}")
-
-
-def listed(names: Sequence[str], most: int = 4) -> str:
-    """``c3``, ``c3 and e4``, ``c3, e4 and f6``; more than ``most`` end in ``and N more``."""
-    shown = list(names[:most])
-    if len(names) > most:
-        shown.append(f"{len(names) - most} more")
-    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _rounded(pair: tuple[float, float]) -> tuple[float, float]:
@@ -434,66 +339,6 @@ def measure_layout_frame(
     return LayoutFrame(name, coins, pawns, problems)
 
 
-def combine_layout(frames: Sequence[LayoutFrame], layout: CalibrationLayout,
-                   base: VisionProfile | None = None) -> Calibration:
-    """Combine the measurements of ``frames`` into a calibration, and learn.
-
-    Each object is the median of the frames it was measured in: one that a noisy frame missed
-    still counts, and only one missing from most frames stops calibration (with the
-    problem, the frames it was missed in, and what to do). Measured kinds get their measured
-    diameter; every kind of a measured metal gets that metal's colour, from the coins whose
-    face showed it; kinds and pawn colours the layout does not hold keep their base looks
-    (sizes scaled like the measured ones). Raises :class:`CalibrationError`.
-    """
-    if not frames:
-        raise CalibrationError("calibration needs at least one frame of the layout")
-    base = base or VisionProfile.default()
-    coins = tuple(_combined_coin(frames, square) for _, square in layout.coins)
-    pawns = tuple(_combined_pawn(frames, square) for _, square in layout.pawns)
-    profile, warnings = _profile_from(base, coins, pawns)
-    return Calibration(profile, coins, pawns, tuple(frame.name for frame in frames), warnings)
-
-
-def _measured_in(frames: Sequence[LayoutFrame], square: str,
-                 found: Sequence[object]) -> tuple[str, ...]:
-    """The names of the frames that missed the object on ``square``; raises CalibrationError
-    when they are most of the frames (more than half)."""
-    missed = tuple(frame.name for frame in frames if square in frame.problems)
-    if 2 * len(missed) > len(frames) or not found:
-        problems = [frame.problems[square] for frame in frames if square in frame.problems]
-        problem = max(problems, key=problems.count)  # the most common; the first of a tie
-        where = "" if len(frames) == 1 else (
-            f" in {len(missed)} of {len(frames)} frames ({', '.join(missed)})"
-        )
-        raise CalibrationError(f"{problem.what}{where}: {problem.fix}")
-    return missed
-
-
-def _combined_coin(frames: Sequence[LayoutFrame], square: str) -> CoinMeasure:
-    """The median of the coin on ``square`` over the frames that measured it; its size from
-    those that saw its face when some did, since a glint that washes the face out also swells
-    the outline."""
-    measures = [frame.coins[square] for frame in frames if square in frame.coins]
-    missed = _measured_in(frames, square, measures)
-    colours = [measure.colour for measure in measures if measure.colour is not None]
-    colour = None
-    if colours:
-        colour = (_median([c[0] for c in colours]), _median([c[1] for c in colours]))
-    sizes = [m.diameter_mm for m in measures if m.colour is not None or not colours]
-    return CoinMeasure(measures[0].kind, square, _median(sizes), colour,
-                       tuple(m.frames[0] for m in measures), missed)
-
-
-def _combined_pawn(frames: Sequence[LayoutFrame], square: str) -> PawnMeasure:
-    """The median of the pawn on ``square`` over the frames that measured it."""
-    measures = [frame.pawns[square] for frame in frames if square in frame.pawns]
-    missed = _measured_in(frames, square, measures)
-    blue, green, red = (_median([m.colour[index] for m in measures]) for index in range(3))
-    return PawnMeasure(measures[0].name, square, (blue, green, red),
-                       _median([m.diameter_mm for m in measures]),
-                       tuple(m.frames[0] for m in measures), missed)
-
-
 def learn_from_layout(
     config: CalibrationConfig,
     geometry: MatGeometry,
@@ -517,10 +362,6 @@ def learn_from_layout(
     return combine_layout(measured, layout, base)
 
 
-def _median(values: Sequence[float]) -> float:
-    return round(float(np.median(values)), 4)
-
-
 def learn_profile(
     config: CalibrationConfig,
     geometry: MatGeometry,
@@ -535,87 +376,3 @@ def learn_profile(
     return learn_from_layout(config, geometry, background, layout_frames, layout, base)
 
 
-def metal_colours(coins: Sequence[CoinMeasure]) -> dict[str, tuple[float, float]]:
-    """Metal -> the median colour of the measured coins of that metal whose face showed it.
-
-    Colour belongs to the metal, not the kind: nickels, dimes and quarters are all silver, and
-    letting one tarnished dime's colour differ from one quarter's would make colour noise
-    decide between sizes.
-    """
-    by_metal: dict[str, list[tuple[float, float]]] = {}
-    for coin in coins:
-        if coin.colour is not None:
-            by_metal.setdefault(COIN_KINDS[coin.kind][2], []).append(coin.colour)
-    return {
-        metal: (_median([c[0] for c in colours]), _median([c[1] for c in colours]))
-        for metal, colours in by_metal.items()
-    }
-
-
-def washed_out_warnings(coins: Sequence[CoinMeasure]) -> tuple[str, ...]:
-    """One sentence per coin whose face glare washed out in every frame, saying where its
-    metal's colour was taken from: the layout's other coins of that metal, or else the
-    reader's usual tint of that metal against the silver measured; raises CalibrationError
-    when no coin showed its colour at all (nothing to take a colour from)."""
-    shown = {COIN_KINDS[coin.kind][2] for coin in coins if coin.colour is not None}
-    warnings = []
-    for coin in coins:
-        if coin.colour is not None:
-            continue
-        name, _, metal = COIN_KINDS[coin.kind]
-        others = [other for other in coins
-                  if other.colour is not None and COIN_KINDS[other.kind][2] == metal]
-        advice = ""
-        if others:
-            sources = listed([f"the {COIN_KINDS[other.kind][0]} on {other.square}"
-                              for other in others])
-        elif "silver" in shown:
-            sources = f"the silver coins' with {metal}'s usual tint"
-            advice = "; calibrate again with the light off it for a closer colour"
-        else:
-            raise CalibrationError(
-                f"glare washed out the face of the {name} on {coin.square} and of every coin "
-                "of the layout: move the light so it does not glare on the coins"
-            )
-        warnings.append(f"glare washed out the face of the {name} on {coin.square}, so its "
-                        f"colour was taken from {sources} and its size from the other coins' "
-                        f"(glare swells a coin's outline){advice}")
-    return tuple(warnings)
-
-
-def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
-                  pawns: Sequence[PawnMeasure]) -> tuple[VisionProfile, tuple[str, ...]]:
-    """Measured kinds take their measured size; every kind of a measured metal takes that
-    metal's colour, and a metal no coin showed takes the measured silver's plus the reader's
-    usual tint; the rest (and kinds glare washed out) keep the base look, sizes scaled like
-    the measured ones. Also returns the warnings for coins washed out by glare (see
-    :func:`washed_out_warnings`)."""
-    warnings = washed_out_warnings(coins)
-    # A coin glare washed out in every frame was measured through the glare: its size is
-    # taken as for a kind the layout does not hold.
-    measured: Mapping[str, CoinMeasure] = {
-        coin.kind: coin for coin in coins if coin.colour is not None
-    }
-    metals = metal_colours(coins)
-    if "silver" in metals:
-        silver = metals["silver"]
-        for metal, tint in FrameModelConfig().tints:
-            metals.setdefault(metal, (round(silver[0] + tint[0], 4),
-                                      round(silver[1] + tint[1], 4)))
-    scales = [coin.diameter_mm / COIN_KINDS[coin.kind][1] for coin in measured.values()]
-    scale = float(np.median(scales)) if scales else 1.0
-    looks = []
-    for look in base.coins:
-        colour = metals.get(COIN_KINDS[look.kind][2], look.colour)
-        if look.kind in measured:
-            diameter = measured[look.kind].diameter_mm
-        else:
-            diameter = round(COIN_KINDS[look.kind][1] * scale, 3)
-        looks.append(CoinLook(look.kind, diameter, colour))
-    profile = replace(base, coins=tuple(looks), diameter_scale=1.0, calibrated=True)
-    if pawns:
-        learned = {pawn.name: PawnLook(pawn.name, pawn.colour) for pawn in pawns}
-        kept = tuple(look for look in base.pawns if look.name not in learned)
-        profile = replace(profile, pawns=tuple(learned.values()) + kept)
-    profile.check("the learned profile")
-    return profile, warnings

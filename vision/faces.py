@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from vision.light import PAPER
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -103,7 +105,7 @@ def face_colours(
     unclipped = seen & ~on_clip.any(axis=2)
     with np.errstate(all="ignore"):
         level = nan_median(np.where(unclipped, values.mean(axis=2), np.nan), axis=1)
-    brightness = np.where(unclipped.mean(axis=1) >= LEAST_USABLE, level / 200.0, np.nan)
+    brightness = np.where(unclipped.mean(axis=1) >= LEAST_USABLE, level / PAPER, np.nan)
     glint = on_clip.any(axis=2) & ~on_pawn
     clipped_share = glint.sum(axis=1) / np.maximum((~on_pawn).sum(axis=1), 1)
     return Faces(colour, brightness, on_pawn.mean(axis=1), clipped_share)

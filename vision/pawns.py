@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from companion.observation import COIN_KINDS
+from vision.light import PAPER
 from vision.parallax import CameraOverMat
 from vision.profile import METAL_COLOURS, VisionProfile
 
@@ -96,7 +97,7 @@ def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Ima
     darkest = cv2.min(cv2.min(blue, green), red)
     keep = 1.0 - config.core_saturation  # saturated: darkest < (1 - s) brightest
     saturated = (darkest.astype(np.float32) < brightest.astype(np.float32) * keep) & (
-        brightest > config.least_value * 200.0)
+        brightest > config.least_value * PAPER)
     labels = np.zeros(small.shape[:2], np.uint8)
     rows, columns = np.nonzero(saturated)
     if len(rows):

@@ -32,6 +32,7 @@ from vision.circle_fits import (
     fit_capsules,
     fit_circles,
 )
+from vision.light import PAPER
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -44,8 +45,6 @@ else:
     FloatArray = np.ndarray
     BoolArray = np.ndarray
 
-#: The value paper takes in the normalised top view (see :mod:`vision.light`).
-PAPER = 200.0
 #: Bits of the flags image rays sample beside the colours: a pawn, a pixel the camera clipped.
 PAWN_FLAG = 1
 GLINT_FLAG = 2

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from vision.light import PAPER
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -25,8 +27,6 @@ else:
     Image = np.ndarray
     FloatArray = np.ndarray
 
-#: The value paper takes in the normalised top view (see :mod:`vision.light`).
-PAPER = 200
 
 
 @dataclass(frozen=True)

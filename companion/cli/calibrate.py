@@ -367,7 +367,9 @@ def _combined(run: list[LayoutFrame], layout: CalibrationLayout) -> Calibration 
 
 def _count(number: int, noun: str) -> str:
     """``1 frame``, ``3 frames``."""
-    return f"{number} {noun}" + ("" if number == 1 else "s")
+    from vision.calibration_combine import counted
+
+    return counted(number, noun)
 
 
 def _listed(names: tuple[str, ...]) -> str:

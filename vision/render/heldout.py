@@ -35,13 +35,10 @@ from vision.render.variation import (
     StyleParams,
     Variation,
 )
+from vision.render.variation import uniform as _u
 
 #: Pawn shapes only the held-out family makes.
 HELDOUT_PAWN_SHAPES: tuple[str, ...] = ("cone", "disc", "tall", "ludo")
-
-
-def _u(rng: np.random.Generator, low: float, high: float) -> float:
-    return float(rng.uniform(low, high))
 
 
 def heldout_camera(rng: np.random.Generator) -> CameraParams:

@@ -12,7 +12,7 @@ colours are averaged: anti-aliased edges at a fraction of full supersampling's c
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,14 +154,19 @@ def trace(model: Model, samples: Samples, boxes: Boxes, select: Select) -> None:
     _ambient(model, samples, boxes, select)
 
 
+def _boxed(model: Model, boxes: tuple[Box | None, ...], select: Select
+           ) -> Iterator[tuple[int, Shape, Index]]:
+    """Each solid in frame, its index and the samples its box of ``boxes`` selects."""
+    for k, shape in enumerate(model.shapes):
+        box = boxes[k]
+        if box is not None:
+            yield k, shape, select(box)
+
+
 def _nearest(model: Model, samples: Samples, boxes: Boxes, select: Select) -> None:
     """Keep, per sample, the closest hit among the plane's and each solid's."""
     origin = model.camera.position
-    for k, shape in enumerate(model.shapes):
-        box = boxes.hit[k]
-        if box is None:
-            continue
-        idx = select(box)
+    for k, shape, idx in _boxed(model, boxes.hit, select):
         t, part = intersect(shape, origin, samples.dx[idx], samples.dy[idx], samples.dz[idx])
         closer = t < samples.t[idx]
         won = idx[closer]
@@ -171,11 +176,7 @@ def _nearest(model: Model, samples: Samples, boxes: Boxes, select: Select) -> No
 def _normals(model: Model, samples: Samples, boxes: Boxes, select: Select) -> None:
     """Normals of the samples that hit solids; coin faces get their relief."""
     origin = model.camera.position
-    for k, shape in enumerate(model.shapes):
-        box = boxes.hit[k]
-        if box is None:
-            continue
-        idx = select(box)
+    for k, shape, idx in _boxed(model, boxes.hit, select):
         idx = idx[samples.ident[idx] == k]
         if not idx.size:
             continue
@@ -197,11 +198,8 @@ def _others(model: Model, samples: Samples, idx: Index, shape: Shape) -> Index:
 def _shadows(model: Model, samples: Samples, boxes: Boxes, select: Select) -> None:
     """Mark the light samples each solid hides from the points below its top."""
     origin = model.camera.position
-    for k, shape in enumerate(model.shapes):
-        box = boxes.shadow[k]
-        if box is None:
-            continue
-        idx = _others(model, samples, select(box), shape)
+    for _, shape, idx in _boxed(model, boxes.shadow, select):
+        idx = _others(model, samples, idx, shape)
         px, py, pz = samples.points(origin, idx)
         near = pz < shape.bounds()[5]
         if near.any():
@@ -212,11 +210,8 @@ def _shadows(model: Model, samples: Samples, boxes: Boxes, select: Select) -> No
 def _ambient(model: Model, samples: Samples, boxes: Boxes, select: Select) -> None:
     """Darken the room's light around the foot of each coin and pawn."""
     origin = model.camera.position
-    for k, shape in enumerate(model.shapes):
-        box = boxes.ambient[k]
-        if box is None:
-            continue
-        idx = _others(model, samples, select(box), shape)
+    for _, shape, idx in _boxed(model, boxes.ambient, select):
+        idx = _others(model, samples, idx, shape)
         px, py, pz = samples.points(origin, idx)
         samples.ambient[idx] *= ambient_factor(shape, px, py, pz)
 

@@ -154,7 +154,8 @@ class Variation:
         return dataclasses.asdict(self)
 
 
-def _uniform(rng: np.random.Generator, low: float, high: float) -> float:
+def uniform(rng: np.random.Generator, low: float, high: float) -> float:
+    """One draw of ``rng`` between ``low`` and ``high``, as a plain float."""
     return float(rng.uniform(low, high))
 
 
@@ -164,43 +165,43 @@ def tuning_camera(rng: np.random.Generator) -> CameraParams:
     wanted at the mat's farthest corner, k1 -0.12..0.04."""
     square_on = rng.uniform() < 0.85
     azimuth = (90.0 * int(rng.integers(0, 4)) + float(rng.normal(0, 10)) if square_on
-               else _uniform(rng, 0, 360))
+               else uniform(rng, 0, 360))
     return CameraParams(
-        tilt_deg=_uniform(rng, 0, 30), azimuth_deg=azimuth % 360,
-        roll_deg=float(np.clip(rng.normal(0, 3), -6, 6)), focal_px=_uniform(rng, 1300, 1800),
-        k1=_uniform(rng, -0.12, 0.04), k2=_uniform(rng, -0.015, 0.02),
-        px_per_mm=_uniform(rng, 1.25, 1.9),
-        aim_mm=(_uniform(rng, -50, 50), _uniform(rng, -50, 50)),
-        principal_px=(_uniform(rng, -15, 15), _uniform(rng, -15, 15)),
+        tilt_deg=uniform(rng, 0, 30), azimuth_deg=azimuth % 360,
+        roll_deg=float(np.clip(rng.normal(0, 3), -6, 6)), focal_px=uniform(rng, 1300, 1800),
+        k1=uniform(rng, -0.12, 0.04), k2=uniform(rng, -0.015, 0.02),
+        px_per_mm=uniform(rng, 1.25, 1.9),
+        aim_mm=(uniform(rng, -50, 50), uniform(rng, -50, 50)),
+        principal_px=(uniform(rng, -15, 15), uniform(rng, -15, 15)),
     )
 
 
 def tuning_light(rng: np.random.Generator) -> LightParams:
     """Light of the tuning family: lamp 2,700-6,500 K at 45-85 deg, a window in 40% of scenes,
     25% laminated mats, a person's shadow in 20%."""
-    lamp_kelvin = _uniform(rng, 2700, 6500)
+    lamp_kelvin = uniform(rng, 2700, 6500)
     return LightParams(
-        lamp_elevation_deg=_uniform(rng, 45, 85), lamp_azimuth_deg=_uniform(rng, 0, 360),
-        lamp_distance_mm=_uniform(rng, 600, 2000), lamp_radius_mm=_uniform(rng, 20, 200),
-        lamp_kelvin=lamp_kelvin, lamp_beam=_uniform(rng, 0, 3),
-        lamp_aim_mm=(_uniform(rng, -150, 150), _uniform(rng, -150, 150)),
-        room_kelvin=lamp_kelvin if rng.uniform() < 0.3 else _uniform(rng, 3000, 7000),
-        lamp_to_room=_uniform(rng, 0.5, 3.5), room_gradient=_uniform(rng, 0, 0.4),
-        room_gradient_deg=_uniform(rng, 0, 360),
-        window=_uniform(rng, 2, 10) if rng.uniform() < 0.4 else 0.0,
-        window_kelvin=_uniform(rng, 5500, 9000), window_azimuth_deg=_uniform(rng, 0, 360),
-        window_elevation_deg=_uniform(rng, 8, 30),
-        window_size_deg=(_uniform(rng, 25, 60), _uniform(rng, 20, 45)),
-        laminated=bool(rng.uniform() < 0.25), laminate_sigma=_uniform(rng, 0.06, 0.25),
+        lamp_elevation_deg=uniform(rng, 45, 85), lamp_azimuth_deg=uniform(rng, 0, 360),
+        lamp_distance_mm=uniform(rng, 600, 2000), lamp_radius_mm=uniform(rng, 20, 200),
+        lamp_kelvin=lamp_kelvin, lamp_beam=uniform(rng, 0, 3),
+        lamp_aim_mm=(uniform(rng, -150, 150), uniform(rng, -150, 150)),
+        room_kelvin=lamp_kelvin if rng.uniform() < 0.3 else uniform(rng, 3000, 7000),
+        lamp_to_room=uniform(rng, 0.5, 3.5), room_gradient=uniform(rng, 0, 0.4),
+        room_gradient_deg=uniform(rng, 0, 360),
+        window=uniform(rng, 2, 10) if rng.uniform() < 0.4 else 0.0,
+        window_kelvin=uniform(rng, 5500, 9000), window_azimuth_deg=uniform(rng, 0, 360),
+        window_elevation_deg=uniform(rng, 8, 30),
+        window_size_deg=(uniform(rng, 25, 60), uniform(rng, 20, 45)),
+        laminated=bool(rng.uniform() < 0.25), laminate_sigma=uniform(rng, 0.06, 0.25),
         blocker=bool(rng.uniform() < 0.2),
-        blocker_target_mm=(_uniform(rng, -200, 200), _uniform(rng, -200, 200)),
-        blocker_radius_mm=_uniform(rng, 120, 260), blocker_height_mm=_uniform(rng, 250, 500),
+        blocker_target_mm=(uniform(rng, -200, 200), uniform(rng, -200, 200)),
+        blocker_radius_mm=uniform(rng, 120, 260), blocker_height_mm=uniform(rng, 250, 500),
         table=str(rng.choice(TABLES)),
-        table_tint=(_uniform(rng, 0.75, 1.25), _uniform(rng, 0.8, 1.2), _uniform(rng, 0.75, 1.25)),
-        table_grain_deg=_uniform(rng, 0, 180), table_seed=int(rng.integers(0, 2**31)),
-        paper_albedo=_uniform(rng, 0.75, 0.9),
-        paper_tint=(_uniform(rng, 0.97, 1.03), 1.0, _uniform(rng, 0.94, 1.03)),
-        sample_turn=_uniform(rng, 0, 1),
+        table_tint=(uniform(rng, 0.75, 1.25), uniform(rng, 0.8, 1.2), uniform(rng, 0.75, 1.25)),
+        table_grain_deg=uniform(rng, 0, 180), table_seed=int(rng.integers(0, 2**31)),
+        paper_albedo=uniform(rng, 0.75, 0.9),
+        paper_tint=(uniform(rng, 0.97, 1.03), 1.0, uniform(rng, 0.94, 1.03)),
+        sample_turn=uniform(rng, 0, 1),
     )
 
 
@@ -209,17 +210,17 @@ def tuning_style(rng: np.random.Generator) -> StyleParams:
     their square's edge by up to 2 mm, pennies of age 0.05-0.75, pegs, classic pawns and
     tokens 11-14.5 mm wide and 9-18 mm tall."""
     shape = str(rng.choice(TUNING_PAWN_SHAPES))
-    height = _uniform(rng, 9, 18) if shape != "token" else _uniform(rng, 9, 13)
+    height = uniform(rng, 9, 18) if shape != "token" else uniform(rng, 9, 13)
     return StyleParams(
-        placement_mm=_uniform(rng, 0.5, 4.0), overhang_share=_uniform(rng, 0, 0.1),
-        overhang_mm=_uniform(rng, 0.3, 2.0), stack_spread_mm=_uniform(rng, 0.8, 2.0),
-        lean_share=_uniform(rng, 0, 0.15), lean_max_deg=_uniform(rng, 1.5, 4.0),
-        penny_age=_uniform(rng, 0.05, 0.75), silver_age=_uniform(rng, 0.0, 0.6),
-        age_spread=_uniform(rng, 0.05, 0.2), shine=_uniform(rng, 0.4, 1.0),
-        relief=_uniform(rng, 0.7, 1.3), pawn_shape=shape,
-        pawn_diameter_mm=_uniform(rng, 11, 14.5), pawn_height_mm=height,
-        pawn_f0=_uniform(rng, 0.035, 0.05), pawn_sigma=_uniform(rng, 0.08, 0.35),
-        pawn_hue_jitter=_uniform(rng, 0, 0.02), pawn_on_stack=_uniform(rng, 0.5, 0.9),
+        placement_mm=uniform(rng, 0.5, 4.0), overhang_share=uniform(rng, 0, 0.1),
+        overhang_mm=uniform(rng, 0.3, 2.0), stack_spread_mm=uniform(rng, 0.8, 2.0),
+        lean_share=uniform(rng, 0, 0.15), lean_max_deg=uniform(rng, 1.5, 4.0),
+        penny_age=uniform(rng, 0.05, 0.75), silver_age=uniform(rng, 0.0, 0.6),
+        age_spread=uniform(rng, 0.05, 0.2), shine=uniform(rng, 0.4, 1.0),
+        relief=uniform(rng, 0.7, 1.3), pawn_shape=shape,
+        pawn_diameter_mm=uniform(rng, 11, 14.5), pawn_height_mm=height,
+        pawn_f0=uniform(rng, 0.035, 0.05), pawn_sigma=uniform(rng, 0.08, 0.35),
+        pawn_hue_jitter=uniform(rng, 0, 0.02), pawn_on_stack=uniform(rng, 0.5, 0.9),
         loose_coins=int(rng.integers(0, 7)) if rng.uniform() < 0.6 else 0,
     )
 
@@ -229,13 +230,13 @@ def tuning_sensor(rng: np.random.Generator) -> SensorParams:
     0.1-0.8, defocus 0.2-1.1 px, motion blur in 10%, JPEG 70-95."""
     moving = rng.uniform() < 0.1
     return SensorParams(
-        exposure_target=_uniform(rng, 0.22, 0.45), exposure_error_ev=float(rng.normal(0, 0.15)),
-        wb_strength=_uniform(rng, 0.5, 1.0), wb_mode=str(rng.choice(["grey", "paper"])),
-        vignetting=_uniform(rng, 0.1, 0.8), chromatic=_uniform(rng, 0, 0.0012),
-        blur_px=_uniform(rng, 0.2, 1.1), motion_px=_uniform(rng, 1, 3) if moving else 0.0,
-        motion_deg=_uniform(rng, 0, 180), shot=_uniform(rng, 0.0005, 0.0025),
-        read=_uniform(rng, 0.0015, 0.006), contrast=_uniform(rng, 0, 0.3),
-        saturation=_uniform(rng, 0.85, 1.15), sharpen=_uniform(rng, 0, 1),
+        exposure_target=uniform(rng, 0.22, 0.45), exposure_error_ev=float(rng.normal(0, 0.15)),
+        wb_strength=uniform(rng, 0.5, 1.0), wb_mode=str(rng.choice(["grey", "paper"])),
+        vignetting=uniform(rng, 0.1, 0.8), chromatic=uniform(rng, 0, 0.0012),
+        blur_px=uniform(rng, 0.2, 1.1), motion_px=uniform(rng, 1, 3) if moving else 0.0,
+        motion_deg=uniform(rng, 0, 180), shot=uniform(rng, 0.0005, 0.0025),
+        read=uniform(rng, 0.0015, 0.006), contrast=uniform(rng, 0, 0.3),
+        saturation=uniform(rng, 0.85, 1.15), sharpen=uniform(rng, 0, 1),
         jpeg=int(rng.integers(70, 96)),
     )
 
