@@ -69,7 +69,10 @@ class FrameModelConfig:
     ``size_spread_mm`` is the least spread of a measurement about its kind's size. ``tints``
     gives each metal's expected tint against silver, at least ``least_redder`` in red against
     green, ``tint_spread`` (per ratio) how far a frame's may
-    stray; ``colour_spread`` is the least spread of a colour about its metal's field, and
+    stray; a tinted metal's coins differ in how strongly they are tinted (a penny's age), by
+    ``along_spread`` along the tint (weighed as ``along_prior_coins`` coins against the
+    frame's own spread, at most ``most_along_spread``); ``colour_spread`` is the least spread
+    of a colour about its metal's field (across the tint for a tinted metal), and
     ``most_colour_spread`` the most (a frame's coins of one metal differ no more than that,
     so a coin far off every metal cannot widen it to look like one). Priors taken from a
     calibrated profile narrow the offset's and tints' spreads to ``calibrated_spread`` of
@@ -96,6 +99,9 @@ class FrameModelConfig:
         ("copper", (0.19, -0.09)), ("brass", (0.10, -0.25)),
     )
     tint_spread: tuple[float, float] = (0.06, 0.05)
+    along_spread: float = 0.06
+    along_prior_coins: float = 3.0
+    most_along_spread: float = 0.15
     least_redder: float = 0.06
     colour_spread: float = 0.035
     most_colour_spread: float = 0.1
@@ -196,6 +202,7 @@ class _Frame:
                                     for m in self.metals], np.float64)
         self.tints = self.tint_prior.copy()
         self.colour_spread = config.colour_spread
+        self.along_spread = np.full(len(self.metals), config.along_spread)
         self.size_spread = config.size_spread_mm
         distance = np.hypot(*(positions[:, None, :] - positions[None, :, :]).transpose(2, 0, 1))
         near = np.exp(-0.5 * (distance / config.field_reach_mm) ** 2)
@@ -249,7 +256,8 @@ class _Frame:
         """(N, M) log-likelihood of each coin's colour under each metal, over the ratios seen
         (0 where none was)."""
         residual = np.where(self.parts, self.colours - self.field, 0.0)  # (N, 2)
-        squared = _tint_gaps(residual, self.tints, self.known)
+        squared = _tint_gaps(residual, self.tints, self.known,
+                             self.along_spread / self.colour_spread)
         partial = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
         squared = np.where(self.known[:, None], squared, (partial**2).sum(axis=2))
         squared = squared / self.colour_spread**2
@@ -308,10 +316,33 @@ class _Frame:
             # Every metal but silver mirrors red more than green, tarnished or not.
             tint[0] = max(tint[0], self.config.least_redder)
             self.tints[metal] = tint
-        assigned = residual - metal_weights @ self.tints
-        spread = _weighted_spread(np.hypot(*assigned.T) / np.sqrt(2), self.known.astype(float))
+        self._refit_spreads(residual, metal_weights)
+
+    def _refit_spreads(self, residual: FloatArray, metal_weights: FloatArray) -> None:
+        """How far colours stray from their metal's: along each tint (how strongly the frame's
+        coins of that metal are tinted) and across it, which is the light's and the
+        camera's noise alone."""
+        gaps = np.zeros(len(residual))
+        for metal in range(len(self.metals)):
+            tint = self.tints[metal]
+            strength = float(np.hypot(*tint))
+            if strength < 1e-6:
+                gap = np.hypot(*residual.T) / np.sqrt(2)
+            else:
+                unit = tint / strength
+                gap = np.abs(residual[:, 0] * unit[1] - residual[:, 1] * unit[0])
+                weight = metal_weights[:, metal] * self.known
+                along = residual @ unit - strength
+                own = _weighted_spread(along, weight)
+                pull = self.config.along_prior_coins
+                blended = np.sqrt((weight.sum() * own**2 + pull * self.config.along_spread**2)
+                                  / (weight.sum() + pull))
+                self.along_spread[metal] = min(blended, self.config.most_along_spread)
+            gaps += metal_weights[:, metal] * gap
+        spread = _weighted_spread(gaps, self.known.astype(float))
         self.colour_spread = float(np.clip(spread, self.config.colour_spread,
                                            self.config.most_colour_spread))
+        self.along_spread = np.maximum(self.along_spread, self.colour_spread)
 
     def refit_sizes(self, probabilities: FloatArray) -> None:
         """The common offset, each kind's and the glints', from the outlines single coins
@@ -417,9 +448,12 @@ class _Frame:
     def log_likelihood(self) -> float:
         """How well the fitted frame explains its coins: each coin's likelihood summed over
         kinds, with the spreads' normalisation, plus the priors on the offset and tints."""
+        stretch = np.log(self.along_spread / self.colour_spread)
+        stretch[0] = 0.0
         scores = (self.size_scores()
                   + (self.metal_scores() - self.parts.sum(axis=1)[:, None]
-                     * np.log(self.colour_spread) - 2 * ~np.isnan(self.edges[:, :1])
+                     * np.log(self.colour_spread) - self.known[:, None] * stretch[None, :]
+                     - 2 * ~np.isnan(self.edges[:, :1])
                      * np.log(self.config.edge_spread))[:, self.metal_of])
         top = scores.max(axis=1)
         total = float((top + np.log(np.exp(scores - top[:, None]).sum(axis=1))).sum())
@@ -446,19 +480,25 @@ class _Frame:
         return weights
 
 
-def _tint_gaps(residual: FloatArray, tints: FloatArray, rows: BoolArray) -> FloatArray:
+def _tint_gaps(residual: FloatArray, tints: FloatArray, rows: BoolArray,
+               stretch: FloatArray | None = None) -> FloatArray:
     """(N, M) squared distance of each colour (its residual from the silver field, N x 2)
-    from each metal's tint (M x 2), for the ``rows`` that count. A tinted metal's colour may
-    be stronger than its tint (a saturated tarnished penny, a vivid light) at little cost:
-    only falling short of :data:`TINT_SHORT` of it, or exceeding it :data:`TINT_LONG` times,
-    counts along the tint; across it every colour counts. Silver's tint is none."""
+    from each metal's tint (M x 2), for the ``rows`` that count. Along a tint, a gap counts
+    ``1 / stretch`` of itself (M,: the frame's coins of that metal differ more in how
+    strongly they are tinted than across it); without a ``stretch``, a colour stronger than
+    its tint costs little: only falling short of :data:`TINT_SHORT` of it, or exceeding it
+    :data:`TINT_LONG` times, counts along the tint. Across it every colour counts. Silver's
+    tint is none."""
     strength = np.hypot(tints[:, 0], tints[:, 1])  # (M,)
     unit = tints / np.maximum(strength, 1e-9)[:, None]
     along = residual @ unit.T  # (N, M)
     across = residual[:, None, 0] * unit[None, :, 1] - residual[:, None, 1] * unit[None, :, 0]
-    short = np.maximum(TINT_SHORT * strength[None] - along, 0.0)
-    long = 0.5 * np.maximum(along - TINT_LONG * strength[None], 0.0)
-    tinted = short**2 + long**2 + across**2
+    if stretch is None:
+        short = np.maximum(TINT_SHORT * strength[None] - along, 0.0)
+        long = 0.5 * np.maximum(along - TINT_LONG * strength[None], 0.0)
+        tinted = short**2 + long**2 + across**2
+    else:
+        tinted = ((along - strength[None]) / stretch[None]) ** 2 + across**2
     plain = (residual**2).sum(axis=1)[:, None]
     squared = np.where(strength[None] > 1e-6, tinted, plain)
     return np.where(rows[:, None], squared, 0.0)
