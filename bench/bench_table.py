@@ -72,7 +72,7 @@ class PacedCamera:
 
 def board_frames(after, variation, count):
     """``count`` 1920x1080 renders of ``after`` (each with its own noise)."""
-    scene = SynthScene.from_position(after.to_json(), variation=variation)
+    scene = SynthScene.from_table(GAME.layout(after), variation=variation)
     return [render(scene, seed).image for seed in range(count)]
 
 

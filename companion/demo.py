@@ -42,6 +42,7 @@ from companion.panel.driver import open_panel
 from companion.record.replay import load_timeline
 from companion.referee import Phase
 from companion.table import Table, Verdict
+from companion.table_state import TableState
 from vision.camera import CameraOptions, SimCamera
 from vision.profile import VisionProfile
 
@@ -130,15 +131,10 @@ class PhysicalBoard:
         self.squares: dict[str, str] = {}
         self.pawns: dict[str, str] = {}
 
-    def lay_out(self, position: Position) -> None:
-        """Make the table look like ``position`` (squares and pawns of its JSON)."""
-        data = position.to_json()
-        self.squares = {name: stack for name, stack in data.get("squares", {}).items() if stack}
-        self.pawns = {
-            square: self._colours[player]
-            for player, square in data.get("pawns", {}).items()
-            if square is not None
-        }
+    def lay_out(self, table: TableState) -> None:
+        """Make the table hold what ``table`` says (coins, and pawns in their owners' colours)."""
+        self.squares = table.stacks()
+        self.pawns = {region: self._colours[label] for label, region in table.tokens().items()}
         self.camera.show(self.squares, self.pawns)
 
     def knock_off(self, rng: random.Random) -> str | None:
@@ -224,7 +220,7 @@ class Director:
                 return self._give_up("the starting layout was never read")
             position = referee.position
             assert position is not None
-            if _stacks(position) == self.board.squares:
+            if self.game.layout(position).stacks() == self.board.squares:
                 self._pause(0.5)
                 self.press("CONFIRM")
                 return self._wait(lambda: referee.phase is not Phase.SETUP, stop)
@@ -256,7 +252,7 @@ class Director:
                 self.report.asks += 1
                 self._choose_candidate(position, after, stop)
             if referee.position == expected:
-                self.board.lay_out(expected)
+                self.board.lay_out(self.game.layout(expected))
                 self._pause(0.3)
                 return True
             if referee.position != position:
@@ -348,7 +344,7 @@ class Director:
         self.board.hand(True)
         self._pause(0.4)
         self._wait_frames(2)
-        self.board.lay_out(after)
+        self.board.lay_out(self.game.layout(after))
         self._pause(0.2)
         self.board.hand(False)
 
@@ -396,11 +392,6 @@ class Director:
     def _pause(self, seconds: float) -> None:
         if self.options.speed > 0:
             time.sleep(seconds / self.options.speed)
-
-
-def _stacks(position: Position) -> dict[str, str]:
-    data = position.to_json()
-    return {name: stack for name, stack in data.get("squares", {}).items() if stack}
 
 
 def _size(value: Any) -> tuple[int, int]:
@@ -476,7 +467,8 @@ def run_demo(
     colours = {str(seat.number): seat.colour for seat in parts.seats}
     camera.synth.set_scene(replace(camera.scene, image_size=options.camera_size))
     board = PhysicalBoard(camera, colours, seed)
-    board.lay_out(referee.position if referee.position is not None else referee.template)
+    board.lay_out(referee.game.layout(
+        referee.position if referee.position is not None else referee.template))
     sink = HeadlessSink()
     table = Table(parts, sink)
     if on_verdict is not None:

@@ -1,9 +1,10 @@
 """How the referee compares what the camera saw with the rules: pure helpers, no devices.
 
-The camera sees, per square, the top coin and any pawn, never a stack height. These helpers turn a
-position into that appearance, list the squares where an observation differs from it, and find the
-legal move whose appearance is nearest to what was seen, so a rejected move can be explained as
-"what to put back where".
+The camera sees, per region, the top coin of a stack (never its height), how many loose coins of
+which kinds lie in a pit or cup, and any pawn. These helpers turn a position into that appearance
+(through the game's :meth:`~companion.games.base.Game.layout`), list the regions where an
+observation differs from it, and find the legal move whose appearance is nearest to what was
+seen, so a rejected move can be explained as "what to put back where".
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
 
 from companion.games.base import Game, Move, Position
 from companion.observation import COIN_KINDS, Observation
+from companion.table_state import RegionLook, coins_text, seen_looks
 
 #: How many legal moves a rejection looks through for the nearest one; enough for ordinary
 #: positions, and a bound on the time a reject takes in the adversarial ones.
@@ -24,24 +25,19 @@ UNSURE_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
-class Look:
-    """What a camera would see on one square: the top coin letter and the pawn's player label."""
-
-    coin: str | None
-    pawn: str | None
-
-
-@dataclass(frozen=True)
 class Difference:
-    """One square where the board seen differs from the board expected."""
+    """One region where the board seen differs from the board expected."""
 
     square: str
-    expected: Look
-    seen: Look
+    expected: RegionLook
+    seen: RegionLook
 
     def instruction(self) -> str:
-        """What to do to this square to make it look as expected, in a player's words."""
+        """What to do to this region to make it look as expected, in a player's words."""
         parts: list[str] = []
+        if (self.expected.count, self.expected.kinds) != (self.seen.count, self.seen.kinds):
+            parts.append(f"{self.square} should hold {_loose_text(self.expected)}, "
+                         f"not {_loose_text(self.seen)}")
         if self.expected.coin != self.seen.coin:
             if self.expected.coin is None:
                 parts.append(f"take the {coin_name(self.seen.coin)} off {self.square}")
@@ -60,6 +56,14 @@ class Difference:
         return " and ".join(parts)
 
 
+def _loose_text(look: RegionLook) -> str:
+    """Loose coins in words: ``3 coins (penny, nickel)`` or ``no coins``."""
+    if not look.count:
+        return "no coins"
+    kinds = ", ".join(coin_name(kind) for kind in COIN_KINDS if kind in look.kinds)
+    return f"{look.count} coin{'s' if look.count != 1 else ''}" + (f" ({kinds})" if kinds else "")
+
+
 def coin_name(letter: str | None) -> str:
     """The coin's everyday name (``P`` -> ``penny``)."""
     if letter is None:
@@ -67,32 +71,15 @@ def coin_name(letter: str | None) -> str:
     return COIN_KINDS[letter][0] if letter in COIN_KINDS else letter
 
 
-def appearance(position: Position) -> dict[str, Look]:
-    """Square -> what the camera should see, for games whose JSON has squares and pawns."""
-    data: Mapping[str, Any] = position.to_json()
-    looks: dict[str, Look] = {}
-    for square, stack in data.get("squares", {}).items():
-        if stack:
-            looks[square] = Look(coin=stack[-1], pawn=None)
-    for player, square in data.get("pawns", {}).items():
-        if square is not None:
-            coin = looks.get(square, Look(None, None)).coin
-            looks[square] = Look(coin=coin, pawn=str(player))
-    return looks
+def appearance(game: Game, position: Position) -> dict[str, RegionLook]:
+    """Region -> what the camera should see in ``position``, from the game's layout."""
+    return game.layout(position).looks()
 
 
-def seen_looks(observation: Observation) -> dict[str, Look]:
-    """Square -> what the camera saw, leaving out empty squares."""
-    return {
-        name: Look(reading.coin, reading.pawn)
-        for name, reading in observation.regions.items()
-        if reading.coin is not None or reading.pawn is not None
-    }
-
-
-def differences(expected: Mapping[str, Look], seen: Mapping[str, Look]) -> list[Difference]:
-    """Every square whose look differs, in board order (a1, a2, ... h8)."""
-    empty = Look(None, None)
+def differences(expected: Mapping[str, RegionLook], seen: Mapping[str, RegionLook]
+                ) -> list[Difference]:
+    """Every region whose look differs, in board order (a1, a2, ... h8)."""
+    empty = RegionLook()
     return [
         Difference(square, expected.get(square, empty), seen.get(square, empty))
         for square in sorted(set(expected) | set(seen), key=_board_order)
@@ -101,7 +88,8 @@ def differences(expected: Mapping[str, Look], seen: Mapping[str, Look]) -> list[
 
 
 def nearest_move(
-    game: Game, position: Position, seen: Mapping[str, Look], moves: Iterable[Move] | None = None
+    game: Game, position: Position, seen: Mapping[str, RegionLook],
+    moves: Iterable[Move] | None = None,
 ) -> tuple[Move, list[Difference]] | None:
     """The legal move whose result looks most like ``seen`` (first of equals), with its differences.
 
@@ -113,7 +101,7 @@ def nearest_move(
 
 
 def nearest_moves(
-    game: Game, position: Position, seen: Mapping[str, Look], most: int = 8,
+    game: Game, position: Position, seen: Mapping[str, RegionLook], most: int = 8,
     moves: Iterable[Move] | None = None,
 ) -> tuple[list[Move], list[Difference]]:
     """Every legal move (up to ``most``, first found first) whose result looks as much like
@@ -123,7 +111,7 @@ def nearest_moves(
     best: list[Move] = []
     best_diff: list[Difference] = []
     for move in islice(candidates, NEAREST_MOVE_LIMIT):
-        diff = differences(appearance(game.apply(position, move)), seen)
+        diff = differences(appearance(game, game.apply(position, move)), seen)
         if not best or len(diff) < len(best_diff):
             best, best_diff = [move], diff
         elif len(diff) == len(best_diff) and len(best) < most:
@@ -158,9 +146,19 @@ def moves_fitting_except(
         for move in islice(game.iter_moves(position), NEAREST_MOVE_LIMIT)
         if all(
             difference.square in unsure
-            for difference in differences(appearance(game.apply(position, move)), seen)
+            for difference in differences(appearance(game, game.apply(position, move)), seen)
         )
     ]
+
+
+def count_note(game: Game, template: Position, position: Position) -> str:
+    """A sentence when ``position`` holds other coins than the game's standard set
+    (``template``'s), or nothing: ``I count 3 pennies; a standard set has 4 pennies.``"""
+    counts = game.layout(position).coin_counts()
+    expected = game.layout(template).coin_counts()
+    if counts == expected:
+        return ""
+    return f"I count {coins_text(counts)}; a standard set has {coins_text(expected)}."
 
 
 def describe(diffs: list[Difference], limit: int = 4) -> str:

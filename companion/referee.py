@@ -28,7 +28,7 @@ from typing import Any
 from companion.games.base import Game, Move, Position
 from companion.judging import (
     appearance,
-    coin_name,
+    count_note,
     describe,
     differences,
     moves_fitting_except,
@@ -38,6 +38,7 @@ from companion.judging import (
     unsure_squares,
 )
 from companion.observation import Observation
+from companion.table_state import TableState
 
 END_BUTTONS = ("END1", "END2", "END3", "END4")
 #: How many squares the camera may be overruled on when a player insists on a rejected board.
@@ -146,6 +147,7 @@ class RefereeView:
     scores: Mapping[int, int]
     result: str | None
     device_trouble: tuple[str, ...] = ()
+    table: TableState = field(default_factory=TableState)
 
 
 @dataclass
@@ -253,6 +255,7 @@ class Referee:
             severity=state.severity,
             last_moves=tuple(state.log[-8:]),
             scores=self.game.scores(position) if position is not None else {},
+            table=self.game.layout(position) if position is not None else TableState(),
             result=(
                 self.game.result(position).text()
                 if position is not None and state.phase is Phase.OVER
@@ -418,27 +421,17 @@ class Referee:
     # Setup --------------------------------------------------------------------------------------
 
     def _layout_seen(self, seen: Seen) -> list[Effect]:
-        data = self.template.to_json()
-        data["squares"] = {
-            name: reading.coin
-            for name, reading in seen.observation.regions.items()
-            if reading.coin is not None
-        }
         try:
-            position = self.game.position_from_json(data)
+            position = self.game.position_from_reading(self.template, seen.observation)
         except ValueError as error:
             self._say(f"The layout cannot start a game ({error}); fix the coins and press select.",
                       "error")
             return [Lights(turn=None, verdict="red")]
         self._state.position = position
-        counts = _coin_counts(data["squares"])
-        expected = _coin_counts(self.template.to_json().get("squares", {}))
-        note = "" if counts == expected else (
-            f" I count {_counts_text(counts)}; a standard set has {_counts_text(expected)}."
-        )
+        note = count_note(self.game, self.template, position)
         self._say(
             "Check the board on the screen: confirm starts the game, select reads it again."
-            + note,
+            + (f" {note}" if note else ""),
             "info" if not note else "warning",
         )
         return [Lights(turn=None, verdict="ask", all_turns_blink=True)]
@@ -502,7 +495,7 @@ class Referee:
 
     def _reject(self, position: Position, observation: Observation) -> list[Effect]:
         seen = seen_looks(observation)
-        from_before = differences(appearance(position), seen)
+        from_before = differences(appearance(self.game, position), seen)
         nearest = nearest_move(self.game, position, seen)
         player = self._mover()
         self._state.phase = Phase.TURN
@@ -565,17 +558,3 @@ class Referee:
     def _say(self, message: str, severity: str) -> None:
         self._state.message = message
         self._state.severity = severity
-
-
-def _coin_counts(squares: Mapping[str, str | None]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for stack in squares.values():
-        for coin in stack or "":
-            counts[coin] = counts.get(coin, 0) + 1
-    return counts
-
-
-def _counts_text(counts: Mapping[str, int]) -> str:
-    order = "PNDQS"
-    parts = [f"{counts[coin]} {coin_name(coin)}" for coin in order if counts.get(coin)]
-    return ", ".join(parts) or "no coins"

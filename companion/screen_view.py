@@ -54,8 +54,7 @@ def snapshot_of(
 ) -> Snapshot:
     """The snapshot to draw for ``view``; ``waiting_reason`` is the camera gate's last reason."""
     data = view.position.to_json() if view.position is not None else {}
-    squares = {name: stack for name, stack in data.get("squares", {}).items() if stack}
-    pawns = data.get("pawns", {})
+    tokens = view.table.tokens()
     taken = data.get("taken", {})
     players = tuple(
         PlayerView(
@@ -63,7 +62,7 @@ def snapshot_of(
             name=seat.name,
             colour_name=seat.colour,
             colour=COLOUR_RGB.get(seat.colour, (128, 128, 128)),
-            pawn=pawns.get(str(seat.number)),
+            pawn=tokens.get(str(seat.number)),
             score_cents=view.scores.get(seat.number, 0),
             taken=str(taken.get(str(seat.number), "")),
         )
@@ -73,7 +72,7 @@ def snapshot_of(
     return Snapshot(
         game=GAME_TITLES.get(game, game),
         variants=tuple(data.get("variants", ())),
-        stacks=Snapshot.stacks_from(squares),
+        stacks=Snapshot.stacks_from(view.table.stacks()),
         players=players,
         to_move=view.to_move,
         targets=view.targets,

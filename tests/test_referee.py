@@ -14,7 +14,7 @@ def looks_like(position) -> Observation:
     """A perfect camera reading of ``position``."""
     regions = {
         square: RegionReading(coin=look.coin, pawn=look.pawn)
-        for square, look in appearance(position).items()
+        for square, look in appearance(GAME, position).items()
     }
     return Observation(regions=regions)
 
@@ -295,7 +295,8 @@ def test_nearest_moves_are_every_legal_move_as_close_to_what_was_seen_as_any():
         seen = seen_looks(observation)
         moves, differing = nearest_moves(GAME, position, seen, most=50)
         counts = {
-            candidate.text(): len(differences(appearance(GAME.apply(position, candidate)), seen))
+            candidate.text():
+                len(differences(appearance(GAME, GAME.apply(position, candidate)), seen))
             for candidate in GAME.legal_moves(position)
         }
         assert min(counts.values()) == len(differing) == 1

@@ -39,6 +39,7 @@ import numpy.typing as npt
 from calibration.geometry import MatGeometry, coin_isolation_mat
 from calibration.mats import render_mat
 from companion.observation import COIN_KINDS, Observation, RegionReading
+from companion.table_state import TableState
 from vision.errors import VisionError
 from vision.synth_camera import (
     CameraPose,
@@ -155,7 +156,7 @@ class SynthScene:
     ``coins`` maps region names to coin letters (P N D Q S): a stack from bottom to top on a
     square or track space, loose coins side by side in a pit or cup. ``pawns`` maps region names
     to pawn colours (keys of :data:`PAWN_COLOURS`). Both are stored as sorted tuples of pairs so
-    the scene is hashable; build scenes with :meth:`build` or :meth:`from_position`.
+    the scene is hashable; build scenes with :meth:`build` or :meth:`from_table`.
     ``layout_seed`` fixes where each coin lies in its region and how it looks. ``variants``
     names the game variants the board was played under (``mixed-change`` for mixed stacks);
     drawing ignores it, benchmarks sort frames by it.
@@ -210,34 +211,18 @@ class SynthScene:
         )
 
     @classmethod
-    def from_position_squares(
-        cls,
-        squares: Mapping[str, str],
-        pawns: Mapping[str, str | None],
-        colours: Mapping[str, str] | None = None,
-        **options: Any,
-    ) -> SynthScene:
-        """A scene from a position's ``squares`` and ``pawns`` (player -> square or None).
-
-        ``colours`` maps players ("1".."4") to pawn colours, by default :data:`PLAYER_COLOURS`
-        in order; ``options`` go to :meth:`build`.
-        """
+    def from_table(cls, table: TableState, colours: Mapping[str, str] | None = None,
+                   **options: Any) -> SynthScene:
+        """A scene of what lies on the table (a game's ``layout(position)``): its coins, and
+        its tokens as pawns coloured by ``colours`` (token label -> colour; by default players
+        "1".."4" get :data:`PLAYER_COLOURS` in order); ``options`` go to :meth:`build`."""
         colour_of = dict(colours or {str(index + 1): c for index, c in enumerate(PLAYER_COLOURS)})
         on_board = {}
-        for player, square in pawns.items():
-            if square is None:
-                continue
-            if player not in colour_of:
-                raise SynthError(f"no pawn colour for player {player!r}")
-            on_board[square] = colour_of[player]
-        return cls.build(squares, on_board, **options)
-
-    @classmethod
-    def from_position(cls, position: Mapping[str, Any], **options: Any) -> SynthScene:
-        """A scene from a position JSON object (``squares`` and ``pawns``, as in DESIGN.md)."""
-        return cls.from_position_squares(
-            position.get("squares", {}), position.get("pawns", {}), **options
-        )
+        for label, region in table.tokens().items():
+            if label not in colour_of:
+                raise SynthError(f"no pawn colour for token {label!r}")
+            on_board[region] = colour_of[label]
+        return cls.build(table.stacks(), on_board, **options)
 
     def coins_by_region(self) -> dict[str, str]:
         return dict(self.coins)

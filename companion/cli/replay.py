@@ -163,7 +163,6 @@ def snapshot_at(timeline: GameTimeline, index: int, folder: Path | None = None) 
 
     game = timeline.game
     position = timeline.positions[index]
-    data = position.to_json()
     event = timeline.steps[index - 1].event if index else None
     over = game.is_over(position)
     path = None
@@ -177,7 +176,7 @@ def snapshot_at(timeline: GameTimeline, index: int, folder: Path | None = None) 
         title=f"Replay of {started} UTC",
         game=timeline.header.game.replace("-", " ").title(),
         variants=timeline.header.variants,
-        stacks=Snapshot.stacks_from(data.get("squares", {})),
+        stacks=Snapshot.stacks_from(game.layout(position).stacks()),
         players=_players(timeline, index),
         to_move=None if over else game.to_move(position),
         targets=frozenset() if over else game.legal_targets(position),
@@ -219,6 +218,7 @@ def _players(timeline: GameTimeline, index: int) -> tuple[PlayerView, ...]:
 
     position = timeline.positions[index]
     data = position.to_json()
+    tokens = timeline.game.layout(position).tokens()
     scores = timeline.game.scores(position)
     views = []
     for seat in timeline.header.seats:
@@ -229,7 +229,7 @@ def _players(timeline: GameTimeline, index: int) -> tuple[PlayerView, ...]:
                 name=seat.name or f"Player {seat.number}",
                 colour_name=colour_name,
                 colour=_COLOURS.get(colour_name.lower(), _COLOURS["orange"]),
-                pawn=data.get("pawns", {}).get(str(seat.number)),
+                pawn=tokens.get(str(seat.number)),
                 score_cents=scores.get(seat.number, 0),
                 taken=data.get("taken", {}).get(str(seat.number), ""),
             )

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.observation import Observation
+from companion.table_state import TableState
 
 
 class RulesError(CompanionError):
@@ -164,11 +165,20 @@ class Game(ABC):
     def candidates(self, position: Position, observation: Observation) -> list[Move]:
         """Every legal move whose result would look like ``observation`` to the camera."""
 
+    @abstractmethod
+    def layout(self, position: Position) -> TableState:
+        """What lies on the table in ``position``: every region's coins and token (a pawn,
+        labelled by its owner's number), which is what a perfect camera would see."""
+
+    @abstractmethod
+    def position_from_reading(self, template: Position, observation: Observation) -> Position:
+        """The starting position the players laid out, as the camera read it and they
+        confirmed it; ``template`` gives the players, variants and seats. Raises
+        :class:`PositionError` when the layout cannot start a game, saying why."""
+
     def changed_regions(self, position: Position, move: Move) -> frozenset[str]:
         """Regions whose contents differ after ``move`` (for drawing a candidate)."""
-        before = position.to_json()
-        after = self.apply(position, move).to_json()
-        return _changed_regions(before, after)
+        return self.layout(position).changed(self.layout(self.apply(position, move)))
 
     def draw(self, position: Position) -> str:
         """The position as text for a terminal (games override this; the default is JSON)."""
@@ -203,27 +213,6 @@ class Game(ABC):
             (action, self.perft(self.apply(position, action), depth - 1))
             for action in self.children(position)
         ]
-
-
-def _changed_regions(before: Mapping[str, Any], after: Mapping[str, Any]) -> frozenset[str]:
-    """Squares whose stack or pawn differs between two Coin-Isolation-style JSON positions."""
-    squares_before = before.get("squares", {})
-    squares_after = after.get("squares", {})
-    changed = {
-        name
-        for name in set(squares_before) | set(squares_after)
-        if squares_before.get(name) != squares_after.get(name)
-    }
-    pawns_before = before.get("pawns", {})
-    pawns_after = after.get("pawns", {})
-    for player in set(pawns_before) | set(pawns_after):
-        if pawns_before.get(player) != pawns_after.get(player):
-            changed.update(
-                region
-                for region in (pawns_before.get(player), pawns_after.get(player))
-                if region is not None
-            )
-    return frozenset(changed)
 
 
 _GAMES: dict[str, Game] = {}

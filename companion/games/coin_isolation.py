@@ -88,6 +88,7 @@ from companion.games.coin_isolation_search import (
 )
 from companion.games.coin_isolation_text import draw_position
 from companion.observation import Observation
+from companion.table_state import TableState
 
 __all__ = ["VARIANTS", "CoinIsolation", "CoinIsolationMove", "CoinIsolationPosition"]
 
@@ -190,6 +191,24 @@ class CoinIsolation(Game):
         from companion.games.coin_isolation_candidates import candidates
 
         return list(candidates(_position(position), observation))
+
+    def layout(self, position: Position) -> TableState:
+        """Each square's stack, bottom to top, and each pawn on its square, labelled by its
+        player's number."""
+        position = _position(position)
+        stacks = {SQUARE_NAMES[index]: stack for index, stack in enumerate(position.squares)}
+        pawns = {str(player): None if square is None else SQUARE_NAMES[square]
+                 for player, square in enumerate(position.pawns, 1)}
+        return TableState.of_stacks(stacks, pawns)
+
+    def position_from_reading(self, template: Position, observation: Observation
+                              ) -> CoinIsolationPosition:
+        """The template (players, variants, seats, pawns) with the coins the camera read, one
+        a square: a starting layout is one coin a square."""
+        data = _position(template).to_json()
+        data["squares"] = {name: reading.coin for name, reading in observation.regions.items()
+                           if reading.coin is not None}
+        return self.position_from_json(data)
 
     def draw(self, position: Position) -> str:
         """The board as text, rank 8 at the top; see :func:`draw_position`."""

@@ -75,7 +75,7 @@ class SimTable:
             self.parts.reopen_camera = None
         colours = {str(seat.number): seat.colour for seat in self.parts.seats}
         self.board = PhysicalBoard(self.sim, colours, camera_seed)
-        self.board.lay_out(position)
+        self.board.lay_out(GAME.layout(position))
         self.sink = HeadlessSink()
         self.table = Table(self.parts, self.sink)
         self.referee = referee

@@ -11,7 +11,7 @@ def test_a_camera_that_stops_is_shown_and_the_move_is_read_once_it_is_back(tmp_p
     try:
         move = single_square_move(position)
         after = GAME.apply(position, move)
-        table.board.lay_out(after)
+        table.board.lay_out(GAME.layout(after))
         table.camera.blocked.set()
         table.press("END1")
         table.wait(lambda: "stopped delivering pictures" in table.table.snapshot.message.text)
@@ -41,7 +41,7 @@ def test_an_unplugged_panel_is_shown_and_its_buttons_work_once_plugged_back(tmp_
         assert unplugged.severity == "error"
         move = single_square_move(position)
         after = GAME.apply(position, move)
-        table.board.lay_out(after)
+        table.board.lay_out(GAME.layout(after))
         table.panel.twin.replug()
         table.wait(lambda: table.table.snapshot.message != unplugged)
         table.wait(lambda: not table.referee.view().device_trouble)

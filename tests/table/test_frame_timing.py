@@ -38,8 +38,8 @@ class ScriptedCamera:
 
 
 def picture(position):
-    scene = SynthScene.from_position(position.to_json(), variation=Variation(),
-                                     image_size=(1280, 720))
+    scene = SynthScene.from_table(GAME.layout(position), variation=Variation(),
+                                  image_size=(1280, 720))
     return render(scene, 1).image
 
 

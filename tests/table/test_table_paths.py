@@ -28,7 +28,7 @@ def test_a_wrong_move_is_rejected_with_what_to_put_back_then_the_fix_is_accepted
     # The move, and a coin knocked off a square far from it: no legal move looks like that.
     knocked = next(square for square in ("a1", "h1", "a8", "h8", "d4", "e5")
                    if square not in move.regions() and square in table.board.squares)
-    table.board.lay_out(after)
+    table.board.lay_out(GAME.layout(after))
     table.board.squares.pop(knocked)
     table.board.camera.show(table.board.squares, table.board.pawns)
     assert table.submit("END1") == "red"
@@ -39,7 +39,7 @@ def test_a_wrong_move_is_rejected_with_what_to_put_back_then_the_fix_is_accepted
     assert table.referee.position == position
     red = led_state(Lights(turn=1, verdict="red"), 2)
     table.wait(lambda: table.panel.twin.leds == red)
-    table.board.lay_out(after)
+    table.board.lay_out(GAME.layout(after))
     misreads = table.submit_until("END1", "green")
     assert table.referee.position == after
     green = led_state(Lights(turn=2, verdict="green"), 2)
@@ -57,7 +57,7 @@ def test_a_wrong_move_is_rejected_with_what_to_put_back_then_the_fix_is_accepted
 
 def _perfect(position):
     regions = {square: RegionReading(coin=look.coin, pawn=look.pawn)
-               for square, look in appearance(position).items()}
+               for square, look in appearance(GAME, position).items()}
     return Observation(regions=regions)
 
 
@@ -93,7 +93,7 @@ def test_a_stack_ambiguity_is_asked_and_select_confirm_records_the_choice(tmp_pa
     mover = GAME.to_move(position)
     table = SimTable(tmp_path, position)
     try:
-        table.board.lay_out(after)
+        table.board.lay_out(GAME.layout(after))
         misreads = table.submit_until(f"END{mover}", "ask")
         snapshot = table.table.snapshot
         assert len(snapshot.candidates) > 1

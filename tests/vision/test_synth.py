@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from calibration import geometry
+from companion.table_state import TableState
 from vision.synth import (
     CameraPose,
     Light,
@@ -88,9 +89,9 @@ def test_truth_lists_every_region_with_its_top_coin_and_pawn():
     assert observation.markers_found == (0, 1, 2, 3)
 
 
-def test_from_position_maps_players_to_colours():
-    position = {"squares": {"a1": "P", "d5": "DQ"}, "pawns": {"1": "a1", "2": "d5", "3": None}}
-    scene = SynthScene.from_position(position, layout_seed=4)
+def test_from_table_maps_players_to_colours():
+    table = TableState.of_stacks({"a1": "P", "d5": "DQ"}, {"1": "a1", "2": "d5", "3": None})
+    scene = SynthScene.from_table(table, layout_seed=4)
     assert scene.pawns_by_region() == {"a1": "red", "d5": "blue"}
     assert scene.coins_by_region() == {"a1": "P", "d5": "DQ"}
     assert scene.layout_seed == 4
@@ -193,8 +194,8 @@ def test_bad_scenes_are_refused_with_the_bad_input_named():
         SynthScene.build({"a1": "PX"})
     with pytest.raises(SynthError, match="'pink'"):
         SynthScene.build({}, {"a1": "pink"})
-    with pytest.raises(SynthError, match="player '5'"):
-        SynthScene.from_position_squares({}, {"5": "a1"})
+    with pytest.raises(SynthError, match="token '5'"):
+        SynthScene.from_table(TableState.of_stacks({}, {"5": "a1"}))
 
 
 
