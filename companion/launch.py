@@ -19,6 +19,7 @@ from typing import Any
 from calibration.geometry import mat_for_game
 from companion.display.screen import Screen, save_screenshot
 from companion.display.snapshot import CameraView, Snapshot
+from companion.errors import CompanionError
 from companion.games.base import Game, Position, get_game
 from companion.panel.driver import Panel, open_panel
 from companion.record.journal import JournalWriter, read_journal
@@ -65,6 +66,14 @@ class HeadlessSink:
     def save(self, path: Path) -> Path:
         """Save the current screen as a PNG."""
         return save_screenshot(self.current(), path)
+
+
+def check_players(game: str, players: int) -> None:
+    """Raise a one-sentence error unless ``game`` is known and ``players`` can play it."""
+    info = get_game(game).info
+    if not info.min_players <= players <= info.max_players:
+        raise CompanionError(f"--players {players} is not allowed: {info.title} is for "
+                             f"{info.players_text()}")
 
 
 def seats_for(players: int) -> tuple[SeatView, ...]:

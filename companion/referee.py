@@ -484,9 +484,10 @@ class Referee:
         if self.game.is_over(self._current()):
             self._state.phase = Phase.OVER
             result = self.game.result(self._current())
-            notes.append(f"Game over: {result.text()}.")
+            why = f" ({result.termination.text()})" if result.termination else ""
+            notes.append(f"Game over{why}: {result.text()}.")
             effects.append(Record("note", {
-                "text": f"Game over: {result.text()}.", "source": "referee",
+                "text": f"Game over{why}: {result.text()}.", "source": "referee",
                 "state_hash": self._current().state_hash(),
             }))
         if notes:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.display.snapshot import Message, PathView, PlayerView, Severity, Snapshot
+from companion.games.base import get_game
 from companion.referee import Phase, RefereeView
 
 #: Pawn colours by name as the screen draws them (RGB), matching the synthetic table's pawns.
@@ -24,9 +25,6 @@ COLOUR_RGB: Mapping[str, tuple[int, int, int]] = {
     "purple": (204, 121, 167),
     "orange": (230, 159, 0),
 }
-
-GAME_TITLES: Mapping[str, str] = {"coin-isolation": "Coin Isolation"}
-
 
 @dataclass(frozen=True)
 class SeatView:
@@ -53,6 +51,7 @@ def snapshot_of(
     waiting_reason: str | None = None,
 ) -> Snapshot:
     """The snapshot to draw for ``view``; ``waiting_reason`` is the camera gate's last reason."""
+    info = get_game(game).info
     data = view.position.to_json() if view.position is not None else {}
     tokens = view.table.tokens()
     taken = data.get("taken", {})
@@ -70,7 +69,8 @@ def snapshot_of(
     )
     path = PathView(view.path, view.path_label) if view.path else None
     return Snapshot(
-        game=GAME_TITLES.get(game, game),
+        game=info.title,
+        seat_heading=info.seat_heading,
         variants=tuple(data.get("variants", ())),
         stacks=Snapshot.stacks_from(view.table.stacks()),
         players=players,
@@ -99,7 +99,7 @@ def layout_snapshot(
     )
     return Snapshot(
         title="Coin Table Companion: calibration",
-        game=GAME_TITLES.get(game, game),
+        game=get_game(game).info.title,
         files=files,
         ranks=ranks,
         stacks=Snapshot.stacks_from(dict(coins)),

@@ -20,3 +20,10 @@ def test_no_command_prints_help_and_exits_2():
     result = run_companion()
     assert result.returncode == 2
     assert "usage" in result.stdout
+
+
+def test_a_player_count_the_game_does_not_take_is_one_sentence_naming_its_range():
+    result = run_companion("demo", "--players", "5", "--headless")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "Coin Isolation is for 2 to 4 players" in result.stderr

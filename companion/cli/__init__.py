@@ -21,6 +21,15 @@ from companion.errors import CompanionError
 EXIT_USAGE = 2
 
 
+def players_help() -> str:
+    """The ``--players`` help: each game's player range, from its declared metadata."""
+    from companion.games.base import game_names, get_game
+
+    ranges = "; ".join(f"{get_game(name).info.title} {get_game(name).info.players_text()}"
+                       for name in game_names())
+    return f"how many players (default 2; {ranges})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every command module's subcommand registered."""
     parser = argparse.ArgumentParser(

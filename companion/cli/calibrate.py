@@ -54,10 +54,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="square size the mat was printed with (default: the mat's own)")
     parser.add_argument("--out", type=Path, default=Path("profile.json"),
                         help="where to save the profile (default: %(default)s)")
-    parser.add_argument("--kinds", default="PNDQ",
-                        help="coin kinds to lay out, as letters (default: %(default)s)")
-    parser.add_argument("--pawns", default="red,blue",
-                        help="pawn colours to lay out, comma-separated (default: %(default)s)")
+    parser.add_argument("--kinds", default=None,
+                        help="coin kinds to lay out, as letters (default: the game's coins)")
+    parser.add_argument("--pawns", default=None,
+                        help="pawn colours to lay out, comma-separated (default: the game's "
+                        "first two)")
     parser.add_argument("--frames", type=int, default=3,
                         help="steady frames to capture of the empty mat and of the layout, "
                         "the most photos each step uses from a folder (default: %(default)s)")
@@ -66,6 +67,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--headless", action="store_true",
                         help="no window: the steps are given in the terminal only")
     parser.set_defaults(func=run)
+
+
+def _kinds_and_pawns(args: argparse.Namespace) -> tuple[str, tuple[str, ...]]:
+    """The coin kinds and pawn colours to lay out: as given, else the mat's game's."""
+    from companion.games.base import game_names, get_game
+
+    info = get_game(args.mat).info if args.mat in game_names() else None
+    kinds = args.kinds if args.kinds is not None else (info.coin_kinds if info else "PNDQ")
+    colours = (args.pawns.split(",") if args.pawns is not None
+               else list(info.token_colours[:2]) if info else ["red", "blue"])
+    return kinds.upper(), tuple(colour.strip() for colour in colours if colour.strip())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.frames <= 30:
         raise CalibrationError(f"--frames {args.frames} is out of range; use 1 to 30")
     geometry = mat_for_game(args.mat, args.square_mm)
-    pawns = tuple(colour.strip() for colour in args.pawns.split(",") if colour.strip())
-    layout = calibration_layout(geometry, args.kinds.upper(), pawns)
+    kinds, pawns = _kinds_and_pawns(args)
+    layout = calibration_layout(geometry, kinds, pawns)
     config = CalibrationConfig()
     camera = open_camera(args.camera)
     window = None if args.headless else _open_window(geometry, args.mat)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from companion.cli import players_help
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `demo` subcommand."""
@@ -16,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "screen and game record do the rest. Sloppy moves show the reject path.",
     )
     parser.add_argument("--game", default="coin-isolation", help="game to play")
-    parser.add_argument("--players", type=int, default=2, help="2 to 4 players")
+    parser.add_argument("--players", type=int, default=2, help=players_help())
     parser.add_argument("--variants", default="", help="comma-separated variants, e.g. diagonal")
     parser.add_argument("--seed", type=int, default=1, help="seed of the board, bots and camera")
     parser.add_argument("--bots", default="greedy,random", help="bot per seat: random or greedy")
@@ -48,14 +50,13 @@ def run(args: argparse.Namespace) -> int:
     """Play the demo game and say where its record and screenshots went."""
     from companion.demo import BOTS, DemoOptions, resumed_options, run_demo, write_summary
     from companion.errors import CompanionError
-    from companion.launch import GameOptions, has_display
+    from companion.launch import GameOptions, check_players, has_display
 
     bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
     unknown = [bot for bot in bots if bot not in BOTS]
     if unknown or not bots:
         raise CompanionError(f"unknown bot {unknown[0] if unknown else ''!r}; use random or greedy")
-    if not 2 <= args.players <= 4:
-        raise CompanionError(f"--players {args.players} is not allowed; give 2 to 4 players")
+    check_players(args.game, args.players)
     variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
     headless = args.headless or not has_display()
     resume = args.resume is not None

@@ -6,6 +6,8 @@ import argparse
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.cli import players_help
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `play` subcommand."""
@@ -21,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--panel", default=None,
                         help="panel URL: /dev/ttyACM0, auto or sim:// (default: the keyboard)")
     parser.add_argument("--game", default="coin-isolation", help="game to referee")
-    parser.add_argument("--players", type=int, default=2, help="2 to 4 players")
+    parser.add_argument("--players", type=int, default=2, help=players_help())
     parser.add_argument("--variants", default="", help="comma-separated variants")
     parser.add_argument("--profile", type=Path, default=None,
                         help="calibration profile from `companion calibrate`")
@@ -43,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.errors import CompanionError
     from companion.launch import (
         GameOptions,
+        check_players,
         close_quietly,
         has_display,
         is_finished,
@@ -68,8 +71,7 @@ def run(args: argparse.Namespace) -> int:
         referee, journal, players = resumed_referee(args.resume)
         folder = args.resume
     else:
-        if not 2 <= args.players <= 4:
-            raise CompanionError(f"--players {args.players} is not allowed; give 2 to 4 players")
+        check_players(args.game, args.players)
         variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
         referee = new_referee(GameOptions(args.game, args.players, variants, None))
         players = args.players

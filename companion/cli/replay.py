@@ -174,7 +174,8 @@ def snapshot_at(timeline: GameTimeline, index: int, folder: Path | None = None) 
     started = timeline.header.started[:16].replace("T", " ")
     return Snapshot(
         title=f"Replay of {started} UTC",
-        game=timeline.header.game.replace("-", " ").title(),
+        game=game.info.title,
+        seat_heading=game.info.seat_heading,
         variants=timeline.header.variants,
         stacks=Snapshot.stacks_from(game.layout(position).stacks()),
         players=_players(timeline, index),

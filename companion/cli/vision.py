@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 #: Coin kinds each game uses; other mats read every kind the profile knows.
-GAME_COIN_KINDS = {"coin-isolation": "PNDQ"}
 
 
 def register(subparsers: Any) -> None:
@@ -56,13 +55,14 @@ def load_image(path: Path) -> Any:
 def run_read(args: argparse.Namespace) -> int:
     """Print the observation of ``args.image`` as JSON."""
     from calibration.geometry import mat_for_game
+    from companion.games.base import game_names, get_game
     from vision.profile import VisionProfile, square_mm_for
     from vision.read import VisionConfig, read_frame
 
     profile = VisionProfile.load(args.profile) if args.profile else VisionProfile.default()
     geometry = mat_for_game(args.mat, square_mm_for(args.mat, args.square_mm, profile))
-    if args.mat in GAME_COIN_KINDS:
-        profile = profile.only_kinds(GAME_COIN_KINDS[args.mat])
+    if args.mat in game_names():
+        profile = profile.only_kinds(get_game(args.mat).info.coin_kinds)
     image = load_image(args.image)
     observation = read_frame(VisionConfig(), image, geometry, profile)
     print(json.dumps(observation.to_json(), indent=1))

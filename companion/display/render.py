@@ -287,7 +287,7 @@ def _draw_turn(
 def _draw_scores(
     surface: pygame.Surface, snapshot: Snapshot, layout: Layout, cache: RenderCache
 ) -> None:
-    headings = ("Player", "Score", "Coins taken")
+    headings = ("Player", "Score", snapshot.seat_heading)
     for heading, column in zip(headings, layout.score_columns(layout.score_header), strict=True):
         label = cache.text(heading, layout.text.small, MUTED)
         blit_left(surface, label, (column.x + 8, column.center[1]))

@@ -125,6 +125,7 @@ class Snapshot:
 
     title: str = "Coin Table Companion"
     game: str = "Coin Isolation"
+    seat_heading: str = "Coins taken"
     variants: tuple[str, ...] = ()
     files: int = 8
     ranks: int = 8

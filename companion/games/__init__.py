@@ -2,6 +2,7 @@
 
 from companion.games.base import (
     Game,
+    GameInfo,
     IllegalMoveError,
     Move,
     NotationError,
@@ -9,6 +10,7 @@ from companion.games.base import (
     PositionError,
     Result,
     RulesError,
+    Termination,
     game_names,
     get_game,
     register_game,
@@ -16,6 +18,7 @@ from companion.games.base import (
 
 __all__ = [
     "Game",
+    "GameInfo",
     "IllegalMoveError",
     "Move",
     "NotationError",
@@ -23,6 +26,7 @@ __all__ = [
     "PositionError",
     "Result",
     "RulesError",
+    "Termination",
     "game_names",
     "get_game",
     "register_game",

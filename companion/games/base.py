@@ -14,7 +14,8 @@ import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 from fractions import Fraction
 from typing import Any
 
@@ -70,24 +71,47 @@ class Move(ABC):
         return self.text()
 
 
+class Termination(Enum):
+    """Why a game ended, as python-chess's ``Termination`` says it of chess."""
+
+    BLOCKED = "blocked"
+    EXHAUSTED = "exhausted"
+    QUIET = "quiet"
+    GOAL = "goal"
+
+    def text(self) -> str:
+        """The reason in a player's words."""
+        return {
+            Termination.BLOCKED: "no player can move",
+            Termination.EXHAUSTED: "nothing is left to take",
+            Termination.QUIET: "too many rounds went by without a take",
+            Termination.GOAL: "a player reached the goal",
+        }[self]
+
+
 @dataclass(frozen=True)
 class Result:
-    """How a finished game ended: the winners (several when the tie stands) and the scores.
+    """How a finished game ended: the winners (several when the tie stands), the scores, and
+    why it ended.
 
     ``scores`` holds ``(player, score)`` pairs in player order; ``tie_broken`` says whether a tie
-    on score was settled by the game's tie-break.
+    on score was settled by the game's tie-break, which ``tie_break`` names
+    (``"the last to take"``).
     """
 
     winners: tuple[int, ...]
     scores: tuple[tuple[int, int], ...]
     tie_broken: bool = False
     unit: str = ""
+    termination: Termination | None = None
+    tie_break: str = ""
 
     def text(self) -> str:
         """One line for the screen and the game record, e.g. ``player 1 wins (57¢ to 41¢)``."""
         figures = " to ".join(f"{score}{self.unit}" for _, score in self.scores)
         if len(self.winners) == 1:
-            note = ", tie broken by the last to take" if self.tie_broken else ""
+            settled = f" by {self.tie_break}" if self.tie_break else ""
+            note = f", tie broken{settled}" if self.tie_broken else ""
             return f"player {self.winners[0]} wins ({figures}{note})"
         names = ", ".join(str(player) for player in self.winners)
         return f"tie between players {names} ({figures})"
@@ -96,10 +120,53 @@ class Result:
         return self.text()
 
 
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, as OpenSpiel's ``GameType`` declares it: everything the table around the
+    rules (help texts, calibration, the screen, the record) needs to know of a game.
+
+    ``mat`` names its printed mat (see :func:`calibration.geometry.mat_for_game`);
+    ``coin_kinds`` the coin letters it uses and ``token_colours`` its pawns' colours by seat;
+    ``score_unit`` follows a score (``"¢"``); ``seat_heading`` heads what the screen shows per
+    seat beside the score; ``seat_names`` names the seats by player count.
+    """
+
+    title: str
+    min_players: int
+    max_players: int
+    mat: str
+    coin_kinds: str
+    chance: bool = False
+    hidden_information: bool = False
+    token_colours: tuple[str, ...] = ()
+    score_unit: str = ""
+    seat_heading: str = "Taken"
+    seat_names: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def players_text(self) -> str:
+        """The player range in words: ``2 to 4 players``."""
+        if self.min_players == self.max_players:
+            return f"{self.min_players} players"
+        return f"{self.min_players} to {self.max_players} players"
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`RulesError` unless ``players`` can play this game."""
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(f"{self.title} is for {self.players_text()}, not {players}")
+
+    def seats(self, players: int) -> tuple[str, ...]:
+        """The seats' names for ``players`` players (``seat N`` where the game names none)."""
+        names = self.seat_names.get(players, ())
+        return tuple(names[index] if index < len(names) else f"seat {index + 1}"
+                     for index in range(players))
+
+
 class Game(ABC):
-    """The fixed hooks of a rules engine. Subclasses set :attr:`name` and implement the hooks."""
+    """The fixed hooks of a rules engine. Subclasses set :attr:`name` and :attr:`info` and
+    implement the hooks."""
 
     name: str = ""
+    info: GameInfo
 
     @abstractmethod
     def new_position(
@@ -222,6 +289,8 @@ def register_game(game: Game) -> Game:
     """Make ``game`` available by its name; returns it, so modules can end with a registration."""
     if not game.name:
         raise RulesError(f"game {game!r} has no name")
+    if not isinstance(getattr(game, "info", None), GameInfo):
+        raise RulesError(f"game {game.name!r} declares no GameInfo")
     _GAMES[game.name] = game
     return game
 

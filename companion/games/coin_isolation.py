@@ -58,6 +58,7 @@ from typing import Any
 
 from companion.games.base import (
     Game,
+    GameInfo,
     IllegalMoveError,
     Move,
     Position,
@@ -65,7 +66,7 @@ from companion.games.base import (
     RulesError,
     register_game,
 )
-from companion.games.coin_isolation_board import SQUARE_NAMES, bits
+from companion.games.coin_isolation_board import DEFAULT_SIDES, SQUARE_NAMES, bits
 from companion.games.coin_isolation_moves import CoinIsolationMove, fast_path_move
 from companion.games.coin_isolation_position import (
     GAME_NAME,
@@ -79,6 +80,7 @@ from companion.games.coin_isolation_rules import (
     iter_moves,
     legal_targets,
     play,
+    termination,
 )
 from companion.games.coin_isolation_search import (
     count_outcomes,
@@ -102,6 +104,11 @@ class CoinIsolation(Game):
 
     name = GAME_NAME
     variants = VARIANTS
+    info = GameInfo(
+        title="Coin Isolation", min_players=2, max_players=4, mat="coin-isolation",
+        coin_kinds="PNDQ", token_colours=("red", "blue", "green", "yellow"), score_unit="¢",
+        seat_heading="Coins taken", seat_names=DEFAULT_SIDES,
+    )
 
     def new_position(
         self, players: int, variants: Sequence[str] = (), seed: int | None = None
@@ -179,7 +186,9 @@ class CoinIsolation(Game):
             winners=winners,
             scores=tuple(scores.items()),
             tie_broken=len(tied) > 1 and len(winners) == 1,
-            unit="¢",
+            unit=self.info.score_unit,
+            termination=termination(position),
+            tie_break="the last to take",
         )
 
     def legal_targets(self, position: Position) -> frozenset[str]:

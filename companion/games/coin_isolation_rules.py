@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import combinations, pairwise
 
-from companion.games.base import IllegalMoveError
+from companion.games.base import IllegalMoveError, Termination
 from companion.games.coin_isolation_board import (
     ADJACENT,
     SQUARE_NAMES,
@@ -50,12 +50,19 @@ DEDUPLICATED = TRANSPLANTS | MIXED_VARIANTS | {"semi-greedy"}
 
 def is_over(position: CoinIsolationPosition) -> bool:
     """Every player passed in a row; or no coin is left (empty-squares); or too long quiet."""
+    return termination(position) is not None
+
+
+def termination(position: CoinIsolationPosition) -> Termination | None:
+    """Why the game is over, or None while it goes on."""
     if position.passes >= position.players:
-        return True
+        return Termination.BLOCKED
     if "empty-squares" in position.variant_set and not position.coin_mask:
-        return True
+        return Termination.EXHAUSTED
     quiet = position.variant_set & QUIET_VARIANTS
-    return bool(quiet) and position.quiet >= QUIET_LIMIT_ROUNDS * position.players
+    if quiet and position.quiet >= QUIET_LIMIT_ROUNDS * position.players:
+        return Termination.QUIET
+    return None
 
 
 def iter_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:

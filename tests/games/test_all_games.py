@@ -8,8 +8,11 @@ import zlib
 
 import pytest
 
-from companion.games import game_names, get_game
+from calibration.geometry import mat_for_game
+from companion.games import RulesError, game_names, get_game, register_game
 from companion.games.coin_isolation_position import VARIANTS, starting_coins
+from companion.observation import COIN_KINDS
+from companion.table_state import TableState
 
 MAX_PLIES = 2_000
 #: Moves sampled from the start of the (lazy) move list at each turn.
@@ -74,8 +77,45 @@ def test_random_game_ends_and_keeps_invariants(name, variants, players):
         targets = game.legal_targets(position)
         before, position = position, game.apply(position, move)
         check(game, start, position, before, move, targets)
+        table_invariants(game, position, players)
     assert game.is_over(position), f"{name} {variants} did not end in {MAX_PLIES} plies"
     assert game.legal_moves(position) == []
     result = game.result(position)
     assert result.winners
     assert result.text()
+    assert result.termination is not None, "a finished game says why it ended"
+
+
+def table_invariants(game, position, players):
+    """What the game lays on the table lies on its own mat, in its own coins, with one token
+    at most per player, each labelled by its player's number."""
+    table = game.layout(position)
+    regions = {region.name for region in mat_for_game(game.info.mat).regions}
+    assert set(table) <= regions, f"regions off the mat: {sorted(set(table) - regions)}"
+    assert set("".join(table.stacks().values())) <= set(game.info.coin_kinds)
+    assert set(table.tokens()) <= {str(player) for player in range(1, players + 1)}
+    assert TableState.from_json(table.to_json()) == table
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_declares_what_the_table_needs_to_know(name):
+    info = get_game(name).info
+    assert info.title and 1 <= info.min_players <= info.max_players <= 6
+    assert info.coin_kinds and set(info.coin_kinds) <= set(COIN_KINDS)
+    assert len(info.token_colours) >= info.max_players
+    assert mat_for_game(info.mat).regions
+    for players in range(info.min_players, info.max_players + 1):
+        assert len(info.seats(players)) == players
+        get_game(name).new_position(players)
+    with pytest.raises(RulesError, match=str(info.max_players + 1)):
+        info.check_players(info.max_players + 1)
+
+
+def test_a_game_without_metadata_cannot_be_registered():
+    class Nameless(type(get_game("coin-isolation"))):
+        name = "no-info"
+        info = None
+
+    with pytest.raises(RulesError, match="no-info"):
+        register_game(Nameless())
+    assert "no-info" not in game_names()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.games import IllegalMoveError
+from companion.games import IllegalMoveError, Termination
 from companion.games.coin_isolation import GAME
 
 
@@ -64,6 +64,9 @@ def test_pass_only_without_a_move_and_the_game_ends_when_all_pass():
     assert GAME.legal_moves(over) == []
     assert GAME.result(over).winners == (2,)
     assert GAME.result(over).text() == "player 2 wins (1¢ to 25¢)"
+    assert GAME.result(over).termination is Termination.BLOCKED
+    emptied = position({}, ["empty-squares"], taken={"1": "P", "2": ""})
+    assert GAME.is_over(emptied) and GAME.result(emptied).termination is Termination.EXHAUSTED
 
 
 def test_tie_goes_to_the_last_taker_and_stands_when_nobody_took():
