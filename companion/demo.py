@@ -277,8 +277,8 @@ class Director:
     def _settled(self, position: Position) -> Position:
         """``position`` after the automatic passes the referee will add."""
         while not self.game.is_over(position):
-            first = next(iter(self.game.iter_moves(position)), None)
-            if first is None or first.text() != "pass":
+            first = self.game.forced(position)
+            if first is None:
                 break
             position = self.game.apply(position, first)
         return position

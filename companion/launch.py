@@ -114,8 +114,8 @@ def _record_missing_passes(game: Game, position: Position, journal: JournalWrite
     after them."""
     passed = False
     while not game.is_over(position):
-        first = next(iter(game.iter_moves(position)), None)
-        if first is None or first.text() != "pass":
+        first = game.forced(position)
+        if first is None:
             return position
         player = game.to_move(position)
         position = game.apply(position, first)

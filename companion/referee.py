@@ -463,17 +463,17 @@ class Referee:
         return [record, *passes, Lights(turn=self._lit_turn(), verdict="green")]
 
     def _passes_until_move(self, history: list[_Turn]) -> list[Effect]:
-        """Apply automatic passes while the player to move has none but ``pass``."""
+        """Apply the forced actions (a pass) while the game has one for the player to move."""
         effects: list[Effect] = []
         notes: list[str] = []
         while not self.game.is_over(self._current()):
             position = self._current()
-            first = next(iter(self.game.iter_moves(position)), None)
-            if first is None or first.text() != "pass":
+            first = self.game.forced(position)
+            if first is None:
                 break
             player = self.game.to_move(position)
             self._state.position = self.game.apply(position, first)
-            self._state.log.append(f"{player}: pass")
+            self._state.log.append(f"{player}: {first.text()}")
             if history:
                 history[-1].passes += 1
             notes.append(f"Player {player} has no legal move and passes.")

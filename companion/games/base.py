@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from itertools import islice
 from typing import Any
 
 from companion.errors import CompanionError
@@ -246,6 +247,17 @@ class Game(ABC):
     def changed_regions(self, position: Position, move: Move) -> frozenset[str]:
         """Regions whose contents differ after ``move`` (for drawing a candidate)."""
         return self.layout(position).changed(self.layout(self.apply(position, move)))
+
+    def forced(self, position: Position) -> Move | None:
+        """The action the referee plays by itself, or None: the only one the player to move
+        has, when it changes nothing on the table (a pass). A chance node is never forced:
+        its outcome comes from the dice, cards or the recorded random source."""
+        if self.is_over(position) or self.is_chance(position):
+            return None
+        first_two = list(islice(self.iter_moves(position), 2))
+        if len(first_two) != 1 or self.changed_regions(position, first_two[0]):
+            return None
+        return first_two[0]
 
     def draw(self, position: Position) -> str:
         """The position as text for a terminal (games override this; the default is JSON)."""

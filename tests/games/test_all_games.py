@@ -12,6 +12,9 @@ from calibration.geometry import mat_for_game
 from companion.games import RulesError, game_names, get_game, register_game
 from companion.games.coin_isolation_position import VARIANTS, starting_coins
 from companion.observation import COIN_KINDS
+from companion.record.entries import JournalHeader
+from companion.record.journal import JournalWriter
+from companion.record.replay import load_timeline
 from companion.table_state import TableState
 
 MAX_PLIES = 2_000
@@ -60,24 +63,52 @@ def playout_cases():
             yield pytest.param(name, variants, players[index % len(players)], id=f"{name}-{index}")
 
 
+def sampled_child(game, position, rng):
+    """One action: a chance outcome drawn by its probability, or one of the first legal
+    moves."""
+    if game.is_chance(position):
+        outcomes = game.chance_outcomes(position)
+        assert outcomes and sum(chance for _, chance in outcomes) == 1
+        return rng.choices([outcome for outcome, _ in outcomes],
+                           weights=[float(chance) for _, chance in outcomes])[0]
+    moves = list(itertools.islice(game.iter_moves(position), SAMPLE))
+    assert moves, "a game that is not over must have an action"
+    return rng.choice(moves)
+
+
+def record(journal, game, before, action, after):
+    """Write one action to the game journal as the referee does (a forced one as a pass)."""
+    player, state_hash = game.to_move(before), after.state_hash()
+    if action == game.forced(before):
+        journal.record_pass(player=player, state_hash=state_hash, move=action.text())
+    else:
+        source = "random" if game.is_chance(before) else "camera"
+        journal.record_move(action.text(), player=player, state_hash=state_hash, source=source)
+
+
 @pytest.mark.parametrize(("name", "variants", "players"), list(playout_cases()))
-def test_random_game_ends_and_keeps_invariants(name, variants, players):
+def test_random_game_ends_keeps_invariants_and_replays_from_its_journal(
+    name, variants, players, tmp_path,
+):
     game = get_game(name)
     rng = random.Random(zlib.crc32(repr((name, variants, players)).encode()))
     start = position = game.new_position(players, variants, seed=rng.randrange(1000))
     check = INVARIANTS.get(name, lambda *args: None)
+    journal = JournalWriter.create(tmp_path, JournalHeader.from_position(start.to_json()))
     for _ in range(MAX_PLIES):
         if game.is_over(position):
             break
         assert game.position_from_json(position.to_json()) == position
-        moves = list(itertools.islice(game.iter_moves(position), SAMPLE))
-        assert moves, "a game that is not over must have an action"
-        move = rng.choice(moves)
+        move = sampled_child(game, position, rng)
         assert game.parse_move(move.text()) == move
         targets = game.legal_targets(position)
         before, position = position, game.apply(position, move)
+        record(journal, game, before, move, position)
         check(game, start, position, before, move, targets)
         table_invariants(game, position, players)
+    journal.close()
+    timeline = load_timeline(tmp_path)
+    assert not timeline.problems and timeline.final == position
     assert game.is_over(position), f"{name} {variants} did not end in {MAX_PLIES} plies"
     assert game.legal_moves(position) == []
     result = game.result(position)

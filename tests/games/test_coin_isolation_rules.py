@@ -57,6 +57,7 @@ def test_pass_only_without_a_move_and_the_game_ends_when_all_pass():
     start = position({"a1": "P", "h8": "Q"})
     after = play(start, "a1", "h8")
     assert [m.text() for m in GAME.legal_moves(after)] == ["pass"]
+    assert GAME.forced(after).text() == "pass" and GAME.forced(start) is None
     with pytest.raises(IllegalMoveError, match="may not pass"):
         play(start, "pass")
     over = play(after, "pass", "pass")
