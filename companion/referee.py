@@ -40,7 +40,6 @@ from companion.judging import (
 from companion.observation import Observation
 from companion.table_state import TableState
 
-END_BUTTONS = ("END1", "END2", "END3", "END4")
 #: How many squares the camera may be overruled on when a player insists on a rejected board.
 INSIST_SQUARES = 2
 
@@ -77,10 +76,13 @@ class Seen:
 
 @dataclass(frozen=True)
 class DeviceStatus:
-    """A device's trouble (``message`` says what to do) or its return (``message`` is None)."""
+    """A device's trouble (``message`` says what to do) or its return (``message`` is None).
+    Trouble that is not ``lasting`` (a panel with fewer END buttons than seats) is said once,
+    as a warning, instead of standing over every message until it is gone."""
 
     device: str
     message: str | None
+    lasting: bool = True
 
 
 Event = Press | Seen | DeviceStatus
@@ -267,6 +269,10 @@ class Referee:
     # Events -------------------------------------------------------------------------------------
 
     def _device(self, event: DeviceStatus) -> list[Effect]:
+        if not event.lasting:
+            if event.message is not None:
+                self._say(f"{self._state.message} {event.message}", "warning")
+            return []
         if event.message is None:
             self._state.trouble.pop(event.device, None)
         else:
@@ -286,7 +292,7 @@ class Referee:
             return self._press_while_undoing(press)
         if press.button == "UNDO":
             return self._ask_undo()
-        if press.button in END_BUTTONS:
+        if end_button_seat(press.button) is not None:
             return self._end_turn(press)
         return []
 
@@ -559,3 +565,9 @@ class Referee:
     def _say(self, message: str, severity: str) -> None:
         self._state.message = message
         self._state.severity = severity
+
+
+def end_button_seat(button: str) -> int | None:
+    """The seat whose END button ``button`` is (``END5`` -> 5), or None for any other button."""
+    number = button.removeprefix("END")
+    return int(number) if number != button and number.isdigit() and number != "0" else None

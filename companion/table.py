@@ -255,6 +255,9 @@ class Table:
             elif isinstance(event, PanelStatus):
                 back = event.kind in (StatusKind.CONNECTED, StatusKind.BACK, StatusKind.RESET)
                 self.events.put(DeviceStatus("panel", None if back else event.message))
+                if back and panel.hello is not None:
+                    short = seats_short(panel.hello.seats, len(self.parts.seats))
+                    self.events.put(DeviceStatus("panel", short, lasting=False))
 
     # Vision -------------------------------------------------------------------------------------
 
@@ -349,6 +352,17 @@ def camera_preview(frame: Frame, geometry: MatGeometry, location: Any) -> Camera
         projected = np.asarray(location.to_image(points), dtype=float) * scale
         corners = tuple((float(x), float(y)) for x, y in projected)
     return CameraView(small, corners, frame.index)  # type: ignore[arg-type]
+
+
+def seats_short(panel_seats: int, players: int) -> str | None:
+    """What to tell the players when the panel has END buttons for fewer seats than play (the
+    count its HELLO gives), or None when every seat has one."""
+    if panel_seats >= players:
+        return None
+    first = panel_seats + 1
+    keys = f"key {first}" if first == players else f"keys {first} to {players}"
+    return (f"The panel has END buttons for {panel_seats} seats and {players} play: the other "
+            f"seats end their turns with {keys} on the keyboard.")
 
 
 def led_state(lights: Lights, players: int) -> LedState:

@@ -31,15 +31,11 @@ from companion.display.render import RenderCache, draw
 from companion.display.snapshot import CameraView, DisplayError, ExampleState, Snapshot
 
 #: Keys that stand in for the panel's buttons, by pygame key code.
+#: Keys 1 to 6 (and the keypad's) end seats 1 to 6's turns.
+MOST_SEATS = 6
 DEFAULT_KEY_BUTTONS: Mapping[int, str] = {
-    pygame.K_1: "END1",
-    pygame.K_2: "END2",
-    pygame.K_3: "END3",
-    pygame.K_4: "END4",
-    pygame.K_KP1: "END1",
-    pygame.K_KP2: "END2",
-    pygame.K_KP3: "END3",
-    pygame.K_KP4: "END4",
+    **{getattr(pygame, f"K_{seat}"): f"END{seat}" for seat in range(1, MOST_SEATS + 1)},
+    **{getattr(pygame, f"K_KP{seat}"): f"END{seat}" for seat in range(1, MOST_SEATS + 1)},
     pygame.K_u: "UNDO",
     pygame.K_BACKSPACE: "UNDO",
     pygame.K_SPACE: "SELECT",

@@ -21,7 +21,14 @@ from pathlib import Path
 from typing import Protocol
 
 from companion.panel.errors import PanelUnavailableError
-from companion.panel.protocol import BAUD_RATE, Hello, LedState, LineAssembler, format_line
+from companion.panel.protocol import (
+    BAUD_RATE,
+    END_BUTTONS,
+    Hello,
+    LedState,
+    LineAssembler,
+    format_line,
+)
 from companion.panel.session import (
     ButtonPress,
     Output,
@@ -282,15 +289,25 @@ def open_panel(url: str = AUTO_URL, config: SessionConfig | None = None) -> Pane
     sentence saying what to do when there is no panel or it does not answer.
     """
     if url.startswith(SIM_URL):
-        return _open_twin(config)
+        return _open_twin(config, _twin_seats(url))
     path = find_panel_port() if url == AUTO_URL else url
     panel = Panel(lambda: _open_serial(path), path, config)
     panel.start()
     return panel
 
 
-def _open_twin(config: SessionConfig | None) -> Panel:
-    twin = PanelTwin()
+def _twin_seats(url: str) -> int:
+    """The END buttons a ``sim://`` panel has: ``sim://?seats=N`` (1 to 4), else 4."""
+    from urllib.parse import parse_qs, urlsplit
+
+    seats = parse_qs(urlsplit(url).query).get("seats", ["4"])[-1]
+    if not (seats.isdigit() and 1 <= int(seats) <= len(END_BUTTONS)):
+        raise PanelUnavailableError(f"{url}: seats must be 1 to {len(END_BUTTONS)}, not {seats!r}")
+    return int(seats)
+
+
+def _open_twin(config: SessionConfig | None, seats: int = 4) -> Panel:
+    twin = PanelTwin(end_buttons=seats)
     port = MemoryTwinPort()
     twin.attach(port)
     panel = Panel(port.connect, SIM_URL, config, twin=twin, on_close=twin.close)

@@ -180,10 +180,14 @@ class Hello:
     def body(self) -> str:
         return f"HELLO {self.protocol} {self.firmware} {self.buttons} {self.leds} {self.boot}"
 
+    @property
+    def seats(self) -> int:
+        """How many seats have an END button on this panel."""
+        return max(0, min(len(END_BUTTONS), self.buttons - 3))
+
     def button_names(self) -> tuple[str, ...]:
         """The buttons of this build: its end buttons first, then UNDO, SELECT, CONFIRM."""
-        ends = max(0, min(len(END_BUTTONS), self.buttons - 3))
-        return (*END_BUTTONS[:ends], "UNDO", "SELECT", "CONFIRM")
+        return (*END_BUTTONS[: self.seats], "UNDO", "SELECT", "CONFIRM")
 
 
 @dataclass(frozen=True)

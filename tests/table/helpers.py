@@ -52,9 +52,9 @@ class SimTable:
     """A :class:`Table` that starts at ``position`` with its game record begun."""
 
     def __init__(self, folder, position, camera_seed=5, blockable=False, plain=True,
-                 size=(1280, 720), camera=None):
+                 size=(1280, 720), camera=None, panel_url="sim://"):
         referee = Referee(GAME, position, position=position)
-        self.panel = open_panel("sim://")
+        self.panel = open_panel(panel_url)
         url = f"sim://?seed={camera_seed}&board=empty" + ("&plain=1" if plain else "")
         players = position.to_json()["players"]
         self.parts = table_parts(referee, url, self.panel, VisionProfile.default(),
