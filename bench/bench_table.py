@@ -32,7 +32,7 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from calibration.geometry import mat_for_game
-from companion.games.base import get_game
+from companion.games import get_game
 from companion.launch import HeadlessSink, seats_for
 from companion.panel.driver import open_panel
 from companion.record.entries import JournalHeader

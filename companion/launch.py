@@ -20,7 +20,7 @@ from calibration.geometry import mat_for_game
 from companion.display.screen import Screen, save_screenshot
 from companion.display.snapshot import CameraView, Snapshot
 from companion.errors import CompanionError
-from companion.games.base import Game, Position, get_game
+from companion.games import Game, Position, get_game
 from companion.panel.driver import Panel, open_panel
 from companion.record.journal import JournalWriter, read_journal
 from companion.record.replay import replay

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.display.snapshot import Message, PathView, PlayerView, Severity, Snapshot
-from companion.games.base import get_game
+from companion.games import get_game
 from companion.referee import Phase, RefereeView
 
 #: Pawn colours by name as the screen draws them (RGB), matching the synthetic table's pawns.

@@ -2,7 +2,7 @@
 
 import random
 
-from companion.games.base import get_game
+from companion.games import get_game
 from companion.judging import appearance
 from companion.observation import Observation, RegionReading
 from companion.referee import Begin, Lights, Phase, Press, Record, Referee, Seen, WantFrame

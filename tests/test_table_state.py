@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.games.base import get_game
+from companion.games import get_game
 from companion.judging import Difference, count_note, differences
 from companion.observation import Observation, RegionReading
 from companion.table_state import (

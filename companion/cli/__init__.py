@@ -23,7 +23,7 @@ EXIT_USAGE = 2
 
 def players_help() -> str:
     """The ``--players`` help: each game's player range, from its declared metadata."""
-    from companion.games.base import game_names, get_game
+    from companion.games import game_names, get_game
 
     ranges = "; ".join(f"{get_game(name).info.title} {get_game(name).info.players_text()}"
                        for name in game_names())

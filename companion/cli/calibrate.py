@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _kinds_and_pawns(args: argparse.Namespace) -> tuple[str, tuple[str, ...]]:
     """The coin kinds and pawn colours to lay out: as given, else the mat's game's."""
-    from companion.games.base import game_names, get_game
+    from companion.games import game_names, get_game
 
     info = get_game(args.mat).info if args.mat in game_names() else None
     kinds = args.kinds if args.kinds is not None else (info.coin_kinds if info else "PNDQ")

@@ -1,4 +1,4 @@
-"""The interface every rules engine implements, its exception family, and the game registry.
+"""The interface every rules engine implements and its exception family.
 
 A game is an object with fixed hooks, as in OpenSpiel: the engine is pure (no I/O), positions and
 moves are frozen values, and every child of a position is reached by one explicit action, a
@@ -292,37 +292,3 @@ class Game(ABC):
             (action, self.perft(self.apply(position, action), depth - 1))
             for action in self.children(position)
         ]
-
-
-_GAMES: dict[str, Game] = {}
-
-
-def register_game(game: Game) -> Game:
-    """Make ``game`` available by its name; returns it, so modules can end with a registration."""
-    if not game.name:
-        raise RulesError(f"game {game!r} has no name")
-    if not isinstance(getattr(game, "info", None), GameInfo):
-        raise RulesError(f"game {game.name!r} declares no GameInfo")
-    _GAMES[game.name] = game
-    return game
-
-
-def game_names() -> tuple[str, ...]:
-    """Names of the registered games, sorted."""
-    _load_builtin_games()
-    return tuple(sorted(_GAMES))
-
-
-def get_game(name: str) -> Game:
-    """The registered game called ``name``; raises :class:`RulesError` naming the known games."""
-    _load_builtin_games()
-    try:
-        return _GAMES[name]
-    except KeyError:
-        known = ", ".join(sorted(_GAMES)) or "none"
-        raise RulesError(f"unknown game {name!r}; known games: {known}") from None
-
-
-def _load_builtin_games() -> None:
-    """Import the game modules that ship with the companion, which register themselves."""
-    import companion.games.coin_isolation  # noqa: F401  (registers on import)

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
-from companion.games.base import Game, Position, get_game
+from companion.games import Game, Position, get_game
 from companion.record.errors import JournalHeaderError, RecordError
 from companion.record.journal import (
     JournalEvent,

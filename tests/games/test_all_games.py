@@ -10,7 +10,7 @@ import pytest
 
 from calibration.geometry import mat_for_game
 from companion.games import RulesError, game_names, get_game, register_game
-from companion.games.coin_isolation_position import VARIANTS, starting_coins
+from companion.games.coin_isolation.position import VARIANTS, starting_coins
 from companion.observation import COIN_KINDS
 from companion.record.entries import JournalHeader
 from companion.record.journal import JournalWriter

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from companion.games.coin_isolation import GAME
-from companion.games.coin_isolation_board import SQUARE_NAMES
-from companion.games.coin_isolation_candidates import view
-from companion.games.coin_isolation_position import VARIANTS
+from companion.games.coin_isolation.board import SQUARE_NAMES
+from companion.games.coin_isolation.candidates import view
+from companion.games.coin_isolation.position import VARIANTS
 from companion.observation import Observation
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from companion.games import NotationError, PositionError, get_game
 from companion.games.coin_isolation import CoinIsolationMove, CoinIsolationPosition
-from companion.games.coin_isolation_position import VARIANTS
+from companion.games.coin_isolation.position import VARIANTS
 
 GAME = get_game("coin-isolation")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.coin_isolation import GAME
-from companion.games.coin_isolation_position import VARIANTS
+from companion.games.coin_isolation.position import VARIANTS
 from tests.games.naive_coin_isolation import naive_children
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "coin-isolation"

@@ -3,7 +3,7 @@
 import random
 from dataclasses import dataclass
 
-from companion.games.base import get_game
+from companion.games import get_game
 from companion.record.journal import JournalHeader, JournalWriter, Seat
 
 GAME = "coin-isolation"

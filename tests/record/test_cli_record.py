@@ -8,7 +8,7 @@ import pytest
 
 from companion.cli import main
 from companion.cli.replay import _step_index, snapshot_at, step_caption
-from companion.games.base import get_game
+from companion.games import get_game
 from companion.record.export import format_game_text, game_text_from_timeline, parse_game_text
 from companion.record.replay import load_timeline
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.games.base import get_game
+from companion.games import get_game
 from companion.record.export import (
     GAME_TEXT_NAME,
     CommentItem,

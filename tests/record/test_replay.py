@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from companion.games.base import get_game
+from companion.games import get_game
 from companion.record.errors import JournalDamagedError, JournalHeaderError, RecordError
 from companion.record.export import CommentItem, game_text_from_timeline
 from companion.record.journal import JOURNAL_NAME, JournalWriter, read_journal
@@ -198,7 +198,7 @@ def test_resume_refuses_a_journal_whose_replay_stops_early(tmp_path):
 CHILD = textwrap.dedent(
     """
     import sys
-    from companion.games.base import get_game
+    from companion.games import get_game
     from companion.record.journal import JournalWriter
     from companion.record.replay import resume_position
     from tests.record.games import header_for, play_on

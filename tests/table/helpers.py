@@ -6,7 +6,7 @@ import time
 from dataclasses import replace
 
 from companion.demo import PhysicalBoard
-from companion.games.base import get_game
+from companion.games import get_game
 from companion.launch import HeadlessSink, close_quietly, table_parts
 from companion.panel.driver import open_panel
 from companion.record.entries import JournalHeader

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from companion.games.base import Result
-from companion.games.coin_isolation_board import FILES
-from companion.games.coin_isolation_position import CoinIsolationPosition
+from companion.games.coin_isolation.board import FILES
+from companion.games.coin_isolation.position import CoinIsolationPosition
 
 CELL = 6
 
@@ -35,7 +35,7 @@ def draw_position(position: CoinIsolationPosition, result: Result) -> str:
             f"player {player} ({side}){flags}: {position.score(player)}¢ taken "
             f"[{position.taken[player - 1] or '-'}]"
         )
-    from companion.games.coin_isolation_rules import is_over
+    from companion.games.coin_isolation.rules import is_over
 
     if is_over(position):
         lines.append(f"game over: {result.text()}")

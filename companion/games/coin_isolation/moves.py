@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from companion.games.base import Move, NotationError
-from companion.games.coin_isolation_board import (
+from companion.games.coin_isolation.board import (
     COIN_VALUES,
     SQUARE_INDEX,
     SQUARE_NAMES,

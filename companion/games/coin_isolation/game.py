@@ -1,11 +1,11 @@
 """Coin Isolation (Ken Samuel), both editions and all 13 variants, as a registered game.
 
 The rulings in ``RULINGS.md`` are followed; positions are described in
-:mod:`companion.games.coin_isolation_position`, the move notation in
-:mod:`companion.games.coin_isolation_moves`, the search in
-:mod:`companion.games.coin_isolation_search`, move generation and effects in
-:mod:`companion.games.coin_isolation_rules`, camera matching in
-:mod:`companion.games.coin_isolation_candidates`.
+:mod:`companion.games.coin_isolation.position`, the move notation in
+:mod:`companion.games.coin_isolation.moves`, the search in
+:mod:`companion.games.coin_isolation.search`, move generation and effects in
+:mod:`companion.games.coin_isolation.rules`, camera matching in
+:mod:`companion.games.coin_isolation.candidates`.
 
 Decisions where the rulings are silent (variants meeting, and corner cases):
 
@@ -64,17 +64,16 @@ from companion.games.base import (
     Position,
     Result,
     RulesError,
-    register_game,
 )
-from companion.games.coin_isolation_board import DEFAULT_SIDES, SQUARE_NAMES, bits
-from companion.games.coin_isolation_moves import CoinIsolationMove, fast_path_move
-from companion.games.coin_isolation_position import (
+from companion.games.coin_isolation.board import DEFAULT_SIDES, SQUARE_NAMES, bits
+from companion.games.coin_isolation.moves import CoinIsolationMove, fast_path_move
+from companion.games.coin_isolation.position import (
     GAME_NAME,
     VARIANTS,
     CoinIsolationPosition,
     random_position,
 )
-from companion.games.coin_isolation_rules import (
+from companion.games.coin_isolation.rules import (
     check,
     is_over,
     iter_moves,
@@ -82,13 +81,13 @@ from companion.games.coin_isolation_rules import (
     play,
     termination,
 )
-from companion.games.coin_isolation_search import (
+from companion.games.coin_isolation.search import (
     count_outcomes,
     outcome_paths,
     path_classes,
     start_squares,
 )
-from companion.games.coin_isolation_text import draw_position
+from companion.games.coin_isolation.text import draw_position
 from companion.observation import Observation
 from companion.table_state import TableState
 
@@ -197,7 +196,7 @@ class CoinIsolation(Game):
 
     def candidates(self, position: Position, observation: Observation) -> list[Move]:
         """Every legal move whose result the camera would see as ``observation``."""
-        from companion.games.coin_isolation_candidates import candidates
+        from companion.games.coin_isolation.candidates import candidates
 
         return list(candidates(_position(position), observation))
 
@@ -268,4 +267,3 @@ def _position(position: Position) -> CoinIsolationPosition:
 
 
 GAME = CoinIsolation()
-register_game(GAME)

@@ -14,24 +14,24 @@ from dataclasses import replace
 from itertools import combinations, pairwise
 
 from companion.games.base import IllegalMoveError, Termination
-from companion.games.coin_isolation_board import (
+from companion.games.coin_isolation.board import (
     ADJACENT,
     SQUARE_NAMES,
     bits,
     sort_stack,
 )
-from companion.games.coin_isolation_moves import (
+from companion.games.coin_isolation.moves import (
     PASS,
     STAY,
     CoinIsolationMove,
     fast_path_move,
 )
-from companion.games.coin_isolation_position import (
+from companion.games.coin_isolation.position import (
     MIXED_VARIANTS,
     QUIET_VARIANTS,
     CoinIsolationPosition,
 )
-from companion.games.coin_isolation_search import (
+from companion.games.coin_isolation.search import (
     EMPTY,
     PathClass,
     outcomes,

@@ -25,7 +25,7 @@ from functools import cached_property
 from typing import Any
 
 from companion.games.base import Position, PositionError
-from companion.games.coin_isolation_board import (
+from companion.games.coin_isolation.board import (
     COIN_VALUES,
     DEFAULT_SIDES,
     SIDE_ROWS,

@@ -14,8 +14,8 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from companion.games.coin_isolation_board import ADJACENT, FULL, SIDE_ROWS, bits, flood
-from companion.games.coin_isolation_position import CoinIsolationPosition
+from companion.games.coin_isolation.board import ADJACENT, FULL, SIDE_ROWS, bits, flood
+from companion.games.coin_isolation.position import CoinIsolationPosition
 
 #: The pseudo coin type of a path over empty squares (empty-squares, renegade).
 EMPTY = ""

@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from companion.games.base import IllegalMoveError
-from companion.games.coin_isolation_board import SQUARE_NAMES, bits
-from companion.games.coin_isolation_moves import CoinIsolationMove
-from companion.games.coin_isolation_position import MIXED_VARIANTS, CoinIsolationPosition
-from companion.games.coin_isolation_rules import (
+from companion.games.coin_isolation.board import SQUARE_NAMES, bits
+from companion.games.coin_isolation.moves import CoinIsolationMove
+from companion.games.coin_isolation.position import MIXED_VARIANTS, CoinIsolationPosition
+from companion.games.coin_isolation.rules import (
     TRANSPLANTS,
     check,
     is_over,
@@ -28,7 +28,7 @@ from companion.games.coin_isolation_rules import (
     source_options,
     take_and_collect,
 )
-from companion.games.coin_isolation_search import (
+from companion.games.coin_isolation.search import (
     EMPTY,
     PathClass,
     fitted_path,
