@@ -20,10 +20,8 @@ referee offers it, to be accepted with confirm, and records that it was taken ov
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any
 
 from companion.games.base import Game, Move, Position
 from companion.judging import (
@@ -38,118 +36,24 @@ from companion.judging import (
     unsure_squares,
 )
 from companion.observation import Observation
+from companion.referee_events import (
+    Begin,
+    DeviceStatus,
+    Effect,
+    Event,
+    Lights,
+    Phase,
+    Press,
+    Record,
+    RefereeView,
+    Seen,
+    WantFrame,
+    end_button_seat,
+)
 from companion.table_state import TableState
 
 #: How many squares the camera may be overruled on when a player insists on a rejected board.
 INSIST_SQUARES = 2
-
-
-class Phase(Enum):
-    """Where the turn loop stands."""
-
-    SETUP = "setup"
-    TURN = "turn"
-    READING = "reading"
-    CHOOSING = "choosing"
-    UNDO = "undo"
-    OVER = "over"
-
-
-# Events -----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Press:
-    """A button was pressed: ``END1``..``END4``, ``UNDO``, ``SELECT`` or ``CONFIRM``."""
-
-    button: str
-    source: str = "panel"
-
-
-@dataclass(frozen=True)
-class Seen:
-    """The steady frame taken after a press, read by vision; pawn labels are player numbers."""
-
-    observation: Observation
-    frame: str | None = None
-
-
-@dataclass(frozen=True)
-class DeviceStatus:
-    """A device's trouble (``message`` says what to do) or its return (``message`` is None).
-    Trouble that is not ``lasting`` (a panel with fewer END buttons than seats) is said once,
-    as a warning, instead of standing over every message until it is gone."""
-
-    device: str
-    message: str | None
-    lasting: bool = True
-
-
-Event = Press | Seen | DeviceStatus
-
-
-# Effects ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Lights:
-    """The panel lights wanted: whose turn, and the verdict lamp (``green``, ``red``, ``ask``)."""
-
-    turn: int | None
-    verdict: str | None = None
-    all_turns_blink: bool = False
-
-
-@dataclass(frozen=True)
-class Record:
-    """One journal event to append (and fsync) before the panel is answered.
-
-    ``kind`` and ``fields`` follow :mod:`companion.record.entries`; a ``frame`` field holds the key
-    of the frame given in :class:`Seen`, which the runtime replaces by the saved frame's name.
-    """
-
-    kind: str
-    fields: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class WantFrame:
-    """Ask vision for the next steady frame after the press that caused this."""
-
-
-@dataclass(frozen=True)
-class Begin:
-    """The players confirmed the layout: start the game record at ``position``."""
-
-    position: Position
-
-
-Effect = Lights | Record | WantFrame | Begin
-
-
-# The state the screen draws ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RefereeView:
-    """Everything the side screen needs from the referee, as plain values."""
-
-    phase: Phase
-    position: Position | None
-    to_move: int | None
-    targets: frozenset[str]
-    candidates: tuple[str, ...]
-    selected: int | None
-    path: tuple[str, ...]
-    path_label: str
-    marked: tuple[str, ...]
-    message: str
-    severity: str
-    last_moves: tuple[str, ...]
-    scores: Mapping[int, int]
-    result: str | None
-    device_trouble: tuple[str, ...] = ()
-    table: TableState = field(default_factory=TableState)
 
 
 @dataclass
@@ -567,7 +471,19 @@ class Referee:
         self._state.severity = severity
 
 
-def end_button_seat(button: str) -> int | None:
-    """The seat whose END button ``button`` is (``END5`` -> 5), or None for any other button."""
-    number = button.removeprefix("END")
-    return int(number) if number != button and number.isdigit() and number != "0" else None
+__all__ = [
+    "INSIST_SQUARES",
+    "Begin",
+    "DeviceStatus",
+    "Effect",
+    "Event",
+    "Lights",
+    "Phase",
+    "Press",
+    "Record",
+    "Referee",
+    "RefereeView",
+    "Seen",
+    "WantFrame",
+    "end_button_seat",
+]

@@ -296,3 +296,35 @@ def display_format(surface: pygame.Surface, alpha: bool = False) -> pygame.Surfa
     if pygame.display.get_init() and pygame.display.get_surface() is not None:
         return surface.convert_alpha() if alpha else surface.convert()
     return surface
+
+
+def wrap_text(cache: Sprites, text: str, size: int, box: Box) -> tuple[list[str], int]:
+    """Break text into at most two lines that fit the box, shrinking the font when needed."""
+    while True:
+        font = cache.font(size)
+        lines: list[str] = []
+        for word in text.split():
+            if lines and font.size(f"{lines[-1]} {word}")[0] <= box.width:
+                lines[-1] = f"{lines[-1]} {word}"
+            else:
+                lines.append(word)
+        fits = len(lines) <= 2 and font.get_linesize() * len(lines) <= box.height
+        if fits or size <= 12:
+            break
+        size = max(12, size * 9 // 10)
+    if len(lines) > 2:  # still too long at the smallest size: end the second line with "..."
+        words = " ".join(lines[1:]).split()
+        while len(words) > 1 and font.size(" ".join(words) + "...")[0] > box.width:
+            words.pop()
+        lines = [lines[0], " ".join(words) + "..."]
+    return lines, size
+
+
+def fit_size(cache: Sprites, text: str, size: int, width: int) -> int:
+    """The largest font size up to ``size`` at which ``text`` fits in ``width`` pixels."""
+    measured = cache.font(size).size(text)[0]
+    if measured > width:  # text width grows about in proportion to the size: jump, then step
+        size = max(10, size * width // max(1, measured))
+        while size > 10 and cache.font(size).size(text)[0] > width:
+            size -= 1
+    return size

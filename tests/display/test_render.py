@@ -10,7 +10,8 @@ import pytest
 from companion.display import pieces
 from companion.display.layout import Box, compute_layout
 from companion.display.pieces import score_text, target_ring
-from companion.display.render import RenderCache, draw, score_font_size
+from companion.display.render import RenderCache, draw
+from companion.display.side_panel import score_font_size
 from companion.display.snapshot import CameraView, Message, PathView, PlayerView, Snapshot
 
 SIZE = (1600, 900)
@@ -275,7 +276,7 @@ def test_incremental_draws_report_and_redraw_only_what_changed():
     [(3, 5, 2, 0), (10, 4, None, 0), (10, 4, 0, 0), (10, 4, 5, 3), (10, 4, 9, 6), (10, 0, 5, 0)],
 )
 def test_candidate_window_keeps_the_selected_candidate_in_view(count, rows, selected, first):
-    from companion.display.render import candidate_window
+    from companion.display.side_panel import candidate_window
 
     assert candidate_window(count, rows, selected) == first
     if selected is not None and rows:
@@ -291,7 +292,7 @@ def test_a_long_candidate_list_scrolls_to_the_selected_one():
 
 
 def test_a_message_too_long_for_two_lines_is_cut_with_an_ellipsis():
-    from companion.display.render import _wrap
+    from companion.display.pieces import wrap_text as _wrap
 
     layout = compute_layout(SIZE)
     words = " ".join(["Please put every coin back where it was before the move"] * 40)

@@ -13,7 +13,7 @@ from companion.demo import accepted_moves, write_summary
 from companion.display import pieces
 from companion.display.layout import compute_layout
 from companion.display.pieces import score_text, target_ring
-from companion.display.render import score_font_size
+from companion.display.side_panel import score_font_size
 from companion.record.replay import load_timeline
 
 pytestmark = pytest.mark.slow
