@@ -35,7 +35,8 @@ from numpy.typing import NDArray
 
 from calibration.geometry import MatGeometry
 from vision.errors import MatNotFoundError
-from vision.markers import BoardLocation, MarkerConfig, distort_points, find_board
+from vision.lens import distort_points
+from vision.markers import BoardLocation, MarkerConfig, find_board
 
 #: An image or mask as OpenCV gives it; a 3x3 or Nx2 float matrix.
 Image = NDArray[Any]
@@ -57,7 +58,7 @@ class BoardFinding(Protocol):
 
     @property
     def lens_k1(self) -> float:
-        """The lens's radial distortion (see :func:`vision.markers.distort_points`)."""
+        """The lens's radial distortion (see :func:`vision.lens.distort_points`)."""
         ...
 
     @property

@@ -15,7 +15,8 @@ import numpy as np
 
 from calibration.geometry import MatGeometry
 from vision.errors import VisionError
-from vision.markers import BoardLocation, distort_points
+from vision.lens import distort_points
+from vision.markers import BoardLocation
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

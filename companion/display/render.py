@@ -2,9 +2,10 @@
 
 Pure drawing: nothing here decides anything about the game. The board is drawn by
 :mod:`companion.display.board_drawing` and the side panel by
-:mod:`companion.display.side_panel`; this module composes them with the live camera view. A :class:`RenderCache` keeps the board background, the whole static picture
-of the last snapshot and the last scaled camera frame, so a frame at 60 per second costs at most
-one blit plus the camera view, and nothing at all when nothing changed.
+:mod:`companion.display.side_panel`; this module composes them with the live camera view. A
+:class:`RenderCache` keeps the board background, the whole static picture of the last snapshot
+and the last scaled camera frame, so a frame at 60 per second costs at most one blit plus the
+camera view, and nothing at all when nothing changed.
 """
 
 from __future__ import annotations

@@ -30,14 +30,14 @@ def test_allocator_tuning_is_applied_once_and_harmless() -> None:
 def lens_fits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
     """Counts lens searches; the lens memory starts and ends empty."""
     searches: list[float] = []
-    search = markers._fit_lens
+    search = markers.fit_lens
 
     def counted(*args: object, **kwargs: object) -> tuple[float, object, float]:
         result = search(*args, **kwargs)  # type: ignore[arg-type]
         searches.append(result[0])
         return result
 
-    monkeypatch.setattr(markers, "_fit_lens", counted)
+    monkeypatch.setattr(markers, "fit_lens", counted)
     forget_lens()
     yield searches
     forget_lens()
