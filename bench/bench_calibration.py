@@ -1,6 +1,6 @@
 """How much a calibration profile helps the reader, on frames of the physically based renderer.
 
-For each scene (a seed of the ``tuning`` or ``heldout`` family of :mod:`vision.render`) it
+For each scene (a seed of the ``tuning`` or ``heldout`` family of :mod:`vision.synth.physical`) it
 renders the same table (camera, lights, paper, table, sensor, loose coins off the mat) three
 ways: the empty mat, the calibration layout (:func:`vision.calibrate.calibration_layout`, each
 object at its square's centre as calibration asks) and the scene's own board in play. It
@@ -59,8 +59,8 @@ from vision.errors import VisionError
 from vision.markers import forget_lens
 from vision.profile import VisionProfile
 from vision.read import VisionConfig, read_frame
-from vision.render import TableFrame, TableScene, random_table_scene, render_table
 from vision.synth import RegionTruth
+from vision.synth.physical import TableFrame, TableScene, random_table_scene, render_table
 
 #: The coin kinds of the Coin Isolation mat, as bench_vision reads them.
 KINDS = "PNDQ"

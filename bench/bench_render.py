@@ -17,7 +17,7 @@ import time
 
 import cv2
 
-from vision.render import FAMILIES, random_table_scene, render_table, scene_radiance
+from vision.synth.physical import FAMILIES, random_table_scene, render_table, scene_radiance
 
 
 def _time_family(family: str, seeds: range) -> list[tuple[int, float, float]]:

@@ -2,7 +2,7 @@
 
 * ``synth``: the project's sprite renderer (:mod:`vision.synth`), which the demo's ``sim://``
   camera serves: coins painted matte, the reader's first tuning set.
-* ``tuning``: the physically based renderer (:mod:`vision.render`), tuning family.
+* ``tuning``: the physically based renderer (:mod:`vision.synth.physical`), tuning family.
 * ``heldout``: the same renderer's held-out family, which the reader is never tuned on.
 * a folder of ``frame_N.jpg`` (or ``.png``) with ``frame_N.json`` truth, in the layout of
   ``../shared/vision-samples`` (frames of a renderer written elsewhere).
@@ -64,7 +64,7 @@ def _synth_frames(count: int, seed: int, max_tilt: float) -> Iterator[TruthFrame
 
 def _render_one(job: tuple[str, int]) -> str:
     """Render one physical frame into the cache (in a worker process); its path."""
-    from vision.render import random_table_scene, render_table
+    from vision.synth.physical import random_table_scene, render_table
 
     family, seed = job
     folder = CACHE / family

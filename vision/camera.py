@@ -412,13 +412,13 @@ class SimCamera(_SourceBase):
     Timestamps are ``index / fps``, so a test or a demo runs as fast as frames render while the
     gate still sees the right times. :meth:`show` changes what lies on the mat, as a user would
     (calibration asks for a layout this way); :attr:`synth` is the underlying
-    :class:`vision.synth_feed.SynthCamera` for anything else (hands, a scene per frame index).
+    :class:`vision.synth.feed.SynthCamera` for anything else (hands, a scene per frame index).
     """
 
     def __init__(self, url: str, options: CameraOptions, settings: SimSettings) -> None:
         super().__init__(url, options)
         from vision import synth
-        from vision.synth_feed import SynthCamera
+        from vision.synth.feed import SynthCamera
 
         self.settings = settings
         self._synth_module = synth

@@ -8,7 +8,7 @@ from calibration.geometry import coin_isolation_mat
 from vision import synth
 from vision.camera import SimCamera, open_camera
 from vision.gate import SteadyGate
-from vision.synth_feed import hand_visit
+from vision.synth.feed import hand_visit
 
 SEEDS = (1, 4, 7)
 

@@ -11,7 +11,7 @@ import pytest
 
 from calibration.geometry import coin_isolation_mat
 from vision.markers import MarkerConfig, find_board
-from vision.render import (
+from vision.synth.physical import (
     CameraParams,
     LightParams,
     SensorParams,
@@ -26,11 +26,11 @@ from vision.render import (
     scene_radiance,
     tuning_variation,
 )
-from vision.render.heldout import HELDOUT_PAWN_SHAPES
-from vision.render.layout import coin_radius, place
-from vision.render.materials import srgb_to_linear
-from vision.render.tool import main as tool_main
-from vision.render.variation import TUNING_PAWN_SHAPES, lamp_position
+from vision.synth.physical.heldout import HELDOUT_PAWN_SHAPES
+from vision.synth.physical.layout import coin_radius, place
+from vision.synth.physical.materials import srgb_to_linear
+from vision.synth.physical.tool import main as tool_main
+from vision.synth.physical.variation import TUNING_PAWN_SHAPES, lamp_position
 
 GEOMETRY = coin_isolation_mat()
 MAT_CENTRE = (GEOMETRY.width_mm / 2, GEOMETRY.height_mm / 2)
@@ -235,7 +235,8 @@ def test_the_tool_writes_a_readable_jpeg_and_its_truth(tmp_path):
 
 def test_variations_print_and_save_every_parameter():
     for variation in (tuning_variation(3), heldout_variation(3)):
-        assert eval(repr(variation), {**vars(__import__("vision.render", fromlist=["*"]))}) \
+        physical = vars(__import__("vision.synth.physical", fromlist=["*"]))
+        assert eval(repr(variation), {**physical}) \
             == variation
         data = json.loads(json.dumps(variation.to_json()))
         assert data["camera"]["tilt_deg"] == variation.camera.tilt_deg

@@ -21,7 +21,7 @@ from vision.synth import (
     render_frame,
     with_hands,
 )
-from vision.synth_feed import SynthCamera
+from vision.synth.feed import SynthCamera
 
 DETECTOR = cv2.aruco.ArucoDetector(
     cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), cv2.aruco.DetectorParameters()
@@ -220,7 +220,7 @@ def test_placed_coins_lie_in_their_regions_and_show_their_metal(seed):
 
 
 def test_a_visiting_hand_comes_in_stays_and_leaves():
-    from vision.synth_feed import hand_visit
+    from vision.synth.feed import hand_visit
 
     scene = random_scene(8, Variation())
     camera = SynthCamera(hand_visit(scene, random_hand(3), start=2, stay=3, travel=3), seed=0)

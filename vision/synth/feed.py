@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from vision.synth import Image, SynthFrame, SynthScene, render, with_hands
-from vision.synth_effects import Hand
+from vision.synth.effects import Hand
 
 __all__ = ["SynthCamera", "hand_visit"]
 

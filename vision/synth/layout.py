@@ -15,7 +15,7 @@ from dataclasses import replace
 import numpy as np
 
 from calibration.geometry import Circle, MatGeometry, Rect, Region
-from vision.synth_objects import PlacedCoin, PlacedPawn, coin_radius_mm
+from vision.synth.objects import PlacedCoin, PlacedPawn, coin_radius_mm
 
 #: The share of random boards played under the ``mixed-change`` variant, whose stacks mix kinds.
 MIXED_CHANGE_SHARE = 1 / 3

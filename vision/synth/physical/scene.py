@@ -17,11 +17,11 @@ import numpy as np
 
 from calibration.geometry import MatGeometry, coin_isolation_mat
 from companion.observation import COIN_KINDS
-from vision.render.heldout import heldout_variation
-from vision.render.materials import EXTRA_PAWN_COLOURS, PAWN_ALBEDO
-from vision.render.variation import Variation, tuning_variation
 from vision.synth import PLAYER_COLOURS, RegionTruth
-from vision.synth_layout import MIXED_CHANGE_SHARE, board_coins
+from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins
+from vision.synth.physical.heldout import heldout_variation
+from vision.synth.physical.materials import EXTRA_PAWN_COLOURS, PAWN_ALBEDO
+from vision.synth.physical.variation import Variation, tuning_variation
 
 #: The families of variation, by name.
 FAMILIES = ("tuning", "heldout")
@@ -109,7 +109,7 @@ def random_table_scene(seed: int, family: str = "tuning", players: int = 2,
                        ) -> TableScene:
     """A Coin Isolation board in play under a variation of ``family``.
 
-    Coins from :func:`vision.synth_layout.board_coins` (same-kind stacks, or mixed stacks
+    Coins from :func:`vision.synth.layout.board_coins` (same-kind stacks, or mixed stacks
     smallest on top under ``mixed_change``, by default a third of seeds); ``players`` pawns of
     :data:`~vision.synth.PLAYER_COLOURS`, each on a random square, two in three of them on a
     square holding coins. The held-out family sometimes gives a pawn an extra colour.

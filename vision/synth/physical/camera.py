@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.geometry import MatGeometry
-from vision.render.sampling import sample
-from vision.render.variation import CameraParams
+from vision.synth.physical.sampling import sample
+from vision.synth.physical.variation import CameraParams
 
 FloatArray = npt.NDArray[Any]  # float64; numpy typing loses dtypes in arithmetic
 Float32 = npt.NDArray[Any]  # float32; numpy typing loses dtypes in arithmetic

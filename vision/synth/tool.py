@@ -1,4 +1,4 @@
-"""Look at and time the synthetic table from a shell: ``python -m vision.synth_tool``.
+"""Look at and time the synthetic table from a shell: ``python -m vision.synth.tool``.
 
 ``--out frame.png`` writes one frame (``--seed``, ``--hand`` to add a hand, ``--plain`` for a
 straight-down camera in even light); ``--time N`` prints the time per 1920x1080 frame in four
@@ -23,7 +23,7 @@ from vision.synth import (
     render,
     with_hands,
 )
-from vision.synth_feed import SynthCamera
+from vision.synth.feed import SynthCamera
 
 
 def _median_ms(actions: Sequence[Callable[[], object]]) -> tuple[float, float]:
@@ -62,7 +62,7 @@ def time_rendering(count: int) -> list[tuple[str, float, float]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write a frame and/or print timings; see the module text."""
-    parser = argparse.ArgumentParser(prog="python -m vision.synth_tool", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m vision.synth.tool", description=__doc__)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hand", action="store_true", help="add a hand over the play area")
     parser.add_argument("--plain", action="store_true", help="straight-down camera, even light")

@@ -4,7 +4,7 @@ A :class:`SynthScene` says what lies on which region of a mat (coins, pawns), ho
 light are set up (:class:`Variation`) and which hands reach over the table. :func:`render` turns
 it into a :class:`SynthFrame`: the BGR image plus its ground truth (the homography from mat
 millimetres to pixels, the lens, what each region holds, which markers a hand covers).
-:func:`render_frame` returns just the image. :class:`vision.synth_feed.SynthCamera` serves
+:func:`render_frame` returns just the image. :class:`vision.synth.feed.SynthCamera` serves
 successive frames of a changing scene, for ``sim://``.
 
 How a frame is made: the mat is drawn at a moderate scale in mat space (cached), coins and pawns
@@ -21,7 +21,7 @@ Example::
     frame.truth["b2"].top                  # "Q" (the coin a camera sees), .pawn == "red"
     frame.project([(85.0, 435.0)])         # a1's centre (mat mm) in frame pixels, lens included
 
-``python -m vision.synth_tool --out frame.png --time 20`` writes a frame and times rendering.
+``python -m vision.synth.tool --out frame.png --time 20`` writes a frame and times rendering.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from calibration.mats import render_mat
 from companion.observation import COIN_KINDS, Observation, RegionReading
 from companion.table_state import TableState
 from vision.errors import VisionError
-from vision.synth_camera import (
+from vision.synth.camera import (
     CameraPose,
     apply_homography,
     distort_points,
@@ -49,9 +49,9 @@ from vision.synth_camera import (
     pose_homography,
     remap_tables,
 )
-from vision.synth_effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
-from vision.synth_layout import MIXED_CHANGE_SHARE, board_coins, placements
-from vision.synth_objects import (
+from vision.synth.effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
+from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins, placements
+from vision.synth.objects import (
     PAWN_COLOURS,
     Lighting,
     PlacedCoin,
@@ -95,7 +95,7 @@ class Variation:
     """Everything about a frame that is not the board: camera, lens, light, coins' look, table.
 
     ``lens_k1`` is radial distortion (-0.05..0.05; positive is barrel, negative pincushion, see
-    :func:`vision.synth_camera.undistort_points`); ``light`` the light;
+    :func:`vision.synth.camera.undistort_points`); ``light`` the light;
     ``noise`` sensor noise in 8-bit levels (sigma); ``blur`` a Gaussian blur sigma in pixels;
     ``jpeg_quality`` 1..99, or 0 for no compression; ``tarnish`` 0 (shiny) .. 1 (dull, dark)
     on average over the coins; ``placement`` how far off-centre coins lie, as a share of the
@@ -312,7 +312,7 @@ def _lighting(variation: Variation) -> Lighting:
 
 
 def _placements(scene: SynthScene) -> tuple[tuple[PlacedCoin, ...], tuple[PlacedPawn, ...]]:
-    """Where every coin and pawn of ``scene`` lies (see :func:`vision.synth_layout.placements`)."""
+    """Where every coin and pawn of ``scene`` lies (see :func:`vision.synth.layout.placements`)."""
     return placements(scene.geometry, scene.coins_by_region(), scene.pawns_by_region(),
                       scene.layout_seed, scene.variation.placement, scene.variation.tarnish)
 
@@ -472,8 +472,8 @@ def random_scene(seed: int, variation: Variation | None = None, players: int = 2
                  ) -> SynthScene:
     """A Coin Isolation board in play: most squares with a coin, a few stacks and empties, pawns.
 
-    Coins as :func:`vision.synth_layout.board_coins` draws them: same-kind stacks, or under
-    ``mixed_change`` (by default a :data:`~vision.synth_layout.MIXED_CHANGE_SHARE` of seeds;
+    Coins as :func:`vision.synth.layout.board_coins` draws them: same-kind stacks, or under
+    ``mixed_change`` (by default a :data:`~vision.synth.layout.MIXED_CHANGE_SHARE` of seeds;
     the scene's ``variants`` then name it) mixed stacks smallest on top. ``players`` pawns in
     :data:`PLAYER_COLOURS` order on random squares.
     """

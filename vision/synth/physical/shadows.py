@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.render.environment import LAMP_SAMPLES, Environment
-from vision.render.objects import Shape, blocks
+from vision.synth.physical.environment import LAMP_SAMPLES, Environment
+from vision.synth.physical.objects import Shape, blocks
 
 F32 = npt.NDArray[Any]  # float32; numpy typing loses dtypes in arithmetic
 F64 = npt.NDArray[Any]  # float64; numpy typing loses dtypes in arithmetic

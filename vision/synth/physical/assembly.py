@@ -1,8 +1,9 @@
 """A scene turned into what the tracer needs: camera, light, solids, their looks, textures.
 
-:func:`build_model` places every coin and pawn (:mod:`vision.render.layout`), makes their
-solids (:mod:`vision.render.objects`) and surface looks (:mod:`vision.render.materials`),
-the lamp, room and window (:mod:`vision.render.environment`, with the paper and table around
+:func:`build_model` places every coin and pawn (:mod:`vision.synth.physical.layout`), makes their
+solids (:mod:`vision.synth.physical.objects`) and surface looks
+(:mod:`vision.synth.physical.materials`),
+the lamp, room and window (:mod:`vision.synth.physical.environment`, with the paper and table around
 as the ground they reflect), the mat and table textures, and the light samples for shadows.
 """
 
@@ -16,15 +17,15 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.geometry import MatGeometry
-from vision.render.camera import Camera
-from vision.render.environment import Environment, build_environment, with_ground
-from vision.render.layout import CoinPlacement, PawnPlacement, coin_radius, place
-from vision.render.materials import COIN_SPECS, SurfaceLook, coin_look, pawn_look, schlick
-from vision.render.objects import Shape, coin_shape, pawn_shapes
-from vision.render.scene import TableScene
-from vision.render.shadows import TABLE_Z, Blocker, LightSamples
-from vision.render.textures import TABLE_GLOSS, PlaneTexture, mat_texture, table_texture
-from vision.render.variation import LightParams, lamp_position
+from vision.synth.physical.camera import Camera
+from vision.synth.physical.environment import Environment, build_environment, with_ground
+from vision.synth.physical.layout import CoinPlacement, PawnPlacement, coin_radius, place
+from vision.synth.physical.materials import COIN_SPECS, SurfaceLook, coin_look, pawn_look, schlick
+from vision.synth.physical.objects import Shape, coin_shape, pawn_shapes
+from vision.synth.physical.scene import TableScene
+from vision.synth.physical.shadows import TABLE_Z, Blocker, LightSamples
+from vision.synth.physical.textures import TABLE_GLOSS, PlaneTexture, mat_texture, table_texture
+from vision.synth.physical.variation import LightParams, lamp_position
 
 F32 = npt.NDArray[Any]  # float32; numpy typing loses dtypes in arithmetic
 #: Texels per mm of the ground seen in reflections.

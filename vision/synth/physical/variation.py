@@ -7,7 +7,7 @@ webcam's processing (:class:`SensorParams`). All are frozen dataclasses whose ``
 evaluated back (with these names imported) and :meth:`Variation.to_json` gives a plain dict.
 
 :func:`tuning_variation` is the family the reader may be tuned on: broad ranges of everything.
-The held-out family (:mod:`vision.render.heldout`) is deliberately different and wider.
+The held-out family (:mod:`vision.synth.physical.heldout`) is deliberately different and wider.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The held-out family: frames deliberately unlike the tuning family, for honest benchmarks.
 
-Nobody tunes the reader on these. Compared with :func:`vision.render.variation.tuning_variation`
+Nobody tunes the reader on these. Compared with
+:func:`vision.synth.physical.variation.tuning_variation`
 the held-out family:
 
 - makes pawn shapes the tuning family never makes (cones, flat discs, tall slim chess pawns,
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.render.variation import (
+from vision.synth.physical.variation import (
     TABLES,
     CameraParams,
     LightParams,
@@ -35,7 +36,7 @@ from vision.render.variation import (
     StyleParams,
     Variation,
 )
-from vision.render.variation import uniform as _u
+from vision.synth.physical.variation import uniform as _u
 
 #: Pawn shapes only the held-out family makes.
 HELDOUT_PAWN_SHAPES: tuple[str, ...] = ("cone", "disc", "tall", "ludo")

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.geometry import MatGeometry, Rect, Region
-from vision.render.materials import COIN_SPECS
-from vision.render.relief import DESIGNS
-from vision.render.variation import StyleParams
-from vision.synth_layout import rng_for
+from vision.synth.layout import rng_for
+from vision.synth.physical.materials import COIN_SPECS
+from vision.synth.physical.relief import DESIGNS
+from vision.synth.physical.variation import StyleParams
 
 
 @dataclass(frozen=True)

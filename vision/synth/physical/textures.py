@@ -20,8 +20,8 @@ import numpy.typing as npt
 
 from calibration.geometry import MatGeometry
 from calibration.mats import render_mat
-from vision.render.materials import srgb_to_linear
-from vision.render.sampling import sample
+from vision.synth.physical.materials import srgb_to_linear
+from vision.synth.physical.sampling import sample
 
 F32 = npt.NDArray[Any]  # float32; numpy typing loses dtypes in arithmetic
 #: Texels per mm of the finest mat level.

@@ -1,6 +1,6 @@
 """Command line: render frames of the table with their truth and parameters.
 
-``python -m vision.render.tool --family tuning --seed 7 --out frame.jpg --json truth.json``
+``python -m vision.synth.physical.tool --family tuning --seed 7 --out frame.jpg --json truth.json``
 writes one frame (the webcam's JPEG bytes; a ``.png`` name gets the decoded image instead) and
 a JSON of ``{"truth": {square: {"coins", "top", "pawn"}}, "meta": {...}}`` (the shape of
 ``../shared/vision-samples/frame_N.json``). ``--count N --out-dir DIR`` writes ``N`` frames
@@ -19,8 +19,8 @@ from typing import Any
 
 import cv2
 
-from vision.render.renderer import TableFrame, render_table
-from vision.render.scene import FAMILIES, random_table_scene
+from vision.synth.physical.renderer import TableFrame, render_table
+from vision.synth.physical.scene import FAMILIES, random_table_scene
 
 
 def frame_json(frame: TableFrame, players: int, render_s: float) -> dict[str, Any]:
@@ -50,7 +50,8 @@ def _render(family: str, seed: int, players: int, noise_seed: int) -> tuple[Tabl
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m vision.render.tool", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m vision.synth.physical.tool",
+                                     description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--family", choices=FAMILIES, default="tuning")
     parser.add_argument("--seed", type=int, default=0, help="scene seed (the first, with --count)")

@@ -20,12 +20,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.render.assembly import Model
-from vision.render.materials import schlick
-from vision.render.objects import SIDE
-from vision.render.sampling import sample
-from vision.render.shadows import lit_fractions
-from vision.render.trace import MAT, Samples
+from vision.synth.physical.assembly import Model
+from vision.synth.physical.materials import schlick
+from vision.synth.physical.objects import SIDE
+from vision.synth.physical.sampling import sample
+from vision.synth.physical.shadows import lit_fractions
+from vision.synth.physical.trace import MAT, Samples
 
 F32 = npt.NDArray[Any]  # float32; numpy typing loses dtypes in arithmetic
 Index = npt.NDArray[np.intp]

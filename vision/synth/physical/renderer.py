@@ -3,7 +3,7 @@
 :func:`scene_radiance` places the camera, builds the model, traces a ray per pixel and nine per
 edge pixel, and shades them: the linear radiance reaching the lens (cached for the last few
 scenes, so successive frames of a still camera cost only the sensor). :func:`render_table`
-runs it through the webcam (:mod:`vision.render.sensor`) with the frame's noise ``seed``.
+runs it through the webcam (:mod:`vision.synth.physical.sensor`) with the frame's noise ``seed``.
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.geometry import MatGeometry
-from vision.render.assembly import Model, build_model
-from vision.render.camera import Camera, build_camera
-from vision.render.layout import CoinPlacement, PawnPlacement
-from vision.render.scene import TableScene
-from vision.render.sensor import capped, develop
-from vision.render.shading import shade, shade_frame
-from vision.render.trace import Boxes, edge_pixels, first_pass, second_pass
-from vision.render.variation import Variation
 from vision.synth import RegionTruth
+from vision.synth.physical.assembly import Model, build_model
+from vision.synth.physical.camera import Camera, build_camera
+from vision.synth.physical.layout import CoinPlacement, PawnPlacement
+from vision.synth.physical.scene import TableScene
+from vision.synth.physical.sensor import capped, develop
+from vision.synth.physical.shading import shade, shade_frame
+from vision.synth.physical.trace import Boxes, edge_pixels, first_pass, second_pass
+from vision.synth.physical.variation import Variation
 
 F32 = npt.NDArray[Any]  # float32; numpy typing loses dtypes in arithmetic
 Image = npt.NDArray[np.uint8]

@@ -18,9 +18,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.render.materials import kelvin_rgb
-from vision.render.sampling import sample
-from vision.render.variation import LightParams, lamp_position
+from vision.synth.physical.materials import kelvin_rgb
+from vision.synth.physical.sampling import sample
+from vision.synth.physical.variation import LightParams, lamp_position
 
 F32 = npt.NDArray[Any]  # float32; numpy typing loses dtypes in arithmetic
 F64 = npt.NDArray[Any]  # float64; numpy typing loses dtypes in arithmetic

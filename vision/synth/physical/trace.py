@@ -3,7 +3,8 @@
 Every ray first meets the paper (z = 0 inside the mat's outline) or the table (z = -0.3);
 only the rays inside a solid's projected bounding box are tested against it, and a closer hit
 replaces the plane's. Each hit gets its normal (coin faces with their relief), the light
-samples hidden from it (:mod:`vision.render.shadows`) and its ambient occlusion. The first pass
+samples hidden from it (:mod:`vision.synth.physical.shadows`) and its ambient occlusion. The
+first pass
 traces every pixel centre; the second re-traces the pixels where the hit object or part changes
 (silhouettes, the mat's edge, a coin's face meeting its side) with nine rays each, whose shaded
 colours are averaged: anti-aliased edges at a fraction of full supersampling's cost.
@@ -20,10 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.geometry import MatGeometry
-from vision.render.assembly import Model
-from vision.render.objects import TOP, Shape, intersect, normal
-from vision.render.relief import face_normals
-from vision.render.shadows import (
+from vision.synth.physical.assembly import Model
+from vision.synth.physical.objects import TOP, Shape, intersect, normal
+from vision.synth.physical.relief import face_normals
+from vision.synth.physical.shadows import (
     TABLE_Z,
     ambient_factor,
     ao_reach,

@@ -31,13 +31,13 @@ Example::
 
 Families: :func:`tuning_variation` (broad ranges; the reader may be tuned on it) and
 :func:`heldout_variation` (different and wider; never tune on it). Command line:
-``python -m vision.render.tool --family tuning --seed 7 --out frame.jpg --json truth.json``.
+``python -m vision.synth.physical.tool --family tuning --seed 7 --out frame.jpg --json truth.json``.
 """
 
-from vision.render.camera import Camera, build_camera
-from vision.render.heldout import heldout_variation
-from vision.render.renderer import TableFrame, render_table, scene_radiance
-from vision.render.scene import (
+from vision.synth.physical.camera import Camera, build_camera
+from vision.synth.physical.heldout import heldout_variation
+from vision.synth.physical.renderer import TableFrame, render_table, scene_radiance
+from vision.synth.physical.scene import (
     FAMILIES,
     SceneError,
     TableScene,
@@ -46,7 +46,7 @@ from vision.render.scene import (
     random_table_scene,
     variation_for,
 )
-from vision.render.variation import (
+from vision.synth.physical.variation import (
     CameraParams,
     LightParams,
     SensorParams,

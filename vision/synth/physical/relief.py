@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.render.sampling import sample
+from vision.synth.physical.sampling import sample
 
 F32 = npt.NDArray[Any]  # float32; numpy typing loses dtypes in arithmetic
 #: Texels across a face design.

@@ -22,8 +22,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.render.materials import kelvin_rgb
-from vision.render.variation import SensorParams
+from vision.synth.physical.materials import kelvin_rgb
+from vision.synth.physical.variation import SensorParams
 
 F32 = npt.NDArray[Any]  # float32; numpy typing loses dtypes in arithmetic
 Image = npt.NDArray[np.uint8]
