@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.vision_tally import Tally
-from companion.observation import Observation
+from contract.observation import Observation
 from vision.calibrate import (
     CalibrationConfig,
     CalibrationLayout,

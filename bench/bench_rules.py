@@ -12,7 +12,7 @@ import time
 from companion.games.coin_isolation import GAME
 from companion.games.coin_isolation.board import SQUARE_NAMES
 from companion.games.coin_isolation.candidates import view
-from companion.observation import Observation, RegionReading
+from contract.observation import Observation, RegionReading
 
 STARTS = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.observation import Observation
+from contract.observation import Observation
 from vision.synth import RegionTruth
 
 KINDS = ["-", "P", "N", "D", "Q"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from companion.errors import CompanionError
+from contract.errors import CompanionError
 
 #: The ArUco dictionary every mat uses (OpenCV's ``cv2.aruco.DICT_4X4_50``).
 MARKER_DICTIONARY = "DICT_4X4_50"

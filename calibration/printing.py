@@ -23,7 +23,7 @@ from calibration.drawing import (
 )
 from calibration.geometry import MatGeometry
 from calibration.pdf import PdfDocument, PdfPage
-from companion.errors import CompanionError
+from contract.errors import CompanionError
 
 POINTS_PER_MM = 72 / 25.4
 Paper = Literal["large", "a4", "letter"]

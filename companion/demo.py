@@ -42,7 +42,7 @@ from companion.panel.driver import open_panel
 from companion.record.replay import load_timeline
 from companion.referee import Phase
 from companion.table import Table, Verdict
-from companion.table_state import TableState
+from contract.table_state import TableState
 from vision.camera import CameraOptions, SimCamera
 from vision.profile import VisionProfile
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from itertools import islice
 
 from companion.games.base import Game, Move, Position
-from companion.observation import COIN_KINDS, Observation
-from companion.table_state import RegionLook, coins_text, seen_looks
+from contract.observation import COIN_KINDS, Observation
+from contract.table_state import RegionLook, coins_text, seen_looks
 
 #: How many legal moves a rejection looks through for the nearest one; enough for ordinary
 #: positions, and a bound on the time a reject takes in the adversarial ones.

@@ -19,7 +19,6 @@ from typing import Any
 from calibration.geometry import mat_for_game
 from companion.display.screen import Screen, save_screenshot
 from companion.display.snapshot import CameraView, Snapshot
-from companion.errors import CompanionError
 from companion.games import Game, Position, get_game
 from companion.panel.driver import Panel, open_panel
 from companion.record.journal import JournalWriter, read_journal
@@ -27,6 +26,7 @@ from companion.record.replay import replay
 from companion.referee import Phase, Referee
 from companion.screen_view import SeatView, default_seats
 from companion.table import Table, TableParts
+from contract.errors import CompanionError
 from vision.camera import CameraOptions, SimCamera, open_camera
 from vision.profile import VisionProfile, square_mm_for
 from vision.synth import PLAYER_COLOURS, random_hand, with_hands

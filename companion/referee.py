@@ -35,7 +35,6 @@ from companion.judging import (
     seen_looks,
     unsure_squares,
 )
-from companion.observation import Observation
 from companion.referee_events import (
     Begin,
     DeviceStatus,
@@ -50,7 +49,8 @@ from companion.referee_events import (
     WantFrame,
     end_button_seat,
 )
-from companion.table_state import TableState
+from contract.observation import Observation
+from contract.table_state import TableState
 
 #: How many squares the camera may be overruled on when a player insists on a rejected board.
 INSIST_SQUARES = 2

@@ -11,8 +11,8 @@ from enum import Enum
 from typing import Any
 
 from companion.games.base import Position
-from companion.observation import Observation
-from companion.table_state import TableState
+from contract.observation import Observation
+from contract.table_state import TableState
 
 
 class Phase(Enum):

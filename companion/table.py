@@ -25,7 +25,6 @@ import numpy as np
 from calibration.geometry import MatGeometry
 from companion.display.snapshot import CameraView, Snapshot
 from companion.games.base import Game, Position
-from companion.observation import Observation
 from companion.panel.driver import Panel
 from companion.panel.protocol import LedState
 from companion.panel.session import ButtonPress, PanelStatus, StatusKind
@@ -46,6 +45,7 @@ from companion.referee import (
     WantFrame,
 )
 from companion.screen_view import SeatView, snapshot_of
+from contract.observation import Observation
 from vision.camera import CameraError, CameraSource, EndOfFrames, Frame
 from vision.errors import VisionError
 from vision.gate import GateConfig, SteadyGate

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.observation import Observation, ObservationError, RegionReading
+from contract.observation import Observation, ObservationError, RegionReading
 
 
 def test_json_round_trip_keeps_every_field():

@@ -4,8 +4,8 @@ import random
 
 from companion.games import get_game
 from companion.judging import appearance
-from companion.observation import Observation, RegionReading
 from companion.referee import Begin, Lights, Phase, Press, Record, Referee, Seen, WantFrame
+from contract.observation import Observation, RegionReading
 
 GAME = get_game("coin-isolation")
 

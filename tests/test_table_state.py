@@ -9,8 +9,8 @@ import pytest
 
 from companion.games import get_game
 from companion.judging import Difference, count_note, differences
-from companion.observation import Observation, RegionReading
-from companion.table_state import (
+from contract.observation import Observation, RegionReading
+from contract.table_state import (
     RegionContents,
     RegionLook,
     TableState,

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import MatGeometry, Rect
-from companion.observation import COIN_KINDS
+from contract.observation import COIN_KINDS
 from vision.calibration_combine import (
     Calibration,
     CoinMeasure,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from companion.observation import COIN_KINDS
+from contract.observation import COIN_KINDS
 from vision.errors import CalibrationError
 from vision.frame_model import FrameModelConfig
 from vision.profile import CoinLook, PawnLook, VisionProfile

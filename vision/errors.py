@@ -1,12 +1,12 @@
 """The vision layer's exception family: every expected failure of finding or reading a mat.
 
-Each is a :class:`~companion.errors.CompanionError`, so the command line turns it into one sentence
+Each is a :class:`~contract.errors.CompanionError`, so the command line turns it into one sentence
 and exit code 2. Messages name the bad input (the file, the missing markers) and what to do.
 """
 
 from __future__ import annotations
 
-from companion.errors import CompanionError
+from contract.errors import CompanionError
 
 
 class VisionError(CompanionError):

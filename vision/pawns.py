@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from companion.observation import COIN_KINDS
+from contract.observation import COIN_KINDS
 from vision.light import PAPER
 from vision.parallax import CameraOverMat
 from vision.profile import METAL_COLOURS, VisionProfile

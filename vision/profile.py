@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from companion.observation import COIN_KINDS
+from contract.observation import COIN_KINDS
 from vision.errors import ProfileError
 
 #: The version written into saved profiles; loading refuses other versions.

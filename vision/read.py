@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from calibration.geometry import MatGeometry
-from companion.observation import COIN_KINDS, Observation, RegionReading
+from contract.observation import COIN_KINDS, Observation, RegionReading
 from vision.candidates import (
     Candidates,
     coin_presence,

@@ -3,7 +3,7 @@
 Every module here that defines ``register(subparsers)`` adds its subcommand and sets ``func`` on its
 parser to a function ``(args) -> int``. Command modules import only the standard library at the top,
 and import heavy parts (OpenCV, pygame) inside their run function, so `companion rules ...` starts
-fast. Expected failures (:class:`~companion.errors.CompanionError`) become one line on stderr and
+fast. Expected failures (:class:`~contract.errors.CompanionError`) become one line on stderr and
 exit code 2; nothing expected ever prints a traceback.
 """
 
@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
-from companion.errors import CompanionError
+from contract.errors import CompanionError
 
 EXIT_USAGE = 2
 

@@ -49,8 +49,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Play the demo game and say where its record and screenshots went."""
     from companion.demo import BOTS, DemoOptions, resumed_options, run_demo, write_summary
-    from companion.errors import CompanionError
     from companion.launch import GameOptions, check_players, has_display
+    from contract.errors import CompanionError
 
     bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
     unknown = [bot for bot in bots if bot not in BOTS]
@@ -105,7 +105,7 @@ def _new_output_folder() -> Path:
 
 
 def _camera_size(text: str) -> tuple[int, int]:
-    from companion.errors import CompanionError
+    from contract.errors import CompanionError
 
     width, _, height = text.lower().partition("x")
     if not (width.isdigit() and height.isdigit()) or not (320 <= int(width) <= 4096

@@ -42,7 +42,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Open the devices, then referee until the game ends or the window is closed."""
-    from companion.errors import CompanionError
     from companion.launch import (
         GameOptions,
         check_players,
@@ -60,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         wait_until,
     )
     from companion.table import Table
+    from contract.errors import CompanionError
 
     headless = args.headless or not has_display()
     if headless and args.panel is None:

@@ -48,9 +48,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Replay the journal, report its damage, then show or print every step."""
-    from companion.errors import CompanionError
     from companion.record.journal import journal_path
     from companion.record.replay import load_timeline
+    from contract.errors import CompanionError
 
     size = _parse_size(args.size)
     if args.delay < 0:
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _parse_size(text: str) -> tuple[int, int]:
-    from companion.errors import CompanionError
+    from contract.errors import CompanionError
 
     try:
         width, height = (int(part) for part in text.lower().split("x"))

@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from companion.errors import CompanionError
+from contract.errors import CompanionError
 
 DEFAULT_GAME = "coin-isolation"
 

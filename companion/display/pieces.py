@@ -15,7 +15,7 @@ import pygame
 
 from companion.display.layout import Box
 from companion.display.snapshot import RGB, PlayerView
-from companion.observation import COIN_KINDS
+from contract.observation import COIN_KINDS
 
 # Okabe-Ito, the palette for colour-blind-safe highlights.
 ORANGE: RGB = (230, 159, 0)

@@ -16,8 +16,8 @@ from typing import Literal, get_args
 import numpy as np
 import numpy.typing as npt
 
-from companion.errors import CompanionError
-from companion.observation import COIN_KINDS
+from contract.errors import CompanionError
+from contract.observation import COIN_KINDS
 
 #: A colour as red, green, blue in 0..255.
 RGB = tuple[int, int, int]

@@ -20,9 +20,9 @@ from fractions import Fraction
 from itertools import islice
 from typing import Any
 
-from companion.errors import CompanionError
-from companion.observation import Observation
-from companion.table_state import TableState
+from contract.errors import CompanionError
+from contract.observation import Observation
+from contract.table_state import TableState
 
 
 class RulesError(CompanionError):

@@ -1,4 +1,4 @@
-"""The panel's failures: one family under :class:`~companion.errors.CompanionError`.
+"""The panel's failures: one family under :class:`~contract.errors.CompanionError`.
 
 A :class:`ProtocolError` is a line that breaks ``firmware/PROTOCOL.md``; it carries the bad line
 and the error code the device answers with, so the twin can reply exactly as the firmware does.
@@ -7,7 +7,7 @@ A :class:`PanelUnavailableError` says that no panel could be reached and what th
 
 from __future__ import annotations
 
-from companion.errors import CompanionError
+from contract.errors import CompanionError
 
 
 class PanelError(CompanionError):

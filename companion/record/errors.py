@@ -1,4 +1,4 @@
-"""The record layer's failures: one family under :class:`~companion.errors.CompanionError`.
+"""The record layer's failures: one family under :class:`~contract.errors.CompanionError`.
 
 Damage found while reading a journal is not raised: the forgiving reader collects it as
 problems, line by line. These exceptions are for what stops the record layer outright (no
@@ -8,7 +8,7 @@ cannot be parsed); each message is one sentence that names the input and what to
 
 from __future__ import annotations
 
-from companion.errors import CompanionError
+from contract.errors import CompanionError
 
 
 class RecordError(CompanionError):

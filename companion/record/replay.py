@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from companion.errors import CompanionError
 from companion.games import Game, Position, get_game
 from companion.record.errors import JournalHeaderError, RecordError
 from companion.record.journal import (
@@ -25,6 +24,7 @@ from companion.record.journal import (
     JournalReadResult,
     read_journal,
 )
+from contract.errors import CompanionError
 
 
 @dataclass(frozen=True)

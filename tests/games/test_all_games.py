@@ -11,11 +11,11 @@ import pytest
 from calibration.geometry import mat_for_game
 from companion.games import RulesError, game_names, get_game, register_game
 from companion.games.coin_isolation.position import VARIANTS, starting_coins
-from companion.observation import COIN_KINDS
 from companion.record.entries import JournalHeader
 from companion.record.journal import JournalWriter
 from companion.record.replay import load_timeline
-from companion.table_state import TableState
+from contract.observation import COIN_KINDS
+from contract.table_state import TableState
 
 MAX_PLIES = 2_000
 #: Moves sampled from the start of the (lazy) move list at each turn.

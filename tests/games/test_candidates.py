@@ -10,7 +10,7 @@ from companion.games.coin_isolation import GAME
 from companion.games.coin_isolation.board import SQUARE_NAMES
 from companion.games.coin_isolation.candidates import view
 from companion.games.coin_isolation.position import VARIANTS
-from companion.observation import Observation
+from contract.observation import Observation
 
 
 def observe(position):

@@ -6,10 +6,10 @@ import random
 import pytest
 
 from companion.judging import appearance
-from companion.observation import Observation, RegionReading
 from companion.record.replay import load_timeline
 from companion.referee import Lights, Phase
 from companion.table import led_state
+from contract.observation import Observation, RegionReading
 from tests.table.helpers import GAME, SimTable, single_square_move
 
 

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import coin_isolation_mat
-from companion.observation import COIN_KINDS
+from contract.observation import COIN_KINDS
 from vision import synth
 from vision.calibrate import calibration_layout
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from calibration.geometry import coin_isolation_mat
-from companion.observation import COIN_KINDS
+from contract.observation import COIN_KINDS
 from vision import synth
 from vision.calibrate import (
     Calibration,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.observation import COIN_KINDS
+from contract.observation import COIN_KINDS
 from tests.vision.calibration_frames import (
     GEOMETRY,
     LAYOUT,

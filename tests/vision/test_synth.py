@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from calibration import geometry
-from companion.table_state import TableState
+from contract.table_state import TableState
 from vision.synth import (
     CameraPose,
     Light,

@@ -38,8 +38,8 @@ import numpy.typing as npt
 
 from calibration.geometry import MatGeometry, coin_isolation_mat
 from calibration.mats import render_mat
-from companion.observation import COIN_KINDS, Observation, RegionReading
-from companion.table_state import TableState
+from contract.observation import COIN_KINDS, Observation, RegionReading
+from contract.table_state import TableState
 from vision.errors import VisionError
 from vision.synth.camera import (
     CameraPose,

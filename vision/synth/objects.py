@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.observation import COIN_KINDS
+from contract.observation import COIN_KINDS
 
 Image = npt.NDArray[np.uint8]
 #: Float pictures and fields; OpenCV's stubs type results loosely, so these stay loose too.

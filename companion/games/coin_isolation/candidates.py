@@ -36,7 +36,7 @@ from companion.games.coin_isolation.search import (
     shortest_path,
     start_squares,
 )
-from companion.observation import Observation
+from contract.observation import Observation
 
 View = tuple[tuple[str | None, str | None], ...]
 

@@ -88,8 +88,8 @@ from companion.games.coin_isolation.search import (
     start_squares,
 )
 from companion.games.coin_isolation.text import draw_position
-from companion.observation import Observation
-from companion.table_state import TableState
+from contract.observation import Observation
+from contract.table_state import TableState
 
 __all__ = ["VARIANTS", "CoinIsolation", "CoinIsolationMove", "CoinIsolationPosition"]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from calibration.geometry import MatGeometry, coin_isolation_mat
-from companion.observation import COIN_KINDS
+from contract.observation import COIN_KINDS
 from vision.synth import PLAYER_COLOURS, RegionTruth
 from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins
 from vision.synth.physical.heldout import heldout_variation

@@ -6,7 +6,7 @@ side screen, replay, the demo's simulated table) reads that and never a game's o
 holds coins, either as a stack (bottom to top: the camera sees the top coin only) or loose side by
 side (a pit or a cup: the camera sees how many and which kinds), and maybe one token (a pawn,
 named by its owner's label). :class:`RegionLook` is what a perfect camera would see of a region,
-and what an :class:`~companion.observation.Observation` says it saw, so the two compare whole.
+and what an :class:`~contract.observation.Observation` says it saw, so the two compare whole.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.observation import COIN_KINDS, Observation, ObservationError, RegionReading
+from contract.observation import COIN_KINDS, Observation, ObservationError, RegionReading
 
 
 class TableStateError(ObservationError):

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.errors import CompanionError
+from contract.errors import CompanionError
 
 #: Coin kinds by letter, with their diameter in millimetres and metal; the letters are the ones
 #: positions use. ``S`` is the small-size US dollar (Sacagawea), a Shakala gem stand-in.
