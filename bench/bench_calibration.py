@@ -48,6 +48,7 @@ from numpy.typing import NDArray
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.vision_tally import Tally
+from calibration.profile import VisionProfile
 from contract.observation import Observation
 from vision.calibrate import (
     CalibrationConfig,
@@ -57,7 +58,6 @@ from vision.calibrate import (
 )
 from vision.errors import VisionError
 from vision.markers import forget_lens
-from vision.profile import VisionProfile
 from vision.read import VisionConfig, read_frame
 from vision.synth import RegionTruth
 from vision.synth.physical import TableFrame, TableScene, random_table_scene, render_table

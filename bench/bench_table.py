@@ -32,6 +32,7 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from calibration.geometry import mat_for_game
+from calibration.profile import VisionProfile
 from companion.games import get_game
 from companion.launch import HeadlessSink, seats_for
 from companion.panel.driver import open_panel
@@ -41,7 +42,6 @@ from companion.referee import Lights, Phase, Referee
 from companion.table import Table, TableParts, led_state
 from vision.camera import Frame
 from vision.gate import SteadyGate
-from vision.profile import VisionProfile
 from vision.read import VisionConfig, read_frame_details
 from vision.synth import SynthScene, Variation, random_variation, render
 

@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.vision_sets import frames
 from bench.vision_tally import Tally
 from calibration.geometry import coin_isolation_mat
+from calibration.profile import VisionProfile
 from vision.errors import VisionError
-from vision.profile import VisionProfile
 from vision.read import VisionConfig, read_frame
 
 

@@ -39,7 +39,7 @@ def _read(folder: Path, seeds: range) -> None:
     import cv2
 
     cv2.setNumThreads(1)  # one thread: instructions the same from run to run
-    from vision.profile import VisionProfile
+    from calibration.profile import VisionProfile
     from vision.read import VisionConfig, read_frame
     from vision.synth import random_scene, random_variation
 

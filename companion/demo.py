@@ -26,6 +26,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from calibration.profile import VisionProfile
 from companion.games.base import Game, Move, Position
 from companion.launch import (
     GameOptions,
@@ -44,7 +45,6 @@ from companion.referee import Phase
 from companion.table import Table, Verdict
 from contract.table_state import TableState
 from vision.camera import CameraOptions, SimCamera
-from vision.profile import VisionProfile
 
 #: How many legal moves a bot looks at before choosing; bounds a turn in huge positions.
 BOT_MOVE_LIMIT = 4000

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration.geometry import mat_for_game
+from calibration.profile import VisionProfile, square_mm_for
 from companion.display.screen import Screen, save_screenshot
 from companion.display.snapshot import CameraView, Snapshot
 from companion.games import Game, Position, get_game
@@ -28,7 +29,6 @@ from companion.screen_view import SeatView, default_seats
 from companion.table import Table, TableParts
 from contract.errors import CompanionError
 from vision.camera import CameraOptions, SimCamera, open_camera
-from vision.profile import VisionProfile, square_mm_for
 from vision.synth import PLAYER_COLOURS, random_hand, with_hands
 
 

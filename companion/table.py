@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from calibration.geometry import MatGeometry
+from calibration.profile import VisionProfile
 from companion.display.snapshot import CameraView, Snapshot
 from companion.games.base import Game, Position
 from companion.panel.driver import Panel
@@ -49,7 +50,6 @@ from contract.observation import Observation
 from vision.camera import CameraError, CameraSource, EndOfFrames, Frame
 from vision.errors import VisionError
 from vision.gate import GateConfig, SteadyGate
-from vision.profile import VisionProfile
 from vision.read import VisionConfig, read_frame_details
 
 #: Width of the camera picture handed to the screen; the screen shows it small.

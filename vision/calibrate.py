@@ -6,7 +6,7 @@ goes through the reader's whole pipeline (:func:`vision.read.read_frame_details`
 diameters and colours carry exactly the bias of the measurement that will later use them: a
 camera that makes pennies look 0.5 mm larger gets a profile whose penny is 0.5 mm larger.
 Pawns are found as the coloured (or black) difference from the empty mat on their square,
-and their colour against white paper is stored as :class:`~vision.profile.PawnLook` wants it.
+and their colour against white paper is stored as :class:`~calibration.profile.PawnLook` wants it.
 
 The empty frames are compared with the printed mat (:mod:`vision.clutter`), which proves the
 mat was empty without asking the reader. Each layout frame is measured on its own
@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import MatGeometry, Rect
+from calibration.profile import VisionProfile
 from contract.observation import COIN_KINDS
 from vision.calibration_combine import (
     Calibration,
@@ -42,7 +43,6 @@ from vision.calibration_combine import (
 from vision.clutter import cluttered_regions, find_clutter, printed_view
 from vision.errors import CalibrationError
 from vision.markers import BoardLocation, find_board
-from vision.profile import VisionProfile
 from vision.read import CoinFit, FrameReading, VisionConfig, read_frame_details
 from vision.rectify import TopView, rectify
 

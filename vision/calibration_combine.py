@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from calibration.profile import CoinLook, PawnLook, VisionProfile
 from contract.observation import COIN_KINDS
 from vision.errors import CalibrationError
 from vision.frame_model import FrameModelConfig
-from vision.profile import CoinLook, PawnLook, VisionProfile
 
 if TYPE_CHECKING:
     from vision.calibrate import CalibrationLayout

@@ -30,9 +30,5 @@ class MatNotFoundError(VisionError):
         self.missing = missing
 
 
-class ProfileError(VisionError):
-    """A vision profile file that cannot be read, parsed or holds impossible values."""
-
-
 class CalibrationError(VisionError):
     """A calibration that cannot learn from the frames it was given; says what to fix."""

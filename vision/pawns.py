@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from calibration.profile import METAL_COLOURS, VisionProfile
 from contract.observation import COIN_KINDS
 from vision.light import PAPER
 from vision.parallax import CameraOverMat
-from vision.profile import METAL_COLOURS, VisionProfile
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

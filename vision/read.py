@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from calibration.geometry import MatGeometry
+from calibration.profile import VisionProfile
 from contract.observation import COIN_KINDS, Observation, RegionReading
 from vision.candidates import (
     Candidates,
@@ -38,7 +39,6 @@ from vision.light import mat_reference, normalise
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, pawn_labels, pawn_mask
-from vision.profile import VisionProfile
 from vision.read_config import LOOSE_KINDS, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import region_windows

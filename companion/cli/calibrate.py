@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from calibration.geometry import MatGeometry
+    from calibration.profile import VisionProfile
     from companion.display.screen import Screen
     from companion.display.snapshot import Severity
     from vision.calibrate import (
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from vision.camera import CameraSource, EndOfFrames, Frame
     from vision.gate import GateVerdict, SteadyGate
     from vision.markers import BoardLocation
-    from vision.profile import VisionProfile
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

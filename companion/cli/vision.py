@@ -55,8 +55,8 @@ def load_image(path: Path) -> Any:
 def run_read(args: argparse.Namespace) -> int:
     """Print the observation of ``args.image`` as JSON."""
     from calibration.geometry import mat_for_game
+    from calibration.profile import VisionProfile, square_mm_for
     from companion.games import game_names, get_game
-    from vision.profile import VisionProfile, square_mm_for
     from vision.read import VisionConfig, read_frame
 
     profile = VisionProfile.load(args.profile) if args.profile else VisionProfile.default()

@@ -5,6 +5,7 @@ import threading
 import time
 from dataclasses import replace
 
+from calibration.profile import VisionProfile
 from companion.demo import PhysicalBoard
 from companion.games import get_game
 from companion.launch import HeadlessSink, close_quietly, table_parts
@@ -14,7 +15,6 @@ from companion.record.journal import JournalWriter
 from companion.referee import Referee
 from companion.table import Table
 from vision.camera import CameraError, CameraOptions
-from vision.profile import VisionProfile
 
 GAME = get_game("coin-isolation")
 

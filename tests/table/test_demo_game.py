@@ -106,7 +106,7 @@ def test_each_turns_screenshot_highlights_the_engines_targets_and_reads_the_scor
 def test_the_record_names_the_calibration_and_the_mat_print(reference_game):
     """The journal's header holds the profile the camera was read with and the square size
     the mat was read at (None: the mat's own), as the record contract asks."""
-    from vision.profile import VisionProfile
+    from calibration.profile import VisionProfile
 
     out, _report = reference_game
     header = load_timeline(out / "record").header

@@ -57,10 +57,10 @@ def test_the_table_reads_the_mat_at_its_printed_square_size(tmp_path):
     the table reads; a profile made on another game's mat does not."""
     from dataclasses import replace
 
+    from calibration.profile import VisionProfile
     from companion.launch import close_quietly, table_parts
     from companion.panel.driver import open_panel
     from companion.referee import Referee
-    from vision.profile import VisionProfile
 
     position = GAME.new_position(2, ())
     plain = VisionProfile.default()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from calibration.geometry import coin_isolation_mat
-from vision.profile import VisionProfile
+from calibration.profile import VisionProfile
 from vision.read import VisionConfig
 
 CONFIG = VisionConfig()

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from calibration.geometry import coin_isolation_mat
+from calibration.profile import VisionProfile
 from contract.observation import COIN_KINDS
 from vision import synth
 from vision.calibrate import (
@@ -20,7 +21,6 @@ from vision.calibrate import (
     learn_from_layout,
     learn_profile,
 )
-from vision.profile import VisionProfile
 from vision.read import VisionConfig, read_frame
 
 GEOMETRY = coin_isolation_mat()

@@ -7,9 +7,9 @@ from pathlib import Path
 import cv2
 import pytest
 
+from calibration.profile import VisionProfile
 from companion.cli import main
 from vision import synth
-from vision.profile import VisionProfile
 
 
 def test_calibrate_on_sim_runs_end_to_end(

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+from calibration.profile import VisionProfile
 from companion.cli import main
 from tests.vision.calibration_frames import (
     SIZE,
@@ -21,7 +22,6 @@ from tests.vision.calibration_frames import (
     wash_out,
     write_photos,
 )
-from vision.profile import VisionProfile
 
 FULL = layout_scene()
 CLEAR_E4 = "(clear the mat: something lies on e4)"

@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
+from calibration.profile import METAL_COLOURS, VisionProfile
 from vision.light import PAPER
 from vision.pawns import PawnConfig, pawn_labels, pawn_mask
-from vision.profile import METAL_COLOURS, VisionProfile
 from vision.read import read_frame
 from vision.synth import Light, SynthScene, Variation, random_scene, random_variation, render
 

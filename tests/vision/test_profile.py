@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from vision.errors import ProfileError
-from vision.profile import VisionProfile
+from calibration.profile import ProfileError, VisionProfile
 
 
 def test_default_has_true_us_diameters_and_metals():
@@ -26,7 +25,7 @@ def test_json_round_trip(tmp_path):
     path = tmp_path / "profile.json"
     profile.save(path)
     assert VisionProfile.load(path) == profile
-    assert eval(repr(profile), vars(__import__("vision.profile", fromlist=["*"]))) == profile
+    assert eval(repr(profile), vars(__import__("calibration.profile", fromlist=["*"]))) == profile
 
 
 @pytest.mark.parametrize(
@@ -63,7 +62,7 @@ def test_negative_threshold_is_refused():
 def test_the_mat_a_profile_was_calibrated_on_sets_the_square_size(tmp_path):
     from dataclasses import replace
 
-    from vision.profile import square_mm_for
+    from calibration.profile import square_mm_for
 
     plain = VisionProfile.default()
     made_on_small = replace(plain, mat="coin-isolation", square_mm=45.0)

@@ -105,7 +105,7 @@ def test_a_mat_printed_smaller_is_read_at_its_printed_size(tmp_path):
 def test_a_profile_calibrated_on_a_smaller_print_reads_it_so(tmp_path):
     from dataclasses import replace
 
-    from vision.profile import VisionProfile
+    from calibration.profile import VisionProfile
 
     path, coins = _small_print(tmp_path)
     profile = tmp_path / "profile.json"

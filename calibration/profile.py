@@ -15,8 +15,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from contract.errors import CompanionError
 from contract.observation import COIN_KINDS
-from vision.errors import ProfileError
 
 #: The version written into saved profiles; loading refuses other versions.
 PROFILE_VERSION = 1
@@ -29,6 +29,11 @@ METAL_COLOURS: dict[str, tuple[float, float]] = {
     "silver": (0.0, 0.0),
     "brass": (0.20, -0.65),
 }
+
+
+
+class ProfileError(CompanionError):
+    """A vision profile file that cannot be read, parsed or holds impossible values."""
 
 
 @dataclass(frozen=True)
