@@ -91,7 +91,7 @@ def build_table(position, images, folder, sink):
     header = JournalHeader.from_position(position.to_json())
     parts = TableParts(
         game=GAME, referee=referee, camera=PacedCamera(images), reopen_camera=None, panel=panel,
-        geometry=mat_for_game(GAME.name), profile=VisionProfile.default(), seats=seats_for(2),
+        geometry=mat_for_game(GAME.name), profile=VisionProfile.default(), seats=seats_for(GAME, 2),
         record_folder=folder, journal=JournalWriter.create(folder, header),
     )
     return Table(parts, sink), panel
@@ -149,7 +149,7 @@ def stage_times(position, after, images, repeat=5):
     geometry, config, profile = mat_for_game(GAME.name), VisionConfig(), VisionProfile.default()
     gate = SteadyGate(geometry)
     gate_ms, read_ms, candidates_ms = [], [], []
-    colours = {seat.colour: str(seat.number) for seat in seats_for(2)}
+    colours = {seat.colour: str(seat.number) for seat in seats_for(GAME, 2)}
     for index in range(repeat):
         image = images[index % len(images)]
         start = time.perf_counter()

@@ -11,7 +11,7 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from companion.screen_view import SeatView, default_seats
 from companion.table import Table, TableParts
 from contract.errors import CompanionError
 from vision.camera import CameraOptions, SimCamera, open_camera
-from vision.synth import PLAYER_COLOURS, random_hand, with_hands
+from vision.synth import random_hand, with_hands
 
 
 @dataclass(frozen=True)
@@ -76,9 +76,9 @@ def check_players(game: str, players: int) -> None:
                              f"{info.players_text()}")
 
 
-def seats_for(players: int) -> tuple[SeatView, ...]:
-    """Default seats: Player 1..N with the synthetic table's pawn colours."""
-    return default_seats(players, PLAYER_COLOURS)
+def seats_for(game: Game, players: int) -> tuple[SeatView, ...]:
+    """Default seats: Player 1..N with the game's pawn colours by seat."""
+    return default_seats(players, game.info.token_colours)
 
 
 def new_referee(options: GameOptions) -> Referee:
@@ -163,7 +163,7 @@ def table_parts(
         panel=panel,
         geometry=geometry,
         profile=profile,
-        seats=seats_for(players),
+        seats=seats_for(game, players),
         record_folder=record_folder,
         journal=journal,
         header_options={"camera": camera_url, "square_mm": square_mm},
@@ -260,6 +260,3 @@ def is_finished(referee: Referee) -> Callable[[], bool]:
     return lambda: referee.phase is Phase.OVER
 
 
-def pawn_colours(players: int) -> Sequence[str]:
-    """The pawn colours of seats 1..players."""
-    return PLAYER_COLOURS[:players]

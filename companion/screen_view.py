@@ -11,20 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.display.snapshot import Message, PathView, PlayerView, Severity, Snapshot
-from companion.games import get_game
+from companion.games import Game, get_game
 from companion.referee import Phase, RefereeView
+from contract.colours import colour_rgb
 
-#: Pawn colours by name as the screen draws them (RGB), matching the synthetic table's pawns.
-COLOUR_RGB: Mapping[str, tuple[int, int, int]] = {
-    "red": (213, 94, 0),
-    "blue": (0, 114, 178),
-    "green": (0, 158, 115),
-    "yellow": (240, 228, 66),
-    "black": (40, 40, 40),
-    "white": (235, 235, 235),
-    "purple": (204, 121, 167),
-    "orange": (230, 159, 0),
-}
 
 @dataclass(frozen=True)
 class SeatView:
@@ -33,6 +23,12 @@ class SeatView:
     number: int
     name: str
     colour: str
+
+
+def seat_colour(game: Game, seat: int) -> str:
+    """The colour of seat ``seat``'s pawns, as the game names them by seat."""
+    colours = game.info.token_colours or ("red",)
+    return colours[(seat - 1) % len(colours)]
 
 
 def default_seats(players: int, colours: Sequence[str]) -> tuple[SeatView, ...]:
@@ -60,7 +56,7 @@ def snapshot_of(
             number=seat.number,
             name=seat.name,
             colour_name=seat.colour,
-            colour=COLOUR_RGB.get(seat.colour, (128, 128, 128)),
+            colour=colour_rgb(seat.colour),
             pawn=tokens.get(str(seat.number)),
             score_cents=view.scores.get(seat.number, 0),
             taken=str(taken.get(str(seat.number), "")),
@@ -94,7 +90,7 @@ def layout_snapshot(
     pawns (square -> colour name) to lay out, their squares highlighted, and what to do now.
     Each pawn is listed as a player named by its colour, so its colour is named beside it."""
     players = tuple(
-        PlayerView(number, colour, colour, COLOUR_RGB.get(colour, (128, 128, 128)), square)
+        PlayerView(number, colour, colour, colour_rgb(colour), square)
         for number, (square, colour) in enumerate(sorted(pawns.items()), start=1)
     )
     return Snapshot(

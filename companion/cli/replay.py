@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from companion.display.snapshot import RGB, CameraView, PlayerView, Severity, Snapshot
+    from companion.display.snapshot import CameraView, PlayerView, Severity, Snapshot
     from companion.record.replay import GameTimeline
 
 #: How many recent moves the screen lists.
@@ -205,17 +205,10 @@ def _camera_view(timeline: GameTimeline, index: int, folder: Path) -> CameraView
     return None
 
 
-_COLOURS: dict[str, RGB] = {
-    "orange": (230, 159, 0), "blue": (0, 114, 178), "green": (0, 158, 115),
-    "sky blue": (86, 180, 233), "yellow": (240, 228, 66), "red": (213, 94, 0),
-    "vermillion": (213, 94, 0), "purple": (204, 121, 167), "white": (242, 242, 242),
-    "black": (30, 30, 30),
-}  # fmt: skip
-_DEFAULT_COLOURS = ("orange", "blue", "green", "purple")
-
-
 def _players(timeline: GameTimeline, index: int) -> tuple[PlayerView, ...]:
     from companion.display.snapshot import PlayerView
+    from companion.screen_view import seat_colour
+    from contract.colours import colour_rgb
 
     position = timeline.positions[index]
     data = position.to_json()
@@ -223,13 +216,13 @@ def _players(timeline: GameTimeline, index: int) -> tuple[PlayerView, ...]:
     scores = timeline.game.scores(position)
     views = []
     for seat in timeline.header.seats:
-        colour_name = seat.colour or _DEFAULT_COLOURS[(seat.number - 1) % len(_DEFAULT_COLOURS)]
+        colour_name = seat.colour or seat_colour(timeline.game, seat.number)
         views.append(
             PlayerView(
                 number=seat.number,
                 name=seat.name or f"Player {seat.number}",
                 colour_name=colour_name,
-                colour=_COLOURS.get(colour_name.lower(), _COLOURS["orange"]),
+                colour=colour_rgb(colour_name),
                 pawn=tokens.get(str(seat.number)),
                 score_cents=scores.get(seat.number, 0),
                 taken=data.get("taken", {}).get(str(seat.number), ""),
