@@ -320,10 +320,33 @@ def test_pit_mat(pit_radius_mm: float = 30.0) -> MatGeometry:
 test_pit_mat.__test__ = False  # type: ignore[attr-defined]  # a factory, not a pytest test
 
 
+@lru_cache(maxsize=4)
+def test_ring_mat(spaces: int = 12, space_radius_mm: float = 22.0) -> MatGeometry:
+    """A small ring track for testing games of another shape: ``spaces`` round track spaces
+    ``t1``.. (``t1`` at South's side, numbered anticlockwise as South sees it)."""
+    ring = spaces * (2 * space_radius_mm + 8.0) / (2 * math.pi)
+    side = 2 * (ring + space_radius_mm) + 20.0
+
+    def track(left: float, top: float) -> tuple[Region, ...]:
+        middle = (left + side / 2, top + side / 2)
+        regions = []
+        for index in range(spaces):
+            angle = math.pi / 2 - 2 * math.pi * index / spaces  # t1 at the bottom, then right
+            centre = (middle[0] + ring * math.cos(angle), middle[1] + ring * math.sin(angle))
+            regions.append(Region(f"t{index + 1}", "track", Circle(centre, space_radius_mm)))
+        return tuple(regions)
+
+    return _mat_around("test-ring", side, side, 40.0, track)
+
+
+test_ring_mat.__test__ = False  # type: ignore[attr-defined]  # a factory, not a pytest test
+
+
 #: Mat factories by game name; each takes no arguments or keyword options with defaults.
 _MATS: dict[str, Callable[[], MatGeometry]] = {
     "coin-isolation": coin_isolation_mat,
     "test-pits": test_pit_mat,
+    "test-ring": test_ring_mat,
 }
 
 

@@ -9,8 +9,11 @@ camera, a panel or a window.
 
 Phases: ``setup`` (read the starting layout, players confirm it), ``turn`` (waiting for the player
 to move and press), ``reading`` (waiting for the steady frame after the press), ``choosing``
-(several legal moves look alike; select steps, confirm accepts), ``undo`` (confirm takes back the
-last move), ``over``.
+(several legal moves look alike; select steps, confirm accepts), ``roll`` (a chance node such as a
+die: the companion rolls with its own recorded random source when ROLL or confirm is pressed, or
+the players enter what their dice show, select stepping through the faces and confirm entering
+one), ``undo`` (confirm takes back the last move), ``over``. Every chance outcome is recorded with
+its source (``random``, or the button that entered it), so replay needs no random source.
 
 The camera can be sure and wrong (a dime lying on a nickel can look like the nickel alone). A
 player who presses again without touching a rejected board insists the move is legal: when the
@@ -20,6 +23,7 @@ referee offers it, to be accepted with confirm, and records that it was taken ov
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -92,18 +96,22 @@ class Referee:
         template: Position,
         position: Position | None = None,
         moves_played: Sequence[str] = (),
+        dice: random.Random | None = None,
     ) -> None:
         """``template`` gives players, variants and sides for a layout read at setup.
 
         A ``position`` (resuming a game) skips setup; ``moves_played`` fills the list of moves.
+        With ``dice`` the companion rolls at chance nodes; without, the players enter their roll.
         """
         self.game = game
         self.template = template
+        self.dice = dice
         self._state = _State()
         if position is not None:
             self._state.position = position
             self._state.log = list(moves_played)
             self._begin_turn("Game resumed.")
+            self._await_roll()
 
     # Public -------------------------------------------------------------------------------------
 
@@ -137,7 +145,8 @@ class Referee:
         position = state.position
         playing = position is not None and state.phase is not Phase.OVER
         candidates = tuple(move.text() for move in state.candidates)
-        selected = state.selected if state.phase is Phase.CHOOSING else None
+        listing = state.phase in (Phase.CHOOSING, Phase.ROLL)
+        selected = state.selected if listing else None
         path: tuple[str, ...] = ()
         label = ""
         if selected is not None and state.candidates:
@@ -152,7 +161,7 @@ class Referee:
                 if playing and position is not None and state.phase is Phase.TURN
                 else frozenset()
             ),
-            candidates=candidates if state.phase is Phase.CHOOSING else (),
+            candidates=candidates if listing else (),
             selected=selected,
             path=path,
             path_label=label,
@@ -194,6 +203,8 @@ class Referee:
             return self._press_while_choosing(press)
         if phase is Phase.UNDO:
             return self._press_while_undoing(press)
+        if phase is Phase.ROLL and press.button != "UNDO":
+            return self._press_while_rolling(press)
         if press.button == "UNDO":
             return self._ask_undo()
         if end_button_seat(press.button) is not None:
@@ -349,7 +360,8 @@ class Referee:
     def _confirm_layout(self, source: str) -> list[Effect]:
         position = self._current()
         self._begin_turn("Layout confirmed; the game begins.")
-        return [Begin(position), *self._passes_until_move([]), Lights(turn=self._lit_turn())]
+        return [Begin(position), *self._passes_until_move([]),
+                Lights(turn=self._lit_turn(), verdict=self._lamp())]
 
     # Verdicts -----------------------------------------------------------------------------------
 
@@ -372,12 +384,75 @@ class Referee:
         passes = self._passes_until_move(state.history)
         return [record, *passes, Lights(turn=self._lit_turn(), verdict="green")]
 
+    # Chance ---------------------------------------------------------------------------------------
+
+    def _await_roll(self) -> None:
+        """At a chance node, wait for the roll: list the outcomes and say how to give one."""
+        state = self._state
+        position = self._current()
+        if state.phase is Phase.OVER or not self.game.is_chance(position):
+            return
+        state.phase, state.selected = Phase.ROLL, 0
+        state.candidates = [outcome for outcome, _ in self.game.chance_outcomes(position)]
+        self._say_roll()
+
+    def _say_roll(self) -> None:
+        state = self._state
+        player = self._mover()
+        if self.dice is not None:
+            self._say(f"{state.message} Player {player}: press ROLL (or confirm) to roll.", "info")
+            return
+        shown = state.candidates[state.selected].text()
+        self._say(f"Player {player}: roll your dice, then show the roll with select ({shown}) "
+                  "and enter it with confirm.", "info")
+
+    def _press_while_rolling(self, press: Press) -> list[Effect]:
+        state = self._state
+        if self.dice is not None:
+            if press.button not in ("ROLL", "CONFIRM", f"END{self._mover()}"):
+                return []
+            outcomes = self.game.chance_outcomes(self._current())
+            outcome = self.dice.choices([move for move, _ in outcomes],
+                                        weights=[float(chance) for _, chance in outcomes])[0]
+            return self._apply_roll(outcome, "random")
+        if press.button == "SELECT":
+            state.selected = (state.selected + 1) % len(state.candidates)
+            self._say_roll()
+            return []
+        if press.button == "CONFIRM":
+            return self._apply_roll(state.candidates[state.selected], press.source)
+        return []
+
+    def _apply_roll(self, outcome: Move, source: str) -> list[Effect]:
+        """Apply a chance outcome given by ``source`` and record it, then go on to the move."""
+        state = self._state
+        before = self._current()
+        player = self.game.to_move(before)
+        state.position = self.game.apply(before, outcome)
+        state.log.append(f"{player}: {outcome.text()}")
+        if state.history:
+            state.history[-1].passes += 1
+        record = Record("move", {"player": player, "move": outcome.text(), "source": source,
+                                 "state_hash": state.position.state_hash()})
+        self._begin_turn(f"Player {player} rolled {outcome.text()}.")
+        rest = self._passes_until_move(state.history)
+        return [record, *rest, Lights(turn=self._lit_turn(), verdict=self._lamp())]
+
+    def _lamp(self) -> str | None:
+        """The verdict lamp for the phase: ask while a roll is awaited."""
+        return "ask" if self._state.phase is Phase.ROLL else None
+
+    # Forced actions and the end -------------------------------------------------------------------
+
     def _passes_until_move(self, history: list[_Turn]) -> list[Effect]:
-        """Apply the forced actions (a pass) while the game has one for the player to move."""
+        """Apply the forced actions (a pass) while the game has one for the player to move, and
+        wait for a roll at a chance node."""
         effects: list[Effect] = []
         notes: list[str] = []
         while not self.game.is_over(self._current()):
             position = self._current()
+            if self.game.is_chance(position):
+                break
             first = self.game.forced(position)
             if first is None:
                 break
@@ -402,6 +477,7 @@ class Referee:
             }))
         if notes:
             self._say(" ".join([self._state.message, *notes]), "info")
+        self._await_roll()
         return effects
 
     def _reject(self, position: Position, observation: Observation) -> list[Effect]:

@@ -22,6 +22,7 @@ class Phase(Enum):
     TURN = "turn"
     READING = "reading"
     CHOOSING = "choosing"
+    ROLL = "roll"
     UNDO = "undo"
     OVER = "over"
 
@@ -31,7 +32,8 @@ class Phase(Enum):
 
 @dataclass(frozen=True)
 class Press:
-    """A button was pressed: ``END1``..``END6``, ``UNDO``, ``SELECT`` or ``CONFIRM``."""
+    """A button was pressed: ``END1``..``END6``, ``UNDO``, ``SELECT``, ``CONFIRM`` or
+    ``ROLL``."""
 
     button: str
     source: str = "panel"

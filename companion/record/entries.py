@@ -22,8 +22,9 @@ FORMAT_VERSION = 1
 JOURNAL_NAME = "journal.jsonl"
 FRAMES_FOLDER = "frames"
 
-#: Where an event came from. ``referee`` is for what the referee decides alone (automatic passes).
-SOURCES = ("panel", "keyboard", "bot", "camera", "referee")
+#: Where an event came from. ``referee`` is for what the referee decides alone (automatic passes);
+#: ``random`` for a chance outcome the companion drew from its own random source (a die it rolled).
+SOURCES = ("panel", "keyboard", "bot", "camera", "referee", "random")
 KINDS = ("move", "pass", "correction", "ruling", "note")
 #: ``undo`` takes back a standing move (and the passes after it); ``setup`` replaces the start.
 CORRECTIONS = ("undo", "setup")

@@ -1,0 +1,222 @@
+"""Ring Race: a test game of another shape than Coin Isolation, to prove the table is general.
+
+Tokens run round a ring of twelve track spaces (the ``test-ring`` mat); each turn starts with a
+die (a chance node: ``roll:1``..``roll:3``, a third each), then the player moves their token
+that many spaces on (``t2-t4``), taking the coin on the space it lands on. A token cannot land
+on another: then the player's only action is ``pass``, which changes nothing on the table (so
+the referee plays it). The game ends when a player holds three coins (the goal) or no coin is
+left; the most cents wins, ties standing. Position JSON::
+
+    {"game": "ring-race", "players": 2, "to_move": 1, "rolled": null,
+     "tokens": {"1": "t1", "2": "t7"}, "coins": {"t3": "P", "t9": "N"},
+     "taken": {"1": "", "2": ""}}
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from companion.games import (
+    Game,
+    GameInfo,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Position,
+    PositionError,
+    Result,
+    Termination,
+)
+from contract.observation import Observation
+from contract.table_state import TableState, seen_looks
+
+SPACES = 12
+FACES = (1, 2, 3)
+GOAL = 3
+VALUES = {"P": 1, "N": 5}
+
+
+def space(index: int) -> str:
+    return f"t{index % SPACES + 1}"
+
+
+def index_of(name: str) -> int:
+    return int(name[1:]) - 1
+
+
+@dataclass(frozen=True)
+class RacePosition(Position):
+    players: int
+    to_move: int
+    rolled: int | None
+    tokens: tuple[str, ...]
+    coins: tuple[tuple[str, str], ...]
+    taken: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "ring-race", "players": self.players, "to_move": self.to_move,
+            "rolled": self.rolled,
+            "tokens": {str(seat): name for seat, name in enumerate(self.tokens, 1)},
+            "coins": dict(self.coins),
+            "taken": {str(seat): coins for seat, coins in enumerate(self.taken, 1)},
+        }
+
+
+@dataclass(frozen=True)
+class RaceMove(Move):
+    kind: str  # "roll", "go" or "pass"
+    value: int = 0
+    start: str = ""
+    end: str = ""
+
+    def text(self) -> str:
+        if self.kind == "roll":
+            return f"roll:{self.value}"
+        return "pass" if self.kind == "pass" else f"{self.start}-{self.end}"
+
+    def regions(self) -> tuple[str, ...]:
+        return (self.start, self.end) if self.kind == "go" else ()
+
+
+class RingRace(Game):
+    name = "ring-race"
+    info = GameInfo(
+        title="Ring Race", min_players=2, max_players=3, mat="test-ring", coin_kinds="PN",
+        chance=True, token_colours=("red", "blue", "green"), score_unit="¢",
+        seat_heading="Coins taken",
+    )
+
+    def new_position(self, players: int, variants: Sequence[str] = (),
+                     seed: int | None = None) -> RacePosition:
+        self.info.check_players(players)
+        rng = random.Random(seed)
+        tokens = tuple(space(seat * 4) for seat in range(players))
+        free = [space(index) for index in range(SPACES) if space(index) not in tokens]
+        coins = tuple(sorted((name, rng.choice("PN")) for name in rng.sample(free, 6)))
+        return RacePosition(players, 1, None, tokens, coins, ("",) * players)
+
+    def position_from_json(self, data: Mapping[str, Any]) -> RacePosition:
+        try:
+            players = int(data["players"])
+            tokens = tuple(str(data["tokens"][str(seat)]) for seat in range(1, players + 1))
+            coins = tuple(sorted((str(name), str(kind))
+                                 for name, kind in data.get("coins", {}).items()))
+            taken = tuple(str(data.get("taken", {}).get(str(seat), ""))
+                          for seat in range(1, players + 1))
+            rolled = data.get("rolled")
+            position = RacePosition(players, int(data.get("to_move", 1)),
+                                    None if rolled is None else int(rolled), tokens, coins, taken)
+        except (KeyError, TypeError, ValueError) as error:
+            raise PositionError(f"bad Ring Race position: {error!r}") from None
+        names = {space(index) for index in range(SPACES)}
+        if not set(tokens) | {name for name, _ in coins} <= names:
+            raise PositionError(f"Ring Race spaces are t1..t{SPACES}: {dict(data)!r}")
+        return position
+
+    def parse_move(self, text: str) -> RaceMove:
+        if text == "pass":
+            return RaceMove("pass")
+        if match := re.fullmatch(r"roll:([1-9])", text):
+            return RaceMove("roll", int(match.group(1)))
+        if match := re.fullmatch(r"(t\d+)-(t\d+)", text):
+            return RaceMove("go", 0, match.group(1), match.group(2))
+        raise NotationError(f"not a Ring Race move: {text!r}")
+
+    def to_move(self, position: Position) -> int:
+        return _race(position).to_move
+
+    def is_chance(self, position: Position) -> bool:
+        return not self.is_over(position) and _race(position).rolled is None
+
+    def chance_outcomes(self, position: Position) -> list[tuple[Move, Fraction]]:
+        if not self.is_chance(position):
+            return []
+        return [(RaceMove("roll", face), Fraction(1, len(FACES))) for face in FACES]
+
+    def legal_moves(self, position: Position) -> list[Move]:
+        race = _race(position)
+        if self.is_over(race) or race.rolled is None:
+            return []
+        start = race.tokens[race.to_move - 1]
+        end = space(index_of(start) + race.rolled)
+        if end in race.tokens:
+            return [RaceMove("pass")]
+        return [RaceMove("go", 0, start, end)]
+
+    def apply(self, position: Position, move: Move) -> RacePosition:
+        race = _race(position)
+        if not isinstance(move, RaceMove):
+            raise IllegalMoveError(f"{move!r} is not a Ring Race move")
+        if move.kind == "roll":
+            if not self.is_chance(race) or move.value not in FACES:
+                raise IllegalMoveError(f"{move.text()} is no roll here")
+            return RacePosition(race.players, race.to_move, move.value, race.tokens, race.coins,
+                                race.taken)
+        if move not in self.legal_moves(race):
+            raise IllegalMoveError(f"{move.text()} is not legal here")
+        seat = race.to_move
+        tokens, coins, taken = list(race.tokens), dict(race.coins), list(race.taken)
+        if move.kind == "go":
+            tokens[seat - 1] = move.end
+            taken[seat - 1] += coins.pop(move.end, "")
+        return RacePosition(race.players, seat % race.players + 1, None, tuple(tokens),
+                            tuple(sorted(coins.items())), tuple(taken))
+
+    def is_over(self, position: Position) -> bool:
+        return _termination(_race(position)) is not None
+
+    def scores(self, position: Position) -> dict[int, int]:
+        race = _race(position)
+        return {seat: sum(VALUES[coin] for coin in race.taken[seat - 1])
+                for seat in range(1, race.players + 1)}
+
+    def result(self, position: Position) -> Result:
+        scores = self.scores(position)
+        best = max(scores.values())
+        return Result(tuple(seat for seat, score in scores.items() if score == best),
+                      tuple(scores.items()), unit="¢",
+                      termination=_termination(_race(position)))
+
+    def legal_targets(self, position: Position) -> frozenset[str]:
+        return frozenset(move.regions()[-1] for move in self.legal_moves(position)
+                         if move.regions())
+
+    def candidates(self, position: Position, observation: Observation) -> list[Move]:
+        seen = seen_looks(observation)
+        return [move for move in self.legal_moves(position)
+                if self.layout(self.apply(position, move)).looks() == seen]
+
+    def layout(self, position: Position) -> TableState:
+        race = _race(position)
+        tokens = {str(seat): name for seat, name in enumerate(race.tokens, 1)}
+        return TableState.of_stacks(dict(race.coins), tokens)
+
+    def position_from_reading(self, template: Position, observation: Observation) -> Position:
+        race = _race(template)
+        coins = tuple(sorted((name, reading.coin) for name, reading in observation.regions.items()
+                             if reading.coin is not None))
+        return RacePosition(race.players, race.to_move, race.rolled, race.tokens, coins,
+                            race.taken)
+
+
+def _termination(race: RacePosition) -> Termination | None:
+    if any(len(coins) >= GOAL for coins in race.taken):
+        return Termination.GOAL
+    if not race.coins:
+        return Termination.EXHAUSTED
+    return None
+
+
+def _race(position: Position) -> RacePosition:
+    if not isinstance(position, RacePosition):
+        raise PositionError(f"{type(position).__name__} is not a Ring Race position")
+    return position
+
+
+GAME = RingRace()
