@@ -9,8 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from companion.display.snapshot import Message, PathView, PlayerView, Severity, Snapshot
+from calibration.geometry import Circle, MatGeometry, mat_for_game
+from companion.display.snapshot import (
+    MatView,
+    Message,
+    PathView,
+    PlayerView,
+    RegionShape,
+    Severity,
+    Snapshot,
+)
 from companion.games import Game, get_game
 from companion.referee import Phase, RefereeView
 from contract.colours import colour_rgb
@@ -23,6 +33,37 @@ class SeatView:
     number: int
     name: str
     colour: str
+
+
+@dataclass(frozen=True)
+class BoardShape:
+    """How the screen draws a game's mat: a grid of ``files`` x ``ranks`` squares, or a
+    :class:`MatView` of regions of any shape."""
+
+    files: int = 8
+    ranks: int = 8
+    mat: MatView | None = None
+
+
+def board_shape(game: Game) -> BoardShape:
+    """The screen's board for ``game``, from the same geometry that prints its mat."""
+    return _board_of(mat_for_game(game.info.mat))
+
+
+@lru_cache(maxsize=8)
+def _board_of(geometry: MatGeometry) -> BoardShape:
+    names = [region.name for region in geometry.regions]
+    if all(region.kind == "square" for region in geometry.regions) and names:
+        files = len({name[0] for name in names})
+        return BoardShape(files, len(names) // files)
+    left, top = geometry.play_area.left, geometry.play_area.top
+    shapes = []
+    for region in geometry.regions:
+        low_x, low_y, high_x, high_y = region.shape.bounds()
+        shapes.append(RegionShape(region.name, region.kind, isinstance(region.shape, Circle),
+                                  low_x - left, low_y - top, high_x - low_x, high_y - low_y))
+    area = geometry.play_area
+    return BoardShape(mat=MatView(area.right - area.left, area.bottom - area.top, tuple(shapes)))
 
 
 def seat_colour(game: Game, seat: int) -> str:
@@ -48,6 +89,7 @@ def snapshot_of(
 ) -> Snapshot:
     """The snapshot to draw for ``view``; ``waiting_reason`` is the camera gate's last reason."""
     info = get_game(game).info
+    board = board_shape(get_game(game))
     data = view.position.to_json() if view.position is not None else {}
     tokens = view.table.tokens()
     taken = data.get("taken", {})
@@ -67,6 +109,9 @@ def snapshot_of(
     return Snapshot(
         game=info.title,
         seat_heading=info.seat_heading,
+        files=board.files,
+        ranks=board.ranks,
+        mat=board.mat,
         variants=tuple(data.get("variants", ())),
         stacks=Snapshot.stacks_from(view.table.stacks()),
         players=players,

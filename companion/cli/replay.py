@@ -160,6 +160,7 @@ def snapshot_at(timeline: GameTimeline, index: int, folder: Path | None = None) 
     """The side screen's snapshot for step ``index``: board, pawns, scores, last moves, caption,
     and, given the game ``folder``, the last accepted camera frame up to that step."""
     from companion.display.snapshot import Message, PathView, Snapshot
+    from companion.screen_view import board_shape
 
     game = timeline.game
     position = timeline.positions[index]
@@ -172,9 +173,13 @@ def snapshot_at(timeline: GameTimeline, index: int, folder: Path | None = None) 
     notable = event is not None and event.kind in ("ruling", "correction")
     severity: Severity = "warning" if notable else "info"
     started = timeline.header.started[:16].replace("T", " ")
+    board = board_shape(game)
     return Snapshot(
         title=f"Replay of {started} UTC",
         game=game.info.title,
+        files=board.files,
+        ranks=board.ranks,
+        mat=board.mat,
         seat_heading=game.info.seat_heading,
         variants=timeline.header.variants,
         stacks=Snapshot.stacks_from(game.layout(position).stacks()),

@@ -29,6 +29,10 @@ from companion.display.snapshot import Snapshot, parse_square
 
 
 def draw_board_background(surface: pygame.Surface, layout: Layout, cache: Sprites) -> None:
+    """The empty board: a grid with its coordinates, or a mat's regions with their names."""
+    if layout.regions:
+        _draw_regions(surface, layout, cache)
+        return
     pygame.draw.rect(surface, OUTLINE, layout.board.inset(-max(2, layout.cell // 20)))
     for name, box in layout.squares().items():
         file_index, rank_index = parse_square(name, layout.files, layout.ranks)
@@ -43,6 +47,22 @@ def draw_board_background(surface: pygame.Surface, layout: Layout, cache: Sprite
         label = cache.text(str(rank_index + 1), size, MUTED)
         row = layout.square_at(0, rank_index)
         blit_centred(surface, label, (layout.rank_labels.center[0], row.center[1]))
+
+
+def _draw_regions(surface: pygame.Surface, layout: Layout, cache: Sprites) -> None:
+    """A mat of any shape: each region outlined, round ones as circles, named in a corner."""
+    border = max(1, layout.cell // 25)
+    size = layout.text.small
+    for name, box in layout.regions:
+        if name in layout.round_regions:
+            radius = min(box.width, box.height) // 2
+            pygame.draw.circle(surface, OUTLINE, box.center, radius + border)
+            pygame.draw.circle(surface, LIGHT_SQUARE, box.center, radius)
+        else:
+            pygame.draw.rect(surface, OUTLINE, box.inset(-border))
+            pygame.draw.rect(surface, LIGHT_SQUARE, box)
+        label = cache.text(name, size, MUTED)
+        blit_centred(surface, label, (box.center[0], box.bottom - label.get_height() // 2))
 
 
 def draw_pieces(

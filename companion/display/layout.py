@@ -7,11 +7,11 @@ square, and every box lies inside the window whatever its size.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import NamedTuple
 
-from companion.display.snapshot import parse_square, square_name
+from companion.display.snapshot import MatView, parse_square, square_name
 
 
 class Box(NamedTuple):
@@ -86,6 +86,8 @@ class Layout:
     camera: Box
     message_bar: Box
     text: TextSizes
+    regions: tuple[tuple[str, Box], ...] = ()
+    round_regions: frozenset[str] = frozenset()
 
     @property
     def window(self) -> Box:
@@ -124,6 +126,8 @@ class Layout:
 
     @cached_property
     def _square_boxes(self) -> dict[str, Box]:
+        if self.regions:
+            return dict(self.regions)
         return {
             square_name(f, r): self.square_at(f, r)
             for r in range(self.ranks)
@@ -138,11 +142,15 @@ MINIMUM_SIZE = (320, 200)
 
 
 def compute_layout(
-    size: tuple[int, int], files: int = 8, ranks: int = 8, players: int = 2
+    size: tuple[int, int], files: int = 8, ranks: int = 8, players: int = 2,
+    mat: MatView | None = None,
 ) -> Layout:
-    """The layout for a window of ``size`` pixels, a board of ``files`` x ``ranks`` squares and
-    ``players`` score rows: the board on the left, the side panel on the right, the message bar
-    along the bottom, the camera view in the panel's bottom right corner."""
+    """The layout for a window of ``size`` pixels, a board of ``files`` x ``ranks`` squares (or
+    the regions of ``mat``, scaled to fit) and ``players`` score rows: the board on the left, the
+    side panel on the right, the message bar along the bottom, the camera view in the panel's
+    bottom right corner."""
+    if mat is not None:
+        return _mat_layout(compute_layout(size, files, ranks, players), mat)
     width, height = max(size[0], MINIMUM_SIZE[0]), max(size[1], MINIMUM_SIZE[1])
     margin = max(4, round(height * 0.02))
     bar_height = round(height * 0.12)
@@ -211,3 +219,24 @@ def _panel_boxes(
                  camera_height)
     list_area = Box(x, rest_top, max(0, camera.x - gap - x), rest_height)
     return header, turn, score_header, rows, list_area, camera
+
+
+def _mat_layout(grid: Layout, mat: MatView) -> Layout:
+    """``grid``'s layout with its board replaced by ``mat``'s regions, scaled to fit the
+    board's area and centred in it; ``cell`` is the smallest region's side."""
+    area = grid.board
+    scale = min(area.width / mat.width_mm, area.height / mat.height_mm)
+    width, height = round(mat.width_mm * scale), round(mat.height_mm * scale)
+    board = Box(area.x + (area.width - width) // 2, area.y + (area.height - height) // 2,
+                width, height)
+    boxes = tuple(
+        (region.name, Box(board.x + round(region.x_mm * scale),
+                          board.y + round(region.y_mm * scale),
+                          max(1, round(region.width_mm * scale)),
+                          max(1, round(region.height_mm * scale))))
+        for region in mat.regions)
+    cell = min((min(box.width, box.height) for _, box in boxes), default=grid.cell)
+    return replace(grid, board=board, cell=cell, regions=boxes,
+                   round_regions=frozenset(region.name for region in mat.regions if region.round),
+                   rank_labels=Box(grid.rank_labels.x, board.y, grid.rank_labels.width, height),
+                   file_labels=Box(board.x, board.bottom, width, grid.file_labels.height))

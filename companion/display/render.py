@@ -57,7 +57,7 @@ class RenderCache(Sprites):
 
     def board(self, layout: Layout) -> tuple[pygame.Surface, Box]:
         """The empty board with its coordinates and where it goes, drawn once per layout."""
-        key = (layout.size, layout.files, layout.ranks)
+        key = (layout.size, layout.files, layout.ranks, layout.regions)
         if self._board is None or self._board[0] != key:
             frame = max(2, layout.cell // 20)
             area = Box(layout.rank_labels.x, layout.board.y - frame,

@@ -77,6 +77,7 @@ class Screen:
         self._screenshots: queue.Queue[Path] = queue.Queue()
         self._cache = RenderCache()
         self._layout: Layout | None = None
+        self._layout_shape: tuple[object, ...] | None = None
         self._windowed_size = size
         self._clock = pygame.time.Clock()
         self._deadline = time.perf_counter()
@@ -189,11 +190,10 @@ class Screen:
         size = self._surface.get_size()
         players = max(1, len(snapshot.players))
         layout = self._layout
-        if layout is None or (layout.size, layout.files, layout.ranks, len(layout.score_rows)) != (
-            size, snapshot.files, snapshot.ranks, players
-        ):
-            layout = compute_layout(size, snapshot.files, snapshot.ranks, players)
-            self._layout = layout
+        shape = (size, snapshot.files, snapshot.ranks, players, snapshot.mat)
+        if layout is None or self._layout_shape != shape:
+            layout = compute_layout(size, snapshot.files, snapshot.ranks, players, snapshot.mat)
+            self._layout, self._layout_shape = layout, shape
         return draw(self._surface, snapshot, layout, self._cache, incremental=True)
 
     def run(self) -> None:
@@ -232,7 +232,8 @@ class Screen:
 def render_surface(snapshot: Snapshot, size: tuple[int, int] = (1600, 900)) -> pygame.Surface:
     """The screen for ``snapshot`` drawn on an offscreen surface of ``size``, without a window."""
     pygame.font.init()
-    layout = compute_layout(size, snapshot.files, snapshot.ranks, max(1, len(snapshot.players)))
+    layout = compute_layout(size, snapshot.files, snapshot.ranks, max(1, len(snapshot.players)),
+                            snapshot.mat)
     surface = pygame.Surface(layout.size)
     draw(surface, snapshot, layout)
     return surface

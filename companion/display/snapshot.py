@@ -112,6 +112,33 @@ class CameraView:
 
 
 @dataclass(frozen=True)
+class RegionShape:
+    """One region of a mat as the screen draws it: its name, its kind (``square``, ``pit``,
+    ``track``, ``cup``), whether it is round, and its box in mm from the play area's top left."""
+
+    name: str
+    kind: str
+    round: bool
+    x_mm: float
+    y_mm: float
+    width_mm: float
+    height_mm: float
+
+
+@dataclass(frozen=True)
+class MatView:
+    """A mat of any shape for the screen (a ring track, pits and cups): its play area's size in
+    mm and its regions. A plain grid of squares needs none (``files`` and ``ranks`` say it)."""
+
+    width_mm: float
+    height_mm: float
+    regions: tuple[RegionShape, ...]
+
+    def names(self) -> frozenset[str]:
+        return frozenset(region.name for region in self.regions)
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """Everything drawn on the side screen at one moment; the screen draws it and decides nothing.
 
@@ -120,7 +147,8 @@ class Snapshot:
     ``problems`` the squares marked as wrong after a rejected move. ``candidates`` is the numbered
     list of moves being asked about, ``selected`` the index of the one shown (0-based).
     ``last_moves`` are move texts, oldest first. ``result`` is set when the game is over.
-    ``to_move`` is a seat number or None (setup, game over).
+    ``to_move`` is a seat number or None (setup, game over). ``mat`` is the board of any shape
+    (a ring track, pits); without it the board is a grid of ``files`` x ``ranks`` squares.
     """
 
     title: str = "Coin Table Companion"
@@ -141,6 +169,7 @@ class Snapshot:
     message: Message | None = None
     camera: CameraView | None = field(default=None, compare=False)
     result: str | None = None
+    mat: MatView | None = None
 
     def __post_init__(self) -> None:
         if not (1 <= self.files <= len(FILE_LETTERS) and 1 <= self.ranks <= 99):
@@ -169,7 +198,10 @@ class Snapshot:
             raise DisplayError(f"selected candidate {self.selected} is not in the list")
 
     def _check_square(self, square: str) -> None:
-        parse_square(square, self.files, self.ranks)
+        if self.mat is None:
+            parse_square(square, self.files, self.ranks)
+        elif square not in self.mat.names():
+            raise DisplayError(f"{square!r} is not a region of the mat")
 
     def square_names(self) -> tuple[str, ...]:
         """Every square of the board, a1 first, file by file within each rank."""
