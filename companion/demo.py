@@ -456,7 +456,8 @@ def run_demo(
         referee = new_referee(game_options)
     seed = options.seed
     panel = open_panel("sim://")
-    url = f"sim://?seed={seed}&board=empty" + ("&plain=1" if options.plain_camera else "")
+    url = (f"sim://?seed={seed}&board=empty&mat={referee.game.info.mat}"
+           + ("&plain=1" if options.plain_camera else ""))
     parts = table_parts(referee, url, panel, VisionProfile.default(), record,
                         game_options.players, journal,
                         camera_options=CameraOptions(fps=frames_per_second))

@@ -149,8 +149,8 @@ def table_parts(
     The mat is read at ``square_mm`` (as printed), else as the profile was calibrated on it;
     the record's header names the camera, the square size and the profile used."""
     game = referee.game
-    square_mm = square_mm_for(game.name, square_mm, profile)
-    geometry = mat_for_game(game.name, square_mm)
+    square_mm = square_mm_for(game.info.mat, square_mm, profile)
+    geometry = mat_for_game(game.info.mat, square_mm)
 
     def reopen() -> Any:
         return open_camera(camera_url, camera_options)

@@ -40,6 +40,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration.geometry import mat_for_game, mat_names
 from vision.errors import VisionError
 
 if TYPE_CHECKING:
@@ -424,7 +425,8 @@ class SimCamera(_SourceBase):
         self._synth_module = synth
         variation = synth.Variation() if settings.plain else synth.random_variation(settings.seed)
         if settings.board == "empty":
-            scene = synth.SynthScene.build({}, {}, variation=variation, layout_seed=settings.seed)
+            scene = synth.SynthScene.build({}, {}, mat_for_game(settings.mat), variation=variation,
+                                           layout_seed=settings.seed)
         else:
             scene = synth.random_scene(settings.seed, variation, players=settings.players)
         self.synth = SynthCamera(scene, seed=settings.seed)
@@ -455,22 +457,24 @@ class SimCamera(_SourceBase):
 class SimSettings:
     """Options of a ``sim://`` URL: ``seed`` (camera, light and board), ``players`` (pawns on a
     random board), ``board`` (``random`` or ``empty``), ``plain`` (1: a straight, evenly lit
-    camera instead of a random one)."""
+    camera instead of a random one), ``mat`` (which game's mat lies on the table; a random board
+    is Coin Isolation's)."""
 
     seed: int = 0
     players: int = 2
     board: str = "random"
     plain: bool = False
+    mat: str = "coin-isolation"
 
     @classmethod
     def from_query(cls, pairs: Sequence[tuple[str, str]], url: str) -> SimSettings:
         """Parse the URL's options; unknown or bad ones raise :class:`CameraError`."""
         values: dict[str, Any] = {}
         for key, value in pairs:
-            if key not in ("seed", "players", "plain", "board"):
+            if key not in ("seed", "players", "plain", "board", "mat"):
                 raise CameraError(
                     f"unknown option {key!r} in {url!r}; sim:// takes seed, players, board, "
-                    "plain, fps and loop"
+                    "plain, mat, fps and loop"
                 )
             if key in ("seed", "players"):
                 if not value.lstrip("-").isdigit():
@@ -485,6 +489,12 @@ class SimSettings:
             raise CameraError(f"board={settings.board!r} in {url!r}: use random or empty")
         if not 0 <= settings.players <= 4:
             raise CameraError(f"players={settings.players} in {url!r}: use 0 to 4")
+        if settings.mat not in mat_names():
+            raise CameraError(f"mat={settings.mat!r} in {url!r}: use one of "
+                              f"{', '.join(mat_names())}")
+        if settings.board == "random" and settings.mat != "coin-isolation":
+            raise CameraError(f"board=random in {url!r} is Coin Isolation's; use board=empty "
+                              f"with mat={settings.mat}")
         return settings
 
 

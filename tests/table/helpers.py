@@ -52,10 +52,11 @@ class SimTable:
     """A :class:`Table` that starts at ``position`` with its game record begun."""
 
     def __init__(self, folder, position, camera_seed=5, blockable=False, plain=True,
-                 size=(1280, 720), camera=None, panel_url="sim://"):
-        referee = Referee(GAME, position, position=position)
+                 size=(1280, 720), camera=None, panel_url="sim://", game=GAME):
+        referee = Referee(game, position, position=position)
         self.panel = open_panel(panel_url)
-        url = f"sim://?seed={camera_seed}&board=empty" + ("&plain=1" if plain else "")
+        url = (f"sim://?seed={camera_seed}&board=empty&mat={game.info.mat}"
+               + ("&plain=1" if plain else ""))
         players = position.to_json()["players"]
         self.parts = table_parts(referee, url, self.panel, VisionProfile.default(),
                                  folder / "record", players,
@@ -75,7 +76,7 @@ class SimTable:
             self.parts.reopen_camera = None
         colours = {str(seat.number): seat.colour for seat in self.parts.seats}
         self.board = PhysicalBoard(self.sim, colours, camera_seed)
-        self.board.lay_out(GAME.layout(position))
+        self.board.lay_out(game.layout(position))
         self.sink = HeadlessSink()
         self.table = Table(self.parts, self.sink)
         self.referee = referee
