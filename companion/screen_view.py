@@ -88,11 +88,11 @@ def snapshot_of(
     waiting_reason: str | None = None,
 ) -> Snapshot:
     """The snapshot to draw for ``view``; ``waiting_reason`` is the camera gate's last reason."""
-    info = get_game(game).info
-    board = board_shape(get_game(game))
+    rules = get_game(game)
+    info, board = rules.info, board_shape(rules)
     data = view.position.to_json() if view.position is not None else {}
     tokens = view.table.tokens()
-    taken = data.get("taken", {})
+    held = rules.seat_coins(view.position) if view.position is not None else {}
     players = tuple(
         PlayerView(
             number=seat.number,
@@ -101,7 +101,7 @@ def snapshot_of(
             colour=colour_rgb(seat.colour),
             pawn=tokens.get(str(seat.number)),
             score_cents=view.scores.get(seat.number, 0),
-            taken=str(taken.get(str(seat.number), "")),
+            taken=held.get(seat.number, ""),
         )
         for seat in seats
     )

@@ -216,8 +216,8 @@ def _players(timeline: GameTimeline, index: int) -> tuple[PlayerView, ...]:
     from contract.colours import colour_rgb
 
     position = timeline.positions[index]
-    data = position.to_json()
     tokens = timeline.game.layout(position).tokens()
+    held = timeline.game.seat_coins(position)
     scores = timeline.game.scores(position)
     views = []
     for seat in timeline.header.seats:
@@ -230,7 +230,7 @@ def _players(timeline: GameTimeline, index: int) -> tuple[PlayerView, ...]:
                 colour=colour_rgb(colour_name),
                 pawn=tokens.get(str(seat.number)),
                 score_cents=scores.get(seat.number, 0),
-                taken=data.get("taken", {}).get(str(seat.number), ""),
+                taken=held.get(seat.number, ""),
             )
         )
     return tuple(views)

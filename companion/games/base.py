@@ -244,6 +244,11 @@ class Game(ABC):
         confirmed it; ``template`` gives the players, variants and seats. Raises
         :class:`PositionError` when the layout cannot start a game, saying why."""
 
+    def seat_coins(self, position: Position) -> dict[int, str]:
+        """The coins each seat holds off the board (taken, a reserve, a cup), as coin letters;
+        what the screen shows per seat under :attr:`GameInfo.seat_heading`. None by default."""
+        return {}
+
     def changed_regions(self, position: Position, move: Move) -> frozenset[str]:
         """Regions whose contents differ after ``move`` (for drawing a candidate)."""
         return self.layout(position).changed(self.layout(self.apply(position, move)))

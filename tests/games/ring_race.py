@@ -176,6 +176,10 @@ class RingRace(Game):
         return {seat: sum(VALUES[coin] for coin in race.taken[seat - 1])
                 for seat in range(1, race.players + 1)}
 
+    def seat_coins(self, position: Position) -> dict[int, str]:
+        race = _race(position)
+        return {seat: race.taken[seat - 1] for seat in range(1, race.players + 1)}
+
     def result(self, position: Position) -> Result:
         scores = self.scores(position)
         best = max(scores.values())

@@ -126,6 +126,9 @@ def table_invariants(game, position, players):
     assert set("".join(table.stacks().values())) <= set(game.info.coin_kinds)
     assert set(table.tokens()) <= {str(player) for player in range(1, players + 1)}
     assert TableState.from_json(table.to_json()) == table
+    held = game.seat_coins(position)
+    assert set(held) <= set(range(1, players + 1))
+    assert set("".join(held.values())) <= set(game.info.coin_kinds)
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -170,6 +170,11 @@ class CoinIsolation(Game):
         position = _position(position)
         return {player: position.score(player) for player in range(1, position.players + 1)}
 
+    def seat_coins(self, position: Position) -> dict[int, str]:
+        """The coins each player has taken."""
+        position = _position(position)
+        return {player: position.taken[player - 1] for player in range(1, position.players + 1)}
+
     def result(self, position: Position) -> Result:
         """Highest total wins; a tie goes to the tied player who took a coin most recently."""
         position = _position(position)
