@@ -178,7 +178,7 @@ def run_scene(job: tuple[str, int, int, str]) -> SceneResult:
     """Render, calibrate and read one scene (``(family, seed, games, via)``)."""
     family, seed, games, via = job
     scene = random_table_scene(seed, family=family)
-    layout = calibration_layout(scene.geometry)
+    layout = calibration_layout(scene.geometry, KINDS, ("red", "blue"))
     empty_scene, layout_scene = scene_views(scene, layout)
     start = time.perf_counter()
     empty = [render_table(empty_scene, noise) for noise in EMPTY_SEEDS]

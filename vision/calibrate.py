@@ -89,9 +89,10 @@ class CalibrationLayout:
 
 
 def calibration_layout(
-    geometry: MatGeometry, kinds: str = "PNDQ", pawns: Sequence[str] = ("red", "blue")
+    geometry: MatGeometry, kinds: str, pawns: Sequence[str]
 ) -> CalibrationLayout:
-    """One coin of each of ``kinds`` and each pawn on well-separated squares of ``geometry``."""
+    """One coin of each of ``kinds`` and each pawn on well-separated squares of ``geometry``
+    (the game's coins and pawn colours: see its ``GameInfo``)."""
     for kind in kinds:
         if kind not in COIN_KINDS:
             raise CalibrationError(

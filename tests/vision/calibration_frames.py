@@ -16,7 +16,7 @@ from vision.calibrate import calibration_layout
 
 GEOMETRY = coin_isolation_mat()
 #: Penny c3, nickel f3, dime c6, quarter f6; red pawn d4, blue pawn e5.
-LAYOUT = calibration_layout(GEOMETRY)
+LAYOUT = calibration_layout(GEOMETRY, "PNDQ", ("red", "blue"))
 SIZE = (1280, 720)
 
 

@@ -24,7 +24,7 @@ from vision.calibrate import (
 from vision.read import VisionConfig, read_frame
 
 GEOMETRY = coin_isolation_mat()
-LAYOUT = calibration_layout(GEOMETRY)
+LAYOUT = calibration_layout(GEOMETRY, "PNDQ", ("red", "blue"))
 
 
 def _scene(layout: CalibrationLayout | None, seed: int = 11) -> synth.SynthScene:
