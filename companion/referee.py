@@ -12,8 +12,11 @@ to move and press), ``reading`` (waiting for the steady frame after the press), 
 (several legal moves look alike; select steps, confirm accepts), ``roll`` (a chance node such as a
 die: the companion rolls with its own recorded random source when ROLL or confirm is pressed, or
 the players enter what their dice show, select stepping through the faces and confirm entering
-one), ``undo`` (confirm takes back the last move), ``over``. Every chance outcome is recorded with
-its source (``random``, or the button that entered it), so replay needs no random source.
+one), ``restore`` (a roll changed what must lie on the table, such as a battle's loser leaving:
+the screen marks the regions and says what to change, and once the players press confirm the
+camera must show it), ``undo`` (confirm takes back the last move), ``over``. Every chance
+outcome is recorded with its source (``random``, or the button that entered it), so replay needs
+no random source.
 
 The camera can be sure and wrong (a dime lying on a nickel can look like the nickel alone). A
 player who presses again without touching a rejected board insists the move is legal: when the
@@ -136,6 +139,8 @@ class Referee:
         if isinstance(event, DeviceStatus):
             return self._device(event)
         if isinstance(event, Seen):
+            if self._state.phase is Phase.RESTORE:
+                return self._restore_seen(event)
             return self._seen(event)
         return self._press(event)
 
@@ -205,6 +210,8 @@ class Referee:
             return self._press_while_undoing(press)
         if phase is Phase.ROLL and press.button != "UNDO":
             return self._press_while_rolling(press)
+        if phase is Phase.RESTORE:
+            return [WantFrame()] if press.button in ("CONFIRM", f"END{self._mover()}") else []
         if press.button == "UNDO":
             return self._ask_undo()
         if end_button_seat(press.button) is not None:
@@ -435,8 +442,31 @@ class Referee:
         record = Record("move", {"player": player, "move": outcome.text(), "source": source,
                                  "state_hash": state.position.state_hash()})
         self._begin_turn(f"Player {player} rolled {outcome.text()}.")
+        changed = differences(appearance(self.game, state.position),
+                              appearance(self.game, before))
+        if changed:
+            state.phase, state.marked = Phase.RESTORE, tuple(d.square for d in changed)
+            self._say(f"{state.message} Now {describe(changed)}; then press confirm.", "warning")
+            return [record, Lights(turn=player, verdict="ask")]
         rest = self._passes_until_move(state.history)
         return [record, *rest, Lights(turn=self._lit_turn(), verdict=self._lamp())]
+
+    def _restore_seen(self, seen: Seen) -> list[Effect]:
+        """The camera's view after the players changed the board as a roll asked: go on when it
+        shows the position (regions the camera is unsure of aside), else say what still differs."""
+        state = self._state
+        unsure = unsure_squares(seen.observation)
+        left = [difference for difference in differences(
+            appearance(self.game, self._current()), seen_looks(seen.observation))
+            if difference.square not in unsure]
+        if left:
+            state.marked = tuple(difference.square for difference in left)
+            self._say(f"The board is not as it should be yet: {describe(left)}; then press "
+                      "confirm.", "error")
+            return [Lights(turn=self._mover(), verdict="red")]
+        self._begin_turn("The board is as it should be.")
+        rest = self._passes_until_move(state.history)
+        return [*rest, Lights(turn=self._lit_turn(), verdict=self._lamp())]
 
     def _lamp(self) -> str | None:
         """The verdict lamp for the phase: ask while a roll is awaited."""

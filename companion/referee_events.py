@@ -23,6 +23,7 @@ class Phase(Enum):
     READING = "reading"
     CHOOSING = "choosing"
     ROLL = "roll"
+    RESTORE = "restore"
     UNDO = "undo"
     OVER = "over"
 

@@ -8,7 +8,7 @@ import random
 from companion.record.entries import JournalHeader
 from companion.record.journal import JournalWriter
 from companion.record.replay import load_timeline
-from companion.referee import Phase, Press, Record, Referee, Seen
+from companion.referee import Phase, Press, Record, Referee, Seen, WantFrame
 from contract.observation import Observation, RegionReading
 from tests.games.ring_race import GAME, RacePosition
 
@@ -34,7 +34,7 @@ def test_the_companion_rolls_records_the_roll_and_then_reads_the_move():
     referee = Referee(GAME, position, position=position, dice=random.Random(1))
     assert referee.phase is Phase.ROLL
     assert referee.handle(Press("SELECT")) == []  # only ROLL, confirm or the roller's END roll
-    rolled = records(referee.handle(Press("ROLL")))
+    rolled = records(referee.handle(Press("ROLL")))  # a 1 with this seed: no gust
     assert [record.fields["source"] for record in rolled] == ["random"]
     assert rolled[0].fields["move"].startswith("roll:")
     assert referee.phase is Phase.TURN
@@ -57,6 +57,24 @@ def test_players_enter_their_roll_with_select_and_confirm():
     entered = records(referee.handle(Press("CONFIRM", "keyboard")))
     assert [(r.fields["move"], r.fields["source"]) for r in entered] == [("roll:2", "keyboard")]
     assert referee.position.rolled == 2
+
+
+def test_a_roll_that_changes_the_table_waits_for_the_camera_to_show_the_change():
+    position = start(tokens={"1": "t1", "2": "t7"}, coins={"t2": "P", "t9": "N"})
+    referee = Referee(GAME, position, position=position)
+    referee.handle(Press("SELECT"))
+    referee.handle(Press("SELECT"))
+    referee.handle(Press("CONFIRM"))  # roll:3, a gust: the penny on t2 goes back in the box
+    assert referee.phase is Phase.RESTORE and referee.view().marked == ("t2",)
+    assert "take the penny off t2" in referee.view().message
+    unchanged = RacePosition(2, 1, None, ("t1", "t7"), (("t2", "P"), ("t9", "N")), ("", ""))
+    assert referee.handle(Press("CONFIRM")) == [WantFrame()]
+    referee.handle(Seen(camera_sees(unchanged)))
+    assert referee.phase is Phase.RESTORE and referee.view().severity == "error"
+    referee.handle(Press("CONFIRM"))
+    referee.handle(Seen(camera_sees(referee.position)))
+    assert referee.phase is Phase.TURN
+    assert [move.text() for move in GAME.legal_moves(referee.position)] == ["t1-t4"]
 
 
 def test_a_blocked_token_passes_by_itself_and_the_next_die_is_awaited():
@@ -88,6 +106,10 @@ def test_a_game_with_dice_replays_from_its_journal_without_the_dice(tmp_path):
             break
         if referee.phase is Phase.ROLL:
             write(referee.handle(Press("ROLL")))
+            continue
+        if referee.phase is Phase.RESTORE:  # the players blow the coin away; the camera sees it
+            referee.handle(Press("CONFIRM"))
+            write(referee.handle(Seen(camera_sees(referee.position))))
             continue
         (move,) = GAME.legal_moves(referee.position)
         mover = GAME.to_move(referee.position)

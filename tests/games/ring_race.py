@@ -2,7 +2,9 @@
 
 Tokens run round a ring of twelve track spaces (the ``test-ring`` mat); each turn starts with a
 die (a chance node: ``roll:1``..``roll:3``, a third each), then the player moves their token
-that many spaces on (``t2-t4``), taking the coin on the space it lands on. A token cannot land
+that many spaces on (``t2-t4``), taking the coin on the space it lands on. A 3 is also a gust:
+the coin on the space just ahead of the roller's token goes back in the box, which the players
+must do by hand before the move (the referee's restore phase). A token cannot land
 on another: then the player's only action is ``pass``, which changes nothing on the table (so
 the referee plays it). The game ends when a player holds three coins (the goal) or no coin is
 left; the most cents wins, ties standing. Position JSON::
@@ -38,6 +40,7 @@ from contract.table_state import TableState, seen_looks
 SPACES = 12
 FACES = (1, 2, 3)
 GOAL = 3
+GUST = 3
 VALUES = {"P": 1, "N": 5}
 
 
@@ -156,8 +159,11 @@ class RingRace(Game):
         if move.kind == "roll":
             if not self.is_chance(race) or move.value not in FACES:
                 raise IllegalMoveError(f"{move.text()} is no roll here")
-            return RacePosition(race.players, race.to_move, move.value, race.tokens, race.coins,
-                                race.taken)
+            coins = dict(race.coins)
+            if move.value == GUST:
+                coins.pop(space(index_of(race.tokens[race.to_move - 1]) + 1), None)
+            return RacePosition(race.players, race.to_move, move.value, race.tokens,
+                                tuple(sorted(coins.items())), race.taken)
         if move not in self.legal_moves(race):
             raise IllegalMoveError(f"{move.text()} is not legal here")
         seat = race.to_move

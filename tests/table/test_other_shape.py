@@ -11,6 +11,15 @@ from tests.games.ring_race import GAME as RING_RACE
 from tests.table.helpers import SimTable
 
 
+def wait_for(condition, table, seconds=10.0):
+    """Whether ``condition()`` came true within ``seconds``."""
+    try:
+        table.wait(condition, seconds)
+    except AssertionError:
+        return False
+    return True
+
+
 def test_a_ring_race_turn_is_rolled_read_recorded_resumed_and_exported(tmp_path):
     position = RING_RACE.new_position(2, seed=4)
     table = SimTable(tmp_path, position, game=RING_RACE)
@@ -31,14 +40,30 @@ def test_a_ring_race_turn_is_rolled_read_recorded_resumed_and_exported(tmp_path)
         table.board.lay_out(RING_RACE.layout(after))  # the player moves the token by hand
         table.submit_until("END1", "green")
         assert referee.position == after and referee.phase is Phase.ROLL
+        for _ in range(2):
+            table.press("SELECT")
+        table.wait(lambda: table.table.snapshot.selected == 2)
+        table.press("CONFIRM")  # player 2 rolls 3: a gust blows the penny off t6
+        table.wait(lambda: referee.phase is Phase.RESTORE)
+        assert table.table.snapshot.problems == {"t6"}
+        gusted = referee.position
+        table.press("CONFIRM")  # the board still shows the penny: the camera says so
+        table.wait(lambda: table.table.snapshot.message.severity == "error")
+        table.board.lay_out(RING_RACE.layout(gusted))
+        for _ in range(12):
+            table.press("CONFIRM")
+            if wait_for(lambda: referee.phase is Phase.TURN, table):
+                break
+            table.board.straighten(_ + 1)  # a misreading of the right board: look again
+        assert referee.phase is Phase.TURN and referee.position == gusted
     finally:
         table.close()
     timeline = load_timeline(tmp_path / "record")
-    assert not timeline.problems and timeline.final == after
+    assert not timeline.problems and timeline.final == gusted
     sources = [(step.event.move, step.event.source) for step in timeline.steps]
     assert sources[:2] == [("roll:2", "panel"), (move.text(), "camera")]
     text = format_game_text(game_text_from_timeline(timeline))
     assert "roll:2" in text and move.text() in text
     resumed, journal, players = resumed_referee(tmp_path / "record")
     journal.close()
-    assert players == 2 and resumed.position == after and resumed.phase is Phase.ROLL
+    assert players == 2 and resumed.position == gusted and resumed.phase is Phase.TURN
