@@ -1,12 +1,13 @@
 """`companion panel monitor [URL]`: watch the panel's events and set its LEDs, to check the wiring.
 
-Events and status sentences are printed as they come. Commands are read from standard input, one
-per line, so the monitor works from a terminal and from a pipe alike:
-With ``--lines`` every protocol line is printed too (``->`` sent, ``<-`` received).
-``leds 100010`` sets the LEDs (TURN1..4 GREEN RED; 0 off, 1 on, 2 blink), ``press END1`` presses a
-button of the software panel (``sim://`` only), ``send PING`` sends any line with its checksum
-computed, ``quit`` stops. The end of the input leaves the monitor running until Ctrl-C (or until
-``--seconds`` have passed).
+Events, status sentences and the panel's answers to the monitor's own commands (the LED state it
+applied, its answer to a ping) are printed as they come. Commands are read from standard input,
+one per line, so the monitor works from a terminal and from a pipe alike: ``leds 100010`` sets
+the LEDs (TURN1..4 GREEN RED; 0 off, 1 on, 2 blink), ``ping`` asks for a heartbeat now,
+``press END1`` presses a button of the software panel (``sim://`` only), ``send PING`` sends any
+line with its checksum computed, ``quit`` stops. With ``--lines`` every protocol line is printed
+too (``->`` sent, ``<-`` received). The end of the input leaves the monitor running until Ctrl-C
+(or until ``--seconds`` have passed).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 HELP = (
     "commands: leds DIGITS (six of 0/1/2 for TURN1 TURN2 TURN3 TURN4 GREEN RED), "
-    "press BUTTON (sim:// only), send BODY, quit"
+    "ping, press BUTTON (sim:// only), send BODY, quit"
 )
 
 
@@ -52,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.panel.driver import open_panel
 
     panel = open_panel(args.url)
-    if args.lines:
-        panel.line_observer = _print_line
+    answers = _Answers(print_lines=args.lines)
+    panel.line_observer = answers.observe
     commands: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=_read_commands, args=(sys.stdin, commands), daemon=True).start()
     _say(f"monitoring {panel.name}; {HELP}")
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             event = panel.next_event(timeout=0.05)
             if event is not None:
                 _say(_describe(event))
-            if not _obey_waiting(panel, commands):
+            if not _obey_waiting(panel, commands, answers):
                 _drain(panel)
                 break
     finally:
@@ -83,7 +84,29 @@ def _read_commands(stream: TextIO, commands: queue.Queue[str | None]) -> None:
     commands.put(None)
 
 
-def _obey_waiting(panel: Panel, commands: queue.Queue[str | None]) -> bool:
+class _Answers:
+    """Watches the panel's lines: prints the ones the monitor's own commands asked for (the LED
+    state applied, the answer to a ping), and every line with ``print_lines``."""
+
+    def __init__(self, print_lines: bool) -> None:
+        self.print_lines = print_lines
+        self.ping_waiting = False
+
+    def observe(self, direction: str, line: bytes) -> None:
+        if self.print_lines:
+            _print_line(direction, line)
+        if direction != "in":
+            return
+        body = line.decode("ascii", errors="replace").partition("*")[0].strip()
+        stamp = time.strftime("%H:%M:%S")
+        if body.startswith("LEDS "):
+            _say(f"{stamp} leds {body[5:]} applied by the panel")
+        elif body.startswith("BEAT ") and self.ping_waiting:
+            self.ping_waiting = False
+            _say(f"{stamp} ping answered: the last event made is number {body[5:]}")
+
+
+def _obey_waiting(panel: Panel, commands: queue.Queue[str | None], answers: _Answers) -> bool:
     """Carry out the commands typed so far; False when the user asked to quit."""
     while True:
         try:
@@ -92,11 +115,11 @@ def _obey_waiting(panel: Panel, commands: queue.Queue[str | None]) -> bool:
             return True
         if command is None:
             continue  # end of input: keep monitoring
-        if not _obey(panel, command):
+        if not _obey(panel, command, answers):
             return False
 
 
-def _obey(panel: Panel, command: str) -> bool:
+def _obey(panel: Panel, command: str, answers: _Answers) -> bool:
     from companion.panel.protocol import LedState
 
     verb, _, rest = command.partition(" ")
@@ -107,6 +130,10 @@ def _obey(panel: Panel, command: str) -> bool:
         if verb == "leds":
             panel.set_leds(LedState.from_text(rest))
             _say(f"leds {rest} sent")
+        elif verb == "ping":
+            answers.ping_waiting = True
+            panel.send_raw("PING")
+            _say("ping sent")
         elif verb == "press":
             if panel.twin is None:
                 _say("press works only on the software panel (sim://); press the real button")

@@ -288,6 +288,9 @@ def open_panel(url: str = AUTO_URL, config: SessionConfig | None = None) -> Pane
     Returns once the panel has answered ``HELLO``; raises :class:`PanelUnavailableError` with a
     sentence saying what to do when there is no panel or it does not answer.
     """
+    if not url.strip():
+        raise PanelUnavailableError("No panel port was given; give the panel's port (such as "
+                                    "/dev/ttyACM0), auto, or sim:// for the software panel.")
     if url.startswith(SIM_URL):
         return _open_twin(config, _twin_seats(url))
     path = find_panel_port() if url == AUTO_URL else url
@@ -300,7 +303,12 @@ def _twin_seats(url: str) -> int:
     """The END buttons a ``sim://`` panel has: ``sim://?seats=N`` (1 to 4), else 4."""
     from urllib.parse import parse_qs, urlsplit
 
-    seats = parse_qs(urlsplit(url).query).get("seats", ["4"])[-1]
+    options = parse_qs(urlsplit(url).query, keep_blank_values=True)
+    unknown = sorted(set(options) - {"seats"})
+    if unknown:
+        raise PanelUnavailableError(f"{url}: unknown option {unknown[0]!r}; sim:// takes "
+                                    f"seats=1 to {len(END_BUTTONS)}")
+    seats = options.get("seats", ["4"])[-1]
     if not (seats.isdigit() and 1 <= int(seats) <= len(END_BUTTONS)):
         raise PanelUnavailableError(f"{url}: seats must be 1 to {len(END_BUTTONS)}, not {seats!r}")
     return int(seats)
@@ -335,6 +343,9 @@ def _open_failure(name: str, error: OSError) -> str:
             f"No permission to open {name}; add yourself to the dialout group "
             "(`sudo usermod -aG dialout $USER`, then log in again)."
         )
+    if error.errno == errno.ENOTTY or "Inappropriate ioctl" in text:
+        return (f"{name} is not a serial port; give the panel's port (such as /dev/ttyACM0), "
+                "or auto.")
     if "lock" in text.lower() or "busy" in text.lower() or error.errno == errno.EBUSY:
         return f"{name} is in use by another program; close it (a serial monitor?) and try again."
     return f"Cannot open the panel at {name} ({text}); check the cable and the port name."

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 
 def test_monitor_prints_presses_and_sets_leds_from_stdin():
     commands = "leds 100010\npress END2\npress CONFIRM\nleds 7\nfrobnicate\nquit\n"
@@ -58,3 +60,30 @@ def test_monitor_shows_protocol_lines_with_lines_option():
     assert result.returncode == 0, result.stderr
     assert "-> FOO*" in result.stdout
     assert "<- ERR UNKNOWN FOO*" in result.stdout
+
+
+def test_monitor_shows_the_panels_answers_to_its_commands_without_lines():
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "panel", "monitor", "sim://"],
+        input="leds 100010\nping\nquit\n", capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "leds 100010 applied by the panel" in result.stdout
+    assert "ping answered: the last event made is number 0" in result.stdout
+    assert " <- " not in result.stdout and " -> " not in result.stdout  # no raw lines
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("/dev/null", "/dev/null is not a serial port"),
+    ("", "No panel port was given"),
+    ("sim://?x=1", "unknown option 'x'"),
+])
+def test_a_url_that_is_no_panel_gets_one_plain_sentence(url, words):
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "panel", "monitor", url],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 2
+    message = result.stderr.strip()
+    assert message.count("\n") == 0 and words in message
+    assert "(25," not in message and "Errno" not in message and "Traceback" not in message
