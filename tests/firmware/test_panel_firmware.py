@@ -241,6 +241,34 @@ def test_bad_lines_are_answered_with_errors(simulator: PanelSimulator, link: Ser
 
 
 @pytest.mark.simavr
+def test_the_simulated_uart_sends_a_byte_in_a_115200_baud_bytes_time(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    """A byte is 10 bits at 115200 baud (117,647 with the double-speed divisor 16): 85 us.
+    simavr fixes the byte time when the baud register is written, so the firmware must set
+    the double-speed bit first (it sent bytes in 187 us before, doubling every latency).
+    Measured on a RESEND answer, whose lines leave back to back."""
+    for button in ("UNDO", "SELECT", "CONFIRM"):
+        simulator.press(button)
+        link.wait_for(lambda line: line.startswith("EV "))
+        simulator.release(button)
+        simulator.wait(20)
+    simulator.clear_notices()
+    simulator.command("trace on")
+    try:
+        link.send("RESEND 1")
+        simulator.wait_transmitted(lambda line: line.startswith("BEAT 3"))
+    finally:
+        simulator.command("trace off")
+    answer = [sent for sent in simulator.transmitted()
+              if sent.line.startswith(("EV ", "BEAT 3"))][-4:]
+    assert [sent.line.split(" ")[0] for sent in answer] == ["EV", "EV", "EV", "BEAT"]
+    per_byte_us = [(later.sim_ms - earlier.sim_ms) * 1000 / (len(later.line) + 1)
+                   for earlier, later in itertools.pairwise(answer)]
+    assert all(80 <= microseconds <= 100 for microseconds in per_byte_us), per_byte_us
+
+
+@pytest.mark.simavr
 def test_heartbeats_come_every_simulated_second(
     simulator: PanelSimulator, link: SerialLink
 ) -> None:
