@@ -217,6 +217,18 @@ def test_a_lost_event_is_sent_again_on_resend(simulator: PanelSimulator, link: S
 
 
 @pytest.mark.simavr
+def test_resend_ahead_of_the_last_event_is_answered_with_a_beat_alone(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    simulator.press("SELECT")
+    link.wait_for(lambda line: line.startswith("EV "))
+    link.send("RESEND 5")  # not made yet: where the panel stands is the answer
+    beat, before = link.wait_for(lambda line: line.startswith("BEAT"))
+    assert beat == "BEAT 1"
+    assert not any(line.startswith(("EV ", "ERR")) for line in before)
+
+
+@pytest.mark.simavr
 def test_bad_lines_are_answered_with_errors(simulator: PanelSimulator, link: SerialLink) -> None:
     cases = [
         (b"HELLO*36\n", "ERR CHECKSUM"),
@@ -224,6 +236,9 @@ def test_bad_lines_are_answered_with_errors(simulator: PanelSimulator, link: Ser
         (line_for("FOO"), "ERR UNKNOWN FOO"),
         (line_for("LEDS 9"), "ERR ARGS LEDS"),
         (line_for("RESEND 0"), "ERR ARGS RESEND"),
+        (line_for("RESEND 01"), "ERR ARGS RESEND"),
+        (line_for("RESEND 65536"), "ERR ARGS RESEND"),
+        (line_for("RESEND 1 2"), "ERR ARGS RESEND"),
         (b"HEL\x00LO*35\n", "ERR CHARS"),
         (b"X" * 120 + b"\n", "ERR TOOLONG"),
     ]

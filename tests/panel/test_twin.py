@@ -76,6 +76,10 @@ def test_hello_ping_and_leds(terminal):
         (b"L" * 60 + b"\n", ErrorReply("TOOLONG")),
         (format_line("LEDS 3"), ErrorReply("ARGS", "LEDS")),
         (format_line("RESEND x"), ErrorReply("ARGS", "RESEND")),
+        (format_line("RESEND 0"), ErrorReply("ARGS", "RESEND")),
+        (format_line("RESEND 01"), ErrorReply("ARGS", "RESEND")),
+        (format_line("RESEND 65536"), ErrorReply("ARGS", "RESEND")),
+        (format_line("RESEND 1 2"), ErrorReply("ARGS", "RESEND")),
         (format_line("JUMP"), ErrorReply("UNKNOWN", "JUMP")),
     ],
 )
