@@ -37,6 +37,52 @@ static uint8_t button_pins[PANEL_BUTTONS_MAX];
 static panel_debouncer debouncers[PANEL_BUTTONS_MAX];
 static panel_device device;
 
+/* Buttons are sampled and debounced in a 1 ms interrupt of their own (Timer2 in CTC mode,
+ * 16 MHz / 128 / 125; its compare-B vector, as the Arduino core's tone() owns compare-A), so
+ * a press counts even while the main loop is busy writing a long answer; the interrupt queues
+ * the presses and the loop makes them events, in order. Pins are read straight from their
+ * port (Uno and Nano numbering: 0-7 PIND, 8-13 PINB, A0-A5 PINC) to keep the interrupt short. */
+static volatile uint8_t pressed_queue[16];
+static volatile uint8_t pressed_head;
+static volatile uint8_t pressed_tail;
+static uint32_t sample_ms;
+static volatile uint8_t *button_ports[PANEL_BUTTONS_MAX];
+static uint8_t button_masks[PANEL_BUTTONS_MAX];
+
+static volatile uint8_t *input_port(uint8_t pin)
+{
+    return pin < 8 ? &PIND : (pin < 14 ? &PINB : &PINC);
+}
+
+static uint8_t pin_mask(uint8_t pin)
+{
+    return (uint8_t)(1u << (pin < 8 ? pin : (pin < 14 ? pin - 8 : pin - 14)));
+}
+
+ISR(TIMER2_COMPB_vect)
+{
+    uint32_t now = ++sample_ms;
+    for (uint8_t i = 0; i < BUTTONS; i++) {
+        uint8_t closed = (*button_ports[i] & button_masks[i]) == 0;
+        if (panel_debouncer_feed(&debouncers[i], now, closed)) {
+            uint8_t next = (uint8_t)((pressed_head + 1u) % sizeof(pressed_queue));
+            if (next != pressed_tail) { /* 16 presses within one loop pass: never in practice */
+                pressed_queue[pressed_head] = i;
+                pressed_head = next;
+            }
+        }
+    }
+}
+
+static void start_button_timer(void)
+{
+    TCCR2A = (uint8_t)(1u << WGM21);
+    TCCR2B = (uint8_t)((1u << CS22) | (1u << CS20));
+    OCR2A = 124;
+    OCR2B = 0;
+    TIMSK2 = (uint8_t)(1u << OCIE2B);
+}
+
 static volatile uint8_t jitter_samples;
 static volatile uint32_t jitter;
 
@@ -94,6 +140,8 @@ void setup()
     button_pins[END_BUTTONS + 2] = CONFIRM_PIN;
     for (uint8_t i = 0; i < BUTTONS; i++) {
         pinMode(button_pins[i], INPUT_PULLUP);
+        button_ports[i] = input_port(button_pins[i]);
+        button_masks[i] = pin_mask(button_pins[i]);
     }
     for (uint8_t i = 0; i < PANEL_LED_COUNT; i++) {
         pinMode(LED_PINS[i], OUTPUT);
@@ -103,9 +151,10 @@ void setup()
     Serial.begin(BAUD);
     uint32_t now = millis();
     for (uint8_t i = 0; i < BUTTONS; i++) {
-        panel_debouncer_init(&debouncers[i], now);
+        panel_debouncer_init(&debouncers[i], sample_ms);
     }
     panel_device_init(&device, boot_id, END_BUTTONS, now, send_to_host, 0);
+    start_button_timer();
 }
 
 void loop()
@@ -113,18 +162,17 @@ void loop()
     while (Serial.available() > 0) {
         panel_device_receive(&device, (uint8_t)Serial.read());
     }
-    uint32_t now = millis();
-    for (uint8_t i = 0; i < BUTTONS; i++) {
-        uint8_t closed = digitalRead(button_pins[i]) == LOW;
-        if (panel_debouncer_feed(&debouncers[i], now, closed)) {
-            panel_device_press(&device, i);
-        }
+    while (pressed_tail != pressed_head) {
+        uint8_t button = pressed_queue[pressed_tail];
+        pressed_tail = (uint8_t)((pressed_tail + 1u) % sizeof(pressed_queue));
+        panel_device_press(&device, button);
     }
+    uint32_t now = millis();
     panel_device_tick(&device, now);
     for (uint8_t i = 0; i < PANEL_LED_COUNT; i++) {
         digitalWrite(LED_PINS[i], panel_device_led_level(&device, i, now) ? HIGH : LOW);
     }
-    /* Idle until the next interrupt: the millisecond timer or a received byte. */
+    /* Idle until the next interrupt: a millisecond timer or a received byte. */
     set_sleep_mode(SLEEP_MODE_IDLE);
     sleep_mode();
 }
