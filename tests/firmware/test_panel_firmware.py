@@ -309,9 +309,9 @@ def test_a_tap_during_a_long_resend_answer_is_reported_once(
         simulator.wait(offset)
         tap(simulator, "END1", 15)
         simulator.wait(30)
+        wanted = f"EV {last + 1} PRESS END1"
         try:
-            link.wait_for(lambda line, number=last + 1: line == f"EV {number} PRESS END1",
-                          timeout=1.5)
+            link.wait_for(wanted.__eq__, timeout=1.5)
         except TimeoutError:
             missed.append(offset)
             continue
