@@ -7,14 +7,19 @@ and presses buttons with contact bounce. For each press it measures
     leaving the UART (bounce, the 10 ms debounce, the main loop, transmission).
 It also measures press to ButtonPress through the host driver (companion.panel), the handshake
 after a reset, and the time from plugging the (simulated) cable back in until the driver has
-reconnected, shaken hands and restored the LEDs. Prints figures; asserts nothing.
+reconnected, shaken hands and restored the LEDs. Under traffic (issue 17's targets): 15 ms taps
+at random moments of full 16-event RESEND answers (how many are lost, and first touch to EV sent
+on the simulated clock), and the heartbeats' spacing while the host floods the panel with bad
+lines. Prints figures; asserts nothing.
 
 Run: .venv/bin/python bench/bench_panel_firmware.py [--presses 40] [--resets 5] [--unplugs 5]
+     [--taps 100] [--flood-seconds 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import time
@@ -34,12 +39,77 @@ from tests.firmware.simavr_panel import (
 
 
 def summary(name: str, values_ms: list[float]) -> str:
+    if not values_ms:
+        return f"{name:<44} none measured"
     ordered = sorted(values_ms)
     p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
     return (
         f"{name:<44} median {statistics.median(ordered):6.2f} ms   p90 {p90:6.2f} ms   "
-        f"max {ordered[-1]:6.2f} ms   (n={len(ordered)})"
+        f"p99 {p99:6.2f} ms   max {ordered[-1]:6.2f} ms   (n={len(ordered)})"
     )
+
+
+def tap(simulator: PanelSimulator, button: str, closed_ms: float) -> float:
+    """A tap held ``closed_ms`` after its bounce; the simulated time of its first touch."""
+    touch = simulator.press(button)
+    simulator.wait(5 + closed_ms)
+    simulator.release(button)
+    return touch.sim_ms
+
+
+def measure_taps_under_resend(simulator: PanelSimulator, link: SerialLink, taps: int,
+                              seed: int = 17) -> tuple[list[float], int]:
+    """15 ms taps at random moments (0-35 ms after the request) of full RESEND answers: first
+    touch to the EV line's last byte (simulated ms) for each one reported, and how many were
+    lost."""
+    import random
+
+    chance = random.Random(seed)
+    for _ in range(16):
+        tap(simulator, "UNDO", 25)
+        simulator.wait(20)
+    last = 0  # from the newest BEAT: older ones may wait unread in the link's buffer
+    link.send("PING")
+    while (line := link.read_line(0.3)) is not None:
+        if line.startswith("BEAT "):
+            last = int(line.split()[1])
+    latencies: list[float] = []
+    lost = 0
+    simulator.command("trace on")
+    for _ in range(taps):
+        simulator.clear_notices()
+        link.send(f"RESEND {max(1, last - 15)}")
+        simulator.wait(chance.uniform(0, 35))
+        touched = tap(simulator, "END1", 15)
+        simulator.wait(30)
+        wanted = f"EV {last + 1} PRESS END1"
+        try:
+            link.wait_for(wanted.__eq__, timeout=1.5)
+        except TimeoutError:
+            lost += 1
+            continue
+        sent = simulator.wait_transmitted(lambda line: line.startswith(wanted))  # noqa: B023
+        latencies.append(sent.sim_ms - touched)
+        last += 1
+    simulator.command("trace off")
+    return latencies, lost
+
+
+def measure_beats_under_flood(simulator: PanelSimulator, link: SerialLink, seconds: float
+                              ) -> list[float]:
+    """The gaps between heartbeats (simulated ms) while the host sends bad lines about as fast
+    as 115200 baud carries them (a 41-byte line every 4 ms)."""
+    simulator.clear_notices()
+    simulator.command("trace on")
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        link.send_raw(b"X" * 40 + b"\n")
+        time.sleep(0.004)
+    time.sleep(1.2)  # the last heartbeat after the flood
+    simulator.command("trace off")
+    beats = [sent.sim_ms for sent in simulator.transmitted() if sent.line.startswith("BEAT")]
+    return [later - earlier for earlier, later in itertools.pairwise(beats)]
 
 
 def measure_presses(simulator: PanelSimulator, link: SerialLink, presses: int):
@@ -120,6 +190,8 @@ def main() -> int:
     parser.add_argument("--presses", type=int, default=40)
     parser.add_argument("--resets", type=int, default=5)
     parser.add_argument("--unplugs", type=int, default=5)
+    parser.add_argument("--taps", type=int, default=100)
+    parser.add_argument("--flood-seconds", type=float, default=5.0)
     options = parser.parse_args()
     reason = missing_for_simulation()
     if reason:
@@ -132,6 +204,12 @@ def main() -> int:
             link = SerialLink()
             link.handshake()
             wall, simulated = measure_presses(simulator, link, options.presses)
+            under_resend, lost = measure_taps_under_resend(simulator, link, options.taps)
+            beat_gaps = measure_beats_under_flood(simulator, link, options.flood_seconds)
+            link.close()
+            link = SerialLink()
+            simulator.command("reset")
+            link.handshake()
             handshakes = measure_handshakes(simulator, link, options.resets)
             link.close()
             driver = measure_driver(simulator, options.presses)
@@ -142,6 +220,9 @@ def main() -> int:
     print(summary("press to EV line on the host (wall clock)", wall))
     print(summary("first touch to EV sent (simulated time)", simulated))
     print(summary("press to ButtonPress from the driver (wall)", driver))
+    print(summary("tap during a RESEND answer to EV sent (sim)", under_resend)
+          + f"; lost {lost} of {options.taps}")
+    print(summary("heartbeat gaps under a flood of bad lines (sim)", beat_gaps))
     print(summary("reset to HELLO answered (wall clock)", handshakes))
     print(summary("plug back in to driver reconnected (wall)", reconnects))
     return 0
