@@ -50,14 +50,6 @@ def summary(name: str, values_ms: list[float]) -> str:
     )
 
 
-def tap(simulator: PanelSimulator, button: str, closed_ms: float) -> float:
-    """A tap held ``closed_ms`` after its bounce; the simulated time of its first touch."""
-    touch = simulator.press(button)
-    simulator.wait(5 + closed_ms)
-    simulator.release(button)
-    return touch.sim_ms
-
-
 def measure_taps_under_resend(simulator: PanelSimulator, link: SerialLink, taps: int,
                               seed: int = 17) -> tuple[list[float], int]:
     """15 ms taps at random moments (0-35 ms after the request) of full RESEND answers: first
@@ -67,7 +59,7 @@ def measure_taps_under_resend(simulator: PanelSimulator, link: SerialLink, taps:
 
     chance = random.Random(seed)
     for _ in range(16):
-        tap(simulator, "UNDO", 25)
+        simulator.tap("UNDO", 25)
         simulator.wait(20)
     last = 0  # from the newest BEAT: older ones may wait unread in the link's buffer
     link.send("PING")
@@ -81,7 +73,7 @@ def measure_taps_under_resend(simulator: PanelSimulator, link: SerialLink, taps:
         simulator.clear_notices()
         link.send(f"RESEND {max(1, last - 15)}")
         simulator.wait(chance.uniform(0, 35))
-        touched = tap(simulator, "END1", 15)
+        touched = simulator.tap("END1", 15)
         simulator.wait(30)
         wanted = f"EV {last + 1} PRESS END1"
         try:

@@ -123,7 +123,7 @@ def _record_missing_passes(game: Game, position: Position, journal: JournalWrite
         moves.append(f"{player}: {first.text()}")
         passed = True
     if passed:
-        journal.record_note(f"Game over: {game.result(position).text()}.",
+        journal.record_note(game.result(position).announcement(),
                             state_hash=position.state_hash(), source="referee")
     return position
 

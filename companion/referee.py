@@ -498,11 +498,10 @@ class Referee:
             }))
         if self.game.is_over(self._current()):
             self._state.phase = Phase.OVER
-            result = self.game.result(self._current())
-            why = f" ({result.termination.text()})" if result.termination else ""
-            notes.append(f"Game over{why}: {result.text()}.")
+            announcement = self.game.result(self._current()).announcement()
+            notes.append(announcement)
             effects.append(Record("note", {
-                "text": f"Game over{why}: {result.text()}.", "source": "referee",
+                "text": announcement, "source": "referee",
                 "state_hash": self._current().state_hash(),
             }))
         if notes:

@@ -68,16 +68,18 @@ def _board_of(geometry: MatGeometry) -> BoardShape:
 
 def seat_colour(game: Game, seat: int) -> str:
     """The colour of seat ``seat``'s pawns, as the game names them by seat."""
-    colours = game.info.token_colours or ("red",)
-    return colours[(seat - 1) % len(colours)]
+    return _nth_colour(game.info.token_colours or ("red",), seat)
 
 
 def default_seats(players: int, colours: Sequence[str]) -> tuple[SeatView, ...]:
     """Seats 1..players named ``Player N`` with the colours in order."""
-    return tuple(
-        SeatView(number, f"Player {number}", colours[(number - 1) % len(colours)])
-        for number in range(1, players + 1)
-    )
+    return tuple(SeatView(number, f"Player {number}", _nth_colour(colours, number))
+                 for number in range(1, players + 1))
+
+
+def _nth_colour(colours: Sequence[str], seat: int) -> str:
+    """Seat ``seat``'s colour of ``colours`` in order, starting again after the last."""
+    return colours[(seat - 1) % len(colours)]
 
 
 def snapshot_of(

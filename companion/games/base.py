@@ -117,6 +117,12 @@ class Result:
         names = ", ".join(str(player) for player in self.winners)
         return f"tie between players {names} ({figures})"
 
+    def announcement(self) -> str:
+        """The game-over line of the screen and the record, with why the game ended:
+        ``Game over (no player can move): player 1 wins (57¢ to 41¢).``"""
+        why = f" ({self.termination.text()})" if self.termination else ""
+        return f"Game over{why}: {self.text()}."
+
     def __str__(self) -> str:
         return self.text()
 

@@ -186,6 +186,14 @@ class PanelSimulator:
         """Open a contact, bouncing as it goes."""
         return ContactChange.from_reply(self.command(f"release {button}"))
 
+    def tap(self, button: str, closed_ms: float) -> float:
+        """Press ``button``, hold it ``closed_ms`` after its bounce (at most 5 ms), release it;
+        the simulated time of its first touch."""
+        touch = self.press(button)
+        self.wait(5 + closed_ms)
+        self.release(button)
+        return touch.sim_ms
+
     def wait(self, milliseconds: float) -> float:
         """Let `milliseconds` of simulated time pass; returns the simulated time then."""
         return float(self.command(f"wait {milliseconds}").split()[-1])

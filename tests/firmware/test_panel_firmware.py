@@ -284,13 +284,6 @@ def test_the_simulated_uart_sends_a_byte_in_a_115200_baud_bytes_time(
     assert all(80 <= microseconds <= 110 for microseconds in per_byte_us), per_byte_us
 
 
-def tap(simulator: PanelSimulator, button: str, closed_ms: float) -> None:
-    """Press ``button``, hold it ``closed_ms`` after its bounce (at most 5 ms), release it."""
-    simulator.press(button)
-    simulator.wait(5 + closed_ms)
-    simulator.release(button)
-
-
 @pytest.mark.simavr
 def test_a_tap_during_a_long_resend_answer_is_reported_once(
     simulator: PanelSimulator, link: SerialLink
@@ -299,7 +292,7 @@ def test_a_tap_during_a_long_resend_answer_is_reported_once(
     any moment of it is one event (the buttons are sampled in the 1 ms timer interrupt, not
     between lines)."""
     for _ in range(16):
-        tap(simulator, "UNDO", 25)
+        simulator.tap("UNDO", 25)
         simulator.wait(20)
     last = int(link.ask("PING", "BEAT")[0].split()[1])
     assert last == 16
@@ -307,7 +300,7 @@ def test_a_tap_during_a_long_resend_answer_is_reported_once(
     for offset in range(0, 40, 2):
         link.send(f"RESEND {last - 15}")
         simulator.wait(offset)
-        tap(simulator, "END1", 15)
+        simulator.tap("END1", 15)
         simulator.wait(30)
         wanted = f"EV {last + 1} PRESS END1"
         try:
