@@ -1,5 +1,6 @@
 /*
- * Coin Table Companion: the button and LED panel (Arduino Uno or Nano, ATmega328P, 16 MHz).
+ * Coin Table Companion: the button and LED panel: Arduino Uno or Nano (ATmega328P) for up to
+ * four seats, Arduino Mega 2560 for up to six; 16 MHz.
  *
  * Speaks firmware/PROTOCOL.md at 115200 baud. All protocol logic is in protocol.c (plain C,
  * unit-tested on the host); this sketch only wires it to the pins, the serial port and the clock.
@@ -13,20 +14,35 @@
 
 #include "protocol.h"
 
-/* ======================= Pin map (Uno and Nano numbering) ======================= */
-/* Buttons close to ground; the internal pull-ups hold them high when open.           */
-/* One "end turn" button per player: delete entries from the end for fewer players.   */
-static const uint8_t END_BUTTON_PINS[] = {2, 3, 4, 5}; /* END1 END2 END3 END4 */
-static const uint8_t UNDO_PIN = 6;
-static const uint8_t SELECT_PIN = 7;
-static const uint8_t CONFIRM_PIN = 8;
-/* LEDs in the order of the LEDS digits, each to ground through its series resistor.  */
-static const uint8_t LED_PINS[PANEL_LED_COUNT] = {9, 10, 11, 12, A0, A1};
-/* TURN1 TURN2 TURN3 TURN4 GREEN RED */
-/* ================================================================================== */
+/* ================================ Pin map ================================ */
+/* Buttons close to ground; the internal pull-ups hold them high when open. LEDs go to ground
+ * through their series resistors. One END button and one turn LED per seat: for fewer seats,
+ * delete entries from the end of both lists (they must stay the same length). */
+#if defined(__AVR_ATmega2560__)
+/* Arduino Mega 2560: six seats. */
+static const uint8_t END_BUTTON_PINS[] = {22, 23, 24, 25, 26, 27}; /* END1 .. END6 */
+static const uint8_t TURN_LED_PINS[] = {40, 41, 42, 43, 44, 45};   /* TURN1 .. TURN6 */
+static const uint8_t OTHER_BUTTON_PINS[PANEL_OTHER_BUTTONS] = {28, 29, 30, 31, 32};
+static const uint8_t GREEN_PIN = 46;
+static const uint8_t RED_PIN = 47;
+#else
+/* Arduino Uno or Nano: four seats (the Uno has no free pins for a fifth and sixth pair). */
+static const uint8_t END_BUTTON_PINS[] = {2, 3, 4, 5};     /* END1 .. END4 */
+static const uint8_t TURN_LED_PINS[] = {9, 10, 11, 12};    /* TURN1 .. TURN4 */
+static const uint8_t OTHER_BUTTON_PINS[PANEL_OTHER_BUTTONS] = {6, 7, 8, A2, A3};
+static const uint8_t GREEN_PIN = A0;
+static const uint8_t RED_PIN = A1;
+#endif
+/* OTHER_BUTTON_PINS: UNDO SELECT CONFIRM ROLL HINT */
+/* ========================================================================= */
 
-static const uint8_t END_BUTTONS = sizeof(END_BUTTON_PINS) / sizeof(END_BUTTON_PINS[0]);
-static const uint8_t BUTTONS = END_BUTTONS + 3;
+static const uint8_t SEATS = sizeof(END_BUTTON_PINS) / sizeof(END_BUTTON_PINS[0]);
+static_assert(sizeof(TURN_LED_PINS) == sizeof(END_BUTTON_PINS),
+              "one turn LED per END button: the two pin lists must be the same length");
+static_assert(sizeof(END_BUTTON_PINS) >= 1 && sizeof(END_BUTTON_PINS) <= PANEL_SEATS_MAX,
+              "one to six seats");
+static const uint8_t BUTTONS = SEATS + PANEL_OTHER_BUTTONS;
+static const uint8_t LEDS = SEATS + 2;
 static const unsigned long BAUD = 115200;
 
 /* EEPROM bytes 0..3: boot counter; 4..5: the previous boot id. */
@@ -34,30 +50,22 @@ static uint32_t *const EEPROM_BOOT_COUNTER = (uint32_t *)0;
 static uint16_t *const EEPROM_PREVIOUS_ID = (uint16_t *)4;
 
 static uint8_t button_pins[PANEL_BUTTONS_MAX];
+static uint8_t led_pins[PANEL_LEDS_MAX];
 static panel_debouncer debouncers[PANEL_BUTTONS_MAX];
 static panel_device device;
 
 /* Buttons are sampled and debounced in a 1 ms interrupt of their own (Timer2 in CTC mode,
  * 16 MHz / 128 / 125; its compare-B vector, as the Arduino core's tone() owns compare-A), so
- * a press counts even while the main loop is busy writing a long answer; the interrupt queues
- * the presses and the loop makes them events, in order. Pins are read straight from their
- * port (Uno and Nano numbering: 0-7 PIND, 8-13 PINB, A0-A5 PINC) to keep the interrupt short. */
+ * a press counts even while the main loop is busy writing; the interrupt queues each press
+ * with the time its contact closed, and the loop makes them events, in order. Pins are read
+ * straight from their input register to keep the interrupt short. */
 static volatile uint8_t pressed_queue[16];
+static volatile uint32_t pressed_at[16];
 static volatile uint8_t pressed_head;
 static volatile uint8_t pressed_tail;
 static uint32_t sample_ms;
 static volatile uint8_t *button_ports[PANEL_BUTTONS_MAX];
 static uint8_t button_masks[PANEL_BUTTONS_MAX];
-
-static volatile uint8_t *input_port(uint8_t pin)
-{
-    return pin < 8 ? &PIND : (pin < 14 ? &PINB : &PINC);
-}
-
-static uint8_t pin_mask(uint8_t pin)
-{
-    return (uint8_t)(1u << (pin < 8 ? pin : (pin < 14 ? pin - 8 : pin - 14)));
-}
 
 ISR(TIMER2_COMPB_vect)
 {
@@ -67,6 +75,8 @@ ISR(TIMER2_COMPB_vect)
         if (panel_debouncer_feed(&debouncers[i], now, closed)) {
             uint8_t next = (uint8_t)((pressed_head + 1u) % sizeof(pressed_queue));
             if (next != pressed_tail) { /* 16 presses within one loop pass: never in practice */
+                /* On the panel's clock (millis), when the contact closed for good. */
+                pressed_at[pressed_head] = millis() - (now - debouncers[i].changed_at_ms);
                 pressed_queue[pressed_head] = i;
                 pressed_head = next;
             }
@@ -130,49 +140,86 @@ static void send_to_host(void *context, const char *line, uint8_t length)
     Serial.write(line, length);
 }
 
+static uint32_t panel_clock(void *context)
+{
+    (void)context;
+    return millis();
+}
+
 void setup()
 {
-    for (uint8_t i = 0; i < END_BUTTONS; i++) {
+    for (uint8_t i = 0; i < SEATS; i++) {
         button_pins[i] = END_BUTTON_PINS[i];
+        led_pins[i] = TURN_LED_PINS[i];
     }
-    button_pins[END_BUTTONS] = UNDO_PIN;
-    button_pins[END_BUTTONS + 1] = SELECT_PIN;
-    button_pins[END_BUTTONS + 2] = CONFIRM_PIN;
+    for (uint8_t i = 0; i < PANEL_OTHER_BUTTONS; i++) {
+        button_pins[SEATS + i] = OTHER_BUTTON_PINS[i];
+    }
+    led_pins[SEATS] = GREEN_PIN;
+    led_pins[SEATS + 1] = RED_PIN;
     for (uint8_t i = 0; i < BUTTONS; i++) {
         pinMode(button_pins[i], INPUT_PULLUP);
-        button_ports[i] = input_port(button_pins[i]);
-        button_masks[i] = pin_mask(button_pins[i]);
+        button_ports[i] = portInputRegister(digitalPinToPort(button_pins[i]));
+        button_masks[i] = digitalPinToBitMask(button_pins[i]);
     }
-    for (uint8_t i = 0; i < PANEL_LED_COUNT; i++) {
-        pinMode(LED_PINS[i], OUTPUT);
-        digitalWrite(LED_PINS[i], LOW);
+    for (uint8_t i = 0; i < LEDS; i++) {
+        pinMode(led_pins[i], OUTPUT);
+        digitalWrite(led_pins[i], LOW);
     }
     uint16_t boot_id = new_boot_id();
     Serial.begin(BAUD);
-    uint32_t now = millis();
     for (uint8_t i = 0; i < BUTTONS; i++) {
         panel_debouncer_init(&debouncers[i], sample_ms);
     }
-    panel_device_init(&device, boot_id, END_BUTTONS, now, send_to_host, 0);
+    panel_device_init(&device, boot_id, SEATS, send_to_host, panel_clock, 0);
     start_button_timer();
 }
 
+/* Makes the queued presses events, in order: each EV line goes out at once. */
+static void report_presses(void)
+{
+    while (pressed_tail != pressed_head) {
+        uint8_t slot = pressed_tail;
+        pressed_tail = (uint8_t)((pressed_tail + 1u) % sizeof(pressed_queue));
+        panel_device_press(&device, pressed_queue[slot], pressed_at[slot]);
+    }
+}
+
+/* Sends at most one line of answers: the next line of a long answer, or the answer to the
+ * next received line. Returns 1 when it sent one (there may be more to do). */
+static uint8_t answer_one_line(void)
+{
+    if (panel_device_continue(&device)) {
+        return 1;
+    }
+    while (Serial.available() > 0) {
+        if (panel_device_receive(&device, (uint8_t)Serial.read())) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static uint32_t leds_refreshed_at;
+
+/* Every pass sends at most one line of answers between looking at the presses and the
+ * heartbeat, so an event or a beat waits for one line at most, whatever the host sends. */
 void loop()
 {
-    while (Serial.available() > 0) {
-        panel_device_receive(&device, (uint8_t)Serial.read());
-    }
-    while (pressed_tail != pressed_head) {
-        uint8_t button = pressed_queue[pressed_tail];
-        pressed_tail = (uint8_t)((pressed_tail + 1u) % sizeof(pressed_queue));
-        panel_device_press(&device, button);
-    }
+    report_presses();
+    panel_device_tick(&device);
+    uint8_t more = answer_one_line();
     uint32_t now = millis();
-    panel_device_tick(&device, now);
-    for (uint8_t i = 0; i < PANEL_LED_COUNT; i++) {
-        digitalWrite(LED_PINS[i], panel_device_led_level(&device, i, now) ? HIGH : LOW);
+    if (now != leds_refreshed_at) { /* once a millisecond: the pins cost time between lines */
+        leds_refreshed_at = now;
+        uint8_t levels = panel_device_led_levels(&device, now);
+        for (uint8_t i = 0; i < LEDS; i++) {
+            digitalWrite(led_pins[i], (levels >> i) & 1u ? HIGH : LOW);
+        }
     }
-    /* Idle until the next interrupt: a millisecond timer or a received byte. */
-    set_sleep_mode(SLEEP_MODE_IDLE);
-    sleep_mode();
+    if (!more) {
+        /* Idle until the next interrupt: a millisecond timer or a received byte. */
+        set_sleep_mode(SLEEP_MODE_IDLE);
+        sleep_mode();
+    }
 }

@@ -10,14 +10,17 @@
 
 /* ---- CRC ---- */
 
-uint8_t panel_crc8(const char *bytes, uint8_t length)
+uint16_t panel_crc16(const char *bytes, uint8_t length)
 {
-    uint8_t crc = 0;
+    /* A byte at a time without a table (as avr-libc's _crc_xmodem_update): the eight shifts of
+     * the bitwise form cost a line about 150 us on the ATmega, and a table 512 bytes of flash. */
+    uint16_t crc = 0xFFFFu;
     for (uint8_t i = 0; i < length; i++) {
+        crc = (uint16_t)((crc >> 8) | (crc << 8));
         crc ^= (uint8_t)bytes[i];
-        for (uint8_t bit = 0; bit < 8; bit++) {
-            crc = (crc & 0x80u) ? (uint8_t)((crc << 1) ^ 0x07u) : (uint8_t)(crc << 1);
-        }
+        crc ^= (uint16_t)((crc & 0xFFu) >> 4);
+        crc ^= (uint16_t)(crc << 12);
+        crc ^= (uint16_t)((crc & 0xFFu) << 5);
     }
     return crc;
 }
@@ -127,17 +130,24 @@ static void add_word(line_builder *line, const char *text)
     add_text(line, text);
 }
 
-static void add_number(line_builder *line, uint16_t value)
+/* Decimal by subtracting powers of ten: the ATmega has no divider, and ten 32-bit divisions
+ * by ten took about 400 us of every EV and BEAT line. */
+static void add_number(line_builder *line, uint32_t value)
 {
-    char digits[5];
-    uint8_t count = 0;
+    static const uint32_t powers[] = {1000000000u, 100000000u, 10000000u, 1000000u, 100000u,
+                                      10000u,      1000u,      100u,      10u,      1u};
+    uint8_t started = 0;
     add_char(line, ' ');
-    do {
-        digits[count++] = (char)('0' + value % 10u);
-        value /= 10u;
-    } while (value != 0);
-    while (count > 0) {
-        add_char(line, digits[--count]);
+    for (uint8_t i = 0; i < sizeof(powers) / sizeof(powers[0]); i++) {
+        char digit = '0';
+        while (value >= powers[i]) {
+            value -= powers[i];
+            digit++;
+        }
+        if (digit != '0' || started || i == sizeof(powers) / sizeof(powers[0]) - 1u) {
+            add_char(line, digit);
+            started = 1;
+        }
     }
 }
 
@@ -156,10 +166,11 @@ static void add_hex4(line_builder *line, uint16_t value)
 
 static void send_line(panel_device *device, line_builder *line)
 {
-    uint8_t crc = panel_crc8(line->text, line->length);
+    uint16_t crc = panel_crc16(line->text, line->length);
     line->text[line->length++] = '*';
-    line->text[line->length++] = hex_digit((uint8_t)(crc >> 4));
-    line->text[line->length++] = hex_digit((uint8_t)(crc & 0x0Fu));
+    for (int8_t shift = 12; shift >= 0; shift -= 4) {
+        line->text[line->length++] = hex_digit((uint8_t)((crc >> shift) & 0x0Fu));
+    }
     line->text[line->length++] = '\n';
     device->emit(device->context, line->text, line->length);
 }
@@ -184,6 +195,7 @@ static void send_beat(panel_device *device)
     line_builder line = {{0}, 0};
     add_text(&line, "BEAT");
     add_number(&line, device->last_event);
+    add_number(&line, device->clock(device->context));
     send_line(device, &line);
 }
 
@@ -215,10 +227,11 @@ static void send_event(panel_device *device, const panel_event *event)
     add_number(&line, event->number);
     add_word(&line, "PRESS");
     add_word(&line, panel_device_button_name(device, event->button));
+    add_number(&line, event->time_ms);
     send_line(device, &line);
 }
 
-void panel_device_press(panel_device *device, uint8_t button)
+void panel_device_press(panel_device *device, uint8_t button, uint32_t pressed_at_ms)
 {
     if (button >= panel_device_button_count(device)) {
         return;
@@ -227,6 +240,7 @@ void panel_device_press(panel_device *device, uint8_t button)
     panel_event *slot = &device->ring[device->kept_head];
     slot->number = device->last_event;
     slot->button = button;
+    slot->time_ms = pressed_at_ms;
     device->kept_head = (uint8_t)((device->kept_head + 1u) % PANEL_RING_SIZE);
     if (device->kept < PANEL_RING_SIZE) {
         device->kept++;
@@ -234,26 +248,63 @@ void panel_device_press(panel_device *device, uint8_t button)
     send_event(device, slot);
 }
 
+/* Plans the answer to RESEND first (sent by panel_device_continue, one line at a time): an
+ * ERR GONE when events from first on have left the ring, the kept events from first up to
+ * the last one made now, then a BEAT. Events made later are not part of the answer. */
 static void resend_from(panel_device *device, uint16_t first)
 {
-    if (device->kept > 0) {
-        uint16_t back = events_back(device->last_event, first);
-        uint8_t start = 0;
-        if (back < device->kept) {
-            start = (uint8_t)(back + 1u);
-        } else if (back <= SEQUENCE_SPAN / 2u) { /* in the past, not the future */
-            line_builder line = {{0}, 0};
-            add_text(&line, "ERR GONE");
-            add_number(&line, kept_event(device, (uint8_t)(device->kept - 1u))->number);
-            send_line(device, &line);
-            start = device->kept;
-        }
-        while (start > 0) {
-            start--;
-            send_event(device, kept_event(device, start));
+    device->beat_owed = 1;
+    if (device->kept == 0) {
+        return;
+    }
+    uint16_t back = events_back(device->last_event, first);
+    uint16_t oldest = kept_event(device, (uint8_t)(device->kept - 1u))->number;
+    if (back < device->kept) {
+        device->resend_next = first;
+    } else if (back <= SEQUENCE_SPAN / 2u) { /* in the past, not the future */
+        device->gone_oldest = oldest;
+        device->resend_next = oldest;
+    }
+    device->resend_until = device->last_event;
+}
+
+/* The kept event numbered number, or 0 when it has left the ring (or was never made). */
+static const panel_event *find_event(const panel_device *device, uint16_t number)
+{
+    uint16_t back = events_back(device->last_event, number);
+    return back < device->kept ? kept_event(device, (uint8_t)back) : 0;
+}
+
+uint8_t panel_device_busy(const panel_device *device)
+{
+    return (uint8_t)(device->gone_oldest != 0 || device->resend_next != 0 || device->beat_owed);
+}
+
+uint8_t panel_device_continue(panel_device *device)
+{
+    if (device->gone_oldest != 0) {
+        line_builder line = {{0}, 0};
+        add_text(&line, "ERR GONE");
+        add_number(&line, device->gone_oldest);
+        device->gone_oldest = 0;
+        send_line(device, &line);
+        return 1;
+    }
+    while (device->resend_next != 0) {
+        uint16_t number = device->resend_next;
+        device->resend_next = number == device->resend_until ? 0u : next_number(number);
+        const panel_event *event = find_event(device, number);
+        if (event != 0) { /* else overwritten by 16 presses during the answer: never sent */
+            send_event(device, event);
+            return 1;
         }
     }
-    send_beat(device);
+    if (device->beat_owed) {
+        device->beat_owed = 0;
+        send_beat(device);
+        return 1;
+    }
+    return 0;
 }
 
 /* ---- Commands ---- */
@@ -290,14 +341,14 @@ static void answer_hello(panel_device *device)
     line_builder line = {{0}, 0};
     add_text(&line, "HELLO " PANEL_PROTOCOL_VERSION " " PANEL_FIRMWARE_VERSION);
     add_number(&line, panel_device_button_count(device));
-    add_number(&line, PANEL_LED_COUNT);
+    add_number(&line, panel_device_led_count(device));
     add_hex4(&line, device->boot_id);
     send_line(device, &line);
 }
 
 static void answer_leds(panel_device *device, const char *state, uint8_t length)
 {
-    if (length != PANEL_LED_COUNT) {
+    if (length != panel_device_led_count(device)) {
         send_error(device, "ARGS", "LEDS", 4);
         return;
     }
@@ -370,6 +421,7 @@ static void dispatch(panel_device *device, const char *body, uint8_t length)
             send_error(device, "ARGS", "RESEND", 6);
         } else {
             resend_from(device, first);
+            panel_device_continue(device);
         }
     } else {
         send_error(device, "UNKNOWN", body, verb_length); /* cut to fit the body */
@@ -389,6 +441,8 @@ static int8_t hex_value(char c)
 
 void panel_device_handle_line(panel_device *device, const char *line, uint8_t length)
 {
+    while (panel_device_continue(device)) { /* a caller that did not wait: answers stay in order */
+    }
     if (length > PANEL_LINE_MAX) {
         send_error(device, "TOOLONG", "", 0);
         return;
@@ -399,15 +453,21 @@ void panel_device_handle_line(panel_device *device, const char *line, uint8_t le
             return;
         }
     }
-    if (length < 3 || line[length - 3] != '*') {
+    if (length < 5 || line[length - 5] != '*') {
         send_error(device, "CHECKSUM", "", 0);
         return;
     }
-    int8_t high = hex_value(line[length - 2]);
-    int8_t low = hex_value(line[length - 1]);
-    uint8_t body_length = (uint8_t)(length - 3u);
-    if (body_length == 0 || high < 0 || low < 0 ||
-        panel_crc8(line, body_length) != (uint8_t)((high << 4) | low)) {
+    uint8_t body_length = (uint8_t)(length - 5u);
+    uint16_t checksum = 0;
+    for (uint8_t i = (uint8_t)(body_length + 1u); i < length; i++) {
+        int8_t digit = hex_value(line[i]);
+        if (digit < 0) {
+            send_error(device, "CHECKSUM", "", 0);
+            return;
+        }
+        checksum = (uint16_t)((checksum << 4) | (uint8_t)digit);
+    }
+    if (body_length == 0 || panel_crc16(line, body_length) != checksum) {
         send_error(device, "CHECKSUM", "", 0);
         return;
     }
@@ -416,30 +476,36 @@ void panel_device_handle_line(panel_device *device, const char *line, uint8_t le
 
 /* ---- Device life cycle ---- */
 
-void panel_device_init(panel_device *device, uint16_t boot_id, uint8_t end_buttons,
-                       uint32_t now_ms, panel_emit_fn emit, void *context)
+void panel_device_init(panel_device *device, uint16_t boot_id, uint8_t seats,
+                       panel_emit_fn emit, panel_clock_fn clock, void *context)
 {
     device->emit = emit;
+    device->clock = clock;
     device->context = context;
     device->boot_id = boot_id;
-    if (end_buttons < 1) {
-        end_buttons = 1;
+    if (seats < 1) {
+        seats = 1;
     }
-    if (end_buttons > PANEL_END_BUTTONS_MAX) {
-        end_buttons = PANEL_END_BUTTONS_MAX;
+    if (seats > PANEL_SEATS_MAX) {
+        seats = PANEL_SEATS_MAX;
     }
-    device->end_buttons = end_buttons;
+    device->seats = seats;
+    device->gone_oldest = 0;
+    device->resend_next = 0;
+    device->resend_until = 0;
+    device->beat_owed = 0;
     device->last_event = 0;
     device->kept = 0;
     device->kept_head = 0;
     for (uint8_t i = 0; i < PANEL_RING_SIZE; i++) {
         device->ring[i].number = 0;
         device->ring[i].button = 0;
+        device->ring[i].time_ms = 0;
     }
-    for (uint8_t i = 0; i < PANEL_LED_COUNT; i++) {
+    for (uint8_t i = 0; i < PANEL_LEDS_MAX; i++) {
         device->leds[i] = PANEL_LED_OFF;
     }
-    device->last_beat_ms = now_ms;
+    device->last_beat_ms = clock(context);
     panel_reader_init(&device->reader);
 
     line_builder line = {{0}, 0};
@@ -448,61 +514,82 @@ void panel_device_init(panel_device *device, uint16_t boot_id, uint8_t end_butto
     send_line(device, &line);
 }
 
-void panel_device_receive(panel_device *device, uint8_t byte)
+uint8_t panel_device_receive(panel_device *device, uint8_t byte)
 {
     switch (panel_reader_feed(&device->reader, byte)) {
     case PANEL_READ_LINE:
         panel_device_handle_line(device, device->reader.text, device->reader.length);
         panel_reader_init(&device->reader);
-        break;
+        return 1;
     case PANEL_READ_TOOLONG:
         send_error(device, "TOOLONG", "", 0);
-        break;
+        return 1;
     case PANEL_READ_CHARS:
         send_error(device, "CHARS", "", 0);
-        break;
+        return 1;
     default:
-        break;
+        return 0;
     }
 }
 
-void panel_device_tick(panel_device *device, uint32_t now_ms)
+void panel_device_tick(panel_device *device)
 {
+    uint32_t now_ms = device->clock(device->context);
     if ((uint32_t)(now_ms - device->last_beat_ms) >= PANEL_HEARTBEAT_MS) {
         device->last_beat_ms = now_ms;
         send_beat(device);
     }
 }
 
+static uint8_t blink_on(uint32_t now_ms)
+{
+    return (uint8_t)(((now_ms / PANEL_BLINK_HALF_PERIOD_MS) & 1u) == 0u);
+}
+
+static uint8_t level_of(uint8_t mode, uint8_t blink)
+{
+    return mode == PANEL_LED_ON ? 1u : (mode == PANEL_LED_BLINK ? blink : 0u);
+}
+
 uint8_t panel_device_led_level(const panel_device *device, uint8_t led, uint32_t now_ms)
 {
-    if (led >= PANEL_LED_COUNT) {
+    if (led >= panel_device_led_count(device)) {
         return 0;
     }
-    switch (device->leds[led]) {
-    case PANEL_LED_ON:
-        return 1;
-    case PANEL_LED_BLINK:
-        return (uint8_t)(((now_ms / PANEL_BLINK_HALF_PERIOD_MS) & 1u) == 0u);
-    default:
-        return 0;
+    return level_of(device->leds[led], blink_on(now_ms));
+}
+
+uint8_t panel_device_led_levels(const panel_device *device, uint32_t now_ms)
+{
+    uint8_t blink = blink_on(now_ms);
+    uint8_t levels = 0;
+    for (uint8_t led = 0; led < panel_device_led_count(device); led++) {
+        levels = (uint8_t)(levels | (level_of(device->leds[led], blink) << led));
     }
+    return levels;
 }
 
 uint8_t panel_device_button_count(const panel_device *device)
 {
-    return (uint8_t)(device->end_buttons + 3u);
+    return (uint8_t)(device->seats + PANEL_OTHER_BUTTONS);
+}
+
+uint8_t panel_device_led_count(const panel_device *device)
+{
+    return (uint8_t)(device->seats + 2u);
 }
 
 const char *panel_device_button_name(const panel_device *device, uint8_t button)
 {
-    static const char *const end_names[PANEL_END_BUTTONS_MAX] = {"END1", "END2", "END3", "END4"};
-    static const char *const other_names[3] = {"UNDO", "SELECT", "CONFIRM"};
-    if (button < device->end_buttons) {
+    static const char *const end_names[PANEL_SEATS_MAX] = {"END1", "END2", "END3",
+                                                           "END4", "END5", "END6"};
+    static const char *const other_names[PANEL_OTHER_BUTTONS] = {"UNDO", "SELECT", "CONFIRM",
+                                                                 "ROLL", "HINT"};
+    if (button < device->seats) {
         return end_names[button];
     }
-    button = (uint8_t)(button - device->end_buttons);
-    return button < 3 ? other_names[button] : "?";
+    button = (uint8_t)(button - device->seats);
+    return button < PANEL_OTHER_BUTTONS ? other_names[button] : "?";
 }
 
 /* ---- Boot id ---- */

@@ -15,16 +15,18 @@
 extern "C" {
 #endif
 
-#define PANEL_PROTOCOL_VERSION "1"
-#define PANEL_FIRMWARE_VERSION "0.1.0"
+#define PANEL_PROTOCOL_VERSION "2"
+#define PANEL_FIRMWARE_VERSION "0.2.0"
 
-/* Longest body (the text before "*CC") and longest line (body, '*', two hex digits). */
+/* Longest body (the text before "*CCCC") and longest line (body, '*', four hex digits). */
 #define PANEL_BODY_MAX 48
-#define PANEL_LINE_MAX 51
+#define PANEL_LINE_MAX 53
 
-#define PANEL_END_BUTTONS_MAX 4
-#define PANEL_BUTTONS_MAX (PANEL_END_BUTTONS_MAX + 3)
-#define PANEL_LED_COUNT 6
+/* One END button and one turn LED per seat; then UNDO SELECT CONFIRM ROLL HINT and GREEN RED. */
+#define PANEL_SEATS_MAX 6
+#define PANEL_OTHER_BUTTONS 5
+#define PANEL_BUTTONS_MAX (PANEL_SEATS_MAX + PANEL_OTHER_BUTTONS)
+#define PANEL_LEDS_MAX (PANEL_SEATS_MAX + 2)
 #define PANEL_RING_SIZE 16
 
 #define PANEL_DEBOUNCE_MS 10u
@@ -39,9 +41,11 @@ extern "C" {
 
 /* Receives one whole line, checksum and '\n' included (length counts them). */
 typedef void (*panel_emit_fn)(void *context, const char *line, uint8_t length);
+/* The panel's millisecond clock (millis() on the board), read for BEAT lines. */
+typedef uint32_t (*panel_clock_fn)(void *context);
 
-/* CRC-8/SMBUS (polynomial 0x07, initial 0x00, no reflection, no final XOR). */
-uint8_t panel_crc8(const char *bytes, uint8_t length);
+/* CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF, no reflection, no final XOR). */
+uint16_t panel_crc16(const char *bytes, uint8_t length);
 
 /* ---- Line assembly: bytes in, whole lines (or the reason a line was refused) out. ---- */
 
@@ -82,39 +86,59 @@ uint8_t panel_debouncer_feed(panel_debouncer *debouncer, uint32_t now_ms, uint8_
 /* ---- The device: handshake, commands, event ring, heartbeat, LED state. ---- */
 
 typedef struct {
+    uint32_t time_ms; /* the panel's clock when the contact closed */
     uint16_t number;
     uint8_t button;
 } panel_event;
 
 typedef struct {
     panel_emit_fn emit;
+    panel_clock_fn clock;
     void *context;
     uint16_t boot_id;
-    uint8_t end_buttons;         /* 1..4 "end turn" buttons in this build */
+    uint8_t seats;               /* 1..6: END buttons and turn LEDs in this build */
     uint16_t last_event;         /* 0 before the first event; then 1..65535, wrapping to 1 */
     uint8_t kept;                /* events in the ring, at most PANEL_RING_SIZE */
     uint8_t kept_head;           /* ring slot the next event goes to */
     panel_event ring[PANEL_RING_SIZE]; /* the last events, oldest overwritten first */
-    uint8_t leds[PANEL_LED_COUNT];     /* PANEL_LED_OFF, _ON or _BLINK */
+    uint8_t leds[PANEL_LEDS_MAX];      /* PANEL_LED_OFF, _ON or _BLINK */
     uint32_t last_beat_ms;
     panel_line_reader reader;
+    /* The rest of a RESEND answer, sent one line per panel_device_continue call so that a
+     * press or a heartbeat never waits for a whole answer. */
+    uint16_t gone_oldest;  /* an "ERR GONE" still to send (its number), or 0 */
+    uint16_t resend_next;  /* the next event number to resend, or 0 when none is left */
+    uint16_t resend_until; /* the last event of the answer: the last made when RESEND came */
+    uint8_t beat_owed;     /* the answer's closing BEAT is still to send */
 } panel_device;
 
-/* Starts the device after a reset and emits "READY BOOT". end_buttons is clamped to 1..4. */
-void panel_device_init(panel_device *device, uint16_t boot_id, uint8_t end_buttons,
-                       uint32_t now_ms, panel_emit_fn emit, void *context);
-/* Feeds one received byte; answers every finished line. */
-void panel_device_receive(panel_device *device, uint8_t byte);
-/* Answers one line (without '\n', '\r' already removed, characters already checked). */
+/* Starts the device after a reset and emits "READY BOOT". seats is clamped to 1..6; clock
+ * reads the panel's millisecond clock (for BEAT lines and the heartbeat). */
+void panel_device_init(panel_device *device, uint16_t boot_id, uint8_t seats,
+                       panel_emit_fn emit, panel_clock_fn clock, void *context);
+/* Feeds one received byte; returns 1 when it ended a line, which is then answered (a long
+ * answer's first line only: the rest follows through panel_device_continue). */
+uint8_t panel_device_receive(panel_device *device, uint8_t byte);
+/* Answers one line (without '\n', '\r' already removed); finishes any pending answer first. */
 void panel_device_handle_line(panel_device *device, const char *line, uint8_t length);
-/* Records a debounced press of button index (0-based, end buttons first) and emits its event. */
-void panel_device_press(panel_device *device, uint8_t button);
+/* 1 while an answer has lines still to send: the sketch reads no new line until it is 0. */
+uint8_t panel_device_busy(const panel_device *device);
+/* Sends the next line of the pending answer; returns 1 when it sent one. */
+uint8_t panel_device_continue(panel_device *device);
+/* Records a debounced press of button index (0-based, END buttons first), made when the
+ * contact closed at pressed_at_ms on the panel's clock, and emits its event at once. */
+void panel_device_press(panel_device *device, uint8_t button, uint32_t pressed_at_ms);
 /* Emits the unprompted heartbeat when PANEL_HEARTBEAT_MS have passed since the last one. */
-void panel_device_tick(panel_device *device, uint32_t now_ms);
+void panel_device_tick(panel_device *device);
 /* 1 when LED index should be lit at now_ms, following the state set by LEDS. */
 uint8_t panel_device_led_level(const panel_device *device, uint8_t led, uint32_t now_ms);
+/* Every LED's level at once, bit i for LED i: one division for the blink phase instead of one
+ * per LED, so the loop can refresh the pins every millisecond cheaply. */
+uint8_t panel_device_led_levels(const panel_device *device, uint32_t now_ms);
 uint8_t panel_device_button_count(const panel_device *device);
-/* The protocol name of button index ("END1".."END4", "UNDO", "SELECT", "CONFIRM"), or "?". */
+uint8_t panel_device_led_count(const panel_device *device);
+/* The protocol name of button index ("END1".."END6", "UNDO", "SELECT", "CONFIRM", "ROLL",
+ * "HINT"), or "?". */
 const char *panel_device_button_name(const panel_device *device, uint8_t button);
 
 /* Mixes a boot counter and timing jitter into a boot id that differs from previous_id. */

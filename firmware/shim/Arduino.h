@@ -26,6 +26,14 @@
 #define A4 18
 #define A5 19
 
+/* The Arduino core's way to reach a pin's input register and bit (the port number is the pin
+ * itself here). */
+#define digitalPinToPort(pin) (pin)
+#define portInputRegister(port) shim_input_register(port)
+#define digitalPinToBitMask(pin) shim_pin_mask(pin)
+volatile uint8_t *shim_input_register(uint8_t pin);
+uint8_t shim_pin_mask(uint8_t pin);
+
 void pinMode(uint8_t pin, uint8_t mode);
 void digitalWrite(uint8_t pin, uint8_t level);
 int digitalRead(uint8_t pin);

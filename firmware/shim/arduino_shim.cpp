@@ -40,6 +40,16 @@ static uint8_t pin_mask(uint8_t pin)
     return (uint8_t)(1u << (pin < 8 ? pin : (pin < 14 ? pin - 8 : pin - 14)));
 }
 
+volatile uint8_t *shim_input_register(uint8_t pin)
+{
+    return pin_register(pin);
+}
+
+uint8_t shim_pin_mask(uint8_t pin)
+{
+    return pin_mask(pin);
+}
+
 void pinMode(uint8_t pin, uint8_t mode)
 {
     uint8_t mask = pin_mask(pin);

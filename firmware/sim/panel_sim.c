@@ -39,7 +39,8 @@
  * them equal to these tables. */
 const pin_t BUTTONS[] = {
     {"END1", 'D', 2}, {"END2", 'D', 3}, {"END3", 'D', 4}, {"END4", 'D', 5},
-    {"UNDO", 'D', 6}, {"SELECT", 'D', 7}, {"CONFIRM", 'B', 0},
+    {"UNDO", 'D', 6}, {"SELECT", 'D', 7}, {"CONFIRM", 'B', 0}, {"ROLL", 'C', 2},
+    {"HINT", 'C', 3},
 };
 _Static_assert(sizeof(BUTTONS) / sizeof(BUTTONS[0]) == BUTTON_COUNT,
                "BUTTON_COUNT in sim.h must match BUTTONS");

@@ -31,7 +31,7 @@ typedef struct {
 } pin_t;
 
 /* The tables' lengths; panel_sim.c checks them against the tables when it compiles. */
-#define BUTTON_COUNT ((size_t)7)
+#define BUTTON_COUNT ((size_t)9)
 #define LED_COUNT ((size_t)6)
 
 extern const pin_t BUTTONS[];

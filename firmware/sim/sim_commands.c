@@ -81,7 +81,7 @@ static void command_contact(const char *verb, const char *name, uint8_t closed)
 {
     int index = name ? find_button(name) : -1;
     if (index < 0) {
-        say("error %s needs a button: END1 END2 END3 END4 UNDO SELECT CONFIRM", verb);
+        say("error %s needs a button: END1 END2 END3 END4 UNDO SELECT CONFIRM ROLL HINT", verb);
         return;
     }
     move_contact(&buttons[index], closed);

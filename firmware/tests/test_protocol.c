@@ -29,20 +29,28 @@ static void capture(void *context, const char *line, uint8_t length)
         return;
     }
     strncat(captured.lines, line, length);
-    if (length < 4 || length > PANEL_LINE_MAX + 1 || line[length - 1] != '\n' ||
-        line[length - 4] != '*') {
+    if (length < 6 || length > PANEL_LINE_MAX + 1 || line[length - 1] != '\n' ||
+        line[length - 6] != '*') {
         captured.bad++;
         return;
     }
-    char expected[3];
-    snprintf(expected, sizeof(expected), "%02X", panel_crc8(line, (uint8_t)(length - 4)));
-    if (memcmp(expected, line + length - 3, 2) != 0) {
+    char expected[5];
+    snprintf(expected, sizeof(expected), "%04X", panel_crc16(line, (uint8_t)(length - 6)));
+    if (memcmp(expected, line + length - 5, 4) != 0) {
         captured.bad++;
     }
     if (captured.bodies[0] != '\0') {
         strcat(captured.bodies, "|");
     }
-    strncat(captured.bodies, line, (size_t)(length - 4));
+    strncat(captured.bodies, line, (size_t)(length - 6));
+}
+
+static uint32_t fake_now; /* the panel's clock in these tests */
+
+static uint32_t fake_clock(void *context)
+{
+    (void)context;
+    return fake_now;
 }
 
 static void clear(void)
@@ -52,42 +60,57 @@ static void clear(void)
 
 static panel_device device;
 
-static void start(uint8_t end_buttons)
+static void start(uint8_t seats)
 {
-    panel_device_init(&device, 0x3FA2, end_buttons, 0, capture, NULL);
+    fake_now = 0;
+    panel_device_init(&device, 0x3FA2, seats, capture, fake_clock, NULL);
     clear();
 }
 
-/* Feeds a whole line byte by byte, as the UART would. */
+/* Sends the rest of a pending answer, as the sketch's loop does between its other work. */
+static void finish_answer(void)
+{
+    while (panel_device_continue(&device)) {
+    }
+}
+
+/* Feeds a whole line byte by byte, as the UART would, and lets the answer go out. */
 static const char *feed(const char *text)
 {
     clear();
     for (const char *c = text; *c; c++) {
         panel_device_receive(&device, (uint8_t)*c);
     }
+    finish_answer();
     return captured.bodies;
+}
+
+static void with_checksum(char *line, size_t size, const char *body)
+{
+    snprintf(line, size, "%s*%04X\n", body, panel_crc16(body, (uint8_t)strlen(body)));
 }
 
 /* Sends BODY with its correct checksum and returns the bodies of the answer. */
 static const char *ask(const char *body)
 {
     char line[256];
-    snprintf(line, sizeof(line), "%s*%02X\n", body, panel_crc8(body, (uint8_t)strlen(body)));
+    with_checksum(line, sizeof(line), body);
     return feed(line);
 }
 
 /* ---- CRC ---- */
 
-TEST(crc_matches_smbus_check_value_and_protocol_examples)
+TEST(crc_matches_ccitt_false_check_value_and_protocol_examples)
 {
-    CHECK(panel_crc8("123456789", 9) == 0xF4);
-    CHECK(panel_crc8("", 0) == 0x00);
-    CHECK(panel_crc8("HELLO", 5) == 0x35);
-    CHECK(panel_crc8("PING", 4) == 0x1F);
-    CHECK(panel_crc8("LEDS 000000", 11) == 0x8C);
-    CHECK(panel_crc8("LEDS 100000", 11) == 0xA5);
-    CHECK(panel_crc8("RESEND 1", 8) == 0xDF);
-    CHECK(panel_crc8("EV 1 PRESS END1", 15) == 0xE3);
+    CHECK(panel_crc16("123456789", 9) == 0x29B1);
+    CHECK(panel_crc16("", 0) == 0xFFFF);
+    CHECK(panel_crc16("HELLO", 5) == 0x49D6);
+    CHECK(panel_crc16("PING", 4) == 0x6427);
+    CHECK(panel_crc16("LEDS 000000", 11) == 0x8440);
+    CHECK(panel_crc16("LEDS 100000", 11) == 0xC1E0);
+    CHECK(panel_crc16("LEDS 00000000", 13) == 0xAC5E);
+    CHECK(panel_crc16("RESEND 1", 8) == 0x70C3);
+    CHECK(panel_crc16("EV 1 PRESS END1 1534", 20) == 0x8A51);
 }
 
 /* ---- Line assembly ---- */
@@ -96,15 +119,15 @@ TEST(reader_returns_lines_and_ignores_carriage_returns)
 {
     panel_line_reader reader;
     panel_reader_init(&reader);
-    const char *text = "PING*1F\r";
+    const char *text = "PING*6427\r";
     for (const char *c = text; *c; c++) {
         CHECK(panel_reader_feed(&reader, (uint8_t)*c) == PANEL_READ_PENDING);
     }
     CHECK(panel_reader_feed(&reader, '\n') == PANEL_READ_LINE);
-    CHECK_TEXT(reader.text, "PING*1F");
-    CHECK(reader.length == 7);
+    CHECK_TEXT(reader.text, "PING*6427");
+    CHECK(reader.length == 9);
     panel_reader_init(&reader);
-    text = "PI\rNG*1F";
+    text = "PI\rNG*6427";
     for (const char *c = text; *c; c++) {
         panel_reader_feed(&reader, (uint8_t)*c);
     }
@@ -118,7 +141,7 @@ TEST(reader_refuses_long_lines_and_bad_bytes_then_recovers)
     for (int i = 0; i < PANEL_LINE_MAX; i++) {
         panel_reader_feed(&reader, 'A');
     }
-    CHECK(panel_reader_feed(&reader, '\n') == PANEL_READ_LINE); /* 51 bytes is allowed */
+    CHECK(panel_reader_feed(&reader, '\n') == PANEL_READ_LINE); /* 53 bytes is allowed */
     panel_reader_init(&reader);
     for (int i = 0; i < PANEL_LINE_MAX + 1; i++) {
         panel_reader_feed(&reader, 'A');
@@ -140,23 +163,25 @@ typedef struct {
 } exchange_t;
 
 static const exchange_t EXCHANGES[] = {
-    {"HELLO*35\n", "HELLO 1 0.1.0 7 6 3FA2"},
-    {"HELLO*35\r\n", "HELLO 1 0.1.0 7 6 3FA2"},
-    {"PING*1F\n", "BEAT 0"},
-    {"LEDS 000000*8C\n", "LEDS 000000"},
-    {"LEDS 100000*A5\n", "LEDS 100000"},
-    {"RESEND 1*DF\n", "BEAT 0"},
-    {"HELLO*36\n", "ERR CHECKSUM"},
-    {"HELLO*3\n", "ERR CHECKSUM"},
-    {"HELLO*3f\n", "ERR CHECKSUM"},
+    {"HELLO*49D6\n", "HELLO 2 0.2.0 9 6 3FA2"},
+    {"HELLO*49D6\r\n", "HELLO 2 0.2.0 9 6 3FA2"},
+    {"PING*6427\n", "BEAT 0 0"},
+    {"LEDS 000000*8440\n", "LEDS 000000"},
+    {"LEDS 100000*C1E0\n", "LEDS 100000"},
+    {"RESEND 1*70C3\n", "BEAT 0 0"},
+    {"HELLO*49D7\n", "ERR CHECKSUM"},
+    {"HELLO*49D\n", "ERR CHECKSUM"},
+    {"HELLO*49d6\n", "ERR CHECKSUM"},
+    {"HELLO*35\n", "ERR CHECKSUM"}, /* a version-1 line */
+    {"HELLO*049D6\n", "ERR CHECKSUM"},
     {"HELLO\n", "ERR CHECKSUM"},
-    {"HELLO35\n", "ERR CHECKSUM"},
+    {"HELLO49D6\n", "ERR CHECKSUM"},
     {"\n", "ERR CHECKSUM"},
     {"*\n", "ERR CHECKSUM"},
-    {"*00\n", "ERR CHECKSUM"},
-    {"HELLO*35\r\r\n", "ERR CHARS"},
-    {"HEL\x01LO*35\n", "ERR CHARS"},
-    {"H\xC3\xA9LLO*35\n", "ERR CHARS"},
+    {"*FFFF\n", "ERR CHECKSUM"},
+    {"HELLO*49D6\r\r\n", "ERR CHARS"},
+    {"HEL\x01LO*49D6\n", "ERR CHARS"},
+    {"H\xC3\xA9LLO*49D6\n", "ERR CHARS"},
     {"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n",
      "ERR TOOLONG"},
 };
@@ -176,6 +201,7 @@ static const exchange_t COMMANDS[] = {
     {"LEDS", "ERR ARGS LEDS"},
     {"LEDS 10000", "ERR ARGS LEDS"},
     {"LEDS 1000000", "ERR ARGS LEDS"},
+    {"LEDS 10000000", "ERR ARGS LEDS"},
     {"LEDS 100003", "ERR ARGS LEDS"},
     {"LEDS 10000a", "ERR ARGS LEDS"},
     {"LEDS 100000 1", "ERR ARGS LEDS"},
@@ -188,7 +214,7 @@ static const exchange_t COMMANDS[] = {
     {"RESEND 65536", "ERR ARGS RESEND"},
     {"RESEND 1x", "ERR ARGS RESEND"},
     {"RESEND 1 2", "ERR ARGS RESEND"},
-    {"RESEND 65535", "BEAT 0"},
+    {"RESEND 65535", "BEAT 0 0"},
     {"FOO", "ERR UNKNOWN FOO"},
     {"hello", "ERR UNKNOWN hello"},
     {"FOO BAR", "ERR UNKNOWN FOO"},
@@ -210,22 +236,25 @@ TEST(commands_with_bad_arguments_get_errors)
 TEST(full_lines_match_the_protocol_exchange)
 {
     start(4);
-    feed("HELLO*35\n");
-    CHECK_TEXT(captured.lines, "HELLO 1 0.1.0 7 6 3FA2*2D\n");
-    feed("LEDS 010010*FB\n");
-    CHECK_TEXT(captured.lines, "LEDS 010010*FB\n");
+    feed("HELLO*49D6\n");
+    CHECK_TEXT(captured.lines, "HELLO 2 0.2.0 9 6 3FA2*B94D\n");
+    feed("LEDS 100000*C1E0\n");
+    CHECK_TEXT(captured.lines, "LEDS 100000*C1E0\n");
+    fake_now = 1022;
     clear();
-    panel_device_press(&device, 0);
-    CHECK_TEXT(captured.lines, "EV 1 PRESS END1*E3\n");
+    panel_device_tick(&device);
+    CHECK_TEXT(captured.lines, "BEAT 0 1022*5320\n");
     clear();
-    panel_device_tick(&device, 1000);
-    CHECK_TEXT(captured.lines, "BEAT 1*3A\n");
+    panel_device_press(&device, 0, 1534);
+    CHECK_TEXT(captured.lines, "EV 1 PRESS END1 1534*8A51\n");
+    feed("LEDS 010010*1D20\n");
+    CHECK_TEXT(captured.lines, "LEDS 010010*1D20\n");
 }
 
 TEST(init_announces_ready_with_the_boot_id)
 {
     clear();
-    panel_device_init(&device, 0x00AB, 4, 0, capture, NULL);
+    panel_device_init(&device, 0x00AB, 4, capture, fake_clock, NULL);
     CHECK_TEXT(captured.bodies, "READY 00AB");
     CHECK(captured.bad == 0);
 }
@@ -235,55 +264,108 @@ TEST(bytes_after_a_refused_line_start_a_fresh_line)
     start(4);
     char line[200];
     memset(line, 'X', 120);
-    strcpy(line + 120, "\nPING*1F\n");
-    CHECK_TEXT(feed(line), "ERR TOOLONG|BEAT 0");
-    CHECK_TEXT(feed("P\x7FNG*1F\nPING*1F\n"), "ERR CHARS|BEAT 0");
+    strcpy(line + 120, "\nPING*6427\n");
+    CHECK_TEXT(feed(line), "ERR TOOLONG|BEAT 0 0");
+    CHECK_TEXT(feed("P\x7FNG*6427\nPING*6427\n"), "ERR CHARS|BEAT 0 0");
 }
 
 /* ---- Buttons and events ---- */
 
-TEST(presses_are_numbered_and_named)
+TEST(presses_are_numbered_named_and_timed)
 {
     start(4);
-    for (uint8_t button = 0; button < 7; button++) {
-        panel_device_press(&device, button);
+    for (uint8_t button = 0; button < 9; button++) {
+        panel_device_press(&device, button, 100u * button);
     }
-    panel_device_press(&device, 7); /* no such button: ignored */
-    CHECK_TEXT(captured.bodies, "EV 1 PRESS END1|EV 2 PRESS END2|EV 3 PRESS END3|"
-                                "EV 4 PRESS END4|EV 5 PRESS UNDO|EV 6 PRESS SELECT|"
-                                "EV 7 PRESS CONFIRM");
-    CHECK_TEXT(ask("PING"), "BEAT 7");
+    panel_device_press(&device, 9, 0); /* no such button: ignored */
+    CHECK_TEXT(captured.bodies, "EV 1 PRESS END1 0|EV 2 PRESS END2 100|EV 3 PRESS END3 200|"
+                                "EV 4 PRESS END4 300|EV 5 PRESS UNDO 400|EV 6 PRESS SELECT 500|"
+                                "EV 7 PRESS CONFIRM 600|EV 8 PRESS ROLL 700|EV 9 PRESS HINT 800");
+    fake_now = 4294967295u;
+    CHECK_TEXT(ask("PING"), "BEAT 9 4294967295");
+    clear();
+    panel_device_press(&device, 8, 4294967295u);
+    CHECK_TEXT(captured.bodies, "EV 10 PRESS HINT 4294967295");
+    CHECK(captured.bad == 0);
 }
 
-TEST(a_build_with_two_players_has_five_buttons)
+TEST(builds_of_two_and_six_seats_count_their_buttons_and_leds)
 {
     start(2);
-    CHECK_TEXT(ask("HELLO"), "HELLO 1 0.1.0 5 6 3FA2");
+    CHECK_TEXT(ask("HELLO"), "HELLO 2 0.2.0 7 4 3FA2");
     clear();
-    panel_device_press(&device, 2);
-    panel_device_press(&device, 4);
-    CHECK_TEXT(captured.bodies, "EV 1 PRESS UNDO|EV 2 PRESS CONFIRM");
-    CHECK_TEXT(panel_device_button_name(&device, 5), "?");
+    panel_device_press(&device, 2, 5);
+    panel_device_press(&device, 6, 6);
+    CHECK_TEXT(captured.bodies, "EV 1 PRESS UNDO 5|EV 2 PRESS HINT 6");
+    CHECK_TEXT(panel_device_button_name(&device, 7), "?");
+    CHECK_TEXT(ask("LEDS 1001"), "LEDS 1001");
+    CHECK_TEXT(ask("LEDS 100000"), "ERR ARGS LEDS");
+    start(6);
+    CHECK_TEXT(ask("HELLO"), "HELLO 2 0.2.0 11 8 3FA2");
+    clear();
+    panel_device_press(&device, 5, 1);
+    panel_device_press(&device, 10, 2);
+    CHECK_TEXT(captured.bodies, "EV 1 PRESS END6 1|EV 2 PRESS HINT 2");
+    CHECK_TEXT(ask("LEDS 00000120"), "LEDS 00000120");
+    CHECK(panel_device_led_level(&device, 5, 0) == 1);
+    CHECK(panel_device_led_level(&device, 6, 0) == 1);
+    CHECK_TEXT(ask("LEDS 000000"), "ERR ARGS LEDS");
+    start(9); /* clamped to six */
+    CHECK_TEXT(ask("HELLO"), "HELLO 2 0.2.0 11 8 3FA2");
 }
 
 static void press_many(uint32_t count)
 {
     storing = 0;
     for (uint32_t i = 0; i < count; i++) {
-        panel_device_press(&device, (uint8_t)(i % 7));
+        panel_device_press(&device, (uint8_t)(i % 9), i);
     }
     storing = 1;
     clear();
 }
 
-TEST(resend_replays_kept_events_then_beats)
+TEST(resend_replays_kept_events_with_their_times_then_beats)
 {
     start(4);
     press_many(3);
-    CHECK_TEXT(ask("RESEND 2"), "EV 2 PRESS END2|EV 3 PRESS END3|BEAT 3");
-    CHECK_TEXT(ask("RESEND 3"), "EV 3 PRESS END3|BEAT 3");
-    CHECK_TEXT(ask("RESEND 4"), "BEAT 3");
-    CHECK_TEXT(ask("RESEND 1"), "EV 1 PRESS END1|EV 2 PRESS END2|EV 3 PRESS END3|BEAT 3");
+    fake_now = 77;
+    CHECK_TEXT(ask("RESEND 2"), "EV 2 PRESS END2 1|EV 3 PRESS END3 2|BEAT 3 77");
+    CHECK_TEXT(ask("RESEND 3"), "EV 3 PRESS END3 2|BEAT 3 77");
+    CHECK_TEXT(ask("RESEND 4"), "BEAT 3 77");
+    CHECK_TEXT(ask("RESEND 1"), "EV 1 PRESS END1 0|EV 2 PRESS END2 1|EV 3 PRESS END3 2|BEAT 3 77");
+}
+
+TEST(a_resend_answer_goes_out_one_line_at_a_time_and_lets_presses_through)
+{
+    start(4);
+    press_many(3);
+    char line[64];
+    with_checksum(line, sizeof(line), "RESEND 1");
+    for (const char *c = line; *c; c++) {
+        panel_device_receive(&device, (uint8_t)*c);
+    }
+    CHECK_TEXT(captured.bodies, "EV 1 PRESS END1 0"); /* only the first line so far */
+    CHECK(panel_device_busy(&device));
+    panel_device_press(&device, 8, 50); /* a press during the answer goes out at once */
+    CHECK(panel_device_continue(&device));
+    panel_device_press(&device, 7, 60);
+    finish_answer();
+    CHECK(!panel_device_busy(&device));
+    /* The answer holds the events made before RESEND came, and ends with the beat. */
+    CHECK_TEXT(captured.bodies, "EV 1 PRESS END1 0|EV 4 PRESS HINT 50|EV 2 PRESS END2 1|"
+                                "EV 5 PRESS ROLL 60|EV 3 PRESS END3 2|BEAT 5 0");
+    CHECK(!panel_device_continue(&device));
+    /* A line that arrives before the answer is out waits for it: answers stay in order. */
+    clear();
+    for (const char *c = line; *c; c++) {
+        panel_device_receive(&device, (uint8_t)*c);
+    }
+    with_checksum(line, sizeof(line), "PING");
+    for (const char *c = line; *c; c++) {
+        panel_device_receive(&device, (uint8_t)*c);
+    }
+    CHECK(strncmp(captured.bodies, "EV 1 PRESS END1 0|EV 2 PRESS END2 1|", 36) == 0);
+    CHECK(strstr(captured.bodies, "EV 5 PRESS ROLL 60|BEAT 5 0|BEAT 5 0") != NULL);
 }
 
 TEST(resend_beyond_the_ring_says_gone_then_sends_the_ring)
@@ -291,33 +373,33 @@ TEST(resend_beyond_the_ring_says_gone_then_sends_the_ring)
     start(4);
     press_many(20);
     const char *answer = ask("RESEND 1");
-    CHECK(strncmp(answer, "ERR GONE 5|EV 5 PRESS UNDO|", 27) == 0);
+    CHECK(strncmp(answer, "ERR GONE 5|EV 5 PRESS UNDO 4|", 29) == 0);
     CHECK(captured.count == 1 + 16 + 1);
-    CHECK(strstr(answer, "|EV 5 PRESS END4|") == NULL); /* event 5 was button index 4 */
-    CHECK(strstr(answer, "|EV 5 PRESS UNDO|EV 6 PRESS SELECT|") != NULL);
-    CHECK(strstr(answer, "|EV 20 PRESS SELECT|BEAT 20") != NULL);
+    CHECK(strstr(answer, "|EV 6 PRESS SELECT 5|") != NULL);
+    CHECK(strstr(answer, "|EV 20 PRESS END2 19|BEAT 20 0") != NULL);
     ask("RESEND 5");
     CHECK(captured.count == 16 + 1);
-    CHECK_TEXT(ask("RESEND 21"), "BEAT 20");
+    CHECK_TEXT(ask("RESEND 21"), "BEAT 20 0");
     /* Half the number space behind the last event is the past, beyond it the future. */
     CHECK(strncmp(ask("RESEND 32788"), "ERR GONE 5|", 11) == 0);
-    CHECK_TEXT(ask("RESEND 32787"), "BEAT 20");
+    CHECK_TEXT(ask("RESEND 32787"), "BEAT 20 0");
 }
 
 TEST(event_numbers_wrap_from_65535_to_1)
 {
     start(4);
     press_many(65535);
-    CHECK_TEXT(ask("PING"), "BEAT 65535");
+    CHECK_TEXT(ask("PING"), "BEAT 65535 0");
     clear();
-    panel_device_press(&device, 0);
-    panel_device_press(&device, 1);
-    CHECK_TEXT(captured.bodies, "EV 1 PRESS END1|EV 2 PRESS END2");
-    CHECK_TEXT(ask("RESEND 65535"), "EV 65535 PRESS END1|EV 1 PRESS END1|EV 2 PRESS END2|BEAT 2");
+    panel_device_press(&device, 0, 7);
+    panel_device_press(&device, 1, 8);
+    CHECK_TEXT(captured.bodies, "EV 1 PRESS END1 7|EV 2 PRESS END2 8");
+    CHECK_TEXT(ask("RESEND 65535"),
+               "EV 65535 PRESS SELECT 65534|EV 1 PRESS END1 7|EV 2 PRESS END2 8|BEAT 2 0");
     const char *answer = ask("RESEND 65000");
     CHECK(strncmp(answer, "ERR GONE 65522|EV 65522 ", 24) == 0);
     CHECK(captured.count == 18);
-    CHECK_TEXT(ask("RESEND 3"), "BEAT 2");
+    CHECK_TEXT(ask("RESEND 3"), "BEAT 2 0");
 }
 
 /* ---- LEDs ---- */
@@ -336,30 +418,37 @@ TEST(leds_are_set_all_at_once_and_idempotent)
     CHECK(panel_device_led_level(&device, 2, 0) == 0);
     CHECK(panel_device_led_level(&device, 4, 0) == 1);
     CHECK(panel_device_led_level(&device, 6, 0) == 0);
+    CHECK(panel_device_led_levels(&device, 0) == 0x13);   /* 1, 2 (lit), 0, 0, 1, 0 */
+    CHECK(panel_device_led_levels(&device, 250) == 0x11); /* the blinking one is dark */
     CHECK_TEXT(ask("LEDS 000003"), "ERR ARGS LEDS");
     CHECK(panel_device_led_level(&device, 0, 0) == 1); /* a refused state changes nothing */
     CHECK_TEXT(ask("LEDS 000000"), "LEDS 000000");
-    for (uint8_t led = 0; led < PANEL_LED_COUNT; led++) {
+    for (uint8_t led = 0; led < 6; led++) {
         CHECK(panel_device_led_level(&device, led, 0) == 0);
     }
 }
 
 /* ---- Heartbeat ---- */
 
-TEST(heartbeat_every_second_with_the_last_event)
+TEST(heartbeat_every_second_with_the_last_event_and_the_clock)
 {
-    panel_device_init(&device, 1, 4, 0xFFFFFE00u, capture, NULL); /* the clock wraps soon */
+    fake_now = 0xFFFFFE00u; /* the clock wraps soon */
+    panel_device_init(&device, 1, 4, capture, fake_clock, NULL);
     clear();
-    panel_device_tick(&device, 0xFFFFFE00u + 999u);
+    fake_now += 999u;
+    panel_device_tick(&device);
     CHECK(captured.count == 0);
-    panel_device_tick(&device, 0xFFFFFE00u + 1000u);
-    CHECK_TEXT(captured.bodies, "BEAT 0");
-    panel_device_press(&device, 3);
+    fake_now += 1u;
+    panel_device_tick(&device);
+    CHECK_TEXT(captured.bodies, "BEAT 0 488");
+    panel_device_press(&device, 3, fake_now);
     clear();
-    panel_device_tick(&device, 0xFFFFFE00u + 1999u);
+    fake_now += 999u;
+    panel_device_tick(&device);
     CHECK(captured.count == 0);
-    panel_device_tick(&device, 0xFFFFFE00u + 2000u);
-    CHECK_TEXT(captured.bodies, "BEAT 1");
+    fake_now += 1u;
+    panel_device_tick(&device);
+    CHECK_TEXT(captured.bodies, "BEAT 1 1488");
 }
 
 /* ---- Debounce ---- */
@@ -449,7 +538,7 @@ TEST(boot_id_always_differs_from_the_previous_one)
 
 int main(void)
 {
-    RUN(crc_matches_smbus_check_value_and_protocol_examples);
+    RUN(crc_matches_ccitt_false_check_value_and_protocol_examples);
     RUN(reader_returns_lines_and_ignores_carriage_returns);
     RUN(reader_refuses_long_lines_and_bad_bytes_then_recovers);
     RUN(answers_follow_the_protocol_table);
@@ -457,13 +546,14 @@ int main(void)
     RUN(full_lines_match_the_protocol_exchange);
     RUN(init_announces_ready_with_the_boot_id);
     RUN(bytes_after_a_refused_line_start_a_fresh_line);
-    RUN(presses_are_numbered_and_named);
-    RUN(a_build_with_two_players_has_five_buttons);
-    RUN(resend_replays_kept_events_then_beats);
+    RUN(presses_are_numbered_named_and_timed);
+    RUN(builds_of_two_and_six_seats_count_their_buttons_and_leds);
+    RUN(resend_replays_kept_events_with_their_times_then_beats);
+    RUN(a_resend_answer_goes_out_one_line_at_a_time_and_lets_presses_through);
     RUN(resend_beyond_the_ring_says_gone_then_sends_the_ring);
     RUN(event_numbers_wrap_from_65535_to_1);
     RUN(leds_are_set_all_at_once_and_idempotent);
-    RUN(heartbeat_every_second_with_the_last_event);
+    RUN(heartbeat_every_second_with_the_last_event_and_the_clock);
     RUN(clean_press_counts_after_ten_stable_milliseconds);
     RUN(bouncing_contacts_give_exactly_one_press);
     RUN(short_glitches_and_buttons_held_at_reset_are_ignored);

@@ -30,7 +30,7 @@ HARNESS_PATH = FIRMWARE_DIR / "sim" / "build" / "panel_sim"
 TTY_PATH = "/tmp/companion-simavr-tty"
 LOCK_PATH = "/tmp/companion-simavr.lock"
 REQUIRED_PACKAGES = "gcc-avr avr-libc libsimavr-dev libelf-dev"
-BUTTONS = ("END1", "END2", "END3", "END4", "UNDO", "SELECT", "CONFIRM")
+BUTTONS = ("END1", "END2", "END3", "END4", "UNDO", "SELECT", "CONFIRM", "ROLL", "HINT")
 # Lines the harness prints on its own, not in answer to a command.
 NOTICE_PREFIXES = ("tx ", "dropped ", "error firmware")
 
@@ -68,20 +68,33 @@ def build_firmware_and_harness() -> str:
     return result.stdout
 
 
-def crc8(data: bytes) -> int:
-    """CRC-8/SMBUS, as in firmware/PROTOCOL.md (written out here so the tests stand alone)."""
-    crc = 0
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE, as in firmware/PROTOCOL.md (written out here so the tests stand
+    alone)."""
+    crc = 0xFFFF
     for byte in data:
-        crc ^= byte
+        crc ^= byte << 8
         for _ in range(8):
-            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
     return crc
 
 
 def line_for(body: str) -> bytes:
-    """The wire form of a body: BODY*CC and a newline."""
+    """The wire form of a body: BODY*CCCC and a newline."""
     raw = body.encode("ascii")
-    return raw + b"*%02X\n" % crc8(raw)
+    return raw + b"*%04X\n" % crc16(raw)
+
+
+def untimed(line: str) -> str:
+    """An EV or BEAT body without its last token, the panel's clock (other lines unchanged)."""
+    if line.startswith(("EV ", "BEAT ")):
+        return line.rsplit(" ", 1)[0]
+    return line
+
+
+def panel_time(line: str) -> int:
+    """The panel's clock in an EV or BEAT body."""
+    return int(line.rsplit(" ", 1)[1])
 
 
 @contextlib.contextmanager
@@ -142,6 +155,7 @@ class PanelSimulator:
             text=True,
             bufsize=1,
         )
+        self.reset_ms = 0.0
         self._replies: queue.Queue[str] = queue.Queue()
         self._notices_lock = threading.Lock()
         self.notices: list[str] = []
@@ -198,13 +212,19 @@ class PanelSimulator:
         """Let `milliseconds` of simulated time pass; returns the simulated time then."""
         return float(self.command(f"wait {milliseconds}").split()[-1])
 
+    def reset(self) -> float:
+        """Reset the AVR as DTR does; the simulated time of the reset, which is 0 on the
+        panel's own clock (millis) to within a few microseconds."""
+        self.reset_ms = float(self.command("reset").split()[2])
+        return self.reset_ms
+
     def unplug(self) -> None:
         """Pull the cable: the pty goes away (clients see a hang-up) and the board loses power."""
         self.command("unplug")
 
     def plug(self) -> None:
         """Plug it back: a new pty behind the same path, and the board boots afresh."""
-        self.command("plug")
+        self.reset_ms = float(self.command("plug").split()[2])
 
     def leds(self) -> str:
         """The LED pin levels, TURN1..TURN4 GREEN RED, as a string of 0 and 1."""
@@ -280,7 +300,7 @@ class SerialLink:
             self._pending += self.port.read(self.port.in_waiting or 1)
         raw, self._pending = self._pending.split(b"\n", 1)
         body, star, checksum = raw.rpartition(b"*")
-        if not star or checksum != b"%02X" % crc8(body):
+        if not star or checksum != b"%04X" % crc16(body):
             raise AssertionError(f"firmware sent a line with a bad checksum: {raw!r}")
         return body.decode("ascii")
 
@@ -312,6 +332,17 @@ class SerialLink:
                 line, _ = self.wait_for(lambda text: text.startswith("HELLO "), 0.25)
                 return line
         raise TimeoutError(f"no HELLO answer within {timeout} s")
+
+    def drain(self) -> None:
+        """Forget every line received so far (after a stretch the test watched by trace), once
+        the panel has been quiet for 100 ms so that no half line is left."""
+        quiet_since = time.monotonic()
+        while time.monotonic() - quiet_since < 0.1:
+            if self.port.in_waiting:
+                self.port.read(self.port.in_waiting)
+                quiet_since = time.monotonic()
+            time.sleep(0.005)
+        self._pending = b""
 
     def close(self) -> None:
         self.port.close()

@@ -9,6 +9,7 @@ resend after a lost event, an error for every bad line.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import re
 import shutil
@@ -28,11 +29,13 @@ from tests.firmware.simavr_panel import (
     build_firmware_and_harness,
     line_for,
     missing_for_simulation,
+    panel_time,
     simulator_lock,
+    untimed,
 )
 
 ARDUINO_CORE = Path("/usr/share/arduino/hardware/arduino/avr")
-HELLO_ANSWER = re.compile(r"HELLO 1 0\.1\.0 7 6 ([0-9A-F]{4})")
+HELLO_ANSWER = re.compile(r"HELLO 2 0\.2\.0 9 6 ([0-9A-F]{4})")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -68,7 +71,7 @@ def link(simulator: PanelSimulator) -> Iterator[SerialLink]:
     simulator.command("drop 0")
     simulator.command("dropev 0")
     connection = SerialLink()
-    simulator.command("reset")
+    simulator.reset()
     connection.handshake()
     try:
         yield connection
@@ -126,7 +129,7 @@ def test_handshake_reports_counts_and_a_new_boot_id_after_reset(
     assert second
     assert ready == f"READY {second.group(1)}"
     assert second.group(1) != first.group(1)
-    assert link.ask("PING", "BEAT")[0] == "BEAT 0"
+    assert untimed(link.ask("PING", "BEAT")[0]) == "BEAT 0"
 
 
 @pytest.mark.simavr
@@ -136,16 +139,16 @@ def test_a_bouncing_press_gives_exactly_one_event(
     press = simulator.press("END3")
     assert press.changes >= 5  # the contact really chattered
     event, _ = link.wait_for(lambda line: line.startswith("EV "))
-    assert event == "EV 1 PRESS END3"
+    assert untimed(event) == "EV 1 PRESS END3"
     simulator.wait(50)  # held: still one event
     assert simulator.release("END3").changes >= 5
     simulator.wait(20)  # the release bounces too, and makes no event
     simulator.press("END3")
     second, before = link.wait_for(lambda line: line.startswith("EV "))
-    assert second == "EV 2 PRESS END3"
+    assert untimed(second) == "EV 2 PRESS END3"
     assert not any(line.startswith("EV ") for line in before)
     beat, before = link.wait_for(lambda line: line.startswith("BEAT "))
-    assert beat == "BEAT 2"
+    assert untimed(beat) == "BEAT 2"
     assert not any(line.startswith("EV ") for line in before)
 
 
@@ -167,9 +170,9 @@ def test_many_bouncing_presses_give_one_event_each(
         simulator.command("trace off")
     events = [sent.line for sent in simulator.transmitted() if sent.line.startswith("EV ")]
     expected = [f"EV {n} PRESS {('CONFIRM', 'END2')[(n - 1) % 2]}" for n in range(1, 25)]
-    assert [event.split("*")[0] for event in events] == expected
+    assert [untimed(event.split("*")[0]) for event in events] == expected
     link.send("PING")
-    link.wait_for(lambda line: line == "BEAT 24")  # and nothing was counted twice
+    link.wait_for(lambda line: untimed(line) == "BEAT 24")  # and nothing was counted twice
 
 
 @pytest.mark.simavr
@@ -177,7 +180,7 @@ def test_every_button_is_wired_to_its_name(simulator: PanelSimulator, link: Seri
     for number, button in enumerate(BUTTONS, start=1):
         simulator.press(button)
         event, _ = link.wait_for(lambda line: line.startswith("EV "))
-        assert event == f"EV {number} PRESS {button}"
+        assert untimed(event) == f"EV {number} PRESS {button}"
         simulator.release(button)
 
 
@@ -207,13 +210,13 @@ def test_led_state_is_applied_to_the_pins(simulator: PanelSimulator, link: Seria
 def test_a_lost_event_is_sent_again_on_resend(simulator: PanelSimulator, link: SerialLink) -> None:
     simulator.command("dropev 1")
     simulator.press("UNDO")
-    _, before = link.wait_for(lambda line: line == "BEAT 1")
+    _, before = link.wait_for(lambda line: untimed(line) == "BEAT 1")
     assert not any(line.startswith("EV ") for line in before)
-    assert simulator.dropped()[-1].startswith("EV 1 PRESS UNDO*")
+    assert simulator.dropped()[-1].startswith("EV 1 PRESS UNDO ")
     link.send("RESEND 1")
     event, _ = link.wait_for(lambda line: line.startswith("EV "))
-    assert event == "EV 1 PRESS UNDO"
-    assert link.wait_for(lambda line: line.startswith("BEAT"))[0] == "BEAT 1"
+    assert untimed(event) == "EV 1 PRESS UNDO"
+    assert untimed(link.wait_for(lambda line: line.startswith("BEAT"))[0]) == "BEAT 1"
 
 
 @pytest.mark.simavr
@@ -224,14 +227,15 @@ def test_resend_ahead_of_the_last_event_is_answered_with_a_beat_alone(
     link.wait_for(lambda line: line.startswith("EV "))
     link.send("RESEND 5")  # not made yet: where the panel stands is the answer
     beat, before = link.wait_for(lambda line: line.startswith("BEAT"))
-    assert beat == "BEAT 1"
+    assert untimed(beat) == "BEAT 1"
     assert not any(line.startswith(("EV ", "ERR")) for line in before)
 
 
 @pytest.mark.simavr
 def test_bad_lines_are_answered_with_errors(simulator: PanelSimulator, link: SerialLink) -> None:
     cases = [
-        (b"HELLO*36\n", "ERR CHECKSUM"),
+        (b"HELLO*49D7\n", "ERR CHECKSUM"),
+        (b"HELLO*35\n", "ERR CHECKSUM"),  # a version-1 line
         (b"HELLO\n", "ERR CHECKSUM"),
         (line_for("FOO"), "ERR UNKNOWN FOO"),
         (line_for("LEDS 9"), "ERR ARGS LEDS"),
@@ -239,7 +243,7 @@ def test_bad_lines_are_answered_with_errors(simulator: PanelSimulator, link: Ser
         (line_for("RESEND 01"), "ERR ARGS RESEND"),
         (line_for("RESEND 65536"), "ERR ARGS RESEND"),
         (line_for("RESEND 1 2"), "ERR ARGS RESEND"),
-        (b"HEL\x00LO*35\n", "ERR CHARS"),
+        (b"HEL\x00LO*49D6\n", "ERR CHARS"),
         (b"X" * 120 + b"\n", "ERR TOOLONG"),
     ]
     for sent, expected in cases:
@@ -284,33 +288,171 @@ def test_the_simulated_uart_sends_a_byte_in_a_115200_baud_bytes_time(
     assert all(80 <= microseconds <= 110 for microseconds in per_byte_us), per_byte_us
 
 
-@pytest.mark.simavr
-def test_a_tap_during_a_long_resend_answer_is_reported_once(
-    simulator: PanelSimulator, link: SerialLink
-) -> None:
-    """A full 16-event RESEND answer takes about 28 ms on the wire; a 15 ms tap starting at
-    any moment of it is one event (the buttons are sampled in the 1 ms timer interrupt, not
-    between lines)."""
-    for _ in range(16):
+def sweep_taps(
+    simulator: PanelSimulator, link: SerialLink, traffic: Callable[[int], None],
+    offsets: range, button: str = "END1",
+) -> tuple[list[int], list[float]]:
+    """For each offset: start the host's traffic (which may wait for its own moment), wait
+    `offset` ms, tap `button` for 15 ms. Returns the offsets whose tap made no event, and for
+    the others the time from the press to its EV line leaving the panel, on the panel's clock
+    (the EV's TIME is when the contact closed for good, so the 10 ms debounce is included)."""
+    last = int(untimed(link.ask("PING", "BEAT")[0]).split()[1])
+    simulator.clear_notices()
+    simulator.command("trace on")
+    missed: list[int] = []
+    latencies: list[float] = []
+    try:
+        for offset in offsets:
+            traffic(offset)
+            simulator.wait(offset)
+            simulator.tap(button, 15)
+            simulator.wait(30)
+            wanted = f"EV {last + 1} PRESS {button}"
+            try:
+                sent = simulator.wait_transmitted(
+                    lambda line, wanted=wanted: untimed(line.split("*")[0]) == wanted,
+                    timeout=1.5)
+            except TimeoutError:
+                missed.append(offset)
+                continue
+            last += 1
+            panel_clock_at_send = sent.sim_ms - simulator.reset_ms
+            latencies.append(panel_clock_at_send - panel_time(sent.line.split("*")[0]))
+    finally:
+        simulator.command("trace off")
+    link.drain()
+    assert untimed(link.ask("PING", "BEAT")[0]) == f"BEAT {last}"  # none was counted twice
+    return missed, latencies
+
+
+def make_events(simulator: PanelSimulator, link: SerialLink, count: int) -> int:
+    """Tap UNDO `count` times; the number of the last event."""
+    for _ in range(count):
         simulator.tap("UNDO", 25)
         simulator.wait(20)
-    last = int(link.ask("PING", "BEAT")[0].split()[1])
-    assert last == 16
-    missed = []
-    for offset in range(0, 40, 2):
-        link.send(f"RESEND {last - 15}")
-        simulator.wait(offset)
-        simulator.tap("END1", 15)
-        simulator.wait(30)
-        wanted = f"EV {last + 1} PRESS END1"
-        try:
-            link.wait_for(wanted.__eq__, timeout=1.5)
-        except TimeoutError:
-            missed.append(offset)
-            continue
-        last += 1
+    return int(untimed(link.ask("PING", "BEAT")[0]).split()[1])
+
+
+@pytest.mark.simavr
+def test_a_tap_during_a_long_resend_answer_is_reported_once_and_soon(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    """A full 16-event RESEND answer takes about 40 ms on the wire; a 15 ms tap starting at
+    any moment of it is one event, and its EV line goes out between two lines of the answer
+    instead of after it: under 20 ms from the press, debounce included."""
+    assert make_events(simulator, link, 16) == 16
+
+    def resend(offset: int) -> None:
+        link.send("RESEND 1")
+
+    missed, latencies = sweep_taps(simulator, link, resend, range(0, 44, 2))
     assert not missed, f"taps lost at these ms after the RESEND was sent: {missed}"
-    assert link.ask("PING", "BEAT")[0] == f"BEAT {last}"  # and none was counted twice
+    assert max(latencies) < 20, latencies
+
+
+@pytest.mark.simavr
+def test_a_tap_during_a_flood_of_bad_lines_is_reported_once_and_soon(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    """30 bad lines sent at once (more than the panel's 64-byte buffer holds; each answered
+    ERR while the bytes keep coming): a tap at any moment is one event, sent within 20 ms."""
+    flood = b"".join(b"FLOOD%02d*0000\n" % index for index in range(30))
+
+    def bad_lines(offset: int) -> None:
+        link.send_raw(flood)
+
+    missed, latencies = sweep_taps(simulator, link, bad_lines, range(0, 40, 3), button="ROLL")
+    assert not missed, f"taps lost at these ms after the flood began: {missed}"
+    assert max(latencies) < 20, latencies
+
+
+@pytest.mark.simavr
+def test_a_tap_at_any_moment_of_a_heartbeat_is_reported_once(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    """Taps that start from 12 ms before to 5 ms after a heartbeat leaves, 2 ms apart
+    (unprompted beats keep their phase, so the next one is a whole second after a traced one)."""
+    def before_next_beat(offset: int) -> None:
+        beat = simulator.wait_transmitted(lambda line: line.startswith("BEAT "))
+        now = simulator.sim_ms()
+        next_beat = beat.sim_ms + 1000 * (1 + int((now + 12 - beat.sim_ms) // 1000))
+        simulator.wait(next_beat - 12 - now)
+
+    missed, latencies = sweep_taps(simulator, link, before_next_beat, range(0, 18, 2), "HINT")
+    assert not missed, f"taps lost at these ms from 12 ms before a beat: {missed}"
+    assert max(latencies) < 20, latencies
+
+
+@pytest.mark.simavr
+def test_lines_sent_at_once_are_answered_in_order(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    """A host that sends several short lines in one write gets one answer per line, in the
+    order sent, and each ERR names the verb it answers (or nothing for a damaged line)."""
+    link.send_raw(line_for("PING") + line_for("FOO") + line_for("LEDS 9") + b"HELLO*0000\n"
+                  + line_for("LEDS 000001") + line_for("PING 2"))
+    bodies = [untimed(link.wait_for(lambda line: True)[0])]  # the PING's BEAT
+    while len(bodies) < 6:  # the rest, past any unprompted heartbeat
+        bodies.append(link.wait_for(lambda line: not line.startswith("BEAT "))[0])
+    assert bodies == ["BEAT 0", "ERR UNKNOWN FOO", "ERR ARGS LEDS", "ERR CHECKSUM",
+                      "LEDS 000001", "ERR ARGS PING"]
+
+
+@pytest.mark.simavr
+def test_events_carry_the_panel_clock_at_the_press(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    """EV's TIME is the panel's millis() when the contact closed for good: within the bounce
+    (at most 5 ms) and a millisecond of sampling after the first touch; BEAT's TIME is the
+    panel's clock when it was sent."""
+    simulator.command("trace on")
+    try:
+        touch = simulator.tap("END2", 20)
+        sent = simulator.wait_transmitted(lambda line: line.startswith("EV 1 "))
+    finally:
+        simulator.command("trace off")
+    pressed_at = panel_time(sent.line.split("*")[0])
+    assert 0 <= pressed_at - (touch - simulator.reset_ms) <= 6
+    simulator.wait(500)
+    beat = link.ask("PING", "BEAT")[0]
+    resent = link.ask("RESEND 1", "EV")[0]
+    assert panel_time(resent) == pressed_at  # a resent event keeps its press time
+    assert panel_time(beat) >= pressed_at + 500
+
+
+@pytest.mark.simavr
+def test_the_shared_table_of_lines_and_answers(
+    simulator: PanelSimulator, link: SerialLink
+) -> None:
+    """firmware/tests/protocol_cases.json, which the twin answers too."""
+    hello = HELLO_ANSWER.fullmatch(link.handshake())
+    assert hello
+    for case in json.loads(CASES_PATH.read_text())["cases"]:
+        sent = fill_case(case.get("body", case.get("raw", "")), seats=4, boot=hello.group(1))
+        data = line_for(sent) if "body" in case else sent.encode("latin-1") + b"\n"
+        link.send_raw(data)
+        expected = [fill_case(answer, seats=4, boot=hello.group(1)) for answer in case["answer"]]
+        beat_expected = expected[0].startswith("BEAT ")
+        got = [link.wait_for(
+            lambda line, beat=beat_expected: beat or not line.startswith("BEAT "))[0]
+            for _ in expected]
+        assert all(answer_matches(g, e) for g, e in zip(got, expected, strict=True)), (sent, got)
+
+
+CASES_PATH = FIRMWARE_DIR / "tests" / "protocol_cases.json"
+
+
+def fill_case(text: str, seats: int, boot: str) -> str:
+    """A case's line or answer with the panel's own values put in ({TIME} stays a pattern)."""
+    leds = seats + 2
+    return (text.replace("{FW}", "0.2.0").replace("{BUTTONS}", str(seats + 5))
+            .replace("{LEDS}", str(leds)).replace("{BOOT}", boot)
+            .replace("{LEDS_OFF}", "0" * leds).replace("{LEDS_TURN1}", "1" + "0" * (leds - 1)))
+
+
+def answer_matches(got: str, expected: str) -> bool:
+    pattern = re.escape(expected).replace(re.escape("{TIME}"), "(0|[1-9][0-9]{0,9})")
+    return re.fullmatch(pattern, got) is not None
 
 
 @pytest.mark.simavr
@@ -328,7 +470,7 @@ def test_heartbeats_come_every_simulated_second(
         simulator.command("trace off")
     gaps = [later - earlier for earlier, later in itertools.pairwise(traced_beats())]
     assert all(abs(gap - 1000) < 3 for gap in gaps), gaps
-    assert link.wait_for(lambda line: line.startswith("BEAT"))[0] == "BEAT 0"
+    assert untimed(link.wait_for(lambda line: line.startswith("BEAT"))[0]) == "BEAT 0"
 
 
 @pytest.mark.simavr
