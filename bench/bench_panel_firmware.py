@@ -8,21 +8,25 @@ and presses buttons with contact bounce. For each press it measures
 It also measures press to ButtonPress through the host driver (companion.panel), the handshake
 after a reset, and the time from plugging the (simulated) cable back in until the driver has
 reconnected, shaken hands and restored the LEDs. Under traffic (issue 17's targets): 15 ms taps
-at random moments of full 16-event RESEND answers (how many are lost, and first touch to EV sent
-on the simulated clock), and the heartbeats' spacing while the host floods the panel with bad
+of random buttons at random moments of random host traffic (none, full 16-event RESEND answers,
+floods of bad lines, heartbeats): how many are lost, and the time to the EV line leaving the
+panel from the first touch (simulated clock) and from the press the EV reports (the panel's
+clock, debounce included); and the heartbeats' spacing while the host floods the panel with bad
 lines. Prints figures; asserts nothing.
 
 Run: .venv/bin/python bench/bench_panel_firmware.py [--presses 40] [--resets 5] [--unplugs 5]
-     [--taps 100] [--flood-seconds 5]
+     [--taps 100] [--flood-seconds 5] [--speed 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -35,6 +39,8 @@ from tests.firmware.simavr_panel import (
     build_firmware_and_harness,
     missing_for_simulation,
     simulator_lock,
+    tap_and_time,
+    untimed,
 )
 
 
@@ -50,42 +56,71 @@ def summary(name: str, values_ms: list[float]) -> str:
     )
 
 
-def measure_taps_under_resend(simulator: PanelSimulator, link: SerialLink, taps: int,
-                              seed: int = 17) -> tuple[list[float], int]:
-    """15 ms taps at random moments (0-35 ms after the request) of full RESEND answers: first
-    touch to the EV line's last byte (simulated ms) for each one reported, and how many were
-    lost."""
-    import random
+TRAFFIC = ("idle", "resend", "flood", "heartbeat")
+FLOOD = b"".join(b"FLOOD%02d*0000\n" % index for index in range(30))
 
+
+@dataclass
+class TrafficFigures:
+    """What the taps under one kind of traffic gave."""
+
+    taps: int = 0
+    lost: int = 0
+    touch_to_sent: list[float] = field(default_factory=list)
+    press_to_sent: list[float] = field(default_factory=list)
+
+
+def measure_taps_under_traffic(simulator: PanelSimulator, link: SerialLink, taps: int,
+                               seed: int = 17) -> dict[str, TrafficFigures]:
+    """15 ms taps of a random button at random moments of random host traffic: nothing, a full
+    16-event RESEND answer (0-40 ms after the request), 30 bad lines sent at once (0-40 ms into
+    the flood), or a heartbeat (12 ms before to 6 ms after it). For each kind: taps lost, and
+    the time to the EV line's last byte from the first touch (simulated clock) and from the
+    press the EV reports (panel clock, debounce included)."""
     chance = random.Random(seed)
     for _ in range(16):
         simulator.tap("UNDO", 25)
         simulator.wait(20)
-    last = 0  # from the newest BEAT: older ones may wait unread in the link's buffer
-    link.send("PING")
-    while (line := link.read_line(0.3)) is not None:
-        if line.startswith("BEAT "):
-            last = int(line.split()[1])
-    latencies: list[float] = []
-    lost = 0
+    link.drain()
+    last = int(untimed(link.ask("PING", "BEAT")[0]).split()[1])
+    figures = {kind: TrafficFigures() for kind in TRAFFIC}
     simulator.command("trace on")
-    for _ in range(taps):
+    last_beat = simulator.wait_transmitted(lambda line: line.startswith("BEAT "), 3.0).sim_ms
+    for index in range(taps):
+        kind = chance.choice(TRAFFIC)
+        button = chance.choice(BUTTONS)
         simulator.clear_notices()
-        link.send(f"RESEND {max(1, last - 15)}")
-        simulator.wait(chance.uniform(0, 35))
-        touched = simulator.tap("END1", 15)
-        simulator.wait(30)
-        wanted = f"EV {last + 1} PRESS END1"
-        try:
-            link.wait_for(wanted.__eq__, timeout=1.5)
-        except TimeoutError:
-            lost += 1
+        if kind == "resend":
+            link.send(f"RESEND {max(1, last - 15)}")
+            simulator.wait(chance.uniform(0, 40))
+        elif kind == "flood":
+            link.send_raw(FLOOD)
+            simulator.wait(chance.uniform(0, 40))
+        elif kind == "heartbeat":
+            now = simulator.sim_ms()
+            next_beat = last_beat + 1000 * (1 + int((now + 12 - last_beat) // 1000))
+            simulator.wait(next_beat - now + chance.uniform(-12, 6))
+        timing = tap_and_time(simulator, button, last + 1)
+        beats = [sent.sim_ms for sent in simulator.transmitted() if sent.line.startswith("BEAT ")
+                 and not sent.line.startswith(f"BEAT {last} ")]
+        last_beat = max([last_beat, *beats])
+        figures[kind].taps += 1
+        if timing is None:
+            figures[kind].lost += 1
+            last = int(untimed(link.ask("PING", "BEAT")[0]).split()[1])  # resynchronise
             continue
-        sent = simulator.wait_transmitted(lambda line: line.startswith(wanted))  # noqa: B023
-        latencies.append(sent.sim_ms - touched)
         last += 1
+        figures[kind].touch_to_sent.append(timing.touch_to_sent_ms)
+        figures[kind].press_to_sent.append(timing.press_to_sent_ms)
+        if index % 50 == 49:
+            link.drain()
+            print(f"  {index + 1} taps", file=sys.stderr, flush=True)
     simulator.command("trace off")
-    return latencies, lost
+    link.drain()
+    counted = int(untimed(link.ask("PING", "BEAT")[0]).split()[1])
+    if counted != last:
+        print(f"the panel counted {counted} events, the bench {last}: a tap counted twice?")
+    return figures
 
 
 def measure_beats_under_flood(simulator: PanelSimulator, link: SerialLink, seconds: float
@@ -184,6 +219,8 @@ def main() -> int:
     parser.add_argument("--unplugs", type=int, default=5)
     parser.add_argument("--taps", type=int, default=100)
     parser.add_argument("--flood-seconds", type=float, default=5.0)
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="simulated time per wall time for the harness (1 = real time)")
     options = parser.parse_args()
     reason = missing_for_simulation()
     if reason:
@@ -191,16 +228,16 @@ def main() -> int:
         return 0
     with simulator_lock():
         build_firmware_and_harness()
-        simulator = PanelSimulator(seed=11)
+        simulator = PanelSimulator(seed=11, speed=options.speed)
         try:
             link = SerialLink()
             link.handshake()
             wall, simulated = measure_presses(simulator, link, options.presses)
-            under_resend, lost = measure_taps_under_resend(simulator, link, options.taps)
+            under_traffic = measure_taps_under_traffic(simulator, link, options.taps)
             beat_gaps = measure_beats_under_flood(simulator, link, options.flood_seconds)
             link.close()
             link = SerialLink()
-            simulator.command("reset")
+            simulator.reset()
             link.handshake()
             handshakes = measure_handshakes(simulator, link, options.resets)
             link.close()
@@ -212,8 +249,13 @@ def main() -> int:
     print(summary("press to EV line on the host (wall clock)", wall))
     print(summary("first touch to EV sent (simulated time)", simulated))
     print(summary("press to ButtonPress from the driver (wall)", driver))
-    print(summary("tap during a RESEND answer to EV sent (sim)", under_resend)
-          + f"; lost {lost} of {options.taps}")
+    for kind, figures in under_traffic.items():
+        print(f"15 ms taps under {kind} traffic: lost {figures.lost} of {figures.taps}")
+        print(summary("  first touch to EV sent (simulated clock)", figures.touch_to_sent))
+        print(summary("  press to EV sent (panel clock, debounce in)", figures.press_to_sent))
+    every = [value for figures in under_traffic.values() for value in figures.press_to_sent]
+    print(summary("every tap: press to EV sent (panel clock)", every)
+          + f"; lost {sum(f.lost for f in under_traffic.values())} of {options.taps}")
     print(summary("heartbeat gaps under a flood of bad lines (sim)", beat_gaps))
     print(summary("reset to HELLO answered (wall clock)", handshakes))
     print(summary("plug back in to driver reconnected (wall)", reconnects))

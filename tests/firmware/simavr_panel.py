@@ -346,3 +346,31 @@ class SerialLink:
 
     def close(self) -> None:
         self.port.close()
+
+
+@dataclass(frozen=True)
+class TapTiming:
+    """One traced tap that made its event: on the simulated clock, from the first touch to the
+    EV line's last byte leaving the UART; and on the panel's own clock, from the press it
+    reports (the contact closed for good, so after the bounce but before the 10 ms debounce)
+    to that same moment."""
+
+    touch_to_sent_ms: float
+    press_to_sent_ms: float
+
+
+def tap_and_time(simulator: PanelSimulator, button: str, number: int,
+                 timeout: float = 1.5) -> TapTiming | None:
+    """Tap `button` for 15 ms now and wait (with tracing on) for EV `number` of it; None when
+    no such event was sent (the tap was lost)."""
+    touch = simulator.tap(button, 15)
+    simulator.wait(30)
+    wanted = f"EV {number} PRESS {button}"
+    try:
+        sent = simulator.wait_transmitted(
+            lambda line: untimed(line.split("*")[0]) == wanted, timeout=timeout)
+    except TimeoutError:
+        return None
+    panel_clock_at_send = sent.sim_ms - simulator.reset_ms
+    return TapTiming(sent.sim_ms - touch,
+                     panel_clock_at_send - panel_time(sent.line.split("*")[0]))

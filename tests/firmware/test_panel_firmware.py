@@ -31,6 +31,7 @@ from tests.firmware.simavr_panel import (
     missing_for_simulation,
     panel_time,
     simulator_lock,
+    tap_and_time,
     untimed,
 )
 
@@ -115,6 +116,20 @@ def test_sketch_builds_against_the_arduino_core_as_the_ide_would(built: str) -> 
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert (FIRMWARE_DIR / "build" / "arduino" / "panel.hex").read_text().startswith(":")
+
+
+def test_six_seat_sketch_builds_for_the_mega_under_half_its_flash_and_ram(built: str) -> None:
+    if not (ARDUINO_CORE / "variants" / "mega" / "pins_arduino.h").exists():
+        pytest.skip("arduino-core-avr is not installed (apt-get install arduino-core-avr)")
+    result = subprocess.run(
+        ["make", "-s", "-C", str(FIRMWARE_DIR), "mega"], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    program = re.search(r"Program:\s+\d+ bytes \((\d+\.\d)% Full\)", result.stdout)
+    data = re.search(r"Data:\s+\d+ bytes \((\d+\.\d)% Full\)", result.stdout)
+    assert program and data, result.stdout
+    assert float(program.group(1)) < 50 and float(data.group(1)) < 50
+    assert "atmega2560" in result.stdout
 
 
 @pytest.mark.simavr
@@ -305,19 +320,12 @@ def sweep_taps(
         for offset in offsets:
             traffic(offset)
             simulator.wait(offset)
-            simulator.tap(button, 15)
-            simulator.wait(30)
-            wanted = f"EV {last + 1} PRESS {button}"
-            try:
-                sent = simulator.wait_transmitted(
-                    lambda line, wanted=wanted: untimed(line.split("*")[0]) == wanted,
-                    timeout=1.5)
-            except TimeoutError:
+            timing = tap_and_time(simulator, button, last + 1)
+            if timing is None:
                 missed.append(offset)
                 continue
             last += 1
-            panel_clock_at_send = sent.sim_ms - simulator.reset_ms
-            latencies.append(panel_clock_at_send - panel_time(sent.line.split("*")[0]))
+            latencies.append(timing.press_to_sent_ms)
     finally:
         simulator.command("trace off")
     link.drain()
