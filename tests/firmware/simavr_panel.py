@@ -360,10 +360,10 @@ class TapTiming:
 
 
 def tap_and_time(simulator: PanelSimulator, button: str, number: int,
-                 timeout: float = 1.5) -> TapTiming | None:
-    """Tap `button` for 15 ms now and wait (with tracing on) for EV `number` of it; None when
-    no such event was sent (the tap was lost)."""
-    touch = simulator.tap(button, 15)
+                 timeout: float = 1.5, closed_ms: float = 15) -> TapTiming | None:
+    """Tap `button` now, closed for `closed_ms` after its bounce, and wait (with tracing on)
+    for EV `number` of it; None when no such event was sent (the tap was lost)."""
+    touch = simulator.tap(button, closed_ms)
     simulator.wait(30)
     wanted = f"EV {number} PRESS {button}"
     try:

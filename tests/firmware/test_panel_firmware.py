@@ -303,14 +303,17 @@ def test_the_simulated_uart_sends_a_byte_in_a_115200_baud_bytes_time(
     assert all(80 <= microseconds <= 110 for microseconds in per_byte_us), per_byte_us
 
 
+TAP_LENGTHS = (15, 22, 40)  # ms closed after the bounce; the sweeps take them in turn
+
+
 def sweep_taps(
     simulator: PanelSimulator, link: SerialLink, traffic: Callable[[int], None],
     offsets: range, button: str = "END1",
 ) -> tuple[list[int], list[float]]:
     """For each offset: start the host's traffic (which may wait for its own moment), wait
-    `offset` ms, tap `button` for 15 ms. Returns the offsets whose tap made no event, and for
-    the others the time from the press to its EV line leaving the panel, on the panel's clock
-    (the EV's TIME is when the contact closed for good, so the 10 ms debounce is included)."""
+    `offset` ms, tap `button` for 15, 22 or 40 ms. Returns the offsets whose tap made no event,
+    and for the others the time from the press to its EV line leaving the panel, on the panel's
+    clock (the EV's TIME is when the contact closed for good, so the 10 ms debounce is in)."""
     last = int(untimed(link.ask("PING", "BEAT")[0]).split()[1])
     simulator.clear_notices()
     simulator.command("trace on")
@@ -320,7 +323,7 @@ def sweep_taps(
         for offset in offsets:
             traffic(offset)
             simulator.wait(offset)
-            timing = tap_and_time(simulator, button, last + 1)
+            timing = tap_and_time(simulator, button, last + 1, closed_ms=TAP_LENGTHS[offset % 3])
             if timing is None:
                 missed.append(offset)
                 continue
