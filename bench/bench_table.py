@@ -124,7 +124,7 @@ def press_to_verdict(position, images, trials):
             wait(lambda count=count: len(verdicts) > count)
             at, kind = verdicts[count]
             mover = 2 if kind == "green" else 1
-            wanted = led_state(Lights(turn=mover, verdict=kind), 2)
+            wanted = led_state(Lights(turn=mover, verdict=kind), 2).fitted(panel.twin.seats)
             wait(lambda wanted=wanted: panel.twin.leds == wanted)
             applied = time.perf_counter()
             lights_ms.append((at - pressed) * 1000)

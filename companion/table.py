@@ -5,6 +5,8 @@ steady gate, and when the referee wants a frame reads the first steady one after
 panel thread (button presses and the panel's own news) and the keyboard (the screen's keys stand
 in for a panel). The control thread takes events one at a time, asks the referee, and carries out
 its effects in order: the journal line is written and fsynced before the panel's lights answer.
+The panel's ROLL button is the keyboard's ``r``; its HINT button has no hints behind it yet, so
+the table answers it with a sentence instead of passing it to the referee.
 The screen runs in the main thread and only draws the snapshots it is handed.
 """
 
@@ -27,7 +29,7 @@ from calibration.profile import VisionProfile
 from companion.display.snapshot import CameraView, Snapshot
 from companion.games.base import Game, Position
 from companion.panel.driver import Panel
-from companion.panel.protocol import LedState
+from companion.panel.protocol import MAX_SEATS, LedMode, LedState
 from companion.panel.session import ButtonPress, PanelStatus, StatusKind
 from companion.record.entries import JournalEvent, JournalHeader
 from companion.record.frames import frame_name, save_frame
@@ -56,6 +58,8 @@ from vision.read import VisionConfig, read_frame_details
 PREVIEW_WIDTH = 480
 #: Longest wait between camera reopen attempts after it failed.
 CAMERA_RETRY_MAX_S = 2.0
+#: What a press of the panel's HINT button gets, until there are hints.
+HINT_MESSAGE = "The HINT button has no use in this version yet."
 
 
 @dataclass(frozen=True)
@@ -172,11 +176,21 @@ class Table:
                 if self.parts.referee.phase is Phase.READING:
                     self._publish()
                 continue
-            self._perform(self.parts.referee.handle(event))
+            self._perform(self._handle(event))
             self._publish()
             self._save_pending_frames()
             for listener in self._listeners:
                 listener(self)
+
+    def _handle(self, event: Event) -> Sequence[Effect]:
+        """The referee's effects for ``event``; a HINT press is answered here, with a sentence
+        said once (not again while it still shows), as there are no hints yet."""
+        referee = self.parts.referee
+        if not (isinstance(event, Press) and event.button == "HINT"):
+            return referee.handle(event)
+        if referee.view().message.endswith(HINT_MESSAGE):
+            return []
+        return referee.handle(DeviceStatus("panel", HINT_MESSAGE, lasting=False))
 
     def _perform(self, effects: Sequence[Effect]) -> None:
         for effect in effects:
@@ -366,16 +380,19 @@ def seats_short(panel_seats: int, players: int) -> str | None:
 
 
 def led_state(lights: Lights, players: int) -> LedState:
-    """The panel's six LED digits for the lights the referee wants."""
-    turns = ["0", "0", "0", "0"]
-    for number in range(1, min(players, 4) + 1):
+    """The panel's LEDs for the lights the referee wants: a turn LED per seat (1 to 6), green
+    and red. The panel session fits it to the panel's own turn LEDs (a panel with fewer seats
+    than play is told of on the screen: :func:`seats_short`)."""
+    seats = max(1, min(players, MAX_SEATS))
+    turns = [LedMode.OFF] * seats
+    for number in range(1, seats + 1):
         if lights.all_turns_blink:
-            turns[number - 1] = "2"
+            turns[number - 1] = LedMode.BLINK
         elif lights.turn == number:
-            turns[number - 1] = "1"
-    green = {"green": "1", "ask": "2"}.get(lights.verdict or "", "0")
-    red = "1" if lights.verdict == "red" else "0"
-    return LedState.from_text("".join(turns) + green + red)
+            turns[number - 1] = LedMode.ON
+    green = {"green": LedMode.ON, "ask": LedMode.BLINK}.get(lights.verdict or "", LedMode.OFF)
+    red = LedMode.ON if lights.verdict == "red" else LedMode.OFF
+    return LedState(tuple(turns), green, red)
 
 
 def starting_referee(game: Game, players: int, variants: Sequence[str], seed: int | None

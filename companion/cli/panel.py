@@ -1,11 +1,12 @@
 """`companion panel monitor [URL]`: watch the panel's events and set its LEDs, to check the wiring.
 
-Events, status sentences and the panel's answers to the monitor's own commands (the LED state it
-applied, its answer to a ping) are printed as they come. Commands are read from standard input,
-one per line, so the monitor works from a terminal and from a pipe alike: ``leds 100010`` sets
-the LEDs (TURN1..4 GREEN RED; 0 off, 1 on, 2 blink), ``ping`` asks for a heartbeat now,
-``press END1`` presses a button of the software panel (``sim://`` only), ``send PING`` sends any
-line with its checksum computed, ``quit`` stops. With ``--lines`` every protocol line is printed
+Events (with the panel's clock when the button was pressed), status sentences and the panel's
+answers to the monitor's own commands (the LED state it applied, its answer to a ping) are
+printed as they come. Commands are read from standard input, one per line, so the monitor works
+from a terminal and from a pipe alike: ``leds 100010`` sets the LEDs (one digit per LED the panel
+has: TURN1..TURNn GREEN RED for n seats; 0 off, 1 on, 2 blink), ``ping`` asks for a heartbeat
+now, ``press END1`` presses a button of the software panel (``sim://`` only), ``send PING`` sends
+any line with its checksum computed, ``quit`` stops. With ``--lines`` every protocol line is printed
 too (``->`` sent, ``<-`` received). The end of the input leaves the monitor running until Ctrl-C
 (or until ``--seconds`` have passed).
 """
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from companion.panel.driver import Panel
 
 HELP = (
-    "commands: leds DIGITS (six of 0/1/2 for TURN1 TURN2 TURN3 TURN4 GREEN RED), "
+    "commands: leds DIGITS (0/1/2 for TURN1..TURNn GREEN RED, n = seats), "
     "ping, press BUTTON (sim:// only), send BODY, quit"
 )
 
@@ -93,17 +94,24 @@ class _Answers:
         self.ping_waiting = False
 
     def observe(self, direction: str, line: bytes) -> None:
+        from companion.panel.errors import ProtocolError
+        from companion.panel.protocol import Beat, LedsApplied, parse_line
+
         if self.print_lines:
             _print_line(direction, line)
         if direction != "in":
             return
-        body = line.decode("ascii", errors="replace").partition("*")[0].strip()
+        try:
+            message = parse_line(line)
+        except ProtocolError:
+            return  # the session counts it; --lines shows it
         stamp = time.strftime("%H:%M:%S")
-        if body.startswith("LEDS "):
-            _say(f"{stamp} leds {body[5:]} applied by the panel")
-        elif body.startswith("BEAT ") and self.ping_waiting:
+        if isinstance(message, LedsApplied):
+            _say(f"{stamp} leds {message.state.text()} applied by the panel")
+        elif isinstance(message, Beat) and self.ping_waiting:
             self.ping_waiting = False
-            _say(f"{stamp} ping answered: the last event made is number {body[5:]}")
+            _say(f"{stamp} ping answered: the last event made is number {message.last} "
+                 f"(panel clock {message.time} ms)")
 
 
 def _obey_waiting(panel: Panel, commands: queue.Queue[str | None], answers: _Answers) -> bool:
@@ -128,7 +136,13 @@ def _obey(panel: Panel, command: str, answers: _Answers) -> bool:
         return False
     try:
         if verb == "leds":
-            panel.set_leds(LedState.from_text(rest))
+            state = LedState.from_text(rest)
+            hello = panel.hello
+            if hello is not None and len(rest) != hello.leds:
+                _say(f"this panel has {hello.leds} LEDs: give {hello.leds} digits "
+                     f"(TURN1..TURN{hello.seats} GREEN RED), not {rest!r}")
+                return True
+            panel.set_leds(state)
             _say(f"leds {rest} sent")
         elif verb == "ping":
             answers.ping_waiting = True
@@ -154,7 +168,8 @@ def _describe(event: object) -> str:
 
     stamp = time.strftime("%H:%M:%S")
     if isinstance(event, ButtonPress):
-        return f"{stamp} press {event.button} (event {event.number}, boot {event.boot})"
+        return (f"{stamp} press {event.button} (event {event.number}, boot {event.boot}, "
+                f"panel clock {event.device_ms} ms)")
     if isinstance(event, PanelStatus):
         return f"{stamp} status {event.kind.value}: {event.message}"
     return f"{stamp} {event!r}"

@@ -23,7 +23,8 @@ from typing import Protocol
 from companion.panel.errors import PanelUnavailableError
 from companion.panel.protocol import (
     BAUD_RATE,
-    END_BUTTONS,
+    DEFAULT_SEATS,
+    MAX_SEATS,
     Hello,
     LedState,
     LineAssembler,
@@ -127,16 +128,21 @@ class Panel:
 
     @property
     def leds(self) -> LedState:
-        """The LED state asked for last (sent again after every reconnection)."""
+        """The LED state asked for last (sent again after every reconnection), for any number
+        of seats; the panel gets it fitted to its own turn LEDs."""
         return self._session.wanted
 
     @property
     def leds_applied(self) -> LedState | None:
-        """The LED state the panel confirmed on this connection (``None`` before it did)."""
+        """The LED state the panel confirmed on this connection (``None`` before it did), with
+        as many turn LEDs as the panel has."""
         return self._session.applied
 
     def set_leds(self, state: LedState) -> None:
-        """Show ``state`` on the panel now and after any reconnection; retried until confirmed."""
+        """Show ``state`` on the panel now and after any reconnection; retried until confirmed.
+
+        ``state`` may have more or fewer turn LEDs than the panel: missing ones are sent off,
+        those beyond the panel are dropped."""
         with self._lock:
             self._act(self._session.set_leds(state, time.monotonic()))
 
@@ -300,22 +306,22 @@ def open_panel(url: str = AUTO_URL, config: SessionConfig | None = None) -> Pane
 
 
 def _twin_seats(url: str) -> int:
-    """The END buttons a ``sim://`` panel has: ``sim://?seats=N`` (1 to 4), else 4."""
+    """The seats of a ``sim://`` panel: ``sim://?seats=N`` (1 to 6), else 4."""
     from urllib.parse import parse_qs, urlsplit
 
     options = parse_qs(urlsplit(url).query, keep_blank_values=True)
     unknown = sorted(set(options) - {"seats"})
     if unknown:
         raise PanelUnavailableError(f"{url}: unknown option {unknown[0]!r}; sim:// takes "
-                                    f"seats=1 to {len(END_BUTTONS)}")
-    seats = options.get("seats", ["4"])[-1]
-    if not (seats.isdigit() and 1 <= int(seats) <= len(END_BUTTONS)):
-        raise PanelUnavailableError(f"{url}: seats must be 1 to {len(END_BUTTONS)}, not {seats!r}")
+                                    f"seats=1 to {MAX_SEATS}")
+    seats = options.get("seats", [str(DEFAULT_SEATS)])[-1]
+    if not (seats.isdigit() and 1 <= int(seats) <= MAX_SEATS):
+        raise PanelUnavailableError(f"{url}: seats must be 1 to {MAX_SEATS}, not {seats!r}")
     return int(seats)
 
 
-def _open_twin(config: SessionConfig | None, seats: int = 4) -> Panel:
-    twin = PanelTwin(end_buttons=seats)
+def _open_twin(config: SessionConfig | None, seats: int = DEFAULT_SEATS) -> Panel:
+    twin = PanelTwin(seats=seats)
     port = MemoryTwinPort()
     twin.attach(port)
     panel = Panel(port.connect, SIM_URL, config, twin=twin, on_close=twin.close)

@@ -1,15 +1,16 @@
-"""The panel protocol of ``firmware/PROTOCOL.md`` as pure values and functions, without any I/O.
+"""The panel protocol of ``firmware/PROTOCOL.md`` (version 2) as pure values, without any I/O.
 
-Lines are ``BODY*CC`` with a CRC-8/SMBUS checksum. :func:`format_line` makes one,
-:func:`parse_line` reads a device line into a typed message and :func:`parse_command` reads a host
-line into a typed command (for the twin); both raise :class:`ProtocolError` with the protocol's
-error code. :class:`LineAssembler` cuts a byte stream into lines and survives garbage. The
-transport (a serial port, a pty, an in-memory link) lives elsewhere, as in pyserial's
+Lines are ``BODY*CCCC`` with a CRC-16/CCITT-FALSE checksum in four hex digits. :func:`format_line`
+makes one, :func:`parse_line` reads a device line into a typed message and :func:`parse_command`
+reads a host line into a typed command (for the twin); both raise :class:`ProtocolError` with the
+protocol's error code. :class:`LineAssembler` cuts a byte stream into lines and survives garbage.
+The transport (a serial port, a pty, an in-memory link) lives elsewhere, as in pyserial's
 ``serial.threaded``.
 """
 
 from __future__ import annotations
 
+import binascii
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,51 +18,42 @@ from enum import IntEnum
 
 from companion.panel.errors import ProtocolError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 BAUD_RATE = 115200
 MAX_BODY_BYTES = 48
-MAX_LINE_BYTES = MAX_BODY_BYTES + 3
+CHECKSUM_DIGITS = 4
+MAX_LINE_BYTES = MAX_BODY_BYTES + 1 + CHECKSUM_DIGITS
 RING_SIZE = 16
 EVENT_NUMBER_MAX = 65535
-END_BUTTONS = ("END1", "END2", "END3", "END4")
-BUTTONS = (*END_BUTTONS, "UNDO", "SELECT", "CONFIRM")
-LED_NAMES = ("TURN1", "TURN2", "TURN3", "TURN4", "GREEN", "RED")
+TIME_MAX = 0xFFFFFFFF
+MAX_SEATS = 6
+DEFAULT_SEATS = 4
+END_BUTTONS = tuple(f"END{seat}" for seat in range(1, MAX_SEATS + 1))
+OTHER_BUTTONS = ("UNDO", "SELECT", "CONFIRM", "ROLL", "HINT")
+BUTTONS = (*END_BUTTONS, *OTHER_BUTTONS)
 ERROR_CODES = ("CHECKSUM", "TOOLONG", "CHARS", "UNKNOWN", "ARGS", "GONE")
 
-_NUMBER = re.compile(r"0|[1-9][0-9]{0,4}")
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,9}")
 _BOOT = re.compile(r"[0-9A-F]{4}")
-_CHECKSUM = re.compile(r"[0-9A-F]{2}")
+_CHECKSUM = re.compile(r"[0-9A-F]{4}")
 _VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")
+# A HELLO answer of an older panel, whose checksum had two hex digits (not checked here).
+_OLD_HELLO = re.compile(rb"HELLO ([0-9]{1,3}) [0-9]+\.[0-9]+\.[0-9]+ [0-9]+ [0-9]+ [0-9A-F]{4}"
+                        rb"\*[0-9A-F]{2}")
 
 
-def _crc8_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
-        table.append(crc)
-    return tuple(table)
-
-
-_CRC8_TABLE = _crc8_table()
-
-
-def crc8(data: bytes) -> int:
-    """CRC-8/SMBUS of ``data``: polynomial 0x07, initial value 0, no reflection, no final XOR."""
-    crc = 0
-    for byte in data:
-        crc = _CRC8_TABLE[crc ^ byte]
-    return crc
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE of ``data``: polynomial 0x1021, initial 0xFFFF, no reflection or XOR."""
+    return binascii.crc_hqx(data, 0xFFFF)
 
 
 def format_line(body: str) -> bytes:
-    """The line ``BODY*CC\\n`` for ``body``; refuses a body the protocol forbids."""
+    """The line ``BODY*CCCC\\n`` for ``body``; refuses a body the protocol forbids."""
     raw = body.encode("ascii", errors="replace")
     printable = body.isascii() and all(0x20 <= b <= 0x7E for b in raw)
     if not printable or not 1 <= len(raw) <= MAX_BODY_BYTES:
         raise ValueError(f"cannot send {body!r}: a body is 1 to 48 printable ASCII characters")
-    return raw + b"*%02X\n" % crc8(raw)
+    return raw + b"*%04X\n" % crc16(raw)
 
 
 def checked_body(line: bytes) -> str:
@@ -72,11 +64,18 @@ def checked_body(line: bytes) -> str:
         raise ProtocolError(line, "CHARS", "holds a byte outside printable ASCII")
     body, star, checksum = line.rpartition(b"*")
     if not star or not body or not _CHECKSUM.fullmatch(checksum.decode()):
-        raise ProtocolError(line, "CHECKSUM", "has no *CC checksum at its end")
-    if int(checksum, 16) != crc8(body):
-        expected = f"{crc8(body):02X}"
+        raise ProtocolError(line, "CHECKSUM", "has no *CCCC checksum at its end")
+    if int(checksum, 16) != crc16(body):
+        expected = f"{crc16(body):04X}"
         raise ProtocolError(line, "CHECKSUM", f"checksum {checksum.decode()} is not {expected}")
     return body.decode("ascii")
+
+
+def older_hello_version(line: bytes) -> int | None:
+    """The protocol version of a HELLO answer in an older panel's form (a two-digit checksum),
+    or None: so that the host can say "flash the firmware" instead of "no answer"."""
+    match = _OLD_HELLO.fullmatch(line)
+    return int(match.group(1)) if match else None
 
 
 # Event numbers: 1 to 65535, then 1 again; 0 means "none yet".
@@ -85,6 +84,11 @@ def checked_body(line: bytes) -> str:
 def next_event_number(number: int) -> int:
     """The number that follows ``number`` (0 meaning none yet): 65535 wraps to 1."""
     return 1 if number >= EVENT_NUMBER_MAX else number + 1
+
+
+def previous_event_number(number: int) -> int:
+    """The number before ``number``: 1 is preceded by 65535 (across the wrap)."""
+    return EVENT_NUMBER_MAX if number <= 1 else number - 1
 
 
 def steps_after(last: int, number: int) -> int:
@@ -103,6 +107,26 @@ def is_after(last: int, number: int) -> bool:
     return 0 < steps_after(last, number) <= EVENT_NUMBER_MAX // 2
 
 
+# Panel builds: seats, buttons and LEDs.
+
+
+def button_names(seats: int) -> tuple[str, ...]:
+    """The buttons of a panel with ``seats`` seats, in the order of the protocol's table."""
+    _check_seats(seats)
+    return (*END_BUTTONS[:seats], *OTHER_BUTTONS)
+
+
+def led_names(seats: int) -> tuple[str, ...]:
+    """The LEDs of a panel with ``seats`` seats, in the order of the ``LEDS`` digits."""
+    _check_seats(seats)
+    return (*(f"TURN{seat}" for seat in range(1, seats + 1)), "GREEN", "RED")
+
+
+def _check_seats(seats: int) -> None:
+    if not 1 <= seats <= MAX_SEATS:
+        raise ValueError(f"bad seat count {seats!r}: a panel has 1 to {MAX_SEATS} seats")
+
+
 # LED state.
 
 
@@ -114,51 +138,76 @@ class LedMode(IntEnum):
     BLINK = 2
 
 
+_OFF_TURNS = (LedMode.OFF,) * DEFAULT_SEATS
+
+
 @dataclass(frozen=True, repr=False)
 class LedState:
-    """The whole LED state of the panel, as the ``LEDS`` command sets it in one go."""
+    """The whole LED state of a panel, as the ``LEDS`` command sets it in one go: one turn LED
+    per seat (1 to 6 of them), then green and red. ``LedState()`` is all off on four seats."""
 
-    turn1: LedMode = LedMode.OFF
-    turn2: LedMode = LedMode.OFF
-    turn3: LedMode = LedMode.OFF
-    turn4: LedMode = LedMode.OFF
+    turns: tuple[LedMode, ...] = _OFF_TURNS
     green: LedMode = LedMode.OFF
     red: LedMode = LedMode.OFF
 
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.turns) <= MAX_SEATS:
+            raise ValueError(
+                f"bad turn LEDs {self.turns!r}: a panel has 1 to {MAX_SEATS} of them"
+            )
+        object.__setattr__(self, "turns", tuple(LedMode(mode) for mode in self.turns))
+        object.__setattr__(self, "green", LedMode(self.green))
+        object.__setattr__(self, "red", LedMode(self.red))
+
+    @property
+    def seats(self) -> int:
+        """How many turn LEDs (seats) this state is for."""
+        return len(self.turns)
+
     @classmethod
     def from_text(cls, text: str) -> LedState:
-        """Read six digits ``0`` (off), ``1`` (on) or ``2`` (blink), in the order of LED_NAMES."""
-        if len(text) != len(LED_NAMES) or any(digit not in "012" for digit in text):
+        """Read the digits of ``LEDS``: one per turn LED (1 to 6), then green and red, each ``0``
+        (off), ``1`` (on) or ``2`` (blink)."""
+        if not 3 <= len(text) <= MAX_SEATS + 2 or any(digit not in "012" for digit in text):
             raise ValueError(
-                f"bad LED state {text!r}: give six digits 0 (off), 1 (on) or 2 (blink), "
-                f"for {' '.join(LED_NAMES)}"
+                f"bad LED state {text!r}: give 3 to {MAX_SEATS + 2} digits 0 (off), 1 (on) or "
+                "2 (blink), for TURN1..TURNn GREEN RED (n seats)"
             )
-        return cls._of_modes([LedMode(int(digit)) for digit in text])
+        modes = [LedMode(int(digit)) for digit in text]
+        return cls(tuple(modes[:-2]), modes[-2], modes[-1])
 
     @classmethod
     def showing(
-        cls, turn: int | None = None, green: LedMode = LedMode.OFF, red: LedMode = LedMode.OFF
+        cls,
+        turn: int | None = None,
+        green: LedMode = LedMode.OFF,
+        red: LedMode = LedMode.OFF,
+        seats: int = DEFAULT_SEATS,
     ) -> LedState:
-        """The state with only player ``turn``'s turn LED on (1 to 4, or none) and green/red."""
-        modes = [LedMode.OFF] * 4
+        """The state of ``seats`` turn LEDs with only player ``turn``'s on (or none), and
+        green and red."""
+        _check_seats(seats)
+        modes = [LedMode.OFF] * seats
         if turn is not None:
-            if not 1 <= turn <= 4:
-                raise ValueError(f"bad player {turn}: the panel has turn LEDs for players 1 to 4")
+            if not 1 <= turn <= seats:
+                raise ValueError(f"bad player {turn!r}: the panel has turn LEDs for 1 to {seats}")
             modes[turn - 1] = LedMode.ON
-        return cls._of_modes([*modes, green, red])
+        return cls(tuple(modes), green, red)
 
-    @classmethod
-    def _of_modes(cls, modes: list[LedMode]) -> LedState:
-        turn1, turn2, turn3, turn4, green, red = modes
-        return cls(turn1, turn2, turn3, turn4, green, red)
+    def fitted(self, seats: int) -> LedState:
+        """This state for a panel of ``seats`` seats: missing turn LEDs off, those beyond the
+        panel dropped (the table tells the players which seats have no button or light)."""
+        _check_seats(seats)
+        turns = (*self.turns[:seats], *(LedMode.OFF,) * (seats - len(self.turns)))
+        return LedState(turns, self.green, self.red)
 
     def text(self) -> str:
-        """The six digits of this state, as sent after ``LEDS``."""
+        """The digits of this state, as sent after ``LEDS``."""
         return "".join(str(int(mode)) for mode in self.modes())
 
     def modes(self) -> tuple[LedMode, ...]:
-        """The mode of each LED in the order of :data:`LED_NAMES`."""
-        return (self.turn1, self.turn2, self.turn3, self.turn4, self.green, self.red)
+        """The mode of each LED in the order of :func:`led_names`."""
+        return (*self.turns, self.green, self.red)
 
     def __repr__(self) -> str:
         return f"LedState.from_text({self.text()!r})"
@@ -169,7 +218,10 @@ class LedState:
 
 @dataclass(frozen=True)
 class Hello:
-    """The answer to ``HELLO``: who the panel is, and its boot id (new at every reset)."""
+    """The answer to ``HELLO``: who the panel is, and its boot id (new at every reset).
+
+    ``buttons`` is the panel's seats plus the five other buttons, ``leds`` its seats plus two.
+    """
 
     protocol: int
     firmware: str
@@ -182,12 +234,12 @@ class Hello:
 
     @property
     def seats(self) -> int:
-        """How many seats have an END button on this panel."""
-        return max(0, min(len(END_BUTTONS), self.buttons - 3))
+        """How many seats have an END button (and a turn LED) on this panel."""
+        return self.buttons - len(OTHER_BUTTONS)
 
     def button_names(self) -> tuple[str, ...]:
-        """The buttons of this build: its end buttons first, then UNDO, SELECT, CONFIRM."""
-        return (*END_BUTTONS[: self.seats], "UNDO", "SELECT", "CONFIRM")
+        """The buttons of this build: its end buttons first, then the five others."""
+        return button_names(self.seats)
 
 
 @dataclass(frozen=True)
@@ -202,23 +254,27 @@ class Ready:
 
 @dataclass(frozen=True)
 class Event:
-    """A debounced button press, numbered from 1 after each reset."""
+    """A debounced button press, numbered from 1 after each reset; ``time`` is the panel's
+    clock (milliseconds since its reset) when the contact first closed."""
 
     number: int
     button: str
+    time: int
 
     def body(self) -> str:
-        return f"EV {self.number} PRESS {self.button}"
+        return f"EV {self.number} PRESS {self.button} {self.time}"
 
 
 @dataclass(frozen=True)
 class Beat:
-    """The heartbeat, with the number of the last event made (0 before the first)."""
+    """The heartbeat: the number of the last event made (0 before the first) and the panel's
+    clock when it was sent."""
 
     last: int
+    time: int
 
     def body(self) -> str:
-        return f"BEAT {self.last}"
+        return f"BEAT {self.last} {self.time}"
 
 
 @dataclass(frozen=True)
@@ -287,10 +343,17 @@ class ResendRequest:
 Command = HelloRequest | Ping | SetLeds | ResendRequest
 
 
-def _number(line: bytes, verb: str, token: str, lowest: int) -> int:
-    if not _NUMBER.fullmatch(token) or not lowest <= int(token) <= EVENT_NUMBER_MAX:
-        raise ProtocolError(line, "ARGS", f"{token!r} is not a number from {lowest}", verb)
+def _number(line: bytes, verb: str, token: str, lowest: int, highest: int = EVENT_NUMBER_MAX
+            ) -> int:
+    if not _NUMBER.fullmatch(token) or not lowest <= int(token) <= highest:
+        raise ProtocolError(
+            line, "ARGS", f"{token!r} is not a number from {lowest} to {highest}", verb
+        )
     return int(token)
+
+
+def _time(line: bytes, verb: str, token: str) -> int:
+    return _number(line, verb, token, 0, TIME_MAX)
 
 
 def _arguments(line: bytes, tokens: list[str], count: int) -> list[str]:
@@ -299,24 +362,35 @@ def _arguments(line: bytes, tokens: list[str], count: int) -> list[str]:
     return tokens[1:]
 
 
-def _led_state(line: bytes, verb: str, text: str) -> LedState:
+def _led_state(line: bytes, verb: str, text: str, leds: int | None = None) -> LedState:
     try:
-        return LedState.from_text(text)
+        state = LedState.from_text(text)
     except ValueError:
-        raise ProtocolError(line, "ARGS", f"{text!r} is not six digits 0-2", verb) from None
+        raise ProtocolError(line, "ARGS", f"{text!r} is not 3 to 8 digits 0-2", verb) from None
+    if leds is not None and len(text) != leds:
+        raise ProtocolError(line, "ARGS", f"{text!r} is not {leds} digits", verb)
+    return state
 
 
 def _hello(line: bytes, tokens: list[str]) -> Hello:
     protocol, firmware, buttons, leds, boot = _arguments(line, tokens, 5)
     if not _VERSION.fullmatch(firmware) or not _BOOT.fullmatch(boot):
         raise ProtocolError(line, "ARGS", "bad firmware version or boot id", "HELLO")
-    return Hello(
+    hello = Hello(
         _number(line, "HELLO", protocol, 1),
         firmware,
         _number(line, "HELLO", buttons, 0),
         _number(line, "HELLO", leds, 0),
         boot,
     )
+    # Counts are checked for this version only: another version is refused by its number.
+    fits = 1 <= hello.seats <= MAX_SEATS and hello.leds == hello.seats + 2
+    if hello.protocol == PROTOCOL_VERSION and not fits:
+        raise ProtocolError(
+            line, "ARGS", f"{buttons} buttons and {leds} LEDs fit no panel of 1 to 6 seats",
+            "HELLO",
+        )
+    return hello
 
 
 def _ready(line: bytes, tokens: list[str]) -> Ready:
@@ -327,15 +401,15 @@ def _ready(line: bytes, tokens: list[str]) -> Ready:
 
 
 def _event(line: bytes, tokens: list[str]) -> Event:
-    number, action, button = _arguments(line, tokens, 3)
+    number, action, button, time = _arguments(line, tokens, 4)
     if action != "PRESS" or button not in BUTTONS:
         raise ProtocolError(line, "ARGS", f"unknown event {action} {button}", "EV")
-    return Event(_number(line, "EV", number, 1), button)
+    return Event(_number(line, "EV", number, 1), button, _time(line, "EV", time))
 
 
 def _beat(line: bytes, tokens: list[str]) -> Beat:
-    (last,) = _arguments(line, tokens, 1)
-    return Beat(_number(line, "BEAT", last, 0))
+    last, time = _arguments(line, tokens, 2)
+    return Beat(_number(line, "BEAT", last, 0), _time(line, "BEAT", time))
 
 
 def _leds_applied(line: bytes, tokens: list[str]) -> LedsApplied:
@@ -363,7 +437,7 @@ def parse_line(line: bytes) -> Message:
     """Read one device line (without its ``\\n``) into a typed message.
 
     Raises :class:`ProtocolError` naming the line when its length, characters, checksum, verb
-    or arguments are wrong.
+    or arguments are wrong (a version-2 HELLO whose counts fit no panel included).
     """
     tokens = checked_body(line).split(" ")
     parser = _MESSAGE_PARSERS.get(tokens[0])
@@ -372,8 +446,9 @@ def parse_line(line: bytes) -> Message:
     return parser(line, tokens)
 
 
-def parse_command(line: bytes) -> Command:
-    """Read one host line (without its ``\\n``) into a typed command, as the device does.
+def parse_command(line: bytes, leds: int | None = None) -> Command:
+    """Read one host line (without its ``\\n``) into a typed command, as a device with ``leds``
+    LEDs does (any count from 3 to 8 when None).
 
     Raises :class:`ProtocolError` whose ``code`` and ``detail`` are what the device answers.
     """
@@ -387,7 +462,7 @@ def parse_command(line: bytes) -> Command:
         return Ping()
     if verb == "LEDS":
         (text,) = _arguments(line, tokens, 1)
-        return SetLeds(_led_state(line, verb, text))
+        return SetLeds(_led_state(line, verb, text, leds))
     if verb == "RESEND":
         (number,) = _arguments(line, tokens, 1)
         return ResendRequest(_number(line, verb, number, 1))

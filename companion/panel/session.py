@@ -16,6 +16,7 @@ from companion.panel.errors import ProtocolError
 from companion.panel.protocol import (
     EVENT_NUMBER_MAX,
     PROTOCOL_VERSION,
+    RING_SIZE,
     Beat,
     ErrorReply,
     Event,
@@ -30,7 +31,9 @@ from companion.panel.protocol import (
     SetLeds,
     is_after,
     next_event_number,
+    older_hello_version,
     parse_line,
+    previous_event_number,
     steps_after,
 )
 
@@ -49,11 +52,14 @@ class StatusKind(Enum):
 
 @dataclass(frozen=True)
 class ButtonPress:
-    """A button pressed on the panel, delivered once: ``number`` is unique within ``boot``."""
+    """A button pressed on the panel, delivered once: ``number`` is unique within ``boot``, and
+    ``device_ms`` is the panel's clock (milliseconds since that boot) when it was pressed, so the
+    host knows when the press happened whatever the delivery delay."""
 
     button: str
     number: int
     boot: str
+    device_ms: int
 
 
 @dataclass(frozen=True)
@@ -100,15 +106,13 @@ class Output:
         return self
 
 
-def _previous_event_number(number: int) -> int:
-    return EVENT_NUMBER_MAX if number <= 1 else number - 1
-
-
 class PanelSession:
     """The host side of the protocol for one panel, across every reconnection.
 
-    Presses are delivered in order and once: an event past a gap is held back and the gap is
-    filled by ``RESEND`` (retried until it is filled), so the press arrives with the resend.
+    Presses are delivered in number order and once. An event that arrives past a gap (a line
+    lost, or a new press sent between the lines of a ``RESEND`` answer) is kept, at most
+    :data:`~companion.panel.protocol.RING_SIZE` of them, while ``RESEND`` (retried until the gap
+    is filled) brings the missing ones; it is delivered as soon as the gap is filled.
     """
 
     def __init__(self, config: SessionConfig | None = None, leds: LedState | None = None) -> None:
@@ -126,6 +130,7 @@ class PanelSession:
         self.refusal: str | None = None
         self.bad_lines = 0
         self.duplicates = 0
+        self._held: dict[int, Event] = {}
         self._fault: StatusKind | None = None
         self._reset_pending = False
         self._behind_beats = 0
@@ -155,11 +160,20 @@ class PanelSession:
         return output
 
     def set_leds(self, state: LedState, now: float) -> Output:
-        """Remember the wanted LED state and send it when connected (it is resent after faults)."""
+        """Remember the wanted LED state and send it when connected (it is resent after faults).
+
+        The state may be for any number of seats: the panel gets it fitted to its own LEDs.
+        """
         self.wanted = state
         if not self.connected:
             return Output()
         return self._send_leds(now)
+
+    def leds_for_panel(self) -> LedState:
+        """The wanted state fitted to the connected panel's turn LEDs (as is before HELLO)."""
+        if self.hello is None:
+            return self.wanted
+        return self.wanted.fitted(self.hello.seats)
 
     # Lines and time.
 
@@ -170,7 +184,8 @@ class PanelSession:
             message = parse_line(line)
         except ProtocolError:
             self.bad_lines += 1
-            return Output()
+            older = older_hello_version(line) if self.handshaking else None
+            return Output() if older is None else self._refuse(older)
         if not (self.handshaking or self.connected):
             return Output()
         if isinstance(message, Hello):
@@ -201,7 +216,8 @@ class PanelSession:
         if now - self._last_line_at >= config.heartbeat_timeout:
             output.drop = StatusKind.SILENT
             return output.merge(self.port_lost(StatusKind.SILENT))
-        if self.applied != self.wanted and now - self._leds_sent_at >= config.retry_interval:
+        unconfirmed = self.applied != self.leds_for_panel()
+        if unconfirmed and now - self._leds_sent_at >= config.retry_interval:
             output.merge(self._send_leds(now))
         if self.has_gap() and now - self._resend_sent_at >= config.retry_interval:
             output.merge(self._send_resend(now))
@@ -210,6 +226,10 @@ class PanelSession:
     def has_gap(self) -> bool:
         """Whether the device has made events that have not arrived yet."""
         return is_after(self.last, self.known_last)
+
+    def held(self) -> tuple[int, ...]:
+        """The numbers of the events kept past a gap, in number order."""
+        return tuple(sorted(self._held, key=lambda number: steps_after(self.last, number)))
 
     # Messages.
 
@@ -228,21 +248,25 @@ class PanelSession:
 
     def _on_hello(self, hello: Hello, now: float) -> Output:
         if hello.protocol != PROTOCOL_VERSION:
-            self.refusal = (
-                f"The panel speaks protocol version {hello.protocol} but this companion speaks "
-                f"{PROTOCOL_VERSION}; flash the firmware from this version's firmware/ folder."
-            )
-            output = Output(drop=StatusKind.INCOMPATIBLE)
-            if self._fault is not StatusKind.INCOMPATIBLE:
-                self._fault = StatusKind.INCOMPATIBLE
-                output.events.append(PanelStatus(StatusKind.INCOMPATIBLE, self.refusal))
-            return output
+            return self._refuse(hello.protocol)
         self.hello = hello
         if self.connected and hello.boot == self.boot:
             return Output()
         if self.connected:
             return self._on_reset(hello.boot, now)
         return self._on_handshake(hello, now)
+
+    def _refuse(self, version: int) -> Output:
+        """A panel of another protocol version: say so once, and drop it."""
+        self.refusal = (
+            f"The panel speaks protocol version {version} but this companion speaks "
+            f"{PROTOCOL_VERSION}; flash the firmware from this version's firmware/ folder."
+        )
+        output = Output(drop=StatusKind.INCOMPATIBLE)
+        if self._fault is not StatusKind.INCOMPATIBLE:
+            self._fault = StatusKind.INCOMPATIBLE
+            output.events.append(PanelStatus(StatusKind.INCOMPATIBLE, self.refusal))
+        return output
 
     def _on_handshake(self, hello: Hello, now: float) -> Output:
         reset = self.boot is not None and hello.boot != self.boot
@@ -253,7 +277,7 @@ class PanelSession:
             output.events.append(
                 PanelStatus(
                     StatusKind.CONNECTED,
-                    f"The panel is connected (firmware {hello.firmware}, "
+                    f"The panel is connected (firmware {hello.firmware}, {hello.seats} seats, "
                     f"{hello.buttons} buttons, {hello.leds} lights).",
                 )
             )
@@ -274,6 +298,7 @@ class PanelSession:
         self.boot = boot
         self._behind_beats = 0
         self.last = self.known_last = 0
+        self._held.clear()
         self.baseline_known = True
         self._reset_pending = True
         self.applied = None
@@ -283,20 +308,37 @@ class PanelSession:
         if not self.baseline_known:
             self.baseline_known = True
             self.last = self.known_last = 0 if event.number == 1 else event.number - 1
-        steps = steps_after(self.last, event.number)
-        if steps == 1:
-            self.last = event.number
-            if not self.has_gap():
-                self.known_last = self.last
-            assert self.boot is not None
-            return Output(events=[ButtonPress(event.button, event.number, self.boot)])
-        if is_after(self.last, event.number):
-            if is_after(self.known_last, event.number) or self.known_last == self.last:
-                self.known_last = event.number
-            if now - self._resend_sent_at >= self.config.retry_interval:
-                return self._send_resend(now)
-            return Output()
+        if event.number == next_event_number(self.last):
+            return self._deliver([event])
+        if is_after(self.last, event.number) and event.number not in self._held:
+            return self._hold(event, now)
         self.duplicates += 1
+        return Output()
+
+    def _deliver(self, events: list[Event]) -> Output:
+        """Deliver ``events`` (in number order), then every kept event they lead up to."""
+        output = Output(events=[self._press(event) for event in events])
+        while (following := self._held.pop(next_event_number(self.last), None)) is not None:
+            output.events.append(self._press(following))
+        if not is_after(self.last, self.known_last):
+            self.known_last = self.last
+        return output
+
+    def _press(self, event: Event) -> ButtonPress:
+        assert self.boot is not None
+        self.last = event.number
+        return ButtonPress(event.button, event.number, self.boot, event.time)
+
+    def _hold(self, event: Event, now: float) -> Output:
+        """Keep an event past a gap (the farthest is let go beyond the ring's size: a later
+        ``RESEND`` brings it) and ask for the missing ones."""
+        self._held[event.number] = event
+        if len(self._held) > RING_SIZE:
+            del self._held[max(self._held, key=lambda number: steps_after(self.last, number))]
+        if is_after(self.known_last, event.number):
+            self.known_last = event.number
+        if now - self._resend_sent_at >= self.config.retry_interval:
+            return self._send_resend(now)
         return Output()
 
     def _on_beat(self, beat: Beat, now: float) -> Output:
@@ -306,6 +348,9 @@ class PanelSession:
             return Output()
         if beat.last == self.last or is_after(self.last, beat.last):
             self._behind_beats = 0
+            # Lines come in order, so a kept event beyond the beat was a damaged line.
+            for number in [n for n in self._held if is_after(beat.last, n)]:
+                del self._held[number]
         if beat.last == self.last:
             self.known_last = self.last
             return Output()
@@ -326,25 +371,31 @@ class PanelSession:
 
     def _on_leds(self, applied: LedsApplied) -> Output:
         self.applied = applied.state
-        if applied.state != self.wanted or not self._reset_pending:
+        if applied.state != self.leds_for_panel() or not self._reset_pending:
             return Output()
         self._reset_pending = False
         return Output(events=[PanelStatus(StatusKind.RESET, RESET_MESSAGE)])
 
     def _on_gone(self, reply: ErrorReply) -> Output:
+        """Events before ``OLDEST`` are gone from the ring: deliver those kept here, report the
+        others as lost once, and carry on from ``OLDEST``."""
         oldest = int(reply.detail) if reply.detail.isdigit() else 0
         if not 1 <= oldest <= EVENT_NUMBER_MAX or not is_after(self.last, oldest):
             return Output()
-        lost = steps_after(self.last, oldest) - 1
-        if lost <= 0:
-            return Output()
-        self.last = _previous_event_number(oldest)
-        presses = "press" if lost == 1 else "presses"
-        message = (
-            f"{lost} button {presses} made while the panel was away could not be recovered; "
-            "press again if it was your turn."
-        )
-        return Output(events=[PanelStatus(StatusKind.LOST, message)])
+        gap = steps_after(self.last, oldest) - 1
+        kept = [self._held.pop(n) for n in self.held() if steps_after(self.last, n) <= gap]
+        lost = gap - len(kept)
+        output = Output()
+        if lost > 0:
+            presses = "press" if lost == 1 else "presses"
+            message = (
+                f"{lost} button {presses} made while the panel was away could not be recovered; "
+                "press again if it was your turn."
+            )
+            output.events.append(PanelStatus(StatusKind.LOST, message))
+        output.events += [self._press(event) for event in kept]
+        self.last = previous_event_number(oldest)
+        return output.merge(self._deliver([]))  # any kept from OLDEST on
 
     # Sending.
 
@@ -354,7 +405,7 @@ class PanelSession:
 
     def _send_leds(self, now: float) -> Output:
         self._leds_sent_at = now
-        return Output(send=[SetLeds(self.wanted).body()])
+        return Output(send=[SetLeds(self.leds_for_panel()).body()])
 
     def _send_resend(self, now: float) -> Output:
         self._resend_sent_at = now

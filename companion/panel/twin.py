@@ -1,11 +1,14 @@
 """The software twin: a Python panel that speaks the device side of ``firmware/PROTOCOL.md``.
 
-It keeps a ring of the last 16 events, numbers them, beats every second and answers every
-command as the firmware does. It talks over any :class:`TwinPort`: an in-memory link for the
-``sim://`` panel (:class:`MemoryTwinPort`) or a real pseudo-terminal whose slave path sits behind
-a fixed symlink (:class:`PtyTwinPort`), so the driver can open it with ``serial.Serial``. Tests and
-the demo press buttons with :meth:`PanelTwin.press`, pull the cable with :meth:`PanelTwin.unplug`
-and :meth:`PanelTwin.replug`, and damage the byte stream with :class:`TwinFaults`.
+It keeps a ring of the last 16 events, numbers them, stamps them with its millisecond clock
+(counted from its own boot), beats every second and answers every command as the firmware does:
+one line at a time, reading the next command only once the answer to the previous one has gone
+out, and sending a press made during a long (``RESEND``) answer at once, between two of its
+lines. It talks over any :class:`TwinPort`: an in-memory link for the ``sim://`` panel
+(:class:`MemoryTwinPort`) or a real pseudo-terminal whose slave path sits behind a fixed symlink
+(:class:`PtyTwinPort`), so the driver can open it with ``serial.Serial``. Tests and the demo
+press buttons with :meth:`PanelTwin.press`, pull the cable with :meth:`PanelTwin.unplug` and
+:meth:`PanelTwin.replug`, and damage the byte stream with :class:`TwinFaults`.
 """
 
 from __future__ import annotations
@@ -19,16 +22,17 @@ import threading
 import time
 import tty
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from companion.panel.errors import ProtocolError
 from companion.panel.protocol import (
-    BUTTONS,
-    END_BUTTONS,
+    DEFAULT_SEATS,
     PROTOCOL_VERSION,
     RING_SIZE,
+    TIME_MAX,
     Beat,
     Command,
     ErrorReply,
@@ -43,6 +47,7 @@ from companion.panel.protocol import (
     Ready,
     ResendRequest,
     SetLeds,
+    button_names,
     error_reply_for,
     format_line,
     is_after,
@@ -50,8 +55,11 @@ from companion.panel.protocol import (
     parse_command,
 )
 
-FIRMWARE_VERSION = "0.1.0"
-LED_COUNT = 6
+FIRMWARE_VERSION = "0.2.0"
+
+#: A line of an answer still to send: its body, or a function making it when it goes out (the
+#: ``BEAT`` that ends a ``RESEND`` answer tells the last event made by then).
+AnswerLine = str | Callable[[], str]
 
 
 class TwinPort(Protocol):
@@ -88,17 +96,27 @@ class TwinFaults:
 
 
 class PanelTwin:
-    """A panel in software: buttons, LEDs, ring of events, heartbeat, boot id."""
+    """A panel in software: buttons, LEDs, ring of events, clock, heartbeat, boot id.
+
+    ``seats`` (1 to 6) sets the END buttons and turn LEDs; ``line_pause`` is how long it waits
+    after each line of a long answer (as the wire's time, so that tests can press during one);
+    ``clock_start_ms`` is what its clock reads at boot (to try the wrap at 2**32).
+    """
 
     def __init__(
         self,
-        end_buttons: int = 4,
+        seats: int = DEFAULT_SEATS,
         seed: int | None = None,
         heartbeat_interval: float = 1.0,
+        line_pause: float = 0.0,
+        clock_start_ms: int = 0,
     ) -> None:
-        self.buttons = (*END_BUTTONS[:end_buttons], *BUTTONS[4:])
+        self.buttons = button_names(seats)
+        self.seats = seats
         self.heartbeat_interval = heartbeat_interval
-        self.leds = LedState()
+        self.line_pause = line_pause
+        self.clock_start_ms = clock_start_ms
+        self.leds = LedState.showing(seats=seats)
         self.boot = ""
         self.last_event = 0
         self.commands_received = 0
@@ -109,6 +127,9 @@ class PanelTwin:
         self._ring: deque[Event] = deque(maxlen=RING_SIZE)
         self._lock = threading.RLock()
         self._assembler = LineAssembler()
+        self._received: deque[bytes | OverlongLine] = deque()
+        self._answer: deque[AnswerLine] = deque()
+        self._booted_at = time.monotonic()
         self._port: TwinPort | None = None
         self._plugged = True
         self._stop = threading.Event()
@@ -137,13 +158,28 @@ class PanelTwin:
 
     # What a test or the demo does to the panel.
 
+    @property
+    def led_count(self) -> int:
+        """How many LEDs this panel has: one per seat, green and red."""
+        return self.seats + 2
+
+    def clock_ms(self) -> int:
+        """The panel's clock: milliseconds since its boot (plus ``clock_start_ms``), wrapping."""
+        elapsed = int((time.monotonic() - self._booted_at) * 1000)
+        return (self.clock_start_ms + elapsed) % (TIME_MAX + 1)
+
+    def hello(self) -> Hello:
+        """What this panel answers to ``HELLO``."""
+        return Hello(PROTOCOL_VERSION, FIRMWARE_VERSION, len(self.buttons), self.led_count,
+                     self.boot)
+
     def press(self, button: str) -> int:
-        """Press and release ``button`` (debounced): one event; returns its number."""
+        """Press and release ``button`` (debounced): one event, sent at once; returns its number."""
         if button not in self.buttons:
             raise ValueError(f"the twin has no button {button!r}; it has {' '.join(self.buttons)}")
         with self._lock:
             number = next_event_number(self.last_event)
-            event = Event(number, button)
+            event = Event(number, button, self.clock_ms())
             self.last_event = number
             self._ring.append(event)
             self._emit(event.body())
@@ -203,8 +239,11 @@ class PanelTwin:
             self.boot = f"{self._random.randrange(0x10000):04X}"
         self.last_event = 0
         self._ring.clear()
-        self.leds = LedState()
+        self.leds = LedState.showing(seats=self.seats)
         self._assembler = LineAssembler()
+        self._received.clear()
+        self._answer.clear()
+        self._booted_at = time.monotonic()
         self._ready_pending = True
         self._say_ready_when_booted()
 
@@ -216,61 +255,78 @@ class PanelTwin:
     def _run(self) -> None:
         assert self._port is not None
         while not self._stop.is_set():
-            timeout = min(0.05, max(0.0, self._next_beat - time.monotonic()))
-            data = self._port.read(timeout)
+            busy = bool(self._answer or self._received)
+            wait = min(0.05, max(0.0, self._next_beat - time.monotonic()))
+            data = self._port.read(0.0 if busy else wait)
             with self._lock:
                 if time.monotonic() < self._deaf_until:
                     continue  # still in the bootloader: what arrives is lost
                 self._say_ready_when_booted()
-                for line in self._assembler.feed(data):
-                    self._answer(line)
-                if time.monotonic() >= self._next_beat:
-                    self._next_beat += self.heartbeat_interval
-                    self._next_beat = max(self._next_beat, time.monotonic())
-                    self._emit(Beat(self.last_event).body())
+                self._received.extend(self._assembler.feed(data))
+                sent_part = self._serve_one_line()
+                self._beat_when_due()
+            if sent_part and self.line_pause:
+                self._stop.wait(self.line_pause)
 
-    def _answer(self, line: bytes | OverlongLine) -> None:
+    def _serve_one_line(self) -> bool:
+        """Send the next line of the answer under way, reading the next command when there is
+        none; the lock is let go between lines, so presses and beats go out between them.
+        Returns whether a line of a longer answer went out (more of it follows)."""
+        if not self._answer and self._received:
+            self._answer_command(self._received.popleft())
+        if not self._answer:
+            return False
+        line = self._answer.popleft()
+        self._emit(line if isinstance(line, str) else line())
+        return bool(self._answer)
+
+    def _beat_when_due(self) -> None:
+        if time.monotonic() >= self._next_beat:
+            self._next_beat += self.heartbeat_interval
+            self._next_beat = max(self._next_beat, time.monotonic())
+            self._emit(self._beat())
+
+    def _beat(self) -> str:
+        return Beat(self.last_event, self.clock_ms()).body()
+
+    def _answer_command(self, line: bytes | OverlongLine) -> None:
         self.commands_received += 1
         if isinstance(line, OverlongLine):
-            self._emit_error(ErrorReply("TOOLONG"))
+            self._queue_error(ErrorReply("TOOLONG"))
             return
         try:
-            command = parse_command(line)
+            command = parse_command(line, self.led_count)
         except ProtocolError as error:
-            self._emit_error(error_reply_for(error))
+            self._queue_error(error_reply_for(error))
             return
         self._execute(command)
 
     def _execute(self, command: Command) -> None:
         if isinstance(command, HelloRequest):
-            buttons = len(self.buttons)
-            self._emit(
-                Hello(PROTOCOL_VERSION, FIRMWARE_VERSION, buttons, LED_COUNT, self.boot).body()
-            )
+            self._answer.append(self.hello().body())
         elif isinstance(command, Ping):
-            self._emit(Beat(self.last_event).body())
+            self._answer.append(self._beat)
         elif isinstance(command, SetLeds):
             self.leds = command.state
-            self._emit(LedsApplied(self.leds).body())
+            self._answer.append(LedsApplied(self.leds).body())
         elif isinstance(command, ResendRequest):
             self._resend(command.number)
 
     def _resend(self, number: int) -> None:
-        """Send the kept events from ``number`` on, in ring order (the numbering wraps)."""
+        """Answer the kept events from ``number`` on, in ring order (the numbering wraps), with
+        their own times, then a beat; events made later are sent as they happen."""
         kept = list(self._ring)
         numbers = [event.number for event in kept]
         if number in numbers:
-            for event in kept[numbers.index(number) :]:
-                self._emit(event.body())
+            self._answer.extend(event.body() for event in kept[numbers.index(number) :])
         elif kept and not is_after(self.last_event, number):
-            self._emit_error(ErrorReply("GONE", str(kept[0].number)))
-            for event in kept:
-                self._emit(event.body())
-        self._emit(Beat(self.last_event).body())
+            self._queue_error(ErrorReply("GONE", str(kept[0].number)))
+            self._answer.extend(event.body() for event in kept)
+        self._answer.append(self._beat)
 
-    def _emit_error(self, reply: ErrorReply) -> None:
+    def _queue_error(self, reply: ErrorReply) -> None:
         self.errors_sent += 1
-        self._emit(reply.body())
+        self._answer.append(reply.body())
 
     def _emit(self, body: str) -> None:
         if self._port is None or not self._plugged:

@@ -1,12 +1,14 @@
-"""A software twin behind a real pseudo-terminal, and waiting on conditions without sleeping."""
+"""A software twin behind a real pseudo-terminal or its in-memory link, and waiting on conditions
+without sleeping."""
 
 import time
 
 import pytest
 
 from companion.panel.driver import open_panel
+from companion.panel.protocol import LineAssembler
 from companion.panel.session import ButtonPress, PanelStatus
-from companion.panel.twin import PanelTwin, PtyTwinPort
+from companion.panel.twin import MemoryTwinPort, PanelTwin, PtyTwinPort
 
 
 def wait_until(condition, timeout=5.0, interval=0.005):
@@ -65,3 +67,38 @@ def pty_panel(pty_twin):
     panel = open_panel(path)
     yield twin, panel, Collector(panel)
     panel.close()
+
+
+class MemoryTerminal:
+    """The host end of a twin's in-memory link, line by line (no driver in between)."""
+
+    def __init__(self, twin):
+        port = MemoryTwinPort()
+        twin.attach(port)
+        self.end = port.connect()
+        self.assembler = LineAssembler()
+        self.pending = []
+
+    def send(self, raw):
+        self.end.write(raw)
+
+    def line(self, timeout=5.0):
+        """The next whole line from the twin (without its end)."""
+        deadline = time.monotonic() + timeout
+        while not self.pending:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no line from the twin within {timeout} s")
+            self.pending += self.assembler.feed(self.end.read(4096))
+        return self.pending.pop(0)
+
+    def lines(self, count, timeout=5.0):
+        return [self.line(timeout) for _ in range(count)]
+
+
+@pytest.fixture
+def memory_twin():
+    """A twin of four seats without unprompted beats, and a terminal on its in-memory link."""
+    twin = PanelTwin(seed=12, heartbeat_interval=3600.0)
+    terminal = MemoryTerminal(twin)
+    yield twin, terminal
+    twin.close()

@@ -40,7 +40,7 @@ def test_driver_talks_to_the_real_firmware_and_survives_its_unplug(built):
         try:
             panel = open_panel(TTY_PATH)
             events = Collector(panel)
-            assert panel.hello is not None and panel.hello.buttons == 7
+            assert panel.hello is not None and panel.hello.buttons == 9
             wanted = LedState.from_text("010010")
             panel.set_leds(wanted)
             wait_until(lambda: panel.leds_applied == wanted)

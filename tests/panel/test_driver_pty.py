@@ -9,7 +9,7 @@ import pytest
 
 from companion.panel.driver import open_panel
 from companion.panel.errors import PanelUnavailableError
-from companion.panel.protocol import BUTTONS, LedState, format_line
+from companion.panel.protocol import LedState, format_line
 from companion.panel.session import SessionConfig, StatusKind
 from companion.panel.twin import TwinFaults
 
@@ -26,13 +26,17 @@ def test_handshake_reports_the_panel_and_leds_reach_it(pty_panel):
     assert twin.leds == LedState.from_text("100012")
 
 
-def test_each_press_arrives_once_in_order(pty_panel):
+def test_each_press_arrives_once_in_order_with_the_time_it_was_made(pty_panel):
     twin, _panel, events = pty_panel
-    pressed = [(button, twin.press(button)) for button in BUTTONS * 3]
+    pressed = [(button, twin.press(button)) for button in twin.buttons * 3]
     events.wait_presses(len(pressed))
     events.pump(0.05)
     assert [(p.button, p.number) for p in events.presses] == pressed
     assert {p.boot for p in events.presses} == {twin.boot}
+    kept = twin.kept_events()  # the last 16, with the panel's clock at each press
+    assert [p.device_ms for p in events.presses[-len(kept) :]] == [e.time for e in kept]
+    times = [p.device_ms for p in events.presses]
+    assert times == sorted(times) and times[-1] <= twin.clock_ms()
 
 
 def test_the_port_is_opened_exclusively(pty_panel):
@@ -53,7 +57,7 @@ def test_a_silent_device_is_refused_after_the_hello_timeout(tmp_path):
         with pytest.raises(PanelUnavailableError, match="did not answer HELLO"):
             open_panel(os.ttyname(slave), SessionConfig(hello_timeout=0.6))
         assert time.monotonic() - started < 3
-        hellos = os.read(master, 4096).count(b"HELLO*35\n")
+        hellos = os.read(master, 4096).count(b"HELLO*49D6\n")
         assert hellos >= 3  # resent every 250 ms, never a single fixed wait
     finally:
         os.close(master)
@@ -77,12 +81,12 @@ def garbage_lines(chance, count):
     samples = [
         format_line(body)
         for body in (
-            "EV 7 PRESS END2",
-            "BEAT 12",
+            "EV 7 PRESS END2 1534",
+            "BEAT 12 99000",
             "READY 0F0F",
-            "HELLO 1 0.1.0 7 6 ABCD",
+            "HELLO 2 0.2.0 9 6 ABCD",
             "LEDS 111111",
-            "EV 13 PRESS CONFIRM",
+            "EV 13 PRESS CONFIRM 4000000000",
             "ERR GONE 3",
         )
     ]
@@ -122,7 +126,7 @@ def test_garbage_and_dropped_bytes_lose_no_press_and_count_none_twice(pty_panel)
             for line in garbage_lines(chance, 40):
                 twin.inject(line)
                 injected += 1
-            button = chance.choice(BUTTONS)
+            button = chance.choice(twin.buttons)
             pressed.append((button, twin.press(button)))
             if round_number % 20 == 0:  # garbage towards the device too: answered with ERR
                 os.write(host_side, b"\x00garbage\xff\nLEDS 9*00\nPING*20\n")
@@ -265,5 +269,22 @@ def test_sim_url_gives_a_twin_in_process():
         events.wait_status(StatusKind.UNPLUGGED)
         panel.twin.replug()
         events.wait_status(StatusKind.BACK)
+    finally:
+        panel.close()
+
+
+def test_a_six_seat_panel_gets_the_tables_lights_fitted_to_it():
+    panel = open_panel("sim://?seats=6")
+    try:
+        assert panel.hello is not None and (panel.hello.buttons, panel.hello.leds) == (11, 8)
+        panel.set_leds(LedState.from_text("0120"))  # two seats play
+        wait_until(lambda: panel.leds_applied == LedState.from_text("01000020"))
+        assert panel.twin is not None and panel.twin.leds.text() == "01000020"
+        assert panel.leds == LedState.from_text("0120")
+        events = Collector(panel)
+        panel.twin.press("END6")
+        panel.twin.press("HINT")
+        events.wait_presses(2)
+        assert [p.button for p in events.presses] == ["END6", "HINT"]
     finally:
         panel.close()

@@ -1,5 +1,7 @@
 """The software twin answers as PROTOCOL.md says, seen through a raw serial.Serial on its pty."""
 
+import time
+
 import pytest
 import serial
 
@@ -16,6 +18,9 @@ from companion.panel.protocol import (
     format_line,
     parse_line,
 )
+from companion.panel.twin import PanelTwin
+
+from .conftest import MemoryTerminal
 
 
 class Terminal:
@@ -56,25 +61,30 @@ def terminal(pty_twin):
 
 def test_hello_ping_and_leds(terminal):
     twin, term = terminal
-    term.send(b"HELLO*35\n")
-    assert term.answers(lambda m: True) == [Hello(1, "0.1.0", 7, 6, twin.boot)]
-    term.send(b"LEDS 100000*A5\r\n")
+    term.send(b"HELLO*49D6\n")
+    assert term.answers(lambda m: True) == [Hello(2, "0.2.0", 9, 6, twin.boot)]
+    term.send(b"LEDS 100000*C1E0\r\n")
     assert term.answers(lambda m: True) == [LedsApplied(LedState.from_text("100000"))]
     assert twin.leds == LedState.from_text("100000")
     twin.press("SELECT")
-    term.send(b"PING*1F\n")
-    assert term.answers(lambda m: isinstance(m, Beat)) == [Event(1, "SELECT"), Beat(1)]
+    term.send(b"PING*6427\n")
+    event, beat = term.answers(lambda m: isinstance(m, Beat))
+    assert (event.number, event.button, beat.last) == (1, "SELECT", 1)
+    assert 0 <= event.time <= beat.time < 60_000  # milliseconds since the twin's boot
 
 
 @pytest.mark.parametrize(
     ("raw", "reply"),
     [
-        (b"HELLO*36\n", ErrorReply("CHECKSUM")),
+        (b"HELLO*49D7\n", ErrorReply("CHECKSUM")),
+        (b"HELLO*35\n", ErrorReply("CHECKSUM")),
         (b"HELLO\n", ErrorReply("CHECKSUM")),
         (b"\n", ErrorReply("CHECKSUM")),
-        (b"HEL\x01LO*35\n", ErrorReply("CHARS")),
+        (b"HEL\x01LO*49D6\n", ErrorReply("CHARS")),
         (b"L" * 60 + b"\n", ErrorReply("TOOLONG")),
         (format_line("LEDS 3"), ErrorReply("ARGS", "LEDS")),
+        (format_line("LEDS 0000"), ErrorReply("ARGS", "LEDS")),  # two seats' digits
+        (format_line("LEDS 00000000"), ErrorReply("ARGS", "LEDS")),  # six seats' digits
         (format_line("RESEND x"), ErrorReply("ARGS", "RESEND")),
         (format_line("RESEND 0"), ErrorReply("ARGS", "RESEND")),
         (format_line("RESEND 01"), ErrorReply("ARGS", "RESEND")),
@@ -96,18 +106,17 @@ def test_resend_sends_kept_events_then_a_beat_and_gone_when_too_old(terminal):
         twin.press("END1")
     term.answers(lambda m: isinstance(m, Event) and m.number == 20)
     term.send(format_line("RESEND 18"))
-    assert term.answers(lambda m: isinstance(m, Beat)) == [
-        Event(18, "END1"),
-        Event(19, "END1"),
-        Event(20, "END1"),
-        Beat(20),
-    ]
+    answer = term.answers(lambda m: isinstance(m, Beat))
+    assert answer[:-1] == list(twin.kept_events()[-3:])  # with the time of their press
+    assert [(m.number, m.button) for m in answer[:-1]] == [(18, "END1"), (19, "END1"), (20, "END1")]
+    assert answer[-1].last == 20
     term.send(format_line("RESEND 2"))
     answer = term.answers(lambda m: isinstance(m, Beat))
     assert answer[0] == ErrorReply("GONE", "5")
     assert [m.number for m in answer[1:-1]] == list(range(5, 21))
     term.send(format_line("RESEND 21"))
-    assert term.answers(lambda m: isinstance(m, Beat)) == [Beat(20)]
+    (beat,) = term.answers(lambda m: isinstance(m, Beat))
+    assert beat.last == 20
 
 
 def test_resend_follows_the_ring_across_the_wrap(terminal):
@@ -156,3 +165,57 @@ def test_auto_without_an_arduino_says_what_to_do():
         pytest.skip("an Arduino is plugged in")
     with pytest.raises(PanelUnavailableError, match="sim://"):
         open_panel("auto")
+
+
+def test_a_press_during_a_resend_answer_goes_out_between_its_lines():
+    twin = PanelTwin(seed=3, heartbeat_interval=3600.0, line_pause=0.05)
+    terminal = MemoryTerminal(twin)
+    try:
+        for button in ("END1", "END2", "UNDO", "SELECT"):
+            twin.press(button)
+        first_times = [event.time for event in twin.kept_events()]
+        assert [parse_line(terminal.line()).number for _ in range(4)] == [1, 2, 3, 4]
+        terminal.send(format_line("RESEND 1"))
+        assert parse_line(terminal.line()) == twin.kept_events()[0]
+        twin.press("ROLL")  # while the answer is still going out, a line every 50 ms
+        answer = [parse_line(line) for line in terminal.lines(5)]
+        assert [(m.number, m.button) for m in answer[:4]] == [
+            (5, "ROLL"), (2, "END2"), (3, "UNDO"), (4, "SELECT")
+        ]  # the new event at once; the answer holds only events made before RESEND came
+        assert [m.time for m in answer[1:4]] == first_times[1:]  # the time of the press
+        assert answer[4] == Beat(5, answer[4].time)  # its beat tells the last event by then
+        assert answer[0].time >= first_times[-1]
+    finally:
+        twin.close()
+
+
+def test_the_twins_clock_counts_milliseconds_from_its_boot_and_wraps():
+    start = 2**32 - 30
+    twin = PanelTwin(seed=1, clock_start_ms=start)
+    try:
+        readings = [twin.clock_ms()]
+        deadline = time.monotonic() + 2
+        while readings[-1] >= start and time.monotonic() < deadline:
+            time.sleep(0.005)
+            readings.append(twin.clock_ms())
+        assert readings[0] >= start
+        assert readings[-1] < 1000  # wrapped to 0 after 4294967295
+        assert twin.press("HINT") == 1 and twin.kept_events()[0].time < 1000
+    finally:
+        twin.close()
+
+
+@pytest.mark.parametrize("seats", range(1, 7))
+def test_a_twin_of_any_seat_count_says_so_in_hello(seats):
+    twin = PanelTwin(seats=seats, heartbeat_interval=3600.0)
+    terminal = MemoryTerminal(twin)
+    try:
+        terminal.send(format_line("HELLO"))
+        hello = parse_line(terminal.line())
+        assert hello == Hello(2, "0.2.0", seats + 5, seats + 2, twin.boot)
+        assert hello.button_names() == twin.buttons
+        assert twin.leds == LedState.showing(seats=seats)
+    finally:
+        twin.close()
+    with pytest.raises(ValueError, match="bad seat count 7"):
+        PanelTwin(seats=7)

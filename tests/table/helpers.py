@@ -52,8 +52,8 @@ class SimTable:
     """A :class:`Table` that starts at ``position`` with its game record begun."""
 
     def __init__(self, folder, position, camera_seed=5, blockable=False, plain=True,
-                 size=(1280, 720), camera=None, panel_url="sim://", game=GAME):
-        referee = Referee(game, position, position=position)
+                 size=(1280, 720), camera=None, panel_url="sim://", game=GAME, dice=None):
+        referee = Referee(game, position, position=position, dice=dice)
         self.panel = open_panel(panel_url)
         url = (f"sim://?seed={camera_seed}&board=empty&mat={game.info.mat}"
                + ("&plain=1" if plain else ""))

@@ -40,11 +40,19 @@ def test_the_twin_panel_has_the_seats_its_url_asks_for():
     panel = open_panel("sim://?seats=2")
     try:
         assert panel.hello.seats == 2
-        assert panel.hello.button_names() == ("END1", "END2", "UNDO", "SELECT", "CONFIRM")
+        assert panel.hello.button_names() == (
+            "END1", "END2", "UNDO", "SELECT", "CONFIRM", "ROLL", "HINT")
     finally:
         panel.close()
-    with pytest.raises(PanelUnavailableError, match="seats must be 1 to 4"):
-        open_panel("sim://?seats=9")
+    panel = open_panel("sim://?seats=6")
+    try:
+        assert (panel.hello.seats, panel.hello.leds) == (6, 8)
+        assert panel.hello.button_names()[4:6] == ("END5", "END6")
+    finally:
+        panel.close()
+    for bad in ("0", "7", "9", "x"):
+        with pytest.raises(PanelUnavailableError, match=f"seats must be 1 to 6, not '{bad}'"):
+            open_panel(f"sim://?seats={bad}")
 
 
 def test_a_panel_with_fewer_end_buttons_than_seats_says_so_on_the_screen(tmp_path):

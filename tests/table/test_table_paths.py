@@ -37,12 +37,12 @@ def test_a_wrong_move_is_rejected_with_what_to_put_back_then_the_fix_is_accepted
     assert knocked in snapshot.message.text
     assert knocked in snapshot.problems
     assert table.referee.position == position
-    red = led_state(Lights(turn=1, verdict="red"), 2)
+    red = led_state(Lights(turn=1, verdict="red"), 2).fitted(table.panel.hello.seats)
     table.wait(lambda: table.panel.twin.leds == red)
     table.board.lay_out(GAME.layout(after))
     misreads = table.submit_until("END1", "green")
     assert table.referee.position == after
-    green = led_state(Lights(turn=2, verdict="green"), 2)
+    green = led_state(Lights(turn=2, verdict="green"), 2).fitted(table.panel.hello.seats)
     table.wait(lambda: table.panel.twin.leds == green)
     assert table.table.snapshot.to_move == 2
     assert table.table.snapshot.targets == GAME.legal_targets(after)
