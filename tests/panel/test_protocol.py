@@ -58,6 +58,11 @@ def test_every_checksummed_line_in_protocol_md_is_right():
     assert checked >= 13
 
 
+def test_protocol_md_has_its_error_detection_figures():
+    assert "ERROR_DETECTION_FIGURES" not in PROTOCOL_TEXT
+    assert "bench/bench_panel_checksum.py" in PROTOCOL_TEXT
+
+
 def test_the_ready_made_line_table_lists_every_command():
     table = re.findall(r"^\| `([A-Z]+)[A-Z0-9 ]*\*[0-9A-F]{4}` \|", PROTOCOL_TEXT, re.MULTILINE)
     assert set(table) == {"HELLO", "PING", "LEDS", "RESEND"}
