@@ -17,6 +17,8 @@ from typing import Any
 
 from contract.errors import CompanionError
 from contract.observation import COIN_KINDS
+from contract.schemas import check as check_schema
+from contract.user_files import describe, read_user_object
 
 #: The version written into saved profiles; loading refuses other versions.
 PROFILE_VERSION = 1
@@ -136,7 +138,12 @@ class VisionProfile:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], source: str = "profile") -> VisionProfile:
-        """Parse :meth:`to_json` output; every problem is a :class:`ProfileError` naming it."""
+        """Parse :meth:`to_json` output; every problem is a :class:`ProfileError` naming it.
+
+        The data is checked against ``contract/schemas/profile.schema.json`` with jsonschema
+        first (field names, types, ranges), so a bad field is reported by name, never as
+        Python's ``TypeError`` or ``KeyError``; :meth:`check` then checks what a schema cannot.
+        """
         if not isinstance(data, Mapping):
             raise ProfileError(f"{source} must be a JSON object")
         version = data.get("version", PROFILE_VERSION)
@@ -145,23 +152,14 @@ class VisionProfile:
                 f"{source} has version {version!r}; this program reads version "
                 f"{PROFILE_VERSION}: run `companion calibrate` again"
             )
-        try:
-            coins = tuple(_coin_from_json(item) for item in data["coins"])
-            pawns = tuple(_pawn_from_json(item) for item in data["pawns"])
-            numbers = {
-                name: float(data[name])
-                for name in _NUMBER_FIELDS
-                if name in data
-            }
-            mat = None if data.get("mat") is None else str(data["mat"])
-            calibrated = data.get("calibrated", False)
-            if not isinstance(calibrated, bool):
-                raise ValueError(f"calibrated must be true or false, not {calibrated!r}")
-            square_mm = None if data.get("square_mm") is None else float(data["square_mm"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise ProfileError(f"{source} has a missing or bad field: {error!r}") from None
+        check_schema(data, "profile", source, ProfileError)
+        numbers = {name: float(data[name]) for name in _NUMBER_FIELDS if name in data}
         profile = cls(
-            coins=coins, pawns=pawns, mat=mat, square_mm=square_mm, calibrated=calibrated,
+            coins=tuple(_coin_from_json(item) for item in data["coins"]),
+            pawns=tuple(_pawn_from_json(item) for item in data["pawns"]),
+            mat=data.get("mat"),
+            square_mm=None if data.get("square_mm") is None else float(data["square_mm"]),
+            calibrated=data.get("calibrated", False),
             **numbers,  # type: ignore[arg-type]
         )
         profile.check(source)
@@ -196,16 +194,10 @@ class VisionProfile:
 
     @classmethod
     def load(cls, path: Path) -> VisionProfile:
-        """Read a profile saved by :meth:`save`; raises :class:`ProfileError` on any problem."""
-        try:
-            text = path.read_text()
-        except OSError as error:
-            raise ProfileError(f"cannot read profile {path}: {error.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ProfileError(f"profile {path} is not JSON: {error}") from None
-        return cls.from_json(data, f"profile {path}")
+        """Read a profile saved by :meth:`save`; raises :class:`ProfileError` on any problem
+        (missing, a folder, unreadable, not UTF-8, not JSON, a bad field), naming the file."""
+        data = read_user_object(path, "profile", ProfileError)
+        return cls.from_json(data, describe(path, "profile"))
 
 
 _NUMBER_FIELDS = (

@@ -9,12 +9,13 @@ side (pits), where ``count`` and ``kinds`` say how many and which were seen.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from contract.errors import CompanionError
+from contract.schemas import check
+from contract.user_files import parse_json
 
 #: Coin kinds by letter, with their diameter in millimetres and metal; the letters are the ones
 #: positions use. ``S`` is the small-size US dollar (Sacagawea), a Shakala gem stand-in.
@@ -141,12 +142,13 @@ class Observation:
         )
 
     @classmethod
-    def from_text(cls, text: str) -> Observation:
-        """Parse the JSON text of an observation."""
-        try:
-            return cls.from_json(json.loads(text))
-        except json.JSONDecodeError as error:
-            raise ObservationError(f"observation is not JSON: {error}") from None
+    def from_text(cls, text: str, source: str = "observation") -> Observation:
+        """Parse the JSON text of an observation from outside, checked against
+        ``contract/schemas/observation.schema.json``; every problem is one
+        :class:`ObservationError` sentence starting with ``source``."""
+        data = parse_json(text, source, ObservationError)
+        check(data, "observation", source, ObservationError)
+        return cls.from_json(data)
 
     @classmethod
     def of_board(

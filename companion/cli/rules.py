@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from contract.errors import CompanionError
@@ -52,26 +51,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _read_position(source: str) -> tuple[Any, Any]:
-    """The game and position of a JSON file (or stdin for ``-``)."""
-    from companion.games import PositionError, get_game
+    """The game and position of a JSON file (or stdin for ``-``), checked field by field."""
+    from companion.games.position_file import read_position_file
 
-    if source == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as error:
-            reason = error.strerror or str(error)
-            raise CompanionError(f"cannot read position file {source!r}: {reason}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise PositionError(f"position {source!r} is not JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise PositionError(f"position {source!r} must be a JSON object")
-    game = get_game(str(data.get("game", DEFAULT_GAME)))
-    return game, game.position_from_json(data)
+    return read_position_file(source, DEFAULT_GAME)
 
 
 def _print_json(data: Any) -> None:

@@ -22,7 +22,9 @@ from typing import Any
 
 from contract.errors import CompanionError
 from contract.observation import Observation
+from contract.schemas import check
 from contract.table_state import TableState
+from contract.user_files import parse_json
 
 
 class RulesError(CompanionError):
@@ -185,15 +187,29 @@ class Game(ABC):
     def position_from_json(self, data: Mapping[str, Any]) -> Position:
         """Read a position from its JSON object; raises :class:`PositionError`."""
 
-    def position_from_text(self, text: str) -> Position:
-        """Read a position from JSON text; raises :class:`PositionError` if it is not JSON."""
+    @abstractmethod
+    def position_schema(self) -> Mapping[str, Any]:
+        """The JSON Schema (draft 2020-12) of this game's position JSON, which
+        :meth:`read_position` checks input against (it may ``$ref`` the schemas of
+        :mod:`contract.schemas`)."""
+
+    def read_position(self, data: Any, source: str = "position") -> Position:
+        """Read a position that came from outside (a file, standard input): checked against
+        :meth:`position_schema` with jsonschema, then by :meth:`position_from_json`. Every
+        problem is one :class:`PositionError` sentence starting with ``source`` (which takes the
+        place of the word ``position`` a game's own message starts with)."""
+        check(data, self.position_schema(), source, PositionError)
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise PositionError(f"position is not JSON: {error}") from None
-        if not isinstance(data, Mapping):
-            raise PositionError(f"a position must be a JSON object, not {type(data).__name__}")
-        return self.position_from_json(data)
+            return self.position_from_json(data)
+        except PositionError as error:
+            text = str(error)
+            if text.startswith("position "):
+                raise PositionError(f"{source} {text.removeprefix('position ')}") from None
+            raise PositionError(f"{source}: {text}") from None
+
+    def position_from_text(self, text: str, source: str = "position") -> Position:
+        """Read a position from JSON text; raises :class:`PositionError` naming ``source``."""
+        return self.read_position(parse_json(text, source, PositionError), source)
 
     @abstractmethod
     def parse_move(self, text: str) -> Move:

@@ -7,7 +7,8 @@ the coin on the space just ahead of the roller's token goes back in the box, whi
 must do by hand before the move (the referee's restore phase). A token cannot land
 on another: then the player's only action is ``pass``, which changes nothing on the table (so
 the referee plays it). The game ends when a player holds three coins (the goal) or no coin is
-left; the most cents wins, ties standing. Position JSON::
+left; the most cents wins, ties standing. Position JSON (every field but ``game`` required;
+its schema is ``ring-race.position.schema.json`` beside this file)::
 
     {"game": "ring-race", "players": 2, "to_move": 1, "rolled": null,
      "tokens": {"1": "t1", "2": "t7"}, "coins": {"t3": "P", "t9": "N"},
@@ -16,11 +17,13 @@ left; the most cents wins, ties standing. Position JSON::
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from companion.games import (
@@ -104,23 +107,28 @@ class RingRace(Game):
         coins = tuple(sorted((name, rng.choice("PN")) for name in rng.sample(free, 6)))
         return RacePosition(players, 1, None, tokens, coins, ("",) * players)
 
+    def position_schema(self) -> Mapping[str, Any]:
+        return SCHEMA
+
     def position_from_json(self, data: Mapping[str, Any]) -> RacePosition:
-        try:
-            players = int(data["players"])
-            tokens = tuple(str(data["tokens"][str(seat)]) for seat in range(1, players + 1))
-            coins = tuple(sorted((str(name), str(kind))
-                                 for name, kind in data.get("coins", {}).items()))
-            taken = tuple(str(data.get("taken", {}).get(str(seat), ""))
-                          for seat in range(1, players + 1))
-            rolled = data.get("rolled")
-            position = RacePosition(players, int(data.get("to_move", 1)),
-                                    None if rolled is None else int(rolled), tokens, coins, taken)
-        except (KeyError, TypeError, ValueError) as error:
-            raise PositionError(f"bad Ring Race position: {error!r}") from None
-        names = {space(index) for index in range(SPACES)}
-        if not set(tokens) | {name for name, _ in coins} <= names:
-            raise PositionError(f"Ring Race spaces are t1..t{SPACES}: {dict(data)!r}")
-        return position
+        """Check fields, types and ranges (the rules of :data:`SCHEMA`), naming the field."""
+        unknown = sorted(set(data) - FIELDS)
+        missing = sorted(FIELDS - {"game"} - set(data))
+        if unknown or missing or data.get("game", "ring-race") != "ring-race":
+            raise PositionError(f"a Ring Race position has the fields {sorted(FIELDS)}; "
+                                f"unknown: {unknown}, missing: {missing}")
+        players = _number(data["players"], "players", 2, 3)
+        seats = [str(seat) for seat in range(1, players + 1)]
+        tokens = tuple(_space(_seat_map(data, "tokens", seats)[seat], "tokens") for seat in seats)
+        coins = tuple(sorted((_space(name, "coins"), _coin(kind))
+                             for name, kind in _object(data["coins"], "coins").items()))
+        taken = tuple("".join(_coin(coin) for coin in _text(_seat_map(data, "taken", seats)[seat]))
+                      for seat in seats)
+        if len(set(tokens)) != len(tokens):
+            raise PositionError(f"two Ring Race tokens share a space: {tokens}")
+        rolled = None if data["rolled"] is None else _number(data["rolled"], "rolled", 1, 3)
+        return RacePosition(players, _number(data["to_move"], "to_move", 1, players), rolled,
+                            tokens, coins, taken)
 
     def parse_move(self, text: str) -> RaceMove:
         if text == "pass":
@@ -213,6 +221,48 @@ class RingRace(Game):
                              if reading.coin is not None))
         return RacePosition(race.players, race.to_move, race.rolled, race.tokens, coins,
                             race.taken)
+
+
+FIELDS = frozenset({"game", "players", "to_move", "rolled", "tokens", "coins", "taken"})
+SCHEMA = json.loads((Path(__file__).parent / "ring-race.position.schema.json").read_text())
+
+
+def _number(value: Any, field: str, least: int, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise PositionError(f"Ring Race {field!r} is {value!r}; it must be {least} to {most}")
+    return value
+
+
+def _object(value: Any, field: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise PositionError(f"Ring Race {field!r} must be an object, not {value!r}")
+    return value
+
+
+def _seat_map(data: Mapping[str, Any], field: str, seats: list[str]) -> Mapping[str, Any]:
+    mapping = _object(data[field], field)
+    if sorted(mapping) != seats:
+        raise PositionError(f"Ring Race {field!r} must have the seats {seats}, "
+                            f"not {sorted(mapping)}")
+    return mapping
+
+
+def _space(name: Any, field: str) -> str:
+    if name not in {space(index) for index in range(SPACES)}:
+        raise PositionError(f"Ring Race {field!r} names {name!r}; spaces are t1..t{SPACES}")
+    return str(name)
+
+
+def _coin(kind: Any) -> str:
+    if kind not in VALUES:
+        raise PositionError(f"Ring Race coins are P and N, not {kind!r}")
+    return str(kind)
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise PositionError(f"Ring Race 'taken' holds coin letters, not {value!r}")
+    return value
 
 
 def _termination(race: RacePosition) -> Termination | None:

@@ -77,12 +77,14 @@ def test_rules_commands_import_neither_opencv_nor_pygame(position_file):
     assert "HEAVY []" in result.stderr
 
 
+SMALL = {"players": 2, "squares": {"a1": "P", "h8": "N"}, "pawns": {"1": None, "2": None},
+         "taken": {"1": "", "2": ""}}
 BAD_POSITIONS = {
     "not JSON": ("{nope", "not JSON"),
-    "unknown variant": ('{"variants": ["sideways"]}', "sideways"),
-    "bad square": ('{"squares": {"j9": "P"}}', "j9"),
-    "bad coin": ('{"squares": {"a1": "X"}}', "'X'"),
-    "pawn off the board": ('{"pawns": {"1": "a9"}}', "a9"),
+    "unknown variant": (json.dumps(SMALL | {"variants": ["sideways"]}), "sideways"),
+    "bad square": (json.dumps(SMALL | {"squares": {"j9": "P"}}), "j9"),
+    "bad coin": (json.dumps(SMALL | {"squares": {"a1": "X"}}), "'X'"),
+    "pawn off the board": (json.dumps(SMALL | {"pawns": {"1": "a9", "2": None}}), "a9"),
     "unknown game": ('{"game": "chess"}', "chess"),
 }
 

@@ -34,10 +34,10 @@ def test_json_round_trip(tmp_path):
         ("{", "not JSON"),
         ("[]", "JSON object"),
         ('{"version": 99, "coins": [], "pawns": []}', "version 99"),
-        ('{"coins": [], "pawns": []}', "no coin kinds"),
+        ('{"coins": [], "pawns": []}', "0 items in 'coins'; it must have at least 1"),
         ('{"coins": [{"kind": "X", "diameter_mm": 20, "colour": [0, 0]}], "pawns": []}',
-         "unknown coin kind"),
-        ('{"coins": [{"kind": "P"}], "pawns": []}', "missing or bad field"),
+         r"'coins\[0\].kind' = 'X'; allowed: P, N, D, Q, S"),
+        ('{"coins": [{"kind": "P"}], "pawns": []}', r"no 'diameter_mm' in 'coins\[0\]'"),
     ],
 )
 def test_bad_profiles_raise_clear_errors(tmp_path, text, words):

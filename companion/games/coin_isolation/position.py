@@ -12,6 +12,15 @@ JSON (DESIGN.md), with the fields some variants add::
      "quiet": 0}                  with semi-greedy, empty-squares or renegade: turns in a row
                                   in which no coin was taken (see the game module's end rule)
 
+``players``, ``squares``, ``pawns`` (null for each pawn not yet placed) and ``taken`` (every
+player's coins, "" for none) are required; the others default to: game ``coin-isolation``, no
+variants, the default sides, player 1 to move, no passes, no last taker, no renegades, quiet 0.
+Reading checks every field and refuses unknown ones, wrong types and impossible numbers (passes
+above the number of players, more than the set's 64 coins), naming the field: nothing is guessed.
+The same rules are written as a JSON Schema,
+``contract/schemas/position-coin-isolation.schema.json``, which
+:meth:`~companion.games.base.Game.read_position` also checks files against.
+
 Mixed stacks are allowed only with mixed-change(-2008) and are kept largest coin at the bottom,
 smallest on top (a stack read in another order is put in that order).
 """
@@ -220,143 +229,206 @@ def random_position(
     )
 
 
+#: Every field a position may have; the first four are required (see the module docstring).
+FIELDS = (
+    "game", "variants", "players", "sides", "to_move", "squares", "pawns", "taken", "passes",
+    "last_taker", "take_order", "renegades", "quiet",
+)  # fmt: skip
+REQUIRED_FIELDS = ("players", "squares", "pawns", "taken")
+#: Every Coin Isolation set holds 64 coins (see :func:`starting_coins`).
+TOTAL_COINS = 64
+#: The most turns in a row without a take any position can hold (10 rounds of 4 players).
+MAX_QUIET = 40
+COIN_RULE = "use coin letters P N D Q"
+
+
 def _read_position(data: Mapping[str, Any]) -> CoinIsolationPosition:
-    game = data.get("game", GAME_NAME)
-    if game != GAME_NAME:
-        raise PositionError(f"position is for game {game!r}, not {GAME_NAME!r}")
-    raw_variants = data.get("variants", [])
-    if not isinstance(raw_variants, list) or not all(isinstance(v, str) for v in raw_variants):
-        raise PositionError(f"'variants' must be a list of names, not {raw_variants!r}")
-    variants = normalise_variants(raw_variants)
-    players = _integer(data.get("players", 2), "players")
-    if players not in DEFAULT_SIDES:
-        raise PositionError(f"Coin Isolation is for 2 to 4 players, not {players}")
-    sides = _read_sides(data.get("sides"), players)
-    squares = _read_squares(data.get("squares", {}), bool(MIXED_VARIANTS & set(variants)))
-    pawns = _read_pawns(data.get("pawns", {}), players)
-    taken = _read_taken(data.get("taken", {}), players)
-    to_move = _player(data.get("to_move", 1), players, "to_move")
-    last_taker = data.get("last_taker")
-    take_order = _read_take_order(data.get("take_order"), last_taker, players, taken)
-    renegades = tuple(
-        sorted(_player(p, players, "renegades") for p in _list(data.get("renegades", [])))
-    )
+    """Check every field (names, types, ranges) and build the position; nothing is guessed
+    but the documented defaults of the optional fields. Messages start with ``position`` and
+    name the field, as ``position has 'passes' = 7; it must be a whole number from 0 to 2``."""
+    _check_fields(data)
+    if data.get("game", GAME_NAME) != GAME_NAME:
+        raise _bad("game", data["game"], f"it must be {GAME_NAME!r}")
+    variants = _read_variants(data.get("variants", []))
+    players = data["players"]
+    if isinstance(players, bool) or not isinstance(players, int) or players not in DEFAULT_SIDES:
+        raise _bad("players", players, "Coin Isolation is for 2 to 4 players")
+    squares = _read_squares(data["squares"], bool(MIXED_VARIANTS & set(variants)))
+    taken = _read_taken(data["taken"], players)
+    _check_coin_count(squares, taken)
     return CoinIsolationPosition(
         squares=squares,
-        pawns=pawns,
-        sides=sides,
+        pawns=_read_pawns(data["pawns"], players),
+        sides=_read_sides(data.get("sides"), players),
         variants=variants,
-        to_move=to_move,
+        to_move=_player(data.get("to_move", 1), players, "to_move"),
         taken=taken,
-        passes=_integer(data.get("passes", 0), "passes"),
-        take_order=take_order,
-        renegades=renegades,
-        quiet=_integer(data.get("quiet", 0), "quiet"),
+        passes=_integer(data.get("passes", 0), "passes", players),
+        take_order=_read_take_order(data.get("take_order"), data.get("last_taker"), players,
+                                    taken),
+        renegades=_read_renegades(data.get("renegades", []), players, variants),
+        quiet=_read_quiet(data.get("quiet", 0), variants),
     )
 
 
-def _integer(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise PositionError(f"{field!r} must be a whole number, not {value!r}")
+def _bad(field: str, value: Any, rule: str) -> PositionError:
+    """The error for one bad field: ``position has 'passes' = 7; <rule>``."""
+    return PositionError(f"position has {field!r} = {_short(value)}; {rule}")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_fields(data: Any) -> None:
+    if not isinstance(data, Mapping):
+        raise PositionError(f"a position must be a JSON object, not {type(data).__name__}")
+    unknown = [key for key in data if key not in FIELDS]
+    if unknown:
+        raise PositionError(f"position has an unknown field {_short(unknown[0])}; "
+                            f"known fields: {', '.join(FIELDS)}")
+    missing = [name for name in REQUIRED_FIELDS if name not in data]
+    if missing:
+        raise PositionError(f"position has no {missing[0]!r}; add it")
+
+
+def _read_variants(raw: Any) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
+        raise _bad("variants", raw, "it must be a list of variant names")
+    if len(set(raw)) != len(raw):
+        raise _bad("variants", raw, "it names a variant twice")
+    return normalise_variants(raw)
+
+
+def _integer(value: Any, field: str, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        raise _bad(field, value, f"it must be a whole number from 0 to {most}")
     return value
 
 
 def _player(value: Any, players: int, field: str) -> int:
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= players:
-        raise PositionError(f"{field!r} names player {value!r}; players are 1..{players}")
+        raise _bad(field, value, f"players are 1..{players}")
     return value
 
 
-def _list(value: Any) -> list[Any]:
+def _list(value: Any, field: str) -> list[Any]:
     if not isinstance(value, list):
-        raise PositionError(f"expected a list, not {value!r}")
+        raise _bad(field, value, "it must be a list")
     return value
 
 
 def _mapping(value: Any, field: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise PositionError(f"{field!r} must be an object, not {value!r}")
+        raise _bad(field, value, "it must be an object")
     return value
 
 
-def _square(name: Any, field: str) -> int:
-    index = SQUARE_INDEX.get(name) if isinstance(name, str) else None
-    if index is None:
-        raise PositionError(f"bad square name {name!r} in {field!r}; squares are a1..h8")
-    return index
+def _by_player(raw: Any, players: int, field: str) -> Mapping[str, Any]:
+    """An object with one entry per player, keyed "1".."N", and no other keys."""
+    mapping = _mapping(raw, field)
+    keys = [str(player) for player in range(1, players + 1)]
+    for key in mapping:
+        if key not in keys:
+            raise PositionError(f"position has a key {_short(key)} in {field!r}; "
+                                f"players are 1..{players}")
+    missing = [key for key in keys if key not in mapping]
+    if missing:
+        raise PositionError(f"position has nothing for player {missing[0]} in {field!r}; "
+                            f'add "{missing[0]}"')
+    return mapping
 
 
 def _read_sides(raw: Any, players: int) -> tuple[str, ...]:
     if raw is None:
         return DEFAULT_SIDES[players]
-    mapping = _mapping(raw, "sides")
+    mapping = _by_player(raw, players, "sides")
     sides = []
     for player in range(1, players + 1):
-        side = mapping.get(str(player))
+        side = mapping[str(player)]
         if side not in SIDE_ROWS:
-            raise PositionError(f"player {player} has side {side!r}; sides: {', '.join(SIDE_ROWS)}")
+            raise _bad(f"sides.{player}", side, f"sides are {', '.join(SIDE_ROWS)}")
         sides.append(side)
     if len(set(sides)) != players:
-        raise PositionError(f"two players share a side in {dict(mapping)!r}")
+        raise _bad("sides", dict(mapping), "two players share a side")
     return tuple(sides)
 
 
 def _read_squares(raw: Any, mixed: bool) -> tuple[str, ...]:
     squares = [""] * 64
     for name, stack in _mapping(raw, "squares").items():
-        index = _square(name, "squares")
-        if not isinstance(stack, str):
-            raise PositionError(f"square {name} must hold a string of coin letters, not {stack!r}")
-        for coin in stack:
-            if coin not in COIN_VALUES:
-                raise PositionError(f"unknown coin letter {coin!r} on square {name}; use P N D Q")
+        index = SQUARE_INDEX.get(name)
+        if index is None:
+            raise PositionError(f"position has a key {_short(name)} in 'squares'; "
+                                "squares are a1..h8")
+        if not isinstance(stack, str) or any(coin not in COIN_VALUES for coin in stack):
+            raise _bad(f"squares.{name}", stack, COIN_RULE)
         if len(set(stack)) > 1 and not mixed:
-            raise PositionError(f"square {name} mixes coin types ({stack}) without mixed-change")
+            raise _bad(f"squares.{name}", stack, "a stack mixes coin types only with "
+                       "mixed-change")
         squares[index] = sort_stack(stack) if mixed else stack
     return tuple(squares)
 
 
 def _read_pawns(raw: Any, players: int) -> tuple[int | None, ...]:
-    mapping = _mapping(raw, "pawns")
-    for key in mapping:
-        _player(key, players, "pawns")
+    mapping = _by_player(raw, players, "pawns")
     pawns: list[int | None] = []
     for player in range(1, players + 1):
-        name = mapping.get(str(player))
-        if name is None:
-            pawns.append(None)
-            continue
+        name = mapping[str(player)]
         index = SQUARE_INDEX.get(name) if isinstance(name, str) else None
-        if index is None:
-            raise PositionError(f"pawn {player} is off the board at {name!r}; squares are a1..h8")
-        if index in pawns:
-            raise PositionError(f"two pawns share square {name}")
+        if name is not None and index is None:
+            raise _bad(f"pawns.{player}", name, "a pawn stands on a1..h8, or is null before "
+                       "it is placed")
+        if index is not None and index in pawns:
+            raise _bad(f"pawns.{player}", name, "two pawns share that square")
         pawns.append(index)
     return tuple(pawns)
 
 
 def _read_taken(raw: Any, players: int) -> tuple[str, ...]:
-    mapping = _mapping(raw, "taken")
+    mapping = _by_player(raw, players, "taken")
     taken = []
     for player in range(1, players + 1):
-        coins = mapping.get(str(player), "")
+        coins = mapping[str(player)]
         if not isinstance(coins, str) or any(coin not in COIN_VALUES for coin in coins):
-            raise PositionError(f"player {player} has taken {coins!r}; use coin letters P N D Q")
+            raise _bad(f"taken.{player}", coins, COIN_RULE)
         taken.append(coins)
     return tuple(taken)
+
+
+def _check_coin_count(squares: tuple[str, ...], taken: tuple[str, ...]) -> None:
+    count = sum(map(len, squares)) + sum(map(len, taken))
+    if count > TOTAL_COINS:
+        raise PositionError(f"position holds {count} coins in 'squares' and 'taken'; a Coin "
+                            f"Isolation set has {TOTAL_COINS}")
+
+
+def _read_renegades(raw: Any, players: int, variants: tuple[str, ...]) -> tuple[int, ...]:
+    renegades = [_player(p, players, "renegades") for p in _list(raw, "renegades")]
+    if len(set(renegades)) != len(renegades):
+        raise _bad("renegades", raw, "it names a player twice")
+    if renegades and "renegade" not in variants:
+        raise _bad("renegades", raw, "renegades declare only under the renegade variant")
+    return tuple(sorted(renegades))
+
+
+def _read_quiet(raw: Any, variants: tuple[str, ...]) -> int:
+    quiet = _integer(raw, "quiet", MAX_QUIET)
+    if quiet and not QUIET_VARIANTS & set(variants):
+        raise _bad("quiet", quiet, f"it counts only under {', '.join(sorted(QUIET_VARIANTS))}")
+    return quiet
 
 
 def _read_take_order(
     raw: Any, last_taker: Any, players: int, taken: tuple[str, ...]
 ) -> tuple[int, ...]:
     if raw is not None:
-        order = tuple(_player(p, players, "take_order") for p in _list(raw))
+        order = tuple(_player(p, players, "take_order") for p in _list(raw, "take_order"))
         if len(set(order)) != len(order):
-            raise PositionError(f"'take_order' repeats a player: {raw!r}")
+            raise _bad("take_order", raw, "it names a player twice")
         if last_taker is not None and (not order or order[0] != last_taker):
-            raise PositionError(f"'last_taker' {last_taker!r} is not first in 'take_order'")
+            raise _bad("last_taker", last_taker, "it must come first in 'take_order'")
         return order
     if last_taker is None:
         return ()
