@@ -13,7 +13,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write a recorded game as text (tag pairs, numbered moves, comments)",
         description=(
             "Replay the journal of a game folder and write DIR/game.txt. A damaged journal is "
-            "reported line by line on stderr, and the text covers what is intact."
+            "reported line by line on stderr, the text holds everything that could be read, and "
+            "the exit status is 2."
         ),
     )
     parser.add_argument("folder", metavar="DIR", help="the game folder (holds journal.jsonl)")
@@ -22,14 +23,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Export, report each damaged line on stderr, and say where the text went."""
+    """Export, report each damaged line on stderr, and say where the text went.
+
+    Exit status 2 when the journal is damaged: the text is written all the same, with everything
+    that could be read, and stderr says line by line what was skipped and why.
+    """
     from companion.record.export import export_game
     from companion.record.journal import journal_path
+    from companion.record.replay import damage_summary
 
     target, timeline = export_game(args.folder, args.out)
     for problem in timeline.problems:
-        print(f"companion export: {journal_path(args.folder)} {problem}", file=sys.stderr)
+        print(f"companion export: {journal_path(args.folder)} {problem}.", file=sys.stderr)
     moves = len(timeline.standing)
-    intact = "" if not timeline.problems else " (from the intact part of a damaged journal)"
-    print(f"Wrote {target}: {moves} move(s){intact}.")
-    return 0
+    if not timeline.problems:
+        print(f"Wrote {target}: {moves} move(s).")
+        return 0
+    print(
+        f"Wrote {target}: {moves} move(s), everything that could be read of a damaged journal "
+        f"({damage_summary(timeline)})."
+    )
+    return 2

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.cli import players_help
+
+if TYPE_CHECKING:
+    from companion.record.journal import JournalWriter
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None:
         referee, journal, players = resumed_referee(args.resume)
         folder = args.resume
+        _say_where_the_tail_went(journal)
     else:
         check_players(args.game, args.players)
         variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
@@ -102,3 +108,11 @@ def run(args: argparse.Namespace) -> int:
     print(view.result or "Stopped before the end; carry on with "
           f"`companion play --resume {folder}`.")
     return 0
+
+
+def _say_where_the_tail_went(journal: JournalWriter) -> None:
+    """One sentence on stderr when resuming moved a damaged journal tail into a side file."""
+    if journal.set_aside is not None:
+        print(f"companion play: the damaged end of {journal.path} (a line a crash cut short) "
+              f"was moved to {journal.set_aside}; the game goes on from the last whole line.",
+              file=sys.stderr, flush=True)

@@ -5,7 +5,13 @@ replayed (moves, passes, undos, setup fixes, rulings and notes each get a step, 
 the whole story). In the window, Right or Space steps forward, Left back, Home and End jump, Escape
 quits; ``--delay S`` steps forward on its own every S seconds; the terminal gets a line for each
 step shown. ``--headless`` prints one line per step, and with ``--out SHOTS_DIR`` also saves each
-step's screen as ``step-0007.png``.
+step's screen as ``step-0007.png``. Where no window can be opened (no display, or
+``SDL_VIDEODRIVER=dummy``; the same test as ``demo`` and ``play``) the steps are printed as with
+``--headless``, after one sentence on stderr saying so.
+
+A damaged journal is reported line by line on stderr; the steps are everything that replayed
+(moves worked out from a later line's state hash say so in their caption), events that could
+not be replayed are printed after them as read, and the exit status is 2.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from companion.display.snapshot import CameraView, PlayerView, Severity, Snapshot
+    from companion.record.entries import JournalEvent
     from companion.record.replay import GameTimeline
 
 #: How many recent moves the screen lists.
@@ -47,21 +54,53 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay the journal, report its damage, then show or print every step."""
+    """Replay the journal, report its damage, then show or print every step.
+
+    Without a display (as ``demo`` and ``play`` detect it) the steps are printed, as with
+    ``--headless``, instead of waiting for keys in a window nobody can see. Exit status 2 when
+    the journal is damaged, after showing everything that could be read.
+    """
     from companion.record.journal import journal_path
-    from companion.record.replay import load_timeline
+    from companion.record.replay import damage_summary, load_timeline
     from contract.errors import CompanionError
 
     size = _parse_size(args.size)
     if args.delay < 0:
         raise CompanionError(f"--delay {args.delay} is negative; give seconds, 0 or more.")
     timeline = load_timeline(args.folder)
+    path = journal_path(args.folder)
     for problem in timeline.problems:
-        print(f"companion replay: {journal_path(args.folder)} {problem}", file=sys.stderr)
-    if args.headless or args.out:
+        print(f"companion replay: {path} {problem}.", file=sys.stderr)
+    headless = args.headless or args.out is not None or _no_display()
+    if headless:
         out = Path(args.out) if args.out else None
-        return _run_headless(timeline, Path(args.folder), out, args.delay, size)
-    return _run_window(timeline, Path(args.folder), args.delay, size)
+        _run_headless(timeline, Path(args.folder), out, args.delay, size)
+    else:
+        _run_window(timeline, Path(args.folder), args.delay, size)
+    for event in timeline.unreplayed:
+        print(f"not replayed: {event_caption(event)} (line {event.line})")
+    if not timeline.problems:
+        return 0
+    print(
+        f"companion replay: {path} is damaged ({damage_summary(timeline)}); the steps shown are "
+        "everything that could be read.",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _no_display() -> bool:
+    """True, after saying so on stderr, when no window can be opened here."""
+    from companion.launch import has_display
+
+    if has_display():
+        return False
+    print(
+        "companion replay: there is no display here, so the steps are printed instead "
+        "(as with --headless).",
+        file=sys.stderr,
+    )
+    return True
 
 
 def _parse_size(text: str) -> tuple[int, int]:
@@ -78,7 +117,7 @@ def _parse_size(text: str) -> tuple[int, int]:
 
 def _run_headless(
     timeline: GameTimeline, folder: Path, out: Path | None, delay: float, size: tuple[int, int]
-) -> int:
+) -> None:
     """Print one line per step; with ``out``, save one screenshot per step too."""
     if out is not None:
         from companion.display.screen import save_screenshot
@@ -92,10 +131,9 @@ def _run_headless(
             time.sleep(delay)
     if out is not None:
         print(f"Saved {len(timeline.steps) + 1} screenshot(s) in {out}.")
-    return 0
 
 
-def _run_window(timeline: GameTimeline, folder: Path, delay: float, size: tuple[int, int]) -> int:
+def _run_window(timeline: GameTimeline, folder: Path, delay: float, size: tuple[int, int]) -> None:
     """Show the steps in a window; arrow keys, space, Home and End move between them."""
     import pygame
 
@@ -123,7 +161,6 @@ def _run_window(timeline: GameTimeline, folder: Path, delay: float, size: tuple[
                 shown = index
     finally:
         screen.close()
-    return 0
 
 
 def _step_index(button: str, index: int, last: int) -> int:
@@ -137,8 +174,14 @@ def step_caption(timeline: GameTimeline, index: int) -> str:
     if index == 0:
         first = timeline.game.to_move(timeline.initial)
         return f"step 0/{total}: the start, player {first} to move"
-    event = timeline.steps[index - 1].event
-    where = f"step {index}/{total}: event {event.number}"
+    step = timeline.steps[index - 1]
+    caption = f"step {index}/{total}: {event_caption(step.event)}"
+    return f"{caption}; {step.recovered}" if step.recovered else caption
+
+
+def event_caption(event: JournalEvent) -> str:
+    """What one journal event did: ``event 7: player 1 played c2-c3 (panel)``."""
+    where = f"event {event.number}"
     source = f" ({event.source})"
     if event.kind == "move":
         return f"{where}: player {event.player} played {event.move}{source}"

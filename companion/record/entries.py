@@ -203,6 +203,9 @@ class JournalProblem:
 
     line: int
     message: str
+    #: Whether the line's content was left out (damaged, out of sequence, or not replayable),
+    #: as opposed to a remark on a line that was used.
+    skipped: bool = True
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}"
@@ -213,9 +216,12 @@ class JournalReadResult:
     """What could be read of a journal: the header, the intact events, and every problem.
 
     ``stopped_at`` is the line where replay found the journal inconsistent (a hash that does not
-    match, an illegal move); the events from there on are left out. ``highest_number`` is the
-    largest event number on any readable line, so a resumed writer never reuses one.
-    ``ends_with_newline`` is false when the last line was cut off.
+    match, an illegal move) and could not work out how it goes on; the events from there on are
+    left out. ``highest_number`` is the largest event number kept, so a resumed writer carries on
+    the sequence. ``ends_with_newline`` is false when the last line was cut off.
+    ``intact_length`` is the size in bytes of the journal up to the end of its last kept line
+    (its newline included): whatever follows it is a damaged tail that a resumed writer sets
+    aside.
     """
 
     path: Path
@@ -225,6 +231,7 @@ class JournalReadResult:
     stopped_at: int | None = None
     highest_number: int = 0
     ends_with_newline: bool = True
+    intact_length: int = 0
 
     @property
     def folder(self) -> Path:

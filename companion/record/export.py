@@ -20,7 +20,21 @@ A new round starts whenever the player to move has a seat number no greater than
 mover's. Passes are moves (``pass``) followed by a comment. Moves later taken back stay in the text
 as comments (``{taken back: c2-c3}``), so the moves outside braces are exactly the line of play.
 The movetext ends with the result: ``*`` for an unfinished game, otherwise the winning seat
-(``1``) or the tied seats (``1=2``). :func:`parse_game_text` reads the text back, so that
+(``1``) or the tied seats (``1=2``).
+
+With **more than two players** the order of the moves no longer tells who made each, so every
+move carries its seat number in brackets after the round number, if any::
+
+    1. [1] c1-d1 [2] a8 [3] h6-g6 2. [1] e1 {asked: a7 or a7-a6; chose a7} 2... [2] a7 [3] e4
+
+Two-player texts have no seat labels (seat 1 makes the ``N.`` moves, seat 2 the others).
+
+A damaged journal exports what it holds: a move worked out from the next line's state hash is
+followed by a comment saying so (``{journal line 7 was damaged; this move was worked out from the
+state hash on line 8}``), and events that could not be replayed are listed, as read, in one comment
+before the result (``{not replayed (journal line 9 on): player 1: c2-c3; player 2: h7-h6}``).
+
+:func:`parse_game_text` reads the text back, seat labels included, so that
 ``format_game_text(parse_game_text(text)) == text`` for every exported text.
 """
 
@@ -45,11 +59,13 @@ UNFINISHED = "*"
 
 @dataclass(frozen=True)
 class MoveItem:
-    """One move of the line of play: its notation, its round, and whether it opens the round."""
+    """One move of the line of play: its notation, its round, whether it opens the round, and
+    the seat that made it (labelled in games of more than two players, else None)."""
 
     text: str
     round: int
     opens_round: bool
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -111,12 +127,13 @@ def _movetext_tokens(items: Sequence[Item]) -> Iterator[str]:
             yield "{" + _clean_comment(item.text) + "}"
             after_comment = True
             continue
+        move = item.text if item.seat is None else f"[{item.seat}] {item.text}"
         if item.opens_round:
-            yield f"{item.round}. {item.text}"
+            yield f"{item.round}. {move}"
         elif after_comment:
-            yield f"{item.round}... {item.text}"
+            yield f"{item.round}... {move}"
         else:
-            yield item.text
+            yield move
         after_comment = False
 
 
@@ -148,7 +165,9 @@ def _clean_comment(text: str) -> str:
 # ------------------------------------------------------------------------------- reading
 
 _TAG = re.compile(r'^\[(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]\s*$')
-_TOKEN = re.compile(r"\{(?P<comment>[^}]*)\}|(?P<number>\d+)(?P<dots>\.\.\.|\.)|(?P<word>[^\s{}]+)")
+_TOKEN = re.compile(
+    r"\{(?P<comment>[^}]*)\}|(?P<number>\d+)(?P<dots>\.\.\.|\.)|\[(?P<seat>\d+)\]|(?P<word>[^\s{}]+)"
+)
 
 
 def parse_game_text(text: str) -> GameText:
@@ -169,32 +188,66 @@ def parse_game_text(text: str) -> GameText:
 
 def _parse_movetext(movetext: str) -> tuple[list[Item], str]:
     """Moves and comments, then the result (the last word, which has no move number)."""
-    items: list[Item] = []
-    label: tuple[int, bool] | None = None  # a move number waiting for its move
-    current_round = 0
-    last_numbered = False
+    reader = _MovetextReader()
     position = 0
     for match in _TOKEN.finditer(movetext):
         _check_gap(movetext[position : match.start()])
         position = match.end()
-        if match["comment"] is not None:
-            if label is not None:
-                raise GameTextError(f"move number {label[0]} is followed by a comment, not a move.")
-            items.append(CommentItem(match["comment"].strip()))
-        elif match["number"] is not None:
-            label = (int(match["number"]), match["dots"] == ".")
-        else:
-            opens = False
-            if label is not None:
-                current_round, opens = label
-            items.append(MoveItem(match["word"], max(current_round, 1), opens))
-            last_numbered = label is not None
-            label = None
+        reader.token(match)
     _check_gap(movetext[position:])
-    last = items.pop() if items else None
-    if not isinstance(last, MoveItem) or last_numbered or label is not None:
-        raise GameTextError("the game text's moves do not end with a result ('*', '1', '1=2').")
-    return items, last.text
+    return reader.finish()
+
+
+class _MovetextReader:
+    """Reads movetext tokens in order: a round number and a seat label wait for their move."""
+
+    def __init__(self) -> None:
+        self.items: list[Item] = []
+        self.label: tuple[int, bool] | None = None  # a move number waiting for its move
+        self.seat: int | None = None  # a seat label waiting for its move
+        self.current_round = 0
+        self.last_labelled = False
+
+    def token(self, match: re.Match[str]) -> None:
+        """Take one token: a comment, a move number, a seat label or a word."""
+        if match["comment"] is not None:
+            self._waiting("a comment")
+            self.items.append(CommentItem(match["comment"].strip()))
+        elif match["number"] is not None:
+            self._waiting(f"move number {match['number']}")
+            self.label = (int(match["number"]), match["dots"] == ".")
+        elif match["seat"] is not None:
+            if self.seat is not None:
+                raise GameTextError(f"seat label [{self.seat}] is followed by another seat label.")
+            self.seat = int(match["seat"])
+        else:
+            self._move(match["word"])
+
+    def _waiting(self, what: str) -> None:
+        if self.label is not None or self.seat is not None:
+            label = (
+                f"seat label [{self.seat}]"
+                if self.seat is not None
+                else (f"move number {self.label[0] if self.label else ''}")
+            )
+            raise GameTextError(f"{label} is followed by {what}, not a move.")
+
+    def _move(self, word: str) -> None:
+        opens = False
+        if self.label is not None:
+            self.current_round, opens = self.label
+        self.items.append(MoveItem(word, max(self.current_round, 1), opens, self.seat))
+        self.last_labelled = self.label is not None or self.seat is not None
+        self.label = self.seat = None
+
+    def finish(self) -> tuple[list[Item], str]:
+        """The items and the result; GameTextError when the text does not end with a result."""
+        if self.seat is not None:
+            raise GameTextError(f"seat label [{self.seat}] is followed by no move.")
+        last = self.items.pop() if self.items else None
+        if not isinstance(last, MoveItem) or self.last_labelled or self.label is not None:
+            raise GameTextError("the game text's moves do not end with a result ('*', '1', '1=2').")
+        return self.items, last.text
 
 
 def _check_gap(gap: str) -> None:
@@ -279,6 +332,7 @@ def _items(timeline: GameTimeline) -> list[Item]:
     standing = set(timeline.standing)
     played: list[tuple[int, str]] = []  # moves and passes standing at this point of the journal
     rounds = _Rounds(timeline)
+    labelled = _labels_seats(timeline)
     for index, step in enumerate(timeline.steps):
         event = step.event
         if event.kind in ("move", "pass"):
@@ -286,7 +340,8 @@ def _items(timeline: GameTimeline) -> list[Item]:
             if event.number not in standing:
                 continue
             seat = _mover(timeline, index)
-            items.append(MoveItem(event.move or "pass", *rounds.next(seat)))
+            label = seat if labelled else None
+            items.append(MoveItem(event.move or "pass", *rounds.next(seat), seat=label))
             if event.kind == "pass":
                 items.append(CommentItem(event.text or f"player {seat} has no legal move"))
             elif event.text:
@@ -297,7 +352,31 @@ def _items(timeline: GameTimeline) -> list[Item]:
             items.append(CommentItem(f"taken back: {taken or 'a move'}{note}"))
         else:
             items.append(CommentItem(_comment(event)))
+        if step.recovered:
+            items.append(CommentItem(step.recovered))
+    if timeline.unreplayed:
+        items.append(CommentItem(_unreplayed_comment(timeline)))
     return items
+
+
+def _labels_seats(timeline: GameTimeline) -> bool:
+    """Whether moves carry their seat: in games of more than two players."""
+    return timeline.header.players > 2
+
+
+def _unreplayed_comment(timeline: GameTimeline) -> str:
+    """The events replay could not place, as read: ``not replayed (journal line 9 on): ...``."""
+    summaries = "; ".join(_summary(event) for event in timeline.unreplayed)
+    return f"not replayed (journal line {timeline.stopped_at} on): {summaries}"
+
+
+def _summary(event: JournalEvent) -> str:
+    """One unreplayed event in a few words: ``player 1: c2-c3``, ``undo of 5``, ``note: ...``."""
+    if event.kind in ("move", "pass"):
+        return f"player {event.player}: {event.move or 'pass'}"
+    if event.kind == "correction" and event.correction == "undo":
+        return f"undo of {event.retracts}"
+    return _comment(event)
 
 
 def _take_back(played: list[tuple[int, str]], retracts: int | None) -> list[tuple[int, str]]:
@@ -311,7 +390,8 @@ def _take_back(played: list[tuple[int, str]], retracts: int | None) -> list[tupl
 
 def numbered_moves(timeline: GameTimeline, steps: int | None = None) -> tuple[str, ...]:
     """The moves standing after the first ``steps`` steps (all by default), labelled as in the
-    game text: ``"1. c1-c2"``, ``"1... h8-g8"``. For the screen's list of last moves."""
+    game text: ``"1. c1-c2"``, ``"1... h8-g8"`` (``"1... [2] h8-g8"`` with more than two
+    players). For the screen's list of last moves."""
     played: list[tuple[int, str]] = []
     seats: dict[int, int] = {}
     for index, step in enumerate(timeline.steps[:steps]):
@@ -322,10 +402,12 @@ def numbered_moves(timeline: GameTimeline, steps: int | None = None) -> tuple[st
         elif event.kind == "correction" and event.correction == "undo":
             _take_back(played, event.retracts)
     rounds = _Rounds(timeline)
+    labelled = _labels_seats(timeline)
     labels = []
     for number, text in played:
         round_number, opens = rounds.next(seats[number])
-        labels.append(f"{round_number}{'.' if opens else '...'} {text}")
+        move = f"[{seats[number]}] {text}" if labelled else text
+        labels.append(f"{round_number}{'.' if opens else '...'} {move}")
     return tuple(labels)
 
 

@@ -19,9 +19,30 @@ For example (a header, then a move and an automatic pass; the header is abridged
 
 The writer appends each line with one ``write`` on an ``O_APPEND`` descriptor and ``fsync`` s it
 before returning, so whatever the referee acknowledged on the panel is on disk. Nothing is ever
-rewritten: an undo or a fixed square is a new line. The reader is forgiving (like python-chess's
-PGN reader): it skips a damaged line, records why, and reads on; only a missing or unreadable
-header is an error.
+rewritten: an undo or a fixed square is a new line.
+
+The reader is forgiving (like python-chess's PGN reader): it skips a damaged line, records why,
+and reads on; only a missing or unreadable header is an error. What it keeps of the lines after
+a damaged one:
+
+- A line is *readable* when it is UTF-8 JSON holding every field its kind needs; any other line
+  (cut, garbled, blank) is skipped and reported, and the lines after it are read as usual.
+- A readable line must also continue the numbering. A number at or below the last one kept is a
+  repeat or a stray line: skipped. A number that jumps ahead is kept when the next readable line
+  continues from it (the events in between were on the damaged lines), but skipped when the next
+  readable line continues from the last number kept instead (then this line's number is what is
+  damaged: valid JSON, wrong content).
+- Replay (:mod:`companion.record.replay`) then checks every kept event against the rules and its
+  state hash. A move (or undo) lost on a damaged line is worked out from the next line's state
+  hash when exactly one legal action leads there, so the events after it still replay; when it
+  cannot be worked out, the events from there on are kept as they were read but not replayed
+  (the export lists them in a comment).
+
+Whatever is skipped is reported with its line number, and ``companion export`` and ``companion
+replay`` then exit with status 2. A crash in the middle of an append leaves a cut last line;
+:meth:`JournalWriter.resume` moves such a damaged tail (every line after the last kept one) into
+a side file next to the journal, ``journal.jsonl.damaged-<UTC time>``, never deleting it, and
+carries on a clean journal.
 """
 
 from __future__ import annotations
@@ -59,10 +80,10 @@ from companion.record.errors import (
     JournalDamagedError,
     JournalExistsError,
     JournalHeaderError,
-    JournalLockedError,
     JournalMissingError,
     RecordError,
 )
+from companion.record.files import fsync_folder, open_locked, set_aside_tail
 
 __all__ = [
     "CORRECTIONS", "FORMAT", "FORMAT_VERSION", "FRAMES_FOLDER", "JOURNAL_NAME", "KINDS", "RULINGS",
@@ -83,21 +104,17 @@ def journal_path(path: str | os.PathLike[str]) -> Path:
 def read_journal(path: str | os.PathLike[str], *, verify: bool = True) -> JournalReadResult:
     """Read a journal (a game folder or its ``journal.jsonl``), collecting damage line by line.
 
-    A cut, non-JSON, blank or incomplete line is skipped and reported, and reading goes on. With
-    ``verify`` the events are replayed through the rules engine and cut at the first one whose
-    state hash does not match (reported, with everything before kept). Raises
-    :class:`JournalMissingError` or :class:`JournalHeaderError` only.
+    A cut, non-JSON, blank, incomplete or out-of-sequence line is skipped and reported, and
+    reading goes on (see the module docstring for what is kept). With ``verify`` the events are
+    replayed through the rules engine, which checks each state hash and works out a move lost on
+    a damaged line when it can. Raises :class:`JournalMissingError` or
+    :class:`JournalHeaderError` only.
     """
-    file_path = journal_path(path)
-    if not file_path.parent.is_dir():
-        raise JournalMissingError(
-            f"{file_path.parent} does not exist; give the folder of a recorded game."
-        )
-    if not file_path.is_file():
-        raise JournalMissingError(
-            f"{file_path.parent} holds no {file_path.name}; give the folder of a recorded game."
-        )
-    raw = file_path.read_bytes()
+    file_path = _existing_journal(path)
+    try:
+        raw = file_path.read_bytes()
+    except OSError as error:
+        raise JournalMissingError(f"cannot read {file_path}: {error.strerror}.") from None
     pieces = raw.split(b"\n")
     ends_with_newline = pieces[-1] == b""
     if ends_with_newline:
@@ -105,14 +122,16 @@ def read_journal(path: str | os.PathLike[str], *, verify: bool = True) -> Journa
     header = _read_header(
         file_path, pieces[0] if pieces else b"", cut=len(pieces) == 1 and not ends_with_newline
     )
-    events, problems, highest = _read_events(pieces[1:], ends_with_newline)
+    parsed = _parse_lines(pieces[1:], ends_with_newline)
+    events, problems = _in_sequence(parsed)
     result = JournalReadResult(
         path=file_path,
         header=header,
         events=tuple(events),
         problems=tuple(problems),
-        highest_number=highest,
+        highest_number=events[-1].number if events else 0,
         ends_with_newline=ends_with_newline,
+        intact_length=_intact_length(pieces, events, len(raw)),
     )
     if verify:
         from companion.record.replay import replay  # the replay module imports this one
@@ -125,6 +144,20 @@ def read_journal(path: str | os.PathLike[str], *, verify: bool = True) -> Journa
             stopped_at=timeline.stopped_at,
         )
     return result
+
+
+def _existing_journal(path: str | os.PathLike[str]) -> Path:
+    """The journal file of ``path``, or a one-sentence error saying what is missing."""
+    file_path = journal_path(path)
+    if not file_path.parent.is_dir():
+        raise JournalMissingError(
+            f"{file_path.parent} does not exist; give the folder of a recorded game."
+        )
+    if not file_path.is_file():
+        raise JournalMissingError(
+            f"{file_path.parent} holds no {file_path.name}; give the folder of a recorded game."
+        )
+    return file_path
 
 
 def _read_header(file_path: Path, piece: bytes, cut: bool) -> JournalHeader:
@@ -143,35 +176,72 @@ def _read_header(file_path: Path, piece: bytes, cut: bool) -> JournalHeader:
         raise JournalHeaderError(f"{where} line 1 (the header) {damage}.") from None
 
 
-def _read_events(
-    pieces: list[bytes], ends_with_newline: bool
-) -> tuple[list[JournalEvent], list[JournalProblem], int]:
-    """Parse every event line; keep the usable ones in order, report the rest."""
-    events: list[JournalEvent] = []
-    problems: list[JournalProblem] = []
-    highest = 0
+#: One event line as parsed: its line number and the event, or why it cannot be used.
+_Parsed = tuple[int, JournalEvent | LineDamage]
+
+
+def _parse_lines(pieces: list[bytes], ends_with_newline: bool) -> list[_Parsed]:
+    """Parse every line after the header on its own (line 2 is the first)."""
+    parsed: list[_Parsed] = []
     for index, piece in enumerate(pieces):
-        line = index + 2
         is_last_cut = not ends_with_newline and index == len(pieces) - 1
         try:
-            event = _parse_event_line(piece, line, is_last_cut)
+            parsed.append((index + 2, _parse_event_line(piece, index + 2, is_last_cut)))
         except LineDamage as damage:
-            problems.append(JournalProblem(line, f"{damage}; skipped"))
+            parsed.append((index + 2, damage))
+    return parsed
+
+
+def _in_sequence(parsed: list[_Parsed]) -> tuple[list[JournalEvent], list[JournalProblem]]:
+    """Keep the parsed events whose numbers continue the sequence; report everything else."""
+    events: list[JournalEvent] = []
+    problems: list[JournalProblem] = []
+    damaged_since_last = False
+    for index, (line, item) in enumerate(parsed):
+        if isinstance(item, LineDamage):
+            problems.append(JournalProblem(line, f"{item}; skipped"))
+            damaged_since_last = True
             continue
-        highest = max(highest, event.number)
-        expected = events[-1].number + 1 if events else 1
-        if event.number < expected:
-            problems.append(
-                JournalProblem(
-                    line, f"event number {event.number} does not follow {expected - 1}; skipped"
-                )
-            )
+        last = events[-1].number if events else 0
+        fault = _sequence_fault(item.number, last, _next_number(parsed, index))
+        if fault is not None:
+            problems.append(JournalProblem(line, f"{fault}; skipped"))
+            damaged_since_last = True
             continue
-        if event.number > expected:
-            missing = _number_range(expected, event.number - 1)
-            problems.append(JournalProblem(line, f"event {missing} is missing before it"))
-        events.append(event)
-    return events, problems, highest
+        if item.number > last + 1 and not damaged_since_last:
+            missing = _number_range(last + 1, item.number - 1)
+            problems.append(JournalProblem(line, f"event {missing} is missing before it", False))
+        events.append(item)
+        damaged_since_last = False
+    return events, problems
+
+
+def _sequence_fault(number: int, last: int, following: int | None) -> str | None:
+    """Why an event number breaks the sequence, or None when the event can be kept.
+
+    ``last`` is the number kept before it, ``following`` the number on the next line that
+    parsed. A number that jumps ahead is kept when the next line continues from it (the events in
+    between were lost); it is a damaged number when the next line continues from ``last``.
+    """
+    if number <= last:
+        return f"event number {number} does not follow {last}"
+    if number > last + 1 and following is not None and last < following < number:
+        return f"event number {number} breaks the sequence ({last} before it, {following} after)"
+    return None
+
+
+def _next_number(parsed: list[_Parsed], index: int) -> int | None:
+    """The event number on the first line after ``index`` that parsed, if any."""
+    return next(
+        (item.number for _, item in parsed[index + 1 :] if isinstance(item, JournalEvent)), None
+    )
+
+
+def _intact_length(pieces: list[bytes], events: list[JournalEvent], size: int) -> int:
+    """Bytes up to and including the newline of the last kept line (the header when none)."""
+    last_line = events[-1].line if events and events[-1].line is not None else 1
+    length = sum(len(piece) + 1 for piece in pieces[:last_line])
+    return min(length, size)
 
 
 def _number_range(first: int, last: int) -> str:
@@ -218,6 +288,7 @@ class JournalWriter:
         self._descriptor: int | None = descriptor
         self._next_number = next_number
         self._standing = list(standing)
+        self._set_aside: Path | None = None
 
     # -- opening
 
@@ -228,7 +299,7 @@ class JournalWriter:
         folder_path.mkdir(parents=True, exist_ok=True)
         (folder_path / FRAMES_FOLDER).mkdir(exist_ok=True)
         path = folder_path / JOURNAL_NAME
-        descriptor = _open_locked(path)
+        descriptor = open_locked(path)
         if b"\n" in path.read_bytes():
             os.close(descriptor)
             raise JournalExistsError(
@@ -237,21 +308,35 @@ class JournalWriter:
         os.ftruncate(descriptor, 0)  # a header cut before its line ended was never acknowledged
         writer = cls(path, descriptor, next_number=1)
         writer._write(encode_line(header.to_json()))
-        _fsync_folder(folder_path)  # the journal's and frames/' entries in the game folder
-        _fsync_folder(folder_path.parent)  # the game folder's entry, when it is new
+        fsync_folder(folder_path)  # the journal's and frames/' entries in the game folder
+        fsync_folder(folder_path.parent)  # the game folder's entry, when it is new
         return writer
 
     @classmethod
     def resume(cls, folder: str | os.PathLike[str]) -> JournalWriter:
         """Reopen a game record to append after its last intact event.
 
-        A cut last line (never acknowledged) is ended with a newline so the next event starts on
-        a line of its own; readers report and skip it. A journal whose replay stops before its end
-        is refused (:class:`JournalDamagedError`): appending would hide the damage.
+        A damaged tail (a last line cut by a crash, or any lines after the last kept event that
+        cannot be read) is moved into a side file next to the journal (:attr:`set_aside` names
+        it) and cut from the journal, so the next event follows the last intact line and later
+        readers find a clean journal. A journal whose replay stops before its end is refused
+        (:class:`JournalDamagedError`): appending would hide the damage.
         """
+        file_path = _existing_journal(folder)
+        descriptor = open_locked(file_path)
+        try:
+            writer = cls._resume_locked(file_path, descriptor)
+        except BaseException:
+            os.close(descriptor)
+            raise
+        return writer
+
+    @classmethod
+    def _resume_locked(cls, file_path: Path, descriptor: int) -> JournalWriter:
+        """:meth:`resume` once the journal is locked, so nothing appends while it is read."""
         from companion.record.replay import replay  # the replay module imports this one
 
-        result = read_journal(folder, verify=False)
+        result = read_journal(file_path, verify=False)
         timeline = replay(result)
         if timeline.stopped_at is not None:
             reason = next((p for p in timeline.problems if p.line == timeline.stopped_at), None)
@@ -261,10 +346,16 @@ class JournalWriter:
                 "export what is intact and start a new game from its last position."
             )
         standing = tuple((step.event.number, step.event.kind) for step in timeline.standing_steps())
-        descriptor = _open_locked(result.path)
-        writer = cls(result.path, descriptor, result.highest_number + 1, standing)
-        if not result.ends_with_newline:
-            writer._write(b"\n")
+        writer = cls(file_path, descriptor, result.highest_number + 1, standing)
+        try:
+            writer._set_aside = set_aside_tail(file_path, descriptor, result.intact_length)
+        except OSError as error:
+            raise RecordError(
+                f"cannot set aside the damaged end of {file_path}: {error.strerror}; "
+                "nothing was changed or lost."
+            ) from None
+        if writer._set_aside is None and not result.ends_with_newline:
+            writer._write(b"\n")  # a last line that reads whole but lost its newline
         return writer
 
     # -- state
@@ -278,6 +369,11 @@ class JournalWriter:
     def folder(self) -> Path:
         """The game folder."""
         return self._path.parent
+
+    @property
+    def set_aside(self) -> Path | None:
+        """The side file that :meth:`resume` moved a damaged tail into, or None when none."""
+        return self._set_aside
 
     @property
     def next_number(self) -> int:
@@ -476,32 +572,3 @@ class JournalWriter:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-
-def _open_locked(path: Path) -> int:
-    """Open the journal for appending and take an exclusive, non-blocking lock on it."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on POSIX: no lock, one writer by convention
-        return descriptor
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(descriptor)
-        raise JournalLockedError(
-            f"{path} is being written by another running companion; stop it first."
-        ) from None
-    return descriptor
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make a new file's directory entry durable too (POSIX; a no-op where unsupported)."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - e.g. Windows cannot open folders
-        return
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)

@@ -1,5 +1,6 @@
 """`companion export` and `companion replay`: recorded games, damaged journals, empty folders."""
 
+import os
 import subprocess
 import sys
 
@@ -42,14 +43,16 @@ def test_export_of_a_damaged_journal_reports_each_bad_line(tmp_path, capsys):
     lines = journal.read_bytes().split(b"\n")[:-1]
     lines[4] = b"garbage"
     journal.write_bytes(b"\n".join([*lines[:-1], lines[-1][:20]]))  # and a cut last line
-    assert main(["export", str(tmp_path)]) == 0
+    assert main(["export", str(tmp_path)]) == 2
     out, err = capsys.readouterr()
     reported = err.splitlines()
-    # the garbage, the gap and hash mismatch on the move after it, the cut line
+    # the garbage, the move it held worked out from the next line, the cut line
     assert all(line.startswith(f"companion export: {journal} line ") for line in reported)
-    assert [line.split(" line ")[1].split(":")[0] for line in reported] == ["5", "6", "6", "13"]
-    assert "intact part" in out
-    assert "3 move(s)" in out
+    assert all(line.endswith(".") for line in reported)
+    assert [line.split(" line ")[1].split(":")[0] for line in reported] == ["5", "5", "13"]
+    assert "worked out from the state hash on line 6" in reported[1]
+    assert "lines 5, 13 skipped" in out
+    assert "11 move(s)" in out
 
 
 @pytest.mark.parametrize("command", ["export", "replay"])
@@ -138,7 +141,10 @@ def test_keys_step_through_the_game_within_its_ends(button, index, expected):
 
 
 def test_replay_window_shows_steps_as_keys_ask(recorded, capsys, monkeypatch):
+    import companion.launch
+
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setattr(companion.launch, "has_display", lambda: True)  # a window, keys posted
     pygame.display.init()
     pygame.display.set_mode((320, 240))
     for key in (pygame.K_RIGHT, pygame.K_RIGHT, pygame.K_END):
@@ -177,3 +183,21 @@ def test_replay_shows_the_accepted_frame_of_each_turn(tmp_path):
         assert camera.frame_number == 1
     (tmp_path / frame).unlink()
     assert snapshot_at(timeline, 1, tmp_path).camera is None
+
+
+@pytest.mark.parametrize("display", [{}, {"DISPLAY": ":0", "SDL_VIDEODRIVER": "dummy"}])
+def test_replay_without_a_display_prints_the_steps_instead_of_waiting(recorded, display):
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}  # fmt: skip
+    env.update(display)
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", str(recorded)],
+        capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (
+        "companion replay: there is no display here, so the steps are printed instead "
+        "(as with --headless).\n"
+    )
+    steps = len(load_timeline(recorded).steps)
+    assert len(result.stdout.splitlines()) == steps + 1

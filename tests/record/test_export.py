@@ -12,6 +12,7 @@ from companion.record.export import (
     game_text_from_timeline,
     numbered_moves,
     parse_game_text,
+    result_text,
 )
 from companion.record.journal import JournalWriter
 from companion.record.replay import load_timeline
@@ -55,10 +56,12 @@ def test_rounds_are_numbered_by_seat_order(tmp_path):
     labels = [label.split(" ")[0] for label in numbered_moves(timeline)]
     assert labels == ["1.", "1...", "1...", "2.", "2...", "2...", "3."]
     assert numbered_moves(timeline, 2) == tuple(
-        f"1{dots} {move}" for dots, move in zip((".", "..."), game_text.moves, strict=False)
+        f"1{dots} [{seat}] {move}"
+        for dots, seat, move in zip((".", "..."), (1, 2), game_text.moves, strict=False)
     )
-    assert [(item.round, item.opens_round) for item in game_text.items] == [
-        (1, True), (1, False), (1, False), (2, True), (2, False), (2, False), (3, True)
+    assert [(item.round, item.opens_round, item.seat) for item in game_text.items] == [
+        (1, True, 1), (1, False, 2), (1, False, 3), (2, True, 1), (2, False, 2), (2, False, 3),
+        (3, True, 1),
     ]  # fmt: skip
     assert game_text.result == "*"
     assert game_text.tag("Termination") is None
@@ -87,15 +90,15 @@ def test_undone_move_becomes_a_comment_and_rulings_are_comments(tmp_path):
 
 
 def test_damaged_journal_exports_what_is_intact(tmp_path):
-    record_random_game(tmp_path, 36)
+    recorded = record_random_game(tmp_path, 36)
     journal = tmp_path / "journal.jsonl"
     lines = journal.read_bytes().split(b"\n")
     journal.write_bytes(b"\n".join([*lines[:9], b"{not json", *lines[10:]]))
     target, timeline = export_game(tmp_path, tmp_path / "out.txt")
     parsed = parse_game_text(target.read_text())
-    assert len(parsed.moves) == 8  # the moves of lines 2..9
-    assert timeline.problems[0].line == 10
-    assert parsed.result == "*"
+    assert list(parsed.moves) == recorded.standing  # line 10's move worked out from line 11
+    assert [problem.line for problem in timeline.problems] == [10, 10]
+    assert parsed.result == result_text(timeline) != "*"
 
 
 def test_a_game_with_no_move_yet_exports_an_unfinished_empty_movetext(tmp_path):
@@ -105,3 +108,48 @@ def test_a_game_with_no_move_yet_exports_an_unfinished_empty_movetext(tmp_path):
     parsed = parse_game_text(target.read_text())
     assert parsed.moves == () and parsed.result == "*"
     assert parsed.start_position_json() == start.to_json()
+
+
+@pytest.mark.parametrize(("seed", "players"), [(38, 3), (39, 4)])
+def test_every_move_of_a_three_or_four_player_game_names_its_seat(tmp_path, seed, players):
+    record_random_game(tmp_path, seed, players=players, extras=True)
+    target, timeline = export_game(tmp_path)
+    text = target.read_text()
+    movetext = text.split("\n\n", 1)[1]
+    assert "... [" in movetext  # a move after a comment says whose it is
+    parsed = parse_game_text(text)
+    assert format_game_text(parsed) == text
+    moves = [item for item in parsed.items if isinstance(item, MoveItem)]
+    assert [item.seat for item in moves] == [s.event.player for s in timeline.standing_steps()]
+    assert [item.text for item in moves] == [s.event.move for s in timeline.standing_steps()]
+
+
+#: The movetext `companion export` wrote for this two-player game before seat labels existed.
+TWO_PLAYER_MOVETEXT = (
+    "{setup: a1 read as P, set to N} {rejected: the nickel on e3 moved} 1. h1 c8-c7\n"
+    "2. h2-g2 d7-d6-c6-b6-b5-b4-a4-a3 3. f2-f1 b3 4. g1 a3-a2 5. f1 b2-c2 6. e1-e2\n"
+    "c3-d3 7. e3 d2 8. e4-d4 c2 {taken back: d3}\n"
+    "{asked: d3 or d5; chose d3 (a stack looks the same)} {taken back: d3} 9. d3 c1\n"
+    "{rejected: the nickel on e3 moved} 10. d4 d1 11. c4 pass\n"
+    "{player 2 has no legal move} {rejected: the nickel on e3 moved} 12. c5 pass\n"
+    "{player 2 has no legal move} 13. d5 pass {player 2 has no legal move} 14. e5\n"
+    "pass {player 2 has no legal move} {rejected: the nickel on e3 moved}\n"
+    "{asked: f5-g5-h5-h6-g6 or f5; chose f5-g5-h5-h6-g6 (a stack looks the same)}\n"
+    "15. f5-g5-h5-h6-g6 pass {player 2 has no legal move} 16. f6 pass\n"
+    "{player 2 has no legal move} {note: camera blocked}\n"
+    "{asked: f7-e7 or f7; chose f7-e7 (a stack looks the same)} 17. f7-e7 pass\n"
+    "{player 2 has no legal move} {taken back: e8} 18. e6 pass\n"
+    "{player 2 has no legal move} 19. e7-e8 pass {player 2 has no legal move}\n"
+    "{asked: d8 or f8; chose d8 (a stack looks the same)} 20. d8 {taken back: pass}\n"
+    "{note: camera blocked} 20... pass {player 2 has no legal move} 21. e8 pass\n"
+    "{player 2 has no legal move} 22. f8 pass {player 2 has no legal move} 23. g8\n"
+    "pass {player 2 has no legal move} 24. g7 pass {player 2 has no legal move}\n"
+    "25. h7 pass {player 2 has no legal move} {rejected: the nickel on e3 moved}\n"
+    "26. h8 pass {player 2 has no legal move} 27. pass {player 1 has no legal move} 1\n"
+)
+
+
+def test_a_two_player_export_is_exactly_as_before(tmp_path):
+    record_random_game(tmp_path, 2, extras=True)
+    target, _ = export_game(tmp_path)
+    assert target.read_text().split("\n\n", 1)[1] == TWO_PLAYER_MOVETEXT

@@ -65,6 +65,29 @@ def test_a_round_that_starts_with_the_second_seat_is_numbered_with_dots():
     assert parse_game_text(text) == game_text
 
 
+def test_with_more_than_two_players_every_move_names_its_seat():
+    game_text = GameText(
+        tags=(("Players", "3"),),
+        items=(
+            MoveItem("c1-d1", 1, True, seat=1),
+            MoveItem("a8", 1, False, seat=2),
+            MoveItem("h6-g6", 1, False, seat=3),
+            MoveItem("e1", 2, True, seat=1),
+            CommentItem("asked: a7 or a7-a6; chose a7"),
+            MoveItem("a7", 2, False, seat=2),
+            MoveItem("pass", 2, False, seat=3),
+            CommentItem("player 3 has no legal move"),
+        ),
+    )
+    text = format_game_text(game_text)
+    assert text == (
+        '[Players "3"]\n\n'
+        "1. [1] c1-d1 [2] a8 [3] h6-g6 2. [1] e1 {asked: a7 or a7-a6; chose a7}\n"
+        "2... [2] a7 [3] pass {player 3 has no legal move} *\n"
+    )
+    assert parse_game_text(text) == game_text
+
+
 def test_braces_in_a_comment_cannot_break_the_text():
     game_text = GameText(tags=(), items=(CommentItem("odd {text}\nhere"),))
     assert parse_game_text(format_game_text(game_text)).items == (CommentItem("odd (text) here"),)
@@ -78,6 +101,10 @@ def test_braces_in_a_comment_cannot_break_the_text():
         ("1. a1 {unclosed *", "where a move was expected"),
         ("1. a1", "do not end with a result"),
         ("1. {comment} a1 *", "followed by a comment"),
+        ("1. [2] {comment} a1 *", "seat label [2] is followed by a comment, not a move"),
+        ("1. [2] [3] a1 *", "followed by another seat label"),
+        ("1. [2] a1 [3]", "seat label [3] is followed by no move"),
+        ("1. a1 [2] *", "do not end with a result"),
         ("", "do not end with a result"),
     ],
 )
@@ -95,6 +122,7 @@ def test_missing_position_tag_is_reported():
 @pytest.mark.parametrize("seed", range(20))
 def test_random_game_texts_round_trip(seed):
     rng = random.Random(seed)
+    labelled = seed % 2 == 0  # games of three players, with and without seat labels
     letters = "abcdefgh"
     items = []
     seat, round_number, previous = 0, 1, None
@@ -107,7 +135,7 @@ def test_random_game_texts_round_trip(seed):
         if previous is not None and seat <= previous:
             round_number += 1
         path = [f"{rng.choice(letters)}{rng.randint(1, 8)}" for _ in range(rng.randint(1, 4))]
-        items.append(MoveItem("-".join(path), round_number, seat == 1))
+        items.append(MoveItem("-".join(path), round_number, seat == 1, seat if labelled else None))
         previous = seat
     tags = tuple((f"Tag{i}", "".join(rng.choices(string.printable, k=12))) for i in range(3))
     game_text = GameText(tags=tags, items=tuple(items), result=rng.choice(["*", "1", "2=3"]))

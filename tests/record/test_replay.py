@@ -68,35 +68,64 @@ def test_setup_fix_changes_where_play_starts(tmp_path):
     assert timeline.start_of_play().to_json()["squares"][fix.region] == "N"
 
 
-def test_bad_state_hash_is_reported_and_everything_before_kept(tmp_path):
-    record_random_game(tmp_path, 7, max_turns=12)
+def test_bad_state_hash_confirmed_by_the_next_line_is_reported_and_kept(tmp_path):
+    recorded = record_random_game(tmp_path, 7, max_turns=12)
     edit_line(tmp_path, 6, state_hash="0000000000000000")
     result = read_journal(tmp_path)
-    assert [event.number for event in result.events] == [1, 2, 3, 4]
-    assert result.stopped_at == 6
+    assert [event.number for event in result.events] == list(range(1, 13))
+    assert result.stopped_at is None
     (problem,) = result.problems
-    assert problem.line == 6
+    assert problem.line == 6 and not problem.skipped
     assert "state hash '0000000000000000', but replay gives" in problem.message
-    assert "the 7 event(s) after it are left out" in problem.message
+    assert "line 7 confirms its move, so it is kept" in problem.message
+    assert load_timeline(tmp_path).final.to_json() == recorded.final.to_json()
 
 
-def test_illegal_move_is_reported_where_it_is(tmp_path):
-    record_random_game(tmp_path, 8, max_turns=10)
+def test_bad_state_hash_on_the_last_line_stops_replay_there(tmp_path):
+    record_random_game(tmp_path, 7, max_turns=12)
+    edit_line(tmp_path, 13, state_hash="0000000000000000")
+    timeline = load_timeline(tmp_path)
+    assert [step.event.number for step in timeline.steps] == list(range(1, 12))
+    assert timeline.stopped_at == 13
+    assert [event.number for event in timeline.unreplayed] == [12]
+    assert timeline.problems[0].message.endswith("; it is not replayed")
+
+
+def test_illegal_move_is_reported_where_it_is_and_the_right_one_worked_out(tmp_path):
+    recorded = record_random_game(tmp_path, 8, max_turns=10)
     edit_line(tmp_path, 4, move="a1-a1-a1")
     timeline = load_timeline(tmp_path)
-    assert len(timeline.steps) == 2
-    assert timeline.stopped_at == 4
-    assert "cannot be replayed" in timeline.problems[0].message
+    assert len(timeline.steps) == 10 and timeline.stopped_at is None
+    (problem,) = timeline.problems
+    assert problem.line == 4 and problem.skipped
+    assert "cannot be replayed" in problem.message
+    assert f"line 5 confirms player 1's move {recorded.standing[2]} instead" in problem.message
+    assert [step.event.move for step in timeline.standing_steps()] == recorded.standing
+    assert timeline.steps[2].recovered == (
+        "journal line 4 was damaged; this move was worked out from the state hash on line 5"
+    )
 
 
-def test_move_by_the_wrong_player_is_reported(tmp_path):
+def test_move_by_the_wrong_player_is_reported_and_kept(tmp_path):
     record_random_game(tmp_path, 8, max_turns=10)
     lines = journal_lines(tmp_path)
     player = json.loads(lines[2])["player"]
     edit_line(tmp_path, 3, player=3 - player)
     timeline = load_timeline(tmp_path)
-    assert timeline.stopped_at == 3
-    assert f"it is player {player}'s turn" in timeline.problems[0].message
+    assert timeline.stopped_at is None
+    (problem,) = timeline.problems
+    assert f"it is player {player}'s turn" in problem.message
+    assert "line 4 confirms its move, so it is kept" in problem.message
+    assert timeline.steps[1].event.player == player
+
+
+def test_a_damaged_move_is_not_guessed_when_the_next_line_is_damaged_too(tmp_path):
+    record_random_game(tmp_path, 8, max_turns=10)
+    edit_line(tmp_path, 4, move="a1-a1-a1")
+    edit_line(tmp_path, 5, state_hash="0000000000000000")  # the witness cannot confirm anything
+    timeline = load_timeline(tmp_path)
+    assert timeline.stopped_at == 4
+    assert [event.number for event in timeline.unreplayed] == list(range(3, 11))
 
 
 def test_undo_of_a_move_that_does_not_stand_is_reported(tmp_path):
@@ -144,16 +173,60 @@ def test_writer_refuses_an_undo_when_no_move_stands(tmp_path):
     writer.close()
 
 
-def test_garbage_line_that_hid_a_move_stops_replay_at_the_next_move(tmp_path):
-    record_random_game(tmp_path, 10, max_turns=8)
+def test_garbage_line_that_hid_a_move_is_worked_out_from_the_next_line(tmp_path):
+    recorded = record_random_game(tmp_path, 10, max_turns=8)
     lines = journal_lines(tmp_path)
     lines[4] = b"#### garbage ####"
     rewrite(tmp_path, lines)
     timeline = load_timeline(tmp_path)
-    assert [problem.line for problem in timeline.problems] == [5, 6, 6]
+    assert [problem.line for problem in timeline.problems] == [5, 5]
     assert "is not JSON" in timeline.problems[0].message
-    assert timeline.stopped_at == 6
+    assert timeline.problems[1].message == (
+        f"held event 4, player 2's move {recorded.standing[3]}, worked out from the state hash "
+        "on line 6"
+    )
+    assert timeline.stopped_at is None
+    assert [step.event.number for step in timeline.steps] == list(range(1, 9))
+    assert timeline.steps[3].event.source == "referee" and timeline.steps[3].event.line == 5
+
+
+def test_two_garbage_lines_that_hid_moves_stop_replay_at_the_next_move(tmp_path):
+    record_random_game(tmp_path, 10, max_turns=8)
+    lines = journal_lines(tmp_path)
+    lines[4] = lines[5] = b"#### garbage ####"
+    rewrite(tmp_path, lines)
+    timeline = load_timeline(tmp_path)
+    assert [problem.line for problem in timeline.problems] == [5, 6, 7]
+    assert timeline.stopped_at == 7
     assert [step.event.number for step in timeline.steps] == [1, 2, 3]
+    assert [event.number for event in timeline.unreplayed] == [6, 7, 8]
+
+
+@pytest.mark.parametrize(
+    ("lost", "expected"),
+    [
+        (5, "held event 4, an undo of event 3, worked out from the state hash on line 6"),
+        (4, "held event 3, a move taken back on line 5"),
+    ],
+)
+def test_a_lost_undo_is_worked_out_and_a_lost_move_taken_back_needs_nothing(
+    tmp_path, lost, expected
+):
+    game = get_game(GAME)
+    start = game.new_position(2, seed=14)
+    with JournalWriter.create(tmp_path, header_for(start)) as writer:
+        _, stack = play_on(writer, start, max_turns=3)
+        number, before, _ = stack.pop()
+        writer.record_undo(retracts=number, state_hash=before.state_hash(), source="panel")
+        play_on(writer, before, max_turns=3)
+    whole = load_timeline(tmp_path)
+    lines = journal_lines(tmp_path)
+    lines[lost - 1] = b"\x00" * 20
+    rewrite(tmp_path, lines)
+    timeline = load_timeline(tmp_path)
+    assert timeline.stopped_at is None
+    assert timeline.standing_steps() == whole.standing_steps()
+    assert [str(problem) for problem in timeline.problems][-1] == f"line {lost}: {expected}"
 
 
 def test_unknown_game_or_bad_initial_position_is_a_record_error(tmp_path):
@@ -179,11 +252,11 @@ def test_resume_after_a_cut_line_carries_on_and_the_game_reads_whole(tmp_path):
     position = resume_position(tmp_path)
     with JournalWriter.resume(tmp_path) as writer:
         assert writer.next_number == 6
+        assert writer.set_aside is not None
+        assert writer.set_aside.read_bytes() == lines[-1][:30]
         play_on(writer, position)
     timeline = load_timeline(tmp_path)
-    (problem,) = timeline.problems  # the cut line, now ended by the resumed writer
-    assert problem.line == 7
-    assert "is not JSON" in problem.message
+    assert timeline.problems == ()  # the cut line went to the side file, not into the journal
     assert timeline.stopped_at is None
     assert timeline.final.to_json() == expected.to_json()
 
@@ -191,6 +264,7 @@ def test_resume_after_a_cut_line_carries_on_and_the_game_reads_whole(tmp_path):
 def test_resume_refuses_a_journal_whose_replay_stops_early(tmp_path):
     record_random_game(tmp_path, 13, max_turns=6)
     edit_line(tmp_path, 3, state_hash="ffffffffffffffff")
+    edit_line(tmp_path, 4, state_hash="ffffffffffffffff")
     with pytest.raises(JournalDamagedError, match="replay stops at line 3"):
         JournalWriter.resume(tmp_path)
 
