@@ -169,7 +169,7 @@ void setup()
     uint16_t boot_id = new_boot_id();
     Serial.begin(BAUD);
     for (uint8_t i = 0; i < BUTTONS; i++) {
-        panel_debouncer_init(&debouncers[i], sample_ms);
+        panel_debouncer_init(&debouncers[i], sample_ms, (*button_ports[i] & button_masks[i]) == 0);
     }
     panel_device_init(&device, boot_id, SEATS, send_to_host, panel_clock, 0);
     start_button_timer();

@@ -80,11 +80,11 @@ panel_read_result panel_reader_feed(panel_line_reader *reader, uint8_t byte)
 
 /* ---- Debounce ---- */
 
-void panel_debouncer_init(panel_debouncer *debouncer, uint32_t now_ms)
+void panel_debouncer_init(panel_debouncer *debouncer, uint32_t now_ms, uint8_t closed)
 {
     debouncer->changed_at_ms = now_ms;
-    debouncer->raw_closed = 1;
-    debouncer->stable_closed = 1;
+    debouncer->raw_closed = closed ? 1u : 0u;
+    debouncer->stable_closed = debouncer->raw_closed;
 }
 
 uint8_t panel_debouncer_feed(panel_debouncer *debouncer, uint32_t now_ms, uint8_t closed)

@@ -76,10 +76,12 @@ panel_read_result panel_reader_feed(panel_line_reader *reader, uint8_t byte);
 typedef struct {
     uint32_t changed_at_ms; /* when the raw level last changed */
     uint8_t raw_closed;     /* last raw reading */
-    uint8_t stable_closed;  /* debounced level; starts closed so a button held at reset is quiet */
+    uint8_t stable_closed;  /* debounced level; starts at the level read at start */
 } panel_debouncer;
 
-void panel_debouncer_init(panel_debouncer *debouncer, uint32_t now_ms);
+/* Starts from the contact's level now: a contact closed at start (held through a reset) makes
+ * no press until it has been released; an open one counts as soon as it closes for 10 ms. */
+void panel_debouncer_init(panel_debouncer *debouncer, uint32_t now_ms, uint8_t closed);
 /* Returns 1 exactly when a debounced press happens at this reading, else 0. */
 uint8_t panel_debouncer_feed(panel_debouncer *debouncer, uint32_t now_ms, uint8_t closed);
 

@@ -465,7 +465,7 @@ static int feed_contact(panel_debouncer *debouncer, uint32_t from, uint32_t to, 
 TEST(clean_press_counts_after_ten_stable_milliseconds)
 {
     panel_debouncer debouncer;
-    panel_debouncer_init(&debouncer, 0);
+    panel_debouncer_init(&debouncer, 0, 1);
     CHECK(feed_contact(&debouncer, 0, 50, 0) == 0);
     CHECK(feed_contact(&debouncer, 50, 59, 1) == 0);
     CHECK(panel_debouncer_feed(&debouncer, 59, 1) == 0);
@@ -478,7 +478,7 @@ TEST(clean_press_counts_after_ten_stable_milliseconds)
 TEST(bouncing_contacts_give_exactly_one_press)
 {
     panel_debouncer debouncer;
-    panel_debouncer_init(&debouncer, 100);
+    panel_debouncer_init(&debouncer, 100, 1);
     int presses = feed_contact(&debouncer, 100, 200, 0);
     /* closed, open, closed ... for 4 ms, then closed */
     static const uint8_t bounce[] = {1, 0, 1, 1, 0, 1, 0, 0, 1};
@@ -497,21 +497,30 @@ TEST(bouncing_contacts_give_exactly_one_press)
 TEST(short_glitches_and_buttons_held_at_reset_are_ignored)
 {
     panel_debouncer debouncer;
-    panel_debouncer_init(&debouncer, 0);
+    panel_debouncer_init(&debouncer, 0, 1);
     CHECK(feed_contact(&debouncer, 0, 500, 1) == 0); /* held since reset */
-    panel_debouncer_init(&debouncer, 0);
+    panel_debouncer_init(&debouncer, 0, 1);
     CHECK(feed_contact(&debouncer, 0, 5, 0) == 0);
     CHECK(feed_contact(&debouncer, 5, 30, 1) == 0); /* open only 5 ms before closing */
-    panel_debouncer_init(&debouncer, 0);
+    panel_debouncer_init(&debouncer, 0, 1);
     CHECK(feed_contact(&debouncer, 0, 100, 0) == 0);
     CHECK(feed_contact(&debouncer, 100, 109, 1) == 0); /* closed 9 ms: a glitch */
     CHECK(feed_contact(&debouncer, 109, 200, 0) == 0);
 }
 
+TEST(a_contact_open_at_start_counts_its_first_press_at_once)
+{
+    panel_debouncer debouncer;
+    panel_debouncer_init(&debouncer, 0, 0); /* open when the panel started */
+    CHECK(feed_contact(&debouncer, 0, 2, 0) == 0);
+    CHECK(feed_contact(&debouncer, 2, 12, 1) == 0);
+    CHECK(panel_debouncer_feed(&debouncer, 12, 1) == 1); /* pressed 2 ms after start */
+}
+
 TEST(debounce_survives_the_millisecond_clock_wrapping)
 {
     panel_debouncer debouncer;
-    panel_debouncer_init(&debouncer, 0xFFFFFF00u);
+    panel_debouncer_init(&debouncer, 0xFFFFFF00u, 1);
     CHECK(feed_contact(&debouncer, 0xFFFFFF00u, 0xFFFFFFFAu, 0) == 0);
     CHECK(feed_contact(&debouncer, 0xFFFFFFFAu, 20u, 1) == 1);
 }
@@ -557,6 +566,7 @@ int main(void)
     RUN(clean_press_counts_after_ten_stable_milliseconds);
     RUN(bouncing_contacts_give_exactly_one_press);
     RUN(short_glitches_and_buttons_held_at_reset_are_ignored);
+    RUN(a_contact_open_at_start_counts_its_first_press_at_once);
     RUN(debounce_survives_the_millisecond_clock_wrapping);
     RUN(boot_id_always_differs_from_the_previous_one);
     return FINISH();
