@@ -180,7 +180,21 @@ class PanelSimulator:
         try:
             return self._replies.get(timeout=timeout)
         except queue.Empty:
-            raise TimeoutError(f"panel_sim gave no reply within {timeout} s") from None
+            raise TimeoutError(
+                f"panel_sim gave no reply within {timeout} s ({self._process_state()}; last "
+                f"notice {self.notices[-1] if self.notices else None!r})"
+            ) from None
+
+    def _process_state(self) -> str:
+        """What the harness process is doing, for a message about it hanging."""
+        if self.process.poll() is not None:
+            return f"exited with {self.process.returncode}"
+        try:
+            base = Path("/proc") / str(self.process.pid)
+            state = (base / "stat").read_text().split()[2]
+            return f"state {state}, waiting in {(base / 'wchan').read_text() or 'nothing'}"
+        except OSError:
+            return "state unknown"
 
     def command(self, text: str) -> str:
         """Send one command line and return its reply line."""
