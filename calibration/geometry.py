@@ -345,6 +345,8 @@ test_ring_mat.__test__ = False  # type: ignore[attr-defined]  # a factory, not a
 #: Mat factories by game name; each takes no arguments or keyword options with defaults.
 _MATS: dict[str, Callable[[], MatGeometry]] = {
     "coin-isolation": coin_isolation_mat,
+    # Coin Grid's squares only, so its engine runs on a mat; the drawn mat is issue 19, item 2.
+    "coin-grid": lambda: grid_mat("coin-grid", 6, 12, 50.0),
     "test-pits": test_pit_mat,
     "test-ring": test_ring_mat,
 }

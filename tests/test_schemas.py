@@ -174,6 +174,7 @@ BAD_EXAMPLES = {
     "vision-coins": [{"count": -1, "coins": []}, {"count": 1, "coins": [{"x": 1, "y": 2}]}],
     "demo-summary": [{"turns": -1}],
     "position-coin-isolation": [{"foo": 1}],
+    "position-coin-grid": [{"foo": 1}, {"game": "coin-grid", "phase": "rolled", "roll": 7}],
 }
 
 

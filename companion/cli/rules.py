@@ -74,7 +74,7 @@ def run_new(args: argparse.Namespace) -> int:
 def run_moves(args: argparse.Namespace) -> int:
     """Print one JSON object per distinct legal move: its text and its path."""
     game, position = _read_position(args.position)
-    moves = game.iter_moves(position)
+    moves = game.children(position) if game.is_chance(position) else game.iter_moves(position)
     _print_json([{"text": move.text(), "path": list(move.regions())} for move in moves])
     return 0
 

@@ -54,7 +54,7 @@ def get_game(name: str) -> Game:
 
 
 #: The games that ship with the companion: one package each, holding its ``GAME``.
-BUILTIN_GAMES = ("companion.games.coin_isolation",)
+BUILTIN_GAMES = ("companion.games.coin_isolation", "companion.games.coin_grid")
 
 
 def _load_builtin_games() -> None:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 #: Every format's schema, by name: ``contract/schemas/NAME.schema.json``.
 SCHEMA_NAMES = (
     "position-coin-isolation",
+    "position-coin-grid",
     "profile",
     "observation",
     "journal-line",

@@ -1,0 +1,89 @@
+"""What a Coin Grid position puts on the table, and reading a starting layout from the camera.
+
+The regions are the 72 squares ``a1``..``f12`` of the 6×12 mat. Each player's coins are one
+kind (:data:`DEFAULT_KINDS`: South pennies, North nickels) and dead coins another (dimes), so
+the top coin of a square tells whose original coin stands there; a dead coin's owner is kept by
+the engine, not seen. A double stack is its owner's coin on top of a reserve coin, which the
+engine does not track (any won coin may go under, and nobody can see it): the layout draws it as
+a coin of the opponent's kind, the usual case, and only its top counts for the camera. During a
+battle the attacker's coin lies on the defender's square, on top. Reserves and the dead-coin
+supply lie beside the board; the mat has no regions for them yet, so the layout leaves them out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from companion.games.base import PositionError
+from companion.games.coin_grid.board import (
+    PLAYERS,
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    START_ROWS,
+    mask_of,
+    other,
+)
+from companion.games.coin_grid.position import (
+    CoinGridPosition,
+    Piece,
+    coins_per_player,
+)
+from contract.observation import Observation
+from contract.table_state import TableState
+
+#: The coin kind of each player's original coins, by player number.
+DEFAULT_KINDS: Mapping[int, str] = {1: "P", 2: "N"}
+#: The coin kind of dead coins.
+DEAD_KIND = "D"
+COIN_KINDS = "PND"
+
+
+def piece_coins(piece: Piece) -> str:
+    """The piece's coins bottom to top, as the table shows them."""
+    if piece.dead:
+        return DEAD_KIND
+    top = DEFAULT_KINDS[piece.owner]
+    return DEFAULT_KINDS[other(piece.owner)] + top if piece.double else top
+
+
+def square_stacks(position: CoinGridPosition) -> dict[str, str]:
+    """Each occupied square's coins bottom to top (the attacker of a battle on top)."""
+    stacks = {SQUARE_NAMES[square]: piece_coins(piece)
+              for square, piece in position.pieces().items()}
+    if position.battle_square is not None and position.attacker is not None:
+        stacks[SQUARE_NAMES[position.battle_square]] += piece_coins(position.attacker)
+    return stacks
+
+
+def layout(position: CoinGridPosition) -> TableState:
+    """The squares' coins (see the module docstring); no tokens."""
+    return TableState.of_stacks(square_stacks(position))
+
+
+def position_from_reading(template: CoinGridPosition, observation: Observation
+                          ) -> CoinGridPosition:
+    """The starting position the camera read: the template's variants and supply, South's
+    coins (pennies) on its star and X rows and North's (nickels) on theirs, 12 each, or 6 each
+    in the short game. Raises :class:`PositionError` saying what is wrong with the layout."""
+    owned: dict[int, list[int]] = {player: [] for player in PLAYERS}
+    owner_of = {kind: player for player, kind in DEFAULT_KINDS.items()}
+    for name, reading in sorted(observation.regions.items()):
+        if name not in SQUARE_INDEX or reading.coin is None:
+            continue
+        if reading.coin not in owner_of:
+            raise PositionError(f"the layout has a {reading.coin!r} coin on {name}; a Coin Grid "
+                                "game starts with pennies (South) and nickels (North) only")
+        owned[owner_of[reading.coin]].append(SQUARE_INDEX[name])
+    wanted = coins_per_player(template.variants)
+    for player in PLAYERS:
+        side = ("South", "North")[player - 1]
+        stray = [SQUARE_NAMES[s] for s in owned[player] if not START_ROWS[player] >> s & 1]
+        if stray:
+            raise PositionError(f"{side}'s coins start on their star and X rows; "
+                                f"{', '.join(stray)} is outside them")
+        if len(owned[player]) != wanted:
+            raise PositionError(f"{side} has {len(owned[player])} coins on the board; the game "
+                                f"starts with {wanted}")
+    return CoinGridPosition(south=mask_of(owned[1]), north=mask_of(owned[2]),
+                            supply=template.supply, variants=template.variants)
+
