@@ -8,11 +8,12 @@ Markers are emitted as one filled rectangle per black cell, taken from OpenCV's 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from calibration.geometry import Circle, Marker, MatGeometry, Point, Rect, Region
+from calibration.geometry import Circle, Mark, Marker, MatGeometry, Point, Rect, Region
 
 Colour = tuple[int, int, int]
 
@@ -25,6 +26,15 @@ GRID_LINE: Colour = (150, 160, 172)
 LABEL: Colour = (128, 138, 150)
 BORDER: Colour = (70, 76, 84)
 PIT_FILL: Colour = (232, 238, 246)
+#: A dice tray: a mid green like a felt tray, so white and coloured dice stand out on it, framed
+#: by a :data:`TRAY_FRAME_MM` line of :data:`BORDER`; its name is printed in :data:`TRAY_LABEL`.
+TRAY_FILL: Colour = (88, 136, 108)
+TRAY_LABEL: Colour = (200, 220, 208)
+TRAY_FRAME_MM = 1.0
+#: A wall between two halves of a board is a bar of this colour (the geometry gives its size).
+WALL: Colour = BORDER
+#: Stars and X's on squares: outlines of this colour, ``0.01 s`` wide (at least 0.35 mm).
+SYMBOL: Colour = (128, 138, 150)
 
 #: Cells on a side of a DICT_4X4_50 marker, black border included.
 MARKER_CELLS = 6
@@ -122,6 +132,40 @@ def _pit_items(region: Region, label_mm: float) -> list[Item]:
     return items
 
 
+def _tray_items(region: Region, label_mm: float) -> list[Item]:
+    """A framed green rectangle with the region's name at the bottom, inside."""
+    assert isinstance(region.shape, Rect)
+    rect = region.shape
+    inner = Rect(rect.centre, (rect.size[0] - 2 * TRAY_FRAME_MM, rect.size[1] - 2 * TRAY_FRAME_MM))
+    anchor = (rect.centre[0], rect.bottom - TRAY_FRAME_MM - label_mm * 0.6)
+    return [FilledRect(rect, BORDER), FilledRect(inner, TRAY_FILL),
+            Text(anchor, label_mm, region.name, TRAY_LABEL, "centre")]
+
+
+def _outline(points: list[Point], width: float) -> list[Item]:
+    return [Line(points[index], points[(index + 1) % len(points)], width, SYMBOL)
+            for index in range(len(points))]
+
+
+def _mark_items(mark: Mark, square_mm: float) -> list[Item]:
+    """A wall bar, a five-pointed star outline (a point towards North) or an X."""
+    if mark.kind == "wall":
+        return [FilledRect(mark.rect, WALL)]
+    width = max(0.35, 0.01 * square_mm)
+    x, y = mark.rect.centre
+    half = mark.rect.size[0] / 2
+    if mark.kind == "cross":
+        return [Line((x - half, y - half), (x + half, y + half), width, SYMBOL),
+                Line((x - half, y + half), (x + half, y - half), width, SYMBOL)]
+    inner = half * math.sin(math.radians(18)) / math.sin(math.radians(54))
+    points = []
+    for index in range(10):
+        radius = half if index % 2 == 0 else inner
+        angle = math.radians(-90 + 36 * index)
+        points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
+    return _outline(points, width)
+
+
 def _grid_lines(geometry: MatGeometry) -> list[Item]:
     """Thin lines along every square edge."""
     edges: set[tuple[Point, Point]] = set()
@@ -158,17 +202,23 @@ def mat_items(geometry: MatGeometry) -> list[Item]:
     """Everything printed on ``geometry``'s mat, back to front, in millimetres."""
     squares = [region for region in geometry.regions if region.kind == "square"]
     label_mm = 3.0
+    square_mm = 50.0
     if squares:
         first = squares[0].shape
         assert isinstance(first, Rect)
-        label_mm = max(2.0, min(4.0, first.size[0] * 0.07))
+        square_mm = first.size[0]
+        label_mm = max(2.0, min(4.0, square_mm * 0.07))
     items: list[Item] = []
     for index, region in enumerate(geometry.regions):
         if region.kind == "square" and isinstance(region.shape, Rect):
             items.extend(_square_items(region, index, label_mm))
+        elif region.kind == "tray" and isinstance(region.shape, Rect):
+            items.extend(_tray_items(region, label_mm))
         else:
             items.extend(_pit_items(region, label_mm))
     items.extend(_grid_lines(geometry))
+    for mark in geometry.marks:
+        items.extend(_mark_items(mark, square_mm))
     items.extend(_border(geometry.play_area, 0.8))
     items.extend(_margin_text(geometry, label_mm))
     for marker in geometry.markers:

@@ -3,9 +3,10 @@
 Mat coordinates are millimetres with the origin at the top-left corner of the printed mat as South
 sees it (South sits at the bottom edge, North at the top), x growing to the right and y growing
 down, like image pixels. Every game's board is a :class:`MatGeometry`: a tuple of named regions
-(squares, pits, track spaces, cups), each a rectangle or a circle, and four ArUco markers from
-``DICT_4X4_50`` in the corners outside the play area. Vision finds the markers, maps these
-millimetres onto the image and reads each region; calibration prints the same geometry.
+(squares, pits, track spaces, cups, dice trays), each a rectangle or a circle, printed marks that
+are no region (a wall, stars, X's), and four ArUco markers from ``DICT_4X4_50`` in the corners
+outside the play area. Vision finds the markers, maps these millimetres onto the image and reads
+each region; calibration prints the same geometry.
 ``calibration/MATS.md`` documents the layouts in prose.
 """
 
@@ -22,8 +23,12 @@ from contract.errors import CompanionError
 #: The ArUco dictionary every mat uses (OpenCV's ``cv2.aruco.DICT_4X4_50``).
 MARKER_DICTIONARY = "DICT_4X4_50"
 
-#: The kinds of region a mat can hold.
-RegionKind = Literal["square", "pit", "track", "cup"]
+#: The kinds of region a mat can hold. ``pit`` and ``cup`` hold loose coins (a cup is also a
+#: player's reserve or a supply of coins beside a board); a ``tray`` is where dice are rolled.
+RegionKind = Literal["square", "pit", "track", "cup", "tray"]
+
+#: Printed marks that are no region: a thick ``wall`` line, a ``star``, an X (``cross``).
+MarkKind = Literal["wall", "star", "cross"]
 
 Point = tuple[float, float]
 
@@ -108,6 +113,18 @@ class Region:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A printed symbol that is no region: its kind and the rectangle it fills (mm).
+
+    A ``wall`` is a dark bar filling ``rect``; a ``star`` (five points) and a ``cross`` (an X of
+    two diagonals) are outlines inscribed in ``rect``, a square centred on their square's centre.
+    """
+
+    kind: MarkKind
+    rect: Rect
+
+
+@dataclass(frozen=True)
 class Marker:
     """An ArUco marker of :data:`MARKER_DICTIONARY`: its id, centre and side in millimetres.
 
@@ -147,6 +164,7 @@ class MatGeometry:
     regions: tuple[Region, ...]
     markers: tuple[Marker, ...]
     quiet_zone_mm: float
+    marks: tuple[Mark, ...] = ()
 
     def __hash__(self) -> int:
         """Hashed once per object: the mat keys the per-geometry caches of every frame read,
@@ -154,7 +172,7 @@ class MatGeometry:
         cached = self.__dict__.get("_hash")
         if cached is None:
             cached = hash((self.name, self.width_mm, self.height_mm, self.play_area,
-                           self.regions, self.markers, self.quiet_zone_mm))
+                           self.regions, self.markers, self.quiet_zone_mm, self.marks))
             object.__setattr__(self, "_hash", cached)
         return int(cached)
 
@@ -221,11 +239,13 @@ def _mat_around(
     play_height: float,
     marker_side: float,
     regions_at: Callable[[float, float], tuple[Region, ...]],
+    marks_at: Callable[[float, float], tuple[Mark, ...]] = lambda left, top: (),
 ) -> MatGeometry:
     """A mat whose play area is surrounded by a margin band holding the corner markers.
 
     The margin on every side is ``quiet + marker_side + quiet`` with ``quiet = marker_side / 4``;
-    ``regions_at(left, top)`` builds the regions for a play area whose top-left corner is given.
+    ``regions_at(left, top)`` builds the regions for a play area whose top-left corner is given,
+    ``marks_at(left, top)`` its printed marks.
     """
     quiet = marker_side / 4
     margin = 2 * quiet + marker_side
@@ -238,12 +258,25 @@ def _mat_around(
         regions=regions_at(margin, margin),
         markers=corner_markers(play_area, marker_side, quiet, (0, 1, 2, 3)),
         quiet_zone_mm=quiet,
+        marks=marks_at(margin, margin),
     )
 
 
 def square_name(file_index: int, rank_index: int) -> str:
     """``a1``-style name from zero-based file (a = 0, left as South sees it) and rank (1 = 0)."""
     return f"{chr(ord('a') + file_index)}{rank_index + 1}"
+
+
+def _squares_at(left: float, top: float, files: int, ranks: int, square_mm: float
+                ) -> tuple[Region, ...]:
+    """``files`` x ``ranks`` squares a1.. whose board's top-left corner is (left, top)."""
+    regions = []
+    for rank in range(ranks):
+        for file in range(files):
+            centre = (left + (file + 0.5) * square_mm, top + (ranks - rank - 0.5) * square_mm)
+            shape = Rect(centre, (square_mm, square_mm))
+            regions.append(Region(square_name(file, rank), "square", shape))
+    return tuple(regions)
 
 
 @lru_cache(maxsize=16)
@@ -261,13 +294,7 @@ def grid_mat(name: str, files: int, ranks: int, square_mm: float) -> MatGeometry
         raise GeometryError(f"a {files}x{ranks} grid is out of range")
 
     def squares(left: float, top: float) -> tuple[Region, ...]:
-        regions = []
-        for rank in range(ranks):
-            for file in range(files):
-                centre = (left + (file + 0.5) * square_mm, top + (ranks - rank - 0.5) * square_mm)
-                shape = Rect(centre, (square_mm, square_mm))
-                regions.append(Region(square_name(file, rank), "square", shape))
-        return tuple(regions)
+        return _squares_at(left, top, files, ranks, square_mm)
 
     return _mat_around(name, files * square_mm, ranks * square_mm, 0.8 * square_mm, squares)
 
@@ -284,6 +311,79 @@ def coin_isolation_mat(square_mm: float = 50.0) -> MatGeometry:
             f"{MIN_COIN_SQUARE_MM:g} to 200 mm (a quarter is 24.26 mm across)"
         )
     return grid_mat("coin-isolation", 8, 8, square_mm)
+
+
+#: A die's edge in millimetres (the common 16 mm die) and the circle it sweeps at any rotation.
+DIE_MM = 16.0
+DIE_DIAGONAL_MM = DIE_MM * math.sqrt(2)
+#: How far a die's top face leans away from its base in the image of a camera tilted 35°.
+DIE_LEAN_MM = DIE_MM * math.tan(math.radians(35.0))
+#: Clear paper a die needs around it in the tray (from the frame and from the other die).
+DIE_CLEARANCE_MM = 10.0
+#: The narrowest side column of the Coin Grid mat (tray, reserves, supply), whatever the square:
+#: two dice side by side across the tray, each in a circle of its diagonal plus its lean, with
+#: the clearance on both sides and between them, inside the 1 mm frame:
+#: 2 (22.63 + 11.20) + 3 * 10 + 2 = 99.7 mm, rounded up.
+COIN_GRID_MIN_COLUMN_MM = 100.0
+
+
+def coin_grid_column_mm(square_mm: float) -> float:
+    """Width of each side column of the Coin Grid mat: ``max(2 s, 100 mm)``."""
+    return max(2.0 * square_mm, COIN_GRID_MIN_COLUMN_MM)
+
+
+@lru_cache(maxsize=16)
+def coin_grid_mat(square_mm: float = 50.0) -> MatGeometry:
+    """The Coin Grid mat: 6x12 squares a1..f12 beside a tray, two reserves and a supply.
+
+    With ``s = square_mm`` and ``c = max(2 s, 100 mm)`` the play area holds, left to right: the
+    West column (``c`` wide: ``supply``, the dead coins, beside the wall), a gap of ``0.4 s``,
+    the board (``6 s`` by ``12 s``, rank 1 at South's edge), a gap of ``0.4 s`` and the East
+    column (``c`` wide: ``reserve-north`` beside North's half, ``tray`` beside the wall,
+    ``reserve-south`` beside South's half). The play area is ``12 s`` tall; each column region
+    is ``c`` by ``3.8 s``, centred ``2 s``, ``6 s`` and ``10 s`` below the play area's top. The
+    marks: the wall, a bar ``0.06 s`` thick across the board between ranks 6 and 7; a star
+    ``0.4 s`` across on every square of ranks 1 and 12 (the star rows) and an X ``0.28 s``
+    across on every square of ranks 2 and 11 (the X rows). ``calibration/MATS.md`` has it all.
+    """
+    if not MIN_COIN_SQUARE_MM <= square_mm <= 200.0:
+        raise GeometryError(
+            f"square size {square_mm:g} mm is out of range for Coin Grid; use "
+            f"{MIN_COIN_SQUARE_MM:g} to 200 mm (a nickel is 21.21 mm across)"
+        )
+    s = square_mm
+    column = coin_grid_column_mm(s)
+    gap = 0.4 * s
+    play_width = 2 * column + 2 * gap + 6 * s
+    play_height = 12 * s
+
+    def regions(left: float, top: float) -> tuple[Region, ...]:
+        board_left = left + column + gap
+        west_x = left + column / 2
+        east_x = board_left + 6 * s + gap + column / 2
+        size = (column, 3.8 * s)
+        sides = (
+            Region("reserve-north", "cup", Rect((east_x, top + 2 * s), size)),
+            Region("tray", "tray", Rect((east_x, top + 6 * s), size)),
+            Region("reserve-south", "cup", Rect((east_x, top + 10 * s), size)),
+            Region("supply", "cup", Rect((west_x, top + 6 * s), size)),
+        )
+        return _squares_at(board_left, top, 6, 12, s) + sides
+
+    def marks(left: float, top: float) -> tuple[Mark, ...]:
+        board_left = left + column + gap
+        found = [Mark("wall", Rect((board_left + 3 * s, top + 6 * s), (6 * s, 0.06 * s)))]
+        symbols: tuple[tuple[int, MarkKind, float], ...] = (
+            (1, "star", 0.4), (12, "star", 0.4), (2, "cross", 0.28), (11, "cross", 0.28)
+        )
+        for rank, kind, across in symbols:
+            y = top + (12 - rank + 0.5) * s
+            for file in range(6):
+                centre = (board_left + (file + 0.5) * s, y)
+                found.append(Mark(kind, Rect(centre, (across * s, across * s))))
+        return tuple(found)
+
+    return _mat_around("coin-grid", play_width, play_height, 0.8 * s, regions, marks)
 
 
 @lru_cache(maxsize=16)
@@ -343,12 +443,18 @@ test_ring_mat.__test__ = False  # type: ignore[attr-defined]  # a factory, not a
 
 
 #: Mat factories by game name; each takes no arguments or keyword options with defaults.
+#: Those of :data:`_SIZED` also take the side of a square.
 _MATS: dict[str, Callable[[], MatGeometry]] = {
     "coin-isolation": coin_isolation_mat,
-    # Coin Grid's squares only, so its engine runs on a mat; the drawn mat is issue 19, item 2.
-    "coin-grid": lambda: grid_mat("coin-grid", 6, 12, 50.0),
+    "coin-grid": coin_grid_mat,
     "test-pits": test_pit_mat,
     "test-ring": test_ring_mat,
+}
+
+
+_SIZED: dict[str, Callable[[float], MatGeometry]] = {
+    "coin-isolation": coin_isolation_mat,
+    "coin-grid": coin_grid_mat,
 }
 
 
@@ -365,7 +471,7 @@ def mat_for_game(name: str, square_mm: float | None = None) -> MatGeometry:
     if name not in _MATS:
         raise GeometryError(f"no mat for game {name!r}; known: {', '.join(mat_names())}")
     if square_mm is not None:
-        if name != "coin-isolation":
+        if name not in _SIZED:
             raise GeometryError(f"mat {name!r} has no square size to set")
-        return coin_isolation_mat(square_mm)
+        return _SIZED[name](square_mm)
     return _MATS[name]()

@@ -18,10 +18,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("--game", default="coin-isolation",
-                        help="which game's mat (coin-isolation, test-pits)")
+                        help="which game's mat (coin-isolation, coin-grid, test-pits, test-ring)")
     parser.add_argument("--out", required=True, help="output file, ending in .pdf or .png")
     parser.add_argument("--square-mm", type=float, default=None,
-                        help="side of a square in mm, 27 to 200 (default 50)")
+                        help="side of a square in mm, 27 to 200 (default 50), for "
+                             "coin-isolation and coin-grid")
     parser.add_argument("--paper", choices=("large", "a4", "letter"), default="large",
                         help="PDF paper: one page the size of the mat, or tiles over A4/Letter")
     parser.add_argument("--dpi", type=float, default=300.0, help="PNG resolution (default 300)")

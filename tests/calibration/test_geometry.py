@@ -21,7 +21,8 @@ from calibration.geometry import (
 
 
 def all_mats() -> list[MatGeometry]:
-    return [coin_isolation_mat(), coin_isolation_mat(32.0), geometry.test_pit_mat()]
+    return [coin_isolation_mat(), coin_isolation_mat(32.0), geometry.test_pit_mat(),
+            geometry.coin_grid_mat(), geometry.coin_grid_mat(27.0)]
 
 
 def test_coin_isolation_has_64_named_squares_in_chess_order():

@@ -19,7 +19,8 @@ def detect(image):
 
 
 @pytest.mark.parametrize(
-    "mat", [coin_isolation_mat(), geometry.test_pit_mat()], ids=lambda mat: mat.name
+    "mat", [coin_isolation_mat(), geometry.test_pit_mat(), geometry.coin_grid_mat()],
+    ids=lambda mat: mat.name,
 )
 def test_rendered_markers_are_detected_at_their_geometry(mat):
     scale = 2.0

@@ -21,7 +21,7 @@ def test_the_layout_shows_pennies_for_south_nickels_for_north_and_dimes_for_dead
                                               "f12": "N"}
     regions = set(mat_for_game(GAME.info.mat).region_names())
     assert set(GAME.layout(GAME.new_position(2)).stacks()) <= regions
-    assert len(regions) == 72
+    assert len([name for name in regions if name[0] in "abcdef" and name[1:].isdigit()]) == 72
 
 
 def test_during_a_battle_the_attacker_lies_on_top_of_the_defender():
