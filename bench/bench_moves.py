@@ -82,9 +82,6 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="seconds before a command is stopped (default 60)")
     options = parser.parse_args()
-    floor = run(options.root, ["--version"], options.timeout)
-    print(f"companion --version: peak RSS {floor.peak_mb:.0f} MB (the floor of the figures "
-          "below: a child's ru_maxrss starts at its parent's size when it was forked)")
     with tempfile.TemporaryDirectory() as folder:
         for name, position in POSITIONS.items():
             path = Path(folder) / "position.json"

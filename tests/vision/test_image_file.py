@@ -67,11 +67,9 @@ def test_a_huge_png_is_refused_from_its_header(tmp_path):
 
 def test_vision_read_refuses_a_huge_image_at_once(tmp_path):
     path = huge_png(tmp_path / "huge.png")
-    # VmHWM is this process's own peak; ru_maxrss would keep pytest's from before the exec.
-    code = ("import sys; from companion.cli import main; "
+    code = ("import resource, sys; from companion.cli import main; "
             f"status = main(['vision', 'read', {str(path)!r}]); "
-            "peak = [line for line in open('/proc/self/status') if line.startswith('VmHWM')]; "
-            "print('PEAK', peak[0].split()[1]); sys.exit(status)")
+            "print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(status)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 2
