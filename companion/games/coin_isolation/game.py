@@ -89,7 +89,6 @@ from companion.games.coin_isolation.search import (
     start_squares,
 )
 from companion.games.coin_isolation.text import draw_position
-from companion.games.coin_isolation.variant_notes import VARIANT_NOTES
 from contract.observation import Observation
 from contract.schemas import load_schema
 from contract.table_state import TableState
@@ -109,7 +108,7 @@ class CoinIsolation(Game):
     info = GameInfo(
         title="Coin Isolation", min_players=2, max_players=4, mat="coin-isolation",
         coin_kinds="PNDQ", token_colours=("red", "blue", "green", "yellow"), score_unit="¢",
-        seat_heading="Coins taken", seat_names=DEFAULT_SIDES, variants=VARIANT_NOTES,
+        seat_heading="Coins taken", seat_names=DEFAULT_SIDES,
     )
 
     def new_position(
