@@ -29,11 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     new.add_argument("--seed", type=int, default=None, help="random seed for the layout")
     new.set_defaults(func=run_new)
 
-    moves = actions.add_parser(
-        "moves", help="print the legal moves, one JSON object a line, as they are found",
-        description="Print one JSON object a line per distinct legal move, {\"text\": ..., "
-        "\"path\": [...]}, as the engine finds them, so a position with a million moves "
-        "starts printing at once and never holds them all.")
+    moves = actions.add_parser("moves", help="print the legal moves as a JSON list")
     moves.add_argument("position", metavar="POSITION.json", help="position file, or - for stdin")
     moves.set_defaults(func=run_moves)
 
@@ -76,12 +72,10 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_moves(args: argparse.Namespace) -> int:
-    """Print one JSON object a line per distinct legal move (its text and its path), each as
-    soon as the engine yields it."""
+    """Print one JSON object per distinct legal move: its text and its path."""
     game, position = _read_position(args.position)
     moves = game.children(position) if game.is_chance(position) else game.iter_moves(position)
-    for move in moves:
-        print(json.dumps({"text": move.text(), "path": list(move.regions())}))
+    _print_json([{"text": move.text(), "path": list(move.regions())} for move in moves])
     return 0
 
 
