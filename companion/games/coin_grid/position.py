@@ -49,6 +49,7 @@ from companion.games.coin_grid.board import (
     bits,
     mask_of,
 )
+from companion.games.position_fields import bad_field, check_fields, short
 
 GAME_NAME = "coin-grid"
 PHASES = ("start", "rolled", "battle", "reward")
@@ -69,6 +70,7 @@ MAX_RESERVE = 2 * FULL_COINS + MAX_DEAD_COINS
 FIELDS = ("game", "variants", "players", "sides", "to_move", "phase", "roll", "battle",
           "pieces", "reserves", "supply")
 PIECE_FIELDS = ("owner", "kind", "stack", "moved")
+BATTLE_FIELDS = ("square", "attacker")
 
 
 @dataclass(frozen=True)
@@ -266,26 +268,26 @@ def starting_position(variants: Sequence[str] = (), seed: int | None = None
 def _read_position(data: Mapping[str, Any]) -> CoinGridPosition:
     """Check every field and build the position; messages start with ``position`` and name
     the field."""
-    _check_fields(data, FIELDS, "position")
+    check_fields(data, FIELDS, FIELDS)
     if data["game"] != GAME_NAME:
-        raise _bad("game", data["game"], f"it must be {GAME_NAME!r}")
+        raise bad_field("game", data["game"], f"it must be {GAME_NAME!r}")
     variants = _read_variants(data["variants"])
     if isinstance(data["players"], bool) or data["players"] != 2:
-        raise _bad("players", data["players"], "Coin Grid is for 2 players")
+        raise bad_field("players", data["players"], "Coin Grid is for 2 players")
     sides = _mapping(data["sides"], "sides")
     if dict(sides) != {"1": "south", "2": "north"}:
-        raise _bad("sides", sides, 'Coin Grid seats are {"1": "south", "2": "north"}')
+        raise bad_field("sides", sides, 'Coin Grid seats are {"1": "south", "2": "north"}')
     to_move = _number(data["to_move"], "to_move", 1, 2)
     phase = data["phase"]
     if phase not in PHASES:
-        raise _bad("phase", phase, f"it must be one of {', '.join(PHASES)}")
+        raise bad_field("phase", phase, f"it must be one of {', '.join(PHASES)}")
     pieces = _read_pieces(data["pieces"])
     reserves = _read_reserves(data["reserves"])
     supply = _number(data["supply"], "supply", 0, MAX_DEAD_COINS)
     roll = _read_roll(data["roll"], phase)
     battle = _read_battle(data["battle"], phase, to_move, pieces)
     if phase == "reward" and supply == 0:
-        raise _bad("supply", supply, "a reward phase needs a dead coin in the supply")
+        raise bad_field("supply", supply, "a reward phase needs a dead coin in the supply")
     masks = _masks(pieces)
     return CoinGridPosition(
         south=masks["south"], north=masks["north"], dead=masks["dead"],
@@ -296,70 +298,48 @@ def _read_position(data: Mapping[str, Any]) -> CoinGridPosition:
     )
 
 
-def _check_fields(data: Any, fields: tuple[str, ...], where: str) -> None:
-    if not isinstance(data, Mapping):
-        raise PositionError(f"{where} must be a JSON object, not {_short(data)}")
-    unknown = [key for key in data if key not in fields]
-    if unknown:
-        raise PositionError(f"{where} has an unknown field {_short(unknown[0])}; "
-                            f"known fields: {', '.join(fields)}")
-    missing = [name for name in fields if name not in data]
-    if missing:
-        raise PositionError(f"{where} has no {missing[0]!r}; add it")
-
-
-def _bad(field_name: str, value: Any, rule: str) -> PositionError:
-    """The error for one bad field: ``position has 'supply' = 40; <rule>``."""
-    return PositionError(f"position has {field_name!r} = {_short(value)}; {rule}")
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _number(value: Any, field_name: str, least: int, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-        raise _bad(field_name, value, f"it must be a whole number from {least} to {most}")
+        raise bad_field(field_name, value, f"it must be a whole number from {least} to {most}")
     return value
 
 
 def _mapping(value: Any, field_name: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise _bad(field_name, value, "it must be an object")
+        raise bad_field(field_name, value, "it must be an object")
     return value
 
 
 def _read_variants(raw: Any) -> tuple[str, ...]:
     if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
-        raise _bad("variants", raw, "it must be a list of variant names")
+        raise bad_field("variants", raw, "it must be a list of variant names")
     try:
         return normalise_variants(raw)
     except PositionError as error:
-        raise _bad("variants", raw, str(error)) from None
+        raise bad_field("variants", raw, str(error)) from None
 
 
 def _read_roll(raw: Any, phase: str) -> int | None:
     if phase != "rolled":
         if raw is not None:
-            raise _bad("roll", raw, f"it must be null in phase {phase!r}")
+            raise bad_field("roll", raw, f"it must be null in phase {phase!r}")
         return None
     return _number(raw, "roll", 1, 6)
 
 
 def _read_piece(raw: Any, where: str) -> Piece:
     if not isinstance(raw, Mapping):
-        raise _bad(where, raw, "a piece is an object with owner, kind, stack and moved")
-    _check_fields(raw, PIECE_FIELDS, f"position's {where!r}")
+        raise bad_field(where, raw, "a piece is an object with owner, kind, stack and moved")
+    check_fields(raw, PIECE_FIELDS, PIECE_FIELDS, f"position's {where!r}")
     owner = _number(raw["owner"], f"{where}.owner", 1, 2)
     if raw["kind"] not in ("original", "dead"):
-        raise _bad(f"{where}.kind", raw["kind"], "it must be 'original' or 'dead'")
+        raise bad_field(f"{where}.kind", raw["kind"], "it must be 'original' or 'dead'")
     if raw["stack"] not in ("single", "double"):
-        raise _bad(f"{where}.stack", raw["stack"], "it must be 'single' or 'double'")
+        raise bad_field(f"{where}.stack", raw["stack"], "it must be 'single' or 'double'")
     if not isinstance(raw["moved"], bool):
-        raise _bad(f"{where}.moved", raw["moved"], "it must be true or false")
+        raise bad_field(f"{where}.moved", raw["moved"], "it must be true or false")
     if raw["kind"] == "dead" and raw["stack"] == "double":
-        raise _bad(f"{where}.stack", raw["stack"], "dead coins never stack")
+        raise bad_field(f"{where}.stack", raw["stack"], "dead coins never stack")
     return Piece(owner, raw["kind"] == "dead", raw["stack"] == "double", raw["moved"])
 
 
@@ -367,25 +347,25 @@ def _read_pieces(raw: Any) -> dict[int, Piece]:
     pieces = {}
     for name, value in _mapping(raw, "pieces").items():
         if name not in SQUARE_INDEX:
-            raise PositionError(f"position has a key {_short(name)} in 'pieces'; squares are "
+            raise PositionError(f"position has a key {short(name)} in 'pieces'; squares are "
                                 "a1..f12")
         pieces[SQUARE_INDEX[name]] = _read_piece(value, f"pieces.{name}")
     for player in PLAYERS:
         originals = sum(1 for piece in pieces.values()
                         if piece.owner == player and not piece.dead)
         if originals > FULL_COINS:
-            raise _bad("pieces", f"{originals} original pieces of player {player}",
+            raise bad_field("pieces", f"{originals} original pieces of player {player}",
                        f"a player has {FULL_COINS} coins")
     dead = sum(1 for piece in pieces.values() if piece.dead)
     if dead > MAX_DEAD_COINS:
-        raise _bad("pieces", f"{dead} dead coins", f"there are at most {MAX_DEAD_COINS}")
+        raise bad_field("pieces", f"{dead} dead coins", f"there are at most {MAX_DEAD_COINS}")
     return pieces
 
 
 def _read_reserves(raw: Any) -> tuple[int, int]:
     mapping = _mapping(raw, "reserves")
     if sorted(mapping) != ["1", "2"]:
-        raise _bad("reserves", mapping, 'it must have exactly the players "1" and "2"')
+        raise bad_field("reserves", mapping, 'it must have exactly the players "1" and "2"')
     return (_number(mapping["1"], "reserves.1", 0, MAX_RESERVE),
             _number(mapping["2"], "reserves.2", 0, MAX_RESERVE))
 
@@ -394,21 +374,21 @@ def _read_battle(raw: Any, phase: str, to_move: int, pieces: Mapping[int, Piece]
                  ) -> tuple[int, Piece] | None:
     if phase != "battle":
         if raw is not None:
-            raise _bad("battle", raw, f"it must be null in phase {phase!r}")
+            raise bad_field("battle", raw, f"it must be null in phase {phase!r}")
         return None
     if not isinstance(raw, Mapping):
-        raise _bad("battle", raw, 'in phase battle it is {"square": ..., "attacker": PIECE}')
-    _check_fields(raw, ("square", "attacker"), "position's 'battle'")
+        raise bad_field("battle", raw, 'in phase battle it is {"square": ..., "attacker": PIECE}')
+    check_fields(raw, BATTLE_FIELDS, BATTLE_FIELDS, "position's 'battle'")
     square = SQUARE_INDEX.get(raw["square"]) if isinstance(raw["square"], str) else None
     if square is None:
-        raise _bad("battle.square", raw["square"], "squares are a1..f12")
+        raise bad_field("battle.square", raw["square"], "squares are a1..f12")
     attacker = _read_piece(raw["attacker"], "battle.attacker")
     if attacker.owner != to_move or not attacker.moved:
-        raise _bad("battle.attacker", raw["attacker"],
+        raise bad_field("battle.attacker", raw["attacker"],
                    "the attacker belongs to the player to move and has moved")
     defender = pieces.get(square)
     if defender is None or defender.owner == to_move:
-        raise _bad("battle.square", raw["square"], "it must hold a piece of the defender")
+        raise bad_field("battle.square", raw["square"], "it must hold a piece of the defender")
     return square, attacker
 
 

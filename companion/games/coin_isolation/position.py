@@ -43,6 +43,7 @@ from companion.games.coin_isolation.board import (
     sort_stack,
     stack_value,
 )
+from companion.games.position_fields import bad_field, check_fields, short
 
 GAME_NAME = "coin-isolation"
 
@@ -246,13 +247,13 @@ def _read_position(data: Mapping[str, Any]) -> CoinIsolationPosition:
     """Check every field (names, types, ranges) and build the position; nothing is guessed
     but the documented defaults of the optional fields. Messages start with ``position`` and
     name the field, as ``position has 'passes' = 7; it must be a whole number from 0 to 2``."""
-    _check_fields(data)
+    check_fields(data, FIELDS, REQUIRED_FIELDS)
     if data.get("game", GAME_NAME) != GAME_NAME:
-        raise _bad("game", data["game"], f"it must be {GAME_NAME!r}")
+        raise bad_field("game", data["game"], f"it must be {GAME_NAME!r}")
     variants = _read_variants(data.get("variants", []))
     players = data["players"]
     if isinstance(players, bool) or not isinstance(players, int) or players not in DEFAULT_SIDES:
-        raise _bad("players", players, "Coin Isolation is for 2 to 4 players")
+        raise bad_field("players", players, "Coin Isolation is for 2 to 4 players")
     squares = _read_squares(data["squares"], bool(MIXED_VARIANTS & set(variants)))
     taken = _read_taken(data["taken"], players)
     _check_coin_count(squares, taken)
@@ -271,57 +272,35 @@ def _read_position(data: Mapping[str, Any]) -> CoinIsolationPosition:
     )
 
 
-def _bad(field: str, value: Any, rule: str) -> PositionError:
-    """The error for one bad field: ``position has 'passes' = 7; <rule>``."""
-    return PositionError(f"position has {field!r} = {_short(value)}; {rule}")
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _check_fields(data: Any) -> None:
-    if not isinstance(data, Mapping):
-        raise PositionError(f"a position must be a JSON object, not {type(data).__name__}")
-    unknown = [key for key in data if key not in FIELDS]
-    if unknown:
-        raise PositionError(f"position has an unknown field {_short(unknown[0])}; "
-                            f"known fields: {', '.join(FIELDS)}")
-    missing = [name for name in REQUIRED_FIELDS if name not in data]
-    if missing:
-        raise PositionError(f"position has no {missing[0]!r}; add it")
-
-
 def _read_variants(raw: Any) -> tuple[str, ...]:
     if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
-        raise _bad("variants", raw, "it must be a list of variant names")
+        raise bad_field("variants", raw, "it must be a list of variant names")
     if len(set(raw)) != len(raw):
-        raise _bad("variants", raw, "it names a variant twice")
+        raise bad_field("variants", raw, "it names a variant twice")
     return normalise_variants(raw)
 
 
 def _integer(value: Any, field: str, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
-        raise _bad(field, value, f"it must be a whole number from 0 to {most}")
+        raise bad_field(field, value, f"it must be a whole number from 0 to {most}")
     return value
 
 
 def _player(value: Any, players: int, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= players:
-        raise _bad(field, value, f"players are 1..{players}")
+        raise bad_field(field, value, f"players are 1..{players}")
     return value
 
 
 def _list(value: Any, field: str) -> list[Any]:
     if not isinstance(value, list):
-        raise _bad(field, value, "it must be a list")
+        raise bad_field(field, value, "it must be a list")
     return value
 
 
 def _mapping(value: Any, field: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise _bad(field, value, "it must be an object")
+        raise bad_field(field, value, "it must be an object")
     return value
 
 
@@ -331,7 +310,7 @@ def _by_player(raw: Any, players: int, field: str) -> Mapping[str, Any]:
     keys = [str(player) for player in range(1, players + 1)]
     for key in mapping:
         if key not in keys:
-            raise PositionError(f"position has a key {_short(key)} in {field!r}; "
+            raise PositionError(f"position has a key {short(key)} in {field!r}; "
                                 f"players are 1..{players}")
     missing = [key for key in keys if key not in mapping]
     if missing:
@@ -348,10 +327,10 @@ def _read_sides(raw: Any, players: int) -> tuple[str, ...]:
     for player in range(1, players + 1):
         side = mapping[str(player)]
         if side not in SIDE_ROWS:
-            raise _bad(f"sides.{player}", side, f"sides are {', '.join(SIDE_ROWS)}")
+            raise bad_field(f"sides.{player}", side, f"sides are {', '.join(SIDE_ROWS)}")
         sides.append(side)
     if len(set(sides)) != players:
-        raise _bad("sides", dict(mapping), "two players share a side")
+        raise bad_field("sides", dict(mapping), "two players share a side")
     return tuple(sides)
 
 
@@ -360,12 +339,12 @@ def _read_squares(raw: Any, mixed: bool) -> tuple[str, ...]:
     for name, stack in _mapping(raw, "squares").items():
         index = SQUARE_INDEX.get(name)
         if index is None:
-            raise PositionError(f"position has a key {_short(name)} in 'squares'; "
+            raise PositionError(f"position has a key {short(name)} in 'squares'; "
                                 "squares are a1..h8")
         if not isinstance(stack, str) or any(coin not in COIN_VALUES for coin in stack):
-            raise _bad(f"squares.{name}", stack, COIN_RULE)
+            raise bad_field(f"squares.{name}", stack, COIN_RULE)
         if len(set(stack)) > 1 and not mixed:
-            raise _bad(f"squares.{name}", stack, "a stack mixes coin types only with "
+            raise bad_field(f"squares.{name}", stack, "a stack mixes coin types only with "
                        "mixed-change")
         squares[index] = sort_stack(stack) if mixed else stack
     return tuple(squares)
@@ -378,10 +357,10 @@ def _read_pawns(raw: Any, players: int) -> tuple[int | None, ...]:
         name = mapping[str(player)]
         index = SQUARE_INDEX.get(name) if isinstance(name, str) else None
         if name is not None and index is None:
-            raise _bad(f"pawns.{player}", name, "a pawn stands on a1..h8, or is null before "
+            raise bad_field(f"pawns.{player}", name, "a pawn stands on a1..h8, or is null before "
                        "it is placed")
         if index is not None and index in pawns:
-            raise _bad(f"pawns.{player}", name, "two pawns share that square")
+            raise bad_field(f"pawns.{player}", name, "two pawns share that square")
         pawns.append(index)
     return tuple(pawns)
 
@@ -392,7 +371,7 @@ def _read_taken(raw: Any, players: int) -> tuple[str, ...]:
     for player in range(1, players + 1):
         coins = mapping[str(player)]
         if not isinstance(coins, str) or any(coin not in COIN_VALUES for coin in coins):
-            raise _bad(f"taken.{player}", coins, COIN_RULE)
+            raise bad_field(f"taken.{player}", coins, COIN_RULE)
         taken.append(coins)
     return tuple(taken)
 
@@ -407,16 +386,16 @@ def _check_coin_count(squares: tuple[str, ...], taken: tuple[str, ...]) -> None:
 def _read_renegades(raw: Any, players: int, variants: tuple[str, ...]) -> tuple[int, ...]:
     renegades = [_player(p, players, "renegades") for p in _list(raw, "renegades")]
     if len(set(renegades)) != len(renegades):
-        raise _bad("renegades", raw, "it names a player twice")
+        raise bad_field("renegades", raw, "it names a player twice")
     if renegades and "renegade" not in variants:
-        raise _bad("renegades", raw, "renegades declare only under the renegade variant")
+        raise bad_field("renegades", raw, "renegades declare only under the renegade variant")
     return tuple(sorted(renegades))
 
 
 def _read_quiet(raw: Any, variants: tuple[str, ...]) -> int:
     quiet = _integer(raw, "quiet", MAX_QUIET)
     if quiet and not QUIET_VARIANTS & set(variants):
-        raise _bad("quiet", quiet, f"it counts only under {', '.join(sorted(QUIET_VARIANTS))}")
+        raise bad_field("quiet", quiet, f"it counts only under {', '.join(sorted(QUIET_VARIANTS))}")
     return quiet
 
 
@@ -426,9 +405,9 @@ def _read_take_order(
     if raw is not None:
         order = tuple(_player(p, players, "take_order") for p in _list(raw, "take_order"))
         if len(set(order)) != len(order):
-            raise _bad("take_order", raw, "it names a player twice")
+            raise bad_field("take_order", raw, "it names a player twice")
         if last_taker is not None and (not order or order[0] != last_taker):
-            raise _bad("last_taker", last_taker, "it must come first in 'take_order'")
+            raise bad_field("last_taker", last_taker, "it must come first in 'take_order'")
         return order
     if last_taker is None:
         return ()
