@@ -17,17 +17,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.games.coin_grid import GAME
 from tests.games.coin_grid.naive import naive_perft
+from tests.games.coin_grid.playout import random_child
 
 POSITIONS = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "coin-grid"
-
-
-def random_child(position, rng):
-    if GAME.is_chance(position):
-        outcomes = GAME.chance_outcomes(position)
-        return rng.choices([move for move, _ in outcomes],
-                           weights=[float(chance) for _, chance in outcomes])[0]
-    return rng.choice(GAME.children(position))
 
 
 def random_positions(count, seed=19):

@@ -23,6 +23,7 @@ from calibration.printing import POINTS_PER_MM, TILE_BORDER_MM, tile_layout
 from companion.cli import main
 from companion.games.coin_grid import GAME
 from companion.games.coin_grid.board import SQUARE_NAMES
+from tests.calibration.mat_checks import assert_regions_apart_and_in_play_area
 from tests.calibration.test_mats import detect
 from tests.calibration.test_printing import black_cells, expected_cells, parse_pdf
 
@@ -45,14 +46,7 @@ def test_the_mat_has_every_square_the_engine_names_plus_tray_reserves_and_supply
 def test_regions_do_not_overlap_lie_in_the_play_area_and_markers_lie_outside(s):
     mat = coin_grid_mat(s)
     play = mat.play_area
-    for region in mat.regions:
-        left, top, right, bottom = region.shape.bounds()
-        assert play.left - 1e-9 <= left and right <= play.right + 1e-9
-        assert play.top - 1e-9 <= top and bottom <= play.bottom + 1e-9
-    for first, second in itertools.combinations(mat.regions, 2):
-        a, b = first.shape.bounds(), second.shape.bounds()
-        overlap = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
-        assert min(overlap) <= 1e-9, (first.name, second.name)
+    assert_regions_apart_and_in_play_area(mat)
     squares = [r.shape.bounds() for r in mat.regions if r.kind == "square"]
     board = (min(b[0] for b in squares), min(b[1] for b in squares),
              max(b[2] for b in squares), max(b[3] for b in squares))

@@ -18,6 +18,7 @@ from calibration.geometry import (
     coin_isolation_mat,
     mat_for_game,
 )
+from tests.calibration.mat_checks import assert_regions_apart_and_in_play_area
 
 
 def all_mats() -> list[MatGeometry]:
@@ -78,16 +79,7 @@ def test_markers_are_four_distinct_ids_outside_play_area_inside_mat(mat):
 
 @pytest.mark.parametrize("mat", all_mats(), ids=lambda mat: f"{mat.name}-{mat.width_mm}")
 def test_regions_do_not_overlap_and_lie_in_play_area(mat):
-    play = mat.play_area
-    for region in mat.regions:
-        left, top, right, bottom = region.shape.bounds()
-        assert play.left - 1e-9 <= left and right <= play.right + 1e-9
-        assert play.top - 1e-9 <= top and bottom <= play.bottom + 1e-9
-    for first, second in itertools.combinations(mat.regions, 2):
-        a, b = first.shape.bounds(), second.shape.bounds()
-        overlap_x = min(a[2], b[2]) - max(a[0], b[0])
-        overlap_y = min(a[3], b[3]) - max(a[1], b[1])
-        assert overlap_x <= 1e-9 or overlap_y <= 1e-9, (first.name, second.name)
+    assert_regions_apart_and_in_play_area(mat)
 
 
 def test_region_at_finds_the_square_under_a_point_and_none_outside():

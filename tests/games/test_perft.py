@@ -2,7 +2,6 @@
 move lists checked against a deliberately naive path enumerator."""
 
 import itertools
-import json
 import random
 from pathlib import Path
 
@@ -11,27 +10,12 @@ import pytest
 from companion.games.coin_isolation import GAME
 from companion.games.coin_isolation.position import VARIANTS
 from tests.games.naive_coin_isolation import naive_children
+from tests.games.perft_files import read_perft_files
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "coin-isolation"
 
 
-def read_perft_files():
-    cases = []
-    for path in sorted(DATA.glob("*.perft")):
-        case = None
-        for line in path.read_text().splitlines():
-            if line.startswith("id "):
-                case = {"id": f"{path.stem}/{line[3:]}", "counts": []}
-                cases.append(case)
-            elif line.startswith("position "):
-                case["position"] = json.loads(line[len("position "):])
-            elif line.startswith("perft "):
-                _, depth, count = line.split()
-                case["counts"].append((int(depth), int(count)))
-    return cases
-
-
-CASES = read_perft_files()
+CASES = read_perft_files(DATA)
 
 
 def test_golden_files_exist():

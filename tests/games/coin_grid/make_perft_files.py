@@ -13,18 +13,11 @@ from companion.games.coin_grid import GAME
 from companion.games.coin_grid.rules import double_squares, reward_squares, step_reaches
 from tests.games.coin_grid.helpers import grid
 from tests.games.coin_grid.naive import naive_perft
+from tests.games.coin_grid.playout import random_child
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "coin-grid"
 #: The largest count the naive enumerator checks (some thousands of leaves a second).
 NAIVE_LIMIT = 500_000
-
-
-def random_child(position, rng):
-    if GAME.is_chance(position):
-        outcomes = GAME.chance_outcomes(position)
-        return rng.choices([move for move, _ in outcomes],
-                           weights=[float(chance) for _, chance in outcomes])[0]
-    return rng.choice(GAME.children(position))
 
 
 def first_node(variants, seed, wanted, skip=0):

@@ -2,7 +2,6 @@
 tests/data/coin-grid), the engine's children against the naive enumerator, and random games
 played to the end through ``children`` with the game's invariants."""
 
-import json
 import random
 from pathlib import Path
 
@@ -12,29 +11,15 @@ from companion.games import Game
 from companion.games.coin_grid import GAME
 from companion.games.coin_grid.position import coins_per_player, dead_coins
 from tests.games.coin_grid.naive import naive_children, naive_perft
+from tests.games.coin_grid.playout import chance_child
+from tests.games.perft_files import read_perft_files
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "coin-grid"
 #: Golden counts the naive enumerator re-counts in the tests (the generator checked more).
 NAIVE_TEST_LIMIT = 5_000
 
 
-def read_perft_files():
-    cases = []
-    for path in sorted(DATA.glob("*.perft")):
-        case = None
-        for line in path.read_text().splitlines():
-            if line.startswith("id "):
-                case = {"id": f"{path.stem}/{line[3:]}", "counts": []}
-                cases.append(case)
-            elif line.startswith("position "):
-                case["position"] = json.loads(line[len("position "):])
-            elif line.startswith("perft "):
-                _, depth, count = line.split()
-                case["counts"].append((int(depth), int(count)))
-    return cases
-
-
-CASES = read_perft_files()
+CASES = read_perft_files(DATA)
 
 
 def test_golden_files_exist():
@@ -75,12 +60,6 @@ def test_the_counting_perft_agrees_with_the_generic_one(case):
 def test_divide_sums_to_perft():
     position = GAME.read_position(CASES[0]["position"])
     assert sum(count for _, count in GAME.divide(position, 3)) == GAME.perft(position, 3)
-
-
-def chance_child(position, rng):
-    outcomes = GAME.chance_outcomes(position)
-    return rng.choices([move for move, _ in outcomes],
-                       weights=[float(chance) for _, chance in outcomes])[0]
 
 
 @pytest.mark.slow
