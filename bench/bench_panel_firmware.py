@@ -32,12 +32,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.firmware.simavr_panel import (
+    BAD_LINE_FLOOD,
     BUTTONS,
     TTY_PATH,
     PanelSimulator,
     SerialLink,
     build_firmware_and_harness,
     missing_for_simulation,
+    next_heartbeat,
     simulator_lock,
     tap_and_time,
     untimed,
@@ -57,7 +59,6 @@ def summary(name: str, values_ms: list[float]) -> str:
 
 
 TRAFFIC = ("idle", "resend", "flood", "heartbeat")
-FLOOD = b"".join(b"FLOOD%02d*0000\n" % index for index in range(30))
 
 
 @dataclass
@@ -94,12 +95,11 @@ def measure_taps_under_traffic(simulator: PanelSimulator, link: SerialLink, taps
             link.send(f"RESEND {max(1, last - 15)}")
             simulator.wait(chance.uniform(0, 40))
         elif kind == "flood":
-            link.send_raw(FLOOD)
+            link.send_raw(BAD_LINE_FLOOD)
             simulator.wait(chance.uniform(0, 40))
         elif kind == "heartbeat":
             now = simulator.sim_ms()
-            next_beat = last_beat + 1000 * (1 + int((now + 12 - last_beat) // 1000))
-            simulator.wait(next_beat - now + chance.uniform(-12, 6))
+            simulator.wait(next_heartbeat(last_beat, now, 12) - now + chance.uniform(-12, 6))
         timing = tap_and_time(simulator, button, last + 1)
         beats = [sent.sim_ms for sent in simulator.transmitted() if sent.line.startswith("BEAT ")
                  and not sent.line.startswith(f"BEAT {last} ")]

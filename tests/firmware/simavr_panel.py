@@ -362,6 +362,16 @@ class SerialLink:
         self.port.close()
 
 
+#: 30 bad lines in one write: more than the panel's 64-byte buffer holds, each answered ERR.
+BAD_LINE_FLOOD = b"".join(b"FLOOD%02d*0000\n" % index for index in range(30))
+
+
+def next_heartbeat(beat_ms: float, now_ms: float, lead_ms: float) -> float:
+    """The first unprompted heartbeat more than ``lead_ms`` after ``now_ms`` (simulated ms),
+    given one at ``beat_ms``: they keep their phase, a whole second apart."""
+    return beat_ms + 1000 * (1 + int((now_ms + lead_ms - beat_ms) // 1000))
+
+
 @dataclass(frozen=True)
 class TapTiming:
     """One traced tap that made its event: on the simulated clock, from the first touch to the

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.firmware.simavr_panel import (
+    BAD_LINE_FLOOD,
     BUTTONS,
     FIRMWARE_DIR,
     TTY_PATH,
@@ -29,6 +30,7 @@ from tests.firmware.simavr_panel import (
     build_firmware_and_harness,
     line_for,
     missing_for_simulation,
+    next_heartbeat,
     panel_time,
     simulator_lock,
     tap_and_time,
@@ -367,10 +369,8 @@ def test_a_tap_during_a_flood_of_bad_lines_is_reported_once_and_soon(
 ) -> None:
     """30 bad lines sent at once (more than the panel's 64-byte buffer holds; each answered
     ERR while the bytes keep coming): a tap at any moment is one event, sent within 20 ms."""
-    flood = b"".join(b"FLOOD%02d*0000\n" % index for index in range(30))
-
     def bad_lines(offset: int) -> None:
-        link.send_raw(flood)
+        link.send_raw(BAD_LINE_FLOOD)
 
     missed, latencies = sweep_taps(simulator, link, bad_lines, range(0, 40, 3), button="ROLL")
     assert not missed, f"taps lost at these ms after the flood began: {missed}"
@@ -386,8 +386,7 @@ def test_a_tap_at_any_moment_of_a_heartbeat_is_reported_once(
     def before_next_beat(offset: int) -> None:
         beat = simulator.wait_transmitted(lambda line: line.startswith("BEAT "))
         now = simulator.sim_ms()
-        next_beat = beat.sim_ms + 1000 * (1 + int((now + 12 - beat.sim_ms) // 1000))
-        simulator.wait(next_beat - 12 - now)
+        simulator.wait(next_heartbeat(beat.sim_ms, now, 12) - 12 - now)
 
     missed, latencies = sweep_taps(simulator, link, before_next_beat, range(0, 18, 2), "HINT")
     assert not missed, f"taps lost at these ms from 12 ms before a beat: {missed}"
