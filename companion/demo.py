@@ -482,10 +482,15 @@ def run_demo(
 
     director = Director(table, board, lambda button: _press(twin, button), options, after_turn)
     report_box: list[DemoReport] = []
-    director_thread = threading.Thread(
-        target=lambda: report_box.append(director.run(table.stopped)), name="demo director",
-        daemon=True,
-    )
+
+    def direct() -> None:
+        try:
+            report_box.append(director.run(table.stopped))
+        except Exception:
+            director.report.gave_up = "the bots stopped on an error (printed above)"
+            raise
+
+    director_thread = threading.Thread(target=direct, name="demo director", daemon=True)
     try:
         if headless:
             table.start()

@@ -41,7 +41,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import mat_for_game, mat_names
-from vision.errors import VisionError
+from vision.errors import ImageReadError, VisionError
+from vision.image_file import read_image
 
 if TYPE_CHECKING:
     from vision.synth import SynthScene
@@ -393,9 +394,11 @@ class ImageFolderCamera(_SourceBase):
                 )
             position %= len(self.paths)
         path = self.paths[position]
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise CameraError(f"cannot read image {str(path)!r}: remove it or replace it")
+        try:
+            image = read_image(path)
+        except ImageReadError as error:
+            raise CameraError(f"cannot use image {str(path)!r} ({error}); remove it or replace "
+                              "it") from None
         return self._next_frame(image, self._index / self.options.fps, path.name)
 
     def describe(self) -> str:

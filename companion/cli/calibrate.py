@@ -15,6 +15,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.cli.numbers import number
+
 if TYPE_CHECKING:
     from calibration.geometry import MatGeometry
     from calibration.profile import VisionProfile
@@ -50,8 +52,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "or sim:// for the simulated table")
     parser.add_argument("--mat", default="coin-isolation", help="the mat's game (default: "
                         "%(default)s)")
-    parser.add_argument("--square-mm", type=float, default=None,
-                        help="square size the mat was printed with (default: the mat's own)")
+    parser.add_argument("--square-mm", type=number("--square-mm", 10, 200), default=None,
+                        help="square size in mm the mat was printed with, 10 to 200 (default: "
+                        "the mat's own)")
     parser.add_argument("--out", type=Path, default=Path("profile.json"),
                         help="where to save the profile (default: %(default)s)")
     parser.add_argument("--kinds", default=None,
@@ -59,11 +62,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--pawns", default=None,
                         help="pawn colours to lay out, comma-separated (default: the game's "
                         "first two)")
-    parser.add_argument("--frames", type=int, default=3,
+    parser.add_argument("--frames", type=number("--frames", 1, 30, integer=True), default=3,
                         help="steady frames to capture of the empty mat and of the layout, "
-                        "the most photos each step uses from a folder (default: %(default)s)")
-    parser.add_argument("--timeout", type=float, default=120.0,
-                        help="seconds to wait for each step (default: %(default)s)")
+                        "the most photos each step uses from a folder, 1 to 30 (default: "
+                        "%(default)s)")
+    parser.add_argument("--timeout", type=number("--timeout", 0, 86400, above=True),
+                        default=120.0, help="seconds to wait for each step, above 0 up to a day "
+                        "(default: %(default)s)")
     parser.add_argument("--headless", action="store_true",
                         help="no window: the steps are given in the terminal only")
     parser.set_defaults(func=run)
@@ -85,12 +90,10 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from calibration.geometry import mat_for_game
-    from vision.calibrate import CalibrationConfig, CalibrationError, calibration_layout
+    from vision.calibrate import CalibrationConfig, calibration_layout
     from vision.camera import open_camera
     from vision.gate import SteadyGate
 
-    if not 1 <= args.frames <= 30:
-        raise CalibrationError(f"--frames {args.frames} is out of range; use 1 to 30")
     geometry = mat_for_game(args.mat, args.square_mm)
     kinds, pawns = _kinds_and_pawns(args)
     layout = calibration_layout(geometry, kinds, pawns)

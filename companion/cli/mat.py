@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from companion.cli.numbers import number
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `mat` subcommand."""
@@ -20,12 +22,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--game", default="coin-isolation",
                         help="which game's mat (coin-isolation, coin-grid, test-pits, test-ring)")
     parser.add_argument("--out", required=True, help="output file, ending in .pdf or .png")
-    parser.add_argument("--square-mm", type=float, default=None,
+    parser.add_argument("--square-mm", type=number("--square-mm", 10, 200), default=None,
                         help="side of a square in mm, 27 to 200 (default 50), for "
                              "coin-isolation and coin-grid")
     parser.add_argument("--paper", choices=("large", "a4", "letter"), default="large",
                         help="PDF paper: one page the size of the mat, or tiles over A4/Letter")
-    parser.add_argument("--dpi", type=float, default=300.0, help="PNG resolution (default 300)")
+    parser.add_argument("--dpi", type=number("--dpi", 50, 1200), default=300.0,
+                        help="PNG resolution, 50 to 1200 (default 300)")
     parser.set_defaults(func=run)
 
 
@@ -33,11 +36,9 @@ def run(args: argparse.Namespace) -> int:
     """Build the geometry, write the file, say what was written."""
     from pathlib import Path
 
-    from calibration.geometry import GeometryError, mat_for_game
+    from calibration.geometry import mat_for_game
     from calibration.printing import write_mat
 
-    if not 50.0 <= args.dpi <= 1200.0:
-        raise GeometryError(f"--dpi {args.dpi:g} is out of range; use 50 to 1200")
     geometry = mat_for_game(args.game, square_mm=args.square_mm)
     print(write_mat(geometry, Path(args.out), paper=args.paper, dpi=args.dpi))
     return 0

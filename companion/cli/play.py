@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.cli import players_help
+from companion.cli import ListFormatter, players_help, variants_epilog
+from companion.cli.numbers import number
 
 if TYPE_CHECKING:
     from companion.record.journal import JournalWriter
@@ -22,6 +23,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Reads the board through the camera, takes turn presses from the panel (or "
         "the keyboard: 1-4 end a turn, u undo, space select, enter confirm), checks every move "
         "and records the game.",
+        formatter_class=ListFormatter, epilog=variants_epilog(),
     )
     parser.add_argument("--camera", default="0", help="camera URL: 0, /dev/video2, file://DIR, "
                         "a video file, or sim://")
@@ -29,11 +31,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="panel URL: /dev/ttyACM0, auto or sim:// (default: the keyboard)")
     parser.add_argument("--game", default="coin-isolation", help="game to referee")
     parser.add_argument("--players", type=int, default=2, help=players_help())
-    parser.add_argument("--variants", default="", help="comma-separated variants")
+    parser.add_argument("--variants", default="",
+                        help="comma-separated variants, e.g. diagonal (listed below)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="calibration profile from `companion calibrate`")
-    parser.add_argument("--square-mm", type=float, default=None,
-                        help="square size the mat was printed with (default: the resumed game's, "
+    parser.add_argument("--square-mm", type=number("--square-mm", 10, 200), default=None,
+                        help="square size in mm the mat was printed with, 10 to 200 (default: "
+                        "the resumed game's, "
                         "else the profile's, else the mat's own)")
     parser.add_argument("--record", type=Path, default=None,
                         help="folder for the game record (default: records/DATE-TIME)")
@@ -94,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
             panel.close()
         raise
     table = Table(parts)
-    print(f"Refereeing {referee.game.name}; the record goes to {folder}.", flush=True)
+    print(f"Refereeing {referee.game.name}; the record will go to {folder} once the starting "
+          "layout is confirmed.", flush=True)
     try:
         if headless:
             table.start()
@@ -104,10 +109,20 @@ def run(args: argparse.Namespace) -> int:
     finally:
         table.stop()
         close_quietly(parts)
-    view = referee.view()
-    print(view.result or "Stopped before the end; carry on with "
-          f"`companion play --resume {folder}`.")
+    print(_ending(referee.view().result, folder))
     return 0
+
+
+def _ending(result: str | None, folder: Path) -> str:
+    """The last line: the result, or how to carry on, or (when the starting layout was never
+    confirmed) that no record was written, so no command names a folder that holds nothing."""
+    from companion.record.journal import journal_path
+
+    if result:
+        return result
+    if not journal_path(folder).is_file():
+        return "Stopped before the starting layout was confirmed; no game record was written."
+    return f"Stopped before the end; carry on with `companion play --resume {folder}`."
 
 
 def _say_where_the_tail_went(journal: JournalWriter) -> None:

@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+import sys
+import time
+from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
-from contract.errors import CompanionError
+from companion.cli import ListFormatter, players_help, variants_epilog
+from companion.cli.numbers import number
 
 DEFAULT_GAME = "coin-isolation"
 
@@ -20,16 +26,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser("rules", help="the rules engine: new, moves, apply, perft, show")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    new = actions.add_parser("new", help="print a random starting position as JSON")
+    new = actions.add_parser("new", help="print a random starting position as JSON",
+                             description="Print a random starting position as JSON.",
+                             formatter_class=ListFormatter, epilog=variants_epilog())
     new.add_argument("--game", default=DEFAULT_GAME, help="game name (default: %(default)s)")
-    new.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    new.add_argument("--players", type=int, default=2, help=players_help())
     new.add_argument(
-        "--variants", default="", help="comma-separated variants, e.g. diagonal,greedy"
+        "--variants", default="", help="comma-separated variants, e.g. diagonal,greedy (listed "
+        "below)"
     )
     new.add_argument("--seed", type=int, default=None, help="random seed for the layout")
     new.set_defaults(func=run_new)
 
-    moves = actions.add_parser("moves", help="print the legal moves as a JSON list")
+    moves = actions.add_parser(
+        "moves", help="print the legal moves, one JSON object a line, as they are found",
+        description="Print one JSON object a line per distinct legal move, {\"text\": ..., "
+        "\"path\": [...]}, as the engine finds them, so a position with a million moves "
+        "starts printing at once and never holds them all.")
     moves.add_argument("position", metavar="POSITION.json", help="position file, or - for stdin")
     moves.set_defaults(func=run_moves)
 
@@ -40,7 +53,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     perft = actions.add_parser("perft", help="count the leaves of the move tree to a depth")
     perft.add_argument("position", metavar="POSITION.json", help="position file, or - for stdin")
-    perft.add_argument("depth", type=int, help="depth in moves")
+    perft.add_argument("depth", type=number("depth", 0, integer=True),
+                       help="depth in moves, 0 or more (a depth that may take long is announced "
+                       "on stderr with an estimate; Ctrl-C stops it)")
     perft.add_argument("--divide", action="store_true", help="also print the count per move")
     perft.set_defaults(func=run_perft)
 
@@ -72,10 +87,12 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_moves(args: argparse.Namespace) -> int:
-    """Print one JSON object per distinct legal move: its text and its path."""
+    """Print one JSON object a line per distinct legal move (its text and its path), each as
+    soon as the engine yields it."""
     game, position = _read_position(args.position)
     moves = game.children(position) if game.is_chance(position) else game.iter_moves(position)
-    _print_json([{"text": move.text(), "path": list(move.regions())} for move in moves])
+    for move in moves:
+        print(json.dumps({"text": move.text(), "path": list(move.regions())}))
     return 0
 
 
@@ -88,14 +105,26 @@ def run_apply(args: argparse.Namespace) -> int:
     return 0
 
 
+#: perft warns before a depth it expects to take longer than this many seconds.
+SLOW_PERFT_S = 10.0
+#: How many children of a node on a sampled line are made to time one; how many lines at most.
+SAMPLE = 20
+WALKS = 16
+#: Counting the sampled children of the last ply stops after this many seconds.
+SAMPLE_BUDGET_S = 0.5
+
+
 def run_perft(args: argparse.Namespace) -> int:
-    """Print perft (with --divide, the count per first move first); the count is the last line."""
+    """Print perft (with --divide, the count per first move first); the count is the last line.
+    A depth expected to take long is announced on stderr first, with how to stop it."""
     game, position = _read_position(args.position)
-    if args.depth < 0:
-        raise CompanionError(f"depth must be 0 or more, not {args.depth}")
+    seconds = perft_seconds(game, position, args.depth)
+    if seconds > SLOW_PERFT_S:
+        print(f"companion rules perft: depth {args.depth} may take about "
+              f"{duration_text(seconds)}; Ctrl-C stops it.", file=sys.stderr, flush=True)
     if args.divide and args.depth > 0:
         total = 0
-        for move in game.children(position):
+        for move in _actions(game, position):
             count = game.perft(game.apply(position, move), args.depth - 1)
             total += count
             print(f"{move.text()}: {count}")
@@ -103,6 +132,64 @@ def run_perft(args: argparse.Namespace) -> int:
     else:
         print(game.perft(position, args.depth))
     return 0
+
+
+def perft_seconds(game: Any, position: Any, depth: int, budget_s: float = 1.0) -> float:
+    """A rough time for perft to ``depth``: the mean of Knuth's estimate over random lines of
+    play (at most :data:`WALKS`, for about ``budget_s`` seconds; always one). 0 below depth 2,
+    where the count is the whole job."""
+    if depth < 2:
+        return 0.0
+    rng = random.Random(0)
+    began = time.perf_counter()
+    estimates = [_walk_seconds(game, position, depth, rng)]
+    while len(estimates) < WALKS and time.perf_counter() - began < budget_s:
+        estimates.append(_walk_seconds(game, position, depth, rng))
+    return sum(estimates) / len(estimates)
+
+
+def _walk_seconds(game: Any, position: Any, depth: int, rng: random.Random) -> float:
+    """One random line of play from ``position`` as an estimate of perft's time (Knuth 1975):
+    the branching met at each ply multiplies into the number of nodes on the next; a node above
+    the last ply costs its branching times what making one child took there, a node on the last
+    ply what counting its children took (both timed on up to :data:`SAMPLE` children)."""
+    nodes, total, node = 1.0, 0.0, position
+    for level in range(depth - 1):
+        branching = game.perft(node, 1)
+        if not branching:
+            break
+        start = time.perf_counter()
+        children = [game.apply(node, move) for move in islice(_actions(game, node), SAMPLE)]
+        total += nodes * branching * (time.perf_counter() - start) / len(children)
+        nodes *= branching
+        if level == depth - 2:
+            start, timed = time.perf_counter(), 0
+            while timed < len(children) and time.perf_counter() - start <= SAMPLE_BUDGET_S:
+                game.perft(children[timed], 1)
+                timed += 1
+            return total + nodes * (time.perf_counter() - start) / timed
+        pick = rng.randrange(branching)
+        node = children[pick] if pick < len(children) else game.apply(
+            node, next(islice(_actions(game, node), pick, None)))
+    return total
+
+
+def _actions(game: Any, position: Any) -> Iterator[Any]:
+    """The children's actions one at a time (moves lazily; chance outcomes as listed)."""
+    if game.is_chance(position):
+        return iter(game.children(position))
+    return iter(game.iter_moves(position))
+
+
+def duration_text(seconds: float) -> str:
+    """``40 minutes``, ``3 hours``, ``2,000 years``: a rough duration in the largest fitting
+    unit."""
+    for unit, size, up_to in (("seconds", 1, 90), ("minutes", 60, 90 * 60),
+                              ("hours", 3600, 48 * 3600), ("days", 86400, 730 * 86400)):
+        if seconds < up_to:
+            return f"{seconds / size:,.0f} {unit}"
+    years = seconds / (365.25 * 86400)
+    return f"{years:,.0f} years" if years < 1e9 else "more than a billion years"
 
 
 def run_show(args: argparse.Namespace) -> int:

@@ -13,7 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-#: Coin kinds each game uses; other mats read every kind the profile knows.
+from companion.cli.numbers import number
+from vision.image_file import MAX_PIXELS
+
+MAX_MEGAPIXELS = MAX_PIXELS // 1_000_000
 
 
 def register(subparsers: Any) -> None:
@@ -24,32 +27,27 @@ def register(subparsers: Any) -> None:
     )
     commands = parser.add_subparsers(dest="vision_command", metavar="COMMAND", required=True)
     read = commands.add_parser("read", help="print the observation of a photo of a mat as JSON")
-    read.add_argument("image", type=Path, help="a photo (PNG, JPEG, ...) showing the mat")
+    read.add_argument("image", type=Path, help=f"a photo (PNG, JPEG, ...) showing the mat, at "
+                      f"most {MAX_MEGAPIXELS} megapixels (larger ones are refused from their "
+                      "header, before decoding)")
     read.add_argument("--profile", type=Path, help="a vision profile from `companion calibrate`")
     read.add_argument("--mat", default="coin-isolation", help="which mat (default coin-isolation)")
-    read.add_argument("--square-mm", type=float, help="square size the mat was printed with "
-                      "(default: the profile's, else the mat's own)")
+    read.add_argument("--square-mm", type=number("--square-mm", 10, 200),
+                      help="square size in mm the mat was printed with, 10 to 200 (default: the "
+                      "profile's, else the mat's own)")
     read.set_defaults(func=run_read)
     coins = commands.add_parser("coins", help="print every coin in an ordinary photo as JSON")
-    coins.add_argument("image", type=Path, help="a photo (PNG, JPEG, ...)")
+    coins.add_argument("image", type=Path, help=f"a photo (PNG, JPEG, ...), at most "
+                       f"{MAX_MEGAPIXELS} megapixels")
     coins.set_defaults(func=run_coins)
 
 
 def load_image(path: Path) -> Any:
-    """The image at ``path`` as a BGR array; raises ImageReadError when it cannot be decoded."""
-    import cv2
-    import numpy as np
+    """The image at ``path`` as a BGR array; raises ImageReadError when it cannot be decoded or
+    is larger than :data:`vision.image_file.MAX_PIXELS` (checked from the header first)."""
+    from vision.image_file import read_image
 
-    from vision.errors import ImageReadError
-
-    try:
-        data = np.fromfile(str(path), np.uint8)
-    except OSError as error:
-        raise ImageReadError(f"cannot read {path}: {error.strerror}") from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise ImageReadError(f"{path} is not an image OpenCV can read (PNG, JPEG, BMP, TIFF, ...)")
-    return image
+    return read_image(path)
 
 
 def run_read(args: argparse.Namespace) -> int:

@@ -137,7 +137,8 @@ class GameInfo:
     ``mat`` names its printed mat (see :func:`calibration.geometry.mat_for_game`);
     ``coin_kinds`` the coin letters it uses and ``token_colours`` its pawns' colours by seat;
     ``score_unit`` follows a score (``"¢"``); ``seat_heading`` heads what the screen shows per
-    seat beside the score; ``seat_names`` names the seats by player count.
+    seat beside the score; ``seat_names`` names the seats by player count; ``variants`` maps
+    each variant's name to one line saying what it changes (the help of ``--variants``).
     """
 
     title: str
@@ -151,6 +152,7 @@ class GameInfo:
     score_unit: str = ""
     seat_heading: str = "Taken"
     seat_names: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    variants: Mapping[str, str] = field(default_factory=dict)
 
     def players_text(self) -> str:
         """The player range in words: ``2 to 4 players``."""

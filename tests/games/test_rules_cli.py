@@ -35,14 +35,14 @@ def test_new_prints_a_random_start(position_file):
 
 def test_moves_lists_text_and_path(position_file, capsys):
     assert main(["rules", "moves", str(position_file)]) == 0
-    moves = json.loads(capsys.readouterr().out)
+    moves = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert moves and all(move["path"][-1] == move["text"].split("-")[-1] for move in moves)
     assert len({move["text"] for move in moves}) == len(moves)
 
 
 def test_apply_reads_stdin_and_chains_moves(position_file, capsys):
     assert main(["rules", "moves", str(position_file)]) == 0
-    first = json.loads(capsys.readouterr().out)[0]["text"]
+    first = json.loads(capsys.readouterr().out.splitlines()[0])["text"]
     result = run("apply", "-", first, stdin=position_file.read_text())
     assert result.returncode == 0, result.stderr
     after = json.loads(result.stdout)

@@ -13,7 +13,16 @@ def demo(*arguments, cwd=None):
 
 @pytest.mark.parametrize(("arguments", "words"), [
     (["--camera-size", "huge"], "--camera-size 'huge'"),
+    (["--camera-size", "960x540"], "--camera-size 960x540 is out of range"),
+    (["--camera-size", "5000x720"], "--camera-size 5000x720 is out of range"),
     (["--fps", "0"], "--fps 0"),
+    (["--fps", "nan"], "--fps nan is out of range"),
+    (["--sloppy", "1.5"], "--sloppy 1.5 is out of range; use 0 to 1"),
+    (["--speed", "0"], "--speed 0 is out of range"),
+    (["--speed", "inf"], "--speed inf is out of range"),
+    (["--max-turns", "0"], "--max-turns 0 is out of range; use 1 or more"),
+    (["--seed", "-1"], "--seed -1 is out of range; use 0 or more"),
+    (["--players", "two"], "argument --players: invalid int value: 'two'"),
     (["--bots", "clever"], "unknown bot 'clever'"),
     (["--players", "5"], "--players 5"),
 ])

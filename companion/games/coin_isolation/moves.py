@@ -176,3 +176,13 @@ def fast_path_move(steps: tuple[int, ...]) -> CoinIsolationMove:
     move = object.__new__(CoinIsolationMove)
     move.__dict__["steps"] = steps  # the other fields fall back to their class-level defaults
     return move
+
+
+def placed_move(move: CoinIsolationMove, placements: tuple[int, ...]) -> CoinIsolationMove:
+    """``move`` with other transplant ``placements`` (in index order), without the dataclass
+    constructor's cost: it shares ``move``'s fields and its computed path and mask, which do not
+    depend on the placements (hot loop of transplant generation)."""
+    placed = object.__new__(CoinIsolationMove)
+    placed.__dict__.update(move.__dict__)
+    placed.__dict__["placements"] = placements
+    return placed

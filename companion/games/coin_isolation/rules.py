@@ -1,17 +1,20 @@
 """Coin Isolation move generation, legality and the effect of a move, for every variant.
 
-Generation yields one move per distinct outcome (the pass is added by the game class). Plain
-paths are identified by (squares, target) and need no check; where variants let different choices
-reach the same position (transplant refills, a zero take under mixed-change) the generator applies
-each move and keeps the first of every resulting position. The decisions taken where the rulings
-are silent are listed in :mod:`companion.games.coin_isolation`.
+Generation yields one move per distinct outcome (the pass is added by the game class), lazily, so
+a caller can stop early or print moves as they come. Plain paths are identified by (squares,
+target) and need no check. Where variants let different choices reach the same position, the
+choices are grouped so that no position has to be remembered: transplant placements by what they
+change on the path squares (:mod:`companion.games.coin_isolation.choices`), and under mixed change
+or semi-greedy only a one-square path taking nothing can repeat another move. :func:`count_moves`
+counts the moves without building the transplant placements. The decisions taken where the
+rulings are silent are listed in :mod:`companion.games.coin_isolation`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from itertools import combinations, pairwise
+from itertools import pairwise
 
 from companion.games.base import IllegalMoveError, Termination
 from companion.games.coin_isolation.board import (
@@ -19,6 +22,18 @@ from companion.games.coin_isolation.board import (
     SQUARE_NAMES,
     bits,
     sort_stack,
+)
+from companion.games.coin_isolation.choices import (
+    TRANSPLANTS,
+    ChangeKey,
+    PlacementGroup,
+    changes_nothing,
+    path_choices,
+    placement_groups,
+    receiving_squares,
+    remove_coins,
+    source_options,
+    take_and_collect,
 )
 from companion.games.coin_isolation.moves import (
     PASS,
@@ -43,9 +58,13 @@ from companion.games.coin_isolation.search import (
 
 #: The game also ends after this many rounds in a row in which nobody took a coin.
 QUIET_LIMIT_ROUNDS = 10
-TRANSPLANTS = frozenset({"transplant", "transplant-variant-variant"})
 #: Variants under which two different choices can reach the same position.
 DEDUPLICATED = TRANSPLANTS | MIXED_VARIANTS | {"semi-greedy"}
+
+__all__ = [
+    "QUIET_LIMIT_ROUNDS", "TRANSPLANTS", "check", "count_moves", "has_own_move", "is_over",
+    "iter_moves", "legal_targets", "play", "source_options", "take_and_collect", "termination",
+]  # fmt: skip
 
 
 def is_over(position: CoinIsolationPosition) -> bool:
@@ -69,19 +88,14 @@ def iter_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
     """Every legal move except ``pass``, one per distinct outcome."""
     if is_over(position):
         return
-    player = position.to_move
     variants = position.variant_set
-    if player in position.renegades:
+    if position.to_move in position.renegades:
         yield from _pawn_only_moves(position, declare=False)
         return
     yield from _stay_moves(position)
-    if variants & DEDUPLICATED:
-        seen: set[tuple[object, ...]] = set()
-        for move in _coin_path_moves(position):
-            key = _outcome_key(play(position, move))
-            if key not in seen:
-                seen.add(key)
-                yield move
+    if variants & TRANSPLANTS:
+        for group in _placement_groups(position):
+            yield from group.moves()
     else:
         yield from _coin_path_moves(position)
     if "empty-squares" in variants:
@@ -90,13 +104,30 @@ def iter_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
         yield from _pawn_only_moves(position, declare=True)
 
 
+def count_moves(position: CoinIsolationPosition) -> int:
+    """How many moves :meth:`CoinIsolation.iter_moves` yields (``pass`` included), counting
+    transplant placements as combinations instead of building them."""
+    if is_over(position):
+        return 0
+    if position.to_move in position.renegades or not position.variant_set & TRANSPLANTS:
+        own = declared = 0
+        for move in iter_moves(position):
+            declared += move.renegade
+            own += not move.renegade
+        return own + declared + (own == 0)
+    own = sum(1 for _ in _stay_moves(position))
+    own += sum(group.size for group in _placement_groups(position))
+    if "empty-squares" in position.variant_set:
+        own += sum(1 for _ in _empty_path_moves(position))
+    declared = 0
+    if "renegade" in position.variant_set:
+        declared = sum(1 for _ in _pawn_only_moves(position, declare=True))
+    return own + declared + (own == 0)
+
+
 def has_own_move(position: CoinIsolationPosition) -> bool:
     """Whether the player to move has a move without declaring renegade (else they may pass)."""
     return any(not move.renegade for move in iter_moves(position))
-
-
-def _outcome_key(position: CoinIsolationPosition) -> tuple[object, ...]:
-    return (position.squares, position.pawns, position.taken, position.take_order, position.quiet)
 
 
 def _stay_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
@@ -114,50 +145,34 @@ def _stay_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
 
 
 def _coin_path_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
-    variants = position.variant_set
-    diagonal = "diagonal" in variants
+    """Coin paths and their choices without transplant; a move that changes nothing but the
+    pawn (and source coins) is kept once, the only kind that can repeat an outcome."""
+    diagonal = "diagonal" in position.variant_set
     starts = start_squares(position, position.to_move)
-    plain = not variants & DEDUPLICATED
+    plain = not position.variant_set & DEDUPLICATED
+    unchanged: set[tuple[int, str]] = set()
     for path_class in path_classes(position, with_empty=False):
         for steps in outcomes(starts, path_class.allowed, diagonal):
             if plain:
                 yield fast_path_move(steps)
-            else:
-                yield from _expand(position, path_class.coin, steps)
+                continue
+            for move in path_choices(position, path_class.coin, steps):
+                if changes_nothing(move):
+                    key = (steps[-1], move.source_coins)
+                    if key in unchanged:
+                        continue
+                    unchanged.add(key)
+                yield move
 
 
-def _expand(
-    position: CoinIsolationPosition, coin: str, steps: tuple[int, ...]
-) -> Iterator[CoinIsolationMove]:
-    """The choices a variant adds to one path: coin type, source coins, take, placements."""
-    variants = position.variant_set
-    named = coin if variants & MIXED_VARIANTS else None
-    target_count = position.squares[steps[-1]].count(coin)
-    takes: list[int | None] = (
-        list(range(target_count + 1)) if "semi-greedy" in variants else [None]
-    )
-    for source_coins in source_options(position):
-        for take in takes:
-            base = CoinIsolationMove(steps=steps, coin=named, source_coins=source_coins, take=take)
-            if variants & TRANSPLANTS:
-                squares, collected, _ = take_and_collect(position, coin, steps, take)
-                empties = _empty_squares(position, squares, steps[-1])
-                for placements in combinations(empties, len(collected)):
-                    yield replace(base, placements=placements)
-            else:
-                yield base
-
-
-def source_options(position: CoinIsolationPosition) -> list[str]:
-    """What the mixed-change rules let the player move from the source square ([""] if none)."""
-    variants = position.variant_set
-    source = position.pawns[position.to_move - 1]
-    if not variants & MIXED_VARIANTS or source is None or not position.squares[source]:
-        return [""]
-    stack = position.squares[source]
-    if "mixed-change-2008" in variants:
-        return sorted({"".join(choice) for choice in combinations(stack, len(stack) // 2)})
-    return sorted(set(stack), key=stack.index)
+def _placement_groups(position: CoinIsolationPosition) -> Iterator[PlacementGroup]:
+    """Every transplant placement group of every coin path, each distinct outcome in one."""
+    diagonal = "diagonal" in position.variant_set
+    starts = start_squares(position, position.to_move)
+    seen: set[ChangeKey] = set()
+    for path_class in path_classes(position, with_empty=False):
+        for steps in outcomes(starts, path_class.allowed, diagonal):
+            yield from placement_groups(position, path_class.coin, steps, seen)
 
 
 def _empty_path_moves(position: CoinIsolationPosition) -> Iterator[CoinIsolationMove]:
@@ -293,7 +308,7 @@ def _check_choices(
             raise _illegal(position, move, "placements are only for transplant coin paths")
         return
     squares, collected, _ = take_and_collect(position, coin, move.steps, move.take)
-    empties = set(_empty_squares(position, squares, move.steps[-1]))
+    empties = set(receiving_squares(position, squares, move.steps[-1]))
     if len(move.placements) != len(collected) or not empties.issuperset(move.placements):
         names = ",".join(SQUARE_NAMES[square] for square in sorted(empties)[:8])
         more = ",..." if len(empties) > 8 else ""
@@ -322,48 +337,6 @@ def _path_problem(position: CoinIsolationPosition, move: CoinIsolationMove) -> s
     return "the path's squares must be adjacent, pawn-free and hold the same coin type"
 
 
-def take_and_collect(
-    position: CoinIsolationPosition, coin: str, steps: tuple[int, ...], take: int | None
-) -> tuple[list[str], str, str]:
-    """The board after taking from the target and collecting the path coins; and those coins."""
-    squares = list(position.squares)
-    target = steps[-1]
-    variants = position.variant_set
-    if take is None:
-        take = squares[target].count(coin) if "greedy" in variants else 1
-    squares[target] = _remove(squares[target], coin, take)
-    collected = []
-    cleanup = "cleanup" in variants
-    for square in steps[:-1]:
-        count = squares[square].count(coin) if cleanup else 1
-        squares[square] = _remove(squares[square], coin, count)
-        collected.append(coin * count)
-    return squares, "".join(collected), coin * take
-
-
-def _remove(stack: str, coin: str, count: int) -> str:
-    if not count:
-        return stack
-    if stack[-count:] == coin * count:
-        return stack[:-count]
-    position = stack.index(coin)
-    return stack[:position] + stack[position + count :]
-
-
-def _empty_squares(
-    position: CoinIsolationPosition, squares: list[str], target: int
-) -> list[int]:
-    """Empty squares when the collected coins are placed (transplant: pawn not yet moved;
-    transplant-variant-variant: pawn already on the target)."""
-    pawns = position.pawn_mask
-    if "transplant-variant-variant" in position.variant_set:
-        source = position.pawns[position.to_move - 1]
-        if source is not None:
-            pawns &= ~(1 << source)
-        pawns |= 1 << target
-    return [index for index in range(64) if not squares[index] and not (pawns >> index) & 1]
-
-
 def play(position: CoinIsolationPosition, move: CoinIsolationMove) -> CoinIsolationPosition:
     """The position after a legal ``move`` (call :func:`check` first for untrusted moves)."""
     player = position.to_move
@@ -375,7 +348,7 @@ def play(position: CoinIsolationPosition, move: CoinIsolationMove) -> CoinIsolat
     if move.kind == STAY:
         assert source is not None
         coin = move.coin or squares[source][-1]
-        squares[source] = _remove(squares[source], coin, 1)
+        squares[source] = remove_coins(squares[source], coin, 1)
         return _next_turn(position, tuple(squares), position.pawns, coin)
     target = move.steps[-1]
     pawns[player - 1] = target
@@ -396,7 +369,7 @@ def play(position: CoinIsolationPosition, move: CoinIsolationMove) -> CoinIsolat
     if move.source_coins:
         assert source is not None
         for moved_coin in move.source_coins:
-            squares[source] = _remove(squares[source], moved_coin, 1)
+            squares[source] = remove_coins(squares[source], moved_coin, 1)
         squares[target] += move.source_coins
     if position.variant_set & MIXED_VARIANTS:
         squares[target] = sort_stack(squares[target])
