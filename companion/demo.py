@@ -36,6 +36,7 @@ from companion.launch import (
     new_referee,
     resumed_referee,
     run_windowed,
+    say_where_the_tail_went,
     simulated_hands,
     table_parts,
 )
@@ -451,6 +452,7 @@ def run_demo(
     journal = None
     if resume:
         referee, journal, players = resumed_referee(record)
+        say_where_the_tail_went(journal, "demo")
         game_options = replace(game_options, players=players)
     else:
         referee = new_referee(game_options)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -106,6 +107,14 @@ def resumed_referee(folder: Path) -> tuple[Referee, JournalWriter, int]:
     position = _record_missing_passes(game, timeline.final, journal, moves)
     referee = Referee(game, position, position=position, moves_played=moves)
     return referee, journal, timeline.header.players
+
+
+def say_where_the_tail_went(journal: JournalWriter, command: str) -> None:
+    """One sentence on stderr when resuming moved a damaged journal tail into a side file."""
+    if journal.set_aside is not None:
+        print(f"companion {command}: the damaged end of {journal.path} (a line a crash cut "
+              f"short) was moved to {journal.set_aside}; the game goes on from the last whole "
+              "line.", file=sys.stderr, flush=True)
 
 
 def _record_missing_passes(game: Game, position: Position, journal: JournalWriter,

@@ -46,6 +46,9 @@ def test_help_lists_every_variant_with_its_line(capsys, command):
     (["calibrate", "--frames", "0", "--out", "p.json"], "--frames 0 is out of range"),
     (["calibrate", "--timeout", "-5", "--out", "p.json"], "--timeout -5 is out of range"),
     (["mat", "--dpi", "1e9", "--out", "m.png"], "--dpi 1e9 is out of range; use 50 to 1200"),
+    (["replay", "game", "--delay", "-1"], "companion replay: --delay -1 is out of range"),
+    (["replay", "game", "--delay", "inf"], "companion replay: --delay inf is out of range"),
+    (["replay", "game", "--size", "99999x99999"], "--size '99999x99999' is too large"),
 ])
 def test_numbers_out_of_range_are_one_sentence_at_parse_time(capsys, command, words):
     assert main(command) == 2

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,7 +11,7 @@ from companion.cli import ListFormatter, players_help, variants_epilog
 from companion.cli.numbers import number
 
 if TYPE_CHECKING:
-    from companion.record.journal import JournalWriter
+    pass
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -64,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         recorded_square_mm,
         resumed_referee,
         run_windowed,
+        say_where_the_tail_went,
         table_parts,
         wait_until,
     )
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None:
         referee, journal, players = resumed_referee(args.resume)
         folder = args.resume
-        _say_where_the_tail_went(journal)
+        say_where_the_tail_went(journal, "play")
     else:
         check_players(args.game, args.players)
         variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
@@ -123,11 +123,3 @@ def _ending(result: str | None, folder: Path) -> str:
     if not journal_path(folder).is_file():
         return "Stopped before the starting layout was confirmed; no game record was written."
     return f"Stopped before the end; carry on with `companion play --resume {folder}`."
-
-
-def _say_where_the_tail_went(journal: JournalWriter) -> None:
-    """One sentence on stderr when resuming moved a damaged journal tail into a side file."""
-    if journal.set_aside is not None:
-        print(f"companion play: the damaged end of {journal.path} (a line a crash cut short) "
-              f"was moved to {journal.set_aside}; the game goes on from the last whole line.",
-              file=sys.stderr, flush=True)

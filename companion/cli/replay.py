@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.cli.numbers import number
+
 if TYPE_CHECKING:
     from companion.display.snapshot import CameraView, PlayerView, Severity, Snapshot
     from companion.record.entries import JournalEvent
@@ -47,9 +49,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--headless", action="store_true", help="no window: print each step")
     parser.add_argument("--out", metavar="SHOTS_DIR", help="headless: save a PNG per step here")
     parser.add_argument(
-        "--delay", type=float, default=0.0, metavar="S", help="step on its own every S seconds"
+        "--delay", type=number("--delay", 0, 3600), default=0.0, metavar="S",
+        help="step on its own every S seconds, 0 (by keys only) to 3600"
     )
-    parser.add_argument("--size", default="1600x900", help="screen size, WIDTHxHEIGHT")
+    parser.add_argument("--size", default="1600x900",
+                        help="screen size, WIDTHxHEIGHT, 320x240 to 7680x4320")
     parser.set_defaults(func=run)
 
 
@@ -112,6 +116,8 @@ def _parse_size(text: str) -> tuple[int, int]:
         raise CompanionError(f"--size {text!r} is not WIDTHxHEIGHT, like 1600x900.") from None
     if width < 320 or height < 240:
         raise CompanionError(f"--size {text!r} is too small; give at least 320x240.")
+    if width > 7680 or height > 4320:
+        raise CompanionError(f"--size {text!r} is too large; give at most 7680x4320.")
     return width, height
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
+from contract.schemas import describe_error, first_error
 
 FORMAT = "coin-table-companion/journal"
 FORMAT_VERSION = 1
@@ -258,6 +259,10 @@ def header_from_json(data: object) -> JournalHeader:
             f"has format version {version}, newer than this companion reads "
             f"({FORMAT_VERSION}); update the companion"
         )
+    found = first_error(data, "journal-line")
+    if found is not None:
+        raise LineDamage(f"{describe_error(found)}; correct it by hand, or restore the journal "
+                         "from a copy")
     calibration = data.get("calibration") or {}
     if not isinstance(calibration, dict):
         raise LineDamage("has a calibration that is not an object")

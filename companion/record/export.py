@@ -51,6 +51,7 @@ from typing import Any
 from companion.record.errors import GameTextError, RecordError
 from companion.record.journal import JournalEvent
 from companion.record.replay import GameTimeline, load_timeline
+from contract.user_files import parse_json
 
 GAME_TEXT_NAME = "game.txt"
 LINE_WIDTH = 80
@@ -100,10 +101,7 @@ class GameText:
         value = self.tag("Position")
         if value is None:
             raise GameTextError("the game text has no [Position] tag, so its moves cannot replay.")
-        try:
-            data = json.loads(value)
-        except json.JSONDecodeError as error:
-            raise GameTextError(f"the game text's [Position] tag is not JSON: {error}.") from None
+        data = parse_json(value, "the game text's [Position] tag", GameTextError)
         if not isinstance(data, dict):
             raise GameTextError("the game text's [Position] tag is not a JSON object.")
         return data

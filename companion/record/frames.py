@@ -55,11 +55,21 @@ def save_frame(folder: str | os.PathLike[str], number: int, image: npt.NDArray[n
 
 
 def load_frame(folder: str | os.PathLike[str], name: str) -> npt.NDArray[np.uint8]:
-    """Read a frame by the name the journal gives (``frames/0007.jpg``) as a BGR image."""
-    import cv2
+    """Read a frame by the name the journal gives (``frames/0007.jpg``) as a BGR image. A name
+    that leads out of the game folder, a missing file, one too large (checked from its header
+    before decoding, as ``vision read`` does) or no image is a :class:`FrameError`."""
+    from vision.errors import ImageReadError
+    from vision.image_file import read_image
 
-    path = Path(folder) / name
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise FrameError(f"frame {path} is missing or not an image; the journal keeps the move.")
+    root = Path(folder).resolve()
+    path = (root / name).resolve()
+    if not path.is_relative_to(root):
+        raise FrameError(f"the journal names frame {name!r}, outside the game folder {root}; "
+                         "the journal keeps the move.")
+    if not path.is_file():
+        raise FrameError(f"frame {path} is missing; the journal keeps the move.")
+    try:
+        image = read_image(path)
+    except ImageReadError as error:
+        raise FrameError(f"{error}; the journal keeps the move.") from None
     return cast("npt.NDArray[np.uint8]", image)

@@ -252,3 +252,50 @@ def test_one_damaged_line_never_gives_a_wrong_move(tmp_path, capsys, seed):
     assert status == (2 if timeline.problems else 0)
     assert "Traceback" not in err
     assert len(err.splitlines()) == len(timeline.problems)
+
+
+def test_demo_resume_says_where_the_damaged_tail_went(tmp_path, capsys, monkeypatch):
+    import companion.demo
+
+    out = tmp_path / "demo"
+    folder = out / "record"
+    record_random_game(folder, 46, max_turns=6)
+    original, intact = crash_mid_line(folder)
+    monkeypatch.setattr(companion.demo, "table_parts", _stop_here)
+    with pytest.raises(_Stopped):
+        main(["demo", "--resume", str(out), "--headless"])
+    (side,) = folder.glob("journal.jsonl.damaged-*")
+    assert capsys.readouterr().err.splitlines() == [
+        f"companion demo: the damaged end of {folder / JOURNAL_NAME} (a line a crash cut short) "
+        f"was moved to {side}; the game goes on from the last whole line."
+    ]
+    assert (folder / JOURNAL_NAME).read_bytes()[:intact] + side.read_bytes() == original
+
+
+class _Stopped(Exception):
+    """Raised where the resumed demo would open its camera: the tail was dealt with by then."""
+
+
+def _stop_here(*args, **kwargs):
+    raise _Stopped
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("seed", "x", "'options.demo.seed' = 'x', not a whole number"),
+    ("sloppy_rate", 7, "'options.demo.sloppy_rate' = 7"),
+    ("bots", ["psychic"], "'options.demo.bots[0]' = 'psychic'"),
+])
+def test_a_hand_edited_demo_header_is_one_sentence(tmp_path, capsys, field, value, words):
+    out = tmp_path / "demo"
+    folder = out / "record"
+    record_random_game(folder, 47, max_turns=4)
+    lines = lines_of(folder)
+    header = json.loads(lines[0])
+    header.setdefault("options", {})["demo"] = {"seed": 1, field: value}
+    write_lines(folder, [json.dumps(header).encode(), *lines[1:]])
+    before = (folder / JOURNAL_NAME).read_bytes()
+    assert main(["demo", "--resume", str(out), "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and "Traceback" not in err
+    assert err.startswith(f"companion demo: {folder / JOURNAL_NAME} line 1 (the header) has ")
+    assert (folder / JOURNAL_NAME).read_bytes() == before

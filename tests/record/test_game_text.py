@@ -119,6 +119,17 @@ def test_missing_position_tag_is_reported():
         parse_game_text("1. a1 *").start_position_json()
 
 
+@pytest.mark.parametrize(("value", "expected"), [
+    ('{"passes": NaN}', "NaN is not a JSON number"),
+    ('{"passes": ', "the game text's [Position] tag is not JSON"),
+])
+def test_a_position_tag_that_is_not_strict_json_is_reported(value, expected):
+    text = f'[Position "{value.replace(chr(34), chr(92) + chr(34))}"]\n\n1. a1 *'
+    with pytest.raises(GameTextError) as caught:
+        parse_game_text(text).start_position_json()
+    assert expected in str(caught.value)
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_random_game_texts_round_trip(seed):
     rng = random.Random(seed)
