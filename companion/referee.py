@@ -56,6 +56,7 @@ from companion.referee_events import (
     WantFrame,
     end_button_seat,
 )
+from companion.referee_rolls import RollingReferee, RollTally
 from contract.observation import Observation
 from contract.table_state import TableState
 
@@ -88,9 +89,11 @@ class _State:
     trouble: dict[str, str] = field(default_factory=dict)
     rejected: Observation | None = None
     over_camera: tuple[str, ...] = ()
+    tally: RollTally | None = None
+    reading_dice: bool = False
 
 
-class Referee:
+class Referee(RollingReferee):
     """The turn loop for one game; feed it events with :meth:`handle`."""
 
     def __init__(
@@ -104,11 +107,14 @@ class Referee:
         """``template`` gives players, variants and sides for a layout read at setup.
 
         A ``position`` (resuming a game) skips setup; ``moves_played`` fills the list of moves.
-        With ``dice`` the companion rolls at chance nodes; without, the players enter their roll.
+        With ``dice`` the companion rolls at chance nodes whatever is pressed; without, the
+        players roll real dice for the camera, press ROLL for the companion's own random roll,
+        or enter their roll (see :mod:`companion.referee_rolls`).
         """
         self.game = game
         self.template = template
         self.dice = dice
+        self._random = random.Random()
         self._state = _State()
         if position is not None:
             self._state.position = position
@@ -141,6 +147,8 @@ class Referee:
         if isinstance(event, Seen):
             if self._state.phase is Phase.RESTORE:
                 return self._restore_seen(event)
+            if self._state.phase is Phase.ROLL:
+                return self._dice_seen(event) if self._state.reading_dice else []
             return self._seen(event)
         return self._press(event)
 
@@ -387,90 +395,10 @@ class Referee:
             "frame": state.frame,
         })
         state.history.append(_Turn(before, move, 0))
-        self._begin_turn(f"Player {player} played {move.text()}.")
+        note = self.game.table_note(before, move)
+        self._begin_turn(f"Player {player} played {move.text()}. {note}".strip())
         passes = self._passes_until_move(state.history)
         return [record, *passes, Lights(turn=self._lit_turn(), verdict="green")]
-
-    # Chance ---------------------------------------------------------------------------------------
-
-    def _await_roll(self) -> None:
-        """At a chance node, wait for the roll: list the outcomes and say how to give one."""
-        state = self._state
-        position = self._current()
-        if state.phase is Phase.OVER or not self.game.is_chance(position):
-            return
-        state.phase, state.selected = Phase.ROLL, 0
-        state.candidates = [outcome for outcome, _ in self.game.chance_outcomes(position)]
-        self._say_roll()
-
-    def _say_roll(self) -> None:
-        state = self._state
-        player = self._mover()
-        if self.dice is not None:
-            self._say(f"{state.message} Player {player}: press ROLL (or confirm) to roll.", "info")
-            return
-        shown = state.candidates[state.selected].text()
-        self._say(f"Player {player}: roll your dice, then show the roll with select ({shown}) "
-                  "and enter it with confirm.", "info")
-
-    def _press_while_rolling(self, press: Press) -> list[Effect]:
-        state = self._state
-        if self.dice is not None:
-            if press.button not in ("ROLL", "CONFIRM", f"END{self._mover()}"):
-                return []
-            outcomes = self.game.chance_outcomes(self._current())
-            outcome = self.dice.choices([move for move, _ in outcomes],
-                                        weights=[float(chance) for _, chance in outcomes])[0]
-            return self._apply_roll(outcome, "random")
-        if press.button == "SELECT":
-            state.selected = (state.selected + 1) % len(state.candidates)
-            self._say_roll()
-            return []
-        if press.button == "CONFIRM":
-            return self._apply_roll(state.candidates[state.selected], press.source)
-        return []
-
-    def _apply_roll(self, outcome: Move, source: str) -> list[Effect]:
-        """Apply a chance outcome given by ``source`` and record it, then go on to the move."""
-        state = self._state
-        before = self._current()
-        player = self.game.to_move(before)
-        state.position = self.game.apply(before, outcome)
-        state.log.append(f"{player}: {outcome.text()}")
-        if state.history:
-            state.history[-1].passes += 1
-        record = Record("move", {"player": player, "move": outcome.text(), "source": source,
-                                 "state_hash": state.position.state_hash()})
-        self._begin_turn(f"Player {player} rolled {outcome.text()}.")
-        changed = differences(appearance(self.game, state.position),
-                              appearance(self.game, before))
-        if changed:
-            state.phase, state.marked = Phase.RESTORE, tuple(d.square for d in changed)
-            self._say(f"{state.message} Now {describe(changed)}; then press confirm.", "warning")
-            return [record, Lights(turn=player, verdict="ask")]
-        rest = self._passes_until_move(state.history)
-        return [record, *rest, Lights(turn=self._lit_turn(), verdict=self._lamp())]
-
-    def _restore_seen(self, seen: Seen) -> list[Effect]:
-        """The camera's view after the players changed the board as a roll asked: go on when it
-        shows the position (regions the camera is unsure of aside), else say what still differs."""
-        state = self._state
-        unsure = unsure_squares(seen.observation)
-        left = [difference for difference in differences(
-            appearance(self.game, self._current()), seen_looks(seen.observation))
-            if difference.square not in unsure]
-        if left:
-            state.marked = tuple(difference.square for difference in left)
-            self._say(f"The board is not as it should be yet: {describe(left)}; then press "
-                      "confirm.", "error")
-            return [Lights(turn=self._mover(), verdict="red")]
-        self._begin_turn("The board is as it should be.")
-        rest = self._passes_until_move(state.history)
-        return [*rest, Lights(turn=self._lit_turn(), verdict=self._lamp())]
-
-    def _lamp(self) -> str | None:
-        """The verdict lamp for the phase: ask while a roll is awaited."""
-        return "ask" if self._state.phase is Phase.ROLL else None
 
     # Forced actions and the end -------------------------------------------------------------------
 
@@ -555,12 +483,14 @@ class Referee:
     def _lit_turn(self) -> int | None:
         return None if self._state.phase is Phase.OVER else self._mover()
 
-    def _begin_turn(self, message: str) -> None:
+    def _begin_turn(self, message: str, prompt: bool = True) -> None:
         state = self._state
         state.phase = Phase.OVER if self.game.is_over(self._current()) else Phase.TURN
         state.candidates, state.selected, state.marked = [], 0, ()
         state.rejected, state.over_camera = None, ()
-        self._say(message, "info")
+        state.tally, state.reading_dice = None, False
+        told = self.game.prompt(self._current()) if prompt and state.phase is Phase.TURN else ""
+        self._say(f"{message} {told}".strip(), "info")
 
     def _say_choice(self) -> None:
         state = self._state

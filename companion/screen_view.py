@@ -95,6 +95,7 @@ def snapshot_of(
     data = view.position.to_json() if view.position is not None else {}
     tokens = view.table.tokens()
     held = rules.seat_coins(view.position) if view.position is not None else {}
+    notes = rules.seat_notes(view.position) if view.position is not None else {}
     players = tuple(
         PlayerView(
             number=seat.number,
@@ -104,6 +105,7 @@ def snapshot_of(
             pawn=tokens.get(str(seat.number)),
             score_cents=view.scores.get(seat.number, 0),
             taken=held.get(seat.number, ""),
+            note=notes.get(seat.number, ""),
         )
         for seat in seats
     )
@@ -111,6 +113,7 @@ def snapshot_of(
     return Snapshot(
         game=info.title,
         seat_heading=info.seat_heading,
+        score_unit=info.score_unit,
         files=board.files,
         ranks=board.ranks,
         mat=board.mat,

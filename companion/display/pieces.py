@@ -56,8 +56,11 @@ METALS: dict[str, tuple[RGB, RGB, RGB]] = {
 LARGEST_COIN_MM = COIN_KINDS["Q"][1]
 
 
-def score_text(cents: int) -> str:
-    """A score in dollars and cents as the screen shows it: ``score_text(41) == "$0.41"``."""
+def score_text(cents: int, unit: str = "¢") -> str:
+    """A score as the screen shows it: cents in dollars and cents (``score_text(41) ==
+    "$0.41"``), any other unit after the number (``score_text(14, " coins") == "14 coins"``)."""
+    if unit != "¢":
+        return f"{cents}{unit}"
     sign = "-" if cents < 0 else ""
     return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"
 

@@ -76,14 +76,16 @@ def draw_scores(
         label = cache.text(heading, layout.text.small, MUTED)
         blit_left(surface, label, (column.x + 8, column.center[1]))
     for player, row in zip(snapshot.players, layout.score_rows, strict=False):
-        draw_score_row(surface, player, player.number == snapshot.to_move, row, layout, cache)
+        draw_score_row(surface, player, player.number == snapshot.to_move, row, layout, cache,
+                       snapshot.score_unit)
 
 
 def draw_score_row(
     surface: pygame.Surface, player: PlayerView, to_move: bool, row: Box, layout: Layout,
-    cache: Sprites,
+    cache: Sprites, score_unit: str = "¢",
 ) -> None:
-    """One player's row: pawn and name, score in dollars and cents, the coins taken."""
+    """One player's row: pawn and name, the score (cents as dollars and cents, other units as
+    they are), the coins taken or the seat's note."""
     name_box, score_box, taken_box = layout.score_columns(row)
     pygame.draw.rect(surface, PANEL_HIGHLIGHT if to_move else PANEL, row.inset(2),
                      border_radius=row.height // 6)
@@ -91,9 +93,13 @@ def draw_score_row(
     name_x = row.x + row.height + 10
     size = fit_size(cache, player.name, score_font_size(layout), name_box.right - name_x - 4)
     blit_left(surface, cache.text(player.name, size, TEXT), (name_x, row.center[1]))
-    score = cache.text(score_text(player.score_cents), score_font_size(layout), WHITE)
+    score = cache.text(score_text(player.score_cents, score_unit), score_font_size(layout), WHITE)
     blit_left(surface, score, (score_box.x + 8, row.center[1]))
-    draw_taken(surface, player.taken, taken_box.inset(4), cache)
+    if player.taken or not player.note:
+        draw_taken(surface, player.taken, taken_box.inset(4), cache)
+        return
+    size = fit_size(cache, player.note, layout.text.small, taken_box.width - 8)
+    blit_left(surface, cache.text(player.note, size, TEXT), (taken_box.x + 8, row.center[1]))
 
 
 def score_font_size(layout: Layout) -> int:

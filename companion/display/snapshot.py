@@ -56,7 +56,8 @@ class PlayerView:
 
     ``number`` is the seat (1..4) and is the label drawn on the pawn, so pawns differ by more than
     colour. ``score_cents`` is the score the referee computed; ``taken`` lists the coins taken in
-    the order they were taken (``"PPNQ"``).
+    the order they were taken (``"PPNQ"``); ``note`` says in words what a game keeps per seat
+    that is no row of coins (Coin Grid: ``3 in reserve, 1 dead coin``).
     """
 
     number: int
@@ -66,6 +67,7 @@ class PlayerView:
     pawn: str | None = None
     score_cents: int = 0
     taken: str = ""
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,7 @@ class Snapshot:
     title: str = "Coin Table Companion"
     game: str = "Coin Isolation"
     seat_heading: str = "Coins taken"
+    score_unit: str = "¢"
     variants: tuple[str, ...] = ()
     files: int = 8
     ranks: int = 8

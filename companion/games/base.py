@@ -172,6 +172,22 @@ class GameInfo:
                      for index in range(players))
 
 
+@dataclass(frozen=True)
+class DiceRoll:
+    """One roll of real dice that settles a node at the table: ``player`` rolls ``dice`` dice
+    (a battle takes one roll a side). ``halved`` says the total counts half, rounded down, and
+    ``label`` names the roll on the screen (``South's attack``)."""
+
+    player: int
+    dice: int
+    label: str
+    halved: bool = False
+
+    def total(self, faces: Sequence[int]) -> int:
+        """What ``faces`` count for in this roll."""
+        return sum(faces) // 2 if self.halved else sum(faces)
+
+
 class Game(ABC):
     """The fixed hooks of a rules engine. Subclasses set :attr:`name` and :attr:`info` and
     implement the hooks."""
@@ -273,6 +289,11 @@ class Game(ABC):
         what the screen shows per seat under :attr:`GameInfo.seat_heading`. None by default."""
         return {}
 
+    def seat_notes(self, position: Position) -> dict[int, str]:
+        """What the screen says per seat beside its score, in words, where a game keeps
+        something that is no row of coins (a reserve count). None by default."""
+        return {}
+
     def changed_regions(self, position: Position, move: Move) -> frozenset[str]:
         """Regions whose contents differ after ``move`` (for drawing a candidate)."""
         return self.layout(position).changed(self.layout(self.apply(position, move)))
@@ -299,6 +320,26 @@ class Game(ABC):
     def chance_outcomes(self, position: Position) -> list[tuple[Move, Fraction]]:
         """The chance outcomes at a chance node with their probabilities; empty elsewhere."""
         return []
+
+    def dice_rolls(self, position: Position) -> tuple[DiceRoll, ...]:
+        """The rolls of real dice that settle this node at the table, in the order they are
+        made; none (the default) where the players do not roll. A node may be a decision and
+        still have a roll (Coin Grid's turn start: roll, or make a double stack)."""
+        return ()
+
+    def outcome_of_dice(self, position: Position, faces: Sequence[Sequence[int]]) -> Move | None:
+        """The action the rolled ``faces`` (one sequence a roll of :meth:`dice_rolls`) give, or
+        None when they settle nothing and are rolled again (a tied battle)."""
+        raise RulesError(f"{self.info.title} has no roll of dice here")
+
+    def table_note(self, position: Position, move: Move) -> str:
+        """What the players do by hand with ``move`` that the camera cannot check (a coin put
+        away under another), in a sentence for the screen; empty by default."""
+        return ""
+
+    def prompt(self, position: Position) -> str:
+        """What the player to move does now, in a sentence for the screen; empty by default."""
+        return ""
 
     def children(self, position: Position) -> list[Move]:
         """Every action from here: chance outcomes at a chance node, legal moves otherwise."""

@@ -130,6 +130,11 @@ class JournalHeader:
         }
 
 
+#: The dice of a roll at the table: rounds (a tied battle is rolled again), each the rolls made
+#: in it (a battle: the attacker's, then the defender's), each the faces shown.
+Dice = tuple[tuple[tuple[int, ...], ...], ...]
+
+
 @dataclass(frozen=True)
 class JournalEvent:
     """One journal line after the header. Which optional fields a kind needs:
@@ -168,6 +173,7 @@ class JournalEvent:
     chosen: str | None = None
     regions: tuple[str, ...] = ()
     text: str | None = None
+    dice: Dice = ()
     line: int | None = field(default=None, compare=False)
 
     def to_json(self) -> JsonObject:
@@ -194,7 +200,7 @@ class JournalEvent:
 #: Event fields beside kind, number, time, source and state_hash, in the order lines hold them.
 OPTIONAL_FIELDS = (
     "player", "move", "frame", "correction", "retracts", "position", "region", "was", "now",
-    "ruling", "candidates", "chosen", "regions", "text",
+    "ruling", "candidates", "chosen", "regions", "text", "dice",
 )  # fmt: skip
 
 
@@ -261,8 +267,8 @@ def header_from_json(data: object) -> JournalHeader:
         )
     found = first_error(data, "journal-line")
     if found is not None:
-        raise LineDamage(f"{describe_error(found)}; correct it by hand, or restore the journal "
-                         "from a copy")
+        raise LineDamage(f"{describe_error(found)} (correct the line by hand, or restore the "
+                         "journal from a copy)")
     calibration = data.get("calibration") or {}
     if not isinstance(calibration, dict):
         raise LineDamage("has a calibration that is not an object")
@@ -327,8 +333,27 @@ def event_from_json(data: object) -> JournalEvent:
         chosen=_field(data, "chosen", str, required=False),
         regions=tuple(_strings(data, "regions")),
         text=_field(data, "text", str, required=kind in ("note", "ruling")),
+        dice=_dice(data),
     )
     return event
+
+
+def _dice(data: Mapping[str, Any]) -> Dice:
+    """The ``dice`` field: rounds of rolls of die faces (``[[[4], [4]], [[5], [3, 2]]]``)."""
+    raw = data.get("dice", [])
+    try:
+        rounds = tuple(tuple(tuple(_face(face) for face in roll) for roll in round_)
+                       for round_ in raw)
+    except (TypeError, ValueError):
+        raise LineDamage("has a 'dice' field that is not rounds of rolls of die faces "
+                         "1 to 6") from None
+    return rounds
+
+
+def _face(value: Any) -> int:
+    if type(value) is not int or not 1 <= value <= 6:
+        raise ValueError(value)
+    return value
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type, *, required: bool = True) -> Any:

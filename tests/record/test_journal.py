@@ -323,10 +323,13 @@ def test_header_of_a_newer_format_asks_for_an_update(tmp_path):
 CHILD = textwrap.dedent(
     """
     import sys
+    from companion.games import get_game
     from companion.record.journal import JournalHeader, JournalWriter, Seat
     folder, seed = sys.argv[1], int(sys.argv[2])
     header = JournalHeader(game="coin-isolation", players=2,
-                           seats=(Seat(1, "south"), Seat(2, "north")), initial_position={})
+                           seats=(Seat(1, "south"), Seat(2, "north")),
+                           initial_position=get_game("coin-isolation").new_position(2, seed=1)
+                           .to_json())
     writer = JournalWriter.create(folder, header)
     print("ready", flush=True)
     number = 0

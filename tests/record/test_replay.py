@@ -235,7 +235,7 @@ def test_unknown_game_or_bad_initial_position_is_a_record_error(tmp_path):
     with pytest.raises(RecordError, match="'chess' is unknown"):
         load_timeline(tmp_path)
     edit_line(tmp_path, 1, game=GAME, initial_position={"game": GAME, "squares": {"z9": "P"}})
-    with pytest.raises(JournalHeaderError, match="initial position is not a valid"):
+    with pytest.raises(JournalHeaderError, match="has no 'players' in 'initial_position'"):
         load_timeline(tmp_path)
 
 

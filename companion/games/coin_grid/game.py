@@ -41,6 +41,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.games.base import (
+    DiceRoll,
     Game,
     GameInfo,
     IllegalMoveError,
@@ -49,6 +50,7 @@ from companion.games.base import (
     Result,
     RulesError,
 )
+from companion.games.coin_grid import at_table
 from companion.games.coin_grid.board import SIDES, SQUARE_NAMES, bits
 from companion.games.coin_grid.legality import check
 from companion.games.coin_grid.moves import CoinGridMove, parse_move
@@ -92,7 +94,7 @@ class CoinGrid(Game):
     info = GameInfo(
         title="Coin Grid", min_players=2, max_players=2, mat="coin-grid",
         coin_kinds=COIN_KINDS, chance=True, token_colours=("red", "blue"),
-        seat_heading="Reserve", seat_names={2: SIDES},
+        score_unit=" coins", seat_heading="Held", seat_names={2: SIDES},
     )
 
     def new_position(self, players: int = 2, variants: Sequence[str] = (),
@@ -137,6 +139,26 @@ class CoinGrid(Game):
             return [(roll, FACE_CHANCE) for roll in ROLLS]
         return list(battle_outcomes(position))
 
+    def dice_rolls(self, position: Position) -> tuple[DiceRoll, ...]:
+        """The mover's die at a turn start; the attacker's then the defender's dice in a battle
+        (see :mod:`~companion.games.coin_grid.at_table`)."""
+        return at_table.dice_rolls(_position(position))
+
+    def outcome_of_dice(self, position: Position, faces: Sequence[Sequence[int]]
+                        ) -> Move | None:
+        """``roll:N``, or the battle's winner (None: a tie, rolled again)."""
+        return at_table.outcome_of_dice(_position(position), faces)
+
+    def table_note(self, position: Position, move: Move) -> str:
+        """The loser's coins into the winner's reserve; a reserve coin under a double stack."""
+        if not isinstance(move, CoinGridMove):
+            return ""
+        return at_table.table_note(_position(position), move)
+
+    def prompt(self, position: Position) -> str:
+        """Roll or double, where to move and what must wait, where a dead coin may go."""
+        return at_table.prompt(_position(position))
+
     def children(self, position: Position) -> list[Move]:
         """Every child of the node, as RULINGS.md's game tree has them."""
         return list(children(_position(position)))
@@ -166,6 +188,10 @@ class CoinGrid(Game):
     def seat_coins(self, position: Position) -> dict[int, str]:
         """None: reserves are counts (the coin kinds in them are not tracked)."""
         return {}
+
+    def seat_notes(self, position: Position) -> dict[int, str]:
+        """Each player's reserve and the dead coins they brought in that still stand."""
+        return at_table.seat_notes(_position(position))
 
     def result(self, position: Position) -> Result:
         """The player with pieces left wins."""
