@@ -17,7 +17,9 @@
 Moves are numbered **per round**, as in PGN: ``N.`` before the first move of round N (the move of
 seat 1 in the usual turn order) and ``N...`` before a move that continues a round after a comment.
 A new round starts whenever the player to move has a seat number no greater than the previous
-mover's. Passes are moves (``pass``) followed by a comment. Moves later taken back stay in the text
+mover's. Passes are moves (``pass``) followed by a comment, and a roll of real dice is followed by
+its faces and their source (``roll:4 {dice 4 (camera)}``; a battle's ``{dice 5 : 3+2 (random)}``
+gives the attacker's faces, then the defender's, tied rounds first). Moves later taken back stay in the text
 as comments (``{taken back: c2-c3}``), so the moves outside braces are exactly the line of play.
 The movetext ends with the result: ``*`` for an unfinished game, otherwise the winning seat
 (``1``) or the tied seats (``1=2``).
@@ -342,6 +344,8 @@ def _items(timeline: GameTimeline) -> list[Item]:
             items.append(MoveItem(event.move or "pass", *rounds.next(seat), seat=label))
             if event.kind == "pass":
                 items.append(CommentItem(event.text or f"player {seat} has no legal move"))
+            elif event.dice:
+                items.append(CommentItem(dice_comment(event)))
             elif event.text:
                 items.append(CommentItem(event.text))
         elif event.kind == "correction" and event.correction == "undo":
@@ -407,6 +411,14 @@ def numbered_moves(timeline: GameTimeline, steps: int | None = None) -> tuple[st
         move = f"[{seats[number]}] {text}" if labelled else text
         labels.append(f"{round_number}{'.' if opens else '...'} {move}")
     return tuple(labels)
+
+
+def dice_comment(event: JournalEvent) -> str:
+    """The dice behind a roll, and where they came from: ``dice 5 : 3 (camera)``; rounds of
+    a tied battle one after the other, ``dice 4 : 4, 2 : 5 (random)``."""
+    rounds = ", ".join(" : ".join("+".join(map(str, faces)) for faces in round_)
+                       for round_ in event.dice)
+    return f"dice {rounds} ({event.source})"
 
 
 def _comment(event: JournalEvent) -> str:

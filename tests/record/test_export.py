@@ -153,3 +153,13 @@ def test_a_two_player_export_is_exactly_as_before(tmp_path):
     record_random_game(tmp_path, 2, extras=True)
     target, _ = export_game(tmp_path)
     assert target.read_text().split("\n\n", 1)[1] == TWO_PLAYER_MOVETEXT
+
+
+def test_a_roll_of_real_dice_is_followed_by_its_faces_and_source():
+    from companion.record.entries import JournalEvent
+    from companion.record.export import dice_comment
+
+    battle = JournalEvent(number=3, kind="move", time="2026-11-26T10:00:00Z", source="camera",
+                          state_hash="0" * 16, player=1, move="attacker-wins",
+                          dice=(((4,), (4,)), ((5,), (3, 2))))
+    assert dice_comment(battle) == "dice 4 : 4, 5 : 3+2 (camera)"

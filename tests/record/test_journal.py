@@ -393,3 +393,20 @@ def test_random_damage_after_the_header_never_raises_and_keeps_what_precedes_it(
     assert result.events[: intact_lines - 1] == tuple(written[: intact_lines - 1])
     for problem in result.problems:
         assert problem.line > intact_lines and problem.message
+
+
+def test_the_dice_of_a_roll_are_kept_and_refused_when_not_die_faces(tmp_path):
+    from contract.schemas import first_error
+
+    with JournalWriter.create(tmp_path, make_header()) as writer:
+        fields = {"player": 1, "move": "c1-c2", "source": "camera", "state_hash": "0" * 16,
+                  "dice": [[[4], [4]], [[5], [3, 2]]]}
+        written = writer.record_fields("move", fields)
+        with pytest.raises(RecordError, match="'dice' field that is not rounds of rolls"):
+            writer.record_fields("move", {**fields, "dice": [[[7]]]})
+    assert written.dice == (((4,), (4,)), ((5,), (3, 2)))
+    line = json.loads((tmp_path / "journal.jsonl").read_text().splitlines()[1])
+    assert line["dice"] == [[[4], [4]], [[5], [3, 2]]]
+    assert first_error(line, "journal-line") is None
+    assert first_error({**line, "dice": [[[0]]]}, "journal-line") is not None
+    assert read_journal(tmp_path, verify=False).events[0].dice == written.dice
