@@ -171,7 +171,7 @@ class Referee(RollingReferee):
             to_move=self.game.to_move(position) if playing and position is not None else None,
             targets=(
                 self.game.legal_targets(position)
-                if playing and position is not None and state.phase is Phase.TURN
+                if playing and position is not None and state.phase in (Phase.TURN, Phase.ROLL)
                 else frozenset()
             ),
             candidates=candidates if listing else (),

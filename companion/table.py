@@ -159,6 +159,11 @@ class Table:
         self.events.put(Press(button, source))
 
     @property
+    @property
+    def last_event(self) -> JournalEvent | None:
+        """The journal's last written event (None before the first)."""
+        return self._last_event
+
     def snapshot(self) -> Snapshot:
         """The latest snapshot drawn (without the camera picture)."""
         with self._lock:

@@ -162,6 +162,7 @@ def test_a_double_stack_is_declared_with_select_and_confirm():
     assert "put a reserve coin under your coin on c8" in referee.view().message
     candidates = referee.view().candidates
     assert candidates[0] == "double:c8" and "roll:6" in candidates
+    assert referee.view().targets == {"c8"}  # the screen marks where a stack can be made
     effects = referee.handle(Press("CONFIRM", "panel"))
     assert moves(effects) == [("double:c8", "panel", None)]
     assert GAME.to_move(referee.position) == 2 and referee.phase is Phase.ROLL
@@ -186,3 +187,29 @@ def test_the_screen_names_coins_that_must_wait():
     referee = Referee(GAME, position, position=position)
     assert "b3 must wait: every original coin moves once before any moves twice" in (
         referee.view().message)
+
+
+def test_a_game_resumed_mid_battle_waits_for_the_attackers_roll(tmp_path):
+    from companion.launch import resumed_referee
+    from companion.record.entries import JournalHeader
+    from companion.record.journal import JournalWriter
+    from companion.record.replay import load_timeline
+
+    start = grid({"a1": "S1", "c6": "S1", "c7": "N1", "f12": "N1"}, phase="rolled", roll=4)
+    step = GAME.parse_move("c6xc7")
+    battle_node = GAME.apply(start, step)
+    with JournalWriter.create(tmp_path, JournalHeader.from_position(start.to_json())) as writer:
+        writer.record_move(step.text(), player=1, state_hash=battle_node.state_hash(),
+                           source="camera")
+    referee, journal, players = resumed_referee(tmp_path)
+    assert referee.position == battle_node and referee.phase is Phase.ROLL and players == 2
+    assert "South's attack on c7: roll 1 die" in referee.view().message
+    effects = roll_and_read(referee, 1, [6])
+    effects += roll_and_read(referee, 2, [2])
+    for record in records(effects):
+        journal.record_fields(record.kind, record.fields)
+    journal.close()
+    timeline = load_timeline(tmp_path)
+    assert [step.event.move for step in timeline.standing_steps()] == ["c6xc7", "attacker-wins"]
+    assert timeline.standing_steps()[-1].event.dice == (((6,), (2,)),)
+    assert timeline.final == referee.position
