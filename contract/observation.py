@@ -4,7 +4,9 @@ Vision produces an :class:`Observation`; the engine's ``candidates(position, obs
 consumes it. Neither side imports anything else of the other. Regions are named by the mat (squares
 ``a1``..``h8``, pits, track spaces, cups). A camera sees the top coin of a stack but not its height,
 so a reading holds the kind on top, never a count, except for regions that hold loose coins side by
-side (pits), where ``count`` and ``kinds`` say how many and which were seen.
+side (pits), where ``count`` and ``kinds`` say how many and which were seen. A dice tray's
+reading lists the dice seen there (:class:`DieReading`), each with its value, or None where a die
+is seen but cannot be read (cocked against another die or the frame, half hidden, blurred).
 """
 
 from __future__ import annotations
@@ -33,12 +35,55 @@ class ObservationError(CompanionError):
 
 
 @dataclass(frozen=True)
+class DieReading:
+    """One die seen in a tray: the value on its top face (1..6, None when a die is there but
+    its top cannot be read), how sure that is (0..1), its body colour as vision names it
+    (``"white"``, ``"red"``) and where its top face lies on the mat (mm)."""
+
+    value: int | None
+    confidence: float
+    colour: str
+    centre_mm: tuple[float, float]
+
+    def __post_init__(self) -> None:
+        if self.value is not None and not 1 <= self.value <= 6:
+            raise ObservationError(f"a die shows 1 to 6, not {self.value!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The die as a JSON-ready dict."""
+        return {
+            "value": self.value,
+            "confidence": round(self.confidence, 4),
+            "colour": self.colour,
+            "centre_mm": [round(self.centre_mm[0], 2), round(self.centre_mm[1], 2)],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DieReading:
+        """Parse :meth:`to_json` output; raises :class:`ObservationError` on bad fields."""
+        if not isinstance(data, Mapping):
+            raise ObservationError(f"a die reading must be an object, not {data!r}")
+        try:
+            value = data["value"]
+            x, y = data["centre_mm"]
+            return cls(
+                value=None if value is None else int(value),
+                confidence=float(data.get("confidence", 1.0)),
+                colour=str(data["colour"]),
+                centre_mm=(float(x), float(y)),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ObservationError(f"bad die reading {dict(data)!r}: {error!r}") from None
+
+
+@dataclass(frozen=True)
 class RegionReading:
     """What is visible in one region: the top coin kind (or None), a pawn label (or None).
 
     ``pawn`` is a colour name as vision reports it (``"red"``); the referee relabels colours to
     player numbers (``"1"``..) before asking the engine, see :meth:`Observation.relabel_pawns`.
-    ``count`` and ``kinds`` are set only for regions that hold several loose coins.
+    ``count`` and ``kinds`` are set only for regions that hold several loose coins, ``dice``
+    only for dice trays.
     """
 
     coin: str | None = None
@@ -46,9 +91,10 @@ class RegionReading:
     confidence: float = 1.0
     count: int | None = None
     kinds: tuple[str, ...] = ()
+    dice: tuple[DieReading, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The reading as a JSON-ready dict; loose-coin fields only when set."""
+        """The reading as a JSON-ready dict; loose-coin and dice fields only when set."""
         data: dict[str, Any] = {
             "coin": self.coin,
             "pawn": self.pawn,
@@ -57,6 +103,8 @@ class RegionReading:
         if self.count is not None:
             data["count"] = self.count
             data["kinds"] = list(self.kinds)
+        if self.dice:
+            data["dice"] = [die.to_json() for die in self.dice]
         return data
 
     @classmethod
@@ -67,6 +115,10 @@ class RegionReading:
             raise ObservationError(f"unknown coin kind {coin!r} in observation")
         pawn = data.get("pawn")
         count = data.get("count")
+        dice = data.get("dice", ())
+        if not isinstance(dice, (list, tuple)):
+            raise ObservationError(f"'dice' must be a list in {dict(data)!r}")
+        dice_read = tuple(DieReading.from_json(die) for die in dice)
         try:
             return cls(
                 coin=coin,
@@ -74,6 +126,7 @@ class RegionReading:
                 confidence=float(data.get("confidence", 1.0)),
                 count=None if count is None else int(count),
                 kinds=tuple(str(kind) for kind in data.get("kinds", ())),
+                dice=dice_read,
             )
         except (TypeError, ValueError) as error:
             raise ObservationError(f"bad region reading {dict(data)!r}: {error}") from None

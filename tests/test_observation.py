@@ -1,8 +1,10 @@
 """The observation contract round-trips through JSON and rejects bad input with a clear error."""
 
+import json
+
 import pytest
 
-from contract.observation import Observation, ObservationError, RegionReading
+from contract.observation import DieReading, Observation, ObservationError, RegionReading
 
 
 def test_json_round_trip_keeps_every_field():
@@ -33,3 +35,28 @@ def test_unknown_coin_kind_is_named_in_the_error():
 def test_text_that_is_not_json_is_reported():
     with pytest.raises(ObservationError, match="not JSON"):
         Observation.from_text("{nope")
+
+
+def test_tray_dice_round_trip_through_json_and_the_schema():
+    dice = (DieReading(5, 0.98, "white", (540.25, 351.5)),
+            DieReading(None, 0.6, "red", (562.0, 380.0)))
+    observation = Observation(regions={"tray": RegionReading(dice=dice, confidence=0.9),
+                                       "a1": RegionReading(coin="P")})
+    data = observation.to_json()
+    assert data["regions"]["tray"]["dice"][0] == {
+        "value": 5, "confidence": 0.98, "colour": "white", "centre_mm": [540.25, 351.5]}
+    assert data["regions"]["tray"]["dice"][1]["value"] is None
+    assert "dice" not in data["regions"]["a1"]
+    assert Observation.from_text(json.dumps(data)) == observation
+
+
+@pytest.mark.parametrize("die", [
+    {"value": 7, "confidence": 1, "colour": "white", "centre_mm": [0, 0]},
+    {"value": 2, "confidence": 1, "colour": "white"},
+    {"value": 0, "confidence": 1, "colour": "white", "centre_mm": [0, 0]},
+])
+def test_bad_dice_are_refused(die):
+    with pytest.raises(ObservationError):
+        Observation.from_text(json.dumps({"regions": {"tray": {"coin": None, "dice": [die]}}}))
+    with pytest.raises(ObservationError):
+        Observation.from_json({"regions": {"tray": {"coin": None, "dice": [die]}}})

@@ -163,6 +163,10 @@ BAD_EXAMPLES = {
         {"regions": {"a1": READING | {"count": 2}}},
         {"regions": {"a1": READING}, "milliseconds": -1},
         {"regions": {"a1": READING}, "markers_found": [1, 1]},
+        {"regions": {"tray": READING | {"dice": [{"value": 7, "confidence": 1, "colour": "red",
+                                                   "centre_mm": [1, 2]}]}}},
+        {"regions": {"tray": READING | {"dice": [{"value": None, "confidence": 1,
+                                                   "colour": "red", "centre_mm": [1]}]}}},
     ],
     "profile": [
         {"coins": "nope", "pawns": []},
