@@ -44,11 +44,13 @@ from vision.errors import VisionError
 from vision.synth.camera import (
     CameraPose,
     apply_homography,
+    camera_centre,
     distort_points,
     pixels_per_mm_at,
     pose_homography,
     remap_tables,
 )
+from vision.synth.dice import Die, draw_die
 from vision.synth.effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
 from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins, placements
 from vision.synth.objects import (
@@ -64,6 +66,7 @@ __all__ = [
     "PAWN_COLOURS",
     "PLAYER_COLOURS",
     "CameraPose",
+    "Die",
     "Hand",
     "Light",
     "PlacedCoin",
@@ -159,7 +162,9 @@ class SynthScene:
     the scene is hashable; build scenes with :meth:`build` or :meth:`from_table`.
     ``layout_seed`` fixes where each coin lies in its region and how it looks. ``variants``
     names the game variants the board was played under (``mixed-change`` for mixed stacks);
-    drawing ignores it, benchmarks sort frames by it.
+    drawing ignores it, benchmarks sort frames by it. ``dice`` are dice lying on the mat
+    (usually in a ``tray`` region), drawn in 3D as the camera sees them
+    (:mod:`vision.synth.dice`); set them with ``dataclasses.replace(scene, dice=...)``.
     """
 
     geometry: MatGeometry
@@ -170,6 +175,7 @@ class SynthScene:
     layout_seed: int = 0
     image_size: tuple[int, int] = (1920, 1080)
     variants: tuple[str, ...] = ()
+    dice: tuple[Die, ...] = ()
 
     def __post_init__(self) -> None:
         names = set(self.geometry.region_names())
@@ -252,6 +258,11 @@ class SynthScene:
         (with where its foot stands), exactly as :func:`render` draws them."""
         return _placements(self)
 
+    def camera_centre(self) -> tuple[float, float, float]:
+        """Where the camera stands: (x mm, y mm) over the mat and its height (mm)."""
+        size = (self.geometry.width_mm, self.geometry.height_mm)
+        return camera_centre(self.variation.pose, size, self.image_size)
+
     def homography(self) -> npt.NDArray[np.float64]:
         """The ideal 3x3 homography from mat millimetres to frame pixels (before lens bending)."""
         size = (self.geometry.width_mm, self.geometry.height_mm)
@@ -331,6 +342,9 @@ def _board_canvas(scene: SynthScene, pixels_per_mm: float) -> Image:
         pawn = pawn_of.get(region.name)
         if pawn is not None:
             draw_pawn(canvas, pawn.colour, pawn.foot_mm, pawn.level, pixels_per_mm, lighting)
+    camera = scene.camera_centre()
+    for die in scene.dice:
+        draw_die(canvas, die, pixels_per_mm, camera, lighting.direction)
     return canvas
 
 

@@ -1,0 +1,397 @@
+"""Reading the dice in a tray: which face each die shows, from the rectified top view.
+
+:func:`read_dice` works on the top view's crop of a ``tray`` region, in four steps, each from the
+physics of a cube on felt rather than from a model fitted to one renderer:
+
+1. **Bodies.** The felt is most of the tray, so its colour in this very frame is the crop's
+   median. A pixel belongs to a die where its chromaticity (log colour ratios, which neither
+   the light's strength nor its warmth change) differs from the felt's, or where it is much
+   brighter, or darker than any shadow. Pips are holes in a body and are filled.
+2. **Top faces.** Seen from a camera off to one side, a still die shows its top face swept
+   away from the camera by its height, over the side faces that face the camera. A square
+   swept along a segment ``d`` is as wide as the square across ``d`` and ``|d|`` longer along
+   it, whatever the square's turn, and a square's second moments are the same in every
+   direction: so the blob's principal axis is ``d``'s direction and its length less its
+   width is ``|d|``. Eroding the blob along ``d`` leaves the top face. The direction's sign is
+   the camera's lean (away from the camera's foot). Blobs of several touching dice are eroded
+   by the lean the single dice of the frame show (or the camera's) and split in as many
+   squares as their area holds.
+3. **Flat or not.** A flat die's top is a square 12-20 mm on a side. A die cocked against
+   another die or the frame shows its top foreshortened and a side face beside it: the top it
+   leaves is no square, or no square of that size, and the die is reported with value None.
+4. **Pips.** Every standard face puts its pips on a 3x3 grid spaced about 0.27 of the edge:
+   the contrast with the face's own colour is sampled at the nine points and the value is the
+   layout (1-6, either way round) whose pips are all clearly darker or lighter than every
+   empty point. The gap between the weakest pip and the strongest empty point, against the
+   pips' contrast, is the confidence; a face whose spots fit no layout is unreadable (None).
+
+The die's colour is named from its face colour, white-balanced by the felt's printed colour.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from calibration.drawing import TRAY_FILL
+from contract.observation import DieReading
+from vision.parallax import CameraOverMat
+from vision.rectify import TopView
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+#: The 3x3 grid points of a face, (column, row) in -1..1, in a fixed order.
+GRID: tuple[tuple[int, int], ...] = tuple((c, r) for r in (-1, 0, 1) for c in (-1, 0, 1))
+_CORNERS = frozenset({(-1, -1), (1, -1), (-1, 1), (1, 1)})
+#: Every face's pips on the grid, either way round, with its value.
+LAYOUTS: tuple[tuple[int, frozenset[tuple[int, int]]], ...] = (
+    (1, frozenset({(0, 0)})),
+    (2, frozenset({(-1, -1), (1, 1)})),
+    (2, frozenset({(1, -1), (-1, 1)})),
+    (3, frozenset({(-1, -1), (0, 0), (1, 1)})),
+    (3, frozenset({(1, -1), (0, 0), (-1, 1)})),
+    (4, _CORNERS),
+    (5, _CORNERS | {(0, 0)}),
+    (6, _CORNERS | {(-1, 0), (1, 0)}),
+    (6, _CORNERS | {(0, -1), (0, 1)}),
+)
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    """How dice are found and read.
+
+    A die's edge is ``edge_mm`` (the common dice are 12-20 mm). A pixel is a die's where its
+    log chromaticity differs from the felt's by ``chroma`` or its log brightness by more than
+    ``brighter`` above or ``darker`` below (a shadow darkens less than that). ``border_mm``
+    of the crop's edge (the tray's printed frame) is ignored. A top face is square when its
+    sides differ by at most ``square_tolerance`` of the longer and it fills ``least_fill`` of
+    its rectangle. Pips lie ``spread`` of the edge from the face's middle; the contrast is
+    sampled over discs ``sample_share`` of the edge across; a value is read when its weakest
+    pip stands out from its strongest empty point by ``least_margin`` of the pip contrast
+    (``sure_margin`` for full confidence) and by ``least_contrast`` (8-bit levels) at least.
+    """
+
+    edge_mm: tuple[float, float] = (12.0, 20.0)
+    chroma: float = 0.2
+    brighter: float = 0.4
+    darker: float = 0.9
+    border_mm: float = 1.6
+    square_tolerance: float = 0.14
+    least_fill: float = 0.72
+    spread: float = 0.27
+    sample_share: float = 0.12
+    least_margin: float = 0.2
+    sure_margin: float = 0.5
+    least_contrast: float = 18.0
+    spacings: tuple[float, ...] = (0.8, 0.87, 0.94, 1.01)
+    most_dice: int = 8
+
+
+_DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+
+
+@dataclass(frozen=True)
+class _Face:
+    """A top face found in the crop: its mask (crop pixels), rectangle and how it was found."""
+
+    mask: Image
+    rect: tuple[tuple[float, float], tuple[float, float], float]
+    flat: bool
+
+
+def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
+              camera: CameraOverMat) -> tuple[DieReading, ...]:
+    """The dice in the window ``box`` (pixels x0, y0, x1, y1) of a top view seen by ``camera``."""
+    x0, y0, x1, y1 = box
+    scale = view.pixels_per_mm
+    middle = view.to_mm((x0 + x1) / 2, (y0 + y1) / 2)
+    direction, size = camera.lean(np.array([middle]))
+    lean = (float(direction[0, 0] * size[0]), float(direction[0, 1] * size[0]))
+    origin = (view.origin_mm[0] + x0 / scale, view.origin_mm[1] + y0 / scale)
+    return read_dice(config, view.image[y0:y1, x0:x1], scale, lean, origin)
+
+
+def read_dice(
+    config: DiceConfig, tray_image: Image, pixels_per_mm: float,
+    lean: tuple[float, float] = (0.0, 0.0), origin_mm: tuple[float, float] = (0.0, 0.0),
+) -> tuple[DieReading, ...]:
+    """The dice in ``tray_image`` (BGR uint8, a top view's crop of a tray at ``pixels_per_mm``),
+    ordered top to bottom. ``lean`` is how raised things lean in the view (mm per mm of height,
+    away from the camera's foot: :meth:`vision.parallax.CameraOverMat.lean`); ``origin_mm``
+    is the mat point of the crop's top-left pixel corner, for the dice's centres."""
+    if tray_image.ndim != 3 or tray_image.shape[2] != 3 or tray_image.size == 0:
+        return ()
+    smooth = cv2.GaussianBlur(tray_image, (0, 0), 0.7)
+    felt = np.median(smooth[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32)
+    bodies = _bodies(config, smooth, felt, pixels_per_mm)
+    faces = _top_faces(config, bodies, pixels_per_mm, lean)
+    readings = []
+    for face in faces:
+        reading = _read_face(config, smooth, felt, face, pixels_per_mm)
+        (x, y), _, _ = face.rect
+        centre = (origin_mm[0] + (x + 0.5) / pixels_per_mm,
+                  origin_mm[1] + (y + 0.5) / pixels_per_mm)
+        readings.append(DieReading(reading[0], reading[1], reading[2], centre))
+    return tuple(sorted(readings, key=lambda die: (die.centre_mm[1], die.centre_mm[0])))
+
+
+# -- bodies and top faces ------------------------------------------------------------------------
+
+
+def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float) -> Image:
+    """The die pixels of the crop (uint8 0/1), holes (pips) filled, print and specks removed.
+
+    Blobs are found at the least contrast a die shows; each one's outline is then drawn again
+    where the contrast reaches half the blob's own (the middle of a blurred edge), so that
+    the outline does not grow with the blur."""
+    logs = cv2.log(image.astype(np.float32) + 4.0)
+    logs -= np.log(felt + 4.0)
+    level = logs.mean(axis=2)
+    chroma = np.sqrt(((logs - level[..., None]) ** 2).sum(axis=2))
+    mask = _differs(chroma, level, config.chroma, config.brighter, config.darker)
+    border = max(1, round(config.border_mm * ppm))
+    mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = 0, 0, 0, 0
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    least = 0.5 * (config.edge_mm[0] * ppm) ** 2
+    bodies = np.zeros_like(mask)
+    height, width = mask.shape
+    for label in range(1, count):
+        x, y, w, h, area = stats[label]
+        if area < least:
+            continue
+        x0, y0 = max(border, x - 2), max(border, y - 2)
+        x1, y1 = min(width - border, x + w + 2), min(height - border, y + h + 2)
+        inside = labels[y0:y1, x0:x1] == label
+        here_chroma, here_level = chroma[y0:y1, x0:x1], level[y0:y1, x0:x1]
+        typical_chroma = float(np.median(here_chroma[inside]))
+        bright = here_level[inside]
+        typical_bright = float(np.median(bright[bright > 0])) if (bright > 0).any() else 0.0
+        typical_dark = float(-np.median(bright[bright < 0])) if (bright < 0).any() else 0.0
+        refined = _differs(here_chroma, here_level, max(config.chroma, 0.5 * typical_chroma),
+                           max(config.brighter, 0.5 * typical_bright),
+                           max(config.darker, 0.5 * typical_dark))
+        refined = cv2.morphologyEx(refined, cv2.MORPH_OPEN, _DISC3)
+        contours, _ = cv2.findContours(refined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        kept = [contour for contour in contours if cv2.contourArea(contour) >= least]
+        cv2.drawContours(bodies[y0:y1, x0:x1], kept, -1, 1, cv2.FILLED)
+    return bodies
+
+
+def _differs(chroma: FloatArray, level: FloatArray, least_chroma: float, brighter: float,
+             darker: float) -> Image:
+    return ((chroma > least_chroma) | (level > brighter) | (level < -darker)).astype(np.uint8)
+
+
+def _sweep(points: FloatArray) -> tuple[FloatArray, float, float, float]:
+    """A blob's principal direction (unit), its length along it, its width across it (px) and
+    the area its outline encloses (px^2)."""
+    centred = points - points.mean(axis=0)
+    covariance = centred.T @ centred / max(1, len(points))
+    values, vectors = np.linalg.eigh(covariance)
+    axis = vectors[:, int(np.argmax(values))]
+    along = centred @ axis
+    across = centred @ np.array([-axis[1], axis[0]])
+    return axis, float(np.ptp(along)) + 1.0, float(np.ptp(across)) + 1.0, float(len(points))
+
+
+def _top_faces(config: DiceConfig, bodies: Image, ppm: float, lean: tuple[float, float]
+               ) -> list[_Face]:
+    """The top face of every die in the crop: single dice eroded by their own sweep, blobs of
+    touching dice by the frame's lean, then split."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(bodies, connectivity=8)
+    low, high = (edge * ppm for edge in config.edge_mm)
+    lean_size = math.hypot(*lean)
+    singles: list[tuple[Image, tuple[int, int], FloatArray]] = []
+    groups: list[tuple[Image, tuple[int, int]]] = []
+    ratios: list[tuple[float, FloatArray]] = []
+    for label in range(1, min(count, config.most_dice + 1)):
+        x, y, width, height, _ = stats[label]
+        pad = 2
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        patch = (labels[y0:y + height + pad, x0:x + width + pad] == label).astype(np.uint8)
+        rows, columns = np.nonzero(patch)
+        axis, along, across, area = _sweep(np.column_stack([columns, rows]).astype(np.float64))
+        swept = max(0.0, along - across)
+        edge = math.sqrt(max(1.0, area - swept * across))
+        single = (0.85 * low <= edge <= 1.1 * high and 0.95 <= across / edge <= 1.5
+                  and swept <= 1.5 * edge)
+        if not single:
+            groups.append((patch, (x0, y0)))
+            continue
+        if lean_size > 0.02 and axis @ np.array(lean) < 0:
+            axis = -axis
+        sweep = axis * swept
+        singles.append((patch, (x0, y0), sweep))
+        ratios.append((swept / edge, axis))
+    faces = [_face(config, _erode_along(patch, sweep), offset, ppm)
+             for patch, offset, sweep in singles]
+    if ratios:
+        ratio = float(np.median([value for value, _ in ratios]))
+        mean_axis = np.sum([axis for _, axis in ratios], axis=0)
+        direction = mean_axis / max(1e-9, float(np.linalg.norm(mean_axis)))
+    else:
+        ratio = lean_size
+        direction = np.array(lean) / max(lean_size, 1e-9)
+    typical = float(np.median([math.sqrt(face.rect[1][0] * face.rect[1][1])
+                               for face in faces])) if faces else 16.0 * ppm
+    for patch, offset in groups:
+        top = _erode_along(patch, direction * ratio * typical)
+        area = float(top.sum())
+        parts = max(1, min(config.most_dice, round(area / (typical * typical))))
+        for part in _split(top, parts):
+            faces.append(_face(config, part, offset, ppm))
+    return [face for face in faces if face.mask.any()]
+
+
+def _erode_along(mask: Image, sweep: FloatArray) -> Image:
+    """The points ``p`` of ``mask`` with the whole segment from ``p - sweep`` to ``p`` in it."""
+    dx, dy = round(float(sweep[0])), round(float(sweep[1]))
+    if dx == 0 and dy == 0:
+        return mask
+    kernel = np.zeros((abs(dy) + 1, abs(dx) + 1), np.uint8)
+    start = (abs(dx) if dx > 0 else 0, abs(dy) if dy > 0 else 0)
+    cv2.line(kernel, start, (start[0] - dx, start[1] - dy), 1, 1)
+    return cv2.erode(mask, kernel, anchor=start, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def _split(mask: Image, parts: int) -> list[Image]:
+    """``mask`` cut into ``parts`` compact pieces (k-means on its pixels' places)."""
+    if parts <= 1:
+        return [mask]
+    rows, columns = np.nonzero(mask)
+    points = np.column_stack([columns, rows]).astype(np.float32)
+    if len(points) < parts:
+        return [mask]
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, _ = cv2.kmeans(points, parts, None, criteria, 3,  # type: ignore[call-overload]
+                              cv2.KMEANS_PP_CENTERS)
+    pieces = []
+    for part in range(parts):
+        piece = np.zeros_like(mask)
+        chosen = labels.ravel() == part
+        piece[rows[chosen], columns[chosen]] = 1
+        pieces.append(piece)
+    return pieces
+
+
+def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float) -> _Face:
+    """The largest piece of ``top`` as a face, with whether it is a flat die's square top."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
+    if count <= 1:
+        return _Face(top, ((0.0, 0.0), (0.0, 0.0), 0.0), False)
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    piece = (labels == best).astype(np.uint8)
+    contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    (x, y), (width, height), angle = cv2.minAreaRect(contours[0])
+    # minAreaRect measures between pixel centres; a pixel's extent adds one.
+    width, height = width + 1.0, height + 1.0
+    long, short = max(width, height), min(width, height)
+    fill = float(piece.sum()) / max(1.0, width * height)
+    low, high = (edge * ppm for edge in config.edge_mm)
+    flat = (long - short <= config.square_tolerance * long and fill >= config.least_fill
+            and 0.9 * low <= math.sqrt(width * height) <= 1.2 * high)
+    rect = ((x + offset[0], y + offset[1]), (width, height), angle)
+    return _Face(_place(piece, offset), rect, flat)
+
+
+def _place(piece: Image, offset: tuple[int, int]) -> Image:
+    """Keep a patch's mask with its offset in the crop (as a small mask plus where it lies)."""
+    return np.pad(piece, ((offset[1], 0), (offset[0], 0)))
+
+
+# -- pips and colour -----------------------------------------------------------------------------
+
+
+def _read_face(config: DiceConfig, image: Image, felt: FloatArray, face: _Face, ppm: float
+               ) -> tuple[int | None, float, str]:
+    """(value or None, confidence, colour name) of one face."""
+    height, width = face.mask.shape
+    crop = image[:height, :width]
+    inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    pixels = crop[inner > 0] if inner.any() else crop[face.mask > 0]
+    if len(pixels) == 0:
+        return None, 0.0, "unknown"
+    body = np.median(pixels.astype(np.float32), axis=0)
+    colour = colour_name(body, felt)
+    if not face.flat:
+        return None, 0.9, colour
+    (cx, cy), (w, h), angle = face.rect
+    edge = (w + h) / 2
+    step = config.spread * edge
+    turn = math.radians(angle)
+    u = np.array([math.cos(turn), math.sin(turn)])
+    v = np.array([-math.sin(turn), math.cos(turn)])
+    left, top = max(0, int(cx - edge)), max(0, int(cy - edge))
+    right = min(image.shape[1], int(cx + edge) + 2)
+    bottom = min(image.shape[0], int(cy + edge) + 2)
+    local = image[top:bottom, left:right].astype(np.float32)
+    contrast = np.sqrt(((local - body) ** 2).sum(axis=2))
+    contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.5, config.sample_share * edge / 2.5))
+    best_value, best_margin, best_low, scale = None, -math.inf, 0.0, config.least_contrast
+    for factor in config.spacings:
+        values = np.array([
+            _bilinear(contrast, np.array([cx - left, cy - top])
+                      + factor * step * (column * u + row * v))
+            for column, row in GRID])
+        for value, pips in LAYOUTS:
+            on = [values[i] for i, spot in enumerate(GRID) if spot in pips]
+            off = [values[i] for i, spot in enumerate(GRID) if spot not in pips]
+            margin = min(on) - max(off)
+            if margin > best_margin:
+                best_value, best_margin, best_low = value, margin, min(on)
+                scale = max(float(values.max()), config.least_contrast)
+    share = best_margin / scale
+    if share < config.least_margin or best_low < config.least_contrast:
+        return None, float(np.clip(1.0 - share / config.least_margin, 0.0, 1.0)) * 0.9, colour
+    span = config.sure_margin - config.least_margin
+    confidence = 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
+    return best_value, confidence, colour
+
+
+def _bilinear(image: FloatArray, point: FloatArray) -> float:
+    """``image`` at a sub-pixel point (clamped to the image)."""
+    height, width = image.shape
+    x = min(max(float(point[0]), 0.0), width - 1.001)
+    y = min(max(float(point[1]), 0.0), height - 1.001)
+    x0, y0 = int(x), int(y)
+    fx, fy = x - x0, y - y0
+    top = image[y0, x0] * (1 - fx) + image[y0, x0 + 1] * fx
+    bottom = image[y0 + 1, x0] * (1 - fx) + image[y0 + 1, x0 + 1] * fx
+    return float(top * (1 - fy) + bottom * fy)
+
+
+def colour_name(body: FloatArray, felt: FloatArray) -> str:
+    """A die's body colour (BGR) named after white-balancing by the felt's printed colour."""
+    printed = np.array(TRAY_FILL[::-1], np.float32)
+    balanced = np.clip(np.asarray(body, np.float32) * printed / np.maximum(felt, 1.0), 0, 255)
+    pixel = balanced.astype(np.uint8).reshape(1, 1, 3)
+    hue, saturation, value = (int(channel) for channel in cv2.cvtColor(
+        pixel, cv2.COLOR_BGR2HSV)[0, 0])
+    if value < 70:
+        return "black"
+    if saturation < 70:
+        return "white" if value > 140 else "grey"
+    if hue < 10 or hue >= 160:
+        return "red"
+    if hue < 22:
+        return "orange"
+    if hue < 38:
+        return "yellow"
+    if hue < 85:
+        return "green"
+    if hue < 130:
+        return "blue"
+    return "purple"
