@@ -89,24 +89,33 @@ class DiceConfig:
     darker: float = 0.9
     border_mm: float = 1.6
     square_tolerance: float = 0.14
-    least_fill: float = 0.72
+    least_fill: float = 0.6
     spread: float = 0.27
     sample_share: float = 0.12
     least_margin: float = 0.2
     sure_margin: float = 0.5
     least_contrast: float = 18.0
     spacings: tuple[float, ...] = (0.8, 0.87, 0.94, 1.01)
+    shifts: tuple[float, ...] = (0.0,)
+    turns: tuple[float, ...] = (-4.0, 0.0, 4.0)
+    lean_slack: float = 0.3
+    most_stretch: float = 0.04
     most_dice: int = 8
 
 
+_LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
+_MEAN_ROW = np.full((1, 3), 1.0 / 3.0, np.float32)
+_SUM_ROW = np.ones((1, 3), np.float32)
 _DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
 @dataclass(frozen=True)
 class _Face:
-    """A top face found in the crop: its mask (crop pixels), rectangle and how it was found."""
+    """A top face found in the crop: its mask (a patch whose top-left corner lies at ``offset``
+    in the crop), its rectangle (crop pixels) and whether it is a flat die's square top."""
 
     mask: Image
+    offset: tuple[int, int]
     rect: tuple[tuple[float, float], tuple[float, float], float]
     flat: bool
 
@@ -150,23 +159,26 @@ def read_dice(
 # -- bodies and top faces ------------------------------------------------------------------------
 
 
-def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float) -> Image:
-    """The die pixels of the crop (uint8 0/1), holes (pips) filled, print and specks removed.
+def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
+            ) -> list[tuple[Image, tuple[int, int]]]:
+    """Every die body of the crop as a patch (uint8 0/1, holes (pips) filled, print and specks
+    removed) and where its top-left corner lies.
 
     Blobs are found at the least contrast a die shows; each one's outline is then drawn again
     where the contrast reaches half the blob's own (the middle of a blurred edge), so that
     the outline does not grow with the blur."""
-    logs = cv2.log(image.astype(np.float32) + 4.0)
-    logs -= np.log(felt + 4.0)
-    level = logs.mean(axis=2)
-    chroma = np.sqrt(((logs - level[..., None]) ** 2).sum(axis=2))
+    logs = cv2.LUT(image, _LOG_TABLE)
+    logs -= np.log(felt + 4.0).astype(np.float32)
+    level = cv2.transform(logs, _MEAN_ROW)
+    squares = cv2.transform(cv2.multiply(logs, logs), _SUM_ROW)
+    chroma = cv2.sqrt(np.maximum(squares - 3.0 * level * level, 0.0))
     mask = _differs(chroma, level, config.chroma, config.brighter, config.darker)
     border = max(1, round(config.border_mm * ppm))
     mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = 0, 0, 0, 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     least = 0.5 * (config.edge_mm[0] * ppm) ** 2
-    bodies = np.zeros_like(mask)
+    bodies = []
     height, width = mask.shape
     for label in range(1, count):
         x, y, w, h, area = stats[label]
@@ -185,9 +197,12 @@ def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float) -> I
                            max(config.darker, 0.5 * typical_dark))
         refined = cv2.morphologyEx(refined, cv2.MORPH_OPEN, _DISC3)
         contours, _ = cv2.findContours(refined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        kept = [contour for contour in contours if cv2.contourArea(contour) >= least]
-        cv2.drawContours(bodies[y0:y1, x0:x1], kept, -1, 1, cv2.FILLED)
-    return bodies
+        for contour in contours:
+            if cv2.contourArea(contour) >= least:
+                body = np.zeros_like(refined)
+                cv2.drawContours(body, [contour], -1, 1, cv2.FILLED)
+                bodies.append((body, (x0, y0)))
+    return bodies[:config.most_dice]
 
 
 def _differs(chroma: FloatArray, level: FloatArray, least_chroma: float, brighter: float,
@@ -207,21 +222,16 @@ def _sweep(points: FloatArray) -> tuple[FloatArray, float, float, float]:
     return axis, float(np.ptp(along)) + 1.0, float(np.ptp(across)) + 1.0, float(len(points))
 
 
-def _top_faces(config: DiceConfig, bodies: Image, ppm: float, lean: tuple[float, float]
-               ) -> list[_Face]:
+def _top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
+               lean: tuple[float, float]) -> list[_Face]:
     """The top face of every die in the crop: single dice eroded by their own sweep, blobs of
     touching dice by the frame's lean, then split."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(bodies, connectivity=8)
     low, high = (edge * ppm for edge in config.edge_mm)
     lean_size = math.hypot(*lean)
-    singles: list[tuple[Image, tuple[int, int], FloatArray]] = []
+    singles: list[tuple[Image, tuple[int, int], FloatArray, bool]] = []
     groups: list[tuple[Image, tuple[int, int]]] = []
     ratios: list[tuple[float, FloatArray]] = []
-    for label in range(1, min(count, config.most_dice + 1)):
-        x, y, width, height, _ = stats[label]
-        pad = 2
-        x0, y0 = max(0, x - pad), max(0, y - pad)
-        patch = (labels[y0:y + height + pad, x0:x + width + pad] == label).astype(np.uint8)
+    for patch, (x0, y0) in bodies:
         rows, columns = np.nonzero(patch)
         axis, along, across, area = _sweep(np.column_stack([columns, rows]).astype(np.float64))
         swept = max(0.0, along - across)
@@ -234,10 +244,13 @@ def _top_faces(config: DiceConfig, bodies: Image, ppm: float, lean: tuple[float,
         if lean_size > 0.02 and axis @ np.array(lean) < 0:
             axis = -axis
         sweep = axis * swept
-        singles.append((patch, (x0, y0), sweep))
+        # A flat die's side faces show as wide as the camera's lean makes them: a sweep much
+        # longer than that is a die cocked up on one side.
+        upright = swept / edge <= lean_size + config.lean_slack
+        singles.append((patch, (x0, y0), sweep, upright))
         ratios.append((swept / edge, axis))
-    faces = [_face(config, _erode_along(patch, sweep), offset, ppm)
-             for patch, offset, sweep in singles]
+    faces = [_face(config, _erode_along(patch, sweep), offset, ppm, upright)
+             for patch, offset, sweep, upright in singles]
     if ratios:
         ratio = float(np.median([value for value, _ in ratios]))
         mean_axis = np.sum([axis for _, axis in ratios], axis=0)
@@ -287,11 +300,12 @@ def _split(mask: Image, parts: int) -> list[Image]:
     return pieces
 
 
-def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float) -> _Face:
+def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float,
+          upright: bool = True) -> _Face:
     """The largest piece of ``top`` as a face, with whether it is a flat die's square top."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
     if count <= 1:
-        return _Face(top, ((0.0, 0.0), (0.0, 0.0), 0.0), False)
+        return _Face(top, offset, ((0.0, 0.0), (0.0, 0.0), 0.0), False)
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     piece = (labels == best).astype(np.uint8)
     contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -301,15 +315,10 @@ def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float) -
     long, short = max(width, height), min(width, height)
     fill = float(piece.sum()) / max(1.0, width * height)
     low, high = (edge * ppm for edge in config.edge_mm)
-    flat = (long - short <= config.square_tolerance * long and fill >= config.least_fill
+    flat = upright and (long - short <= config.square_tolerance * long and fill >= config.least_fill
             and 0.9 * low <= math.sqrt(width * height) <= 1.2 * high)
     rect = ((x + offset[0], y + offset[1]), (width, height), angle)
-    return _Face(_place(piece, offset), rect, flat)
-
-
-def _place(piece: Image, offset: tuple[int, int]) -> Image:
-    """Keep a patch's mask with its offset in the crop (as a small mask plus where it lies)."""
-    return np.pad(piece, ((offset[1], 0), (offset[0], 0)))
+    return _Face(piece, offset, rect, flat)
 
 
 # -- pips and colour -----------------------------------------------------------------------------
@@ -319,7 +328,7 @@ def _read_face(config: DiceConfig, image: Image, felt: FloatArray, face: _Face, 
                ) -> tuple[int | None, float, str]:
     """(value or None, confidence, colour name) of one face."""
     height, width = face.mask.shape
-    crop = image[:height, :width]
+    crop = image[face.offset[1]:face.offset[1] + height, face.offset[0]:face.offset[0] + width]
     inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     pixels = crop[inner > 0] if inner.any() else crop[face.mask > 0]
     if len(pixels) == 0:
@@ -338,27 +347,92 @@ def _read_face(config: DiceConfig, image: Image, felt: FloatArray, face: _Face, 
     right = min(image.shape[1], int(cx + edge) + 2)
     bottom = min(image.shape[0], int(cy + edge) + 2)
     local = image[top:bottom, left:right].astype(np.float32)
-    contrast = np.sqrt(((local - body) ** 2).sum(axis=2))
-    contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.5, config.sample_share * edge / 2.5))
-    best_value, best_margin, best_low, scale = None, -math.inf, 0.0, config.least_contrast
-    for factor in config.spacings:
-        values = np.array([
-            _bilinear(contrast, np.array([cx - left, cy - top])
-                      + factor * step * (column * u + row * v))
-            for column, row in GRID])
-        for value, pips in LAYOUTS:
-            on = [values[i] for i, spot in enumerate(GRID) if spot in pips]
-            off = [values[i] for i, spot in enumerate(GRID) if spot not in pips]
-            margin = min(on) - max(off)
-            if margin > best_margin:
-                best_value, best_margin, best_low = value, margin, min(on)
-                scale = max(float(values.max()), config.least_contrast)
+    raw = np.sqrt(((local - body) ** 2).sum(axis=2))
+    contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.sample_share * edge / 2.5))
+    middle = np.array([cx - left, cy - top])
+    best_value, best_margin, best_low, scale, best_pips, best_grid = _best_layout(
+        config, contrast, middle, step, turn)
     share = best_margin / scale
+    if best_value is not None and best_value >= 4 and share >= config.least_margin:
+        centre, spacing, u, v = best_grid
+        stretch = _stretch(raw, centre, spacing, u, v, best_pips)
+        if stretch > config.most_stretch:
+            return None, 0.9, colour
     if share < config.least_margin or best_low < config.least_contrast:
         return None, float(np.clip(1.0 - share / config.least_margin, 0.0, 1.0)) * 0.9, colour
     span = config.sure_margin - config.least_margin
     confidence = 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
     return best_value, confidence, colour
+
+
+_LAYOUT_MASKS = np.array([[spot in pips for spot in GRID] for _, pips in LAYOUTS])
+
+
+def _best_layout(config: DiceConfig, contrast: FloatArray, middle: FloatArray, step: float,
+                 turn: float) -> tuple[int | None, float, float, float,
+                                       frozenset[tuple[int, int]],
+                                       tuple[FloatArray, float, FloatArray, FloatArray]]:
+    """The layout whose pips stand out most clearly from its empty points, over small shifts,
+    turns and spacings of the grid: (value, margin, weakest pip, strongest sample, pips, grid
+    as centre, spacing and unit axes)."""
+    shifts = np.array([(dx, dy) for dx in config.shifts for dy in config.shifts])
+    turns = np.radians(np.array(config.turns)) + turn
+    spacings = np.array(config.spacings) * step
+    grid = np.array(GRID, np.float64)
+    # Every candidate grid: turn x spacing x shift, nine points each.
+    cos, sin = np.cos(turns), np.sin(turns)
+    u = np.stack([cos, sin], axis=1)
+    v = np.stack([-sin, cos], axis=1)
+    points = (middle[None, None, None, None, :]
+              + shifts[None, None, :, None, :]
+              + spacings[None, :, None, None, None]
+              * (grid[None, None, None, :, 0:1] * u[:, None, None, None, :]
+                 + grid[None, None, None, :, 1:2] * v[:, None, None, None, :]))
+    flat = points.reshape(-1, 2).astype(np.float32)
+    values = cv2.remap(contrast.astype(np.float32), flat[:, 0].reshape(-1, 1),
+                       flat[:, 1].reshape(-1, 1), cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE).reshape(-1, 9)
+    on_low = np.where(_LAYOUT_MASKS[None], values[:, None, :], np.inf).min(axis=2)
+    off_high = np.where(~_LAYOUT_MASKS[None], values[:, None, :], -np.inf).max(axis=2)
+    margins = on_low - off_high
+    candidate, layout = np.unravel_index(int(np.argmax(margins)), margins.shape)
+    value, pips = LAYOUTS[layout]
+    turn_index, spacing_index, shift_index = np.unravel_index(
+        candidate, (len(turns), len(spacings), len(shifts)))
+    chosen = (middle + shifts[shift_index], float(spacings[spacing_index]), u[turn_index],
+              v[turn_index])
+    scale = max(float(values[candidate].max()), config.least_contrast)
+    return (value, float(margins[candidate, layout]), float(on_low[candidate, layout]), scale,
+            pips, chosen)
+
+
+def _stretch(contrast: FloatArray, middle: FloatArray, step: float, u: FloatArray,
+             v: FloatArray, pips: frozenset[tuple[int, int]]) -> float:
+    """How much longer one axis of the pips' grid is than the other (0: a square grid), from
+    each pip's centre of contrast and a least-squares grid through them. A die cocked up on
+    one side shows its top foreshortened across the edge it stands on."""
+    height, width = contrast.shape
+    reach = max(1, round(0.45 * step))
+    rows_used, found = [], []
+    for column, row in pips:
+        guess = middle + step * (column * u + row * v)
+        x0, y0 = max(0, round(guess[0]) - reach), max(0, round(guess[1]) - reach)
+        x1, y1 = min(width, round(guess[0]) + reach + 1), min(height, round(guess[1]) + reach + 1)
+        window = contrast[y0:y1, x0:x1]
+        if window.size == 0:
+            return 1.0
+        weight = np.maximum(window - 0.5 * float(window.max()), 0.0)
+        total = float(weight.sum())
+        if total <= 0:
+            return 1.0
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        found.append(((xs * weight).sum() / total, (ys * weight).sum() / total))
+        rows_used.append((1.0, float(column), float(row)))
+    design = np.array(rows_used)
+    solution, *_ = np.linalg.lstsq(design, np.array(found), rcond=None)
+    axis_u, axis_v = solution[1], solution[2]
+    lengths = sorted((float(np.linalg.norm(axis_u)), float(np.linalg.norm(axis_v))))
+    return 1.0 - lengths[0] / max(lengths[1], 1e-9)
 
 
 def _bilinear(image: FloatArray, point: FloatArray) -> float:
