@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from calibration.geometry import MatGeometry, coin_isolation_mat
 from calibration.mats import render_mat
-from contract.observation import COIN_KINDS, Observation, RegionReading
+from contract.observation import COIN_KINDS, DieReading, Observation, RegionReading
 from contract.table_state import TableState
 from vision.errors import VisionError
 from vision.synth.camera import (
@@ -50,7 +50,7 @@ from vision.synth.camera import (
     pose_homography,
     remap_tables,
 )
-from vision.synth.dice import Die, draw_die
+from vision.synth.dice import Die, draw_die, top_centre_mm
 from vision.synth.effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
 from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins, placements
 from vision.synth.objects import (
@@ -133,11 +133,13 @@ class Variation:
 
 @dataclass(frozen=True)
 class RegionTruth:
-    """What a region really holds: its coins (stack bottom to top, or loose), and a pawn colour."""
+    """What a region really holds: its coins (stack bottom to top, or loose), a pawn colour, and
+    the dice lying in it (a cocked die's value is None, as a reader should report it)."""
 
     coins: str = ""
     pawn: str | None = None
     loose: bool = False
+    dice: tuple[DieReading, ...] = ()
 
     @property
     def top(self) -> str | None:
@@ -146,6 +148,8 @@ class RegionTruth:
 
     def reading(self) -> RegionReading:
         """The perfect :class:`RegionReading` of this region."""
+        if self.dice:
+            return RegionReading(coin=None, pawn=self.pawn, dice=self.dice)
         if self.loose:
             kinds = tuple(sorted(set(self.coins)))
             return RegionReading(coin=None, pawn=self.pawn, count=len(self.coins), kinds=kinds)
@@ -239,11 +243,20 @@ class SynthScene:
     def truth(self) -> dict[str, RegionTruth]:
         """Every region of the mat with what it really holds."""
         coins, pawns = self.coins_by_region(), self.pawns_by_region()
+        dice: dict[str, list[DieReading]] = {}
+        camera = self.camera_centre() if self.dice else (0.0, 0.0, 1.0)
+        for die in self.dice:
+            region = self.geometry.region_at(die.centre_mm)
+            if region is not None:
+                dice.setdefault(region.name, []).append(DieReading(
+                    None if die.cocked else die.value, 1.0, die.reported_colour,
+                    top_centre_mm(die, camera)))
         return {
             region.name: RegionTruth(
                 coins=coins.get(region.name, ""),
                 pawn=pawns.get(region.name),
                 loose=region.kind in ("pit", "cup"),
+                dice=tuple(dice.get(region.name, ())),
             )
             for region in self.geometry.regions
         }
