@@ -100,7 +100,8 @@ class DiceConfig:
     turns: tuple[float, ...] = (-4.0, 0.0, 4.0)
     lean_slack: float = 0.3
     most_stretch: float = 0.04
-    most_dice: int = 8
+    most_dice: int = 12
+    edge_blur_mm: float = 1.5
 
 
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
@@ -164,50 +165,34 @@ def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     """Every die body of the crop as a patch (uint8 0/1, holes (pips) filled, print and specks
     removed) and where its top-left corner lies.
 
-    Blobs are found at the least contrast a die shows; each one's outline is then drawn again
-    where the contrast reaches half the blob's own (the middle of a blurred edge), so that
-    the outline does not grow with the blur."""
+    A pixel's difference from the felt is measured in units of the least a die shows; it
+    belongs to a die where that reaches 1 and half the most any pixel within the blur's reach
+    shows (the middle of a blurred edge), so that outlines do not grow with the blur and
+    touching dice of different colours come apart."""
     logs = cv2.LUT(image, _LOG_TABLE)
     logs -= np.log(felt + 4.0).astype(np.float32)
     level = cv2.transform(logs, _MEAN_ROW)
     squares = cv2.transform(cv2.multiply(logs, logs), _SUM_ROW)
     chroma = cv2.sqrt(np.maximum(squares - 3.0 * level * level, 0.0))
-    mask = _differs(chroma, level, config.chroma, config.brighter, config.darker)
-    border = max(1, round(config.border_mm * ppm))
+    score = np.maximum(np.maximum(chroma / config.chroma, level / config.brighter),
+                       -level / config.darker)
+    reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
+    nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    mask = ((score > 1.0) & (score > 0.5 * nearby)).astype(np.uint8)
+    border = max(2, round(config.border_mm * ppm))
     mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = 0, 0, 0, 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     least = 0.5 * (config.edge_mm[0] * ppm) ** 2
     bodies = []
-    height, width = mask.shape
-    for label in range(1, count):
-        x, y, w, h, area = stats[label]
-        if area < least:
+    for contour in contours:
+        if cv2.contourArea(contour) < least:
             continue
-        x0, y0 = max(border, x - 2), max(border, y - 2)
-        x1, y1 = min(width - border, x + w + 2), min(height - border, y + h + 2)
-        inside = labels[y0:y1, x0:x1] == label
-        here_chroma, here_level = chroma[y0:y1, x0:x1], level[y0:y1, x0:x1]
-        typical_chroma = float(np.median(here_chroma[inside]))
-        bright = here_level[inside]
-        typical_bright = float(np.median(bright[bright > 0])) if (bright > 0).any() else 0.0
-        typical_dark = float(-np.median(bright[bright < 0])) if (bright < 0).any() else 0.0
-        refined = _differs(here_chroma, here_level, max(config.chroma, 0.5 * typical_chroma),
-                           max(config.brighter, 0.5 * typical_bright),
-                           max(config.darker, 0.5 * typical_dark))
-        refined = cv2.morphologyEx(refined, cv2.MORPH_OPEN, _DISC3)
-        contours, _ = cv2.findContours(refined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            if cv2.contourArea(contour) >= least:
-                body = np.zeros_like(refined)
-                cv2.drawContours(body, [contour], -1, 1, cv2.FILLED)
-                bodies.append((body, (x0, y0)))
+        x, y, width, height = cv2.boundingRect(contour)
+        body = np.zeros((height + 4, width + 4), np.uint8)
+        cv2.drawContours(body, [contour], -1, 1, cv2.FILLED, offset=(2 - x, 2 - y))
+        bodies.append((body, (x - 2, y - 2)))
     return bodies[:config.most_dice]
-
-
-def _differs(chroma: FloatArray, level: FloatArray, least_chroma: float, brighter: float,
-             darker: float) -> Image:
-    return ((chroma > least_chroma) | (level > brighter) | (level < -darker)).astype(np.uint8)
 
 
 def _sweep(points: FloatArray) -> tuple[FloatArray, float, float, float]:
