@@ -12,7 +12,7 @@ import pytest
 from calibration.geometry import Rect, coin_grid_mat
 from calibration.profile import VisionProfile
 from contract.observation import DieReading
-from vision.camera import open_camera
+from vision.camera import SimCamera, open_camera
 from vision.dice import GRID, LAYOUTS, DiceConfig, colour_name, read_dice, read_tray
 from vision.markers import find_board
 from vision.parallax import camera_over_mat
@@ -169,11 +169,12 @@ def test_a_full_frame_reads_the_tray_as_dice_and_the_squares_as_coins():
 
 def test_the_sim_camera_shows_dice_in_the_tray():
     camera = open_camera("sim://?mat=coin-grid&board=empty&plain=1")
-    camera.show_dice([Die(4, PLACES[4], 10.0, "blue")])  # type: ignore[attr-defined]
+    assert isinstance(camera, SimCamera)
+    camera.show_dice([Die(4, PLACES[4], 10.0, "blue")])
     image = camera.read().image
     reading = read_frame_details(CONFIG, image, GEOMETRY, VisionProfile.default())
     (die,) = reading.observation.regions["tray"].dice
     assert (die.value, die.colour) == (4, "blue")
-    camera.show({}, {})  # coins change; the dice stay  # type: ignore[attr-defined]
-    assert camera.scene.dice  # type: ignore[attr-defined]
+    camera.show({"a1": "P"}, {})  # the coins change; the dice stay
+    assert camera.scene.dice == (Die(4, PLACES[4], 10.0, "blue"),)
     camera.close()
