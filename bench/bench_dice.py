@@ -48,6 +48,8 @@ FAMILIES: dict[str, tuple[Callable[[int, bool], SynthScene], str]] = {
     "heldout": (held_out_tray, f"vision.synth.dice_heldout.held_out_tray, seeds "
                                f"{HELD_OUT_SEED_BASE}.."),
 }
+#: Readings at least this confident are "sure"; a sure wrong value is what misleads the referee.
+SURE = 0.9
 #: A reading belongs to a die when its centre lies this close to the die's top (mm).
 MATCH_MM = 8.0
 
@@ -100,11 +102,13 @@ def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig)
                 counts["cocked read as a value" if read.value is not None else "cocked None"] += 1
             elif read.value == die.value:
                 counts["still right"] += 1
+                counts["sure right"] += read.confidence >= SURE
                 counts["colour right"] += read.colour == die.colour
             elif read.value is None:
                 counts["still None"] += 1
             else:
                 counts["still wrong"] += 1
+                counts["sure wrong"] += read.confidence >= SURE
                 wrong.append(f"seed {seed}: {die.value} read {read.value} ({read.confidence:.2f})")
         counts["extra readings"] += len(dice) - len(used)
     still = max(1, counts["still dice"])
@@ -115,6 +119,9 @@ def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig)
           f"None {counts['still None'] / still:.2%}, wrong value {counts['still wrong']}, "
           f"missed {counts['still missed']}; colour named right "
           f"{counts['colour right'] / max(1, counts['still right']):.2%} of those read right")
+    sure = counts["sure right"] + counts["sure wrong"]
+    print(f"  sure readings (confidence >= {SURE}): {sure}, of them wrong {counts['sure wrong']}"
+          f"; values read with less: {counts['still right'] + counts['still wrong'] - sure}")
     print(f"  cocked dice {counts['cocked dice']}: read as a value "
           f"{counts['cocked read as a value']}, None {counts['cocked None']}, "
           f"missed {counts['cocked missed']}")

@@ -95,11 +95,15 @@ class DiceConfig:
     least_margin: float = 0.2
     sure_margin: float = 0.5
     least_contrast: float = 18.0
-    spacings: tuple[float, ...] = (0.8, 0.87, 0.94, 1.01)
+    spacings: tuple[float, ...] = (0.73, 0.8, 0.87, 0.94, 1.01)
     shifts: tuple[float, ...] = (0.0,)
     turns: tuple[float, ...] = (-4.0, 0.0, 4.0)
     lean_slack: float = 0.3
     most_stretch: float = 0.04
+    stray_inset: float = 1.0
+    pip_reach: tuple[float, float] = (0.6, 0.85)
+    stray_share: float = 0.0
+    stray_values: int = 6
     most_dice: int = 12
     edge_blur_mm: float = 1.5
 
@@ -345,6 +349,14 @@ def _read_face(config: DiceConfig, image: Image, felt: FloatArray, face: _Face, 
             return None, 0.9, colour
     if share < config.least_margin or best_low < config.least_contrast:
         return None, float(np.clip(1.0 - share / config.least_margin, 0.0, 1.0)) * 0.9, colour
+    # Every spot of contrast on the face must be one of the layout's pips: a grid laid off
+    # the face's middle can fit a few pips (1-3, which have no square of pips to show
+    # foreshortening) while the face's real pips lie elsewhere, as on a cocked die.
+    if best_value is not None and best_value <= config.stray_values:
+        reach = config.pip_reach[0] if best_value <= 3 else config.pip_reach[1]
+        stray = _stray(config, contrast, face, (left, top), best_grid, best_pips, reach)
+        if stray > best_low - config.stray_share * best_margin:
+            return None, 0.8, colour
     span = config.sure_margin - config.least_margin
     confidence = 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
     return best_value, confidence, colour
@@ -389,6 +401,39 @@ def _best_layout(config: DiceConfig, contrast: FloatArray, middle: FloatArray, s
     scale = max(float(values[candidate].max()), config.least_contrast)
     return (value, float(margins[candidate, layout]), float(on_low[candidate, layout]), scale,
             pips, chosen)
+
+
+def _stray(config: DiceConfig, contrast: FloatArray, face: _Face, corner: tuple[int, int],
+           grid: tuple[FloatArray, float, FloatArray, FloatArray],
+           pips: frozenset[tuple[int, int]], reach: float) -> float:
+    """The most contrast on the face (away from its edges) that none of ``pips`` explains
+    (each explains a disc ``reach`` of the grid's spacing around it)."""
+    inside = _face_in(contrast.shape, face, corner)
+    if not inside.any():
+        return 0.0
+    centre, spacing, u, v = grid
+    inset = max(3, 2 * round(config.stray_inset * spacing) + 1)
+    inner = np.asarray(cv2.erode(inside, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (inset, inset))), np.uint8)
+    for column, row in pips:
+        spot = centre + spacing * (column * u + row * v)
+        cv2.circle(inner, (round(float(spot[0])), round(float(spot[1]))),
+                   max(1, round(reach * spacing)), 0, -1)
+    return float(contrast[inner > 0].max()) if inner.any() else 0.0
+
+
+def _face_in(shape: tuple[int, ...], face: _Face, corner: tuple[int, int]) -> Image:
+    """The face's mask in an image of ``shape`` whose top-left lies at ``corner`` of the crop."""
+    height, width = shape[:2]
+    inside = np.zeros((height, width), np.uint8)
+    patch_height, patch_width = face.mask.shape
+    x0, y0 = face.offset[0] - corner[0], face.offset[1] - corner[1]
+    sx0, sy0 = max(0, -x0), max(0, -y0)
+    tx0, ty0 = max(0, x0), max(0, y0)
+    tx1, ty1 = min(width, x0 + patch_width), min(height, y0 + patch_height)
+    if tx0 < tx1 and ty0 < ty1:
+        inside[ty0:ty1, tx0:tx1] = face.mask[sy0:sy0 + ty1 - ty0, sx0:sx0 + tx1 - tx0]
+    return inside
 
 
 def _stretch(contrast: FloatArray, middle: FloatArray, step: float, u: FloatArray,
