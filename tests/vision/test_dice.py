@@ -119,10 +119,12 @@ def test_two_touching_dice_are_both_read(camera):
     readings = tray_dice((first, second), variation)
     values = dict(sorted((reading.colour, reading.value) for reading in readings))
     assert values.keys() == {"red", "white"}
-    assert values["red"] == 3
-    # Under the tilted camera the white die's face, cut where it meets the red one, is not
-    # read with certainty: it may be None (unreadable), never a wrong value.
-    assert values["white"] == 5 if camera == "overhead" else values["white"] in (5, None)
+    if camera == "overhead":
+        assert values == {"red": 3, "white": 5}
+    else:
+        # Under the tilted camera each face is cut where the other die's side hides it, and
+        # may be unreadable (None); it is never read as a wrong value.
+        assert values["red"] in (3, None) and values["white"] in (5, None)
 
 
 @pytest.mark.parametrize("camera", sorted(CAMERAS))
