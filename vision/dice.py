@@ -17,13 +17,18 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    by the lean the single dice of the frame show (or the camera's) and split in as many
    squares as their area holds.
 3. **Flat or not.** A flat die's top is a square 12-20 mm on a side. A die cocked against
-   another die or the frame shows its top foreshortened and a side face beside it: the top it
-   leaves is no square, or no square of that size, and the die is reported with value None.
+   another die or a wall shows its top foreshortened across the edge it stands on, and a side
+   face beside it: what is left of it is no square of that size, its pips (4-6) lie on a grid
+   longer one way than the other, or spots of contrast lie on the face where its layout has
+   no pip; any of these makes the die unreadable (value None). So does a sweep far longer
+   than the camera's lean (by ``lean_slack``). At 2 px/mm a die cocked 20-30° showing 1-3 can
+   still look flat: see bench/bench_dice.py for how often.
 4. **Pips.** Every standard face puts its pips on a 3x3 grid spaced about 0.27 of the edge:
-   the contrast with the face's own colour is sampled at the nine points and the value is the
-   layout (1-6, either way round) whose pips are all clearly darker or lighter than every
-   empty point. The gap between the weakest pip and the strongest empty point, against the
-   pips' contrast, is the confidence; a face whose spots fit no layout is unreadable (None).
+   the contrast with the face's own colour is sampled at the nine points (over a few turns
+   and spacings of the grid) and the value is the layout (1-6, either way round) whose pips
+   are all clearly darker or lighter than every empty point. The gap between the weakest pip
+   and the strongest empty point, against the pips' contrast, is the confidence; a face whose
+   spots fit no layout is unreadable (None).
 
 The die's colour is named from its face colour, white-balanced by the felt's printed colour.
 """
