@@ -46,6 +46,7 @@ from vision.image_file import read_image
 
 if TYPE_CHECKING:
     from vision.synth import SynthScene
+    from vision.synth.dice import Die
 
 #: A BGR image as OpenCV gives it (uint8, height x width x 3).
 Image = NDArray[Any]
@@ -444,12 +445,16 @@ class SimCamera(_SourceBase):
         """From the next frame on, the mat holds ``coins`` (region -> letters, bottom to top)
         and ``pawns`` (region -> colour); camera, light and hands stay as they were."""
         current = self.scene
-        self.synth.set_scene(
+        self.synth.set_scene(replace(
             self._synth_module.SynthScene.build(
                 coins, pawns or {}, current.geometry, current.variation, current.hands,
                 current.layout_seed, current.image_size,
-            )
-        )
+            ), dice=current.dice))
+
+    def show_dice(self, dice: Sequence[Die]) -> None:
+        """From the next frame on, these dice lie on the mat (usually in its tray; see
+        :class:`vision.synth.dice.Die`); coins, pawns, camera, light and hands stay."""
+        self.synth.set_scene(replace(self.scene, dice=tuple(dice)))
 
     def read(self) -> Frame:
         self._check_open()

@@ -34,6 +34,7 @@ from vision.candidates import (
     measure_candidates,
     select_coins,
 )
+from vision.dice import read_tray
 from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.light import mat_reference, normalise
 from vision.markers import BoardLocation, MarkerConfig, find_board
@@ -196,7 +197,11 @@ def read_view(
         if pawn is not None and not coins:
             # A pawn hides the middle of whatever it stands on.
             doubt[index] = max(doubt[index], 1.0 - config.coins.hidden_confidence)
-        if window.kind in LOOSE_KINDS:
+        if window.kind == "tray":
+            dice = read_tray(config.dice, view, window.box, camera)
+            regions[window.name] = RegionReading(None, pawn_name, min(
+                [pawn_confidence, *(die.confidence for die in dice)]), dice=dice)
+        elif window.kind in LOOSE_KINDS:
             confidence_here = min([pawn_confidence, 1.0 - doubt[index],
                                    *(conf for _, _, conf in coins)])
             kinds_seen = tuple(sorted({kind for _, kind, _ in coins}))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from vision.dice import DiceConfig
 from vision.frame_model import FrameModelConfig
 from vision.light import LightConfig
 from vision.pawns import PawnConfig
@@ -61,3 +62,4 @@ class ReadConfig:
     pawns: PawnConfig = field(default_factory=PawnConfig)
     model: FrameModelConfig = field(default_factory=FrameModelConfig)
     coins: CoinConfig = field(default_factory=CoinConfig)
+    dice: DiceConfig = field(default_factory=DiceConfig)

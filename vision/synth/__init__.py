@@ -38,17 +38,19 @@ import numpy.typing as npt
 
 from calibration.geometry import MatGeometry, coin_isolation_mat
 from calibration.mats import render_mat
-from contract.observation import COIN_KINDS, Observation, RegionReading
+from contract.observation import COIN_KINDS, DieReading, Observation, RegionReading
 from contract.table_state import TableState
 from vision.errors import VisionError
 from vision.synth.camera import (
     CameraPose,
     apply_homography,
+    camera_centre,
     distort_points,
     pixels_per_mm_at,
     pose_homography,
     remap_tables,
 )
+from vision.synth.dice import Die, draw_die, top_centre_mm
 from vision.synth.effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
 from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins, placements
 from vision.synth.objects import (
@@ -64,6 +66,7 @@ __all__ = [
     "PAWN_COLOURS",
     "PLAYER_COLOURS",
     "CameraPose",
+    "Die",
     "Hand",
     "Light",
     "PlacedCoin",
@@ -130,11 +133,13 @@ class Variation:
 
 @dataclass(frozen=True)
 class RegionTruth:
-    """What a region really holds: its coins (stack bottom to top, or loose), and a pawn colour."""
+    """What a region really holds: its coins (stack bottom to top, or loose), a pawn colour, and
+    the dice lying in it (a cocked die's value is None, as a reader should report it)."""
 
     coins: str = ""
     pawn: str | None = None
     loose: bool = False
+    dice: tuple[DieReading, ...] = ()
 
     @property
     def top(self) -> str | None:
@@ -143,6 +148,8 @@ class RegionTruth:
 
     def reading(self) -> RegionReading:
         """The perfect :class:`RegionReading` of this region."""
+        if self.dice:
+            return RegionReading(coin=None, pawn=self.pawn, dice=self.dice)
         if self.loose:
             kinds = tuple(sorted(set(self.coins)))
             return RegionReading(coin=None, pawn=self.pawn, count=len(self.coins), kinds=kinds)
@@ -159,7 +166,9 @@ class SynthScene:
     the scene is hashable; build scenes with :meth:`build` or :meth:`from_table`.
     ``layout_seed`` fixes where each coin lies in its region and how it looks. ``variants``
     names the game variants the board was played under (``mixed-change`` for mixed stacks);
-    drawing ignores it, benchmarks sort frames by it.
+    drawing ignores it, benchmarks sort frames by it. ``dice`` are dice lying on the mat
+    (usually in a ``tray`` region), drawn in 3D as the camera sees them
+    (:mod:`vision.synth.dice`); set them with ``dataclasses.replace(scene, dice=...)``.
     """
 
     geometry: MatGeometry
@@ -170,6 +179,7 @@ class SynthScene:
     layout_seed: int = 0
     image_size: tuple[int, int] = (1920, 1080)
     variants: tuple[str, ...] = ()
+    dice: tuple[Die, ...] = ()
 
     def __post_init__(self) -> None:
         names = set(self.geometry.region_names())
@@ -233,11 +243,20 @@ class SynthScene:
     def truth(self) -> dict[str, RegionTruth]:
         """Every region of the mat with what it really holds."""
         coins, pawns = self.coins_by_region(), self.pawns_by_region()
+        dice: dict[str, list[DieReading]] = {}
+        camera = self.camera_centre() if self.dice else (0.0, 0.0, 1.0)
+        for die in self.dice:
+            region = self.geometry.region_at(die.centre_mm)
+            if region is not None:
+                dice.setdefault(region.name, []).append(DieReading(
+                    None if die.cocked else die.value, 1.0, die.reported_colour,
+                    top_centre_mm(die, camera)))
         return {
             region.name: RegionTruth(
                 coins=coins.get(region.name, ""),
                 pawn=pawns.get(region.name),
                 loose=region.kind in ("pit", "cup"),
+                dice=tuple(dice.get(region.name, ())),
             )
             for region in self.geometry.regions
         }
@@ -251,6 +270,11 @@ class SynthScene:
         """Every coin (with its centre in mm, region and height in its stack) and every pawn
         (with where its foot stands), exactly as :func:`render` draws them."""
         return _placements(self)
+
+    def camera_centre(self) -> tuple[float, float, float]:
+        """Where the camera stands: (x mm, y mm) over the mat and its height (mm)."""
+        size = (self.geometry.width_mm, self.geometry.height_mm)
+        return camera_centre(self.variation.pose, size, self.image_size)
 
     def homography(self) -> npt.NDArray[np.float64]:
         """The ideal 3x3 homography from mat millimetres to frame pixels (before lens bending)."""
@@ -331,6 +355,9 @@ def _board_canvas(scene: SynthScene, pixels_per_mm: float) -> Image:
         pawn = pawn_of.get(region.name)
         if pawn is not None:
             draw_pawn(canvas, pawn.colour, pawn.foot_mm, pawn.level, pixels_per_mm, lighting)
+    camera = scene.camera_centre()
+    for die in scene.dice:
+        draw_die(canvas, die, pixels_per_mm, camera, lighting.direction)
     return canvas
 
 

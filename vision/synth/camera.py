@@ -99,6 +99,19 @@ def pose_homography(
     return cv2.getPerspectiveTransform(source, target).astype(np.float64)
 
 
+def camera_centre(
+    pose: CameraPose, mat_size_mm: tuple[float, float], image_size: tuple[int, int]
+) -> tuple[float, float, float]:
+    """Where the camera of :func:`pose_homography` stands: (x mm, y mm) over the mat (origin
+    top-left) and its height above the mat plane (mm). Scaling and shifting the picture, as
+    that function does to fit the mat, changes the intrinsics, not this centre."""
+    width_mm, height_mm = mat_size_mm
+    focal = pose.focal_px * image_size[0] / 1920.0
+    distance = focal * math.hypot(width_mm, height_mm) / (pose.fill * min(image_size))
+    centre = -_rotation(pose).T @ np.array([0.0, 0.0, distance])
+    return (float(centre[0] + width_mm / 2), float(centre[1] + height_mm / 2), float(-centre[2]))
+
+
 def apply_homography(homography: FloatArray, points: FloatArray) -> FloatArray:
     """Map N x 2 points through a 3x3 homography."""
     points = np.asarray(points, np.float64).reshape(-1, 2)

@@ -1,0 +1,186 @@
+"""Dice in the Coin Grid tray, read from rendered camera frames by the real pipeline (find the
+mat, rectify, read the tray), and drawn by the synthetic table."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from calibration.geometry import Rect, coin_grid_mat
+from calibration.profile import VisionProfile
+from contract.observation import DieReading
+from vision.camera import SimCamera, open_camera
+from vision.dice import GRID, LAYOUTS, DiceConfig, colour_name, read_dice, read_tray
+from vision.markers import find_board
+from vision.parallax import camera_over_mat
+from vision.read import VisionConfig, read_frame_details
+from vision.rectify import rectify
+from vision.regions import region_windows
+from vision.synth import CameraPose, SynthScene, Variation, render
+from vision.synth.dice import TUNING_COLOURS, Die, pip_layout, top_centre_mm
+
+CONFIG = VisionConfig()
+GEOMETRY = coin_grid_mat()
+TRAY = GEOMETRY.region("tray").shape
+assert isinstance(TRAY, Rect)
+#: Ten places in the tray, 50 mm across and 32 mm down: dice there stand well apart.
+PLACES = [(TRAY.centre[0] + dx, TRAY.top + 28.0 + 32.0 * row)
+          for row in range(5) for dx in (-25.0, 25.0)]
+#: A camera straight above, and one tilted 25° from the South-East, both evenly lit.
+CAMERAS = {
+    "overhead": Variation(noise=2.0, jpeg_quality=90),
+    "tilted": Variation(pose=CameraPose(tilt_deg=25.0, tilt_azimuth_deg=40.0, fill=0.8),
+                        noise=2.0, jpeg_quality=90),
+}
+
+
+def tray_dice(dice: tuple[Die, ...], variation: Variation, seed: int = 0
+              ) -> tuple[DieReading, ...]:
+    """The dice read in the tray of a rendered Coin Grid frame holding ``dice``."""
+    scene = replace(SynthScene.build({}, {}, GEOMETRY, variation), dice=dice)
+    image = render(scene, seed).image
+    location = find_board(CONFIG.markers, image, GEOMETRY)
+    view = rectify(CONFIG.rectify, image, location, GEOMETRY)
+    height, width = view.image.shape[:2]
+    window = next(window for window in region_windows(
+        GEOMETRY, view.pixels_per_mm, view.origin_mm, (width, height)) if window.kind == "tray")
+    camera = camera_over_mat(location.homography, location.image_size)
+    return read_tray(DiceConfig(), view, window.box, camera)
+
+
+def matched(dice: tuple[Die, ...], readings: tuple[DieReading, ...], variation: Variation
+            ) -> list[tuple[Die, DieReading | None]]:
+    """Each die with the reading whose centre lies within 8 mm of its top face's."""
+    camera = replace(SynthScene.build({}, {}, GEOMETRY, variation), dice=dice).camera_centre()
+    pairs = []
+    for die in dice:
+        centre = top_centre_mm(die, camera)
+        near = [reading for reading in readings if math.dist(reading.centre_mm, centre) < 8.0]
+        pairs.append((die, near[0] if near else None))
+    return pairs
+
+
+# -- the layouts ---------------------------------------------------------------------------------
+
+
+def test_the_reader_knows_every_face_the_renderer_draws_and_no_other():
+    drawn = {(value, frozenset(pip_layout(value))) for value in range(1, 7)}
+    known = set(LAYOUTS)
+    assert drawn <= known
+    # The others are the drawn faces turned a quarter: same value, same count of pips.
+    for value, pips in known - drawn:
+        turned = frozenset((-row, column) for column, row in pips)
+        assert (value, turned) in drawn
+        assert len(pips) == value
+    assert len(GRID) == 9
+
+
+def test_a_die_reading_refuses_a_seven():
+    with pytest.raises(ValueError, match="7"):
+        DieReading(7, 1.0, "white", (0.0, 0.0))
+
+
+@pytest.mark.parametrize(("bgr", "name"), [
+    ((230, 232, 232), "white"), ((25, 25, 27), "black"), ((30, 25, 180), "red"),
+    ((170, 75, 20), "blue"), ((25, 200, 235), "yellow")])
+def test_colours_are_named_after_balancing_by_the_felt(bgr, name):
+    printed_felt = np.array([108.0, 136.0, 88.0])
+    assert colour_name(np.array(bgr, np.float32), printed_felt) == name
+    # Under warm light both the die and the felt are redder: the name stays.
+    warm = np.array([0.8, 1.0, 1.2])
+    assert colour_name(np.array(bgr, np.float32) * warm, printed_felt * warm) == name
+
+
+# -- reading rendered frames ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("camera", sorted(CAMERAS))
+@pytest.mark.parametrize("colour", TUNING_COLOURS)
+def test_every_face_of_every_colour_reads_right_at_several_turns(colour, camera):
+    variation = CAMERAS[camera]
+    dice = tuple(Die(1 + index % 6, PLACES[index], 17.0 * index + 5.0, colour)
+                 for index in range(len(PLACES)))
+    readings = tray_dice(dice, variation)
+    assert len(readings) == len(dice)
+    for die, reading in matched(dice, readings, variation):
+        assert reading is not None, die
+        assert (reading.value, reading.colour) == (die.value, colour), die
+        assert reading.confidence >= 0.5
+
+
+@pytest.mark.parametrize("camera", sorted(CAMERAS))
+def test_two_touching_dice_are_both_read(camera):
+    variation = CAMERAS[camera]
+    first = Die(5, (TRAY.centre[0] - 8.3, TRAY.centre[1]), 0.0, "white")
+    second = Die(3, (TRAY.centre[0] + 8.3, TRAY.centre[1]), 0.0, "red")
+    readings = tray_dice((first, second), variation)
+    values = dict(sorted((reading.colour, reading.value) for reading in readings))
+    assert values.keys() == {"red", "white"}
+    if camera == "overhead":
+        assert values == {"red": 3, "white": 5}
+    else:
+        # Under the tilted camera each face is cut where the other die's side hides it, and
+        # may be unreadable (None); it is never read as a wrong value.
+        assert values["red"] in (3, None) and values["white"] in (5, None)
+
+
+@pytest.mark.parametrize("camera", sorted(CAMERAS))
+def test_cocked_dice_are_read_as_none_never_as_a_value(camera):
+    variation = CAMERAS[camera]
+    dice = tuple(Die(value, PLACES[index], 30.0 * index, colour, cocked_deg=40.0)
+                 for index, (value, colour) in enumerate(
+                     [(4, "white"), (6, "red"), (5, "blue"), (2, "white"), (6, "black")]))
+    readings = tray_dice(dice, variation)
+    assert len(readings) == len(dice)
+    assert all(reading.value is None for reading in readings), readings
+
+
+def test_an_empty_tray_holds_no_dice():
+    for variation in CAMERAS.values():
+        assert tray_dice((), variation) == ()
+
+
+def test_read_dice_finds_nothing_on_plain_felt_and_a_die_on_a_drawn_one():
+    felt = np.zeros((200, 120, 3), np.uint8)
+    felt[:] = (108, 136, 88)
+    assert read_dice(DiceConfig(), felt, 2.0) == ()
+    with_die = felt.copy()
+    with_die[60:92, 40:72] = (235, 235, 235)
+    for row, column in ((-1, -1), (1, 1), (0, 0)):  # a three, on a white die
+        y, x = 76 + round(8.6 * row), 56 + round(8.6 * column)
+        with_die[y - 3:y + 3, x - 3:x + 3] = (20, 20, 20)
+    (die,) = read_dice(DiceConfig(), with_die, 2.0, origin_mm=(100.0, 200.0))
+    assert (die.value, die.colour) == (3, "white")
+    assert die.centre_mm == pytest.approx((100.0 + 56 / 2, 200.0 + 76 / 2), abs=0.8)
+
+
+def test_a_full_frame_reads_the_tray_as_dice_and_the_squares_as_coins():
+    variation = CAMERAS["tilted"]
+    dice = (Die(6, PLACES[2], 30.0, "red"), Die(2, PLACES[7], 75.0, "white"))
+    scene = replace(SynthScene.build({"a1": "N", "c6": "Q"}, {}, GEOMETRY, variation), dice=dice)
+    frame = render(scene, 1)
+    reading = read_frame_details(CONFIG, frame.image, GEOMETRY,
+                                 VisionProfile.default().only_kinds("PNDQ"))
+    tray = reading.observation.regions["tray"]
+    assert tray.coin is None
+    assert sorted((die.colour, die.value) for die in tray.dice) == [("red", 6), ("white", 2)]
+    assert reading.observation.regions["a1"].coin == "N"
+    assert reading.observation.regions["c6"].coin == "Q"
+    data = reading.observation.to_json()["regions"]["tray"]
+    assert [die["value"] for die in data["dice"]] == [die.value for die in tray.dice]
+
+
+def test_the_sim_camera_shows_dice_in_the_tray():
+    camera = open_camera("sim://?mat=coin-grid&board=empty&plain=1")
+    assert isinstance(camera, SimCamera)
+    camera.show_dice([Die(4, PLACES[4], 10.0, "blue")])
+    image = camera.read().image
+    reading = read_frame_details(CONFIG, image, GEOMETRY, VisionProfile.default())
+    (die,) = reading.observation.regions["tray"].dice
+    assert (die.value, die.colour) == (4, "blue")
+    camera.show({"a1": "P"}, {})  # the coins change; the dice stay
+    assert camera.scene.dice == (Die(4, PLACES[4], 10.0, "blue"),)
+    camera.close()
