@@ -20,13 +20,14 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from calibration.profile import VisionProfile
+from companion.demo_rolls import RollingDirector
 from companion.games.base import Game, Move, Position
 from companion.launch import (
     GameOptions,
@@ -46,6 +47,7 @@ from companion.referee import Phase
 from companion.table import Table, Verdict
 from contract.table_state import TableState
 from vision.camera import CameraOptions, SimCamera
+from vision.synth.dice import Die
 
 #: How many legal moves a bot looks at before choosing; bounds a turn in huge positions.
 BOT_MOVE_LIMIT = 4000
@@ -152,6 +154,10 @@ class PhysicalBoard:
         """Push every coin to a slightly different spot in its square (a new layout seed)."""
         self.camera.synth.set_scene(replace(self.camera.scene, layout_seed=layout_seed))
 
+    def show_dice(self, dice: Sequence[Die]) -> None:
+        """Dice land in the tray (the last throw's are picked up first)."""
+        self.camera.show_dice(dice)
+
     def hand(self, present: bool) -> None:
         """A hand reaches over the board, or leaves it."""
         self._reach(present)
@@ -162,8 +168,9 @@ class PhysicalBoard:
         return self.camera.synth.frames_read
 
 
-class Director:
-    """Plays the people at a simulated table: moves coins, presses buttons, answers questions."""
+class Director(RollingDirector):
+    """Plays the people at a simulated table: moves coins, presses buttons, answers questions,
+    throws dice (:mod:`companion.demo_rolls`)."""
 
     def __init__(self, table: Table, board: PhysicalBoard, press: Callable[[str], None],
                  options: DemoOptions, after_turn: Callable[[int], None] | None = None) -> None:
@@ -234,6 +241,10 @@ class Director:
 
     def _play_turn(self, stop: threading.Event) -> bool:
         referee = self.table.parts.referee
+        if referee.phase is Phase.ROLL:
+            return self._play_roll(stop)
+        if referee.phase is Phase.RESTORE:
+            return self._settle_restore(stop)
         position = referee.position
         assert position is not None
         plies = self._plies()
@@ -291,6 +302,15 @@ class Director:
         if verdict is not None:
             self.report.verdict_ms.append((time.perf_counter() - pressed) * 1000)
         return verdict
+
+    def _press_until(self, button: str, condition: Callable[[], bool],
+                     stop: threading.Event) -> bool:
+        """Press ``button`` and wait for the next verdict on the lights or for ``condition``."""
+        with self._changed:
+            count = len(self._verdicts)
+        self.press(button)
+        return self._wait(lambda: len(self._verdicts) > count or condition(), stop,
+                          self.options.turn_timeout_s)
 
     def _press_for_verdict(self, button: str, stop: threading.Event) -> str | None:
         """Press ``button`` and wait for the next verdict on the lights (None if none came)."""

@@ -19,8 +19,9 @@ seat 1 in the usual turn order) and ``N...`` before a move that continues a roun
 A new round starts whenever the player to move has a seat number no greater than the previous
 mover's. Passes are moves (``pass``) followed by a comment, and a roll of real dice is followed by
 its faces and their source (``roll:4 {dice 4 (camera)}``; a battle's ``{dice 5 : 3+2 (random)}``
-gives the attacker's faces, then the defender's, tied rounds first). Moves later taken back stay in the text
-as comments (``{taken back: c2-c3}``), so the moves outside braces are exactly the line of play.
+gives the attacker's faces, then the defender's, tied rounds first). Moves later taken back stay
+in the text as comments (``{taken back: c2-c3}``), so the moves outside braces are exactly the
+line of play.
 The movetext ends with the result: ``*`` for an unfinished game, otherwise the winning seat
 (``1``) or the tied seats (``1=2``).
 
