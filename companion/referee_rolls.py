@@ -145,6 +145,7 @@ class RollingReferee:
         awaited = state.tally.awaited() if state.tally is not None else None
         if awaited is not None:
             prompt = self.game.prompt(self._current())
+            prompt = "" if prompt in lead else prompt
             self._say(" ".join(part for part in (lead, prompt, how_to_roll(
                 awaited, f"the outcome ({shown})")) if part), "info")
             return

@@ -159,7 +159,9 @@ def test_a_double_stack_is_declared_with_select_and_confirm():
     position = grid({"a1": "S1", "c8": "S1'", "f12": "N1"}, reserves=(1, 0))
     referee = Referee(GAME, position, position=position)
     assert referee.phase is Phase.ROLL
-    assert "put a reserve coin under your coin on c8" in referee.view().message
+    assert "South may roll, or put a reserve coin under their coin on c8" in (
+        referee.view().message)
+    assert referee.view().message.count("South may roll") == 1
     candidates = referee.view().candidates
     assert candidates[0] == "double:c8" and "roll:6" in candidates
     assert referee.view().targets == {"c8"}  # the screen marks where a stack can be made

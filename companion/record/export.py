@@ -305,7 +305,8 @@ def _tags(timeline: GameTimeline, result: str) -> tuple[tuple[str, str], ...]:
 
 
 class _Rounds:
-    """Numbers moves by round: a round begins when a seat no later than the last mover's moves."""
+    """Numbers moves by round: a round begins when a seat before the last mover's moves (a seat
+    that acts several times in a row, as Coin Grid's roll then step, stays in its round)."""
 
     def __init__(self, timeline: GameTimeline) -> None:
         self.first_seat = min((seat.number for seat in timeline.header.seats), default=1)
@@ -314,7 +315,7 @@ class _Rounds:
 
     def next(self, seat: int) -> tuple[int, bool]:
         """The round of a move by ``seat``, and whether the move opens it (the first seat's)."""
-        new_round = self.previous is None or seat <= self.previous
+        new_round = self.previous is None or seat < self.previous
         self.round += 1 if new_round else 0
         opens = new_round and (self.previous is not None or seat == self.first_seat)
         self.previous = seat

@@ -80,9 +80,9 @@ def prompt(position: CoinGridPosition) -> str:
     if position.phase == "start":
         doubles = _names(double_squares(position))
         if doubles:
-            return (f"{mover}: roll the die in the tray, or put a reserve coin under your coin "
-                    f"on {doubles} and declare the double stack with select and confirm.")
-        return f"{mover}: roll the die in the tray."
+            return (f"{mover} may roll, or put a reserve coin under their coin on {doubles} "
+                    "and declare the double stack with select and confirm.")
+        return ""
     if position.phase == "rolled":
         if not step_reaches(position):
             return f"{mover} rolled {position.roll} and has no legal move."
