@@ -125,6 +125,8 @@ def snapshot_of(
         problems=frozenset(view.marked),
         path=path,
         candidates=view.candidates,
+        candidates_heading=("Or enter it here (select, confirm):" if view.phase is Phase.ROLL
+                            else "Which move was it?"),
         selected=view.selected,
         last_moves=view.last_moves,
         message=_message(view, waiting_reason),

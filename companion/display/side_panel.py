@@ -140,7 +140,7 @@ def draw_list(
     if count:
         first = candidate_window(count, rows, snapshot.selected)
         shown = range(first, min(count, first + rows))
-        heading = "Which move was it?"
+        heading = snapshot.candidates_heading
         if count > rows and rows:
             heading += f"  ({shown.start + 1}-{shown.stop} of {count})"
         for index in shown:

@@ -167,6 +167,7 @@ class Snapshot:
     problems: frozenset[str] = frozenset()
     path: PathView | None = None
     candidates: tuple[str, ...] = ()
+    candidates_heading: str = "Which move was it?"
     selected: int | None = None
     last_moves: tuple[str, ...] = ()
     message: Message | None = None
