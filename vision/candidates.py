@@ -93,13 +93,13 @@ def _second_look(
 
 def measure_candidates(
     config: ReadConfig, view: TopView, image: Image, mask: Image, camera: CameraOverMat,
-    windows: tuple[RegionWindow, ...],
+    windows: tuple[RegionWindow, ...], ink: Image | None = None,
 ) -> Candidates:
     """Seed, fit and sample every candidate coin of the normalised view ``image``."""
     ppm = view.pixels_per_mm
     height, width = image.shape[:2]
     regions_at = region_map(windows, (width, height))
-    seeds, strength = find_seeds(config.seeds, image, ppm, mask)
+    seeds, strength = find_seeds(config.seeds, image, ppm, mask, ink)
     seeds, strength = _worth_measuring(config.coins, seeds, strength, regions_at, windows)
     seeds_mm = to_mm(view, seeds)
     lean, lean_per_mm = camera.lean(seeds_mm)

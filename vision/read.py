@@ -156,15 +156,16 @@ def read_view(
     if camera is None:
         camera = overhead_camera(geometry)
     margin = geometry.play_area.left - view.origin_mm[0]
-    reference = mat_reference(geometry, ppm, margin, config.light.reference_blur_px,
-                              config.light.ink_band_mm)
+    light = config.light
+    reference = mat_reference(geometry, ppm, margin, light.reference_blur_px, light.ink_band_mm,
+                              light.dark_ink, light.dark_band_mm)
     image = normalise(config.light, view, reference)
     labels = pawn_labels(config.pawns, image, profile)
     sightings = find_pawns(config.pawns, labels, profile, ppm, view.origin_mm, camera)
     height, width = image.shape[:2]
     mask = pawn_mask(config.pawns, labels, (width, height), ppm)
     windows = region_windows(geometry, ppm, view.origin_mm, (width, height))
-    candidates = measure_candidates(config, view, image, mask, camera, windows)
+    candidates = measure_candidates(config, view, image, mask, camera, windows, reference.ink)
     presence = coin_presence(config.coins, candidates)
     config = replace(config, model=model_for(config.model, profile))
     chosen, frame = _coins_and_frame(config, candidates, presence, _kind_priors(profile))

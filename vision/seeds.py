@@ -35,13 +35,16 @@ class SeedConfig:
     peaks at least ``spacing_mm`` apart that stand above the paper's level (the board's lower
     quartile) by ``spread_factor`` times the paper's spread (lower quartile less the fifth
     percentile), and by at least ``least_level`` of paper; a pixel's unlikeness counts up to
-    ``most_level`` of paper."""
+    ``most_level`` of paper. Where the mat is printed (its ink band, see
+    :class:`vision.light.MatReference`) the view says nothing about coins: a window's
+    unlikeness is the mean over its unprinted pixels, of which it needs ``least_paper``."""
 
     window_mm: float = 15.0
     spacing_mm: float = 12.0
     spread_factor: float = 3.0
     least_level: float = 0.03
     most_level: float = 0.35
+    least_paper: float = 0.25
 
 
 def unlikeness(image: Image) -> Image:
@@ -58,11 +61,16 @@ def unlikeness(image: Image) -> Image:
 
 
 def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
-               pawns: Image | None = None) -> tuple[FloatArray, FloatArray]:
+               pawns: Image | None = None, ink: Image | None = None
+               ) -> tuple[FloatArray, FloatArray]:
     """Seeds (N, 2) in top-view pixels of the normalised ``image``, strongest first, and how
     far each stands out (N,): its height over the paper's level in units of the least
     height a seed needs (1 at the least). Pixels ``pawns`` marks count as paper: a pawn's
-    strong colour would draw the seed of a coin under or beside it onto itself."""
+    strong colour would draw the seed of a coin under or beside it onto itself. Pixels
+    ``ink`` marks (the mat's printed lines, symbols and walls, of the view's size) do not
+    count at all: what is left of them after the light is divided out (a camera's blur, a
+    marker's fraction of a pixel off) is no coin, and the printed mat is the same under a
+    coin as beside it."""
     # At 1 px/mm (the windows are coins across), capped, so that a strong coin (a dark penny)
     # does not drown a faint one beside it.
     scale = 1.0 / pixels_per_mm
@@ -73,7 +81,7 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
                              interpolation=cv2.INTER_AREA)
         unlike[covered > 0] = 0
     window = max(3, round(config.window_mm)) | 1
-    summed = cv2.blur(unlike.astype(np.float32), (window, window))
+    summed = _window_means(unlike.astype(np.float32), window, ink, config.least_paper)
     # Coins may cover much of the board: the paper's level and spread from its lower part.
     lowest, level = np.percentile(summed[::2, ::2], [5, 25])
     least = level + max(config.spread_factor * (level - lowest), config.least_level * PAPER)
@@ -85,3 +93,17 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
     points = np.column_stack([columns[order], rows[order]]).astype(np.float64)
     strength = (summed[rows[order], columns[order]] - level) / (least - level)
     return (points + 0.5) * pixels_per_mm - 0.5, strength.astype(np.float64)
+
+
+def _window_means(unlike: FloatArray, window: int, ink: Image | None,
+                  least_paper: float) -> FloatArray:
+    """Each pixel's mean unlikeness over the ``window`` square around it; with ``ink``, over
+    its unprinted pixels only (a window with less than ``least_paper`` of them counts them
+    as that share)."""
+    if ink is None:
+        return np.asarray(cv2.blur(unlike, (window, window)))
+    size = (unlike.shape[1], unlike.shape[0])
+    paper = 1.0 - cv2.resize(ink, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    counted = cv2.blur(paper, (window, window))
+    return np.asarray(cv2.blur(unlike * paper, (window, window)) / np.maximum(counted,
+                                                                              least_paper))
