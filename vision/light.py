@@ -45,7 +45,7 @@ class LightConfig:
     reference_blur_px: float = 1.0
     ink_band_mm: float = 1.2
     dark_ink: int = 128
-    dark_band_mm: float = 2.5
+    dark_band_mm: float = 3.5
     ink_levels: int = 16
     least_ink_share: float = 0.005
 

@@ -35,9 +35,7 @@ class SeedConfig:
     peaks at least ``spacing_mm`` apart that stand above the paper's level (the board's lower
     quartile) by ``spread_factor`` times the paper's spread (lower quartile less the fifth
     percentile), and by at least ``least_level`` of paper; a pixel's unlikeness counts up to
-    ``most_level`` of paper. Where the mat is printed (its ink band, see
-    :class:`vision.light.MatReference`) the view says nothing about coins: a window's
-    unlikeness is the mean over its unprinted pixels, of which it needs ``least_paper``."""
+    ``most_level`` of paper."""
 
     window_mm: float = 15.0
     spacing_mm: float = 12.0
@@ -66,44 +64,40 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
     """Seeds (N, 2) in top-view pixels of the normalised ``image``, strongest first, and how
     far each stands out (N,): its height over the paper's level in units of the least
     height a seed needs (1 at the least). Pixels ``pawns`` marks count as paper: a pawn's
-    strong colour would draw the seed of a coin under or beside it onto itself. Pixels
-    ``ink`` marks (the mat's printed lines, symbols and walls, of the view's size) do not
-    count at all: what is left of them after the light is divided out (a camera's blur, a
-    marker's fraction of a pixel off) is no coin, and the printed mat is the same under a
-    coin as beside it."""
+    strong colour would draw the seed of a coin under or beside it onto itself.
+
+    ``ink`` (of the view's size) marks where the mat is printed: what is left of its lines,
+    symbols and walls after the light is divided out (the camera's blur, the markers placing
+    the mat a fraction of a pixel off) is no coin. A seed must stand out by as much without
+    them: a coin is as unlike paper beside its printed marks as on them, a mark's residue is
+    not."""
     # At 1 px/mm (the windows are coins across), capped, so that a strong coin (a dark penny)
     # does not drown a faint one beside it.
     scale = 1.0 / pixels_per_mm
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    unlike = np.minimum(unlikeness(small), np.uint8(config.most_level * PAPER))
+    unlike = np.minimum(unlikeness(small), np.uint8(config.most_level * PAPER)).astype(np.float32)
     if pawns is not None:
         covered = cv2.resize(pawns, (small.shape[1], small.shape[0]),
                              interpolation=cv2.INTER_AREA)
         unlike[covered > 0] = 0
     window = max(3, round(config.window_mm)) | 1
-    summed = _window_means(unlike.astype(np.float32), window, ink, config.least_paper)
+    summed = cv2.blur(unlike, (window, window))
     # Coins may cover much of the board: the paper's level and spread from its lower part.
     lowest, level = np.percentile(summed[::2, ::2], [5, 25])
     least = level + max(config.spread_factor * (level - lowest), config.least_level * PAPER)
     spacing = max(3, round(config.spacing_mm)) | 1
     peaks = summed >= cv2.dilate(summed, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (spacing, spacing)))
-    rows, columns = np.nonzero(peaks & (summed > least))
+    peaks &= summed > least
+    if ink is not None:
+        printed = cv2.resize(ink, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+        paper = 1.0 - printed.astype(np.float32) / 255
+        unprinted = cv2.blur(unlike * paper, (window, window)) / np.maximum(
+            cv2.blur(paper, (window, window)), config.least_paper)
+        peaks &= unprinted > least
+    rows, columns = np.nonzero(peaks)
     order = np.argsort(-summed[rows, columns])
     points = np.column_stack([columns[order], rows[order]]).astype(np.float64)
     strength = (summed[rows[order], columns[order]] - level) / (least - level)
     return (points + 0.5) * pixels_per_mm - 0.5, strength.astype(np.float64)
 
-
-def _window_means(unlike: FloatArray, window: int, ink: Image | None,
-                  least_paper: float) -> FloatArray:
-    """Each pixel's mean unlikeness over the ``window`` square around it; with ``ink``, over
-    its unprinted pixels only (a window with less than ``least_paper`` of them counts them
-    as that share)."""
-    if ink is None:
-        return np.asarray(cv2.blur(unlike, (window, window)))
-    size = (unlike.shape[1], unlike.shape[0])
-    paper = 1.0 - cv2.resize(ink, size, interpolation=cv2.INTER_AREA).astype(np.float32) / 255
-    counted = cv2.blur(paper, (window, window))
-    return np.asarray(cv2.blur(unlike * paper, (window, window)) / np.maximum(counted,
-                                                                              least_paper))
