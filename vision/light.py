@@ -33,21 +33,35 @@ PAPER = 200.0
 class LightConfig:
     """How the light is found: the paper's median over ``light_window_mm`` squares at
     ``light_pixels_per_mm`` (the window must exceed the largest coin); the mat's rendering is
-    blurred by ``reference_blur_px`` and its ink marked ``ink_band_mm`` wide, and ``dark_band_mm``
-    wide round dark ink (darker than ``dark_ink`` of 255: a wall, a frame, a thick border),
-    whose edge leaves more behind where the camera sees it blurred or a fraction of a pixel
-    off than a pale thin line does. A printer never
-    prints the mat's tones exactly: each of ``ink_levels`` bands of the rendering's tone that
-    covers ``least_ink_share`` of the view gets its own gain, per channel."""
+    blurred by ``reference_blur_px``, or by ``camera_blur`` of a camera pixel where the
+    camera sees the mat coarser than the top view (:func:`reference_blur`). Its ink is
+    marked ``ink_band_mm`` wide, and ``dark_band_mm`` wide round dark ink (darker than
+    ``dark_ink`` of 255: a wall, a frame, a thick border), whose edge leaves more behind
+    where the camera sees it blurred or a fraction of a pixel off than a pale thin line
+    does. A printer never prints the mat's tones exactly: each of ``ink_levels`` bands of
+    the rendering's tone that covers ``least_ink_share`` of the view gets its own gain, per
+    channel."""
 
     light_pixels_per_mm: float = 0.125
     light_window_mm: float = 40.0
     reference_blur_px: float = 1.0
+    camera_blur: float = 0.9
     ink_band_mm: float = 1.2
     dark_ink: int = 128
     dark_band_mm: float = 3.5
     ink_levels: int = 16
     least_ink_share: float = 0.005
+
+
+def reference_blur(config: LightConfig, pixels_per_mm: float,
+                   camera_pixels_per_mm: float) -> float:
+    """How much the mat's rendering is blurred (top-view px, in tenths) for a top view of
+    ``pixels_per_mm`` of a camera that sees ``camera_pixels_per_mm`` (NaN: unknown) at the
+    mat's middle: a printed line looks as wide in the reference as the camera shows it."""
+    blur = config.reference_blur_px
+    if np.isfinite(camera_pixels_per_mm) and camera_pixels_per_mm > 0:
+        blur = max(blur, config.camera_blur * pixels_per_mm / camera_pixels_per_mm)
+    return round(blur, 1)
 
 
 @dataclass(frozen=True, eq=False)

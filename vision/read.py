@@ -35,7 +35,7 @@ from vision.candidates import (
     select_coins,
 )
 from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
-from vision.light import mat_reference, normalise
+from vision.light import mat_reference, normalise, reference_blur
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, pawn_labels, pawn_mask
@@ -157,8 +157,10 @@ def read_view(
         camera = overhead_camera(geometry)
     margin = geometry.play_area.left - view.origin_mm[0]
     light = config.light
-    reference = mat_reference(geometry, ppm, margin, light.reference_blur_px, light.ink_band_mm,
-                              light.dark_ink, light.dark_band_mm)
+    middle = np.array([geometry.play_area.centre], np.float64)
+    blur = reference_blur(light, ppm, float(camera.pixels_per_mm(middle)[0]))
+    reference = mat_reference(geometry, ppm, margin, blur, light.ink_band_mm, light.dark_ink,
+                              light.dark_band_mm)
     image = normalise(config.light, view, reference)
     labels = pawn_labels(config.pawns, image, profile)
     sightings = find_pawns(config.pawns, labels, profile, ppm, view.origin_mm, camera)
