@@ -13,7 +13,7 @@ size offset from the coins no pawn touches (see :func:`vision.read.read_view`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -99,9 +99,10 @@ def measure_candidates(
     """Seed, fit and sample every candidate coin of the normalised view ``image`` (``mask``
     marks pawns, ``ink`` the mat's printing, see :func:`vision.seeds.find_seeds`).
 
-    Loose coins may lie touching each other, where one seed often stands for two: for up to
-    ``loose_rounds`` more rounds, the coins found so far are painted over with paper and the
-    regions of loose coins seeded again."""
+    Loose coins may lie close together, where one seed often stands for two and the rays of
+    one coin reach its neighbours: for up to ``loose_rounds`` more rounds, the coins found so
+    far are painted over with paper, and the regions of loose coins seeded and measured
+    again on that view."""
     ppm = view.pixels_per_mm
     height, width = image.shape[:2]
     regions_at = region_map(windows, (width, height))
@@ -121,9 +122,9 @@ def measure_candidates(
                                            np.where(loose, regions_at, -1), windows, ppm)
         if not len(seeds):
             break
-        more = _measure_seeds(config, view, image, mask, camera, regions_at, clipped, flags,
+        more = _measure_seeds(config, view, covered, mask, camera, regions_at, clipped, flags,
                               seeds, strength)
-        found = _joined(found, more)
+        found = _joined(found, _apart(config.coins, more, found))
     return found
 
 
@@ -141,6 +142,20 @@ def _paint_found(config: CoinConfig, image: Image, found: Candidates, view: TopV
         cv2.circle(painted, (round(centre[0]), round(centre[1])), round(radius),
                    (PAPER, PAPER, PAPER), -1)
     return painted
+
+
+def _apart(config: CoinConfig, new: Candidates, found: Candidates) -> Candidates:
+    """``new`` candidates with those whose outline overlaps one ``found`` (that may be a coin)
+    by more than ``loose_overlap_mm`` taken for no coin: loose coins lie side by side, and
+    where a coin was painted over, the painted disc's edge may look like a rim."""
+    coins = found.agreement >= config.least_agreement
+    if not coins.any() or not len(new.agreement):
+        return new
+    gaps = np.hypot(*(new.centres_mm[:, None, :] - found.centres_mm[None, coins, :]
+                      ).transpose(2, 0, 1))
+    reach = (new.diameters_mm[:, None] + found.diameters_mm[None, coins]) / 2
+    overlapping = (gaps < reach - config.loose_overlap_mm).any(axis=1)
+    return replace(new, agreement=np.where(overlapping, 0.0, new.agreement))
 
 
 def _joined(first: Candidates, second: Candidates) -> Candidates:
