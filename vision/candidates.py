@@ -145,17 +145,21 @@ def _paint_found(config: CoinConfig, image: Image, found: Candidates, view: TopV
 
 
 def _apart(config: CoinConfig, new: Candidates, found: Candidates) -> Candidates:
-    """``new`` candidates with those whose outline overlaps one ``found`` (that may be a coin)
-    by more than ``loose_overlap_mm`` taken for no coin: loose coins lie side by side, and
-    where a coin was painted over, the painted disc's edge may look like a rim."""
+    """``new`` candidates, measured on the view with the ``found`` ones painted over, with
+    those taken for no coin that overlap one found (that may be a coin) by more than
+    ``loose_overlap_mm`` (loose coins lie side by side), or whose edge stands less than
+    ``painted_contrast`` out of paper: a painted disc's edge, or a gap among coins ringed
+    by their edges, is faint where a coin's own edge is not."""
     coins = found.agreement >= config.least_agreement
-    if not coins.any() or not len(new.agreement):
+    if not len(new.agreement):
         return new
-    gaps = np.hypot(*(new.centres_mm[:, None, :] - found.centres_mm[None, coins, :]
-                      ).transpose(2, 0, 1))
-    reach = (new.diameters_mm[:, None] + found.diameters_mm[None, coins]) / 2
-    overlapping = (gaps < reach - config.loose_overlap_mm).any(axis=1)
-    return replace(new, agreement=np.where(overlapping, 0.0, new.agreement))
+    ghost = new.contrast < config.painted_contrast
+    if coins.any():
+        gaps = np.hypot(*(new.centres_mm[:, None, :] - found.centres_mm[None, coins, :]
+                          ).transpose(2, 0, 1))
+        reach = (new.diameters_mm[:, None] + found.diameters_mm[None, coins]) / 2
+        ghost |= (gaps < reach - config.loose_overlap_mm).any(axis=1)
+    return replace(new, agreement=np.where(ghost, 0.0, new.agreement))
 
 
 def _joined(first: Candidates, second: Candidates) -> Candidates:

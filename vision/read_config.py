@@ -26,7 +26,7 @@ class CoinConfig:
     ``loose_spacing_mm`` from the others there; ``loose_rounds`` more rounds seed those
     regions again with the coins found painted over (``painted_margin_mm`` wider than
     their outlines), where an outline overlapping a coin found by more than
-    ``loose_overlap_mm`` is none.
+    ``loose_overlap_mm``, or standing less than ``painted_contrast`` out of paper, is none.
 
     Where a pawn stands on the face, the outline must be at least the smallest coin's size
     less ``pawn_size_margin_mm`` (by the frame's size offset), and one the pawn hides on more
@@ -55,6 +55,7 @@ class CoinConfig:
     loose_rounds: int = 2
     painted_margin_mm: float = 1.5
     loose_overlap_mm: float = 2.0
+    painted_contrast: float = 0.15
     retry_smoothing_mm: float = 0.5
 
 
