@@ -45,7 +45,7 @@ class LightConfig:
     light_pixels_per_mm: float = 0.125
     light_window_mm: float = 40.0
     reference_blur_px: float = 1.0
-    camera_blur: float = 0.8
+    camera_blur: float = 0.6
     ink_band_mm: float = 1.2
     dark_ink: int = 128
     dark_band_mm: float = 3.5

@@ -52,7 +52,7 @@ def _mid_game(seed: int) -> CoinGridPosition:
 
 
 @pytest.mark.parametrize(("seed", "plain"), [(1, True), (2, True), (1, False), (2, False),
-                                             (7, False)])
+                                             (8, False)])
 def test_the_starting_layout_reads_exactly(seed: int, plain: bool) -> None:
     start = layout(GAME.new_position(2, (), seed)).stacks()
     frame, reading = _read(dict(start), seed, plain)
