@@ -13,13 +13,14 @@ size offset from the coins no pawn touches (see :func:`vision.read.read_view`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from vision.faces import clipped_mask, edge_colours, face_colours
+from vision.light import PAPER
 from vision.parallax import CameraOverMat
 from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import TopView
@@ -93,19 +94,92 @@ def _second_look(
 
 def measure_candidates(
     config: ReadConfig, view: TopView, image: Image, mask: Image, camera: CameraOverMat,
-    windows: tuple[RegionWindow, ...],
+    windows: tuple[RegionWindow, ...], ink: Image | None = None,
 ) -> Candidates:
-    """Seed, fit and sample every candidate coin of the normalised view ``image``."""
+    """Seed, fit and sample every candidate coin of the normalised view ``image`` (``mask``
+    marks pawns, ``ink`` the mat's printing, see :func:`vision.seeds.find_seeds`).
+
+    Loose coins may lie close together, where one seed often stands for two and the rays of
+    one coin reach its neighbours: for up to ``loose_rounds`` more rounds, the coins found so
+    far are painted over with paper, and the regions of loose coins seeded and measured
+    again on that view."""
     ppm = view.pixels_per_mm
     height, width = image.shape[:2]
     regions_at = region_map(windows, (width, height))
-    seeds, strength = find_seeds(config.seeds, image, ppm, mask)
-    seeds, strength = _worth_measuring(config.coins, seeds, strength, regions_at, windows)
+    clipped = clipped_mask(view.image)
+    flags = _flags(clipped, mask)
+    seeds, strength = find_seeds(config.seeds, image, ppm, mask, ink)
+    seeds, strength = _worth_measuring(config.coins, seeds, strength, regions_at, windows,
+                                       ppm)
+    found = _measure_seeds(config, view, image, mask, camera, regions_at, clipped, flags,
+                           seeds, strength)
+    loose = np.isin(regions_at, [index for index, window in enumerate(windows)
+                                 if window.kind in LOOSE_KINDS])
+    for _ in range(config.coins.loose_rounds if loose.any() else 0):
+        covered = _paint_found(config.coins, image, found, view)
+        seeds, strength = find_seeds(config.seeds, covered, ppm, mask, ink)
+        seeds, strength = _worth_measuring(config.coins, seeds, strength,
+                                           np.where(loose, regions_at, -1), windows, ppm)
+        if not len(seeds):
+            break
+        more = _measure_seeds(config, view, covered, mask, camera, regions_at, clipped, flags,
+                              seeds, strength)
+        found = _joined(found, _apart(config.coins, more, found))
+    return found
+
+
+def _paint_found(config: CoinConfig, image: Image, found: Candidates, view: TopView
+                 ) -> Image:
+    """``image`` with every outline that may be a coin painted over with paper, a little
+    wider than it (its blurred edge, its shadow)."""
+    painted = image.copy()
+    ppm = view.pixels_per_mm
+    centres = (found.centres_mm - np.asarray(view.origin_mm)) * ppm - 0.5
+    for centre, diameter in zip(centres[found.agreement >= config.least_agreement],
+                                found.diameters_mm[found.agreement >= config.least_agreement],
+                                strict=True):
+        radius = (diameter / 2 + config.painted_margin_mm) * ppm
+        cv2.circle(painted, (round(centre[0]), round(centre[1])), round(radius),
+                   (PAPER, PAPER, PAPER), -1)
+    return painted
+
+
+def _apart(config: CoinConfig, new: Candidates, found: Candidates) -> Candidates:
+    """``new`` candidates, measured on the view with the ``found`` ones painted over, with
+    those taken for no coin that overlap one found (that may be a coin) by more than
+    ``loose_overlap_mm`` (loose coins lie side by side), or whose edge stands less than
+    ``painted_contrast`` out of paper: a painted disc's edge, or a gap among coins ringed
+    by their edges, is faint where a coin's own edge is not."""
+    coins = found.agreement >= config.least_agreement
+    if not len(new.agreement):
+        return new
+    ghost = new.contrast < config.painted_contrast
+    if coins.any():
+        gaps = np.hypot(*(new.centres_mm[:, None, :] - found.centres_mm[None, coins, :]
+                          ).transpose(2, 0, 1))
+        reach = (new.diameters_mm[:, None] + found.diameters_mm[None, coins]) / 2
+        ghost |= (gaps < reach - config.loose_overlap_mm).any(axis=1)
+    return replace(new, agreement=np.where(ghost, 0.0, new.agreement))
+
+
+def _joined(first: Candidates, second: Candidates) -> Candidates:
+    """The candidates of both, first's first."""
+    return Candidates(**{item.name: np.concatenate([getattr(first, item.name),
+                                                    getattr(second, item.name)])
+                         for item in fields(Candidates)})
+
+
+def _measure_seeds(
+    config: ReadConfig, view: TopView, image: Image, mask: Image, camera: CameraOverMat,
+    regions_at: FloatArray, clipped: Image, flags: Image, seeds: FloatArray,
+    strength: FloatArray,
+) -> Candidates:
+    """Fit and sample the candidate coin of every seed."""
+    ppm = view.pixels_per_mm
+    height, width = image.shape[:2]
     seeds_mm = to_mm(view, seeds)
     lean, lean_per_mm = camera.lean(seeds_mm)
     blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)
-    clipped = clipped_mask(view.image)
-    flags = _flags(clipped, mask)
     outlines = measure_outlines(config.rims, image, flags, seeds, lean, ppm, blur,
                                 lean_per_mm)
     outlines = _second_look(config, image, flags, seeds, lean, ppm, blur, lean_per_mm,
@@ -162,25 +236,35 @@ def _top_circles(config: ReadConfig, image: Image, flags: Image, tops: FloatArra
 
 def _worth_measuring(
     config: CoinConfig, seeds: FloatArray, strength: FloatArray, regions_at: FloatArray,
-    windows: tuple[RegionWindow, ...],
+    windows: tuple[RegionWindow, ...], pixels_per_mm: float,
 ) -> tuple[FloatArray, FloatArray]:
     """The seeds worth measuring (strongest first, as given): those in a region, at most
     ``seeds_per_region`` in a region that holds one stack (a coin seldom makes more than two
-    seeds), up to ``max_loose_coins`` in one of loose coins."""
+    seeds), up to ``max_loose_coins`` in one of loose coins, none there within
+    ``loose_spacing_mm`` of a stronger one (a coin whose face is unlike paper all over makes
+    a flat top of equal peaks, which would crowd out the other coins of its region)."""
     height, width = regions_at.shape
     columns = np.clip(np.round(seeds[:, 0]).astype(int), 0, width - 1)
     rows = np.clip(np.round(seeds[:, 1]).astype(int), 0, height - 1)
     region = regions_at[rows, columns]
     taken = np.zeros(len(windows), int)
     keep = np.zeros(len(seeds), bool)
+    spacing = config.loose_spacing_mm * pixels_per_mm
+    loose: dict[int, list[FloatArray]] = {}
     for index, where in enumerate(region):
         if where < 0:
             continue
-        most = (config.max_loose_coins if windows[where].kind in LOOSE_KINDS
-                else config.seeds_per_region)
-        if taken[where] < most:
-            taken[where] += 1
-            keep[index] = True
+        is_loose = windows[where].kind in LOOSE_KINDS
+        most = config.max_loose_coins if is_loose else config.seeds_per_region
+        if taken[where] >= most:
+            continue
+        if is_loose:
+            near = loose.setdefault(int(where), [])
+            if any(math.dist(seeds[index], other) < spacing for other in near):
+                continue
+            near.append(seeds[index])
+        taken[where] += 1
+        keep[index] = True
     return seeds[keep], strength[keep]
 
 
@@ -236,12 +320,18 @@ def accept_level(config: CoinConfig) -> float:
 def empty_doubt(config: CoinConfig, candidates: Candidates, presence: FloatArray,
                  chosen: NDArray[np.intp], region_count: int) -> FloatArray:
     """Per region: how much an empty reading there is in doubt. A candidate not taken for a
-    coin casts the doubt of its presence; any seed that stood out strongly (something unlike
-    paper and coin-sized lies there, though no rim was fitted to it) casts doubt by its
-    strength, ``empty_strength`` of the least a seed needs and up."""
+    coin, nor lying inside one taken, casts the doubt of its presence; any seed that stood
+    out strongly (something unlike paper and coin-sized lies there, though no rim was
+    fitted to it) casts doubt by its strength, ``empty_strength`` of the least a seed needs
+    and up."""
     doubt = np.zeros(region_count)
     rejected = np.ones(len(presence), bool)
     rejected[chosen] = False
+    # A candidate inside a coin taken is that coin measured again (a second seed of it).
+    if len(chosen):
+        gaps = np.hypot(*(candidates.centres_mm[:, None, :]
+                          - candidates.centres_mm[None, chosen, :]).transpose(2, 0, 1))
+        rejected &= ~(gaps < candidates.diameters_mm[None, chosen] / 2).any(axis=1)
     strong = np.clip((candidates.strength - config.empty_strength) / config.empty_strength,
                      0.0, config.strength_doubt)
     for index in np.flatnonzero(rejected & (candidates.seed_region >= 0)):

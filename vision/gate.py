@@ -143,8 +143,11 @@ def _rect_mask(shape: tuple[int, int], bounds: tuple[float, float, float, float]
     return mask
 
 
-def view_masks(geometry: MatGeometry, mm_per_pixel: float) -> tuple[Image, Image, Image]:
-    """(paper, play area, margin) masks of the top view; markers and their quiet zones are cut.
+def view_masks(geometry: MatGeometry, mm_per_pixel: float, config: GateConfig | None = None
+               ) -> tuple[Image, Image, Image]:
+    """(paper, play area, margin) masks of the top view; markers and their quiet zones are cut,
+    and so is what the mat itself prints dark or colourful (:func:`printed_objects`: a dice
+    tray's felt, a wall), which is no object over the mat.
 
     The margin is the band around the play area that an arm must cross to reach the board.
     """
@@ -161,12 +164,30 @@ def view_masks(geometry: MatGeometry, mm_per_pixel: float) -> tuple[Image, Image
         left, top, right, bottom = marker.rect().bounds()
         paper[_rect_mask(shape, (left - quiet, top - quiet, right + quiet, bottom + quiet),
                          mm_per_pixel) > 0] = 0
+    paper[printed_objects(geometry, mm_per_pixel, shape, config or GateConfig()) > 0] = 0
     play = _rect_mask(shape, geometry.play_area.bounds(), mm_per_pixel)
     margin = cv2.bitwise_and(paper, cv2.bitwise_not(play))
     # Keep off the printed border line, and the pixels that straddle it.
     play = cv2.erode(play, np.ones((3, 3), np.uint8))
     margin = cv2.erode(margin, np.ones((5, 5), np.uint8))
     return paper, play, margin
+
+
+def printed_objects(geometry: MatGeometry, mm_per_pixel: float, shape: tuple[int, int],
+                    config: GateConfig) -> Image:
+    """Where the printed mat itself would pass for an object (:func:`object_mask`'s darkness
+    and colour on the mat's rendering, at the top view's scale, a pixel wider all round for
+    the view's blur and a fraction of a pixel's misfit). Thin lines and letters, averaged
+    over a top-view pixel, stay paler than that."""
+    from calibration.mats import render_mat
+
+    fine = 4
+    mat = cv2.resize(render_mat(geometry, fine / mm_per_pixel), (shape[1], shape[0]),
+                     interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(mat, cv2.COLOR_BGR2GRAY)
+    saturation = cv2.cvtColor(mat, cv2.COLOR_BGR2HSV)[:, :, 1]
+    printed = ((grey < config.dark_ratio * 255) | (saturation > config.saturation))
+    return cv2.dilate(printed.astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
 
 
 def top_view(image: Image, finding: BoardFinding, geometry: MatGeometry,
@@ -374,7 +395,7 @@ class SteadyGate:
                 return "no-board", "no markers seen: put the whole mat in view"
             return "no-board", f"board not found: {markers_missing_reason(missing)}"
         if self._masks is None:
-            self._masks = view_masks(self.geometry, self.config.mm_per_pixel)
+            self._masks = view_masks(self.geometry, self.config.mm_per_pixel, self.config)
         view = top_view(image, finding, self.geometry, self.config.mm_per_pixel, self._masks)
         moving = self._moved(view, play_area_corners(finding, self.geometry))
         hand = hand_seen(view, self.config)

@@ -33,24 +33,44 @@ PAPER = 200.0
 class LightConfig:
     """How the light is found: the paper's median over ``light_window_mm`` squares at
     ``light_pixels_per_mm`` (the window must exceed the largest coin); the mat's rendering is
-    blurred by ``reference_blur_px`` and its ink marked ``ink_band_mm`` wide. A printer never
-    prints the mat's tones exactly: each of ``ink_levels`` bands of the rendering's tone that
-    covers ``least_ink_share`` of the view gets its own gain, per channel."""
+    blurred by ``reference_blur_px``, or by ``camera_blur`` of a camera pixel where the
+    camera sees the mat coarser than the top view (:func:`reference_blur`). Its ink is
+    marked ``ink_band_mm`` wide, and ``dark_band_mm`` wide round dark ink (darker than
+    ``dark_ink`` of 255: a wall, a frame, a thick border), whose edge leaves more behind
+    where the camera sees it blurred or a fraction of a pixel off than a pale thin line
+    does. A printer never prints the mat's tones exactly: each of ``ink_levels`` bands of
+    the rendering's tone that covers ``least_ink_share`` of the view gets its own gain, per
+    channel."""
 
     light_pixels_per_mm: float = 0.125
     light_window_mm: float = 40.0
     reference_blur_px: float = 1.0
+    camera_blur: float = 0.6
     ink_band_mm: float = 1.2
+    dark_ink: int = 128
+    dark_band_mm: float = 3.5
     ink_levels: int = 16
     least_ink_share: float = 0.005
+
+
+def reference_blur(config: LightConfig, pixels_per_mm: float,
+                   camera_pixels_per_mm: float) -> float:
+    """How much the mat's rendering is blurred (top-view px, in tenths) for a top view of
+    ``pixels_per_mm`` of a camera that sees ``camera_pixels_per_mm`` (NaN: unknown) at the
+    mat's middle: a printed line looks as wide in the reference as the camera shows it."""
+    blur = config.reference_blur_px
+    if np.isfinite(camera_pixels_per_mm) and camera_pixels_per_mm > 0:
+        blur = max(blur, config.camera_blur * pixels_per_mm / camera_pixels_per_mm)
+    return round(blur, 1)
 
 
 @dataclass(frozen=True, eq=False)
 class MatReference:
     """The printed mat as the top view would show it under white light, and where its ink is.
 
-    ``image`` is slightly blurred BGR; ``ink`` marks (255) a band around printed lines and
-    letters, where texture says nothing about coins.
+    ``image`` is slightly blurred BGR; ``ink`` marks (255) a band around printed lines,
+    letters and symbols, wider round dark ink, where texture says nothing about coins (seeds
+    are not looked for there, see :func:`vision.seeds.find_seeds`).
     """
 
     image: Image
@@ -60,9 +80,10 @@ class MatReference:
 @lru_cache(maxsize=8)
 def mat_reference(
     geometry: MatGeometry, pixels_per_mm: float, margin_mm: float, blur_px: float,
-    ink_band_mm: float,
+    ink_band_mm: float, dark_ink: int = 0, dark_band_mm: float = 0.0,
 ) -> MatReference:
-    """The :class:`MatReference` of ``geometry`` for a top view of this scale and margin."""
+    """The :class:`MatReference` of ``geometry`` for a top view of this scale and margin
+    (see :class:`LightConfig` for the rest)."""
     from calibration.mats import render_mat
 
     left, top, width, height = view_bounds(RectifyConfig(pixels_per_mm, margin_mm), geometry)
@@ -74,6 +95,14 @@ def mat_reference(
     _, ink = cv2.threshold(edges, 6, 255, cv2.THRESH_BINARY)
     band = max(1, round(ink_band_mm * pixels_per_mm))
     ink = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * band + 1,) * 2))
+    if dark_band_mm > 0:
+        # The edges of dark ink (a filled dark area's edges are also its own, so a tray's
+        # fill stays readable inside its band).
+        dark = cv2.dilate((grey < dark_ink).astype(np.uint8), np.ones((3, 3), np.uint8))
+        _, strong = cv2.threshold(np.where(dark > 0, edges, 0), 6, 255, cv2.THRESH_BINARY)
+        reach = max(1, round(dark_band_mm * pixels_per_mm))
+        ink = cv2.max(ink, cv2.dilate(strong, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2)))
     if blur_px > 0:
         view = cv2.GaussianBlur(view, (0, 0), blur_px)
     view = np.maximum(view, 40)  # never divide by (near) black

@@ -36,7 +36,7 @@ from vision.candidates import (
 )
 from vision.dice import read_tray
 from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
-from vision.light import mat_reference, normalise
+from vision.light import mat_reference, normalise, reference_blur
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, pawn_labels, pawn_mask
@@ -157,15 +157,18 @@ def read_view(
     if camera is None:
         camera = overhead_camera(geometry)
     margin = geometry.play_area.left - view.origin_mm[0]
-    reference = mat_reference(geometry, ppm, margin, config.light.reference_blur_px,
-                              config.light.ink_band_mm)
+    light = config.light
+    middle = np.array([geometry.play_area.centre], np.float64)
+    blur = reference_blur(light, ppm, float(camera.pixels_per_mm(middle)[0]))
+    reference = mat_reference(geometry, ppm, margin, blur, light.ink_band_mm, light.dark_ink,
+                              light.dark_band_mm)
     image = normalise(config.light, view, reference)
     labels = pawn_labels(config.pawns, image, profile)
     sightings = find_pawns(config.pawns, labels, profile, ppm, view.origin_mm, camera)
     height, width = image.shape[:2]
     mask = pawn_mask(config.pawns, labels, (width, height), ppm)
     windows = region_windows(geometry, ppm, view.origin_mm, (width, height))
-    candidates = measure_candidates(config, view, image, mask, camera, windows)
+    candidates = measure_candidates(config, view, image, mask, camera, windows, reference.ink)
     presence = coin_presence(config.coins, candidates)
     config = replace(config, model=model_for(config.model, profile))
     chosen, frame = _coins_and_frame(config, candidates, presence, _kind_priors(profile))

@@ -23,7 +23,11 @@ class CoinConfig:
     ``least_contrast`` of paper out of it, and its diameter, less the frame's offset, lies
     within ``size_margin_mm`` of the kinds' sizes. Outlines closer than ``apart_share`` of a
     radius are one coin. At most ``seeds_per_region`` seeds are measured in a square (a coin
-    seldom makes more than two), ``max_loose_coins`` in a pit or cup.
+    seldom makes more than two), ``max_loose_coins`` in a pit or cup, each at least
+    ``loose_spacing_mm`` from the others there; ``loose_rounds`` more rounds seed those
+    regions again with the coins found painted over (``painted_margin_mm`` wider than
+    their outlines), where an outline overlapping a coin found by more than
+    ``loose_overlap_mm``, or standing less than ``painted_contrast`` out of paper, is none.
 
     Where a pawn stands on the face, the outline must be at least the smallest coin's size
     less ``pawn_size_margin_mm`` (by the frame's size offset), and one the pawn hides on more
@@ -48,6 +52,11 @@ class CoinConfig:
     strength_doubt: float = 0.9
     max_loose_coins: int = 40
     seeds_per_region: int = 3
+    loose_spacing_mm: float = 6.0
+    loose_rounds: int = 2
+    painted_margin_mm: float = 1.5
+    loose_overlap_mm: float = 2.0
+    painted_contrast: float = 0.15
     retry_smoothing_mm: float = 0.5
 
 

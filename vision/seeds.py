@@ -42,6 +42,7 @@ class SeedConfig:
     spread_factor: float = 3.0
     least_level: float = 0.03
     most_level: float = 0.35
+    least_paper: float = 0.25
 
 
 def unlikeness(image: Image) -> Image:
@@ -58,30 +59,45 @@ def unlikeness(image: Image) -> Image:
 
 
 def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
-               pawns: Image | None = None) -> tuple[FloatArray, FloatArray]:
+               pawns: Image | None = None, ink: Image | None = None
+               ) -> tuple[FloatArray, FloatArray]:
     """Seeds (N, 2) in top-view pixels of the normalised ``image``, strongest first, and how
     far each stands out (N,): its height over the paper's level in units of the least
     height a seed needs (1 at the least). Pixels ``pawns`` marks count as paper: a pawn's
-    strong colour would draw the seed of a coin under or beside it onto itself."""
+    strong colour would draw the seed of a coin under or beside it onto itself.
+
+    ``ink`` (of the view's size) marks where the mat is printed: what is left of its lines,
+    symbols and walls after the light is divided out (the camera's blur, the markers placing
+    the mat a fraction of a pixel off) is no coin. A seed must stand out by as much without
+    them: a coin is as unlike paper beside its printed marks as on them, a mark's residue is
+    not."""
     # At 1 px/mm (the windows are coins across), capped, so that a strong coin (a dark penny)
     # does not drown a faint one beside it.
     scale = 1.0 / pixels_per_mm
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    unlike = np.minimum(unlikeness(small), np.uint8(config.most_level * PAPER))
+    unlike = np.minimum(unlikeness(small), np.uint8(config.most_level * PAPER)).astype(np.float32)
     if pawns is not None:
         covered = cv2.resize(pawns, (small.shape[1], small.shape[0]),
                              interpolation=cv2.INTER_AREA)
         unlike[covered > 0] = 0
     window = max(3, round(config.window_mm)) | 1
-    summed = cv2.blur(unlike.astype(np.float32), (window, window))
+    summed = cv2.blur(unlike, (window, window))
     # Coins may cover much of the board: the paper's level and spread from its lower part.
     lowest, level = np.percentile(summed[::2, ::2], [5, 25])
     least = level + max(config.spread_factor * (level - lowest), config.least_level * PAPER)
     spacing = max(3, round(config.spacing_mm)) | 1
     peaks = summed >= cv2.dilate(summed, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (spacing, spacing)))
-    rows, columns = np.nonzero(peaks & (summed > least))
+    peaks &= summed > least
+    if ink is not None:
+        printed = cv2.resize(ink, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+        paper = 1.0 - printed.astype(np.float32) / 255
+        unprinted = cv2.blur(unlike * paper, (window, window)) / np.maximum(
+            cv2.blur(paper, (window, window)), config.least_paper)
+        peaks &= unprinted > least
+    rows, columns = np.nonzero(peaks)
     order = np.argsort(-summed[rows, columns])
     points = np.column_stack([columns[order], rows[order]]).astype(np.float64)
     strength = (summed[rows[order], columns[order]] - level) / (least - level)
     return (points + 0.5) * pixels_per_mm - 0.5, strength.astype(np.float64)
+

@@ -91,8 +91,10 @@ def test_dimes_and_pennies_beside_pawns_keep_their_size_under_any_camera() -> No
     """A pawn leaning over a coin's rim and its shadow only add outside the coin: they must
     not swell a dime to a nickel or a penny. The first reader, tuned on this renderer, read
     113 of 120 right (98 before its fix); the reader of 2026-11, built for frames from
-    elsewhere, reads 96 to 98 (it doubts rather than guesses under a pawn: whatever it
-    reads wrongly there, it reads with a confidence under 0.5)."""
+    elsewhere, reads 95 to 98 (it doubts rather than guesses under a pawn: whatever it
+    reads wrongly there, it reads with a confidence under 0.5). 95 since seeds ignore the
+    mat's printing: three false coins on empty squares of seed 6 went, and with them the
+    frame model's guess at d7's pawn-hidden PP, read at confidence 0.19-0.24 either way."""
     stacks = {"b5": "D", "e2": "DD", "c3": "D", "f6": "DD", "g2": "P", "d7": "PP"}
     pawns = {"b5": "blue", "e2": "red", "c3": "red", "f6": "blue", "g2": "blue", "d7": "red"}
     singles = {"a1": "N", "h8": "P", "d5": "D", "h1": "Q", "a8": "N"}
@@ -106,7 +108,7 @@ def test_dimes_and_pennies_beside_pawns_keep_their_size_under_any_camera() -> No
             right += reading.coin == coins[-1]
             if reading.coin != coins[-1]:
                 assert reading.confidence < 0.5, (seed, square, reading)
-    assert right >= 96
+    assert right >= 95
 
 
 def test_pennies_beside_blue_pawns_stay_copper_under_any_camera() -> None:
