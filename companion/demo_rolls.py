@@ -80,6 +80,8 @@ class RollingDirector:
                   timeout: float = 60.0) -> bool: ...
         def _press_until(self, button: str, condition: Callable[[], bool],
                          stop: threading.Event) -> bool: ...
+        def _wait_frames(self, count: int, timeout: float = 5.0) -> None: ...
+        def _move_by_hand(self, after: Position) -> None: ...
 
     def _play_roll(self, stop: threading.Event) -> bool:
         """One roll phase: a double stack declared, the companion's roll, or dice thrown."""
@@ -114,8 +116,7 @@ class RollingDirector:
             cocked = rng.random() < self.options.sloppy_rate / 3
             for _ in range(THROWS_TRIED):
                 colour = ROLL_COLOURS[index % len(ROLL_COLOURS)]
-                self.board.show_dice(tray_dice(tray, faces, colour, rng, cocked))
-                self._pause(0.3)
+                self._throw(tray_dice(tray, faces, colour, rng, cocked))
                 if not self._press_until(f"END{roll.player}",
                                          lambda: referee.position != position, stop):
                     return self._give_up(f"no answer to {roll.label}")
@@ -130,6 +131,15 @@ class RollingDirector:
             if referee.position != position:
                 return True
         return True
+
+    def _throw(self, dice: tuple[Die, ...]) -> None:
+        """A hand over the tray picks up the last dice and throws these; then it leaves."""
+        self.board.hand(True)
+        self._pause(0.3)
+        self._wait_frames(2)
+        self.board.show_dice(dice)
+        self._pause(0.2)
+        self.board.hand(False)
 
     def _count_misread_dice(self) -> None:
         """Compare the dice the journal kept with the last round thrown."""
@@ -154,9 +164,10 @@ class RollingDirector:
         referee = self.table.parts.referee
         position = referee.position
         assert position is not None
-        self.board.lay_out(self.game.layout(position))
         if referee.phase is not Phase.RESTORE:
+            self.board.lay_out(self.game.layout(position))
             return True
+        self._move_by_hand(position)
         self._pause(0.4)
         for _ in range(self.options.max_tries):
             self._press_until("CONFIRM", lambda: referee.phase is not Phase.RESTORE, stop)

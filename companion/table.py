@@ -159,7 +159,6 @@ class Table:
         self.events.put(Press(button, source))
 
     @property
-    @property
     def last_event(self) -> JournalEvent | None:
         """The journal's last written event (None before the first)."""
         return self._last_event
