@@ -375,10 +375,20 @@ class Director(RollingDirector):
         bot = self.options.bots[(mover - 1) % len(self.options.bots)]
         if bot != "greedy":
             return rng.choice(moves)
-        before = self.game.scores(position)[mover]
-        gains = [self.game.scores(self.game.apply(position, m))[mover] - before for m in moves]
+        gains = [self._gain(position, move, mover) for move in moves]
         best = max(gains)
         return rng.choice([m for m, gain in zip(moves, gains, strict=True) if gain == best])
+
+    def _gain(self, position: Position, move: Move, mover: int) -> float:
+        """What ``move`` adds to the mover's score, on average over a chance node it leads to
+        (a battle's outcomes by their odds)."""
+        before = self.game.scores(position)[mover]
+        after = self.game.apply(position, move)
+        if not self.game.is_chance(after):
+            return self.game.scores(after)[mover] - before
+        return sum(float(chance) * (self.game.scores(self.game.apply(after, outcome))[mover]
+                                    - before)
+                   for outcome, chance in self.game.chance_outcomes(after))
 
     # Waiting ------------------------------------------------------------------------------------
 

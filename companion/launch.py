@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import sys
 import threading
 import time
@@ -85,7 +86,9 @@ def seats_for(game: Game, players: int) -> tuple[SeatView, ...]:
 def new_referee(options: GameOptions) -> Referee:
     """A referee for a new game, waiting to read the starting layout."""
     game = get_game(options.game)
-    return Referee(game, game.new_position(options.players, options.variants, seed=options.seed))
+    rolls = None if options.seed is None else random.Random(f"{options.seed}/rolls")
+    return Referee(game, game.new_position(options.players, options.variants, seed=options.seed),
+                   rolls=rolls)
 
 
 def resumed_referee(folder: Path) -> tuple[Referee, JournalWriter, int]:

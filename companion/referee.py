@@ -103,18 +103,20 @@ class Referee(RollingReferee):
         position: Position | None = None,
         moves_played: Sequence[str] = (),
         dice: random.Random | None = None,
+        rolls: random.Random | None = None,
     ) -> None:
         """``template`` gives players, variants and sides for a layout read at setup.
 
         A ``position`` (resuming a game) skips setup; ``moves_played`` fills the list of moves.
         With ``dice`` the companion rolls at chance nodes whatever is pressed; without, the
         players roll real dice for the camera, press ROLL for the companion's own random roll,
-        or enter their roll (see :mod:`companion.referee_rolls`).
+        or enter their roll (see :mod:`companion.referee_rolls`). ``rolls`` is the random source
+        of the ROLL button (the system's by default; a seeded one replays a demo exactly).
         """
         self.game = game
         self.template = template
         self.dice = dice
-        self._random = random.Random()
+        self._random = rolls if rolls is not None else random.Random()
         self._state = _State()
         if position is not None:
             self._state.position = position

@@ -201,9 +201,10 @@ def read_view(
             # A pawn hides the middle of whatever it stands on.
             doubt[index] = max(doubt[index], 1.0 - config.coins.hidden_confidence)
         if window.kind == "tray":
+            # A tray holds dice, never pawns: a coloured die is no pawn.
             dice = read_tray(config.dice, view, window.box, camera)
-            regions[window.name] = RegionReading(None, pawn_name, min(
-                [pawn_confidence, *(die.confidence for die in dice)]), dice=dice)
+            regions[window.name] = RegionReading(
+                None, None, min([1.0, *(die.confidence for die in dice)]), dice=dice)
         elif window.kind in LOOSE_KINDS:
             confidence_here = min([pawn_confidence, 1.0 - doubt[index],
                                    *(conf for _, _, conf in coins)])

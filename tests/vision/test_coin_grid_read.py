@@ -113,3 +113,19 @@ def test_cups_count_their_loose_coins_and_are_never_a_single_coin(seed: int,
         else:
             assert abs((got.count or 0) - len(coins[name])) <= 1, name
     assert counted >= 1
+
+
+@pytest.mark.parametrize("colour", ["red", "blue"])
+def test_a_coloured_die_in_the_tray_is_a_die_and_no_pawn(colour):
+    from dataclasses import replace
+
+    from vision.synth.dice import Die
+
+    tray = next(region.shape for region in GEOMETRY.regions if region.kind == "tray")
+    coins = layout(GAME.new_position(2, (), 1)).stacks()
+    scene = SynthScene.build(coins, {}, GEOMETRY, Variation(), layout_seed=1)
+    scene = replace(scene, dice=(Die(5, tray.centre, angle_deg=20.0, colour=colour),))
+    reading = read_frame_details(CONFIG, render(scene, 1).image, GEOMETRY, PROFILE)
+    tray_reading = reading.observation.regions["tray"]
+    assert tray_reading.pawn is None
+    assert [die.value for die in tray_reading.dice] == [5]
