@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from calibration.geometry import coin_grid_mat
 from calibration.profile import VisionProfile
 from companion.games.coin_grid import GAME
-from companion.games.coin_grid.position import CoinGridPosition
-from companion.games.coin_grid.table import DEAD_KIND, DEFAULT_KINDS, layout
+from companion.games.coin_grid.position import DEFAULT_COIN_KINDS, CoinGridPosition
+from companion.games.coin_grid.table import layout
 from tests.games.coin_grid.playout import random_child
 from vision.read import VisionConfig, read_frame_details
 from vision.synth import SynthFrame, SynthScene, Variation, random_variation, render
@@ -63,10 +63,10 @@ def table_coins(position: CoinGridPosition, seed: int) -> dict[str, str]:
     rng = random.Random(seed + 1)
     coins = dict(layout(position).stacks())
     for player, region in ((1, "reserve-south"), (2, "reserve-north")):
-        won = DEFAULT_KINDS[2 if player == 1 else 1]
-        coins[region] = "".join(DEAD_KIND if rng.random() < 0.25 else won
+        won = DEFAULT_COIN_KINDS[1 if player == 1 else 0]
+        coins[region] = "".join(DEFAULT_COIN_KINDS[2] if rng.random() < 0.25 else won
                                 for _ in range(position.reserve(player)))
-    coins["supply"] = DEAD_KIND * position.supply
+    coins["supply"] = DEFAULT_COIN_KINDS[2] * position.supply
     return coins
 
 

@@ -56,6 +56,7 @@ from companion.games.coin_grid.legality import check
 from companion.games.coin_grid.moves import CoinGridMove, parse_move
 from companion.games.coin_grid.position import (
     GAME_NAME,
+    VARIANT_NOTES,
     VARIANTS,
     CoinGridPosition,
     starting_position,
@@ -95,6 +96,7 @@ class CoinGrid(Game):
         title="Coin Grid", min_players=2, max_players=2, mat="coin-grid",
         coin_kinds=COIN_KINDS, chance=True, token_colours=("red", "blue"),
         score_unit=" coins", seat_heading="Held", seat_names={2: SIDES},
+        variants=VARIANT_NOTES,
     )
 
     def new_position(self, players: int = 2, variants: Sequence[str] = (),

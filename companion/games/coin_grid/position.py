@@ -36,6 +36,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import permutations
 from typing import Any
 
 from companion.games.base import Position, PositionError
@@ -55,13 +56,24 @@ GAME_NAME = "coin-grid"
 PHASES = ("start", "rolled", "battle", "reward")
 DEFAULT_DEAD_COINS = 6
 MAX_DEAD_COINS = 12
+#: The coins a table may use, and the default kinds of South's, North's and the dead coins.
+TABLE_COINS = "PNDQ"
+DEFAULT_COIN_KINDS = "PND"
+#: ``coins-SND``: the kinds of South's, North's and the dead coins (three different letters).
+KIND_VARIANTS: tuple[str, ...] = tuple(f"coins-{''.join(kinds)}"
+                                       for kinds in permutations(TABLE_COINS, 3))
 #: Every variant, in the order written to JSON.
-VARIANTS: tuple[str, ...] = ("short", *(f"dead-coins-{n}" for n in range(MAX_DEAD_COINS + 1)))
-#: One line per variant saying what it changes (for help texts and the registry's listing).
+VARIANTS: tuple[str, ...] = ("short", *(f"dead-coins-{n}" for n in range(MAX_DEAD_COINS + 1)),
+                             *KIND_VARIANTS)
+#: One line per kind of variant saying what it changes (for help texts; ``N`` and ``SND`` stand
+#: for the numbers and letters the variant's name takes).
 VARIANT_NOTES: dict[str, str] = {
     "short": "6 coins a player instead of 12, on any 6 of their star and X row squares",
-    **{f"dead-coins-{n}": f"{n} dead coin{'' if n == 1 else 's'} in the supply instead of "
-       f"{DEFAULT_DEAD_COINS}" for n in range(MAX_DEAD_COINS + 1)},
+    "dead-coins-N": f"N dead coins in the supply instead of {DEFAULT_DEAD_COINS} (0 to "
+                    f"{MAX_DEAD_COINS})",
+    "coins-SND": "the coin kinds of South, North and the dead coins, three different letters "
+                 f"of {TABLE_COINS} (P penny, N nickel, D dime, Q quarter; default "
+                 f"coins-{DEFAULT_COIN_KINDS})",
 }
 FULL_COINS = 12
 SHORT_COINS = 6
@@ -224,12 +236,16 @@ def normalise_variants(variants: Sequence[str]) -> tuple[str, ...]:
     for variant in variants:
         if variant not in VARIANTS:
             raise PositionError(f"unknown Coin Grid variant {variant!r}; known: short, "
-                                f"dead-coins-0 .. dead-coins-{MAX_DEAD_COINS}")
+                                f"dead-coins-0 .. dead-coins-{MAX_DEAD_COINS}, coins-SND (three "
+                                f"different letters of {TABLE_COINS}: South's, North's and the "
+                                "dead coins' kinds)")
     if len(set(variants)) != len(variants):
         raise PositionError(f"Coin Grid variants {list(variants)!r} name one twice")
     counts = [variant for variant in variants if variant.startswith("dead-coins-")]
     if len(counts) > 1:
         raise PositionError(f"Coin Grid variants {list(variants)!r} give two dead-coin counts")
+    if len([variant for variant in variants if variant.startswith("coins-")]) > 1:
+        raise PositionError(f"Coin Grid variants {list(variants)!r} give the coin kinds twice")
     return tuple(variant for variant in VARIANTS if variant in variants)
 
 
@@ -239,6 +255,14 @@ def dead_coins(variants: Sequence[str]) -> int:
         if variant.startswith("dead-coins-"):
             return int(variant.removeprefix("dead-coins-"))
     return DEFAULT_DEAD_COINS
+
+
+def coin_kinds(variants: Sequence[str]) -> str:
+    """South's, North's and the dead coins' kinds under ``variants`` (``"PND"`` by default)."""
+    for variant in variants:
+        if variant.startswith("coins-"):
+            return variant.removeprefix("coins-")
+    return DEFAULT_COIN_KINDS
 
 
 def coins_per_player(variants: Sequence[str]) -> int:

@@ -1,7 +1,8 @@
 """What a Coin Grid position puts on the table, and reading a starting layout from the camera.
 
 The regions are the 72 squares ``a1``..``f12`` of the 6×12 mat. Each player's coins are one
-kind (:data:`DEFAULT_KINDS`: South pennies, North nickels) and dead coins another (dimes), so
+kind and dead coins another (South pennies, North nickels, dimes; a ``coins-SND`` variant sets
+other kinds, and the game's record keeps them with its variants), so
 the top coin of a square tells whose original coin stands there; a dead coin's owner is kept by
 the engine, not seen. A double stack is its owner's coin on top of a reserve coin, which the
 engine does not track (any won coin may go under, and nobody can see it): the layout draws it as
@@ -11,8 +12,6 @@ supply lie beside the board; the mat has no regions for them yet, so the layout 
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from companion.games.base import PositionError
 from companion.games.coin_grid.board import (
@@ -24,34 +23,48 @@ from companion.games.coin_grid.board import (
     other,
 )
 from companion.games.coin_grid.position import (
+    DEFAULT_COIN_KINDS,
+    TABLE_COINS,
     CoinGridPosition,
     Piece,
+    coin_kinds,
     coins_per_player,
 )
+from contract.observation import COIN_KINDS as COIN_NAMES
 from contract.observation import Observation
 from contract.table_state import TableState
 
-#: The coin kind of each player's original coins, by player number.
-DEFAULT_KINDS: Mapping[int, str] = {1: "P", 2: "N"}
-#: The coin kind of dead coins.
-DEAD_KIND = "D"
-COIN_KINDS = "PND"
+#: Every coin kind a Coin Grid table may use.
+COIN_KINDS = TABLE_COINS
 
 
-def piece_coins(piece: Piece) -> str:
-    """The piece's coins bottom to top, as the table shows them."""
+def piece_coins(piece: Piece, kinds: str = DEFAULT_COIN_KINDS) -> str:
+    """The piece's coins bottom to top, as the table shows them; ``kinds`` are South's, North's
+    and the dead coins' (:func:`~companion.games.coin_grid.position.coin_kinds`)."""
     if piece.dead:
-        return DEAD_KIND
-    top = DEFAULT_KINDS[piece.owner]
-    return DEFAULT_KINDS[other(piece.owner)] + top if piece.double else top
+        return kinds[2]
+    top = kinds[piece.owner - 1]
+    return kinds[other(piece.owner) - 1] + top if piece.double else top
+
+
+def coin_name(letter: str) -> str:
+    """``penny`` for ``P``: the coin's name for messages."""
+    return COIN_NAMES[letter][0] if letter in COIN_NAMES else repr(letter)
+
+
+def coins_named(letter: str) -> str:
+    """``pennies`` for ``P``."""
+    name = coin_name(letter)
+    return name[:-1] + "ies" if name.endswith("y") else name + "s"
 
 
 def square_stacks(position: CoinGridPosition) -> dict[str, str]:
     """Each occupied square's coins bottom to top (the attacker of a battle on top)."""
-    stacks = {SQUARE_NAMES[square]: piece_coins(piece)
+    kinds = coin_kinds(position.variants)
+    stacks = {SQUARE_NAMES[square]: piece_coins(piece, kinds)
               for square, piece in position.pieces().items()}
     if position.battle_square is not None and position.attacker is not None:
-        stacks[SQUARE_NAMES[position.battle_square]] += piece_coins(position.attacker)
+        stacks[SQUARE_NAMES[position.battle_square]] += piece_coins(position.attacker, kinds)
     return stacks
 
 
@@ -66,13 +79,15 @@ def position_from_reading(template: CoinGridPosition, observation: Observation
     coins (pennies) on its star and X rows and North's (nickels) on theirs, 12 each, or 6 each
     in the short game. Raises :class:`PositionError` saying what is wrong with the layout."""
     owned: dict[int, list[int]] = {player: [] for player in PLAYERS}
-    owner_of = {kind: player for player, kind in DEFAULT_KINDS.items()}
+    kinds = coin_kinds(template.variants)
+    owner_of = {kinds[0]: 1, kinds[1]: 2}
     for name, reading in sorted(observation.regions.items()):
         if name not in SQUARE_INDEX or reading.coin is None:
             continue
         if reading.coin not in owner_of:
-            raise PositionError(f"the layout has a {reading.coin!r} coin on {name}; a Coin Grid "
-                                "game starts with pennies (South) and nickels (North) only")
+            raise PositionError(
+                f"the layout has a {coin_name(reading.coin)} on {name}; this game starts with "
+                f"{coins_named(kinds[0])} (South) and {coins_named(kinds[1])} (North) only")
         owned[owner_of[reading.coin]].append(SQUARE_INDEX[name])
     wanted = coins_per_player(template.variants)
     for player in PLAYERS:

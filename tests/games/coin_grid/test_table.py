@@ -40,7 +40,7 @@ def test_the_start_read_from_the_camera_is_the_start():
 @pytest.mark.parametrize(("change", "needle"), [
     ({"c4": "P"}, "c4 is outside them"),
     ({"a1": None}, "South has 11 coins"),
-    ({"a12": "D"}, "'D' coin on a12"),
+    ({"a12": "D"}, "a dime on a12; this game starts with pennies"),
     ({"a12": "P", "a1": "N"}, "South's coins start"),
 ])
 def test_a_layout_that_cannot_start_says_why(change, needle):
@@ -84,3 +84,18 @@ def test_the_drawing_marks_the_wall_the_rows_and_the_pieces():
     assert "wall" in text and " 12* " in text and " 11x " in text
     assert "S2'" in text and "Sd" in text
     assert "2 in reserve" in text and "player 1 (South) to roll or make a double stack" in text
+
+
+def test_the_coin_kinds_are_a_variant_the_layout_and_the_reading_follow():
+    start = GAME.new_position(2, ["coins-QND"])
+    stacks = GAME.layout(start).stacks()
+    assert stacks["a1"] == "Q" and stacks["a12"] == "N"
+    assert GAME.position_from_reading(start, seen(start)) == start
+    with pytest.raises(PositionError, match="starts with quarters \\(South\\) and nickels"):
+        GAME.position_from_reading(start, Observation.of_board({"a1": "P"}))
+    double = GAME.apply(GAME.new_position(2, ["coins-QND"]), GAME.parse_move("roll:1"))
+    assert GAME.layout(double).stacks()["a1"] == "Q"
+    with pytest.raises(PositionError, match="give the coin kinds twice"):
+        GAME.new_position(2, ["coins-QND", "coins-PND"])
+    with pytest.raises(PositionError, match="unknown Coin Grid variant 'coins-PPD'"):
+        GAME.new_position(2, ["coins-PPD"])
