@@ -56,9 +56,8 @@ from companion.games.jokers_and_coins.position import (
 from companion.games.jokers_and_coins.ring import SUPPLY, VARIANT_NOTES
 from companion.games.jokers_and_coins.rules import (
     after,
-    available_ranks,
     count_successors,
-    distinct_plays,
+    iter_legal,
     play,
     played_seat,
     successors,
@@ -119,16 +118,7 @@ class JokersAndCoins(Game):
 
     def iter_moves(self, position: Position) -> Iterator[Move]:
         """The legal moves, rank by rank (A to Joker), then ``discard``."""
-        position = _position(position)
-        if winning_team(position) is not None:
-            return
-        unplayable = False
-        for rank in available_ranks(position):
-            plays = distinct_plays(position, rank)
-            unplayable = unplayable or not plays
-            yield from plays.values()
-        if unplayable:
-            yield JokersMove(DISCARD)
+        return iter_legal(_position(position))
 
     def legal_moves(self, position: Position) -> list[Move]:
         """One move per distinct resulting position (none at the end)."""

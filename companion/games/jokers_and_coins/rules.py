@@ -155,15 +155,12 @@ def available_ranks(position: JokersPosition) -> list[str]:
 
 def card_plays(position: JokersPosition, card: str) -> Iterator[Play]:
     """Every play of ``card`` with its resulting coins, duplicates included (one per way of
-    making it: both orders of a split, a Hit Man that equals a forward 10)."""
+    making it: both orders of a split, a Hit Man that equals a forward 10), in the order
+    moves are listed: single coins, splits, a Joker's, entering, the Hit Man."""
     seat = played_seat(position)
     if seat is None:
         return
     table = Table.of(position)
-    if card in ENTERING_CARDS:
-        yield from _enter(table, seat, card)
-    if card in HITMAN_CARDS:
-        yield from _hitman(table, seat, card)
     if card == "joker":
         yield from _joker(table, seat)
     elif card == "7":
@@ -173,6 +170,10 @@ def card_plays(position: JokersPosition, card: str) -> Iterator[Play]:
         yield from _splits(table, seat)
     elif card in FORWARD:
         yield from _singles(table, seat, card, FORWARD[card])
+    if card in ENTERING_CARDS:
+        yield from _enter(table, seat, card)
+    if card in HITMAN_CARDS:
+        yield from _hitman(table, seat, card)
 
 
 def distinct_plays(position: JokersPosition, card: str) -> dict[Coins, JokersMove]:
@@ -184,27 +185,56 @@ def distinct_plays(position: JokersPosition, card: str) -> dict[Coins, JokersMov
 
 
 def successors(position: JokersPosition) -> list[tuple[JokersMove, JokersPosition]]:
-    """The children of the public game tree, each with its move (empty at the end)."""
+    """The children of the public game tree, each with its move (empty at the end). Plays of
+    different ranks are different children, except where the discard pile is shuffled into
+    the draw pile right after the play (a penalized turn's two draws) and the ranks vanish."""
     if winning_team(position) is not None:
         return []
-    found: list[tuple[JokersMove, JokersPosition]] = []
+    found: dict[JokersPosition, JokersMove] = {}
     unplayable = False
     for rank in available_ranks(position):
         plays = distinct_plays(position, rank)
         unplayable = unplayable or not plays
         for coins, move in plays.items():
-            found.append((move, after(position, coins, RANK_INDEX[rank])))
+            found.setdefault(after(position, coins, RANK_INDEX[rank]), move)
     if unplayable:
-        found.append((JokersMove(DISCARD), after(position, position.coins, None)))
-    return found
+        found.setdefault(after(position, position.coins, None), JokersMove(DISCARD))
+    return [(move, child) for child, move in found.items()]
 
 
 def count_successors(position: JokersPosition) -> int:
-    """``len(successors(position))`` without building the children."""
+    """``len(successors(position))``, without building the children where no shuffle after
+    the play can make two ranks' children alike."""
     if winning_team(position) is not None:
         return 0
+    if _ranks_may_merge(position):
+        return len(successors(position))
     counts = [len(distinct_plays(position, rank)) for rank in available_ranks(position)]
     return sum(counts) + (0 in counts)
+
+
+def iter_legal(position: JokersPosition) -> Iterator[JokersMove]:
+    """The moves of :func:`successors` one at a time, rank by rank (A to Joker), then
+    ``discard``."""
+    if winning_team(position) is not None:
+        return
+    if _ranks_may_merge(position):
+        yield from (move for move, _ in successors(position))
+        return
+    unplayable = False
+    for rank in available_ranks(position):
+        plays = distinct_plays(position, rank)
+        unplayable = unplayable or not plays
+        yield from plays.values()
+    if unplayable:
+        yield JokersMove(DISCARD)
+
+
+def _ranks_may_merge(position: JokersPosition) -> bool:
+    """Whether the discard pile may be shuffled away right after this play (a penalized
+    mover draws two afterwards from a pile of fewer), so two ranks' children can be alike."""
+    cards = position.cards
+    return cards.penalized(position.to_move) and cards.draw_pile < 2
 
 
 def after(position: JokersPosition, coins: Coins, rank: int | None,
