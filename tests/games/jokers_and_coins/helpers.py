@@ -24,7 +24,9 @@ def table(players: int, coins: Mapping[int, Sequence[str]], to_move: int = 1,
     for seat, size in (hands or {}).items():
         cards["draw_pile"] += cards["hands"][str(seat)] - size
         cards["hands"][str(seat)] = size
-    return GAME.read_position(data)
+    position = GAME.read_position(data)
+    assert isinstance(position, JokersPosition)
+    return position
 
 
 def moves(position: JokersPosition, card: str | None = None) -> list[str]:
