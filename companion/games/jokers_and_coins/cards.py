@@ -178,7 +178,8 @@ def _per_seat(raw: Any, players: int) -> tuple[int, ...]:
     sizes = []
     for seat in seats:
         size = raw[seat]
-        if isinstance(size, bool) or size not in (PENALIZED_HAND, HAND):
+        if isinstance(size, bool) or not isinstance(size, int) or size not in (PENALIZED_HAND,
+                                                                               HAND):
             raise bad_field(f"cards.hands.{seat}", size, "a hand holds 5 cards between turns, "
                             "or 4 after a play made without drawing")
         sizes.append(size)

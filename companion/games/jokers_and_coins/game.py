@@ -21,6 +21,13 @@ Where the rulings are silent, this engine decides (each is tested):
    lands where a forward 10 would, the two are one child, shown as the forward move.
 5. Scores are coins in each seat's own HOME; a team wins together (every seat of the team
    is a winner).
+6. "Has coins to move" (a teammate helped) means has a coin outside HOME; the coins a seat
+   plays are one seat's at a time, so a 6 is never split between two seats' coins.
+7. A Joker played for a teammate's coins (one's own all HOME) moves the teammate's coin; a
+   Joker may take a coin from the track as well as from the supply, onto any other seat's
+   track coin (a teammate's goes to its IN), never onto a HOME coin.
+8. Legal moves are listed rank by rank (A to 10, J, Q, K, Joker), single coins before
+   splits, then entering and the Hit Man; ``discard`` last.
 """
 
 from __future__ import annotations

@@ -113,11 +113,11 @@ def read_position(data: Mapping[str, Any]) -> JokersPosition:
     if data["game"] != GAME_NAME:
         raise bad_field("game", data["game"], f"it must be {GAME_NAME!r}")
     players = data["players"]
-    if isinstance(players, bool) or players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+    if not _whole(players) or players not in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         raise bad_field("players", players, "Jokers and Coins is for 2 to 6 players")
     ring = _read_ring(data, players)
     to_move = data["to_move"]
-    if isinstance(to_move, bool) or to_move not in range(1, players + 1):
+    if not _whole(to_move) or to_move not in range(1, players + 1):
         raise bad_field("to_move", to_move, f"it must be a seat from 1 to {players}")
     coins = _read_coins(data["coins"], ring)
     return JokersPosition(ring, coins, to_move, read_cards(data["cards"], players))
@@ -179,3 +179,8 @@ def _read_seat_coins(raw: Any, seat: int, ring: Ring) -> tuple[int, ...]:
         twice = next(p for p in on_spaces if on_spaces.count(p) > 1)
         raise bad_field(name, raw, f"two coins stand on {ring.place_name(seat, twice)}")
     return tuple(sorted(places))
+
+
+def _whole(value: Any) -> bool:
+    """Whether ``value`` is a JSON whole number (not a boolean, not 4.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)

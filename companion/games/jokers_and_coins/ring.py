@@ -46,15 +46,13 @@ VARIANTS: tuple[str, ...] = (
     *(f"start-{n}" for n in range(MAX_SIDE)),
     TEAMS_OF_THREE,
 )
-#: One line per variant saying what it changes.
+#: One line per family of variants saying what it changes (the help of ``--variants``).
 VARIANT_NOTES: dict[str, str] = {
-    **{f"side-{n}": f"{n} spaces a side instead of {DEFAULT_SIDE}"
-       for n in range(MIN_SIDE, MAX_SIDE + 1)},
-    **{f"in-{n}": f"IN is {n} spaces after the corner instead of {DEFAULT_IN}"
-       for n in range(MAX_SIDE)},
-    **{f"start-{n}": f"START is {n} spaces after the corner instead of {DEFAULT_START}"
-       for n in range(MAX_SIDE)},
-    TEAMS_OF_THREE: "6 players: two teams of three (seats 1 3 5 and 2 4 6)",
+    "side-L": f"L spaces a side ({MIN_SIDE} to {MAX_SIDE}) instead of {DEFAULT_SIDE}",
+    "in-K": f"IN is K spaces after the side's corner instead of {DEFAULT_IN}",
+    "start-K": f"START is K spaces after the side's corner instead of {DEFAULT_START}",
+    TEAMS_OF_THREE: "6 players: two teams of three (seats 1 3 5 and 2 4 6) instead of "
+                    "three pairs of opposite seats",
 }
 _VARIANT_ORDER = {name: index for index, name in enumerate(VARIANTS)}
 _TRACK = re.compile(r"t([1-9][0-9]*)")
