@@ -74,6 +74,7 @@ from companion.games.jokers_and_coins.table import (
     COIN_KINDS,
     SEAT_COINS,
     SEAT_PIECES,
+    bump_notes,
     layout,
     position_from_reading,
 )
@@ -215,10 +216,15 @@ class JokersAndCoins(Game):
         return reminder(position.cards, position.to_move) + whose
 
     def table_note(self, position: Position, move: Move) -> str:
-        """A discard's card goes face up on the discard pile; bumped coins go back by hand."""
-        if isinstance(move, JokersMove) and move.kind == DISCARD:
+        """Where a bumped coin goes (by hand); a discarded card goes on the discard pile."""
+        position = _position(position)
+        if not isinstance(move, JokersMove):
+            return ""
+        if move.kind == DISCARD:
             return "Lay the card with no legal play on the discard pile; the turn passes."
-        return ""
+        notes = bump_notes(position, self.apply(position, move), played_seat(position) or 0)
+        text = "; ".join(notes)
+        return f"{text[0].upper()}{text[1:]}." if notes else ""
 
     def draw(self, position: Position) -> str:
         """The ring as text; see :func:`~companion.games.jokers_and_coins.text.draw_position`."""

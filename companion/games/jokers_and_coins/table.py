@@ -45,6 +45,23 @@ def layout(position: JokersPosition) -> TableState:
     return TableState(regions)
 
 
+def bump_notes(before: JokersPosition, after: JokersPosition, mover: int) -> list[str]:
+    """What happened by hand to other seats' coins between two positions, one clause each:
+    ``seat 2's coin on t25 goes back to its supply``."""
+    ring = before.ring
+    notes = []
+    for seat in range(1, ring.players + 1):
+        if seat == mover:
+            continue
+        gone = sorted(set(before.coins[seat - 1]) - set(after.coins[seat - 1]) - {SUPPLY})
+        came = sorted(set(after.coins[seat - 1]) - set(before.coins[seat - 1]))
+        for place in gone:
+            where = (f"to its IN {ring.place_name(seat, came[0])}" if came and came[0] != SUPPLY
+                     else "back to its supply")
+            notes.append(f"seat {seat}'s coin on {ring.place_name(seat, place)} goes {where}")
+    return notes
+
+
 def position_from_reading(template: JokersPosition, observation: Observation
                           ) -> JokersPosition:
     """The position the players laid out: the template's ring, seat 1 to move, five cards

@@ -54,3 +54,12 @@ def test_the_text_drawing_shows_the_ring_homes_and_cards():
     assert "t1   1 . . i . . . . s" in text
     assert "seat 1: HOME [1 . . .]  supply 2  hand 5" in text
     assert "teams: 1+3, 2+4" in text and "unseen by rank: A:12" in text
+
+
+def test_the_table_note_says_where_bumped_coins_go():
+    position = table(4, {1: ["t20"], 2: ["t25"], 3: ["t30"]})
+    assert GAME.table_note(position, GAME.parse_move("5:t20>t25")) == (
+        "Seat 2's coin on t25 goes back to its supply.")
+    assert GAME.table_note(position, GAME.parse_move("10:t20>t30")) == (
+        "Seat 3's coin on t30 goes to its IN t40.")
+    assert GAME.table_note(position, GAME.parse_move("2:t20>t22")) == ""
