@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from calibration.geometry import mat_for_game
+from calibration.geometry import mat_for_game, mat_names
 from calibration.profile import VisionProfile, square_mm_for
 from companion.display.screen import Screen, save_screenshot
 from companion.display.snapshot import CameraView, Snapshot
@@ -71,11 +71,16 @@ class HeadlessSink:
 
 
 def check_players(game: str, players: int) -> None:
-    """Raise a one-sentence error unless ``game`` is known and ``players`` can play it."""
+    """Raise a one-sentence error unless ``game`` is known, has its mat, and ``players`` can
+    play it."""
     info = get_game(game).info
     if not info.min_players <= players <= info.max_players:
         raise CompanionError(f"--players {players} is not allowed: {info.title} is for "
                              f"{info.players_text()}")
+    if info.mat not in mat_names():
+        raise CompanionError(f"{info.title} cannot be played at the table yet: its mat "
+                             f"{info.mat!r} is not made (`companion rules` plays it on the "
+                             "command line)")
 
 
 def seats_for(game: Game, players: int) -> tuple[SeatView, ...]:

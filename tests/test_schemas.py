@@ -179,6 +179,8 @@ BAD_EXAMPLES = {
     "demo-summary": [{"turns": -1}],
     "position-coin-isolation": [{"foo": 1}],
     "position-coin-grid": [{"foo": 1}, {"game": "coin-grid", "phase": "rolled", "roll": 7}],
+    "position-jokers-and-coins": [{"foo": 1}, {"game": "jokers-and-coins", "players": 7},
+                                  {"game": "jokers-and-coins", "coins": {"1": ["t0"]}}],
 }
 
 

@@ -54,7 +54,8 @@ def get_game(name: str) -> Game:
 
 
 #: The games that ship with the companion: one package each, holding its ``GAME``.
-BUILTIN_GAMES = ("companion.games.coin_isolation", "companion.games.coin_grid")
+BUILTIN_GAMES = ("companion.games.coin_isolation", "companion.games.coin_grid",
+                 "companion.games.jokers_and_coins")
 
 
 def _load_builtin_games() -> None:

@@ -1,0 +1,260 @@
+"""Jokers and Coins (seed 003, adapted by Craig Blumer) as a registered game: the hooks of
+:class:`~companion.games.base.Game` over the modules of this package.
+
+The rulings of ``RULINGS.md`` are followed: the ring in
+:mod:`~companion.games.jokers_and_coins.ring`, positions in
+:mod:`~companion.games.jokers_and_coins.position`, the cards everybody knows in
+:mod:`~companion.games.jokers_and_coins.cards`, the notation in
+:mod:`~companion.games.jokers_and_coins.moves`, the rules and the public game tree in
+:mod:`~companion.games.jokers_and_coins.rules`, the table in
+:mod:`~companion.games.jokers_and_coins.table`.
+
+Where the rulings are silent, this engine decides (each is tested):
+
+1. A rank may be played while a copy of it is unseen (not face up in the discard pile): the
+   public game cannot play a 13th seven. A discard's rank is not entered (one child, as the
+   rulings have it); it counts among the discards of unrecorded rank.
+2. The draw pile, when empty at a draw, is refilled by shuffling the whole discard pile.
+3. The draw-before-play penalty is entered as ``!`` after a play; it is not a child of the
+   tree (the tree follows a player who draws).
+4. The Hit Man may hit any other seat's coin, a teammate's too (bumped to its IN). When it
+   lands where a forward 10 would, the two are one child, shown as the forward move.
+5. Scores are coins in each seat's own HOME; a team wins together (every seat of the team
+   is a winner).
+6. "Has coins to move" (a teammate helped) means has a coin outside HOME; the coins a seat
+   plays are one seat's at a time, so a 6 is never split between two seats' coins.
+7. A Joker played for a teammate's coins (one's own all HOME) moves the teammate's coin; a
+   Joker may take a coin from the track as well as from the supply, onto any other seat's
+   track coin (a teammate's goes to its IN), never onto a HOME coin.
+8. Legal moves are listed rank by rank (A to 10, J, Q, K, Joker), single coins before
+   splits, then entering and the Hit Man; ``discard`` last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from companion.games.base import (
+    Game,
+    GameInfo,
+    IllegalMoveError,
+    Move,
+    Position,
+    Result,
+    RulesError,
+    Termination,
+)
+from companion.games.jokers_and_coins.cards import reminder
+from companion.games.jokers_and_coins.moves import (
+    DISCARD,
+    ENTER,
+    HITMAN,
+    JokersMove,
+    parse_move,
+)
+from companion.games.jokers_and_coins.position import (
+    GAME_NAME,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    JokersPosition,
+    starting_position,
+)
+from companion.games.jokers_and_coins.ring import SUPPLY, VARIANT_NOTES
+from companion.games.jokers_and_coins.rules import (
+    after,
+    count_successors,
+    iter_legal,
+    play,
+    played_seat,
+    successors,
+    winning_team,
+)
+from companion.games.jokers_and_coins.table import (
+    COIN_KINDS,
+    SEAT_COINS,
+    SEAT_PIECES,
+    bump_notes,
+    layout,
+    position_from_reading,
+)
+from companion.games.jokers_and_coins.text import draw_position
+from contract.observation import Observation
+from contract.schemas import load_schema
+from contract.table_state import TableState, seen_looks
+
+__all__ = ["JokersAndCoins", "JokersMove", "JokersPosition"]
+
+SEAT_NAMES = {players: tuple(f"seat {seat} ({SEAT_PIECES[seat - 1]})"
+                             for seat in range(1, players + 1))
+              for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+
+
+class JokersAndCoins(Game):
+    """The Jokers and Coins rules engine (2 to 6 seats, seat 1 moves first)."""
+
+    name = GAME_NAME
+    info = GameInfo(
+        title="Jokers and Coins", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+        mat="jokers-and-coins", coin_kinds=COIN_KINDS, hidden_information=True,
+        token_colours=("orange", "white", "purple", "black", "red", "blue"),
+        score_unit=" home", seat_heading="Supply", seat_names=SEAT_NAMES,
+        variants=VARIANT_NOTES,
+    )
+
+    def new_position(self, players: int = 4, variants: Sequence[str] = (),
+                     seed: int | None = None) -> JokersPosition:
+        """The start: seat 1 to move, every coin in its supply (``seed`` is not used)."""
+        self.info.check_players(players)
+        return starting_position(players, variants)
+
+    def position_from_json(self, data: Mapping[str, Any]) -> JokersPosition:
+        """Read a position; raises :class:`~companion.games.base.PositionError`."""
+        return JokersPosition.from_json(data)
+
+    def position_schema(self) -> Mapping[str, Any]:
+        """``contract/schemas/position-jokers-and-coins.schema.json``."""
+        return load_schema("position-jokers-and-coins")
+
+    def parse_move(self, text: str) -> JokersMove:
+        """Parse the notation of :mod:`~companion.games.jokers_and_coins.moves`."""
+        return parse_move(text)
+
+    def to_move(self, position: Position) -> int:
+        """The seat whose turn it is."""
+        return _position(position).to_move
+
+    def iter_moves(self, position: Position) -> Iterator[Move]:
+        """The legal moves, rank by rank (A to Joker), then ``discard``."""
+        return iter_legal(_position(position))
+
+    def legal_moves(self, position: Position) -> list[Move]:
+        """One move per distinct resulting position (none at the end)."""
+        return list(self.iter_moves(position))
+
+    def apply(self, position: Position, move: Move) -> JokersPosition:
+        """The position after ``move``; raises :class:`IllegalMoveError` saying why not."""
+        if not isinstance(move, JokersMove):
+            raise IllegalMoveError(f"{move!r} is not a Jokers and Coins move")
+        return play(_position(position), move)
+
+    def perft(self, position: Position, depth: int) -> int:
+        """Leaves of the public game tree ``depth`` plies deep; the last ply is counted."""
+        return _perft(_position(position), depth)
+
+    def is_over(self, position: Position) -> bool:
+        """Whether a seat or team has every coin HOME."""
+        return winning_team(_position(position)) is not None
+
+    def scores(self, position: Position) -> dict[int, int]:
+        """Coins in each seat's own HOME."""
+        position = _position(position)
+        return {seat: position.home_count(seat) for seat in range(1, position.players + 1)}
+
+    def result(self, position: Position) -> Result:
+        """The seat or team with every coin HOME wins."""
+        position = _position(position)
+        team = winning_team(position) or ()
+        return Result(winners=tuple(team), scores=tuple(self.scores(position).items()),
+                      unit=self.info.score_unit, termination=Termination.GOAL)
+
+    def seat_coins(self, position: Position) -> dict[int, str]:
+        """Each coin seat's supply, as coin letters (token seats are in :meth:`seat_notes`)."""
+        position = _position(position)
+        return {seat: letter * position.coins[seat - 1].count(SUPPLY)
+                for seat, letter in SEAT_COINS.items() if seat <= position.players}
+
+    def seat_notes(self, position: Position) -> dict[int, str]:
+        """Hand size and supply of each seat, and a penalty owed."""
+        position = _position(position)
+        notes = {}
+        for seat in range(1, position.players + 1):
+            hand = position.cards.hands[seat - 1]
+            supply = position.coins[seat - 1].count(SUPPLY)
+            penalty = ", penalized" if position.cards.penalized(seat) else ""
+            notes[seat] = f"{hand} cards{penalty}, {supply} in supply"
+        return notes
+
+    def legal_targets(self, position: Position) -> frozenset[str]:
+        """Track and HOME spaces where the coin moved by some legal play ends."""
+        position = _position(position)
+        ring, seat = position.ring, played_seat(position)
+        targets = set()
+        for move in self.iter_moves(position):
+            assert isinstance(move, JokersMove) and seat is not None
+            if move.kind == ENTER:
+                targets.add(ring.place_name(seat, ring.starts[seat - 1]))
+            elif move.kind == HITMAN:
+                targets.add(ring.place_name(seat, ring.hit_corners[seat - 1]))
+            targets.update(end for _, end in move.steps)
+        return frozenset(targets)
+
+    def candidates(self, position: Position, observation: Observation) -> list[Move]:
+        """Legal moves whose resulting coins look like ``observation`` (the same coin play
+        with different cards gives several; a discard changes nothing)."""
+        position = _position(position)
+        seen = seen_looks(observation)
+        return [move for move, child in successors(position)
+                if layout(child).looks() == seen]
+
+    def layout(self, position: Position) -> TableState:
+        """The coins on the ring (see :mod:`~companion.games.jokers_and_coins.table`)."""
+        return layout(_position(position))
+
+    def position_from_reading(self, template: Position, observation: Observation
+                              ) -> JokersPosition:
+        """The layout the camera read, on the template's ring, cards freshly dealt."""
+        return position_from_reading(_position(template), observation)
+
+    def prompt(self, position: Position) -> str:
+        """Whose coins the mover plays, and the reminder to draw first."""
+        position = _position(position)
+        if self.is_over(position):
+            return ""
+        seat = played_seat(position)
+        whose = "" if seat == position.to_move else f" (you move seat {seat}'s coins)"
+        return reminder(position.cards, position.to_move) + whose
+
+    def table_note(self, position: Position, move: Move) -> str:
+        """Where a bumped coin goes (by hand); a discarded card goes on the discard pile."""
+        position = _position(position)
+        if not isinstance(move, JokersMove):
+            return ""
+        if move.kind == DISCARD:
+            return "Lay the card with no legal play on the discard pile; the turn passes."
+        notes = bump_notes(position, self.apply(position, move), played_seat(position) or 0)
+        text = "; ".join(notes)
+        return f"{text[0].upper()}{text[1:]}." if notes else ""
+
+    def draw(self, position: Position) -> str:
+        """The ring as text; see :func:`~companion.games.jokers_and_coins.text.draw_position`."""
+        position = _position(position)
+        if self.is_over(position):
+            summary = f"game over: {self.result(position).text()}"
+        else:
+            seat = played_seat(position)
+            whose = "" if seat == position.to_move else f", moving seat {seat}'s coins"
+            summary = f"seat {position.to_move} to play{whose}"
+        return draw_position(position, summary)
+
+
+def discard_child(position: JokersPosition) -> JokersPosition:
+    """The position after a discard (for tests and tools)."""
+    return after(position, position.coins, None)
+
+
+def _perft(position: JokersPosition, depth: int) -> int:
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return count_successors(position)
+    return sum(_perft(child, depth - 1) for _, child in successors(position))
+
+
+def _position(position: Position) -> JokersPosition:
+    if not isinstance(position, JokersPosition):
+        raise RulesError(f"{type(position).__name__} is not a Jokers and Coins position")
+    return position
+
+
+GAME = JokersAndCoins()

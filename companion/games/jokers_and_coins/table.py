@@ -1,0 +1,104 @@
+"""What a Jokers and Coins position puts on the table, and reading a layout from the camera.
+
+The regions are the ring's track spaces ``t1..tN`` and every seat's HOME spaces ``hS-K`` (see
+:mod:`~companion.games.jokers_and_coins.ring`). Seats 1 to 4 play pennies, nickels, dimes and
+quarters (:data:`SEAT_COINS`), so a coin's kind says whose it is; seats 5 and 6 play coloured
+tokens, drawn as a token labelled with the seat's number (``"5"``, ``"6"``; the camera tells
+them apart by hue, see ``GameInfo.token_colours``). A space holds one coin at most (landing
+bumps), so the camera sees everything on the ring. Supplies lie beside the ring and the mat
+has no regions for them: a coin not on the ring is in its seat's supply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from companion.games.base import PositionError
+from companion.games.jokers_and_coins.cards import dealt
+from companion.games.jokers_and_coins.position import JokersPosition
+from companion.games.jokers_and_coins.ring import COINS, SUPPLY
+from contract.observation import Observation
+from contract.table_state import RegionContents, TableState
+
+#: Seat -> its coin letter (seats 1 to 4).
+SEAT_COINS: Mapping[int, str] = {1: "P", 2: "N", 3: "D", 4: "Q"}
+COIN_KINDS = "PNDQ"
+#: Names of what each seat plays, for seat names and messages.
+SEAT_PIECES = ("pennies", "nickels", "dimes", "quarters", "red tokens", "blue tokens")
+
+
+def seat_look(seat: int) -> RegionContents:
+    """What a coin of ``seat`` looks like on a space: its coin, or its labelled token."""
+    if seat in SEAT_COINS:
+        return RegionContents(SEAT_COINS[seat])
+    return RegionContents("", str(seat))
+
+
+def layout(position: JokersPosition) -> TableState:
+    """Every coin on the ring (see the module docstring)."""
+    ring = position.ring
+    regions = {}
+    for seat, places in enumerate(position.coins, start=1):
+        for place in places:
+            if place != SUPPLY:
+                regions[ring.place_name(seat, place)] = seat_look(seat)
+    return TableState(regions)
+
+
+def bump_notes(before: JokersPosition, after: JokersPosition, mover: int) -> list[str]:
+    """What happened by hand to other seats' coins between two positions, one clause each:
+    ``seat 2's coin on t25 goes back to its supply``."""
+    ring = before.ring
+    notes = []
+    for seat in range(1, ring.players + 1):
+        if seat == mover:
+            continue
+        gone = sorted(set(before.coins[seat - 1]) - set(after.coins[seat - 1]) - {SUPPLY})
+        came = sorted(set(after.coins[seat - 1]) - set(before.coins[seat - 1]))
+        for place in gone:
+            where = (f"to its IN {ring.place_name(seat, came[0])}" if came and came[0] != SUPPLY
+                     else "back to its supply")
+            notes.append(f"seat {seat}'s coin on {ring.place_name(seat, place)} goes {where}")
+    return notes
+
+
+def position_from_reading(template: JokersPosition, observation: Observation
+                          ) -> JokersPosition:
+    """The position the players laid out: the template's ring, seat 1 to move, five cards
+    dealt to each seat, each seat's coins where the camera saw them and the rest in their
+    supply. Raises :class:`PositionError` saying what is wrong with the layout."""
+    ring = template.ring
+    owner_of = {coin: seat for seat, coin in SEAT_COINS.items() if seat <= ring.players}
+    places: list[list[int]] = [[] for _ in range(ring.players)]
+    for name, reading in sorted(observation.regions.items()):
+        seat = _seat_seen(name, reading.coin, reading.pawn, owner_of, ring.players)
+        if seat is None:
+            continue
+        place = ring.place_of(seat, name)
+        if place is None:
+            raise PositionError(f"the layout has seat {seat}'s coin on {name}, which is not a "
+                                f"space of this ring or is another seat's HOME")
+        places[seat - 1].append(place)
+    for seat, found in enumerate(places, start=1):
+        if len(found) > COINS:
+            raise PositionError(f"seat {seat} has {len(found)} coins on the ring; a seat "
+                                f"plays {COINS}")
+        found += [SUPPLY] * (COINS - len(found))
+    coins = tuple(tuple(sorted(found)) for found in places)
+    return JokersPosition(ring, coins, 1, dealt(ring.players))
+
+
+def _seat_seen(name: str, coin: str | None, pawn: str | None, owner_of: Mapping[str, int],
+               players: int) -> int | None:
+    """Whose coin the camera saw on region ``name`` (None: nothing there)."""
+    if coin is not None:
+        if coin not in owner_of:
+            raise PositionError(f"the layout has a {coin!r} coin on {name}; with {players} "
+                                f"seats the coins are {''.join(owner_of)}")
+        return owner_of[coin]
+    if pawn is not None:
+        if pawn not in {str(seat) for seat in range(5, players + 1)}:
+            raise PositionError(f"the layout has a token {pawn!r} on {name}; tokens are seats "
+                                "5 and 6")
+        return int(pawn)
+    return None
