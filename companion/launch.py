@@ -70,11 +70,18 @@ class HeadlessSink:
 
 
 def check_players(game: str, players: int) -> None:
-    """Raise a one-sentence error unless ``game`` is known and ``players`` can play it."""
+    """Raise a one-sentence error unless ``game`` is known, has a mat to play it on, and
+    ``players`` can play it (before anything is opened or written)."""
     info = get_game(game).info
     if not info.min_players <= players <= info.max_players:
         raise CompanionError(f"--players {players} is not allowed: {info.title} is for "
                              f"{info.players_text()}")
+    try:
+        mat_for_game(info.mat)
+    except CompanionError:
+        raise CompanionError(f"{info.title} has no printed mat yet (mat {info.mat!r}), so it "
+                             f"cannot be played at the table; its rules work: companion rules "
+                             f"new --game {game}") from None
 
 
 def seats_for(game: Game, players: int) -> tuple[SeatView, ...]:

@@ -54,7 +54,9 @@ def get_game(name: str) -> Game:
 
 
 #: The games that ship with the companion: one package each, holding its ``GAME``.
-BUILTIN_GAMES = ("companion.games.coin_isolation", "companion.games.coin_grid")
+BUILTIN_GAMES = (
+    "companion.games.coin_isolation", "companion.games.coin_grid", "companion.games.shakala",
+)
 
 
 def _load_builtin_games() -> None:

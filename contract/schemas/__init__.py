@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 SCHEMA_NAMES = (
     "position-coin-isolation",
     "position-coin-grid",
+    "position-shakala",
     "profile",
     "observation",
     "journal-line",
