@@ -22,6 +22,7 @@ game ends when the player to move has no beads: the player who just moved wins w
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from companion.games.base import Termination
 from companion.games.shakala.board import other, side_pits
@@ -32,7 +33,10 @@ from companion.games.shakala.sowing import Plan, plans, submultisets
 #: A capture chain: its kind (``direct``, ``indirect`` or None for none), its pits (last drop
 #: first) and, for a direct one, the gems taken as (pit, value).
 Chain = tuple[str | None, tuple[int, ...], tuple[Take, ...]]
+#: What a move leaves: the pits and the cups.
+Outcome = tuple[tuple[Beads, ...], tuple[Beads, Beads]]
 DIRECT, INDIRECT = "direct", "indirect"
+NO_CHAIN: list[Chain] = [(None, (), ())]
 
 
 def is_over(position: ShakalaPosition) -> bool:
@@ -66,64 +70,76 @@ def must_feed(position: ShakalaPosition) -> bool:
 
 def successors(position: ShakalaPosition) -> Iterator[tuple[ShakalaMove, ShakalaPosition]]:
     """Each distinct position the mover can reach, with one move that reaches it."""
+    seen: set[Outcome] = set()
+    for origin, plan, placed, chain, taken, outcome in _outcomes(position):
+        if outcome not in seen:
+            seen.add(outcome)
+            pits, cups = outcome
+            yield (ShakalaMove(origin, _drops(plan, placed, chain), taken),
+                   ShakalaPosition(pits=pits, cups=cups, to_move=other(position.to_move),
+                                   variants=position.variants))
+
+
+def count_successors(position: ShakalaPosition) -> int:
+    """How many distinct positions the mover can reach (none are built)."""
+    return len({outcome for *_, outcome in _outcomes(position)})
+
+
+def _outcomes(position: ShakalaPosition) -> Iterator[
+        tuple[int, Plan, dict[int, Beads], Chain, tuple[Take, ...], Outcome]]:
+    """Every sowing the mover can make, with what it drops where, its capture and the pits and
+    cups it leaves (the same outcome may come more than once)."""
     if is_over(position):
         return
     feed = must_feed(position)
-    seen: set[tuple[tuple[Beads, ...], tuple[Beads, Beads]]] = set()
     for origin in side_pits(position.to_move):
         beads = position.pits[origin]
         if not beads:
             continue
+        pits = list(position.pits)
+        pits[origin] = ()
         for plan in plans(origin, len(beads)):
             if feed and not plan.feeds:
                 continue
-            for move, child in _sowings(position, origin, plan):
-                key = (child.pits, child.cups)
-                if key not in seen:
-                    seen.add(key)
-                    yield move, child
+            slots = tuple(pit for pit, _ in plan.slots)
+            for split in split_table(beads, tuple(size for _, size in plan.slots)):
+                placed = dict(zip(slots, split, strict=True))
+                sown = list(pits)
+                for pit, dropped in placed.items():
+                    sown[pit] = tuple(sorted(sown[pit] + dropped))
+                for chain in _chains(plan.tail, pits, placed):
+                    for taken in _captures(position, sown, chain):
+                        yield origin, plan, placed, chain, taken, take_gems(position, sown,
+                                                                            taken)
 
 
-def count_successors(position: ShakalaPosition) -> int:
-    """How many distinct positions the mover can reach."""
-    return sum(1 for _ in successors(position))
-
-
-def _sowings(position: ShakalaPosition, origin: int, plan: Plan
-             ) -> Iterator[tuple[ShakalaMove, ShakalaPosition]]:
-    """Every split of the origin's beads over the plan's pits, with every capture it allows."""
-    beads = position.pits[origin]
+@lru_cache(maxsize=1 << 16)
+def split_table(beads: Beads, sizes: tuple[int, ...]) -> tuple[tuple[Beads, ...], ...]:
+    """Each way to give slots of ``sizes`` beads their beads from the multiset ``beads``
+    (sorted), each way once."""
     kinds = sorted(set(beads))
-    pits = list(position.pits)
-    pits[origin] = ()
-    for split in _splits(tuple(beads.count(kind) for kind in kinds), plan.slots, kinds):
-        placed = dict(zip((pit for pit, _ in plan.slots), split, strict=True))
-        sown = list(pits)
-        for pit, dropped in placed.items():
-            sown[pit] = tuple(sorted(sown[pit] + dropped))
-        for chain in _chains(plan.tail, pits, placed):
-            for taken, after in _captures(position, sown, chain):
-                yield (ShakalaMove(origin, _drops(plan, placed, chain), taken), after)
+    return tuple(_splits(tuple(beads.count(kind) for kind in kinds), sizes, kinds))
 
 
-def _splits(counts: tuple[int, ...], slots: Sequence[tuple[int, int]], kinds: Sequence[int]
+def _splits(counts: tuple[int, ...], sizes: Sequence[int], kinds: Sequence[int]
             ) -> Iterator[tuple[Beads, ...]]:
     """Each way to give every slot its number of beads from the multiset ``counts``."""
-    if not slots:
+    if not sizes:
         yield ()
         return
-    size = slots[0][1]
-    for chosen in submultisets(counts, size):
+    for chosen in submultisets(counts, sizes[0]):
         rest = tuple(have - took for have, took in zip(counts, chosen, strict=True))
         here = tuple(kind for kind, took in zip(kinds, chosen, strict=True)
                      for _ in range(took))
-        for tail in _splits(rest, slots[1:], kinds):
+        for tail in _splits(rest, sizes[1:], kinds):
             yield (here, *tail)
 
 
 def _chains(tail: Sequence[int], before: Sequence[Beads], placed: dict[int, Beads]
             ) -> list[Chain]:
     """The capture chains the mover can make, counted back from the last drop."""
+    if not tail:
+        return NO_CHAIN
     found: list[Chain] = []
 
     def step(index: int, kind: str | None, chain: tuple[int, ...], gems: tuple[Take, ...]
@@ -151,14 +167,11 @@ def _chains(tail: Sequence[int], before: Sequence[Beads], placed: dict[int, Bead
 
 
 def _captures(position: ShakalaPosition, sown: list[Beads], chain: Chain
-              ) -> Iterator[tuple[tuple[Take, ...], ShakalaPosition]]:
-    """The gems the chain takes (every choice of an indirect capture) and the results."""
+              ) -> Iterator[tuple[Take, ...]]:
+    """The gems the chain takes: every choice of an indirect capture."""
     kind, pits, gems = chain
-    if kind == DIRECT:
-        yield gems, after_taking(position, sown, gems)
-        return
-    if kind is None:
-        yield (), after_taking(position, sown, ())
+    if kind != INDIRECT:
+        yield gems
         return
     theirs = [(pit, value) for pit in side_pits(other(position.to_move))
               for value in sorted(set(sown[pit])) if value != STONE]
@@ -174,13 +187,13 @@ def _captures(position: ShakalaPosition, sown: list[Beads], chain: Chain
         for cup_chosen in submultisets(cup_counts, from_cup):
             more = [(None, value) for value, many in zip(cup_values, cup_chosen, strict=True)
                     for _ in range(many)]
-            both = (*taken, *more)
-            yield both, after_taking(position, sown, both)
+            yield (*taken, *more)
 
 
-def after_taking(position: ShakalaPosition, sown: list[Beads], taken: Sequence[Take]
-            ) -> ShakalaPosition:
-    """The position after the sowing ``sown`` and the captured gems ``taken``."""
+def take_gems(position: ShakalaPosition, sown: list[Beads], taken: Sequence[Take]) -> Outcome:
+    """The pits and cups after the sowing ``sown`` and the captured gems ``taken``."""
+    if not taken:
+        return tuple(sown), position.cups
     pits = list(sown)
     mover = position.to_move
     cups = [list(position.cups[0]), list(position.cups[1])]
@@ -192,8 +205,15 @@ def after_taking(position: ShakalaPosition, sown: list[Beads], taken: Sequence[T
             beads.remove(value)
             pits[pit] = tuple(beads)
         cups[mover - 1].append(value)
-    return ShakalaPosition(pits=tuple(pits), cups=(tuple(sorted(cups[0])), tuple(sorted(cups[1]))),
-                          to_move=other(mover), variants=position.variants)
+    return tuple(pits), (tuple(sorted(cups[0])), tuple(sorted(cups[1])))
+
+
+def after_taking(position: ShakalaPosition, sown: list[Beads], taken: Sequence[Take]
+                 ) -> ShakalaPosition:
+    """The position after the sowing ``sown`` and the captured gems ``taken``."""
+    pits, cups = take_gems(position, sown, taken)
+    return ShakalaPosition(pits=pits, cups=cups, to_move=other(position.to_move),
+                           variants=position.variants)
 
 
 def _drops(plan: Plan, placed: dict[int, Beads], chain: Chain) -> tuple[Drop, ...]:
