@@ -179,6 +179,8 @@ BAD_EXAMPLES = {
     "demo-summary": [{"turns": -1}],
     "position-coin-isolation": [{"foo": 1}],
     "position-coin-grid": [{"foo": 1}, {"game": "coin-grid", "phase": "rolled", "roll": 7}],
+    "position-shakala": [{"foo": 1}, {"game": "shakala", "pits": {"A": {"stones": -1}}},
+                         {"game": "shakala", "variants": ["gems-12-34"]}],
 }
 
 

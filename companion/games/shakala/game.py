@@ -12,7 +12,14 @@ Where the rulings are silent, this engine decides:
 
 1. Feeding is judged at the start of the move: gems in some pit and an opponent without beads.
 2. The 20 points to win stay 20 whatever gem values a variant sets.
-3. The game has no limit on moves (the rulings set none); the end is only an emptied side.
+3. The game has no limit on moves (the rulings set none); the end is only an emptied side, and
+   random play can circle in an endgame of stones for ever.
+4. An indirect capture may take any gem on the opponent's side after the sowing, gems the mover
+   has just dropped there included ("any gem from any of the opponent's pits").
+5. A legal move is a distinct position: ``legal_moves`` writes one order of drops for each;
+   :meth:`Shakala.apply` accepts any order a player may choose (the position decides).
+6. Gem coins follow the values in force, smallest first: dime, nickel, quarter, small dollar
+   (``S``, the letter the contract already had for the Sacagawea dollar).
 """
 
 from __future__ import annotations
