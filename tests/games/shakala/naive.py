@@ -37,7 +37,7 @@ def all_routes(origin, count):
             if nxt == origin:
                 walk(nxt, left, path)
             else:
-                walk(nxt, left - 1, path + [nxt])
+                walk(nxt, left - 1, [*path, nxt])
 
     walk(origin, count, [])
     return found
@@ -51,7 +51,7 @@ def play_out(data, origin, route, order):
     pits = {name: beads_of(pit) for name, pit in data["pits"].items()}
     pits[origin] = []
     held = []
-    for pit, bead in zip(route, order):
+    for pit, bead in zip(route, order, strict=True):
         held.append(list(pits[pit]))
         pits[pit].append(bead)
     chain = []
