@@ -181,6 +181,8 @@ BAD_EXAMPLES = {
     "position-coin-grid": [{"foo": 1}, {"game": "coin-grid", "phase": "rolled", "roll": 7}],
     "position-jokers-and-coins": [{"foo": 1}, {"game": "jokers-and-coins", "players": 7},
                                   {"game": "jokers-and-coins", "coins": {"1": ["t0"]}}],
+    "position-shakala": [{"foo": 1}, {"game": "shakala", "pits": {"A": {"stones": -1}}},
+                         {"game": "shakala", "variants": ["gems-12-34"]}],
 }
 
 

@@ -54,8 +54,10 @@ def get_game(name: str) -> Game:
 
 
 #: The games that ship with the companion: one package each, holding its ``GAME``.
-BUILTIN_GAMES = ("companion.games.coin_isolation", "companion.games.coin_grid",
-                 "companion.games.jokers_and_coins")
+BUILTIN_GAMES = (
+    "companion.games.coin_isolation", "companion.games.coin_grid",
+    "companion.games.jokers_and_coins", "companion.games.shakala",
+)
 
 
 def _load_builtin_games() -> None:

@@ -81,6 +81,7 @@ class Termination(Enum):
     EXHAUSTED = "exhausted"
     QUIET = "quiet"
     GOAL = "goal"
+    EMPTIED = "emptied"
 
     def text(self) -> str:
         """The reason in a player's words."""
@@ -89,6 +90,7 @@ class Termination(Enum):
             Termination.EXHAUSTED: "nothing is left to take",
             Termination.QUIET: "too many rounds went by without a take",
             Termination.GOAL: "a player reached the goal",
+            Termination.EMPTIED: "a player emptied the other without reaching the goal",
         }[self]
 
 

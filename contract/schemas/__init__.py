@@ -30,6 +30,7 @@ SCHEMA_NAMES = (
     "position-coin-isolation",
     "position-coin-grid",
     "position-jokers-and-coins",
+    "position-shakala",
     "profile",
     "observation",
     "journal-line",
