@@ -99,7 +99,8 @@ class Result:
     """How a finished game ended: the winners (several when the tie stands), the scores, and
     why it ended.
 
-    ``scores`` holds ``(player, score)`` pairs in player order; ``tie_broken`` says whether a tie
+    ``scores`` holds ``(player, score)`` pairs in player order; ``team`` says the winners won
+    together as partners (not a tie); ``tie_broken`` says whether a tie
     on score was settled by the game's tie-break, which ``tie_break`` names
     (``"the last to take"``).
     """
@@ -110,10 +111,14 @@ class Result:
     unit: str = ""
     termination: Termination | None = None
     tie_break: str = ""
+    team: bool = False
 
     def text(self) -> str:
         """One line for the screen and the game record, e.g. ``player 1 wins (57¢ to 41¢)``."""
         figures = " to ".join(f"{score}{self.unit}" for _, score in self.scores)
+        if self.team and len(self.winners) > 1:
+            names = " and ".join(str(player) for player in self.winners)
+            return f"players {names} win as a team ({figures})"
         if len(self.winners) == 1:
             settled = f" by {self.tie_break}" if self.tie_break else ""
             note = f", tie broken{settled}" if self.tie_broken else ""

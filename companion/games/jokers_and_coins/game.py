@@ -156,7 +156,8 @@ class JokersAndCoins(Game):
         position = _position(position)
         team = winning_team(position) or ()
         return Result(winners=tuple(team), scores=tuple(self.scores(position).items()),
-                      unit=self.info.score_unit, termination=Termination.GOAL)
+                      unit=self.info.score_unit, termination=Termination.GOAL,
+                      team=len(team) > 1)
 
     def seat_coins(self, position: Position) -> dict[int, str]:
         """Each coin seat's supply, as coin letters (token seats are in :meth:`seat_notes`)."""

@@ -143,6 +143,7 @@ def test_a_team_with_every_coin_home_wins():
     assert GAME.is_over(position) and GAME.legal_moves(position) == []
     result = GAME.result(position)
     assert result.winners == (1, 3) and dict(result.scores) == {1: 4, 2: 0, 3: 4, 4: 0}
+    assert result.text().startswith("players 1 and 3 win as a team (")
     with pytest.raises(IllegalMoveError, match="over"):
         GAME.apply_text(position, "discard")
 
