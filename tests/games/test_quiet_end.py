@@ -4,7 +4,7 @@ nobody took a coin; the variants' help lines say so."""
 
 import pytest
 
-from companion.games import Termination
+from companion.games import IllegalMoveError, Termination
 from companion.games.coin_isolation import GAME
 from companion.games.coin_isolation.position import QUIET_VARIANTS, VARIANTS
 from companion.games.coin_isolation.rules import QUIET_LIMIT_ROUNDS
@@ -26,13 +26,40 @@ def start(variants, players=2):
 
 
 def quiet_move(position):
-    """A move that takes nothing: a zero take, a path of empty squares, or a renegade's move."""
+    """A move that takes nothing: a step onto a next empty square (tried first: under
+    empty-squares the coin paths come first and number hundreds of thousands), else the first
+    zero take, path of empty squares, or renegade's move the engine lists."""
+    step = _step_onto_empty(position)
+    if step is not None:
+        return step
     for move in GAME.iter_moves(position):
         if move.take == 0 or move.renegade or position.to_move in position.renegades:
             return move
         if move.steps and not position.squares[move.steps[0]]:
             return move
     raise AssertionError(f"no quiet move for player {position.to_move}")
+
+
+def _step_onto_empty(position):
+    """The mover's pawn's one-square step onto an empty square, where that is legal: up and
+    down its own file between ranks 5 and 6 (so the pawns never meet and stay beside the
+    pennies of rank 4, where a take remains possible), else sideways."""
+    pawn = position.pawns[position.to_move - 1]
+    if pawn is None:
+        return None
+    file, rank = pawn % 8, pawn // 8
+    order = ((0, 1), (0, -1)) if rank <= 4 else ((0, -1), (0, 1))
+    for dx, dy in (*order, (1, 0), (-1, 0)):
+        x, y = file + dx, rank + dy
+        if not (0 <= x < 8 and 0 <= y < 8) or position.squares[y * 8 + x]:
+            continue
+        move = GAME.parse_move(f"{'abcdefgh'[x]}{y + 1}")
+        try:
+            GAME.apply(position, move)
+        except IllegalMoveError:
+            continue
+        return move
+    return None
 
 
 @pytest.mark.parametrize("players", [2, 4])
