@@ -235,6 +235,7 @@ class RollingReferee:
         before = self._current()
         player = self.game.to_move(before)
         lead = rolled_words(tally)
+        rolled = outcome in [move for move, _ in self.game.chance_outcomes(before)]
         state.position = self.game.apply(before, outcome)
         state.log.append(f"{player}: {outcome.text()}")
         if state.history:
@@ -249,7 +250,8 @@ class RollingReferee:
         note = self.game.table_note(before, outcome)
         changed = differences(appearance(self.game, state.position),
                               appearance(self.game, before))
-        self._begin_turn(f"{lead} Player {player}: {outcome.text()}. {note}".strip(),
+        verb = "rolled" if rolled else "played"
+        self._begin_turn(f"{lead} Player {player} {verb} {outcome.text()}. {note}".strip(),
                          prompt=not changed)
         if changed:
             state.phase, state.marked = Phase.RESTORE, tuple(d.square for d in changed)

@@ -163,6 +163,7 @@ class Table:
         """The journal's last written event (None before the first)."""
         return self._last_event
 
+    @property
     def snapshot(self) -> Snapshot:
         """The latest snapshot drawn (without the camera picture)."""
         with self._lock:
