@@ -1,6 +1,9 @@
-"""Reading the dice in a tray: which face each die shows, from the rectified top view.
+"""Reading the dice in a tray: which face each die shows, from the camera frame's own detail.
 
-:func:`read_dice` works on the top view's crop of a ``tray`` region, in four steps, each from the
+:func:`read_tray_in_frame` warps just the tray from the camera frame through the mat's
+homography at ``DiceConfig.pixels_per_mm`` (the mat's top view, at 2 px/mm, would resample a
+1.5-1.8 px/mm frame into 6 px pips, blurred twice), and :func:`read_dice` reads that image (or
+any top view's crop of a ``tray`` region) in four steps, each from the
 physics of a cube on felt rather than from a model fitted to one renderer:
 
 1. **Bodies.** The felt is most of the tray, so its colour in this very frame is the crop's
@@ -23,12 +26,15 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    no pip; any of these makes the die unreadable (value None). So does a sweep far longer
    than the camera's lean (by ``lean_slack``). At 2 px/mm a die cocked 20-30° showing 1-3 can
    still look flat: see bench/bench_dice.py for how often.
-4. **Pips.** Every standard face puts its pips on a 3x3 grid spaced about 0.27 of the edge:
-   the contrast with the face's own colour is sampled at the nine points (over a few turns
-   and spacings of the grid) and the value is the layout (1-6, either way round) whose pips
-   are all clearly darker or lighter than every empty point. The gap between the weakest pip
-   and the strongest empty point, against the pips' contrast, is the confidence; a face whose
-   spots fit no layout is unreadable (None).
+4. **Pips.** The contrast with the face's own colour, smoothed a little, has a local maximum
+   at every pip, whatever its colour, size or shape: the strongest maxima on the face (away
+   from its edges, where side faces' pips show) are the candidate pips. The value is the
+   count ``n`` of the strongest that lie on a standard layout (1-6, either way round): centred
+   on the face (every layout is symmetric about its middle), each near a point of a 3x3 grid
+   at the face's turn, spaced 0.18-0.36 of the edge, its axes equally long (a die cocked up
+   shows its top foreshortened, and is None). How far the ``n``-th maximum stands above the
+   next (or above the face's plain level), against the pips' contrast, is the confidence; a
+   face whose spots fit no layout is unreadable (None).
 
 The die's colour is named from its face colour, white-balanced by the felt's printed colour.
 """
@@ -44,8 +50,9 @@ import numpy as np
 
 from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
+from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
-from vision.rectify import TopView
+from vision.rectify import TopView, rectify_window
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -82,9 +89,13 @@ class DiceConfig:
     ``brighter`` above or ``darker`` below (a shadow darkens less than that). ``border_mm``
     of the crop's edge (the tray's printed frame) is ignored. A top face is square when its
     sides differ by at most ``square_tolerance`` of the longer and it fills ``least_fill`` of
-    its rectangle. Pips lie ``spread`` of the edge from the face's middle; the contrast is
-    sampled over discs ``sample_share`` of the edge across; a value is read when its weakest
-    pip stands out from its strongest empty point by ``least_margin`` of the pip contrast
+    its rectangle. The tray is warped from the frame at ``pixels_per_mm``. Pips are maxima of
+    the contrast with the face's colour smoothed by ``pip_blur`` of the edge, within the
+    face's middle ``face_inset`` and ``pip_apart`` of the grid's spacing (``spread`` of the
+    edge) apart; their centre lies within ``off_centre`` of the edge from the face's, each
+    within ``snap`` of the spacing from its grid point, the grid spaced ``spacing_range`` of
+    the edge and its axes differing by ``most_stretch`` at most. A value is read when its
+    weakest pip stands out from the next maximum by ``least_margin`` of the pip contrast
     (``sure_margin`` for full confidence) and by ``least_contrast`` (8-bit levels) at least.
     """
 
@@ -96,21 +107,20 @@ class DiceConfig:
     square_tolerance: float = 0.14
     least_fill: float = 0.6
     spread: float = 0.27
-    sample_share: float = 0.12
     least_margin: float = 0.2
     sure_margin: float = 0.5
     least_contrast: float = 18.0
-    spacings: tuple[float, ...] = (0.73, 0.8, 0.87, 0.94, 1.01)
-    shifts: tuple[float, ...] = (0.0,)
-    turns: tuple[float, ...] = (-4.0, 0.0, 4.0)
     lean_slack: float = 0.3
-    most_stretch: float = 0.04
-    stray_inset: float = 1.0
-    pip_reach: tuple[float, float] = (0.6, 0.85)
-    stray_share: float = 0.0
-    stray_values: int = 6
+    most_stretch: float = 0.05
     most_dice: int = 12
     edge_blur_mm: float = 1.5
+    pixels_per_mm: float = 4.0
+    pip_blur: float = 0.03
+    face_inset: float = 0.8
+    pip_apart: float = 0.8
+    off_centre: float = 0.15
+    snap: float = 0.35
+    spacing_range: tuple[float, float] = (0.18, 0.36)
 
 
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
@@ -140,6 +150,18 @@ def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
     lean = (float(direction[0, 0] * size[0]), float(direction[0, 1] * size[0]))
     origin = (view.origin_mm[0] + x0 / scale, view.origin_mm[1] + y0 / scale)
     return read_dice(config, view.image[y0:y1, x0:x1], scale, lean, origin)
+
+
+def read_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocation,
+                       bounds_mm: tuple[float, float, float, float],
+                       camera: CameraOverMat) -> tuple[DieReading, ...]:
+    """The dice in the tray ``bounds_mm`` (mat mm: left, top, right, bottom) of a camera
+    frame, warped from the frame itself at ``config.pixels_per_mm`` (the mat's top view is
+    too coarse for pips, and resampling it again would blur them twice)."""
+    view = rectify_window(image, location, bounds_mm, config.pixels_per_mm,
+                          interpolation=cv2.INTER_LINEAR)
+    height, width = view.image.shape[:2]
+    return read_tray(config, view, (0, 0, width, height), camera)
 
 
 def read_dice(
@@ -331,155 +353,133 @@ def _read_face(config: DiceConfig, image: Image, felt: FloatArray, face: _Face, 
     colour = colour_name(body, felt)
     if not face.flat:
         return None, 0.9, colour
+    value, confidence = _read_pips(config, image, body, face)
+    return value, confidence, colour
+
+
+_LAYOUT_SETS: dict[frozenset[tuple[int, int]], int] = {pips: value for value, pips in LAYOUTS}
+
+
+def _read_pips(config: DiceConfig, image: Image, body: FloatArray, face: _Face
+               ) -> tuple[int | None, float]:
+    """(value or None, confidence) of a flat face, from its pips found as they are.
+
+    The contrast with the face's own colour is smoothed a little, and its local maxima on
+    the face (away from its edges) are the candidate pips, strongest first. The value is the
+    count ``n`` of the strongest that lie on a standard layout: centred on the face (every
+    layout is symmetric about its middle), each near a point of the 3x3 grid at the face's
+    turn, the grid's two axes equally long (a die cocked up shows its top foreshortened). The
+    confidence is how far the ``n``-th maximum stands above the next (or the face's plain
+    level), against the pips' contrast."""
     (cx, cy), (w, h), angle = face.rect
     edge = (w + h) / 2
-    step = config.spread * edge
+    reach = int(0.75 * edge) + 2
+    left, top = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    right = min(image.shape[1], int(cx) + reach + 1)
+    bottom = min(image.shape[0], int(cy) + reach + 1)
+    local = image[top:bottom, left:right].astype(np.float32)
+    if local.size == 0:
+        return None, 0.0
+    raw = np.sqrt(((local - body) ** 2).sum(axis=2))
+    contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.pip_blur * edge))
+    middle = np.array([cx - left, cy - top])
+    inside = np.zeros(contrast.shape, np.uint8)
+    box = cv2.boxPoints(((float(middle[0]), float(middle[1])),
+                         (w * config.face_inset, h * config.face_inset), angle))
+    cv2.fillConvexPoly(inside, np.round(box).astype(np.int32), 1)
+    if not inside.any():
+        return None, 0.0
+    size = max(3, 2 * round(config.pip_apart * config.spread * edge / 2) + 1)
+    peaks = cv2.dilate(contrast, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
+    if len(rows) == 0:
+        return None, 0.0
+    heights = contrast[rows, columns]
+    order = np.argsort(-heights)
     turn = math.radians(angle)
     u = np.array([math.cos(turn), math.sin(turn)])
     v = np.array([-math.sin(turn), math.cos(turn)])
-    left, top = max(0, int(cx - edge)), max(0, int(cy - edge))
-    right = min(image.shape[1], int(cx + edge) + 2)
-    bottom = min(image.shape[0], int(cy + edge) + 2)
-    local = image[top:bottom, left:right].astype(np.float32)
-    raw = np.sqrt(((local - body) ** 2).sum(axis=2))
-    contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.sample_share * edge / 2.5))
-    middle = np.array([cx - left, cy - top])
-    best_value, best_margin, best_low, scale, best_pips, best_grid = _best_layout(
-        config, contrast, middle, step, turn)
-    share = best_margin / scale
-    if best_value is not None and best_value >= 4 and share >= config.least_margin:
-        centre, spacing, u, v = best_grid
-        stretch = _stretch(raw, centre, spacing, u, v, best_pips)
-        if stretch > config.most_stretch:
-            return None, 0.9, colour
-    if share < config.least_margin or best_low < config.least_contrast:
-        return None, float(np.clip(1.0 - share / config.least_margin, 0.0, 1.0)) * 0.9, colour
-    # Every spot of contrast on the face must be one of the layout's pips: a grid laid off
-    # the face's middle can fit a few pips (1-3, which have no square of pips to show
-    # foreshortening) while the face's real pips lie elsewhere, as on a cocked die.
-    if best_value is not None and best_value <= config.stray_values:
-        reach = config.pip_reach[0] if best_value <= 3 else config.pip_reach[1]
-        stray = _stray(config, contrast, face, (left, top), best_grid, best_pips, reach)
-        if stray > best_low - config.stray_share * best_margin:
-            return None, 0.8, colour
+    spots: list[tuple[float, FloatArray]] = []
+    least_apart = 0.5 * config.spread * edge
+    for index in order:
+        point = np.array([columns[index], rows[index]], np.float64)
+        if any(np.linalg.norm(point - other) < least_apart for _, other in spots):
+            continue
+        spots.append((float(heights[index]), point))
+        if len(spots) > 7:
+            break
+    spots = [(height, _peak_centre(contrast, point, 0.7 * least_apart, height))
+             for height, point in spots]
+    plain = float(np.percentile(contrast[inside > 0], 25))
+    strongest = spots[0][0]
+    if strongest < config.least_contrast:
+        return None, 0.0
+    best: tuple[float, int | None] = (-1.0, None)
+    for count in range(1, min(6, len(spots)) + 1):
+        weakest = spots[count - 1][0]
+        after = spots[count][0] if count < len(spots) else plain
+        share = (weakest - max(after, plain)) / max(strongest - plain, 1e-9)
+        if weakest < config.least_contrast or share <= best[0]:
+            continue
+        points = np.array([point for _, point in spots[:count]])
+        if _layout_of(config, points, middle, edge, u, v) == count:
+            best = (share, count)
+    share, value = best
+    if value is None or share < config.least_margin:
+        return None, float(np.clip(share, 0.0, 1.0)) * 0.5
     span = config.sure_margin - config.least_margin
-    confidence = 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
-    return best_value, confidence, colour
+    return value, 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
 
 
-_LAYOUT_MASKS = np.array([[spot in pips for spot in GRID] for _, pips in LAYOUTS])
+def _peak_centre(contrast: FloatArray, point: FloatArray, reach: float, height: float
+                 ) -> FloatArray:
+    """The centre of a spot of contrast peaking at ``point``: the centroid of its upper half
+    within ``reach`` (sub-pixel, for the grid's proportions)."""
+    rows, columns = contrast.shape
+    size = max(1, round(reach))
+    x0, y0 = max(0, int(point[0]) - size), max(0, int(point[1]) - size)
+    x1, y1 = min(columns, int(point[0]) + size + 1), min(rows, int(point[1]) + size + 1)
+    weight = np.maximum(contrast[y0:y1, x0:x1] - 0.5 * height, 0.0)
+    total = float(weight.sum())
+    if total <= 0:
+        return point
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    return np.array([(xs * weight).sum() / total, (ys * weight).sum() / total])
 
 
-def _best_layout(config: DiceConfig, contrast: FloatArray, middle: FloatArray, step: float,
-                 turn: float) -> tuple[int | None, float, float, float,
-                                       frozenset[tuple[int, int]],
-                                       tuple[FloatArray, float, FloatArray, FloatArray]]:
-    """The layout whose pips stand out most clearly from its empty points, over small shifts,
-    turns and spacings of the grid: (value, margin, weakest pip, strongest sample, pips, grid
-    as centre, spacing and unit axes)."""
-    shifts = np.array([(dx, dy) for dx in config.shifts for dy in config.shifts])
-    turns = np.radians(np.array(config.turns)) + turn
-    spacings = np.array(config.spacings) * step
-    grid = np.array(GRID, np.float64)
-    # Every candidate grid: turn x spacing x shift, nine points each.
-    cos, sin = np.cos(turns), np.sin(turns)
-    u = np.stack([cos, sin], axis=1)
-    v = np.stack([-sin, cos], axis=1)
-    points = (middle[None, None, None, None, :]
-              + shifts[None, None, :, None, :]
-              + spacings[None, :, None, None, None]
-              * (grid[None, None, None, :, 0:1] * u[:, None, None, None, :]
-                 + grid[None, None, None, :, 1:2] * v[:, None, None, None, :]))
-    flat = points.reshape(-1, 2).astype(np.float32)
-    values = cv2.remap(contrast.astype(np.float32), flat[:, 0].reshape(-1, 1),
-                       flat[:, 1].reshape(-1, 1), cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE).reshape(-1, 9)
-    on_low = np.where(_LAYOUT_MASKS[None], values[:, None, :], np.inf).min(axis=2)
-    off_high = np.where(~_LAYOUT_MASKS[None], values[:, None, :], -np.inf).max(axis=2)
-    margins = on_low - off_high
-    candidate, layout = np.unravel_index(int(np.argmax(margins)), margins.shape)
-    value, pips = LAYOUTS[layout]
-    turn_index, spacing_index, shift_index = np.unravel_index(
-        candidate, (len(turns), len(spacings), len(shifts)))
-    chosen = (middle + shifts[shift_index], float(spacings[spacing_index]), u[turn_index],
-              v[turn_index])
-    scale = max(float(values[candidate].max()), config.least_contrast)
-    return (value, float(margins[candidate, layout]), float(on_low[candidate, layout]), scale,
-            pips, chosen)
-
-
-def _stray(config: DiceConfig, contrast: FloatArray, face: _Face, corner: tuple[int, int],
-           grid: tuple[FloatArray, float, FloatArray, FloatArray],
-           pips: frozenset[tuple[int, int]], reach: float) -> float:
-    """The most contrast on the face (away from its edges) that none of ``pips`` explains
-    (each explains a disc ``reach`` of the grid's spacing around it)."""
-    inside = _face_in(contrast.shape, face, corner)
-    if not inside.any():
-        return 0.0
-    centre, spacing, u, v = grid
-    inset = max(3, 2 * round(config.stray_inset * spacing) + 1)
-    inner = np.asarray(cv2.erode(inside, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (inset, inset))), np.uint8)
-    for column, row in pips:
-        spot = centre + spacing * (column * u + row * v)
-        cv2.circle(inner, (round(float(spot[0])), round(float(spot[1]))),
-                   max(1, round(reach * spacing)), 0, -1)
-    return float(contrast[inner > 0].max()) if inner.any() else 0.0
-
-
-def _face_in(shape: tuple[int, ...], face: _Face, corner: tuple[int, int]) -> Image:
-    """The face's mask in an image of ``shape`` whose top-left lies at ``corner`` of the crop."""
-    height, width = shape[:2]
-    inside = np.zeros((height, width), np.uint8)
-    patch_height, patch_width = face.mask.shape
-    x0, y0 = face.offset[0] - corner[0], face.offset[1] - corner[1]
-    sx0, sy0 = max(0, -x0), max(0, -y0)
-    tx0, ty0 = max(0, x0), max(0, y0)
-    tx1, ty1 = min(width, x0 + patch_width), min(height, y0 + patch_height)
-    if tx0 < tx1 and ty0 < ty1:
-        inside[ty0:ty1, tx0:tx1] = face.mask[sy0:sy0 + ty1 - ty0, sx0:sx0 + tx1 - tx0]
-    return inside
-
-
-def _stretch(contrast: FloatArray, middle: FloatArray, step: float, u: FloatArray,
-             v: FloatArray, pips: frozenset[tuple[int, int]]) -> float:
-    """How much longer one axis of the pips' grid is than the other (0: a square grid), from
-    each pip's centre of contrast and a least-squares grid through them. A die cocked up on
-    one side shows its top foreshortened across the edge it stands on."""
-    height, width = contrast.shape
-    reach = max(1, round(0.45 * step))
-    rows_used, found = [], []
-    for column, row in pips:
-        guess = middle + step * (column * u + row * v)
-        x0, y0 = max(0, round(guess[0]) - reach), max(0, round(guess[1]) - reach)
-        x1, y1 = min(width, round(guess[0]) + reach + 1), min(height, round(guess[1]) + reach + 1)
-        window = contrast[y0:y1, x0:x1]
-        if window.size == 0:
-            return 1.0
-        weight = np.maximum(window - 0.5 * float(window.max()), 0.0)
-        total = float(weight.sum())
-        if total <= 0:
-            return 1.0
-        ys, xs = np.mgrid[y0:y1, x0:x1]
-        found.append(((xs * weight).sum() / total, (ys * weight).sum() / total))
-        rows_used.append((1.0, float(column), float(row)))
-    design = np.array(rows_used)
-    solution, *_ = np.linalg.lstsq(design, np.array(found), rcond=None)
+def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge: float,
+               u: FloatArray, v: FloatArray) -> int | None:
+    """The value whose layout ``points`` (pips' centres, pixels) make on a face of ``edge``
+    centred at ``middle`` turned along ``u``, ``v``; None when they make none."""
+    centre = points.mean(axis=0)
+    if np.linalg.norm(centre - middle) > config.off_centre * edge:
+        return None
+    if len(points) == 1:
+        return 1
+    relative = points - centre
+    local = np.column_stack([relative @ u, relative @ v]) / (config.spread * edge)
+    snapped = np.clip(np.round(local), -1, 1)
+    if np.abs(local - snapped).max() > config.snap:
+        return None
+    spots = frozenset((int(c), int(r)) for c, r in snapped)
+    value = _LAYOUT_SETS.get(spots)
+    if value is None or value != len(points):
+        return None
+    # The grid through the pips: its spacing (a share of the edge) and, from four pips up,
+    # whether both axes are as long (a cocked die's top is foreshortened across its tilt).
+    design = np.column_stack([np.ones(len(points)), snapped])
+    solution, *_ = np.linalg.lstsq(design, relative, rcond=None)
     axis_u, axis_v = solution[1], solution[2]
-    lengths = sorted((float(np.linalg.norm(axis_u)), float(np.linalg.norm(axis_v))))
-    return 1.0 - lengths[0] / max(lengths[1], 1e-9)
-
-
-def _bilinear(image: FloatArray, point: FloatArray) -> float:
-    """``image`` at a sub-pixel point (clamped to the image)."""
-    height, width = image.shape
-    x = min(max(float(point[0]), 0.0), width - 1.001)
-    y = min(max(float(point[1]), 0.0), height - 1.001)
-    x0, y0 = int(x), int(y)
-    fx, fy = x - x0, y - y0
-    top = image[y0, x0] * (1 - fx) + image[y0, x0 + 1] * fx
-    bottom = image[y0 + 1, x0] * (1 - fx) + image[y0 + 1, x0 + 1] * fx
-    return float(top * (1 - fy) + bottom * fy)
+    if value >= 4:
+        lengths = sorted((float(np.linalg.norm(axis_u)), float(np.linalg.norm(axis_v))))
+        if 1.0 - lengths[0] / max(lengths[1], 1e-9) > config.most_stretch:
+            return None
+        spacing = (lengths[0] + lengths[1]) / 2
+    else:
+        spacing = float(np.linalg.norm(relative, axis=1).max()) / math.sqrt(2.0)
+    if not config.spacing_range[0] <= spacing / edge <= config.spacing_range[1]:
+        return None
+    return value
 
 
 def colour_name(body: FloatArray, felt: FloatArray) -> str:

@@ -13,12 +13,10 @@ from calibration.geometry import Rect, coin_grid_mat
 from calibration.profile import VisionProfile
 from contract.observation import DieReading
 from vision.camera import SimCamera, open_camera
-from vision.dice import GRID, LAYOUTS, DiceConfig, colour_name, read_dice, read_tray
+from vision.dice import GRID, LAYOUTS, DiceConfig, colour_name, read_dice, read_tray_in_frame
 from vision.markers import find_board
 from vision.parallax import camera_over_mat
 from vision.read import VisionConfig, read_frame_details
-from vision.rectify import rectify
-from vision.regions import region_windows
 from vision.synth import CameraPose, SynthScene, Variation, render
 from vision.synth.dice import TUNING_COLOURS, Die, pip_layout, top_centre_mm
 
@@ -43,12 +41,8 @@ def tray_dice(dice: tuple[Die, ...], variation: Variation, seed: int = 0
     scene = replace(SynthScene.build({}, {}, GEOMETRY, variation), dice=dice)
     image = render(scene, seed).image
     location = find_board(CONFIG.markers, image, GEOMETRY)
-    view = rectify(CONFIG.rectify, image, location, GEOMETRY)
-    height, width = view.image.shape[:2]
-    window = next(window for window in region_windows(
-        GEOMETRY, view.pixels_per_mm, view.origin_mm, (width, height)) if window.kind == "tray")
     camera = camera_over_mat(location.homography, location.image_size)
-    return read_tray(DiceConfig(), view, window.box, camera)
+    return read_tray_in_frame(DiceConfig(), image, location, TRAY.bounds(), camera)
 
 
 def matched(dice: tuple[Die, ...], readings: tuple[DieReading, ...], variation: Variation
