@@ -42,6 +42,7 @@ The die's colour is named from its face colour, white-balanced by the felt's pri
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -114,7 +115,14 @@ class DiceConfig:
     most_stretch: float = 0.05
     most_dice: int = 12
     edge_blur_mm: float = 1.5
+    edge_share: float = 0.5
+    most_across: float = 1.5
+    camera_axis: bool = False
+    lean_axis: bool = False
+    side_slack: float = 0.25
+    most_outside: float = 0.03
     pixels_per_mm: float = 4.0
+    segment_pixels_per_mm: float = 2.0
     pip_blur: float = 0.03
     face_inset: float = 0.8
     pip_apart: float = 0.8
@@ -149,7 +157,7 @@ def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
     direction, size = camera.lean(np.array([middle]))
     lean = (float(direction[0, 0] * size[0]), float(direction[0, 1] * size[0]))
     origin = (view.origin_mm[0] + x0 / scale, view.origin_mm[1] + y0 / scale)
-    return read_dice(config, view.image[y0:y1, x0:x1], scale, lean, origin)
+    return read_dice(config, view.image[y0:y1, x0:x1], scale, lean, origin, camera)
 
 
 def read_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocation,
@@ -167,23 +175,48 @@ def read_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocation
 def read_dice(
     config: DiceConfig, tray_image: Image, pixels_per_mm: float,
     lean: tuple[float, float] = (0.0, 0.0), origin_mm: tuple[float, float] = (0.0, 0.0),
+    camera: CameraOverMat | None = None,
 ) -> tuple[DieReading, ...]:
     """The dice in ``tray_image`` (BGR uint8, a top view's crop of a tray at ``pixels_per_mm``),
     ordered top to bottom. ``lean`` is how raised things lean in the view (mm per mm of height,
     away from the camera's foot: :meth:`vision.parallax.CameraOverMat.lean`); ``origin_mm``
-    is the mat point of the crop's top-left pixel corner, for the dice's centres."""
+    is the mat point of the crop's top-left pixel corner, for the dice's centres. Given the
+    ``camera``, the lean is taken at each die instead (it changes across a tray)."""
     if tray_image.ndim != 3 or tray_image.shape[2] != 3 or tray_image.size == 0:
         return ()
-    smooth = cv2.GaussianBlur(tray_image, (0, 0), 0.7)
+    # Bodies and top faces are found at about ``segment_pixels_per_mm`` (enough for a die's
+    # outline, and cheap), pips at the image's own scale.
+    height, width = tray_image.shape[:2]
+    factor = max(1, round(pixels_per_mm / config.segment_pixels_per_mm))
+    coarse = tray_image
+    if factor > 1:
+        coarse = cv2.resize(tray_image, (max(1, width // factor), max(1, height // factor)),
+                            interpolation=cv2.INTER_AREA)
+    scale_x = coarse.shape[1] / width
+    scale_y = coarse.shape[0] / height
+    ppm = pixels_per_mm * math.sqrt(scale_x * scale_y)
+    smooth = cv2.GaussianBlur(coarse, (0, 0), 0.7)
     felt = np.median(smooth[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32)
-    bodies = _bodies(config, smooth, felt, pixels_per_mm)
-    faces = _top_faces(config, bodies, pixels_per_mm, lean)
+    bodies = _bodies(config, smooth, felt, ppm)
+    if camera is None:
+        def lean_at(point: FloatArray) -> FloatArray:
+            return np.asarray(lean, np.float64)
+    else:
+        def lean_at(point: FloatArray) -> FloatArray:
+            where = np.array([[origin_mm[0] + (point[0] + 0.5) / ppm,
+                               origin_mm[1] + (point[1] + 0.5) / ppm]])
+            direction, size = camera.lean(where)
+            return np.asarray(direction[0] * size[0], np.float64)
+
+    faces = _top_faces(config, bodies, ppm, lean_at)
     readings = []
     for face in faces:
-        reading = _read_face(config, smooth, felt, face, pixels_per_mm)
-        (x, y), _, _ = face.rect
-        centre = (origin_mm[0] + (x + 0.5) / pixels_per_mm,
-                  origin_mm[1] + (y + 0.5) / pixels_per_mm)
+        (x, y), (w, h), angle = face.rect
+        rect = (((x + 0.5) / scale_x - 0.5, (y + 0.5) / scale_y - 0.5),
+                (w / scale_x, h / scale_y), angle)
+        reading = _read_face(config, smooth, tray_image, felt, face, rect)
+        centre = (origin_mm[0] + (rect[0][0] + 0.5) / pixels_per_mm,
+                  origin_mm[1] + (rect[0][1] + 0.5) / pixels_per_mm)
         readings.append(DieReading(reading[0], reading[1], reading[2], centre))
     return tuple(sorted(readings, key=lambda die: (die.centre_mm[1], die.centre_mm[0])))
 
@@ -209,7 +242,7 @@ def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
                        -level / config.darker)
     reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
     nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    mask = ((score > 1.0) & (score > 0.5 * nearby)).astype(np.uint8)
+    mask = ((score > 1.0) & (score > config.edge_share * nearby)).astype(np.uint8)
     border = max(2, round(config.border_mm * ppm))
     mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = 0, 0, 0, 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
@@ -239,50 +272,103 @@ def _sweep(points: FloatArray) -> tuple[FloatArray, float, float, float]:
 
 
 def _top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
-               lean: tuple[float, float]) -> list[_Face]:
-    """The top face of every die in the crop: single dice eroded by their own sweep, blobs of
-    touching dice by the frame's lean, then split."""
+               lean_at: Callable[[FloatArray], FloatArray]) -> list[_Face]:
+    """The top face of every die in the crop: single dice eroded by their own sweep along the
+    camera's lean at them (``lean_at``: crop pixel -> lean, pixels per pixel of height),
+    blobs of touching dice by the sweep the single dice show, then split.
+
+    A square swept along a direction is as wide across it as the square, and longer along it
+    by the sweep, whatever the square's turn: so the sweep is the blob's length along the lean
+    less its width across, which holds however much of the side faces shows against the felt
+    (a black die's shaded sides hardly do)."""
     low, high = (edge * ppm for edge in config.edge_mm)
-    lean_size = math.hypot(*lean)
-    singles: list[tuple[Image, tuple[int, int], FloatArray, bool]] = []
-    groups: list[tuple[Image, tuple[int, int]]] = []
-    ratios: list[tuple[float, FloatArray]] = []
+    groups: list[tuple[Image, tuple[int, int], FloatArray]] = []
+    faces: list[_Face] = []
+    edges: list[float] = []
+    ratios: list[float] = []
+    retry: list[tuple[Image, tuple[int, int], _Face]] = []
     for patch, (x0, y0) in bodies:
         rows, columns = np.nonzero(patch)
-        axis, along, across, area = _sweep(np.column_stack([columns, rows]).astype(np.float64))
+        points = np.column_stack([columns, rows]).astype(np.float64)
+        lean = np.asarray(lean_at(points.mean(axis=0) + np.array([x0, y0])), np.float64)
+        lean_size = float(np.linalg.norm(lean))
+        if config.camera_axis and lean_size > 0.02:
+            axis = moments_axis = lean / lean_size
+            along = float(np.ptp(points @ axis)) + 1.0
+            across = float(np.ptp(points @ np.array([-axis[1], axis[0]]))) + 1.0
+        else:
+            axis, along, across, _ = _sweep(points)
+            if lean_size > 0.02 and axis @ lean < 0:
+                axis = -axis
+            moments_axis = axis
+            if config.lean_axis and lean_size > 0.02:
+                axis = lean / lean_size
         swept = max(0.0, along - across)
+        area = float(len(points))
         edge = math.sqrt(max(1.0, area - swept * across))
-        single = (0.85 * low <= edge <= 1.1 * high and 0.95 <= across / edge <= 1.5
+        single = (0.85 * low <= edge <= 1.1 * high and across <= config.most_across * edge
                   and swept <= 1.5 * edge)
         if not single:
-            groups.append((patch, (x0, y0)))
+            groups.append((patch, (x0, y0), axis))
             continue
-        if lean_size > 0.02 and axis @ np.array(lean) < 0:
-            axis = -axis
-        sweep = axis * swept
         # A flat die's side faces show as wide as the camera's lean makes them: a sweep much
         # longer than that is a die cocked up on one side.
-        upright = swept / edge <= lean_size + config.lean_slack
-        singles.append((patch, (x0, y0), sweep, upright))
-        ratios.append((swept / edge, axis))
-    faces = [_face(config, _erode_along(patch, sweep), offset, ppm, upright)
-             for patch, offset, sweep, upright in singles]
-    if ratios:
-        ratio = float(np.median([value for value, _ in ratios]))
-        mean_axis = np.sum([axis for _, axis in ratios], axis=0)
-        direction = mean_axis / max(1e-9, float(np.linalg.norm(mean_axis)))
-    else:
-        ratio = lean_size
-        direction = np.array(lean) / max(lean_size, 1e-9)
-    typical = float(np.median([math.sqrt(face.rect[1][0] * face.rect[1][1])
-                               for face in faces])) if faces else 16.0 * ppm
-    for patch, offset in groups:
-        top = _erode_along(patch, direction * ratio * typical)
-        area = float(top.sum())
-        parts = max(1, min(config.most_dice, round(area / (typical * typical))))
-        for part in _split(top, parts):
-            faces.append(_face(config, part, offset, ppm))
+        # And it sweeps along the lean: a die cocked up shows a side face on the side it rises,
+        # whichever way that is.
+        sideways = swept * abs(float(moments_axis[0] * lean[1] - moments_axis[1] * lean[0])
+                               ) / max(lean_size, 1e-9)
+        upright = (swept / edge <= lean_size + config.lean_slack
+                   and sideways / edge <= config.side_slack)
+        face = _face(config, _erode_along(patch, axis * swept), (x0, y0), ppm, upright)
+        if face.flat and _outside_sweep(patch, face, (x0, y0), lean) > config.most_outside:
+            face = _Face(face.mask, face.offset, face.rect, False)
+        if not face.flat:
+            # Perhaps two dice face to face rather than one die (cocked, or too large).
+            retry.append((patch, (x0, y0), face))
+            continue
+        faces.append(face)
+        edges.append(edge)
+        ratios.append(swept / edge)
+    typical = float(np.median(edges)) if edges else 16.0 * ppm
+    ratio = float(np.median(ratios)) if ratios else None
+    for patch, offset, _ in groups:
+        faces.extend(_group_faces(config, patch, offset, ppm, lean_at, typical, ratio))
+    for patch, offset, face in retry:
+        parts = _group_faces(config, patch, offset, ppm, lean_at, typical, ratio)
+        faces.extend(parts if len(parts) >= 2 and all(part.flat for part in parts) else [face])
     return [face for face in faces if face.mask.any()]
+
+
+def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm: float,
+                 lean_at: Callable[[FloatArray], FloatArray], typical: float,
+                 ratio: float | None) -> list[_Face]:
+    """The top faces of a blob of touching dice of edge ``typical`` (px) whose sides show
+    ``ratio`` of their edge (by default, as the camera's lean makes them)."""
+    rows, columns = np.nonzero(patch)
+    lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
+                                        rows.mean() + offset[1]])), np.float64)
+    size = float(np.linalg.norm(lean))
+    direction = lean / max(size, 1e-9)
+    top = _erode_along(patch, direction * (size if ratio is None else ratio) * typical)
+    area = float(top.sum())
+    parts = max(1, min(config.most_dice, round(area / (typical * typical))))
+    return [_face(config, part, offset, ppm) for part in _split(top, parts)]
+
+
+def _outside_sweep(patch: Image, face: _Face, offset: tuple[int, int], lean: FloatArray
+                   ) -> float:
+    """The share of a body outside its top face swept towards the camera by the die's height
+    (its edge times the camera's ``lean``): none of a flat die is, but a cocked die shows a
+    side face on the side it rises, whichever way that is."""
+    (x, y), (width, height), angle = face.rect
+    edge = math.sqrt(width * height)
+    box = cv2.boxPoints(((x - offset[0], y - offset[1]), (width, height), angle))
+    hull = cv2.convexHull(np.vstack([box, box - lean[None, :] * edge]).astype(np.float32))
+    expected = np.zeros_like(patch)
+    cv2.fillConvexPoly(expected, np.round(hull).astype(np.int32).reshape(-1, 2), 1)
+    grow = max(3, 2 * round(0.08 * edge) + 1)
+    expected = cv2.dilate(expected, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+    return float((patch & (1 - expected)).sum()) / max(1.0, float(patch.sum()))
 
 
 def _erode_along(mask: Image, sweep: FloatArray) -> Image:
@@ -301,6 +387,21 @@ def _split(mask: Image, parts: int) -> list[Image]:
     if parts <= 1:
         return [mask]
     rows, columns = np.nonzero(mask)
+    if parts == 2:
+        # Two dice face to face: their tops make a rectangle twice as long as wide, cut
+        # across its middle.
+        points = np.column_stack([columns, rows]).astype(np.float32)
+        (x, y), (width, height), angle = cv2.minAreaRect(points)
+        long, short = max(width, height) + 1.0, min(width, height) + 1.0
+        if 1.6 <= long / short <= 2.5:
+            turn = math.radians(angle if width >= height else angle + 90.0)
+            along = (columns - x) * math.cos(turn) + (rows - y) * math.sin(turn)
+            pieces = []
+            for side in (along < 0, along >= 0):
+                piece = np.zeros_like(mask)
+                piece[rows[side], columns[side]] = 1
+                pieces.append(piece)
+            return pieces
     points = np.column_stack([columns, rows]).astype(np.float32)
     if len(points) < parts:
         return [mask]
@@ -340,27 +441,30 @@ def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float,
 # -- pips and colour -----------------------------------------------------------------------------
 
 
-def _read_face(config: DiceConfig, image: Image, felt: FloatArray, face: _Face, ppm: float
+def _read_face(config: DiceConfig, image: Image, fine: Image, felt: FloatArray, face: _Face,
+               rect: tuple[tuple[float, float], tuple[float, float], float]
                ) -> tuple[int | None, float, str]:
-    """(value or None, confidence, colour name) of one face."""
+    """(value or None, confidence, colour name) of one face, found in ``image``; its pips are
+    read in ``fine``, where the face's rectangle is ``rect``."""
     height, width = face.mask.shape
     crop = image[face.offset[1]:face.offset[1] + height, face.offset[0]:face.offset[0] + width]
     inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     pixels = crop[inner > 0] if inner.any() else crop[face.mask > 0]
     if len(pixels) == 0:
         return None, 0.0, "unknown"
-    body = np.median(pixels.astype(np.float32), axis=0)
+    body = np.median(pixels[::2].astype(np.float32), axis=0)
     colour = colour_name(body, felt)
     if not face.flat:
         return None, 0.9, colour
-    value, confidence = _read_pips(config, image, body, face)
+    value, confidence = _read_pips(config, fine, body, rect)
     return value, confidence, colour
 
 
 _LAYOUT_SETS: dict[frozenset[tuple[int, int]], int] = {pips: value for value, pips in LAYOUTS}
 
 
-def _read_pips(config: DiceConfig, image: Image, body: FloatArray, face: _Face
+def _read_pips(config: DiceConfig, image: Image, body: FloatArray,
+               rect: tuple[tuple[float, float], tuple[float, float], float]
                ) -> tuple[int | None, float]:
     """(value or None, confidence) of a flat face, from its pips found as they are.
 
@@ -371,7 +475,7 @@ def _read_pips(config: DiceConfig, image: Image, body: FloatArray, face: _Face
     turn, the grid's two axes equally long (a die cocked up shows its top foreshortened). The
     confidence is how far the ``n``-th maximum stands above the next (or the face's plain
     level), against the pips' contrast."""
-    (cx, cy), (w, h), angle = face.rect
+    (cx, cy), (w, h), angle = rect
     edge = (w + h) / 2
     reach = int(0.75 * edge) + 2
     left, top = max(0, int(cx) - reach), max(0, int(cy) - reach)
