@@ -494,7 +494,7 @@ def _read_pips(config: DiceConfig, image: Image, body: FloatArray,
     if not inside.any():
         return None, 0.0
     size = max(3, 2 * round(config.pip_apart * config.spread * edge / 2) + 1)
-    peaks = cv2.dilate(contrast, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    peaks = cv2.dilate(contrast, np.ones((size, size), np.uint8))
     rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
     if len(rows) == 0:
         return None, 0.0
@@ -510,11 +510,12 @@ def _read_pips(config: DiceConfig, image: Image, body: FloatArray,
         if any(np.linalg.norm(point - other) < least_apart for _, other in spots):
             continue
         spots.append((float(heights[index]), point))
-        if len(spots) > 7:
+        if len(spots) > 6:
             break
     spots = [(height, _peak_centre(contrast, point, 0.7 * least_apart, height))
              for height, point in spots]
-    plain = float(np.percentile(contrast[inside > 0], 25))
+    values = contrast[inside > 0]
+    plain = float(np.partition(values, len(values) // 4)[len(values) // 4])
     strongest = spots[0][0]
     if strongest < config.least_contrast:
         return None, 0.0

@@ -117,6 +117,7 @@ def rectify(
 def rectify_window(
     image: Image, location: BoardLocation, bounds_mm: tuple[float, float, float, float],
     pixels_per_mm: float, map_step: int = 16, interpolation: int = cv2.INTER_LINEAR,
+    lens_tolerance_px: float = 0.1,
 ) -> TopView:
     """A top view of just the mat rectangle ``bounds_mm`` (left, top, right, bottom), warped
     from the camera frame at ``pixels_per_mm`` (finer than :func:`rectify`'s view when a small
@@ -129,6 +130,25 @@ def rectify_window(
         [[1 / scale, 0, left + 0.5 / scale], [0, 1 / scale, top + 0.5 / scale], [0, 0, 1]]
     )
     homography = np.asarray(location.homography @ view_to_mm)
+    if location.lens_k1 != 0.0:
+        # Over a small region the lens bends the plane's image little: a homography fitted
+        # to the lens-bent grid stands in for it where it stays within ``lens_tolerance_px``,
+        # and spares computing a coordinate map per pixel.
+        grid = _lens_grid(homography, location, (width, height), map_step)
+        count_y, count_x = grid.shape[:2]
+        columns = (np.arange(count_x, dtype=np.float64) - 0.5) * map_step - 0.5
+        rows = (np.arange(count_y, dtype=np.float64) - 0.5) * map_step - 0.5
+        view_points = np.stack(np.meshgrid(columns, rows), axis=-1).reshape(-1, 2)
+        frame_points = grid.reshape(-1, 2)
+        fitted, _ = cv2.findHomography(view_points, frame_points, 0)
+        if fitted is not None:
+            reach = cv2.perspectiveTransform(view_points.reshape(-1, 1, 2), fitted)
+            if np.abs(reach.reshape(-1, 2) - frame_points).max() <= lens_tolerance_px:
+                bare = BoardLocation(location.homography, location.markers_found,
+                                     location.markers_missing, location.reprojection_px,
+                                     location.image_size, 0.0)
+                warped = _warp(image, bare, fitted, (width, height), map_step, interpolation)
+                return TopView(warped, pixels_per_mm, (left, top))
     warped = _warp(image, location, homography, (width, height), map_step, interpolation)
     return TopView(warped, pixels_per_mm, (left, top))
 
