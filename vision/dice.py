@@ -120,6 +120,7 @@ class DiceConfig:
     camera_axis: bool = False
     lean_axis: bool = False
     side_slack: float = 0.25
+    pip_grid: int = 1
     most_outside: float = 0.03
     pixels_per_mm: float = 4.0
     segment_pixels_per_mm: float = 2.0
@@ -562,7 +563,20 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     if len(points) == 1:
         return 1
     relative = points - centre
-    local = np.column_stack([relative @ u, relative @ v]) / (config.spread * edge)
+    # The grid's spacing and turn from the pips themselves (the face's outline may take in
+    # some of a side face): every layout from 2 up has pips in two opposite corners, the
+    # farthest from its middle, on the grid's diagonals.
+    reach = np.linalg.norm(relative, axis=1)
+    spacing = float(reach.max()) / math.sqrt(2.0)
+    if config.pip_grid == 2:
+        corners = relative[reach >= 0.8 * reach.max()]
+        phases = 4.0 * np.arctan2(corners[:, 1], corners[:, 0])
+        diagonal = math.atan2(float(np.sin(phases).sum()), float(np.cos(phases).sum())) / 4.0
+        u = np.array([math.cos(diagonal - math.pi / 4), math.sin(diagonal - math.pi / 4)])
+        v = np.array([-u[1], u[0]])
+    elif config.pip_grid == 0:
+        spacing = config.spread * edge
+    local = np.column_stack([relative @ u, relative @ v]) / max(spacing, 1e-9)
     snapped = np.clip(np.round(local), -1, 1)
     if np.abs(local - snapped).max() > config.snap:
         return None
