@@ -121,6 +121,7 @@ class DiceConfig:
     lean_axis: bool = False
     side_slack: float = 0.25
     pip_grid: int = 1
+    face_colour: bool = True
     most_outside: float = 0.03
     pixels_per_mm: float = 4.0
     segment_pixels_per_mm: float = 2.0
@@ -485,15 +486,19 @@ def _read_pips(config: DiceConfig, image: Image, body: FloatArray,
     local = image[top:bottom, left:right].astype(np.float32)
     if local.size == 0:
         return None, 0.0
-    raw = np.sqrt(((local - body) ** 2).sum(axis=2))
-    contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.pip_blur * edge))
     middle = np.array([cx - left, cy - top])
-    inside = np.zeros(contrast.shape, np.uint8)
+    inside = np.zeros(local.shape[:2], np.uint8)
     box = cv2.boxPoints(((float(middle[0]), float(middle[1])),
                          (w * config.face_inset, h * config.face_inset), angle))
     cv2.fillConvexPoly(inside, np.round(box).astype(np.int32), 1)
     if not inside.any():
         return None, 0.0
+    if config.face_colour:
+        # The face's own colour, from its middle at full detail: the coarse outline's median
+        # may take in felt or a side face, and then the face itself would stand out.
+        body = np.median(local[inside > 0][::2], axis=0)
+    raw = np.sqrt(((local - body) ** 2).sum(axis=2))
+    contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.pip_blur * edge))
     size = max(3, 2 * round(config.pip_apart * config.spread * edge / 2) + 1)
     peaks = cv2.dilate(contrast, np.ones((size, size), np.uint8))
     rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
