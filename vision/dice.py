@@ -122,6 +122,8 @@ class DiceConfig:
     side_slack: float = 0.25
     pip_grid: int = 1
     face_colour: bool = True
+    even_pips: float = 0.7
+    uneven_confidence: float = 0.85
     most_outside: float = 0.03
     pixels_per_mm: float = 4.0
     segment_pixels_per_mm: float = 2.0
@@ -539,7 +541,13 @@ def _read_pips(config: DiceConfig, image: Image, body: FloatArray,
     if value is None or share < config.least_margin:
         return None, float(np.clip(share, 0.0, 1.0)) * 0.5
     span = config.sure_margin - config.least_margin
-    return value, 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
+    confidence = 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
+    # A face's pips are all alike: one much fainter than the strongest may be something else
+    # (a fleck, a reflection, a side face's pip), and the reading is not sure.
+    evenness = spots[value - 1][0] / max(strongest, 1e-9)
+    if evenness < config.even_pips:
+        confidence = min(confidence, config.uneven_confidence)
+    return value, confidence
 
 
 def _peak_centre(contrast: FloatArray, point: FloatArray, reach: float, height: float
