@@ -16,16 +16,19 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    it, whatever the square's turn, and a square's second moments are the same in every
    direction: so the blob's principal axis is ``d``'s direction and its length less its
    width is ``|d|``. Eroding the blob along ``d`` leaves the top face. The direction's sign is
-   the camera's lean (away from the camera's foot). Blobs of several touching dice are eroded
-   by the lean the single dice of the frame show (or the camera's) and split in as many
-   squares as their area holds.
+   the camera's lean (away from the camera's foot), taken at each die from the camera's pose.
+   Blobs of several touching dice are eroded by the lean the single dice of the frame show
+   (or the camera's) and split in as many squares as their area holds (two face to face
+   across the middle of their rectangle); a single blob whose top is no square is tried as
+   two dice face to face. Bodies and top faces are found at ``segment_pixels_per_mm``.
 3. **Flat or not.** A flat die's top is a square 12-20 mm on a side. A die cocked against
    another die or a wall shows its top foreshortened across the edge it stands on, and a side
    face beside it: what is left of it is no square of that size, its pips (4-6) lie on a grid
-   longer one way than the other, or spots of contrast lie on the face where its layout has
-   no pip; any of these makes the die unreadable (value None). So does a sweep far longer
-   than the camera's lean (by ``lean_slack``). At 2 px/mm a die cocked 20-30° showing 1-3 can
-   still look flat: see bench/bench_dice.py for how often.
+   longer one way than the other, its body sweeps further than the camera's lean (by
+   ``lean_slack``) or sideways to it (``side_slack``), or reaches outside its top face swept
+   towards the camera (``most_outside`` of it); any of these makes the die unreadable (value
+   None). A die cocked 20-30° showing 1-3 can still pass for flat: see bench/bench_dice.py
+   for how often.
 4. **Pips.** The contrast with the face's own colour, smoothed a little, has a local maximum
    at every pip, whatever its colour, size or shape: the strongest maxima on the face (away
    from its edges, where side faces' pips show) are the candidate pips. The value is the
@@ -97,7 +100,13 @@ class DiceConfig:
     within ``snap`` of the spacing from its grid point, the grid spaced ``spacing_range`` of
     the edge and its axes differing by ``most_stretch`` at most. A value is read when its
     weakest pip stands out from the next maximum by ``least_margin`` of the pip contrast
-    (``sure_margin`` for full confidence) and by ``least_contrast`` (8-bit levels) at least.
+    (``sure_margin`` for full confidence) and by ``least_contrast`` (8-bit levels) at least;
+    it is not sure (``uneven_confidence`` at most) when its weakest pip is under
+    ``even_pips`` of its strongest. Bodies and top faces are found at about
+    ``segment_pixels_per_mm``; a pixel is a body's only where its difference from the felt
+    reaches ``edge_share`` of the most within ``edge_blur_mm`` (so that touching dice of
+    different colours come apart); a blob is one die when no wider across the lean than
+    ``most_across`` of its edge. ``side_slack`` and ``most_outside`` tell cocked dice (above).
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -117,11 +126,7 @@ class DiceConfig:
     edge_blur_mm: float = 1.5
     edge_share: float = 0.5
     most_across: float = 1.5
-    camera_axis: bool = False
-    lean_axis: bool = False
     side_slack: float = 0.25
-    pip_grid: int = 1
-    face_colour: bool = True
     even_pips: float = 0.7
     uneven_confidence: float = 0.85
     most_outside: float = 0.03
@@ -296,17 +301,11 @@ def _top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], 
         points = np.column_stack([columns, rows]).astype(np.float64)
         lean = np.asarray(lean_at(points.mean(axis=0) + np.array([x0, y0])), np.float64)
         lean_size = float(np.linalg.norm(lean))
-        if config.camera_axis and lean_size > 0.02:
-            axis = moments_axis = lean / lean_size
-            along = float(np.ptp(points @ axis)) + 1.0
-            across = float(np.ptp(points @ np.array([-axis[1], axis[0]]))) + 1.0
-        else:
-            axis, along, across, _ = _sweep(points)
-            if lean_size > 0.02 and axis @ lean < 0:
-                axis = -axis
-            moments_axis = axis
-            if config.lean_axis and lean_size > 0.02:
-                axis = lean / lean_size
+        # The blob's own principal axis measures its sweep better than the camera's lean
+        # direction does (whose ends catch blur and shadow); the lean gives its sign.
+        axis, along, across, _ = _sweep(points)
+        if lean_size > 0.02 and axis @ lean < 0:
+            axis = -axis
         swept = max(0.0, along - across)
         area = float(len(points))
         edge = math.sqrt(max(1.0, area - swept * across))
@@ -319,8 +318,8 @@ def _top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], 
         # longer than that is a die cocked up on one side.
         # And it sweeps along the lean: a die cocked up shows a side face on the side it rises,
         # whichever way that is.
-        sideways = swept * abs(float(moments_axis[0] * lean[1] - moments_axis[1] * lean[0])
-                               ) / max(lean_size, 1e-9)
+        sideways = swept * abs(float(axis[0] * lean[1] - axis[1] * lean[0])) / max(
+            lean_size, 1e-9)
         upright = (swept / edge <= lean_size + config.lean_slack
                    and sideways / edge <= config.side_slack)
         face = _face(config, _erode_along(patch, axis * swept), (x0, y0), ppm, upright)
@@ -495,10 +494,9 @@ def _read_pips(config: DiceConfig, image: Image, body: FloatArray,
     cv2.fillConvexPoly(inside, np.round(box).astype(np.int32), 1)
     if not inside.any():
         return None, 0.0
-    if config.face_colour:
-        # The face's own colour, from its middle at full detail: the coarse outline's median
-        # may take in felt or a side face, and then the face itself would stand out.
-        body = np.median(local[inside > 0][::2], axis=0)
+    # The face's own colour, from its middle at full detail: the coarse outline's median may
+    # take in felt or a side face, and then the face itself would stand out.
+    body = np.median(local[inside > 0][::2], axis=0)
     raw = np.sqrt(((local - body) ** 2).sum(axis=2))
     contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.pip_blur * edge))
     size = max(3, 2 * round(config.pip_apart * config.spread * edge / 2) + 1)
@@ -576,19 +574,11 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     if len(points) == 1:
         return 1
     relative = points - centre
-    # The grid's spacing and turn from the pips themselves (the face's outline may take in
-    # some of a side face): every layout from 2 up has pips in two opposite corners, the
-    # farthest from its middle, on the grid's diagonals.
+    # The grid's spacing from the pips themselves (the face's outline may take in some of a
+    # side face): every layout from 2 up has pips in two opposite corners, the farthest from
+    # its middle. Its turn is the face's (a cocked die's pips need not lie square to it).
     reach = np.linalg.norm(relative, axis=1)
     spacing = float(reach.max()) / math.sqrt(2.0)
-    if config.pip_grid == 2:
-        corners = relative[reach >= 0.8 * reach.max()]
-        phases = 4.0 * np.arctan2(corners[:, 1], corners[:, 0])
-        diagonal = math.atan2(float(np.sin(phases).sum()), float(np.cos(phases).sum())) / 4.0
-        u = np.array([math.cos(diagonal - math.pi / 4), math.sin(diagonal - math.pi / 4)])
-        v = np.array([-u[1], u[0]])
-    elif config.pip_grid == 0:
-        spacing = config.spread * edge
     local = np.column_stack([relative @ u, relative @ v]) / max(spacing, 1e-9)
     snapped = np.clip(np.round(local), -1, 1)
     if np.abs(local - snapped).max() > config.snap:
