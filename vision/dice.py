@@ -338,7 +338,8 @@ def _top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], 
         faces.extend(_group_faces(config, patch, offset, ppm, lean_at, typical, ratio))
     for patch, offset, face in retry:
         parts = _group_faces(config, patch, offset, ppm, lean_at, typical, ratio)
-        faces.extend(parts if len(parts) >= 2 and all(part.flat for part in parts) else [face])
+        split = len(parts) >= 2 and any(part.flat for part in parts)
+        faces.extend(parts if split else [face])
     return [face for face in faces if face.mask.any()]
 
 
