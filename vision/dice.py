@@ -135,7 +135,7 @@ class DiceConfig:
     pip_blur: float = 0.03
     face_inset: float = 0.8
     pip_apart: float = 0.8
-    off_centre: float = 0.15
+    off_centre: float = 0.11
     snap: float = 0.35
     spacing_range: tuple[float, float] = (0.18, 0.36)
 
