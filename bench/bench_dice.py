@@ -1,8 +1,9 @@
 """Accuracy and speed of reading dice in the Coin Grid tray (:mod:`vision.dice`).
 
 Renders Coin Grid frames with dice in the tray (1920x1080, cameras tilted up to 35° at any
-azimuth, random light, blur, noise and JPEG), finds the mat, rectifies it and reads the tray
-with :func:`vision.dice.read_tray`, timing only that read. Per family of dice it prints:
+azimuth, random light, blur, noise and JPEG), finds the mat and reads the tray with
+:func:`vision.dice.read_tray_in_frame` (which warps the tray from the frame at the reader's
+own scale), timing that warp and read. Per family of dice it prints:
 
 * still dice read right (the share that counts, target 99.5%), read as None (unreadable),
   read as a wrong value, and missed; body colours named right;
@@ -33,12 +34,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from contract.observation import DieReading
-from vision.dice import DiceConfig, read_tray
+from vision.dice import DiceConfig, read_tray_in_frame
 from vision.markers import find_board
 from vision.parallax import camera_over_mat
 from vision.read import VisionConfig
-from vision.rectify import rectify
-from vision.regions import region_windows
 from vision.synth import SynthScene, render
 from vision.synth.dice_heldout import HELD_OUT_SEED_BASE, held_out_tray
 from vision.synth.dice_sets import COCKED_DEG, tuning_tray
@@ -61,13 +60,10 @@ def read_scene(config: VisionConfig, scene: SynthScene, seed: int
     geometry = scene.geometry
     image = render(scene, seed).image
     location = find_board(config.markers, image, geometry)
-    view = rectify(config.rectify, image, location, geometry)
     camera = camera_over_mat(location.homography, location.image_size)
-    height, width = view.image.shape[:2]
-    window = next(window for window in region_windows(
-        geometry, view.pixels_per_mm, view.origin_mm, (width, height)) if window.kind == "tray")
+    tray = next(region for region in geometry.regions if region.kind == "tray")
     start, processor = time.perf_counter(), time.process_time()
-    dice = read_tray(config.read.dice, view, window.box, camera)
+    dice = read_tray_in_frame(config.read.dice, image, location, tray.shape.bounds(), camera)
     return (dice, (time.perf_counter() - start) * 1000,
             (time.process_time() - processor) * 1000)
 

@@ -1,6 +1,9 @@
-"""Reading the dice in a tray: which face each die shows, from the rectified top view.
+"""Reading the dice in a tray: which face each die shows, from the camera frame's own detail.
 
-:func:`read_dice` works on the top view's crop of a ``tray`` region, in four steps, each from the
+:func:`read_tray_in_frame` warps just the tray from the camera frame through the mat's
+homography at ``DiceConfig.pixels_per_mm`` (the mat's top view, at 2 px/mm, would resample a
+1.5-1.8 px/mm frame into 6 px pips, blurred twice), and :func:`read_dice` reads that image (or
+any top view's crop of a ``tray`` region) in four steps, each from the
 physics of a cube on felt rather than from a model fitted to one renderer:
 
 1. **Bodies.** The felt is most of the tray, so its colour in this very frame is the crop's
@@ -13,22 +16,28 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    it, whatever the square's turn, and a square's second moments are the same in every
    direction: so the blob's principal axis is ``d``'s direction and its length less its
    width is ``|d|``. Eroding the blob along ``d`` leaves the top face. The direction's sign is
-   the camera's lean (away from the camera's foot). Blobs of several touching dice are eroded
-   by the lean the single dice of the frame show (or the camera's) and split in as many
-   squares as their area holds.
+   the camera's lean (away from the camera's foot), taken at each die from the camera's pose.
+   Blobs of several touching dice are eroded by the lean the single dice of the frame show
+   (or the camera's) and split in as many squares as their area holds (two face to face
+   across the middle of their rectangle); a single blob whose top is no square is tried as
+   two dice face to face. Bodies and top faces are found at ``segment_pixels_per_mm``.
 3. **Flat or not.** A flat die's top is a square 12-20 mm on a side. A die cocked against
    another die or a wall shows its top foreshortened across the edge it stands on, and a side
    face beside it: what is left of it is no square of that size, its pips (4-6) lie on a grid
-   longer one way than the other, or spots of contrast lie on the face where its layout has
-   no pip; any of these makes the die unreadable (value None). So does a sweep far longer
-   than the camera's lean (by ``lean_slack``). At 2 px/mm a die cocked 20-30° showing 1-3 can
-   still look flat: see bench/bench_dice.py for how often.
-4. **Pips.** Every standard face puts its pips on a 3x3 grid spaced about 0.27 of the edge:
-   the contrast with the face's own colour is sampled at the nine points (over a few turns
-   and spacings of the grid) and the value is the layout (1-6, either way round) whose pips
-   are all clearly darker or lighter than every empty point. The gap between the weakest pip
-   and the strongest empty point, against the pips' contrast, is the confidence; a face whose
-   spots fit no layout is unreadable (None).
+   longer one way than the other, its body sweeps further than the camera's lean (by
+   ``lean_slack``) or sideways to it (``side_slack``), or reaches outside its top face swept
+   towards the camera (``most_outside`` of it); any of these makes the die unreadable (value
+   None). A die cocked 20-30° showing 1-3 can still pass for flat: see bench/bench_dice.py
+   for how often.
+4. **Pips.** The contrast with the face's own colour, smoothed a little, has a local maximum
+   at every pip, whatever its colour, size or shape: the strongest maxima on the face (away
+   from its edges, where side faces' pips show) are the candidate pips. The value is the
+   count ``n`` of the strongest that lie on a standard layout (1-6, either way round): centred
+   on the face (every layout is symmetric about its middle), each near a point of a 3x3 grid
+   at the face's turn, spaced 0.18-0.36 of the edge, its axes equally long (a die cocked up
+   shows its top foreshortened, and is None). How far the ``n``-th maximum stands above the
+   next (or above the face's plain level), against the pips' contrast, is the confidence; a
+   face whose spots fit no layout is unreadable (None).
 
 The die's colour is named from its face colour, white-balanced by the felt's printed colour.
 """
@@ -36,6 +45,7 @@ The die's colour is named from its face colour, white-balanced by the felt's pri
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,8 +54,9 @@ import numpy as np
 
 from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
+from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
-from vision.rectify import TopView
+from vision.rectify import TopView, rectify_window
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -82,10 +93,20 @@ class DiceConfig:
     ``brighter`` above or ``darker`` below (a shadow darkens less than that). ``border_mm``
     of the crop's edge (the tray's printed frame) is ignored. A top face is square when its
     sides differ by at most ``square_tolerance`` of the longer and it fills ``least_fill`` of
-    its rectangle. Pips lie ``spread`` of the edge from the face's middle; the contrast is
-    sampled over discs ``sample_share`` of the edge across; a value is read when its weakest
-    pip stands out from its strongest empty point by ``least_margin`` of the pip contrast
-    (``sure_margin`` for full confidence) and by ``least_contrast`` (8-bit levels) at least.
+    its rectangle. The tray is warped from the frame at ``pixels_per_mm``. Pips are maxima of
+    the contrast with the face's colour smoothed by ``pip_blur`` of the edge, within the
+    face's middle ``face_inset`` and ``pip_apart`` of the grid's spacing (``spread`` of the
+    edge) apart; their centre lies within ``off_centre`` of the edge from the face's, each
+    within ``snap`` of the spacing from its grid point, the grid spaced ``spacing_range`` of
+    the edge and its axes differing by ``most_stretch`` at most. A value is read when its
+    weakest pip stands out from the next maximum by ``least_margin`` of the pip contrast
+    (``sure_margin`` for full confidence) and by ``least_contrast`` (8-bit levels) at least;
+    it is not sure (``uneven_confidence`` at most) when its weakest pip is under
+    ``even_pips`` of its strongest. Bodies and top faces are found at about
+    ``segment_pixels_per_mm``; a pixel is a body's only where its difference from the felt
+    reaches ``edge_share`` of the most within ``edge_blur_mm`` (so that touching dice of
+    different colours come apart); a blob is one die when no wider across the lean than
+    ``most_across`` of its edge. ``side_slack`` and ``most_outside`` tell cocked dice (above).
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -96,21 +117,27 @@ class DiceConfig:
     square_tolerance: float = 0.14
     least_fill: float = 0.6
     spread: float = 0.27
-    sample_share: float = 0.12
     least_margin: float = 0.2
     sure_margin: float = 0.5
     least_contrast: float = 18.0
-    spacings: tuple[float, ...] = (0.73, 0.8, 0.87, 0.94, 1.01)
-    shifts: tuple[float, ...] = (0.0,)
-    turns: tuple[float, ...] = (-4.0, 0.0, 4.0)
     lean_slack: float = 0.3
-    most_stretch: float = 0.04
-    stray_inset: float = 1.0
-    pip_reach: tuple[float, float] = (0.6, 0.85)
-    stray_share: float = 0.0
-    stray_values: int = 6
+    most_stretch: float = 0.05
     most_dice: int = 12
     edge_blur_mm: float = 1.5
+    edge_share: float = 0.5
+    most_across: float = 1.5
+    side_slack: float = 0.25
+    even_pips: float = 0.7
+    uneven_confidence: float = 0.85
+    most_outside: float = 0.03
+    pixels_per_mm: float = 4.0
+    segment_pixels_per_mm: float = 2.0
+    pip_blur: float = 0.03
+    face_inset: float = 0.8
+    pip_apart: float = 0.8
+    off_centre: float = 0.11
+    snap: float = 0.35
+    spacing_range: tuple[float, float] = (0.18, 0.36)
 
 
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
@@ -139,29 +166,66 @@ def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
     direction, size = camera.lean(np.array([middle]))
     lean = (float(direction[0, 0] * size[0]), float(direction[0, 1] * size[0]))
     origin = (view.origin_mm[0] + x0 / scale, view.origin_mm[1] + y0 / scale)
-    return read_dice(config, view.image[y0:y1, x0:x1], scale, lean, origin)
+    return read_dice(config, view.image[y0:y1, x0:x1], scale, lean, origin, camera)
+
+
+def read_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocation,
+                       bounds_mm: tuple[float, float, float, float],
+                       camera: CameraOverMat) -> tuple[DieReading, ...]:
+    """The dice in the tray ``bounds_mm`` (mat mm: left, top, right, bottom) of a camera
+    frame, warped from the frame itself at ``config.pixels_per_mm`` (the mat's top view is
+    too coarse for pips, and resampling it again would blur them twice)."""
+    view = rectify_window(image, location, bounds_mm, config.pixels_per_mm,
+                          interpolation=cv2.INTER_LINEAR)
+    height, width = view.image.shape[:2]
+    return read_tray(config, view, (0, 0, width, height), camera)
 
 
 def read_dice(
     config: DiceConfig, tray_image: Image, pixels_per_mm: float,
     lean: tuple[float, float] = (0.0, 0.0), origin_mm: tuple[float, float] = (0.0, 0.0),
+    camera: CameraOverMat | None = None,
 ) -> tuple[DieReading, ...]:
     """The dice in ``tray_image`` (BGR uint8, a top view's crop of a tray at ``pixels_per_mm``),
     ordered top to bottom. ``lean`` is how raised things lean in the view (mm per mm of height,
     away from the camera's foot: :meth:`vision.parallax.CameraOverMat.lean`); ``origin_mm``
-    is the mat point of the crop's top-left pixel corner, for the dice's centres."""
+    is the mat point of the crop's top-left pixel corner, for the dice's centres. Given the
+    ``camera``, the lean is taken at each die instead (it changes across a tray)."""
     if tray_image.ndim != 3 or tray_image.shape[2] != 3 or tray_image.size == 0:
         return ()
-    smooth = cv2.GaussianBlur(tray_image, (0, 0), 0.7)
+    # Bodies and top faces are found at about ``segment_pixels_per_mm`` (enough for a die's
+    # outline, and cheap), pips at the image's own scale.
+    height, width = tray_image.shape[:2]
+    factor = max(1, round(pixels_per_mm / config.segment_pixels_per_mm))
+    coarse = tray_image
+    if factor > 1:
+        coarse = cv2.resize(tray_image, (max(1, width // factor), max(1, height // factor)),
+                            interpolation=cv2.INTER_AREA)
+    scale_x = coarse.shape[1] / width
+    scale_y = coarse.shape[0] / height
+    ppm = pixels_per_mm * math.sqrt(scale_x * scale_y)
+    smooth = cv2.GaussianBlur(coarse, (0, 0), 0.7)
     felt = np.median(smooth[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32)
-    bodies = _bodies(config, smooth, felt, pixels_per_mm)
-    faces = _top_faces(config, bodies, pixels_per_mm, lean)
+    bodies = _bodies(config, smooth, felt, ppm)
+    if camera is None:
+        def lean_at(point: FloatArray) -> FloatArray:
+            return np.asarray(lean, np.float64)
+    else:
+        def lean_at(point: FloatArray) -> FloatArray:
+            where = np.array([[origin_mm[0] + (point[0] + 0.5) / ppm,
+                               origin_mm[1] + (point[1] + 0.5) / ppm]])
+            direction, size = camera.lean(where)
+            return np.asarray(direction[0] * size[0], np.float64)
+
+    faces = _top_faces(config, bodies, ppm, lean_at)
     readings = []
     for face in faces:
-        reading = _read_face(config, smooth, felt, face, pixels_per_mm)
-        (x, y), _, _ = face.rect
-        centre = (origin_mm[0] + (x + 0.5) / pixels_per_mm,
-                  origin_mm[1] + (y + 0.5) / pixels_per_mm)
+        (x, y), (w, h), angle = face.rect
+        rect = (((x + 0.5) / scale_x - 0.5, (y + 0.5) / scale_y - 0.5),
+                (w / scale_x, h / scale_y), angle)
+        reading = _read_face(config, smooth, tray_image, felt, face, rect)
+        centre = (origin_mm[0] + (rect[0][0] + 0.5) / pixels_per_mm,
+                  origin_mm[1] + (rect[0][1] + 0.5) / pixels_per_mm)
         readings.append(DieReading(reading[0], reading[1], reading[2], centre))
     return tuple(sorted(readings, key=lambda die: (die.centre_mm[1], die.centre_mm[0])))
 
@@ -187,7 +251,7 @@ def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
                        -level / config.darker)
     reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
     nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    mask = ((score > 1.0) & (score > 0.5 * nearby)).astype(np.uint8)
+    mask = ((score > 1.0) & (score > config.edge_share * nearby)).astype(np.uint8)
     border = max(2, round(config.border_mm * ppm))
     mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = 0, 0, 0, 0
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
@@ -217,50 +281,98 @@ def _sweep(points: FloatArray) -> tuple[FloatArray, float, float, float]:
 
 
 def _top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
-               lean: tuple[float, float]) -> list[_Face]:
-    """The top face of every die in the crop: single dice eroded by their own sweep, blobs of
-    touching dice by the frame's lean, then split."""
+               lean_at: Callable[[FloatArray], FloatArray]) -> list[_Face]:
+    """The top face of every die in the crop: single dice eroded by their own sweep along the
+    camera's lean at them (``lean_at``: crop pixel -> lean, pixels per pixel of height),
+    blobs of touching dice by the sweep the single dice show, then split.
+
+    A square swept along a direction is as wide across it as the square, and longer along it
+    by the sweep, whatever the square's turn: so the sweep is the blob's length along the lean
+    less its width across, which holds however much of the side faces shows against the felt
+    (a black die's shaded sides hardly do)."""
     low, high = (edge * ppm for edge in config.edge_mm)
-    lean_size = math.hypot(*lean)
-    singles: list[tuple[Image, tuple[int, int], FloatArray, bool]] = []
-    groups: list[tuple[Image, tuple[int, int]]] = []
-    ratios: list[tuple[float, FloatArray]] = []
+    groups: list[tuple[Image, tuple[int, int], FloatArray]] = []
+    faces: list[_Face] = []
+    edges: list[float] = []
+    ratios: list[float] = []
+    retry: list[tuple[Image, tuple[int, int], _Face]] = []
     for patch, (x0, y0) in bodies:
         rows, columns = np.nonzero(patch)
-        axis, along, across, area = _sweep(np.column_stack([columns, rows]).astype(np.float64))
+        points = np.column_stack([columns, rows]).astype(np.float64)
+        lean = np.asarray(lean_at(points.mean(axis=0) + np.array([x0, y0])), np.float64)
+        lean_size = float(np.linalg.norm(lean))
+        # The blob's own principal axis measures its sweep better than the camera's lean
+        # direction does (whose ends catch blur and shadow); the lean gives its sign.
+        axis, along, across, _ = _sweep(points)
+        if lean_size > 0.02 and axis @ lean < 0:
+            axis = -axis
         swept = max(0.0, along - across)
+        area = float(len(points))
         edge = math.sqrt(max(1.0, area - swept * across))
-        single = (0.85 * low <= edge <= 1.1 * high and 0.95 <= across / edge <= 1.5
+        single = (0.85 * low <= edge <= 1.1 * high and across <= config.most_across * edge
                   and swept <= 1.5 * edge)
         if not single:
-            groups.append((patch, (x0, y0)))
+            groups.append((patch, (x0, y0), axis))
             continue
-        if lean_size > 0.02 and axis @ np.array(lean) < 0:
-            axis = -axis
-        sweep = axis * swept
         # A flat die's side faces show as wide as the camera's lean makes them: a sweep much
         # longer than that is a die cocked up on one side.
-        upright = swept / edge <= lean_size + config.lean_slack
-        singles.append((patch, (x0, y0), sweep, upright))
-        ratios.append((swept / edge, axis))
-    faces = [_face(config, _erode_along(patch, sweep), offset, ppm, upright)
-             for patch, offset, sweep, upright in singles]
-    if ratios:
-        ratio = float(np.median([value for value, _ in ratios]))
-        mean_axis = np.sum([axis for _, axis in ratios], axis=0)
-        direction = mean_axis / max(1e-9, float(np.linalg.norm(mean_axis)))
-    else:
-        ratio = lean_size
-        direction = np.array(lean) / max(lean_size, 1e-9)
-    typical = float(np.median([math.sqrt(face.rect[1][0] * face.rect[1][1])
-                               for face in faces])) if faces else 16.0 * ppm
-    for patch, offset in groups:
-        top = _erode_along(patch, direction * ratio * typical)
-        area = float(top.sum())
-        parts = max(1, min(config.most_dice, round(area / (typical * typical))))
-        for part in _split(top, parts):
-            faces.append(_face(config, part, offset, ppm))
+        # And it sweeps along the lean: a die cocked up shows a side face on the side it rises,
+        # whichever way that is.
+        sideways = swept * abs(float(axis[0] * lean[1] - axis[1] * lean[0])) / max(
+            lean_size, 1e-9)
+        upright = (swept / edge <= lean_size + config.lean_slack
+                   and sideways / edge <= config.side_slack)
+        face = _face(config, _erode_along(patch, axis * swept), (x0, y0), ppm, upright)
+        if face.flat and _outside_sweep(patch, face, (x0, y0), lean) > config.most_outside:
+            face = _Face(face.mask, face.offset, face.rect, False)
+        if not face.flat:
+            # Perhaps two dice face to face rather than one die (cocked, or too large).
+            retry.append((patch, (x0, y0), face))
+            continue
+        faces.append(face)
+        edges.append(edge)
+        ratios.append(swept / edge)
+    typical = float(np.median(edges)) if edges else 16.0 * ppm
+    ratio = float(np.median(ratios)) if ratios else None
+    for patch, offset, _ in groups:
+        faces.extend(_group_faces(config, patch, offset, ppm, lean_at, typical, ratio))
+    for patch, offset, face in retry:
+        parts = _group_faces(config, patch, offset, ppm, lean_at, typical, ratio)
+        split = len(parts) >= 2 and any(part.flat for part in parts)
+        faces.extend(parts if split else [face])
     return [face for face in faces if face.mask.any()]
+
+
+def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm: float,
+                 lean_at: Callable[[FloatArray], FloatArray], typical: float,
+                 ratio: float | None) -> list[_Face]:
+    """The top faces of a blob of touching dice of edge ``typical`` (px) whose sides show
+    ``ratio`` of their edge (by default, as the camera's lean makes them)."""
+    rows, columns = np.nonzero(patch)
+    lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
+                                        rows.mean() + offset[1]])), np.float64)
+    size = float(np.linalg.norm(lean))
+    direction = lean / max(size, 1e-9)
+    top = _erode_along(patch, direction * (size if ratio is None else ratio) * typical)
+    area = float(top.sum())
+    parts = max(1, min(config.most_dice, round(area / (typical * typical))))
+    return [_face(config, part, offset, ppm) for part in _split(top, parts)]
+
+
+def _outside_sweep(patch: Image, face: _Face, offset: tuple[int, int], lean: FloatArray
+                   ) -> float:
+    """The share of a body outside its top face swept towards the camera by the die's height
+    (its edge times the camera's ``lean``): none of a flat die is, but a cocked die shows a
+    side face on the side it rises, whichever way that is."""
+    (x, y), (width, height), angle = face.rect
+    edge = math.sqrt(width * height)
+    box = cv2.boxPoints(((x - offset[0], y - offset[1]), (width, height), angle))
+    hull = cv2.convexHull(np.vstack([box, box - lean[None, :] * edge]).astype(np.float32))
+    expected = np.zeros_like(patch)
+    cv2.fillConvexPoly(expected, np.round(hull).astype(np.int32).reshape(-1, 2), 1)
+    grow = max(3, 2 * round(0.08 * edge) + 1)
+    expected = cv2.dilate(expected, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+    return float((patch & (1 - expected)).sum()) / max(1.0, float(patch.sum()))
 
 
 def _erode_along(mask: Image, sweep: FloatArray) -> Image:
@@ -279,6 +391,21 @@ def _split(mask: Image, parts: int) -> list[Image]:
     if parts <= 1:
         return [mask]
     rows, columns = np.nonzero(mask)
+    if parts == 2:
+        # Two dice face to face: their tops make a rectangle twice as long as wide, cut
+        # across its middle.
+        points = np.column_stack([columns, rows]).astype(np.float32)
+        (x, y), (width, height), angle = cv2.minAreaRect(points)
+        long, short = max(width, height) + 1.0, min(width, height) + 1.0
+        if 1.6 <= long / short <= 2.5:
+            turn = math.radians(angle if width >= height else angle + 90.0)
+            along = (columns - x) * math.cos(turn) + (rows - y) * math.sin(turn)
+            pieces = []
+            for side in (along < 0, along >= 0):
+                piece = np.zeros_like(mask)
+                piece[rows[side], columns[side]] = 1
+                pieces.append(piece)
+            return pieces
     points = np.column_stack([columns, rows]).astype(np.float32)
     if len(points) < parts:
         return [mask]
@@ -318,168 +445,164 @@ def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float,
 # -- pips and colour -----------------------------------------------------------------------------
 
 
-def _read_face(config: DiceConfig, image: Image, felt: FloatArray, face: _Face, ppm: float
+def _read_face(config: DiceConfig, image: Image, fine: Image, felt: FloatArray, face: _Face,
+               rect: tuple[tuple[float, float], tuple[float, float], float]
                ) -> tuple[int | None, float, str]:
-    """(value or None, confidence, colour name) of one face."""
+    """(value or None, confidence, colour name) of one face, found in ``image``; its pips are
+    read in ``fine``, where the face's rectangle is ``rect``."""
     height, width = face.mask.shape
     crop = image[face.offset[1]:face.offset[1] + height, face.offset[0]:face.offset[0] + width]
     inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     pixels = crop[inner > 0] if inner.any() else crop[face.mask > 0]
     if len(pixels) == 0:
         return None, 0.0, "unknown"
-    body = np.median(pixels.astype(np.float32), axis=0)
+    body = np.median(pixels[::2].astype(np.float32), axis=0)
     colour = colour_name(body, felt)
     if not face.flat:
         return None, 0.9, colour
-    (cx, cy), (w, h), angle = face.rect
+    value, confidence = _read_pips(config, fine, body, rect)
+    return value, confidence, colour
+
+
+_LAYOUT_SETS: dict[frozenset[tuple[int, int]], int] = {pips: value for value, pips in LAYOUTS}
+
+
+def _read_pips(config: DiceConfig, image: Image, body: FloatArray,
+               rect: tuple[tuple[float, float], tuple[float, float], float]
+               ) -> tuple[int | None, float]:
+    """(value or None, confidence) of a flat face, from its pips found as they are.
+
+    The contrast with the face's own colour is smoothed a little, and its local maxima on
+    the face (away from its edges) are the candidate pips, strongest first. The value is the
+    count ``n`` of the strongest that lie on a standard layout: centred on the face (every
+    layout is symmetric about its middle), each near a point of the 3x3 grid at the face's
+    turn, the grid's two axes equally long (a die cocked up shows its top foreshortened). The
+    confidence is how far the ``n``-th maximum stands above the next (or the face's plain
+    level), against the pips' contrast."""
+    (cx, cy), (w, h), angle = rect
     edge = (w + h) / 2
-    step = config.spread * edge
+    reach = int(0.75 * edge) + 2
+    left, top = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    right = min(image.shape[1], int(cx) + reach + 1)
+    bottom = min(image.shape[0], int(cy) + reach + 1)
+    local = image[top:bottom, left:right].astype(np.float32)
+    if local.size == 0:
+        return None, 0.0
+    middle = np.array([cx - left, cy - top])
+    inside = np.zeros(local.shape[:2], np.uint8)
+    box = cv2.boxPoints(((float(middle[0]), float(middle[1])),
+                         (w * config.face_inset, h * config.face_inset), angle))
+    cv2.fillConvexPoly(inside, np.round(box).astype(np.int32), 1)
+    if not inside.any():
+        return None, 0.0
+    # The face's own colour, from its middle at full detail: the coarse outline's median may
+    # take in felt or a side face, and then the face itself would stand out.
+    body = np.median(local[inside > 0][::2], axis=0)
+    raw = np.sqrt(((local - body) ** 2).sum(axis=2))
+    contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.pip_blur * edge))
+    size = max(3, 2 * round(config.pip_apart * config.spread * edge / 2) + 1)
+    peaks = cv2.dilate(contrast, np.ones((size, size), np.uint8))
+    rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
+    if len(rows) == 0:
+        return None, 0.0
+    heights = contrast[rows, columns]
+    order = np.argsort(-heights)
     turn = math.radians(angle)
     u = np.array([math.cos(turn), math.sin(turn)])
     v = np.array([-math.sin(turn), math.cos(turn)])
-    left, top = max(0, int(cx - edge)), max(0, int(cy - edge))
-    right = min(image.shape[1], int(cx + edge) + 2)
-    bottom = min(image.shape[0], int(cy + edge) + 2)
-    local = image[top:bottom, left:right].astype(np.float32)
-    raw = np.sqrt(((local - body) ** 2).sum(axis=2))
-    contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.sample_share * edge / 2.5))
-    middle = np.array([cx - left, cy - top])
-    best_value, best_margin, best_low, scale, best_pips, best_grid = _best_layout(
-        config, contrast, middle, step, turn)
-    share = best_margin / scale
-    if best_value is not None and best_value >= 4 and share >= config.least_margin:
-        centre, spacing, u, v = best_grid
-        stretch = _stretch(raw, centre, spacing, u, v, best_pips)
-        if stretch > config.most_stretch:
-            return None, 0.9, colour
-    if share < config.least_margin or best_low < config.least_contrast:
-        return None, float(np.clip(1.0 - share / config.least_margin, 0.0, 1.0)) * 0.9, colour
-    # Every spot of contrast on the face must be one of the layout's pips: a grid laid off
-    # the face's middle can fit a few pips (1-3, which have no square of pips to show
-    # foreshortening) while the face's real pips lie elsewhere, as on a cocked die.
-    if best_value is not None and best_value <= config.stray_values:
-        reach = config.pip_reach[0] if best_value <= 3 else config.pip_reach[1]
-        stray = _stray(config, contrast, face, (left, top), best_grid, best_pips, reach)
-        if stray > best_low - config.stray_share * best_margin:
-            return None, 0.8, colour
+    spots: list[tuple[float, FloatArray]] = []
+    least_apart = 0.5 * config.spread * edge
+    for index in order:
+        point = np.array([columns[index], rows[index]], np.float64)
+        if any(np.linalg.norm(point - other) < least_apart for _, other in spots):
+            continue
+        spots.append((float(heights[index]), point))
+        if len(spots) > 6:
+            break
+    spots = [(height, _peak_centre(contrast, point, 0.7 * least_apart, height))
+             for height, point in spots]
+    values = contrast[inside > 0]
+    plain = float(np.partition(values, len(values) // 4)[len(values) // 4])
+    strongest = spots[0][0]
+    if strongest < config.least_contrast:
+        return None, 0.0
+    best: tuple[float, int | None] = (-1.0, None)
+    for count in range(1, min(6, len(spots)) + 1):
+        weakest = spots[count - 1][0]
+        after = spots[count][0] if count < len(spots) else plain
+        share = (weakest - max(after, plain)) / max(strongest - plain, 1e-9)
+        if weakest < config.least_contrast or share <= best[0]:
+            continue
+        points = np.array([point for _, point in spots[:count]])
+        if _layout_of(config, points, middle, edge, u, v) == count:
+            best = (share, count)
+    share, value = best
+    if value is None or share < config.least_margin:
+        return None, float(np.clip(share, 0.0, 1.0)) * 0.5
     span = config.sure_margin - config.least_margin
     confidence = 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
-    return best_value, confidence, colour
+    # A face's pips are all alike: one much fainter than the strongest may be something else
+    # (a fleck, a reflection, a side face's pip), and the reading is not sure.
+    evenness = spots[value - 1][0] / max(strongest, 1e-9)
+    if evenness < config.even_pips:
+        confidence = min(confidence, config.uneven_confidence)
+    return value, confidence
 
 
-_LAYOUT_MASKS = np.array([[spot in pips for spot in GRID] for _, pips in LAYOUTS])
+def _peak_centre(contrast: FloatArray, point: FloatArray, reach: float, height: float
+                 ) -> FloatArray:
+    """The centre of a spot of contrast peaking at ``point``: the centroid of its upper half
+    within ``reach`` (sub-pixel, for the grid's proportions)."""
+    rows, columns = contrast.shape
+    size = max(1, round(reach))
+    x0, y0 = max(0, int(point[0]) - size), max(0, int(point[1]) - size)
+    x1, y1 = min(columns, int(point[0]) + size + 1), min(rows, int(point[1]) + size + 1)
+    weight = np.maximum(contrast[y0:y1, x0:x1] - 0.5 * height, 0.0)
+    total = float(weight.sum())
+    if total <= 0:
+        return point
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    return np.array([(xs * weight).sum() / total, (ys * weight).sum() / total])
 
 
-def _best_layout(config: DiceConfig, contrast: FloatArray, middle: FloatArray, step: float,
-                 turn: float) -> tuple[int | None, float, float, float,
-                                       frozenset[tuple[int, int]],
-                                       tuple[FloatArray, float, FloatArray, FloatArray]]:
-    """The layout whose pips stand out most clearly from its empty points, over small shifts,
-    turns and spacings of the grid: (value, margin, weakest pip, strongest sample, pips, grid
-    as centre, spacing and unit axes)."""
-    shifts = np.array([(dx, dy) for dx in config.shifts for dy in config.shifts])
-    turns = np.radians(np.array(config.turns)) + turn
-    spacings = np.array(config.spacings) * step
-    grid = np.array(GRID, np.float64)
-    # Every candidate grid: turn x spacing x shift, nine points each.
-    cos, sin = np.cos(turns), np.sin(turns)
-    u = np.stack([cos, sin], axis=1)
-    v = np.stack([-sin, cos], axis=1)
-    points = (middle[None, None, None, None, :]
-              + shifts[None, None, :, None, :]
-              + spacings[None, :, None, None, None]
-              * (grid[None, None, None, :, 0:1] * u[:, None, None, None, :]
-                 + grid[None, None, None, :, 1:2] * v[:, None, None, None, :]))
-    flat = points.reshape(-1, 2).astype(np.float32)
-    values = cv2.remap(contrast.astype(np.float32), flat[:, 0].reshape(-1, 1),
-                       flat[:, 1].reshape(-1, 1), cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE).reshape(-1, 9)
-    on_low = np.where(_LAYOUT_MASKS[None], values[:, None, :], np.inf).min(axis=2)
-    off_high = np.where(~_LAYOUT_MASKS[None], values[:, None, :], -np.inf).max(axis=2)
-    margins = on_low - off_high
-    candidate, layout = np.unravel_index(int(np.argmax(margins)), margins.shape)
-    value, pips = LAYOUTS[layout]
-    turn_index, spacing_index, shift_index = np.unravel_index(
-        candidate, (len(turns), len(spacings), len(shifts)))
-    chosen = (middle + shifts[shift_index], float(spacings[spacing_index]), u[turn_index],
-              v[turn_index])
-    scale = max(float(values[candidate].max()), config.least_contrast)
-    return (value, float(margins[candidate, layout]), float(on_low[candidate, layout]), scale,
-            pips, chosen)
-
-
-def _stray(config: DiceConfig, contrast: FloatArray, face: _Face, corner: tuple[int, int],
-           grid: tuple[FloatArray, float, FloatArray, FloatArray],
-           pips: frozenset[tuple[int, int]], reach: float) -> float:
-    """The most contrast on the face (away from its edges) that none of ``pips`` explains
-    (each explains a disc ``reach`` of the grid's spacing around it)."""
-    inside = _face_in(contrast.shape, face, corner)
-    if not inside.any():
-        return 0.0
-    centre, spacing, u, v = grid
-    inset = max(3, 2 * round(config.stray_inset * spacing) + 1)
-    inner = np.asarray(cv2.erode(inside, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (inset, inset))), np.uint8)
-    for column, row in pips:
-        spot = centre + spacing * (column * u + row * v)
-        cv2.circle(inner, (round(float(spot[0])), round(float(spot[1]))),
-                   max(1, round(reach * spacing)), 0, -1)
-    return float(contrast[inner > 0].max()) if inner.any() else 0.0
-
-
-def _face_in(shape: tuple[int, ...], face: _Face, corner: tuple[int, int]) -> Image:
-    """The face's mask in an image of ``shape`` whose top-left lies at ``corner`` of the crop."""
-    height, width = shape[:2]
-    inside = np.zeros((height, width), np.uint8)
-    patch_height, patch_width = face.mask.shape
-    x0, y0 = face.offset[0] - corner[0], face.offset[1] - corner[1]
-    sx0, sy0 = max(0, -x0), max(0, -y0)
-    tx0, ty0 = max(0, x0), max(0, y0)
-    tx1, ty1 = min(width, x0 + patch_width), min(height, y0 + patch_height)
-    if tx0 < tx1 and ty0 < ty1:
-        inside[ty0:ty1, tx0:tx1] = face.mask[sy0:sy0 + ty1 - ty0, sx0:sx0 + tx1 - tx0]
-    return inside
-
-
-def _stretch(contrast: FloatArray, middle: FloatArray, step: float, u: FloatArray,
-             v: FloatArray, pips: frozenset[tuple[int, int]]) -> float:
-    """How much longer one axis of the pips' grid is than the other (0: a square grid), from
-    each pip's centre of contrast and a least-squares grid through them. A die cocked up on
-    one side shows its top foreshortened across the edge it stands on."""
-    height, width = contrast.shape
-    reach = max(1, round(0.45 * step))
-    rows_used, found = [], []
-    for column, row in pips:
-        guess = middle + step * (column * u + row * v)
-        x0, y0 = max(0, round(guess[0]) - reach), max(0, round(guess[1]) - reach)
-        x1, y1 = min(width, round(guess[0]) + reach + 1), min(height, round(guess[1]) + reach + 1)
-        window = contrast[y0:y1, x0:x1]
-        if window.size == 0:
-            return 1.0
-        weight = np.maximum(window - 0.5 * float(window.max()), 0.0)
-        total = float(weight.sum())
-        if total <= 0:
-            return 1.0
-        ys, xs = np.mgrid[y0:y1, x0:x1]
-        found.append(((xs * weight).sum() / total, (ys * weight).sum() / total))
-        rows_used.append((1.0, float(column), float(row)))
-    design = np.array(rows_used)
-    solution, *_ = np.linalg.lstsq(design, np.array(found), rcond=None)
+def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge: float,
+               u: FloatArray, v: FloatArray) -> int | None:
+    """The value whose layout ``points`` (pips' centres, pixels) make on a face of ``edge``
+    centred at ``middle`` turned along ``u``, ``v``; None when they make none."""
+    centre = points.mean(axis=0)
+    if np.linalg.norm(centre - middle) > config.off_centre * edge:
+        return None
+    if len(points) == 1:
+        return 1
+    relative = points - centre
+    # The grid's spacing from the pips themselves (the face's outline may take in some of a
+    # side face): every layout from 2 up has pips in two opposite corners, the farthest from
+    # its middle. Its turn is the face's (a cocked die's pips need not lie square to it).
+    reach = np.linalg.norm(relative, axis=1)
+    spacing = float(reach.max()) / math.sqrt(2.0)
+    local = np.column_stack([relative @ u, relative @ v]) / max(spacing, 1e-9)
+    snapped = np.clip(np.round(local), -1, 1)
+    if np.abs(local - snapped).max() > config.snap:
+        return None
+    spots = frozenset((int(c), int(r)) for c, r in snapped)
+    value = _LAYOUT_SETS.get(spots)
+    if value is None or value != len(points):
+        return None
+    # The grid through the pips: its spacing (a share of the edge) and, from four pips up,
+    # whether both axes are as long (a cocked die's top is foreshortened across its tilt).
+    design = np.column_stack([np.ones(len(points)), snapped])
+    solution, *_ = np.linalg.lstsq(design, relative, rcond=None)
     axis_u, axis_v = solution[1], solution[2]
-    lengths = sorted((float(np.linalg.norm(axis_u)), float(np.linalg.norm(axis_v))))
-    return 1.0 - lengths[0] / max(lengths[1], 1e-9)
-
-
-def _bilinear(image: FloatArray, point: FloatArray) -> float:
-    """``image`` at a sub-pixel point (clamped to the image)."""
-    height, width = image.shape
-    x = min(max(float(point[0]), 0.0), width - 1.001)
-    y = min(max(float(point[1]), 0.0), height - 1.001)
-    x0, y0 = int(x), int(y)
-    fx, fy = x - x0, y - y0
-    top = image[y0, x0] * (1 - fx) + image[y0, x0 + 1] * fx
-    bottom = image[y0 + 1, x0] * (1 - fx) + image[y0 + 1, x0 + 1] * fx
-    return float(top * (1 - fy) + bottom * fy)
+    if value >= 4:
+        lengths = sorted((float(np.linalg.norm(axis_u)), float(np.linalg.norm(axis_v))))
+        if 1.0 - lengths[0] / max(lengths[1], 1e-9) > config.most_stretch:
+            return None
+        spacing = (lengths[0] + lengths[1]) / 2
+    else:
+        spacing = float(np.linalg.norm(relative, axis=1).max()) / math.sqrt(2.0)
+    if not config.spacing_range[0] <= spacing / edge <= config.spacing_range[1]:
+        return None
+    return value
 
 
 def colour_name(body: FloatArray, felt: FloatArray) -> str:

@@ -34,7 +34,7 @@ from vision.candidates import (
     measure_candidates,
     select_coins,
 )
-from vision.dice import read_tray
+from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.light import mat_reference, normalise, reference_blur
 from vision.markers import BoardLocation, MarkerConfig, find_board
@@ -149,10 +149,11 @@ def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidat
 
 def read_view(
     config: ReadConfig, view: TopView, geometry: MatGeometry, profile: VisionProfile,
-    camera: CameraOverMat | None = None,
+    camera: CameraOverMat | None = None, source: tuple[Image, BoardLocation] | None = None,
 ) -> ViewReading:
     """Read every region of ``geometry`` in a rectified top view, seen by ``camera`` (by
-    default one straight above the mat's middle)."""
+    default one straight above the mat's middle). Given the camera frame the view came
+    from (and where the mat lies in it), dice are read from the frame's own detail."""
     ppm = view.pixels_per_mm
     if camera is None:
         camera = overhead_camera(geometry)
@@ -202,7 +203,11 @@ def read_view(
             doubt[index] = max(doubt[index], 1.0 - config.coins.hidden_confidence)
         if window.kind == "tray":
             # A tray holds dice, never pawns: a coloured die is no pawn.
-            dice = read_tray(config.dice, view, window.box, camera)
+            if source is None:
+                dice = read_tray(config.dice, view, window.box, camera)
+            else:
+                bounds = geometry.region(window.name).shape.bounds()
+                dice = read_tray_in_frame(config.dice, source[0], source[1], bounds, camera)
             regions[window.name] = RegionReading(
                 None, None, min([1.0, *(die.confidence for die in dice)]), dice=dice)
         elif window.kind in LOOSE_KINDS:
@@ -261,7 +266,7 @@ def read_frame_details(
     view = rectify(config.rectify, image, location, geometry)
     rectified = time.perf_counter()
     camera = camera_over_mat(location.homography, location.image_size)
-    reading = read_view(config.read, view, geometry, profile, camera)
+    reading = read_view(config.read, view, geometry, profile, camera, (image, location))
     done = time.perf_counter()
     timings = {
         "find": round((found - start) * 1000, 2),

@@ -109,6 +109,55 @@ def rectify(
         raise VisionError(f"{config.pixels_per_mm} pixels per mm is out of range; use 0.5 to 20")
     left, top, width, height = view_bounds(config, geometry)
     homography = view_homography(config, location, geometry)
+    warped = _warp(image, location, homography, (width, height), config.map_step,
+                   cv2.INTER_LINEAR)
+    return TopView(warped, config.pixels_per_mm, (left, top))
+
+
+def rectify_window(
+    image: Image, location: BoardLocation, bounds_mm: tuple[float, float, float, float],
+    pixels_per_mm: float, map_step: int = 16, interpolation: int = cv2.INTER_LINEAR,
+    lens_tolerance_px: float = 0.1,
+) -> TopView:
+    """A top view of just the mat rectangle ``bounds_mm`` (left, top, right, bottom), warped
+    from the camera frame at ``pixels_per_mm`` (finer than :func:`rectify`'s view when a small
+    region needs the frame's full detail: sampling the frame once keeps what it shows)."""
+    left, top, right, bottom = bounds_mm
+    width = max(1, round((right - left) * pixels_per_mm))
+    height = max(1, round((bottom - top) * pixels_per_mm))
+    scale = pixels_per_mm
+    view_to_mm = np.array(
+        [[1 / scale, 0, left + 0.5 / scale], [0, 1 / scale, top + 0.5 / scale], [0, 0, 1]]
+    )
+    homography = np.asarray(location.homography @ view_to_mm)
+    if location.lens_k1 != 0.0:
+        # Over a small region the lens bends the plane's image little: a homography fitted
+        # to the lens-bent grid stands in for it where it stays within ``lens_tolerance_px``,
+        # and spares computing a coordinate map per pixel.
+        grid = _lens_grid(homography, location, (width, height), map_step)
+        count_y, count_x = grid.shape[:2]
+        columns = (np.arange(count_x, dtype=np.float64) - 0.5) * map_step - 0.5
+        rows = (np.arange(count_y, dtype=np.float64) - 0.5) * map_step - 0.5
+        view_points = np.stack(np.meshgrid(columns, rows), axis=-1).reshape(-1, 2)
+        frame_points = grid.reshape(-1, 2)
+        fitted, _ = cv2.findHomography(view_points, frame_points, 0)
+        if fitted is not None:
+            reach = cv2.perspectiveTransform(view_points.reshape(-1, 1, 2), fitted)
+            if np.abs(reach.reshape(-1, 2) - frame_points).max() <= lens_tolerance_px:
+                bare = BoardLocation(location.homography, location.markers_found,
+                                     location.markers_missing, location.reprojection_px,
+                                     location.image_size, 0.0)
+                warped = _warp(image, bare, fitted, (width, height), map_step, interpolation)
+                return TopView(warped, pixels_per_mm, (left, top))
+    warped = _warp(image, location, homography, (width, height), map_step, interpolation)
+    return TopView(warped, pixels_per_mm, (left, top))
+
+
+def _warp(image: Image, location: BoardLocation, homography: FloatArray,
+          size: tuple[int, int], map_step: int, interpolation: int) -> Image:
+    """``image`` warped through ``homography`` (view pixels -> ideal frame pixels) and the
+    location's lens into a view of ``size``."""
+    width, height = size
     if location.lens_k1 == 0.0:
         corners = np.array([[[-0.5, -0.5]], [[width - 0.5, -0.5]], [[-0.5, height - 0.5]],
                             [[width - 0.5, height - 0.5]]])
@@ -116,18 +165,18 @@ def rectify(
         source = _four_channel(image, reach[:, 0], reach[:, 1])
         warped = cv2.warpPerspective(
             source, homography, (width, height),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            flags=interpolation | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
     else:
-        coarse = _lens_grid(homography, location, (width, height), config.map_step)
+        coarse = _lens_grid(homography, location, (width, height), map_step)
         source = _four_channel(image, coarse[..., 0], coarse[..., 1])
-        map_x, map_y = _fine_maps(coarse, (width, height), config.map_step)
-        warped = cv2.remap(source, map_x, map_y, cv2.INTER_LINEAR,
+        map_x, map_y = _fine_maps(coarse, (width, height), map_step)
+        warped = cv2.remap(source, map_x, map_y, interpolation,
                            borderMode=cv2.BORDER_REPLICATE)
     if source is not image:  # warped with a fourth channel added
         warped = cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR)
-    return TopView(warped, config.pixels_per_mm, (left, top))
+    return np.asarray(warped)
 
 
 def _four_channel(image: Image, columns: FloatArray, rows: FloatArray) -> Image:
