@@ -86,7 +86,10 @@ class DemoReport:
 
     ``rejects`` counts the director's own sloppy moves rejected (and put right); ``misreads``
     counts verdicts it did not cause (a correct board rejected, a wrong candidate list, a wrong
-    move accepted and taken back); ``moves`` is the line of play the journal holds.
+    move accepted and taken back); ``rethrows`` counts dice thrown flat that the camera could not
+    read and asked to be thrown again, ``dice_wrong`` dice the journal holds with another value
+    than the one thrown (both are among ``misreads``); ``moves`` is the line of play the journal
+    holds.
     """
 
     turns: int = 0
@@ -94,6 +97,8 @@ class DemoReport:
     misreads: int = 0
     asks: int = 0
     takebacks: int = 0
+    rethrows: int = 0
+    dice_wrong: int = 0
     moves: list[str] = field(default_factory=list)
     verdict_ms: list[float] = field(default_factory=list)
     result: str | None = None
@@ -111,6 +116,8 @@ class DemoReport:
             "misreads": self.misreads,
             "asks": self.asks,
             "takebacks": self.takebacks,
+            "rethrows": self.rethrows,
+            "dice_wrong": self.dice_wrong,
             "moves": self.moves,
             "result": self.result,
             "finished": self.finished,

@@ -95,42 +95,44 @@ class RollingDirector:
                 return self._declare(position, choice, stop)
         if rng.random() < COMPANION_ROLLS:
             return self._press_until("ROLL", lambda: referee.position != position, stop)
-        for _ in range(ROUNDS_TRIED):
-            if stop.is_set():
-                return False
-            if not self._throw_all(position, rng, stop):
-                return False
-            if referee.position != position:
-                self._count_misread_dice()
-                return self._settle_restore(stop)
-        return self._give_up(f"the dice of move {self._plies() + 1} were never read")
+        return self._throw_until_read(position, rng, stop)
 
-    def _throw_all(self, position: Position, rng: random.Random, stop: threading.Event) -> bool:
-        """Throw each roll of the node in turn (a battle: two), again where the camera asks."""
+    def _throw_until_read(self, position: Position, rng: random.Random,
+                          stop: threading.Event) -> bool:
+        """Throw the roll the referee awaits (a battle: the attacker's, then the defender's,
+        again after a tie) until the node is settled; after :data:`THROWS_TRIED` throws of one
+        roll the camera cannot read, let the companion roll, as players would."""
         referee = self.table.parts.referee
         tray = tray_of(self.table.parts.geometry)
         assert tray is not None
         self._thrown: list[tuple[int, ...]] = []
-        for index, roll in enumerate(self.game.dice_rolls(position)):
+        failed = 0
+        for _ in range(ROUNDS_TRIED * 2 * THROWS_TRIED):
+            roll = referee.view().awaited_roll
+            if stop.is_set() or referee.position != position or roll is None:
+                break
+            if failed >= THROWS_TRIED:
+                self._press_until("ROLL", lambda: referee.position != position, stop)
+                break
+            colour = ROLL_COLOURS[len(self._thrown) % len(ROLL_COLOURS)]
             faces = tuple(rng.randint(1, 6) for _ in range(roll.dice))
             cocked = rng.random() < self.options.sloppy_rate / 3
-            for _ in range(THROWS_TRIED):
-                colour = ROLL_COLOURS[index % len(ROLL_COLOURS)]
-                self._throw(tray_dice(tray, faces, colour, rng, cocked))
-                if not self._press_until(f"END{roll.player}",
-                                         lambda: referee.position != position, stop):
-                    return self._give_up(f"no answer to {roll.label}")
-                if referee.position != position or not _refused(referee.view().message):
-                    break
-                if cocked:
-                    self.report.rejects += 1
-                else:
-                    self.report.misreads += 1
-                cocked = False
-            self._thrown.append(tuple(sorted(faces)))
-            if referee.position != position:
-                return True
-        return True
+            self._throw(tray_dice(tray, faces, colour, rng, cocked))
+            if not self._press_until(f"END{roll.player}",
+                                     lambda: referee.position != position, stop):
+                return self._give_up(f"no answer to {roll.label}")
+            if referee.position == position and _refused(referee.view().message):
+                self.report.rejects += cocked
+                self.report.misreads += not cocked
+                self.report.rethrows += not cocked
+                failed += not cocked
+                continue
+            failed = 0
+            self._thrown = [*self._thrown, tuple(sorted(faces))][-2:]
+        if referee.position == position:
+            return self._give_up(f"the dice of move {self._plies() + 1} were never read")
+        self._count_misread_dice()
+        return self._settle_restore(stop)
 
     def _throw(self, dice: tuple[Die, ...]) -> None:
         """A hand over the tray picks up the last dice and throws these; then it leaves."""
@@ -147,6 +149,7 @@ class RollingDirector:
         if (event is not None and event.dice and event.source == "camera"
                 and [tuple(faces) for faces in event.dice[-1]] != self._thrown):
             self.report.misreads += 1
+            self.report.dice_wrong += 1
 
     def _declare(self, position: Position, choice: Move, stop: threading.Event) -> bool:
         """A decision the camera cannot see (a double stack): lay it out, select it, confirm."""

