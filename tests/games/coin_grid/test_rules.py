@@ -374,7 +374,7 @@ def test_the_player_who_loses_their_last_piece_loses_at_once_with_no_reward():
     assert GAME.is_over(after) and GAME.legal_moves(after) == [] and GAME.children(after) == []
     result = GAME.result(after)
     assert result.winners == (1,) and result.termination is not None
-    assert result.text() == "player 1 wins (3 to 0)"
+    assert result.text() == "player 1 wins (3 coins to 0 coins)"
     assert GAME.perft(after, 3) == 0
     assert not GAME.is_over(apply(battle, "defender-wins"))  # South still has a1
     alone = grid({"c12": "N1'", "d12": "N1'"}, phase="battle", battle=("c12", "S1'"))
