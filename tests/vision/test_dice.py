@@ -13,7 +13,8 @@ from calibration.geometry import Rect, coin_grid_mat
 from calibration.profile import VisionProfile
 from contract.observation import DieReading
 from vision.camera import SimCamera, open_camera
-from vision.dice import GRID, LAYOUTS, DiceConfig, colour_name, read_dice, read_tray_in_frame
+from vision.dice import DiceConfig, colour_name, read_dice, read_tray_in_frame
+from vision.dice_pips import GRID, LAYOUTS
 from vision.markers import find_board
 from vision.parallax import camera_over_mat
 from vision.read import VisionConfig, read_frame_details
