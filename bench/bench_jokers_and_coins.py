@@ -11,18 +11,16 @@ full move list and the legal targets, median over random positions of random gam
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.perft_compare import compare_perft, golden_positions, median_ms
 from companion.games.jokers_and_coins import GAME
 from tests.games.jokers_and_coins.naive import naive_perft
-from tests.games.perft_files import read_perft_files
 
 POSITIONS = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "jokers-and-coins"
-GOLDEN = {case["id"]: case["position"] for case in read_perft_files(DATA)}
 
 
 def random_positions(count, seed=21):
@@ -37,15 +35,6 @@ def random_positions(count, seed=21):
             found.append(position)
             position = GAME.apply(position, rng.choice(GAME.legal_moves(position)))
     return rng.sample(found, count)
-
-
-def median_ms(call, positions):
-    times = []
-    for position in positions:
-        start = time.perf_counter()
-        call(position)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times), max(times)
 
 
 def bench_move_lists():
@@ -66,30 +55,8 @@ SHARED = [("start/four-players", 4), ("start/two-players", 4), ("rules/splits", 
 DEEP = [("start/four-players", 5), ("rules/bumps", 3), ("rules/near-end", 4)]
 
 
-def timed_leaves(count_leaves, cases, repeat=1):
-    leaves, took = 0, 0.0
-    for position, depth in cases:
-        start = time.perf_counter()
-        for _ in range(repeat):
-            leaves += count_leaves(position, depth)
-        took += time.perf_counter() - start
-    return leaves, took
-
-
 def bench_perft():
-    shared = [(GAME.read_position(GOLDEN[case_id]), depth) for case_id, depth in SHARED]
-    engine_leaves, engine_time = timed_leaves(GAME.perft, shared, repeat=3)
-    naive_cases = [(position.to_json(), depth) for position, depth in shared]
-    naive_leaves, naive_time = timed_leaves(naive_perft, naive_cases)
-    assert engine_leaves == 3 * naive_leaves
-    engine_rate, naive_rate = engine_leaves / engine_time, naive_leaves / naive_time
-    print(f"perft, same {len(SHARED)} positions and depths ({naive_leaves:,} leaves): engine "
-          f"{engine_rate:,.0f} leaves/s, naive reference {naive_rate:,.0f} leaves/s, "
-          f"ratio {engine_rate / naive_rate:,.1f}x")
-    deep = [(GAME.read_position(GOLDEN[case_id]), depth) for case_id, depth in DEEP]
-    leaves, took = timed_leaves(GAME.perft, deep)
-    print(f"perft, engine alone on deeper trees ({leaves:,} leaves): "
-          f"{leaves / took:,.0f} leaves/s ({took:.2f} s)")
+    compare_perft(GAME, naive_perft, golden_positions(GAME, DATA), SHARED, DEEP)
 
 
 if __name__ == "__main__":
