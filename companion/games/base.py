@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -25,6 +25,17 @@ from contract.observation import Observation
 from contract.schemas import check
 from contract.table_state import TableState
 from contract.user_files import parse_json
+
+
+def counted_perft(position: Any, depth: int, children: Callable[[Any], Iterable[Any]],
+                  count: Callable[[Any], int]) -> int:
+    """perft over an engine's own fast steps: ``children(position)`` gives the child positions,
+    ``count(position)`` the number of children without building them (the last ply)."""
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return count(position)
+    return sum(counted_perft(child, depth - 1, children, count) for child in children(position))
 
 
 class RulesError(CompanionError):

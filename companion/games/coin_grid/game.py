@@ -36,7 +36,7 @@ Where the rulings are silent, this engine decides (each is tested):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -49,6 +49,7 @@ from companion.games.base import (
     Position,
     Result,
     RulesError,
+    counted_perft,
 )
 from companion.games.coin_grid import at_table
 from companion.games.coin_grid.board import SIDES, SQUARE_NAMES, bits
@@ -251,11 +252,11 @@ class CoinGrid(Game):
 
 
 def _perft(position: CoinGridPosition, depth: int) -> int:
-    if depth <= 0:
-        return 1
-    if depth == 1:
-        return count_children(position)
-    return sum(_perft(play(position, move), depth - 1) for move in children(position))
+    return counted_perft(position, depth, _child_positions, count_children)
+
+
+def _child_positions(position: CoinGridPosition) -> Iterator[CoinGridPosition]:
+    return (play(position, move) for move in children(position))
 
 
 def _position(position: Position) -> CoinGridPosition:

@@ -44,6 +44,7 @@ from companion.games.base import (
     Result,
     RulesError,
     Termination,
+    counted_perft,
 )
 from companion.games.jokers_and_coins.cards import reminder
 from companion.games.jokers_and_coins.moves import (
@@ -245,11 +246,11 @@ def discard_child(position: JokersPosition) -> JokersPosition:
 
 
 def _perft(position: JokersPosition, depth: int) -> int:
-    if depth <= 0:
-        return 1
-    if depth == 1:
-        return count_successors(position)
-    return sum(_perft(child, depth - 1) for _, child in successors(position))
+    return counted_perft(position, depth, _child_positions, count_successors)
+
+
+def _child_positions(position: JokersPosition) -> Iterator[JokersPosition]:
+    return (child for _, child in successors(position))
 
 
 def _position(position: Position) -> JokersPosition:

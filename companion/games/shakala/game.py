@@ -35,6 +35,7 @@ from companion.games.base import (
     Position,
     Result,
     RulesError,
+    counted_perft,
 )
 from companion.games.shakala.board import PIT_NAMES, SIDES, other, side_pits
 from companion.games.shakala.legality import play_checked
@@ -177,11 +178,11 @@ class Shakala(Game):
 
 
 def _perft(position: ShakalaPosition, depth: int) -> int:
-    if depth <= 0:
-        return 1
-    if depth == 1:
-        return count_successors(position)
-    return sum(_perft(child, depth - 1) for _, child in successors(position))
+    return counted_perft(position, depth, _child_positions, count_successors)
+
+
+def _child_positions(position: ShakalaPosition) -> Iterator[ShakalaPosition]:
+    return (child for _, child in successors(position))
 
 
 def _position(position: Position) -> ShakalaPosition:
