@@ -7,7 +7,7 @@ in the message, cut short so that one sentence stays readable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import PositionError
@@ -38,3 +38,29 @@ def check_fields(
     missing = [name for name in required if name not in data]
     if missing:
         raise PositionError(f"{where} has no {missing[0]!r}; add it")
+
+
+def whole_number(value: Any, field_name: str, least: int, most: int) -> int:
+    """``value`` as a whole number from ``least`` to ``most`` (``true`` is no number here)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise bad_field(field_name, value, f"it must be a whole number from {least} to {most}")
+    return value
+
+
+def json_object(value: Any, field_name: str) -> Mapping[str, Any]:
+    """``value`` as a JSON object."""
+    if not isinstance(value, Mapping):
+        raise bad_field(field_name, value, "it must be an object")
+    return value
+
+
+def variant_list(raw: Any, normalise: Callable[[Sequence[str]], tuple[str, ...]]
+                 ) -> tuple[str, ...]:
+    """The ``variants`` field: a list of names, put in order by the game's ``normalise``, whose
+    complaint about a variant becomes this field's."""
+    if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
+        raise bad_field("variants", raw, "it must be a list of variant names")
+    try:
+        return normalise(raw)
+    except PositionError as error:
+        raise bad_field("variants", raw, str(error)) from None

@@ -50,7 +50,14 @@ from companion.games.coin_grid.board import (
     bits,
     mask_of,
 )
-from companion.games.position_fields import bad_field, check_fields, short
+from companion.games.position_fields import (
+    bad_field,
+    check_fields,
+    json_object,
+    short,
+    variant_list,
+    whole_number,
+)
 
 GAME_NAME = "coin-grid"
 PHASES = ("start", "rolled", "battle", "reward")
@@ -295,19 +302,19 @@ def _read_position(data: Mapping[str, Any]) -> CoinGridPosition:
     check_fields(data, FIELDS, FIELDS)
     if data["game"] != GAME_NAME:
         raise bad_field("game", data["game"], f"it must be {GAME_NAME!r}")
-    variants = _read_variants(data["variants"])
+    variants = variant_list(data["variants"], normalise_variants)
     if isinstance(data["players"], bool) or data["players"] != 2:
         raise bad_field("players", data["players"], "Coin Grid is for 2 players")
-    sides = _mapping(data["sides"], "sides")
+    sides = json_object(data["sides"], "sides")
     if dict(sides) != {"1": "south", "2": "north"}:
         raise bad_field("sides", sides, 'Coin Grid seats are {"1": "south", "2": "north"}')
-    to_move = _number(data["to_move"], "to_move", 1, 2)
+    to_move = whole_number(data["to_move"], "to_move", 1, 2)
     phase = data["phase"]
     if phase not in PHASES:
         raise bad_field("phase", phase, f"it must be one of {', '.join(PHASES)}")
     pieces = _read_pieces(data["pieces"])
     reserves = _read_reserves(data["reserves"])
-    supply = _number(data["supply"], "supply", 0, MAX_DEAD_COINS)
+    supply = whole_number(data["supply"], "supply", 0, MAX_DEAD_COINS)
     roll = _read_roll(data["roll"], phase)
     battle = _read_battle(data["battle"], phase, to_move, pieces)
     if phase == "reward" and supply == 0:
@@ -322,40 +329,19 @@ def _read_position(data: Mapping[str, Any]) -> CoinGridPosition:
     )
 
 
-def _number(value: Any, field_name: str, least: int, most: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-        raise bad_field(field_name, value, f"it must be a whole number from {least} to {most}")
-    return value
-
-
-def _mapping(value: Any, field_name: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise bad_field(field_name, value, "it must be an object")
-    return value
-
-
-def _read_variants(raw: Any) -> tuple[str, ...]:
-    if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
-        raise bad_field("variants", raw, "it must be a list of variant names")
-    try:
-        return normalise_variants(raw)
-    except PositionError as error:
-        raise bad_field("variants", raw, str(error)) from None
-
-
 def _read_roll(raw: Any, phase: str) -> int | None:
     if phase != "rolled":
         if raw is not None:
             raise bad_field("roll", raw, f"it must be null in phase {phase!r}")
         return None
-    return _number(raw, "roll", 1, 6)
+    return whole_number(raw, "roll", 1, 6)
 
 
 def _read_piece(raw: Any, where: str) -> Piece:
     if not isinstance(raw, Mapping):
         raise bad_field(where, raw, "a piece is an object with owner, kind, stack and moved")
     check_fields(raw, PIECE_FIELDS, PIECE_FIELDS, f"position's {where!r}")
-    owner = _number(raw["owner"], f"{where}.owner", 1, 2)
+    owner = whole_number(raw["owner"], f"{where}.owner", 1, 2)
     if raw["kind"] not in ("original", "dead"):
         raise bad_field(f"{where}.kind", raw["kind"], "it must be 'original' or 'dead'")
     if raw["stack"] not in ("single", "double"):
@@ -369,7 +355,7 @@ def _read_piece(raw: Any, where: str) -> Piece:
 
 def _read_pieces(raw: Any) -> dict[int, Piece]:
     pieces = {}
-    for name, value in _mapping(raw, "pieces").items():
+    for name, value in json_object(raw, "pieces").items():
         if name not in SQUARE_INDEX:
             raise PositionError(f"position has a key {short(name)} in 'pieces'; squares are "
                                 "a1..f12")
@@ -387,11 +373,11 @@ def _read_pieces(raw: Any) -> dict[int, Piece]:
 
 
 def _read_reserves(raw: Any) -> tuple[int, int]:
-    mapping = _mapping(raw, "reserves")
+    mapping = json_object(raw, "reserves")
     if sorted(mapping) != ["1", "2"]:
         raise bad_field("reserves", mapping, 'it must have exactly the players "1" and "2"')
-    return (_number(mapping["1"], "reserves.1", 0, MAX_RESERVE),
-            _number(mapping["2"], "reserves.2", 0, MAX_RESERVE))
+    return (whole_number(mapping["1"], "reserves.1", 0, MAX_RESERVE),
+            whole_number(mapping["2"], "reserves.2", 0, MAX_RESERVE))
 
 
 def _read_battle(raw: Any, phase: str, to_move: int, pieces: Mapping[int, Piece]

@@ -36,7 +36,13 @@ from functools import cached_property
 from typing import Any
 
 from companion.games.base import Position, PositionError
-from companion.games.position_fields import bad_field, check_fields
+from companion.games.position_fields import (
+    bad_field,
+    check_fields,
+    json_object,
+    variant_list,
+    whole_number,
+)
 from companion.games.shakala.board import PIT_INDEX, PIT_NAMES, SIDES, side_pits
 
 GAME_NAME = "shakala"
@@ -169,39 +175,18 @@ def _read_position(data: Mapping[str, Any]) -> ShakalaPosition:
     check_fields(data, FIELDS, FIELDS)
     if data["game"] != GAME_NAME:
         raise bad_field("game", data["game"], f"it must be {GAME_NAME!r}")
-    variants = _read_variants(data["variants"])
+    variants = variant_list(data["variants"], normalise_variants)
     if isinstance(data["players"], bool) or data["players"] != 2:
         raise bad_field("players", data["players"], "Shakala is for 2 players")
-    sides = _mapping(data["sides"], "sides")
+    sides = json_object(data["sides"], "sides")
     if dict(sides) != {"1": "south", "2": "north"}:
         raise bad_field("sides", sides, 'Shakala seats are {"1": "south", "2": "north"}')
-    to_move = _number(data["to_move"], "to_move", 1, 2)
+    to_move = whole_number(data["to_move"], "to_move", 1, 2)
     allowed = Counter(start_gems(variants) * 2)
     pits = _read_pits(data["pits"], allowed)
     cups = _read_cups(data["cups"], allowed)
     _check_totals(pits, cups, allowed)
     return ShakalaPosition(pits=pits, cups=cups, to_move=to_move, variants=variants)
-
-
-def _number(value: Any, field_name: str, least: int, most: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-        raise bad_field(field_name, value, f"it must be a whole number from {least} to {most}")
-    return value
-
-
-def _mapping(value: Any, field_name: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise bad_field(field_name, value, "it must be an object")
-    return value
-
-
-def _read_variants(raw: Any) -> tuple[str, ...]:
-    if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
-        raise bad_field("variants", raw, "it must be a list of variant names")
-    try:
-        return normalise_variants(raw)
-    except PositionError as error:
-        raise bad_field("variants", raw, str(error)) from None
 
 
 def _read_gems(raw: Any, field_name: str, allowed: Counter[int]) -> Beads:
@@ -215,21 +200,21 @@ def _read_gems(raw: Any, field_name: str, allowed: Counter[int]) -> Beads:
 
 
 def _read_pits(raw: Any, allowed: Counter[int]) -> tuple[Beads, ...]:
-    pits = _mapping(raw, "pits")
+    pits = json_object(raw, "pits")
     check_fields(pits, tuple(PIT_NAMES), tuple(PIT_NAMES), "position's 'pits'")
     read: list[Beads] = [()] * 16
     for name, value in pits.items():
         if not isinstance(value, Mapping):
             raise bad_field(f"pits.{name}", value, 'a pit is {"stones": N, "gems": [...]}')
         check_fields(value, PIT_FIELDS, PIT_FIELDS, f"position's 'pits.{name}'")
-        stones = _number(value["stones"], f"pits.{name}.stones", 0, STONES)
+        stones = whole_number(value["stones"], f"pits.{name}.stones", 0, STONES)
         gems = _read_gems(value["gems"], f"pits.{name}.gems", allowed)
         read[PIT_INDEX[name]] = (STONE,) * stones + gems
     return tuple(read)
 
 
 def _read_cups(raw: Any, allowed: Counter[int]) -> tuple[Beads, Beads]:
-    cups = _mapping(raw, "cups")
+    cups = json_object(raw, "cups")
     if sorted(cups) != ["1", "2"]:
         raise bad_field("cups", cups, 'it must have exactly the players "1" and "2"')
     return (_read_gems(cups["1"], "cups.1", allowed), _read_gems(cups["2"], "cups.2", allowed))
