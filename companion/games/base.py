@@ -22,7 +22,7 @@ from typing import Any
 
 from contract.errors import CompanionError
 from contract.observation import Observation
-from contract.schemas import check
+from contract.schemas import check, load_schema
 from contract.table_state import TableState
 from contract.user_files import parse_json
 
@@ -229,11 +229,12 @@ class Game(ABC):
     def position_from_json(self, data: Mapping[str, Any]) -> Position:
         """Read a position from its JSON object; raises :class:`PositionError`."""
 
-    @abstractmethod
     def position_schema(self) -> Mapping[str, Any]:
         """The JSON Schema (draft 2020-12) of this game's position JSON, which
         :meth:`read_position` checks input against (it may ``$ref`` the schemas of
-        :mod:`contract.schemas`)."""
+        :mod:`contract.schemas`): ``contract/schemas/position-<name>.schema.json`` unless the
+        game keeps its own."""
+        return load_schema(f"position-{self.name}")
 
     def read_position(self, data: Any, source: str = "position") -> Position:
         """Read a position that came from outside (a file, standard input): checked against

@@ -80,7 +80,6 @@ from companion.games.coin_grid.rules import (
 from companion.games.coin_grid.table import COIN_KINDS, layout, position_from_reading
 from companion.games.coin_grid.text import SIDE_NAMES, draw_position
 from contract.observation import Observation
-from contract.schemas import load_schema
 from contract.table_state import TableState, seen_looks
 
 __all__ = ["VARIANTS", "CoinGrid", "CoinGridMove", "CoinGridPosition"]
@@ -109,10 +108,6 @@ class CoinGrid(Game):
     def position_from_json(self, data: Mapping[str, Any]) -> CoinGridPosition:
         """Read a position; raises :class:`~companion.games.base.PositionError`."""
         return CoinGridPosition.from_json(data)
-
-    def position_schema(self) -> Mapping[str, Any]:
-        """``contract/schemas/position-coin-grid.schema.json``."""
-        return load_schema("position-coin-grid")
 
     def parse_move(self, text: str) -> CoinGridMove:
         """Parse the notation of :mod:`~companion.games.coin_grid.moves`."""

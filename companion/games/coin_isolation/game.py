@@ -91,7 +91,6 @@ from companion.games.coin_isolation.search import (
 from companion.games.coin_isolation.text import draw_position
 from companion.games.coin_isolation.variant_notes import VARIANT_NOTES
 from contract.observation import Observation
-from contract.schemas import load_schema
 from contract.table_state import TableState
 
 __all__ = ["VARIANTS", "CoinIsolation", "CoinIsolationMove", "CoinIsolationPosition"]
@@ -121,10 +120,6 @@ class CoinIsolation(Game):
     def position_from_json(self, data: Mapping[str, Any]) -> CoinIsolationPosition:
         """Read a position; raises :class:`~companion.games.base.PositionError`."""
         return CoinIsolationPosition.from_json(data)
-
-    def position_schema(self) -> Mapping[str, Any]:
-        """``contract/schemas/position-coin-isolation.schema.json``."""
-        return load_schema("position-coin-isolation")
 
     def parse_move(self, text: str) -> CoinIsolationMove:
         """Parse move notation; raises :class:`~companion.games.base.NotationError`."""

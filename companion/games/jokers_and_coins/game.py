@@ -81,7 +81,6 @@ from companion.games.jokers_and_coins.table import (
 )
 from companion.games.jokers_and_coins.text import draw_position
 from contract.observation import Observation
-from contract.schemas import load_schema
 from contract.table_state import TableState, seen_looks
 
 __all__ = ["JokersAndCoins", "JokersMove", "JokersPosition"]
@@ -112,10 +111,6 @@ class JokersAndCoins(Game):
     def position_from_json(self, data: Mapping[str, Any]) -> JokersPosition:
         """Read a position; raises :class:`~companion.games.base.PositionError`."""
         return JokersPosition.from_json(data)
-
-    def position_schema(self) -> Mapping[str, Any]:
-        """``contract/schemas/position-jokers-and-coins.schema.json``."""
-        return load_schema("position-jokers-and-coins")
 
     def parse_move(self, text: str) -> JokersMove:
         """Parse the notation of :mod:`~companion.games.jokers_and_coins.moves`."""

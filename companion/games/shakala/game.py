@@ -56,7 +56,6 @@ from companion.games.shakala.rules import (
 from companion.games.shakala.table import COIN_KINDS, bead_coins, layout, position_from_reading
 from companion.games.shakala.text import SIDE_NAMES, draw_position
 from contract.observation import Observation
-from contract.schemas import load_schema
 from contract.table_state import TableState, seen_looks
 
 __all__ = ["Shakala", "ShakalaMove", "ShakalaPosition"]
@@ -81,10 +80,6 @@ class Shakala(Game):
     def position_from_json(self, data: Mapping[str, Any]) -> ShakalaPosition:
         """Read a position; raises :class:`~companion.games.base.PositionError`."""
         return ShakalaPosition.from_json(data)
-
-    def position_schema(self) -> Mapping[str, Any]:
-        """``contract/schemas/position-shakala.schema.json``."""
-        return load_schema("position-shakala")
 
     def parse_move(self, text: str) -> ShakalaMove:
         """Parse the notation of :mod:`~companion.games.shakala.moves`."""
