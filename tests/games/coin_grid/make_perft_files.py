@@ -14,6 +14,7 @@ from companion.games.coin_grid.rules import double_squares, reward_squares, step
 from tests.games.coin_grid.helpers import grid
 from tests.games.coin_grid.naive import naive_perft
 from tests.games.coin_grid.playout import random_child
+from tests.games.perft_files import write_perft_files
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "coin-grid"
 #: The largest count the naive enumerator checks (some thousands of leaves a second).
@@ -83,21 +84,9 @@ CASES = {
 
 
 def main(names):
-    DATA.mkdir(parents=True, exist_ok=True)
-    for name, cases in CASES.items():
-        if names and name not in names:
-            continue
-        lines = [f"# Coin Grid perft ({name}): the game tree of RULINGS.md; counts up to "
-                 f"{NAIVE_LIMIT:,} cross-checked with tests/games/coin_grid/naive.py"]
-        for case_id, position, depth in cases:
-            lines += ["", f"id {case_id}", f"position {position.canonical_json()}"]
-            for level in range(1, depth + 1):
-                count = GAME.perft(position, level)
-                if count <= NAIVE_LIMIT:
-                    assert naive_perft(position.to_json(), level) == count, (case_id, level)
-                lines.append(f"perft {level} {count}")
-                print(case_id, level, count, flush=True)
-        (DATA / f"{name}.perft").write_text("\n".join(lines) + "\n")
+    write_perft_files(DATA, CASES, GAME, naive_perft, NAIVE_LIMIT, (
+        f"Coin Grid perft ({{name}}): the game tree of RULINGS.md; counts up to "
+        f"{NAIVE_LIMIT:,} cross-checked with tests/games/coin_grid/naive.py"), names)
 
 
 if __name__ == "__main__":

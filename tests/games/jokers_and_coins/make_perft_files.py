@@ -14,6 +14,7 @@ from pathlib import Path
 from companion.games.jokers_and_coins import GAME
 from tests.games.jokers_and_coins.helpers import table
 from tests.games.jokers_and_coins.naive import naive_perft
+from tests.games.perft_files import write_perft_files
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "jokers-and-coins"
 #: The largest count the naive enumerator checks (some thousands of leaves a second).
@@ -75,22 +76,10 @@ CASES = {
 
 
 def main(names):
-    DATA.mkdir(parents=True, exist_ok=True)
-    for name, cases in CASES.items():
-        if names and name not in names:
-            continue
-        lines = [f"# Jokers and Coins perft ({name}): the public game tree of RULINGS.md; "
-                 f"counts up to {NAIVE_LIMIT:,} cross-checked with "
-                 "tests/games/jokers_and_coins/naive.py"]
-        for case_id, position, depth in cases:
-            lines += ["", f"id {case_id}", f"position {position.canonical_json()}"]
-            for level in range(1, depth + 1):
-                count = GAME.perft(position, level)
-                if count <= NAIVE_LIMIT:
-                    assert naive_perft(position.to_json(), level) == count, (case_id, level)
-                lines.append(f"perft {level} {count}")
-                print(case_id, level, count, flush=True)
-        (DATA / f"{name}.perft").write_text("\n".join(lines) + "\n")
+    write_perft_files(DATA, CASES, GAME, naive_perft, NAIVE_LIMIT, (
+        f"Jokers and Coins perft ({{name}}): the public game tree of RULINGS.md; "
+        f"counts up to {NAIVE_LIMIT:,} cross-checked with "
+        "tests/games/jokers_and_coins/naive.py"), names)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from companion.games.shakala import GAME
+from tests.games.perft_files import write_perft_files
 from tests.games.shakala.helpers import board
 from tests.games.shakala.naive import naive_perft
 
@@ -75,22 +76,10 @@ CASES = {
 
 
 def main(names):
-    DATA.mkdir(parents=True, exist_ok=True)
-    for name, cases in CASES.items():
-        if names and name not in names:
-            continue
-        lines = [f"# Shakala perft ({name}): the game tree of RULINGS.md, one child per distinct "
-                 f"position; counts up to {NAIVE_LIMIT:,} cross-checked with "
-                 "tests/games/shakala/naive.py"]
-        for case_id, position, depth in cases:
-            lines += ["", f"id {case_id}", f"position {position.canonical_json()}"]
-            for level in range(1, depth + 1):
-                count = GAME.perft(position, level)
-                if count <= NAIVE_LIMIT:
-                    assert naive_perft(position.to_json(), level) == count, (case_id, level)
-                lines.append(f"perft {level} {count}")
-                print(case_id, level, count, flush=True)
-        (DATA / f"{name}.perft").write_text("\n".join(lines) + "\n")
+    write_perft_files(DATA, CASES, GAME, naive_perft, NAIVE_LIMIT, (
+        f"Shakala perft ({{name}}): the game tree of RULINGS.md, one child per distinct "
+        f"position; counts up to {NAIVE_LIMIT:,} cross-checked with "
+        "tests/games/shakala/naive.py"), names)
 
 
 if __name__ == "__main__":
