@@ -20,7 +20,7 @@ from vision.synth.dice import Die
 if TYPE_CHECKING:
     from companion.demo import DemoOptions, DemoReport, PhysicalBoard
     from companion.referee import Referee
-    from companion.table import Table
+    from companion.table import Table, Verdict
 
 #: The share of rolls the players leave to the companion (the ROLL button).
 COMPANION_ROLLS = 0.15
@@ -70,6 +70,8 @@ class RollingDirector:
     options: DemoOptions
     report: DemoReport
     press: Callable[[str], None]
+    _verdicts: list[Verdict]
+    _changed: threading.Condition
 
     if TYPE_CHECKING:  # the director's own
         def _plies(self) -> int: ...
@@ -121,7 +123,7 @@ class RollingDirector:
             if not self._press_until(f"END{roll.player}",
                                      lambda: referee.position != position, stop):
                 return self._give_up(f"no answer to {roll.label}")
-            if referee.position == position and _refused(referee.view().message):
+            if referee.position == position and self._refused():
                 self.report.rejects += cocked
                 self.report.misreads += not cocked
                 self.report.rethrows += not cocked
@@ -133,6 +135,12 @@ class RollingDirector:
             return self._give_up(f"the dice of move {self._plies() + 1} were never read")
         self._count_misread_dice()
         return self._settle_restore(stop)
+
+    def _refused(self) -> bool:
+        """Whether the referee's last verdict refused the dice (red: throw again); a roll read
+        waits for the next one with the ask lamp."""
+        with self._changed:
+            return bool(self._verdicts) and self._verdicts[-1].verdict == "red"
 
     def _throw(self, dice: tuple[Die, ...]) -> None:
         """A hand over the tray picks up the last dice and throws these; then it leaves."""
@@ -178,12 +186,6 @@ class RollingDirector:
                 return True
             self.report.misreads += 1
         return self._give_up("the board was never seen as the roll left it")
-
-
-def _refused(message: str) -> bool:
-    """Whether the referee's words ask for the dice to be thrown again."""
-    return any(words in message for words in (
-        "cocked or hidden", "No dice are in the tray", "The tray holds", "is unsure of the"))
 
 
 def _selection_moved(referee: Referee, selected: int | None) -> Callable[[], bool]:

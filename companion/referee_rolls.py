@@ -182,7 +182,7 @@ class RollingReferee:
         else one outcome by its probability."""
         position = self._current()
         rolls = self.game.dice_rolls(position)
-        if not rolls or (not self.game.is_chance(position) and self._state.tally is None):
+        if not rolls:
             outcomes = self.game.chance_outcomes(position)
             outcome = rng.choices([move for move, _ in outcomes],
                                   weights=[float(chance) for _, chance in outcomes])[0]
