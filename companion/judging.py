@@ -57,11 +57,20 @@ class Difference:
 
 
 def _loose_text(look: RegionLook) -> str:
-    """Loose coins in words: ``3 coins (penny, nickel)`` or ``no coins``."""
+    """Loose coins in words: ``3 coins (2 pennies, 1 nickel)`` or ``no coins``."""
     if not look.count:
         return "no coins"
-    kinds = ", ".join(coin_name(kind) for kind in COIN_KINDS if kind in look.kinds)
+    kinds = ", ".join(f"{look.kinds.count(kind)} {coin_plural(kind, look.kinds.count(kind))}"
+                      for kind in COIN_KINDS if kind in look.kinds)
     return f"{look.count} coin{'s' if look.count != 1 else ''}" + (f" ({kinds})" if kinds else "")
+
+
+def coin_plural(letter: str, count: int) -> str:
+    """The coin's name for ``count`` of them (``P``, 2 -> ``pennies``)."""
+    name = coin_name(letter)
+    if count == 1:
+        return name
+    return name[:-1] + "ies" if name.endswith("y") else name + "s"
 
 
 def coin_name(letter: str | None) -> str:

@@ -4,9 +4,10 @@ Vision produces an :class:`Observation`; the engine's ``candidates(position, obs
 consumes it. Neither side imports anything else of the other. Regions are named by the mat (squares
 ``a1``..``h8``, pits, track spaces, cups). A camera sees the top coin of a stack but not its height,
 so a reading holds the kind on top, never a count, except for regions that hold loose coins side by
-side (pits), where ``count`` and ``kinds`` say how many and which were seen. A dice tray's
-reading lists the dice seen there (:class:`DieReading`), each with its value, or None where a die
-is seen but cannot be read (cocked against another die or the frame, half hidden, blurred).
+side (pits), where ``count`` says how many were seen and ``kinds`` their kinds, one letter per
+coin. A dice tray's reading lists the dice seen there (:class:`DieReading`), each with its
+value, or None where a die is seen but cannot be read (cocked against another die or the frame,
+half hidden, blurred).
 """
 
 from __future__ import annotations

@@ -34,8 +34,9 @@ def _checked_coins(coins: str) -> str:
 @dataclass(frozen=True)
 class RegionLook:
     """What a camera sees of one region: the top coin of a stack, a token's label, and for a
-    region of loose coins how many there are and which kinds (sorted, each once). An empty
-    region of loose coins looks like any empty region."""
+    region of loose coins how many there are and their kinds, sorted, one letter per coin
+    (``("P", "P", "S")`` is two pennies and a dollar). An empty region of loose coins looks
+    like any empty region."""
 
     coin: str | None = None
     pawn: str | None = None
@@ -45,7 +46,7 @@ class RegionLook:
     def __post_init__(self) -> None:
         if self.count == 0:
             object.__setattr__(self, "count", None)
-        object.__setattr__(self, "kinds", tuple(sorted(set(self.kinds))) if self.count else ())
+        object.__setattr__(self, "kinds", tuple(sorted(self.kinds)) if self.count else ())
 
     @classmethod
     def from_reading(cls, reading: RegionReading) -> RegionLook:

@@ -39,14 +39,15 @@ def test_empty_regions_are_left_out_and_absent_regions_are_empty() -> None:
 
 def test_a_stack_shows_its_top_coin_and_loose_coins_their_count_and_kinds() -> None:
     assert RegionContents("PNQ", token="2").look() == RegionLook("Q", "2")
-    assert RegionContents("QPP", loose=True).look() == RegionLook(None, None, 3, ("P", "Q"))
+    assert RegionContents("QPP", loose=True).look() == RegionLook(None, None, 3, ("Q", "P", "P"))
 
 
 def test_an_empty_pit_read_as_zero_coins_looks_like_an_empty_region() -> None:
     reading = RegionReading(None, None, 0.9, count=0, kinds=())
     assert RegionLook.from_reading(reading) == RegionLook()
-    observation = Observation({"pit1": reading, "pit2": RegionReading(None, None, 1.0, 2, ("N",))})
-    assert seen_looks(observation) == {"pit2": RegionLook(None, None, 2, ("N",))}
+    two_nickels = RegionReading(None, None, 1.0, 2, ("N", "N"))
+    observation = Observation({"pit1": reading, "pit2": two_nickels})
+    assert seen_looks(observation) == {"pit2": RegionLook(None, None, 2, ("N", "N"))}
 
 
 @pytest.mark.parametrize(("bad", "named"), [
@@ -65,8 +66,10 @@ def test_a_pit_holding_the_wrong_number_of_coins_is_held_against_a_move() -> Non
     found = differences(expected, seen)
     assert found == [Difference("pit4", expected["pit4"], seen["pit4"])]
     assert found[0].instruction() == (
-        "pit4 should hold 3 coins (penny, nickel), not 2 coins (penny, nickel)")
-    assert differences(expected, {"pit4": RegionLook(None, None, 3, ("P", "N"))}) == []
+        "pit4 should hold 3 coins (2 pennies, 1 nickel), not 2 coins (1 penny, 1 nickel)")
+    assert differences(expected, {"pit4": RegionLook(None, None, 3, ("P", "N", "P"))}) == []
+    # The same count of the same kinds in other numbers is another pit.
+    assert len(differences(expected, {"pit4": RegionLook(None, None, 3, ("N", "N", "P"))})) == 1
 
 
 def test_changed_regions_compare_whole_contents() -> None:

@@ -213,7 +213,7 @@ def read_view(
         elif window.kind in LOOSE_KINDS:
             confidence_here = min([pawn_confidence, 1.0 - doubt[index],
                                    *(conf for _, _, conf in coins)])
-            kinds_seen = tuple(sorted({kind for _, kind, _ in coins}))
+            kinds_seen = tuple(sorted(kind for _, kind, _ in coins))
             regions[window.name] = RegionReading(None, pawn_name, confidence_here,
                                                  count=len(coins), kinds=kinds_seen)
         elif coins:

@@ -19,7 +19,7 @@ def wrong_regions(observation, truth) -> list[tuple[str, str, str | None, str | 
         expected: tuple[object, ...] = (region.top, region.pawn)
         got: tuple[object, ...] = (reading.coin, reading.pawn)
         if region.loose:
-            expected = (len(region.coins), tuple(sorted(set(region.coins))), region.pawn)
+            expected = (len(region.coins), tuple(sorted(region.coins)), region.pawn)
             got = (reading.count, tuple(reading.kinds), reading.pawn)
         if expected != got:
             wrong.append((name, region.coins, reading.coin, reading.pawn))

@@ -102,7 +102,7 @@ def test_pits_give_counts_and_kinds():
     observation = read_frame(CONFIG, frame.image, geometry, PROFILE)
     assert wrong_regions(observation, frame.truth) == []
     assert observation["s1"].count == 3
-    assert observation["s1"].kinds == ("N", "P")
+    assert observation["s1"].kinds == ("N", "P", "P")
     assert observation["s3"].count == 0
     assert observation["s3"].pawn == "red"
     assert observation["cup-e"].count == 0

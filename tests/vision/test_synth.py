@@ -155,7 +155,7 @@ def test_pits_hold_loose_coins_inside_their_circle():
     assert frame.image.shape == (720, 1280, 3)
     truth = frame.truth
     assert truth["s1"].loose and truth["s1"].reading().count == 4
-    assert truth["s1"].reading().kinds == ("N", "P", "Q")
+    assert truth["s1"].reading().kinds == ("N", "P", "P", "Q")
     assert truth["s2"].reading().count == 0
     assert sorted(detect(frame.image)) == [0, 1, 2, 3]
     # The pit with coins looks different from an empty one.

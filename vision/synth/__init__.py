@@ -151,7 +151,7 @@ class RegionTruth:
         if self.dice:
             return RegionReading(coin=None, pawn=self.pawn, dice=self.dice)
         if self.loose:
-            kinds = tuple(sorted(set(self.coins)))
+            kinds = tuple(sorted(self.coins))
             return RegionReading(coin=None, pawn=self.pawn, count=len(self.coins), kinds=kinds)
         return RegionReading(coin=self.top, pawn=self.pawn)
 

@@ -55,7 +55,7 @@ def position_from_reading(template: ShakalaPosition, observation: Observation
     expected = layout(start).looks()
     for region in REGIONS:
         reading = observation.regions.get(region)
-        seen = (reading.count or 0, tuple(sorted(set(reading.kinds)))) if reading else (0, ())
+        seen = (reading.count or 0, tuple(sorted(reading.kinds))) if reading else (0, ())
         look = expected.get(region)
         wanted = (look.count or 0, look.kinds) if look else (0, ())
         if seen != wanted:
