@@ -366,6 +366,35 @@ class Game(ABC):
         """What the player to move does now, in a sentence for the screen; empty by default."""
         return ""
 
+    def card_region(self, position: Position) -> str | None:
+        """The mat region where the player to move lays the card they play, for the camera to
+        read (a region of kind ``discard``); None for games without cards (the default)."""
+        return None
+
+    def card_of(self, move: Move) -> str | None:
+        """The card rank ``move`` plays (``"5"``, ``"joker"``), or None: a game without cards,
+        or a discard of unknown rank."""
+        return None
+
+    def card_variants(self, position: Position, move: Move) -> list[Move]:
+        """``move`` made with each card that could have been laid for it, where the move does
+        not name its card (a discard: one per rank with no legal play); ``[move]`` by
+        default."""
+        return [move]
+
+    def mover_part(self, position: Position, move: Move) -> TableState | None:
+        """The table once the mover has made their own part of ``move``, where the players
+        then still move something by hand that the camera must see (a bumped coin onto its
+        IN); None (the default) when the mover's part leaves the table as the move does."""
+        return None
+
+    def facts(self, position: Position, last: tuple[Position, Move] | None
+              ) -> tuple[str, ...]:
+        """Short lines the screen shows beside the board about the game as a whole (the card
+        just played, each team's progress, the cards left); ``last`` is the position before
+        the last move and that move. None by default."""
+        return ()
+
     def children(self, position: Position) -> list[Move]:
         """Every action from here: chance outcomes at a chance node, legal moves otherwise."""
         if self.is_chance(position):

@@ -46,6 +46,12 @@ from companion.games.base import (
     Termination,
     counted_perft,
 )
+from companion.games.jokers_and_coins.at_table import (
+    discard_spot,
+    discards_by_rank,
+    facts,
+    mover_part,
+)
 from companion.games.jokers_and_coins.cards import reminder
 from companion.games.jokers_and_coins.moves import (
     DISCARD,
@@ -187,12 +193,44 @@ class JokersAndCoins(Game):
         return frozenset(targets)
 
     def candidates(self, position: Position, observation: Observation) -> list[Move]:
-        """Legal moves whose resulting coins look like ``observation`` (the same coin play
-        with different cards gives several; a discard changes nothing)."""
+        """Legal moves whose resulting coins look like ``observation``, or like the mover's
+        own part of the move (a bumped teammate's coin not yet on its IN); the same coin play
+        with different cards gives several, and a discard changes nothing."""
         position = _position(position)
         seen = seen_looks(observation)
-        return [move for move, child in successors(position)
-                if layout(child).looks() == seen]
+        found: list[Move] = []
+        for move, child in successors(position):
+            part = mover_part(position, child)
+            if layout(child).looks() == seen or (part is not None and part.looks() == seen):
+                found.append(move)
+        return found
+
+    def card_region(self, position: Position) -> str | None:
+        """The mover's discard spot, ``discard-S``."""
+        return discard_spot(_position(position).to_move)
+
+    def card_of(self, move: Move) -> str | None:
+        """The rank the move plays (None for a discard of unknown rank)."""
+        return move.card if isinstance(move, JokersMove) else None
+
+    def card_variants(self, position: Position, move: Move) -> list[Move]:
+        """A discard of unknown rank as a discard of each rank with no legal play."""
+        if not isinstance(move, JokersMove):
+            return [move]
+        variants: list[Move] = list(discards_by_rank(_position(position), move))
+        return variants
+
+    def mover_part(self, position: Position, move: Move) -> TableState | None:
+        """The ring before a bumped teammate's coin is put on its IN by hand."""
+        position = _position(position)
+        return mover_part(position, self.apply(position, move))
+
+    def facts(self, position: Position, last: tuple[Position, Move] | None
+              ) -> tuple[str, ...]:
+        """The card just played and its legal plays, team progress and the unseen cards."""
+        if last is None or not isinstance(last[1], JokersMove):
+            return facts(_position(position), None)
+        return facts(_position(position), (_position(last[0]), last[1]))
 
     def layout(self, position: Position) -> TableState:
         """The coins on the ring (see :mod:`~companion.games.jokers_and_coins.table`)."""

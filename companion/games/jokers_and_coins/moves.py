@@ -12,6 +12,8 @@ One word per action, no spaces, so an action is one command-line argument::
     joker:supply>t40   a Joker: a coin from the supply (or from a track space: joker:t12>t40)
                        replaces another seat's coin on t40
     discard            no legal play: a card is discarded (its rank not entered), the turn passes
+    discard:7          ... a 7, which has no legal play, is discarded (its rank known: seen by the
+                       camera or entered on the panel at the table; not a child of the game tree)
 
 Cards are ``A 2 3 4 5 6 7 8 9 10 J Q K joker``. The coins moved are the seat's whose coins the
 mover plays: their own, or their partner's once their own are all HOME. Places are the regions
@@ -38,7 +40,7 @@ _CARD = r"(?P<card>A|[2-9]|10|J|Q|K)"
 _PLACE = r"(?:t[1-9][0-9]*|h[1-6]-[1-4])"
 _STEP = rf"(?P<a>{_PLACE})>(?P<b>{_PLACE})(?:,(?P<c>{_PLACE})>(?P<d>{_PLACE}))?"
 _PATTERNS = (
-    (DISCARD, re.compile(r"discard")),
+    (DISCARD, re.compile(r"discard(?::(?P<card>A|[2-9]|10|J|Q|K|joker))?")),
     (ENTER, re.compile(rf"{_CARD}:enter")),
     (HITMAN, re.compile(rf"{_CARD}:hitman")),
     (JOKER, re.compile(r"joker:(?P<a>supply|t[1-9][0-9]*)>(?P<b>t[1-9][0-9]*)")),
@@ -49,8 +51,8 @@ _PATTERNS = (
 @dataclass(frozen=True, repr=False)
 class JokersMove(Move):
     """One action (see the module docstring): ``kind``, the ``card`` played (None for a
-    discard), ``steps`` as (from, to) region pairs in the order they are played, and
-    ``no_draw`` for a play made without drawing first."""
+    discard whose rank is not known), ``steps`` as (from, to) region pairs in the order they
+    are played, and ``no_draw`` for a play made without drawing first."""
 
     kind: str
     card: str | None = None
@@ -65,7 +67,7 @@ class JokersMove(Move):
     def text(self) -> str:
         """The notation of the module docstring."""
         if self.kind == DISCARD:
-            body = "discard"
+            body = f"discard:{self.card}" if self.card else "discard"
         elif self.kind in (ENTER, HITMAN):
             body = f"{self.card}:{self.kind}"
         else:

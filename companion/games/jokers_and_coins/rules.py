@@ -269,10 +269,31 @@ def play(position: JokersPosition, move: JokersMove) -> JokersPosition:
 
 
 def _discard(position: JokersPosition, move: JokersMove) -> JokersPosition:
+    if move.card is not None:
+        return _discard_known(position, move, move.card)
     if all(distinct_plays(position, rank) for rank in available_ranks(position)):
         raise IllegalMoveError(f"{move.text()}: player {position.to_move} has a legal play "
                                "with every card, so no card is discarded")
     return after(position, position.coins, None, move.no_draw)
+
+
+def _discard_known(position: JokersPosition, move: JokersMove, card: str) -> JokersPosition:
+    """A discard of a known rank: legal when a copy is unseen and the card has no play."""
+    if card not in available_ranks(position):
+        raise IllegalMoveError(f"{move.text()}: every {card} is face up in the discard pile "
+                               "(or out of this game), so nobody holds one")
+    plays = distinct_plays(position, card)
+    if plays:
+        shown = ", ".join(sorted(made.text() for made in plays.values())[:6])
+        raise IllegalMoveError(f"{move.text()}: a {card} has a legal play ({shown}), so it "
+                               "must be played, not discarded")
+    return after(position, position.coins, RANK_INDEX[card], move.no_draw)
+
+
+def unplayable_ranks(position: JokersPosition) -> list[str]:
+    """The ranks the mover could hold (a copy unseen) that have no legal play: the cards a
+    discard may show, in the order of :data:`RANKS`."""
+    return [rank for rank in available_ranks(position) if not distinct_plays(position, rank)]
 
 
 def _why_not(position: JokersPosition, move: JokersMove) -> str:
