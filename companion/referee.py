@@ -42,6 +42,7 @@ from companion.judging import (
     seen_looks,
     unsure_squares,
 )
+from companion.referee_cards import CardReferee, card_seen, card_words, judge_card
 from companion.referee_events import (
     Begin,
     DeviceStatus,
@@ -91,9 +92,12 @@ class _State:
     over_camera: tuple[str, ...] = ()
     tally: RollTally | None = None
     reading_dice: bool = False
+    card_source: str = ""
+    card_note: str = ""
+    last_seen: Observation | None = None
 
 
-class Referee(RollingReferee):
+class Referee(RollingReferee, CardReferee):
     """The turn loop for one game; feed it events with :meth:`handle`."""
 
     def __init__(
@@ -194,6 +198,7 @@ class Referee(RollingReferee):
             device_trouble=tuple(state.trouble.values()),
             awaited_roll=(state.tally.awaited() if state.tally is not None
                           and state.phase is Phase.ROLL else None),
+            facts=self._facts(),
         )
 
     # Events -------------------------------------------------------------------------------------
@@ -259,6 +264,8 @@ class Referee(RollingReferee):
             return []
         if press.button == "CONFIRM":
             move = state.candidates[state.selected]
+            if len({self.game.card_of(candidate) for candidate in state.candidates}) > 1:
+                state.card_source = press.source
             text = f"{len(state.candidates)} moves looked alike; {move.text()} was chosen."
             if state.over_camera:
                 text = (f"{move.text()} was accepted over the camera, which saw "
@@ -316,6 +323,13 @@ class Referee(RollingReferee):
         if not moves:
             unsure = unsure_squares(seen.observation)
             moves = moves_fitting_except(self.game, position, seen.observation, unsure)
+        region = self.game.card_region(position)
+        card = card_seen(seen.observation, region) if region is not None else None
+        judged = judge_card(self.game, position, moves, card)
+        if judged.problem:
+            return self._reject_card(position, region or "", judged.problem)
+        moves, self._state.card_source = judged.moves, judged.source
+        self._state.last_seen = seen.observation
         if len(moves) == 1:
             return self._accept(moves[0], "camera")
         if moves:
@@ -391,16 +405,30 @@ class Referee(RollingReferee):
         after = self.game.apply(before, move)
         state.position = after
         state.log.append(f"{player}: {move.text()}")
-        record = Record("move", {
+        fields: dict[str, object] = {
             "player": player,
             "move": move.text(),
             "source": source,
             "state_hash": after.state_hash(),
             "frame": state.frame,
-        })
+        }
+        card = self.game.card_of(move)
+        state.card_note = ""
+        if card is not None:
+            fields["card"] = card
+            fields["card_source"] = state.card_source or source
+            state.card_note = card_words(card, str(fields["card_source"]))
+        record = Record("move", fields)
         state.history.append(_Turn(before, move, 0))
         note = self.game.table_note(before, move)
+        seen, state.last_seen = state.last_seen, None
         self._begin_turn(f"Player {player} played {move.text()}. {note}".strip())
+        by_hand = self._left_by_hand(before, move, seen)
+        if by_hand:
+            state.phase, state.marked = Phase.RESTORE, tuple(d.square for d in by_hand)
+            self._say(f"Player {player} played {move.text()}. {note} Now {describe(by_hand)}; "
+                      "then press confirm.", "warning")
+            return [record, Lights(turn=player, verdict="ask")]
         passes = self._passes_until_move(state.history)
         return [record, *passes, Lights(turn=self._lit_turn(), verdict="green")]
 

@@ -125,6 +125,7 @@ class RefereeView:
     device_trouble: tuple[str, ...] = ()
     table: TableState = field(default_factory=TableState)
     awaited_roll: DiceRoll | None = None
+    facts: tuple[str, ...] = ()
 
 
 def end_button_seat(button: str) -> int | None:

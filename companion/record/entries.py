@@ -29,6 +29,9 @@ SOURCES = ("panel", "keyboard", "bot", "camera", "referee", "random")
 KINDS = ("move", "pass", "correction", "ruling", "note")
 #: ``undo`` takes back a standing move (and the passes after it); ``setup`` replaces the start.
 CORRECTIONS = ("undo", "setup")
+#: How the card of a move in a card game was known: read on the discard spot by the camera,
+#: inferred from the coins (only one card fits), or entered with a button.
+CARD_SOURCES = ("camera", "inferred", "panel", "keyboard")
 #: ``ask``: several legal moves fitted and a player chose one; ``reject``: no legal move fitted.
 RULINGS = ("ask", "reject")
 
@@ -139,7 +142,8 @@ Dice = tuple[tuple[tuple[int, ...], ...], ...]
 class JournalEvent:
     """One journal line after the header. Which optional fields a kind needs:
 
-    - ``move``: ``player``, ``move`` (its notation); ``frame`` when a camera frame was accepted.
+    - ``move``: ``player``, ``move`` (its notation); ``frame`` when a camera frame was accepted;
+      in a card game ``card`` (its rank) and ``card_source`` (:data:`CARD_SOURCES`).
     - ``pass``: ``player``, ``move`` (the game's pass notation, ``"pass"``).
     - ``correction``: ``correction`` is ``"undo"`` with ``retracts`` (the number of the move taken
       back; the passes that followed it go with it), or ``"setup"`` with ``position`` (the whole
@@ -174,6 +178,8 @@ class JournalEvent:
     regions: tuple[str, ...] = ()
     text: str | None = None
     dice: Dice = ()
+    card: str | None = None
+    card_source: str | None = None
     line: int | None = field(default=None, compare=False)
 
     def to_json(self) -> JsonObject:
@@ -200,7 +206,7 @@ class JournalEvent:
 #: Event fields beside kind, number, time, source and state_hash, in the order lines hold them.
 OPTIONAL_FIELDS = (
     "player", "move", "frame", "correction", "retracts", "position", "region", "was", "now",
-    "ruling", "candidates", "chosen", "regions", "text", "dice",
+    "ruling", "candidates", "chosen", "regions", "text", "dice", "card", "card_source",
 )  # fmt: skip
 
 
@@ -334,6 +340,8 @@ def event_from_json(data: object) -> JournalEvent:
         regions=tuple(_strings(data, "regions")),
         text=_field(data, "text", str, required=kind in ("note", "ruling")),
         dice=_dice(data),
+        card=_field(data, "card", str, required=False),
+        card_source=_choice(data, "card_source", CARD_SOURCES, required=False),
     )
     return event
 
