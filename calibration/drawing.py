@@ -26,7 +26,8 @@ GRID_LINE: Colour = (150, 160, 172)
 LABEL: Colour = (128, 138, 150)
 BORDER: Colour = (70, 76, 84)
 PIT_FILL: Colour = (232, 238, 246)
-#: A dice tray: a mid green like a felt tray, so white and coloured dice stand out on it, framed
+#: A dice tray (and a discard spot): a mid green like a felt tray, so white and coloured dice
+#: (and white cards) stand out on it, framed
 #: by a :data:`TRAY_FRAME_MM` line of :data:`BORDER`; its name is printed in :data:`TRAY_LABEL`.
 TRAY_FILL: Colour = (88, 136, 108)
 TRAY_LABEL: Colour = (200, 220, 208)
@@ -212,7 +213,7 @@ def mat_items(geometry: MatGeometry) -> list[Item]:
     for index, region in enumerate(geometry.regions):
         if region.kind == "square" and isinstance(region.shape, Rect):
             items.extend(_square_items(region, index, label_mm))
-        elif region.kind == "tray" and isinstance(region.shape, Rect):
+        elif region.kind in ("tray", "discard") and isinstance(region.shape, Rect):
             items.extend(_tray_items(region, label_mm))
         else:
             items.extend(_pit_items(region, label_mm))

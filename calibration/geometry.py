@@ -24,8 +24,9 @@ from contract.errors import CompanionError
 MARKER_DICTIONARY = "DICT_4X4_50"
 
 #: The kinds of region a mat can hold. ``pit`` and ``cup`` hold loose coins (a cup is also a
-#: player's reserve or a supply of coins beside a board); a ``tray`` is where dice are rolled.
-RegionKind = Literal["square", "pit", "track", "cup", "tray"]
+#: player's reserve or a supply of coins beside a board); a ``tray`` is where dice are rolled; a
+#: ``discard`` spot is where a player lays the card they play, face up.
+RegionKind = Literal["square", "pit", "track", "cup", "tray", "discard"]
 
 #: Printed marks that are no region: a thick ``wall`` line, a ``star``, an X (``cross``).
 MarkKind = Literal["wall", "star", "cross"]
@@ -442,6 +443,35 @@ def test_ring_mat(spaces: int = 12, space_radius_mm: float = 22.0) -> MatGeometr
 test_ring_mat.__test__ = False  # type: ignore[attr-defined]  # a factory, not a pytest test
 
 
+@lru_cache(maxsize=4)
+def test_card_mat(spot_mm: float = 110.0) -> MatGeometry:
+    """A small board for testing card reading: two discard spots ``discard-1`` and
+    ``discard-2`` (squares of ``spot_mm``: a poker card at any turn, with room), and two
+    track spaces ``t1`` and ``t2`` beside them."""
+    gap = 10.0
+    space = 22.0
+    play_width = 2 * spot_mm + 3 * gap + 2 * space
+    play_height = spot_mm + 2 * gap
+
+    def regions(left: float, top: float) -> tuple[Region, ...]:
+        middle_y = top + play_height / 2
+        found = [Region(f"discard-{index + 1}", "discard",
+                        Rect((left + gap + spot_mm / 2 + index * (spot_mm + gap), middle_y),
+                             (spot_mm, spot_mm)))
+                 for index in range(2)]
+        track_x = left + 2 * spot_mm + 2 * gap + gap + space
+        found += [Region(f"t{index + 1}", "track",
+                         Circle((track_x, middle_y + (index - 0.5) * (space + 16.0)),
+                                space / 2 + 4.0))
+                  for index in range(2)]
+        return tuple(found)
+
+    return _mat_around("test-cards", play_width, play_height, 40.0, regions)
+
+
+test_card_mat.__test__ = False  # type: ignore[attr-defined]  # a factory, not a pytest test
+
+
 #: Mat factories by game name; each takes no arguments or keyword options with defaults.
 #: Those of :data:`_SIZED` also take the side of a square.
 _MATS: dict[str, Callable[[], MatGeometry]] = {
@@ -449,6 +479,7 @@ _MATS: dict[str, Callable[[], MatGeometry]] = {
     "coin-grid": coin_grid_mat,
     "test-pits": test_pit_mat,
     "test-ring": test_ring_mat,
+    "test-cards": test_card_mat,
 }
 
 

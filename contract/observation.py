@@ -7,7 +7,8 @@ so a reading holds the kind on top, never a count, except for regions that hold 
 side (pits), where ``count`` says how many were seen and ``kinds`` their kinds, one letter per
 coin. A dice tray's reading lists the dice seen there (:class:`DieReading`), each with its
 value, or None where a die is seen but cannot be read (cocked against another die or the frame,
-half hidden, blurred).
+half hidden, blurred). A discard spot's reading holds the card lying face up on top of the pile
+(:class:`CardReading`), its rank or None where a card is seen but cannot be read.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ COIN_KINDS: dict[str, tuple[str, float, str]] = {
     "Q": ("quarter", 24.26, "silver"),
     "S": ("dollar", 26.49, "brass"),
 }
+
+
+#: A playing card's ranks as readings name them: ace, 2 to 10, jack, queen, king, joker.
+CARD_RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+                               "joker")
 
 
 class ObservationError(CompanionError):
@@ -78,13 +84,53 @@ class DieReading:
 
 
 @dataclass(frozen=True)
+class CardReading:
+    """The card seen face up on top of a discard pile: its rank (one of :data:`CARD_RANKS`,
+    None when a card is there but its rank cannot be read: washed out by glare, blurred), how
+    sure that is (0..1) and where its middle lies on the mat (mm)."""
+
+    rank: str | None
+    confidence: float
+    centre_mm: tuple[float, float]
+
+    def __post_init__(self) -> None:
+        if self.rank is not None and self.rank not in CARD_RANKS:
+            raise ObservationError(
+                f"a card's rank is one of {' '.join(CARD_RANKS)}, not {self.rank!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The card as a JSON-ready dict."""
+        return {
+            "rank": self.rank,
+            "confidence": round(self.confidence, 4),
+            "centre_mm": [round(self.centre_mm[0], 2), round(self.centre_mm[1], 2)],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> CardReading:
+        """Parse :meth:`to_json` output; raises :class:`ObservationError` on bad fields."""
+        if not isinstance(data, Mapping):
+            raise ObservationError(f"a card reading must be an object, not {data!r}")
+        try:
+            rank = data["rank"]
+            x, y = data["centre_mm"]
+            return cls(
+                rank=None if rank is None else str(rank),
+                confidence=float(data.get("confidence", 1.0)),
+                centre_mm=(float(x), float(y)),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ObservationError(f"bad card reading {dict(data)!r}: {error!r}") from None
+
+
+@dataclass(frozen=True)
 class RegionReading:
     """What is visible in one region: the top coin kind (or None), a pawn label (or None).
 
     ``pawn`` is a colour name as vision reports it (``"red"``); the referee relabels colours to
     player numbers (``"1"``..) before asking the engine, see :meth:`Observation.relabel_pawns`.
     ``count`` and ``kinds`` are set only for regions that hold several loose coins, ``dice``
-    only for dice trays.
+    only for dice trays, ``card`` only for discard spots where a card is seen.
     """
 
     coin: str | None = None
@@ -93,9 +139,10 @@ class RegionReading:
     count: int | None = None
     kinds: tuple[str, ...] = ()
     dice: tuple[DieReading, ...] = ()
+    card: CardReading | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The reading as a JSON-ready dict; loose-coin and dice fields only when set."""
+        """The reading as a JSON-ready dict; loose-coin, dice and card fields only when set."""
         data: dict[str, Any] = {
             "coin": self.coin,
             "pawn": self.pawn,
@@ -106,6 +153,8 @@ class RegionReading:
             data["kinds"] = list(self.kinds)
         if self.dice:
             data["dice"] = [die.to_json() for die in self.dice]
+        if self.card is not None:
+            data["card"] = self.card.to_json()
         return data
 
     @classmethod
@@ -120,6 +169,8 @@ class RegionReading:
         if not isinstance(dice, (list, tuple)):
             raise ObservationError(f"'dice' must be a list in {dict(data)!r}")
         dice_read = tuple(DieReading.from_json(die) for die in dice)
+        card = data.get("card")
+        card_read = None if card is None else CardReading.from_json(card)
         try:
             return cls(
                 coin=coin,
@@ -128,6 +179,7 @@ class RegionReading:
                 count=None if count is None else int(count),
                 kinds=tuple(str(kind) for kind in data.get("kinds", ())),
                 dice=dice_read,
+                card=card_read,
             )
         except (TypeError, ValueError) as error:
             raise ObservationError(f"bad region reading {dict(data)!r}: {error}") from None

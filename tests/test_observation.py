@@ -4,7 +4,13 @@ import json
 
 import pytest
 
-from contract.observation import DieReading, Observation, ObservationError, RegionReading
+from contract.observation import (
+    CardReading,
+    DieReading,
+    Observation,
+    ObservationError,
+    RegionReading,
+)
 
 
 def test_json_round_trip_keeps_every_field():
@@ -60,3 +66,30 @@ def test_bad_dice_are_refused(die):
         Observation.from_text(json.dumps({"regions": {"tray": {"coin": None, "dice": [die]}}}))
     with pytest.raises(ObservationError):
         Observation.from_json({"regions": {"tray": {"coin": None, "dice": [die]}}})
+
+
+def test_discard_cards_round_trip_through_json_and_the_schema():
+    observation = Observation(regions={
+        "discard-1": RegionReading(card=CardReading("10", 0.97, (120.5, 80.25))),
+        "discard-2": RegionReading(card=CardReading("joker", 0.8, (300.0, 80.0))),
+        "discard-3": RegionReading(card=CardReading(None, 0.2, (480.0, 80.0)), confidence=0.2),
+        "discard-4": RegionReading(),
+    })
+    data = observation.to_json()
+    assert data["regions"]["discard-1"]["card"] == {
+        "rank": "10", "confidence": 0.97, "centre_mm": [120.5, 80.25]}
+    assert data["regions"]["discard-3"]["card"]["rank"] is None
+    assert "card" not in data["regions"]["discard-4"]
+    assert Observation.from_text(json.dumps(data)) == observation
+
+
+@pytest.mark.parametrize("card", [
+    {"rank": "11", "confidence": 1, "centre_mm": [0, 0]},
+    {"rank": "K", "confidence": 1},
+    {"rank": "a", "confidence": 1, "centre_mm": [0, 0]},
+])
+def test_bad_cards_are_refused(card):
+    with pytest.raises(ObservationError):
+        Observation.from_text(json.dumps({"regions": {"discard-1": {"card": card}}}))
+    with pytest.raises(ObservationError):
+        Observation.from_json({"regions": {"discard-1": {"card": card}}})

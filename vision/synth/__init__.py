@@ -38,7 +38,13 @@ import numpy.typing as npt
 
 from calibration.geometry import MatGeometry, coin_isolation_mat
 from calibration.mats import render_mat
-from contract.observation import COIN_KINDS, DieReading, Observation, RegionReading
+from contract.observation import (
+    COIN_KINDS,
+    CardReading,
+    DieReading,
+    Observation,
+    RegionReading,
+)
 from contract.table_state import TableState
 from vision.errors import VisionError
 from vision.synth.camera import (
@@ -50,6 +56,7 @@ from vision.synth.camera import (
     pose_homography,
     remap_tables,
 )
+from vision.synth.cards import PlayedCard, draw_card
 from vision.synth.dice import Die, draw_die, top_centre_mm
 from vision.synth.effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
 from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins, placements
@@ -71,6 +78,7 @@ __all__ = [
     "Light",
     "PlacedCoin",
     "PlacedPawn",
+    "PlayedCard",
     "RegionTruth",
     "SynthError",
     "SynthFrame",
@@ -134,12 +142,14 @@ class Variation:
 @dataclass(frozen=True)
 class RegionTruth:
     """What a region really holds: its coins (stack bottom to top, or loose), a pawn colour, and
-    the dice lying in it (a cocked die's value is None, as a reader should report it)."""
+    the dice lying in it (a cocked die's value is None, as a reader should report it) and the
+    card face up on top of it (a discard spot)."""
 
     coins: str = ""
     pawn: str | None = None
     loose: bool = False
     dice: tuple[DieReading, ...] = ()
+    card: CardReading | None = None
 
     @property
     def top(self) -> str | None:
@@ -148,6 +158,8 @@ class RegionTruth:
 
     def reading(self) -> RegionReading:
         """The perfect :class:`RegionReading` of this region."""
+        if self.card is not None:
+            return RegionReading(coin=None, pawn=self.pawn, card=self.card)
         if self.dice:
             return RegionReading(coin=None, pawn=self.pawn, dice=self.dice)
         if self.loose:
@@ -169,6 +181,8 @@ class SynthScene:
     drawing ignores it, benchmarks sort frames by it. ``dice`` are dice lying on the mat
     (usually in a ``tray`` region), drawn in 3D as the camera sees them
     (:mod:`vision.synth.dice`); set them with ``dataclasses.replace(scene, dice=...)``.
+    ``cards`` are playing cards lying face up (:mod:`vision.synth.cards`), drawn in order: the
+    last card of a discard pile lies on top.
     """
 
     geometry: MatGeometry
@@ -180,6 +194,7 @@ class SynthScene:
     image_size: tuple[int, int] = (1920, 1080)
     variants: tuple[str, ...] = ()
     dice: tuple[Die, ...] = ()
+    cards: tuple[PlayedCard, ...] = ()
 
     def __post_init__(self) -> None:
         names = set(self.geometry.region_names())
@@ -251,12 +266,18 @@ class SynthScene:
                 dice.setdefault(region.name, []).append(DieReading(
                     None if die.cocked else die.value, 1.0, die.reported_colour,
                     top_centre_mm(die, camera)))
+        cards = {}
+        for card in self.cards:
+            region = self.geometry.region_at(card.centre_mm)
+            if region is not None:
+                cards[region.name] = CardReading(card.rank, 1.0, card.centre_mm)
         return {
             region.name: RegionTruth(
                 coins=coins.get(region.name, ""),
                 pawn=pawns.get(region.name),
                 loose=region.kind in ("pit", "cup"),
                 dice=tuple(dice.get(region.name, ())),
+                card=cards.get(region.name),
             )
             for region in self.geometry.regions
         }
@@ -358,6 +379,8 @@ def _board_canvas(scene: SynthScene, pixels_per_mm: float) -> Image:
     camera = scene.camera_centre()
     for die in scene.dice:
         draw_die(canvas, die, pixels_per_mm, camera, lighting.direction)
+    for card in scene.cards:
+        draw_card(canvas, card, pixels_per_mm, lighting.direction)
     return canvas
 
 
