@@ -60,15 +60,10 @@ class CardJudgement:
 
 
 def card_seen(observation: Observation, region: str) -> CardSeen | None:
-    """The card the camera read on ``region``, or None when it reports nothing there."""
+    """The card the camera read on ``region``, or None when it saw no card there."""
     reading = observation.regions.get(region)
-    card = getattr(reading, "card", None) if reading is not None else None
-    if card is None:
-        return None
-    if isinstance(card, str):
-        return CardSeen(card, reading.confidence if reading is not None else 0.0)
-    rank = getattr(card, "rank", None)
-    return CardSeen(None if rank is None else str(rank), float(getattr(card, "confidence", 0.0)))
+    card = reading.card if reading is not None else None
+    return None if card is None else CardSeen(card.rank, card.confidence)
 
 
 def judge_card(game: Game, position: Position, moves: list[Move], seen: CardSeen | None
@@ -102,17 +97,23 @@ def card_words(card: str | None, source: str) -> str:
 def _wrong_card(game: Game, position: Position, plays: list[Move], rank: str) -> str:
     """Why the card on the discard spot fits none of the plays the coins show."""
     region = game.card_region(position)
-    cards = sorted({game.card_of(play) or "discard" for play in plays})
+    still = not any(game.changed_regions(position, play) for play in plays)
+    cards = sorted({game.card_of(play) or "?" for play in plays})
     legal = sorted({variant.text() for move in game.iter_moves(position)
                     for variant in game.card_variants(position, move)
                     if game.card_of(variant) == rank and game.changed_regions(position, variant)})
     shown = ", ".join(legal[:PLAYS_NAMED]) + (", ..." if len(legal) > PLAYS_NAMED else "")
-    moved = ("the coins have not moved, which is a discard" if cards == ["discard"]
-             else f"the coins moved as a {' or '.join(cards)} plays")
-    can = (f"a {rank}'s legal plays are {shown}" if legal
-           else f"a {rank} has no legal play (leave the coins and press to discard it)")
-    return (f"The card on {region} is a {rank}, but {moved}; {can}. Put the coins or the card "
-            "right, then press your button again.")
+    moved = ("the coins have not moved, which is a discard" if still
+             else f"the coins moved as {' or '.join(map(_named, cards))} plays")
+    can = (f"{_named(rank)} must be played: its legal plays are {shown}" if legal
+           else f"{_named(rank)} has no legal play (leave the coins and press to discard it)")
+    return (f"The card on {region} is {_named(rank)}, but {moved}; {can}. Put the coins or "
+            "the card right, then press your button again.")
+
+
+def _named(rank: str) -> str:
+    """``a 5``, ``an 8``, ``an A``."""
+    return f"{'an' if rank in ('A', '8') else 'a'} {rank}"
 
 
 class CardReferee:

@@ -1,0 +1,165 @@
+"""The referee runs a Jokers and Coins turn (issue 21, item 5): the card read on the mover's
+discard spot, asked on the panel when the camera is unsure or cannot tell, inferred when only
+one card explains the coins; a card that fits no play rejected; a discard and pass; a bump to
+the supply, and a teammate's bump to its IN confirmed by the camera; a sloppy move rejected.
+Observations are what a perfect camera reports, with the card vision would add."""
+
+from companion.games.jokers_and_coins import GAME
+from companion.referee import Phase, Press, Record, Referee, Seen, WantFrame
+from contract.observation import CardReading, Observation, RegionReading
+from contract.table_state import TableState
+from tests.games.jokers_and_coins.helpers import table
+
+
+def camera_sees(layout: TableState, card: str | None = None, confidence: float = 0.97,
+                seat: int = 1) -> Observation:
+    """A perfect camera's observation of ``layout``, with ``card`` face up on ``seat``'s
+    discard spot (``"?"``: a card whose rank cannot be read)."""
+    regions = {name: RegionReading(look.coin, look.pawn) for name, look in layout.looks().items()}
+    if card is not None:
+        rank = None if card == "?" else card
+        regions[f"discard-{seat}"] = RegionReading(
+            card=CardReading(rank, confidence, (100.0, 100.0)))
+    return Observation(regions)
+
+
+def play(referee: Referee, text: str, card: str | None = None, confidence: float = 0.97,
+         layout: TableState | None = None) -> list[object]:
+    """The mover lays ``card``, moves the coins as ``text`` does (or as ``layout`` shows) and
+    presses; the camera reads the board."""
+    position = referee.position
+    assert position is not None
+    seat = GAME.to_move(position)
+    shown = layout if layout is not None else GAME.layout(GAME.apply_text(position, text))
+    assert referee.handle(Press(f"END{seat}")) == [WantFrame()]
+    return referee.handle(Seen(camera_sees(shown, card, confidence, seat), frame="f1"))
+
+
+def moves(effects: list[object]) -> list[tuple[str, str | None, str | None]]:
+    return [(effect.fields["move"], effect.fields.get("card"), effect.fields.get("card_source"))
+            for effect in effects if isinstance(effect, Record) and effect.kind == "move"]
+
+
+def rulings(effects: list[object]) -> list[Record]:
+    return [effect for effect in effects if isinstance(effect, Record)
+            and effect.kind == "ruling"]
+
+
+def referee_at(position) -> Referee:
+    return Referee(GAME, position, position=position)
+
+
+def test_the_card_read_on_the_discard_spot_tells_a_queen_from_a_ten():
+    referee = referee_at(table(4, {1: ["t20"]}))
+    effects = play(referee, "10:t20>t30", card="Q")
+    assert moves(effects) == [("Q:t20>t30", "Q", "camera")]
+    assert referee.phase is Phase.TURN and GAME.to_move(referee.position) == 2
+    assert "The Q was read by the camera." in referee.view().facts
+    assert any(line.startswith("Legal plays of that Q") for line in referee.view().facts)
+
+
+def test_an_unsure_reading_is_confirmed_on_the_panel_with_the_read_card_first():
+    referee = referee_at(table(4, {1: ["t20"]}))
+    effects = play(referee, "10:t20>t30", card="J", confidence=0.4)
+    assert moves(effects) == [] and referee.phase is Phase.CHOOSING
+    view = referee.view()
+    assert view.candidates[0] == "J:t20>t30"
+    assert set(view.candidates) == {"10:t20>t30", "J:t20>t30", "Q:t20>t30", "K:t20>t30"}
+    referee.handle(Press("SELECT"))
+    effects = referee.handle(Press("CONFIRM", source="panel"))
+    chosen = referee.view().candidates  # the list is gone once chosen
+    assert chosen == ()
+    assert moves(effects) == [(view.candidates[1], view.candidates[1].split(":")[0], "panel")]
+
+
+def test_a_card_no_other_rank_explains_is_inferred_when_the_camera_reads_none():
+    referee = referee_at(table(4, {1: ["t20"]}))
+    assert moves(play(referee, "5:t20>t25")) == [("5:t20>t25", "5", "inferred")]
+    assert "The 5 was inferred from the coins." in referee.view().facts
+
+
+def test_an_unreadable_card_on_a_move_several_ranks_make_is_asked():
+    referee = referee_at(table(4, {1: ["t20"]}))
+    play(referee, "10:t20>t30", card="?")
+    assert referee.phase is Phase.CHOOSING and len(referee.view().candidates) == 4
+
+
+def test_a_card_that_fits_none_of_the_plays_is_rejected_naming_its_plays():
+    referee = referee_at(table(4, {1: ["t20"]}))
+    effects = play(referee, "4:t20>t24", card="5")
+    assert moves(effects) == [] and referee.phase is Phase.TURN
+    message = referee.view().message
+    assert ("The card on discard-1 is a 5, but the coins moved as a 4 plays; a 5 must be "
+            "played") in message
+    assert "5:t20>t25" in message and referee.view().marked == ("discard-1",)
+    assert rulings(effects)[0].fields["ruling"] == "reject"
+    assert moves(play(referee, "5:t20>t25", card="5")) == [("5:t20>t25", "5", "camera")]
+
+
+def test_a_card_with_no_legal_play_is_discarded_and_the_turn_passes():
+    start = GAME.new_position(4)
+    referee = referee_at(start)
+    effects = play(referee, "discard", card="7", layout=GAME.layout(start))
+    assert moves(effects) == [("discard:7", "7", "camera")]
+    assert GAME.to_move(referee.position) == 2
+    assert referee.position.cards.discard[6] == 1  # the 7 is face up, its rank known
+
+
+def test_a_card_that_could_move_is_not_discarded():
+    start = GAME.new_position(4)
+    referee = referee_at(start)
+    effects = play(referee, "discard", card="A", layout=GAME.layout(start))
+    assert moves(effects) == [] and referee.phase is Phase.TURN
+    assert "the coins have not moved, which is a discard" in referee.view().message
+    assert "A:enter" in referee.view().message
+
+
+def test_a_discard_of_unread_rank_is_entered_on_the_panel():
+    start = GAME.new_position(4)
+    referee = referee_at(start)
+    play(referee, "discard", layout=GAME.layout(start))
+    candidates = referee.view().candidates
+    assert referee.phase is Phase.CHOOSING
+    assert set(candidates) == {f"discard:{rank}" for rank in
+                               ("2", "3", "4", "5", "6", "7", "8", "9", "10", "joker")}
+    while referee.view().candidates[referee.view().selected] != "discard:9":
+        referee.handle(Press("SELECT"))
+    assert moves(referee.handle(Press("CONFIRM", source="keyboard"))) == [
+        ("discard:9", "9", "keyboard")]
+
+
+def test_an_opponent_bumped_goes_back_to_its_supply():
+    referee = referee_at(table(4, {1: ["t20"], 2: ["t25"]}))
+    effects = play(referee, "5:t20>t25", card="5")
+    assert moves(effects) == [("5:t20>t25", "5", "camera")]
+    assert "Seat 2's coin on t25 goes back to its supply." in referee.view().message
+    assert referee.position.coins[1].count(-1) == 4
+
+
+def test_a_teammate_bumped_to_its_in_is_waited_for_until_the_camera_sees_it():
+    position = table(4, {1: ["t20"], 3: ["t30"]})
+    after = GAME.apply_text(position, "10:t20>t30")
+    part = GAME.mover_part(position, GAME.parse_move("10:t20>t30"))
+    assert part is not None and "t40" not in part and "t40" in GAME.layout(after)
+    referee = referee_at(position)
+    effects = play(referee, "10:t20>t30", card="10", layout=part)
+    assert moves(effects) == [("10:t20>t30", "10", "camera")]
+    assert referee.phase is Phase.RESTORE and referee.view().marked == ("t40",)
+    assert "to its IN t40" in referee.view().message
+    assert referee.handle(Press("CONFIRM")) == [WantFrame()]
+    referee.handle(Seen(camera_sees(part)))
+    assert referee.phase is Phase.RESTORE and referee.view().severity == "error"
+    referee.handle(Press("CONFIRM"))
+    referee.handle(Seen(camera_sees(GAME.layout(after))))
+    assert referee.phase is Phase.TURN and GAME.to_move(referee.position) == 2
+
+
+def test_a_sloppy_move_is_rejected_and_the_put_right_one_accepted():
+    position = table(4, {1: ["t20", "t50"]})
+    referee = referee_at(position)
+    sloppy = GAME.layout(GAME.apply_text(position, "5:t20>t25"))
+    sloppy = TableState({name: contents for name, contents in sloppy.items() if name != "t50"})
+    effects = play(referee, "5:t20>t25", card="5", layout=sloppy)
+    assert moves(effects) == [] and "t50" in referee.view().marked
+    assert rulings(effects)[0].fields["ruling"] == "reject"
+    assert moves(play(referee, "5:t20>t25", card="5")) == [("5:t20>t25", "5", "camera")]
