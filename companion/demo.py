@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration.profile import VisionProfile
+from companion.demo_cards import CardDirector, DealtCards
 from companion.demo_rolls import RollingDirector
 from companion.games.base import Game, Move, Position
 from companion.launch import (
@@ -47,6 +48,7 @@ from companion.referee import Phase
 from companion.table import Table, Verdict
 from contract.table_state import TableState
 from vision.camera import CameraOptions, SimCamera
+from vision.synth.cards import PlayedCard
 from vision.synth.dice import Die
 
 #: How many legal moves a bot looks at before choosing; bounds a turn in huge positions.
@@ -161,6 +163,10 @@ class PhysicalBoard:
         """Push every coin to a slightly different spot in its square (a new layout seed)."""
         self.camera.synth.set_scene(replace(self.camera.scene, layout_seed=layout_seed))
 
+    def show_cards(self, cards: Sequence[PlayedCard]) -> None:
+        """Cards lie face up on the discard spots (the top of each pile)."""
+        self.camera.show_cards(cards)
+
     def show_dice(self, dice: Sequence[Die]) -> None:
         """Dice land in the tray (the last throw's are picked up first)."""
         self.camera.show_dice(dice)
@@ -175,9 +181,10 @@ class PhysicalBoard:
         return self.camera.synth.frames_read
 
 
-class Director(RollingDirector):
+class Director(RollingDirector, CardDirector):
     """Plays the people at a simulated table: moves coins, presses buttons, answers questions,
-    throws dice (:mod:`companion.demo_rolls`)."""
+    throws dice (:mod:`companion.demo_rolls`), plays cards from real hands
+    (:mod:`companion.demo_cards`)."""
 
     def __init__(self, table: Table, board: PhysicalBoard, press: Callable[[str], None],
                  options: DemoOptions, after_turn: Callable[[int], None] | None = None) -> None:
@@ -191,6 +198,8 @@ class Director(RollingDirector):
         self._fix_rng = random.Random(f"{options.seed}/straighten")
         self._changed = threading.Condition()
         self._verdicts: list[Verdict] = []
+        self._card_history: dict[int, DealtCards] = {}
+        self._next_cards: DealtCards | None = None
         table.on_change(self._notify)
         table.on_verdict(self._verdict)
 
@@ -257,10 +266,10 @@ class Director(RollingDirector):
         plies = self._plies()
         rng = random.Random(f"{self.options.seed}/{plies}")
         mover = self.game.to_move(position)
-        move = self._choose(position, mover, rng)
+        move = self._card_move(position, mover, rng) or self._choose(position, mover, rng)
         after = self.game.apply(position, move)
         expected = self._settled(after)
-        self._move_by_hand(after)
+        self._move_by_hand(after, self.game.mover_part(position, move))
         sloppy = rng.random() < self.options.sloppy_rate and self.board.knock_off(rng) is not None
         for _ in range(self.options.max_tries):
             if stop.is_set():
@@ -271,6 +280,7 @@ class Director(RollingDirector):
                 self.report.asks += 1
                 self._choose_candidate(position, after, stop)
             if referee.position == expected:
+                self._cards_accepted(plies + 1)
                 self.board.lay_out(self.game.layout(expected))
                 self._pause(0.3)
                 return True
@@ -368,11 +378,13 @@ class Director(RollingDirector):
         self.board.hand(False)
         self._pause(0.5)
 
-    def _move_by_hand(self, after: Position) -> None:
+    def _move_by_hand(self, after: Position, part: TableState | None = None) -> None:
+        """Reach over the board and leave it as ``after`` shows it (or as ``part``: the
+        mover's own part of a move, the rest to be done by hand once the screen asks)."""
         self.board.hand(True)
         self._pause(0.4)
         self._wait_frames(2)
-        self.board.lay_out(self.game.layout(after))
+        self.board.lay_out(part if part is not None else self.game.layout(after))
         self._pause(0.2)
         self.board.hand(False)
 

@@ -131,6 +131,7 @@ def snapshot_of(
         last_moves=view.last_moves,
         message=_message(view, waiting_reason),
         result=view.result,
+        facts=view.facts,
     )
 
 

@@ -5,7 +5,7 @@ the supply, and a teammate's bump to its IN confirmed by the camera; a sloppy mo
 Observations are what a perfect camera reports, with the card vision would add."""
 
 from companion.games.jokers_and_coins import GAME
-from companion.referee import Phase, Press, Record, Referee, Seen, WantFrame
+from companion.referee import Effect, Phase, Press, Record, Referee, Seen, WantFrame
 from contract.observation import CardReading, Observation, RegionReading
 from contract.table_state import TableState
 from tests.games.jokers_and_coins.helpers import table
@@ -24,7 +24,7 @@ def camera_sees(layout: TableState, card: str | None = None, confidence: float =
 
 
 def play(referee: Referee, text: str, card: str | None = None, confidence: float = 0.97,
-         layout: TableState | None = None) -> list[object]:
+         layout: TableState | None = None) -> list[Effect]:
     """The mover lays ``card``, moves the coins as ``text`` does (or as ``layout`` shows) and
     presses; the camera reads the board."""
     position = referee.position
@@ -35,12 +35,12 @@ def play(referee: Referee, text: str, card: str | None = None, confidence: float
     return referee.handle(Seen(camera_sees(shown, card, confidence, seat), frame="f1"))
 
 
-def moves(effects: list[object]) -> list[tuple[str, str | None, str | None]]:
+def moves(effects: list[Effect]) -> list[tuple[str, str | None, str | None]]:
     return [(effect.fields["move"], effect.fields.get("card"), effect.fields.get("card_source"))
             for effect in effects if isinstance(effect, Record) and effect.kind == "move"]
 
 
-def rulings(effects: list[object]) -> list[Record]:
+def rulings(effects: list[Effect]) -> list[Record]:
     return [effect for effect in effects if isinstance(effect, Record)
             and effect.kind == "ruling"]
 

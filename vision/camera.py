@@ -46,6 +46,7 @@ from vision.image_file import read_image
 
 if TYPE_CHECKING:
     from vision.synth import SynthScene
+    from vision.synth.cards import PlayedCard
     from vision.synth.dice import Die
 
 #: A BGR image as OpenCV gives it (uint8, height x width x 3).
@@ -449,7 +450,12 @@ class SimCamera(_SourceBase):
             self._synth_module.SynthScene.build(
                 coins, pawns or {}, current.geometry, current.variation, current.hands,
                 current.layout_seed, current.image_size,
-            ), dice=current.dice))
+            ), dice=current.dice, cards=current.cards))
+
+    def show_cards(self, cards: Sequence[PlayedCard]) -> None:
+        """From the next frame on, these cards lie face up on the mat (discard piles, the last
+        on top); coins, pawns, dice, camera, light and hands stay."""
+        self.synth.set_scene(replace(self.scene, cards=tuple(cards)))
 
     def show_dice(self, dice: Sequence[Die]) -> None:
         """From the next frame on, these dice lie on the mat (usually in its tray; see

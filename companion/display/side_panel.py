@@ -127,9 +127,9 @@ def draw_taken(surface: pygame.Surface, taken: str, box: Box, cache: Sprites) ->
 def draw_list(
     surface: pygame.Surface, snapshot: Snapshot, layout: Layout, cache: Sprites
 ) -> None:
-    """The path's label, then the candidates being asked about (scrolled so the selected one
-    shows) or else the last moves, newest at the bottom."""
-    box = layout.list_area
+    """The game's facts, the path's label, then the candidates being asked about (scrolled so
+    the selected one shows) or else the last moves, newest at the bottom."""
+    box = draw_facts(surface, snapshot.facts, layout.list_area, layout, cache)
     line_height = round(layout.text.normal * 0.95)
     top = box.y + round(layout.text.small * 0.9)
     lines: list[tuple[str, RGB, RGB | None]] = []
@@ -164,6 +164,23 @@ def draw_list(
         size = fit_size(cache, text, layout.text.normal, box.width - 16)
         blit_left(surface, cache.text(text, size, colour), (box.x + 8, y + line_height // 2))
         y += line_height
+
+
+def draw_facts(surface: pygame.Surface, facts: tuple[str, ...], box: Box, layout: Layout,
+               cache: Sprites) -> Box:
+    """The game's lines about the table (at most half of ``box``), each shrunk to fit its
+    width; returns the rest of ``box`` below them."""
+    if not facts:
+        return box
+    line_height = round(layout.text.small * 1.15)
+    shown = facts[:max(1, box.height // 2 // line_height)]
+    y = box.y
+    for text in shown:
+        size = fit_size(cache, text, layout.text.small, box.width)
+        surface.blit(cache.text(text, size, TEXT), (box.x, y))
+        y += line_height
+    used = y - box.y + line_height // 2
+    return Box(box.x, box.y + used, box.width, max(0, box.height - used))
 
 
 def candidate_window(count: int, rows: int, selected: int | None) -> int:

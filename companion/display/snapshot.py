@@ -151,6 +151,8 @@ class Snapshot:
     ``last_moves`` are move texts, oldest first. ``result`` is set when the game is over.
     ``to_move`` is a seat number or None (setup, game over). ``mat`` is the board of any shape
     (a ring track, pits); without it the board is a grid of ``files`` x ``ranks`` squares.
+    ``facts`` are the game's lines about the table as a whole (the card just played, each
+    team's progress, the cards left), drawn above the list of moves.
     """
 
     title: str = "Coin Table Companion"
@@ -174,6 +176,7 @@ class Snapshot:
     camera: CameraView | None = field(default=None, compare=False)
     result: str | None = None
     mat: MatView | None = None
+    facts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not (1 <= self.files <= len(FILE_LETTERS) and 1 <= self.ranks <= 99):

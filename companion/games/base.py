@@ -388,6 +388,11 @@ class Game(ABC):
         IN); None (the default) when the mover's part leaves the table as the move does."""
         return None
 
+    def progress(self, position: Position) -> dict[int, float]:
+        """How far each seat is on its way to winning, for the demo's greedy bots: the score
+        by default (a race game adds the distance its pieces have covered)."""
+        return {seat: float(score) for seat, score in self.scores(position).items()}
+
     def facts(self, position: Position, last: tuple[Position, Move] | None
               ) -> tuple[str, ...]:
         """Short lines the screen shows beside the board about the game as a whole (the card

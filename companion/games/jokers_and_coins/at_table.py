@@ -62,6 +62,23 @@ def mover_part(before: JokersPosition, after: JokersPosition) -> TableState | No
     return TableState({name: contents for name, contents in table.items() if name not in placed})
 
 
+def covered(position: JokersPosition) -> dict[int, float]:
+    """Each seat's progress for a bot: 100 a coin HOME, plus the spaces its coins on the track
+    have come from START (a coin just behind START, sent back by a 7, is nearly at its IN)."""
+    ring = position.ring
+    found = {}
+    for seat, places in enumerate(position.coins, start=1):
+        start = ring.starts[seat - 1]
+        total = 0.0
+        for place in places:
+            if place >= ring.size:
+                total += 100 + place - ring.size
+            elif place != SUPPLY:
+                total += (place - start) % ring.size + 1
+        found[seat] = total
+    return found
+
+
 def facts(position: JokersPosition, last: tuple[JokersPosition, JokersMove] | None
           ) -> tuple[str, ...]:
     """The lines of the side screen: the card just played and what it could have done, each

@@ -47,6 +47,7 @@ from companion.games.base import (
     counted_perft,
 )
 from companion.games.jokers_and_coins.at_table import (
+    covered,
     discard_spot,
     discards_by_rank,
     facts,
@@ -224,6 +225,10 @@ class JokersAndCoins(Game):
         """The ring before a bumped teammate's coin is put on its IN by hand."""
         position = _position(position)
         return mover_part(position, self.apply(position, move))
+
+    def progress(self, position: Position) -> dict[int, float]:
+        """Coins HOME (100 each) and the spaces each seat's coins have come from START."""
+        return covered(_position(position))
 
     def facts(self, position: Position, last: tuple[Position, Move] | None
               ) -> tuple[str, ...]:
