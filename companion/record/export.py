@@ -19,7 +19,9 @@ seat 1 in the usual turn order) and ``N...`` before a move that continues a roun
 A new round starts whenever the player to move has a seat number no greater than the previous
 mover's. Passes are moves (``pass``) followed by a comment, and a roll of real dice is followed by
 its faces and their source (``roll:4 {dice 4 (camera)}``; a battle's ``{dice 5 : 3+2 (random)}``
-gives the attacker's faces, then the defender's, tied rounds first). Moves later taken back stay
+gives the attacker's faces, then the defender's, tied rounds first). In a card game the card of
+a move the camera did not read is said with how it was known (``5:t12>t17 {card 5 (inferred)}``,
+``{card 10 (panel)}``); the journal keeps the source of every card. Moves later taken back stay
 in the text as comments (``{taken back: c2-c3}``), so the moves outside braces are exactly the
 line of play.
 The movetext ends with the result: ``*`` for an unfinished game, otherwise the winning seat
@@ -348,6 +350,8 @@ def _items(timeline: GameTimeline) -> list[Item]:
                 items.append(CommentItem(event.text or f"player {seat} has no legal move"))
             elif event.dice:
                 items.append(CommentItem(dice_comment(event)))
+            elif event.card_source not in (None, "camera"):
+                items.append(CommentItem(f"card {event.card} ({event.card_source})"))
             elif event.text:
                 items.append(CommentItem(event.text))
         elif event.kind == "correction" and event.correction == "undo":
