@@ -247,13 +247,17 @@ class JokersAndCoins(Game):
         return position_from_reading(_position(template), observation)
 
     def prompt(self, position: Position) -> str:
-        """Whose coins the mover plays, and the reminder to draw first."""
+        """Whose coins the mover plays, the reminder to draw first, and what to do at the
+        table: lay the card on the discard spot, move, press."""
         position = _position(position)
         if self.is_over(position):
             return ""
         seat = played_seat(position)
         whose = "" if seat == position.to_move else f" (you move seat {seat}'s coins)"
-        return reminder(position.cards, position.to_move) + whose
+        mover = position.to_move
+        return (reminder(position.cards, mover) + whose + f" Lay the card you play on "
+                f"{discard_spot(mover)}, move, then press END{mover} (a card with no legal "
+                "play: lay it there and press).")
 
     def table_note(self, position: Position, move: Move) -> str:
         """Where a bumped coin goes (by hand); a discarded card goes on the discard pile."""

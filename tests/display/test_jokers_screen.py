@@ -1,0 +1,63 @@
+"""The side screen of a Jokers and Coins game (issue 21, item 5): the ring and HOME rows with
+every coin, each seat's progress, the card just played and its legal plays, the team progress
+and the cards left by rank, drawn on a real pygame surface and saved as a PNG."""
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from companion.display.layout import compute_layout
+from companion.display.pieces import LIGHT_SQUARE
+from companion.display.screen import save_screenshot
+from companion.games.jokers_and_coins import GAME
+from companion.referee import Press, Referee, Seen
+from companion.screen_view import default_seats, snapshot_of
+from contract.observation import CardReading, Observation, RegionReading
+from tests.games.jokers_and_coins.helpers import table
+
+SIZE = (1280, 720)
+
+
+def after_a_played_queen():
+    position = table(4, {1: ["t20", "h1-1"], 2: ["t25", "t60"], 3: ["t30"], 4: ["h4-4"]})
+    referee = Referee(GAME, position, position=position)
+    part = GAME.mover_part(position, GAME.parse_move("Q:t20>t30"))
+    assert part is not None  # seat 3 is seat 1's partner: its coin goes to its IN by hand
+    looks = GAME.layout(GAME.apply_text(position, "Q:t20>t30")).looks()
+    regions = {name: RegionReading(look.coin, look.pawn) for name, look in looks.items()}
+    regions["discard-1"] = RegionReading(card=CardReading("Q", 0.95, (0.0, 0.0)))
+    referee.handle(Press("END1"))
+    referee.handle(Seen(Observation(regions)))
+    return referee
+
+
+def test_the_screen_shows_the_ring_the_card_played_and_the_cards_left(tmp_path):
+    referee = after_a_played_queen()
+    view = referee.view()
+    facts = view.facts
+    assert facts[0] == "The Q was read by the camera."
+    assert facts[1] == "Seat 1 played a Q: Q:t20>t30"
+    assert facts[2].startswith("Legal plays of that Q (") and "Q:enter" in facts[2]
+    assert "Teams HOME: 1+3: 1/8, 2+4: 1/8" in facts
+    assert any(line.startswith("Unseen cards: A:12") and "Q:11" in line for line in facts)
+    seats = default_seats(4, GAME.info.token_colours)
+    snapshot = snapshot_of(view, seats, game=GAME.name)
+    assert snapshot.mat is not None and snapshot.facts == facts
+    assert snapshot.player(1).note.startswith("5 cards")
+    path = save_screenshot(snapshot, tmp_path / "jokers.png", SIZE)
+    image = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2RGB)
+    assert image.shape[:2] == (SIZE[1], SIZE[0])
+    layout = compute_layout(SIZE, players=4, mat=snapshot.mat)
+    boxes = dict(layout.regions)
+    coins = GAME.layout(referee.position)
+    assert {"t30", "t40", "h1-1", "h4-4"} <= set(coins)
+    for name in coins:  # every coin covers its space's middle, HOME rows included
+        x, y = boxes[name].center
+        assert np.abs(image[y, x].astype(int) - LIGHT_SQUARE).max() > 8, name
+    bare = save_screenshot(replace(snapshot, facts=()), tmp_path / "bare.png", SIZE)
+    plain = cv2.cvtColor(cv2.imread(str(bare)), cv2.COLOR_BGR2RGB)
+    area = layout.list_area
+    drawn = np.abs(image[area.y:area.bottom, area.x:area.right].astype(int)
+                   - plain[area.y:area.bottom, area.x:area.right].astype(int)).max(axis=2)
+    assert (drawn > 40).sum() > 500  # the facts' text is drawn in the list area
