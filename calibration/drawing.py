@@ -14,6 +14,7 @@ from functools import cache
 from typing import Literal
 
 from calibration.geometry import Circle, Mark, Marker, MatGeometry, Point, Rect, Region
+from contract.colours import colour_rgb
 
 Colour = tuple[int, int, int]
 
@@ -148,8 +149,34 @@ def _outline(points: list[Point], width: float) -> list[Item]:
             for index in range(len(points))]
 
 
+#: Segments of the polygon that draws a ring mark (round to a tenth of a millimetre at 30 mm),
+#: and the ring's width: it lies inside its mark's square.
+_RING_SEGMENTS = 72
+RING_MARK_MM = 1.2
+
+
+def _ring_mark_items(mark: Mark) -> list[Item]:
+    """A ring :data:`RING_MARK_MM` wide inscribed in the mark's square, dark for a corner, in
+    the seat's colour for a seat; or a label's text."""
+    x, y = mark.rect.centre
+    colour = BORDER if mark.kind == "corner" else colour_rgb(mark.colour)
+    if mark.kind == "label":
+        height = mark.rect.size[1]
+        return [Text((x, y + height / 2), height, mark.text, colour, "centre")]
+    width = RING_MARK_MM
+    radius = mark.rect.size[0] / 2 - width / 2
+    points = [(x + radius * math.cos(2 * math.pi * index / _RING_SEGMENTS),
+               y + radius * math.sin(2 * math.pi * index / _RING_SEGMENTS))
+              for index in range(_RING_SEGMENTS)]
+    return [Line(points[index], points[(index + 1) % len(points)], width, colour)
+            for index in range(len(points))]
+
+
 def _mark_items(mark: Mark, square_mm: float) -> list[Item]:
-    """A wall bar, a five-pointed star outline (a point towards North) or an X."""
+    """A wall bar, a five-pointed star outline (a point towards North), an X, or a ring
+    mark."""
+    if mark.kind in ("corner", "seat", "label"):
+        return _ring_mark_items(mark)
     if mark.kind == "wall":
         return [FilledRect(mark.rect, WALL)]
     width = max(0.35, 0.01 * square_mm)

@@ -28,8 +28,10 @@ MARKER_DICTIONARY = "DICT_4X4_50"
 #: ``discard`` spot is where a player lays the card they play, face up.
 RegionKind = Literal["square", "pit", "track", "cup", "tray", "discard"]
 
-#: Printed marks that are no region: a thick ``wall`` line, a ``star``, an X (``cross``).
-MarkKind = Literal["wall", "star", "cross"]
+#: Printed marks that are no region: a thick ``wall`` line, a ``star``, an X (``cross``); on a
+#: ring, a dark ring around a ``corner`` space, a ``seat``'s coloured ring around a space and a
+#: ``label`` in a seat's colour.
+MarkKind = Literal["wall", "star", "cross", "corner", "seat", "label"]
 
 Point = tuple[float, float]
 
@@ -119,10 +121,14 @@ class Mark:
 
     A ``wall`` is a dark bar filling ``rect``; a ``star`` (five points) and a ``cross`` (an X of
     two diagonals) are outlines inscribed in ``rect``, a square centred on their square's centre.
+    A ``corner`` or ``seat`` ring is inscribed in ``rect`` (see :mod:`calibration.ring_mat`), in
+    the colour named ``colour`` for a seat; a ``label`` prints ``text`` centred on ``rect``.
     """
 
     kind: MarkKind
     rect: Rect
+    colour: str = ""
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -489,20 +495,34 @@ _SIZED: dict[str, Callable[[float], MatGeometry]] = {
 }
 
 
+#: Mats drawn for a number of seats (the Jokers and Coins ring, 2 to 6 seats).
+SEATED_MATS = ("jokers-and-coins",)
+
+
 def mat_names() -> tuple[str, ...]:
     """Names accepted by :func:`mat_for_game`."""
-    return tuple(sorted(_MATS))
+    return tuple(sorted((*_MATS, *SEATED_MATS)))
 
 
-def mat_for_game(name: str, square_mm: float | None = None) -> MatGeometry:
-    """The default mat of game ``name``; ``square_mm`` resizes grid boards.
+def mat_for_game(name: str, square_mm: float | None = None, players: int | None = None,
+                 variants: tuple[str, ...] = ()) -> MatGeometry:
+    """The default mat of game ``name``; ``square_mm`` resizes grid boards, ``players`` sets
+    the seats of a mat of :data:`SEATED_MATS` (4 by default) and ``variants`` its game's
+    variants that change the mat (the ring's ``side-L``, ``in-K``, ``start-K``).
 
-    Raises :class:`GeometryError` for an unknown game, naming the known ones.
+    Raises :class:`GeometryError` for an unknown game, naming the known ones, or an option
+    the mat does not have.
     """
-    if name not in _MATS:
+    if name not in mat_names():
         raise GeometryError(f"no mat for game {name!r}; known: {', '.join(mat_names())}")
+    if players is not None and name not in SEATED_MATS:
+        raise GeometryError(f"mat {name!r} has no number of players to set")
     if square_mm is not None:
         if name not in _SIZED:
             raise GeometryError(f"mat {name!r} has no square size to set")
         return _SIZED[name](square_mm)
+    if name in SEATED_MATS:
+        from calibration.ring_mat import DEFAULT_PLAYERS, jokers_mat
+
+        return jokers_mat(DEFAULT_PLAYERS if players is None else players, variants)
     return _MATS[name]()

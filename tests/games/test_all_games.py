@@ -8,7 +8,7 @@ import zlib
 
 import pytest
 
-from calibration.geometry import GeometryError, mat_for_game, mat_names
+from calibration.geometry import SEATED_MATS, GeometryError, mat_for_game, mat_names
 from companion.games import RulesError, game_names, get_game, register_game
 from companion.games.coin_isolation.position import VARIANTS, starting_coins
 from companion.games.shakala.table import REGIONS as SHAKALA_REGIONS
@@ -76,7 +76,6 @@ PLAYERS = {"coin-isolation": (2, 3, 4), "jokers-and-coins": (2, 3, 4, 3)}
 ENDLESS = {"shakala"}
 #: Games whose mat is a later step: the regions their positions may use, until it exists.
 PENDING_MATS = {
-    "jokers-and-coins": lambda position: set(position.ring.regions()),
     "shakala": lambda position: set(SHAKALA_REGIONS),
 }
 
@@ -162,7 +161,12 @@ def mat_regions(game, position):
     """The region names of the game's mat (or of the mat it will have)."""
     if game.name in PENDING_MATS:
         return PENDING_MATS[game.name](position)
-    return {region.name for region in mat_for_game(game.info.mat).regions}
+    if game.info.mat in SEATED_MATS:
+        mat = mat_for_game(game.info.mat, players=position.players,
+                           variants=tuple(position.variants))
+    else:
+        mat = mat_for_game(game.info.mat)
+    return {region.name for region in mat.regions}
 
 
 @pytest.mark.parametrize("name", game_names())

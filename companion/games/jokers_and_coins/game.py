@@ -101,10 +101,13 @@ class JokersAndCoins(Game):
     """The Jokers and Coins rules engine (2 to 6 seats, seat 1 moves first)."""
 
     name = GAME_NAME
+    #: Seat colours (the screen, and the rings printed on the mat: calibration/ring_mat.py):
+    #: Okabe-Ito colours. Seats 5 and 6 play blue and yellow tokens: the pair every common
+    #: colour-blindness still tells apart (and by lightness alone), far in hue from copper.
     info = GameInfo(
         title="Jokers and Coins", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
         mat="jokers-and-coins", coin_kinds=COIN_KINDS, hidden_information=True,
-        token_colours=("orange", "white", "purple", "black", "red", "blue"),
+        token_colours=("orange", "purple", "green", "red", "blue", "yellow"),
         score_unit=" home", seat_heading="Supply", seat_names=SEAT_NAMES,
         variants=VARIANT_NOTES,
     )

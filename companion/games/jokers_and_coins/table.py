@@ -24,7 +24,7 @@ from contract.table_state import RegionContents, TableState
 SEAT_COINS: Mapping[int, str] = {1: "P", 2: "N", 3: "D", 4: "Q"}
 COIN_KINDS = "PNDQ"
 #: Names of what each seat plays, for seat names and messages.
-SEAT_PIECES = ("pennies", "nickels", "dimes", "quarters", "red tokens", "blue tokens")
+SEAT_PIECES = ("pennies", "nickels", "dimes", "quarters", "blue tokens", "yellow tokens")
 
 
 def seat_look(seat: int) -> RegionContents:

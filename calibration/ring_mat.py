@@ -1,0 +1,283 @@
+"""The Jokers and Coins mat: a ring of ``sides × side length`` round spaces, HOME rows, and each
+seat's supply and discard spot, for 2 to 6 seats (``calibration/MATS.md`` has it in prose).
+
+The ring is a regular polygon, one side per seat (a square for two seats, who sit opposite),
+with seat 1 at South's (bottom) edge. Each side starts at its corner: space 0 of a side is
+centred on the polygon's vertex, and the spaces follow one another ``pitch`` apart, clockwise as
+seen from above (along South's edge that is right to left, then up West's edge). Names follow
+the engine (:mod:`companion.games.jokers_and_coins.ring`): ``t1``.. from seat 1's corner, and
+``hS-K`` for seat S's HOME space K, K = 1 next to its IN space. A seat's HOME row leaves its IN
+space towards the inside of the ring, perpendicular to its side where it fits, else turned by the
+smallest multiple of 10 degrees that keeps every space clear of every other. Outside its side,
+each seat has a round ``supply-S`` (kind ``cup``) and a square ``discard-S`` (kind ``discard``)
+that holds a poker-size card at any rotation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from calibration.drawing import RING_MARK_MM
+from calibration.geometry import (
+    Circle,
+    GeometryError,
+    Mark,
+    MatGeometry,
+    Point,
+    Rect,
+    Region,
+    Shape,
+    corner_markers,
+)
+
+GAME_MAT = "jokers-and-coins"
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+DEFAULT_PLAYERS = 4
+DEFAULT_SIDE, DEFAULT_IN, DEFAULT_START = 18, 3, 8
+HOME_SPACES = 4
+#: A track or HOME space: 28 mm across, so a quarter (24.26 mm) or a quarter-sized token lies
+#: in it with about 2 mm to spare all round.
+SPACE_RADIUS_MM = 14.0
+#: Centre to centre along the ring: 4 mm of paper between two spaces, room for a seat mark.
+SPACE_PITCH_MM = 32.0
+#: A seat's supply: a circle 64 mm across, four quarters with room to spare.
+SUPPLY_RADIUS_MM = 32.0
+#: A poker-size card (63 x 88 mm) turns within a circle of its diagonal, 108.6 mm; the discard
+#: square adds 5.7 mm a side, so a card at any rotation lies inside it.
+CARD_MM = (63.0, 88.0)
+DISCARD_SIDE_MM = 120.0
+#: Paper between the ring and what lies outside it, and between supply and discard.
+CLEARANCE_MM = 10.0
+#: A seat's mark is a ring of its colour around a space, from ``MARK_INSET_MM`` outside the
+#: space, ``RING_MARK_MM`` wide: it stays on the paper between two spaces.
+MARK_INSET_MM = 0.4
+#: Seat colours, printed around each seat's START, IN and HOME spaces, and the colours of its
+#: pieces on the screen (``GameInfo.token_colours``): Okabe-Ito colours that colour-blind players
+#: can tell apart. Seats 5 and 6 play tokens of the last two, blue and yellow.
+SEAT_COLOURS: tuple[str, ...] = ("orange", "purple", "green", "red", "blue", "yellow")
+#: Turns of a HOME row away from the perpendicular, tried in this order (degrees).
+_HOME_TURNS = (0, 10, -10, 20, -20, 30, -30, 40, -40, 50, -50)
+_LABEL_MM = 3.5
+
+
+@dataclass(frozen=True)
+class RingLayout:
+    """The ring's numbers: seats, sides, spaces a side and the IN and START offsets."""
+
+    players: int = DEFAULT_PLAYERS
+    side_length: int = DEFAULT_SIDE
+    in_offset: int = DEFAULT_IN
+    start_offset: int = DEFAULT_START
+    pitch_mm: float = SPACE_PITCH_MM
+
+    @property
+    def sides(self) -> int:
+        """A square for two seats, else one side per seat."""
+        return 4 if self.players == 2 else self.players
+
+    @property
+    def size(self) -> int:
+        return self.sides * self.side_length
+
+    def seat_side(self, seat: int) -> int:
+        """The side (0-based, clockwise from South's) where ``seat`` sits."""
+        return (seat - 1) * (2 if self.players == 2 else 1)
+
+    def check(self) -> None:
+        """Raise :class:`GeometryError` for a ring the engine does not play."""
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise GeometryError(f"Jokers and Coins is for {MIN_PLAYERS} to {MAX_PLAYERS} "
+                                f"players, not {self.players}")
+        if not 10 <= self.side_length <= 30:
+            raise GeometryError(f"a side of {self.side_length} spaces is out of range; use 10 "
+                                "to 30")
+        offsets = (self.in_offset, self.start_offset)
+        if min(offsets) < 0 or max(offsets) >= self.side_length or len(set(offsets)) < 2:
+            raise GeometryError(f"IN offset {self.in_offset} and START offset "
+                                f"{self.start_offset} must differ and lie on the side "
+                                f"(0 to {self.side_length - 1})")
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One side of the polygon: its corner (mm), its direction of play and its inward normal."""
+
+    corner: Point
+    along: Point
+    inward: Point
+
+    def at(self, along_mm: float, inward_mm: float) -> Point:
+        return (self.corner[0] + along_mm * self.along[0] + inward_mm * self.inward[0],
+                self.corner[1] + along_mm * self.along[1] + inward_mm * self.inward[1])
+
+
+def _sides(ring: RingLayout) -> tuple[_Side, ...]:
+    """The polygon's sides from South's, its first corner at (0, 0) (the caller shifts it)."""
+    length = ring.side_length * ring.pitch_mm
+    corner = (0.0, 0.0)
+    found = []
+    for index in range(ring.sides):
+        angle = math.pi + 2 * math.pi * index / ring.sides  # South's edge runs right to left
+        along = (math.cos(angle), math.sin(angle))
+        found.append(_Side(corner, along, (-along[1], along[0])))
+        corner = (corner[0] + length * along[0], corner[1] + length * along[1])
+    return tuple(found)
+
+
+def _track(ring: RingLayout, sides: tuple[_Side, ...]) -> list[Region]:
+    return [Region(f"t{index * ring.side_length + step + 1}", "track",
+                   Circle(side.at(step * ring.pitch_mm, 0.0), SPACE_RADIUS_MM))
+            for index, side in enumerate(sides) for step in range(ring.side_length)]
+
+
+def _home_row(ring: RingLayout, side: _Side, seat: int, turn_degrees: float) -> list[Region]:
+    """Seat ``seat``'s HOME spaces leaving its IN space inwards, turned by ``turn_degrees``
+    towards the direction of play."""
+    turn = math.radians(turn_degrees)
+    along, inward = math.sin(turn), math.cos(turn)
+    base = ring.in_offset * ring.pitch_mm
+    return [Region(f"h{seat}-{space}", "track",
+                   Circle(side.at(base + space * ring.pitch_mm * along,
+                                  space * ring.pitch_mm * inward), SPACE_RADIUS_MM))
+            for space in range(1, HOME_SPACES + 1)]
+
+
+def _circles_clear(first: list[Region], second: list[Region], distance: float) -> bool:
+    return all(math.dist(a.centre, b.centre) >= distance - 1e-6
+               for a in first for b in second if a is not b)
+
+
+def _homes(ring: RingLayout, sides: tuple[_Side, ...], track: list[Region]) -> list[Region]:
+    """Every seat's HOME row, each at the first turn that keeps it a pitch from all others."""
+    placed: list[Region] = []
+    for seat in range(1, ring.players + 1):
+        side = sides[ring.seat_side(seat)]
+        for turn in _HOME_TURNS:
+            row = _home_row(ring, side, seat, turn)
+            if _circles_clear(row, track + placed, ring.pitch_mm) and _circles_clear(
+                    row, row, ring.pitch_mm):
+                placed.extend(row)
+                break
+        else:
+            raise GeometryError(f"seat {seat}'s HOME row does not fit between the spaces "
+                                f"with IN {ring.in_offset} spaces after the corner; choose "
+                                "another IN offset")
+    return placed
+
+
+def _reach(direction: Point, half_side: float) -> float:
+    """How far an upright square of half side ``half_side`` reaches along ``direction``."""
+    return half_side * (abs(direction[0]) + abs(direction[1]))
+
+
+def _seat_places(ring: RingLayout, side: _Side, seat: int) -> tuple[Region, Region]:
+    """Outside seat ``seat``'s side: its supply a third of the way along, then its discard."""
+    outward = (-side.inward[0], -side.inward[1])
+    length = ring.side_length * ring.pitch_mm
+    half = DISCARD_SIDE_MM / 2
+    supply_along = 0.35 * length
+    supply_out = SPACE_RADIUS_MM + CLEARANCE_MM + SUPPLY_RADIUS_MM
+    discard_along = supply_along + SUPPLY_RADIUS_MM + CLEARANCE_MM + _reach(side.along, half)
+    discard_out = SPACE_RADIUS_MM + CLEARANCE_MM + _reach(outward, half)
+    return (Region(f"supply-{seat}", "cup",
+                   Circle(side.at(supply_along, -supply_out), SUPPLY_RADIUS_MM)),
+            Region(f"discard-{seat}", "discard",
+                   Rect(side.at(discard_along, -discard_out), (DISCARD_SIDE_MM, DISCARD_SIDE_MM))))
+
+
+def _seat_marks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, Region],
+                seat_colours: tuple[str, ...]) -> list[Mark]:
+    """Each seat's colour around its START, IN and HOME spaces and beside START and IN; a dark
+    ring around every corner space."""
+    marks: list[Mark] = []
+    across = 2 * (SPACE_RADIUS_MM + MARK_INSET_MM + RING_MARK_MM)
+    for index in range(ring.sides):
+        corner = regions[f"t{index * ring.side_length + 1}"]
+        marks.append(Mark("corner", Rect(corner.centre, (across, across))))
+    for seat in range(1, ring.players + 1):
+        colour = seat_colours[seat - 1]
+        side_index = ring.seat_side(seat)
+        first = side_index * ring.side_length + 1
+        spaces = [f"t{first + ring.in_offset}", f"t{first + ring.start_offset}",
+                  *(f"h{seat}-{space}" for space in range(1, HOME_SPACES + 1))]
+        marks.extend(Mark("seat", Rect(regions[name].centre, (across, across)), colour)
+                     for name in spaces)
+        side = sides[side_index]
+        for word, offset in (("IN", ring.in_offset), ("START", ring.start_offset)):
+            anchor = side.at(offset * ring.pitch_mm, -(across / 2 + _LABEL_MM * 1.4))
+            text = f"{word} {seat}"
+            size = (_LABEL_MM * 0.6 * len(text), _LABEL_MM)
+            marks.append(Mark("label", Rect(anchor, size), colour, text))
+    return marks
+
+
+def _bounds(shapes: list[Shape]) -> tuple[float, float, float, float]:
+    boxes = [shape.bounds() for shape in shapes]
+    return (min(box[0] for box in boxes), min(box[1] for box in boxes),
+            max(box[2] for box in boxes), max(box[3] for box in boxes))
+
+
+def _shifted(region: Region, dx: float, dy: float) -> Region:
+    shape = region.shape
+    centre = (shape.centre[0] + dx, shape.centre[1] + dy)
+    moved: Shape = (Circle(centre, shape.radius) if isinstance(shape, Circle)
+                    else Rect(centre, shape.size))
+    return Region(region.name, region.kind, moved)
+
+
+@lru_cache(maxsize=32)
+def ring_mat(ring: RingLayout = RingLayout(),
+             seat_colours: tuple[str, ...] = SEAT_COLOURS) -> MatGeometry:
+    """The mat of ``ring``: track, HOME rows, supplies and discard spots, seat marks, and the
+    four markers (60 mm) around a play area at least ``CLEARANCE_MM`` beyond every region,
+    rounded up to whole millimetres, the regions centred in it."""
+    ring.check()
+    sides = _sides(ring)
+    track = _track(ring, sides)
+    homes = _homes(ring, sides, track)
+    places = [_seat_places(ring, sides[ring.seat_side(seat)], seat)
+              for seat in range(1, ring.players + 1)]
+    seats = [supply for supply, _ in places] + [discard for _, discard in places]
+    left, top, right, bottom = _bounds([region.shape for region in track + homes + seats])
+    marker_side = 60.0
+    quiet = marker_side / 4
+    margin = 2 * quiet + marker_side
+    width = math.ceil(right - left + 2 * CLEARANCE_MM)
+    height = math.ceil(bottom - top + 2 * CLEARANCE_MM)
+    dx = margin + (width - (right - left)) / 2 - left
+    dy = margin + (height - (bottom - top)) / 2 - top
+    regions = tuple(_shifted(region, dx, dy) for region in track + homes + seats)
+    by_name = {region.name: region for region in regions}
+    shifted_sides = tuple(_Side((side.corner[0] + dx, side.corner[1] + dy), side.along,
+                                side.inward) for side in sides)
+    play = Rect((margin + width / 2, margin + height / 2), (width, height))
+    return MatGeometry(
+        name=GAME_MAT, width_mm=width + 2 * margin, height_mm=height + 2 * margin,
+        play_area=play, regions=regions,
+        markers=corner_markers(play, marker_side, quiet, (0, 1, 2, 3)), quiet_zone_mm=quiet,
+        marks=tuple(_seat_marks(ring, shifted_sides, by_name, seat_colours)),
+    )
+
+
+def ring_layout(players: int, variants: Sequence[str] = ()) -> RingLayout:
+    """The ring of ``players`` seats under the engine's geometry variants ``side-L``, ``in-K``
+    and ``start-K`` (others, such as ``teams-of-three``, leave the mat as it is); raises
+    :class:`GeometryError` for a geometry variant that is not a number."""
+    values = {"side": DEFAULT_SIDE, "in": DEFAULT_IN, "start": DEFAULT_START}
+    for variant in variants:
+        kind, _, number = variant.rpartition("-")
+        if kind in values:
+            if not number.isdigit():
+                raise GeometryError(f"variant {variant!r} needs a whole number of spaces")
+            values[kind] = int(number)
+    ring = RingLayout(players, values["side"], values["in"], values["start"])
+    ring.check()
+    return ring
+
+
+def jokers_mat(players: int = DEFAULT_PLAYERS, variants: Sequence[str] = ()) -> MatGeometry:
+    """The Jokers and Coins mat for ``players`` seats (2 to 6) and the ring's variants."""
+    return ring_mat(ring_layout(players, variants))
