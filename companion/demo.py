@@ -26,6 +26,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from calibration.geometry import SEATED_MATS
 from calibration.profile import VisionProfile
 from companion.demo_cards import CardDirector, DealtCards
 from companion.demo_rolls import RollingDirector
@@ -507,7 +508,9 @@ def run_demo(
         referee = new_referee(game_options)
     seed = options.seed
     panel = open_panel("sim://")
-    url = (f"sim://?seed={seed}&board=empty&mat={referee.game.info.mat}"
+    mat = referee.game.info.mat
+    url = (f"sim://?seed={seed}&board=empty&mat={mat}"
+           + (f"&seats={game_options.players}" if mat in SEATED_MATS else "")
            + ("&plain=1" if options.plain_camera else ""))
     parts = table_parts(referee, url, panel, VisionProfile.default(), record,
                         game_options.players, journal,

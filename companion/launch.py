@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from calibration.geometry import mat_for_game, mat_names
+from calibration.geometry import mat_names
 from calibration.profile import VisionProfile, square_mm_for
 from companion.display.screen import Screen, save_screenshot
 from companion.display.snapshot import CameraView, Snapshot
@@ -27,7 +27,7 @@ from companion.panel.driver import Panel, open_panel
 from companion.record.journal import JournalWriter, read_journal
 from companion.record.replay import replay
 from companion.referee import Phase, Referee
-from companion.screen_view import SeatView, default_seats
+from companion.screen_view import SeatView, default_seats, game_mat
 from companion.table import Table, TableParts
 from contract.errors import CompanionError
 from vision.camera import CameraOptions, SimCamera, open_camera
@@ -167,7 +167,8 @@ def table_parts(
     the record's header names the camera, the square size and the profile used."""
     game = referee.game
     square_mm = square_mm_for(game.info.mat, square_mm, profile)
-    geometry = mat_for_game(game.info.mat, square_mm)
+    variants = referee.template.to_json().get("variants", ())
+    geometry = game_mat(game, players, variants, square_mm)
 
     def reopen() -> Any:
         return open_camera(camera_url, camera_options)

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from calibration.geometry import Circle, MatGeometry, mat_for_game
+from calibration.geometry import SEATED_MATS, Circle, MatGeometry, mat_for_game
 from companion.display.snapshot import (
     MatView,
     Message,
@@ -45,9 +45,20 @@ class BoardShape:
     mat: MatView | None = None
 
 
-def board_shape(game: Game) -> BoardShape:
-    """The screen's board for ``game``, from the same geometry that prints its mat."""
-    return _board_of(mat_for_game(game.info.mat))
+def game_mat(game: Game, players: int | None = None, variants: Sequence[str] = (),
+             square_mm: float | None = None) -> MatGeometry:
+    """The mat ``game`` is played on: drawn for ``players`` seats and the variants that shape
+    it where the mat depends on them (the Jokers and Coins ring), else at ``square_mm``."""
+    if game.info.mat in SEATED_MATS and players is not None:
+        return mat_for_game(game.info.mat, players=players, variants=tuple(variants))
+    return mat_for_game(game.info.mat, square_mm)
+
+
+def board_shape(game: Game, players: int | None = None, variants: Sequence[str] = ()
+                ) -> BoardShape:
+    """The screen's board for ``game``, from the same geometry that prints its mat (for
+    ``players`` seats where the mat depends on them)."""
+    return _board_of(game_mat(game, players, variants))
 
 
 @lru_cache(maxsize=8)
@@ -91,8 +102,8 @@ def snapshot_of(
 ) -> Snapshot:
     """The snapshot to draw for ``view``; ``waiting_reason`` is the camera gate's last reason."""
     rules = get_game(game)
-    info, board = rules.info, board_shape(rules)
     data = view.position.to_json() if view.position is not None else {}
+    info, board = rules.info, board_shape(rules, len(seats), data.get("variants", ()))
     tokens = view.table.tokens()
     held = rules.seat_coins(view.position) if view.position is not None else {}
     notes = rules.seat_notes(view.position) if view.position is not None else {}

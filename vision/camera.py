@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.geometry import mat_for_game, mat_names
+from calibration.geometry import SEATED_MATS, mat_for_game, mat_names
 from vision.errors import ImageReadError, VisionError
 from vision.image_file import read_image
 
@@ -430,7 +430,9 @@ class SimCamera(_SourceBase):
         self._synth_module = synth
         variation = synth.Variation() if settings.plain else synth.random_variation(settings.seed)
         if settings.board == "empty":
-            scene = synth.SynthScene.build({}, {}, mat_for_game(settings.mat), variation=variation,
+            geometry = (mat_for_game(settings.mat) if settings.seats is None
+                        else mat_for_game(settings.mat, players=settings.seats))
+            scene = synth.SynthScene.build({}, {}, geometry, variation=variation,
                                            layout_seed=settings.seed)
         else:
             scene = synth.random_scene(settings.seed, variation, players=settings.players)
@@ -472,25 +474,27 @@ class SimSettings:
     """Options of a ``sim://`` URL: ``seed`` (camera, light and board), ``players`` (pawns on a
     random board), ``board`` (``random`` or ``empty``), ``plain`` (1: a straight, evenly lit
     camera instead of a random one), ``mat`` (which game's mat lies on the table; a random board
-    is Coin Isolation's)."""
+    is Coin Isolation's), ``seats`` (the seats a mat drawn per number of seats is drawn for:
+    the Jokers and Coins ring)."""
 
     seed: int = 0
     players: int = 2
     board: str = "random"
     plain: bool = False
     mat: str = "coin-isolation"
+    seats: int | None = None
 
     @classmethod
     def from_query(cls, pairs: Sequence[tuple[str, str]], url: str) -> SimSettings:
         """Parse the URL's options; unknown or bad ones raise :class:`CameraError`."""
         values: dict[str, Any] = {}
         for key, value in pairs:
-            if key not in ("seed", "players", "plain", "board", "mat"):
+            if key not in ("seed", "players", "plain", "board", "mat", "seats"):
                 raise CameraError(
                     f"unknown option {key!r} in {url!r}; sim:// takes seed, players, board, "
-                    "plain, mat, fps and loop"
+                    "plain, mat, seats, fps and loop"
                 )
-            if key in ("seed", "players"):
+            if key in ("seed", "players", "seats"):
                 if not value.lstrip("-").isdigit():
                     raise CameraError(f"option {key}={value!r} in {url!r} is not a number")
                 values[key] = int(value)
@@ -506,6 +510,9 @@ class SimSettings:
         if settings.mat not in mat_names():
             raise CameraError(f"mat={settings.mat!r} in {url!r}: use one of "
                               f"{', '.join(mat_names())}")
+        if settings.seats is not None and settings.mat not in SEATED_MATS:
+            raise CameraError(f"seats={settings.seats} in {url!r}: mat {settings.mat} is not "
+                              "drawn per number of seats")
         if settings.board == "random" and settings.mat != "coin-isolation":
             raise CameraError(f"board=random in {url!r} is Coin Isolation's; use board=empty "
                               f"with mat={settings.mat}")

@@ -222,7 +222,7 @@ def snapshot_at(timeline: GameTimeline, index: int, folder: Path | None = None) 
     notable = event is not None and event.kind in ("ruling", "correction")
     severity: Severity = "warning" if notable else "info"
     started = timeline.header.started[:16].replace("T", " ")
-    board = board_shape(game)
+    board = board_shape(game, timeline.header.players, timeline.header.variants)
     return Snapshot(
         title=f"Replay of {started} UTC",
         game=game.info.title,

@@ -168,12 +168,12 @@ def draw_list(
 
 def draw_facts(surface: pygame.Surface, facts: tuple[str, ...], box: Box, layout: Layout,
                cache: Sprites) -> Box:
-    """The game's lines about the table (at most half of ``box``), each shrunk to fit its
-    width; returns the rest of ``box`` below them."""
+    """The game's lines about the table (at most two thirds of ``box``), each shrunk to fit
+    its width; returns the rest of ``box`` below them."""
     if not facts:
         return box
-    line_height = round(layout.text.small * 1.15)
-    shown = facts[:max(1, box.height // 2 // line_height)]
+    line_height = round(layout.text.small * 1.1)
+    shown = facts[:max(1, box.height * 2 // 3 // line_height)]
     y = box.y
     for text in shown:
         size = fit_size(cache, text, layout.text.small, box.width)

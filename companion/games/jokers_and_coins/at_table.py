@@ -90,8 +90,11 @@ def facts(position: JokersPosition, last: tuple[JokersPosition, JokersMove] | No
     cards = position.cards
     remaining = cards.remaining()
     ranks = [rank for rank in RANKS if rank != "joker" or position.players > 2]
-    lines.append("Unseen cards: " + " ".join(f"{rank}:{remaining[rank]}" for rank in ranks))
-    lines.append(f"Draw pile {cards.draw_pile}, discard piles {sum(cards.discard)} face up"
+    counts = [f"{rank}:{remaining[rank]}" for rank in ranks]
+    lines.append("Unseen cards: " + " ".join(counts[:7]))
+    lines.append("  " + " ".join(counts[7:]))
+    lines.append(f"Draw pile {cards.draw_pile}, hands {' '.join(map(str, cards.hands))}, "
+                 f"discards {sum(cards.discard)} face up"
                  + (f" + {cards.unrecorded} unread" if cards.unrecorded else "")
                  + (f", reshuffled {cards.shuffles}x" if cards.shuffles else ""))
     return tuple(lines)
