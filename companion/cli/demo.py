@@ -58,7 +58,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo game and say where its record and screenshots went."""
+    from dataclasses import replace
+
     from companion.demo import BOTS, DemoOptions, resumed_options, run_demo, write_summary
+    from companion.games import get_game
     from companion.launch import GameOptions, check_players, has_display
     from contract.errors import CompanionError
 
@@ -83,6 +86,12 @@ def run(args: argparse.Namespace) -> int:
     if resume:
         options, players = resumed_options(out / "record", options)
         game = GameOptions(args.game, players, variants, options.seed)
+    capped = options.max_turns is None and game.players in get_game(args.game).info.demo_plies
+    if capped:
+        cap = get_game(args.game).info.demo_plies[game.players]
+        options = replace(options, max_turns=cap)
+        print(f"{get_game(args.game).info.title} games can run long: this demo stops after "
+              f"{cap} plies (--max-turns sets another cap).", flush=True)
     mode = "headless" if headless else "in a window"
     what = f"resuming {out}" if resume else (
         f"{args.game}, {args.players} players, variants {', '.join(variants) or 'none'}")
@@ -103,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     say_where_it_went(out)
     if report.gave_up:
         return 1
-    return 0 if report.finished or args.max_turns is not None else 1
+    return 0 if report.finished or options.max_turns is not None else 1
 
 
 def _new_output_folder() -> Path:

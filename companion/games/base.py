@@ -162,7 +162,8 @@ class GameInfo:
     ``coin_kinds`` the coin letters it uses and ``token_colours`` its pawns' colours by seat;
     ``score_unit`` follows a score (``"¢"``); ``seat_heading`` heads what the screen shows per
     seat beside the score; ``seat_names`` names the seats by player count; ``variants`` maps
-    each variant's name to one line saying what it changes (the help of ``--variants``).
+    each variant's name to one line saying what it changes (the help of ``--variants``);
+    ``demo_plies`` caps a demo game where games can run long (by players; the demo says so).
     """
 
     title: str
@@ -177,6 +178,7 @@ class GameInfo:
     seat_heading: str = "Taken"
     seat_names: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     variants: Mapping[str, str] = field(default_factory=dict)
+    demo_plies: Mapping[int, int] = field(default_factory=dict)
 
     def players_text(self) -> str:
         """The player range in words: ``2 to 4 players``."""

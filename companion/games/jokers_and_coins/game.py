@@ -92,6 +92,10 @@ from contract.table_state import TableState, seen_looks
 
 __all__ = ["JokersAndCoins", "JokersMove", "JokersPosition"]
 
+#: The demo's ply cap by seats: bots' games with 2 to 4 seats mostly end within it (41 to 299
+#: plies for seeds 1 to 5 with 4 seats, one of 759), but with teams of 5 and 6 seats they run
+#: into thousands of plies, every coin bumped again and again.
+DEMO_PLIES = {2: 300, 3: 300, 4: 300, 5: 200, 6: 200}
 SEAT_NAMES = {players: tuple(f"seat {seat} ({SEAT_PIECES[seat - 1]})"
                              for seat in range(1, players + 1))
               for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
@@ -109,7 +113,7 @@ class JokersAndCoins(Game):
         mat="jokers-and-coins", coin_kinds=COIN_KINDS, hidden_information=True,
         token_colours=("orange", "purple", "green", "red", "blue", "yellow"),
         score_unit=" home", seat_heading="Supply", seat_names=SEAT_NAMES,
-        variants=VARIANT_NOTES,
+        variants=VARIANT_NOTES, demo_plies=DEMO_PLIES,
     )
 
     def new_position(self, players: int = 4, variants: Sequence[str] = (),
