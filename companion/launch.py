@@ -70,6 +70,11 @@ class HeadlessSink:
         return save_screenshot(self.current(), path)
 
 
+#: Games whose mat is printed but whose table (synthetic table, reading, referee) is still being
+#: built: `companion rules` plays them, the table not yet.
+TABLE_PENDING = frozenset({"jokers-and-coins"})
+
+
 def check_players(game: str, players: int) -> None:
     """Raise a one-sentence error unless ``game`` is known, has its mat, and ``players`` can
     play it."""
@@ -80,6 +85,10 @@ def check_players(game: str, players: int) -> None:
     if info.mat not in mat_names():
         raise CompanionError(f"{info.title} cannot be played at the table yet: its mat "
                              f"{info.mat!r} is not made (`companion rules` plays it on the "
+                             "command line)")
+    if game in TABLE_PENDING:
+        raise CompanionError(f"{info.title} cannot be played at the table yet: its mat is "
+                             "made, its table is not (`companion rules` plays it on the "
                              "command line)")
 
 
