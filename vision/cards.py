@@ -53,9 +53,9 @@ class CardConfig:
     """How the top card is found and read. The spot is warped from the frame at
     ``pixels_per_mm`` with ``margin_mm`` around it and searched at ``search_pixels_per_mm``;
     each half-side's edge is measured over ``side_share`` of it (clear of the rounded
-    corners), ``edge_tolerance_mm`` either side of the line: a pixel is on an edge where the gradient across the side exceeds
-    the gradient along it by ``edge_level`` (8-bit levels per search pixel). A card's weakest
-    half-side shows an edge along ``least_outline`` of its length. ``rank`` reads the face."""
+    corners), ``edge_tolerance_mm`` either side of the line: a pixel is on an edge where the
+    gradient across the side exceeds the gradient along it by ``edge_level`` (8-bit levels
+    per search pixel). A card's weakest half-side shows an edge along ``least_outline`` of its length. ``rank`` reads the face."""
 
     pixels_per_mm: float = 6.0
     margin_mm: float = 15.0

@@ -4,7 +4,8 @@ A :class:`PlayedCard` is one card flat on the mat: its rank and suit, its face (
 of :mod:`vision.synth.card_faces` or a theme of :mod:`vision.synth.card_themes`), where its
 middle lies (mat mm) and its turn. Cards are drawn in order, so the last one of a pile lies on
 top. A card is a thin sheet: it casts a faint, narrow shadow away from the light (a card never
-lies perfectly flat), its edge shows as a thin grey line, and a glossy card under a lamp shows a bright ``gloss`` patch.
+lies perfectly flat), its edge shows as a thin grey line, and a glossy card under a lamp shows
+a bright ``gloss`` patch.
 """
 
 from __future__ import annotations
