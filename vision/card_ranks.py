@@ -45,7 +45,7 @@ _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_CO
 @dataclass(frozen=True)
 class RankConfig:
     """How a face is read. Ink is a pixel's darkness against the card's white within
-    ``white_mm`` (``ink_level`` and more counts). Pips are looked for inside ``pip_area_mm``
+    ``white_mm`` (``ink_level`` and more counts), ``inset_mm`` inside the card's outline. Pips are looked for inside ``pip_area_mm``
     (left, top, right, bottom of the upright face); blobs smaller than ``least_pip_mm2`` are
     specks, blobs whose ink fills less than ``least_fill`` of their box are frame lines; the
     pips are the blobs within ``pip_sizes`` of the median blob's area. A blob larger than
@@ -57,6 +57,7 @@ class RankConfig:
     ``sure_margin`` over the best other rank."""
 
     white_mm: float = 16.0
+    inset_mm: float = 0.7
     ink_level: float = 0.22
     pip_area_mm: tuple[float, float, float, float] = (11.5, 7.0, 51.5, 81.0)
     least_pip_mm2: float = 6.0
@@ -64,10 +65,10 @@ class RankConfig:
     pip_sizes: tuple[float, float] = (0.45, 2.2)
     picture_mm2: float = 300.0
     most_pips: int = 11
-    index_area_mm: tuple[float, float, float, float] = (0.9, 0.9, 11.0, 22.0)
+    index_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 22.0)
     least_glyph_mm2: float = 1.2
     glyph_gap_mm: float = 1.5
-    joker_area_mm: tuple[float, float, float, float] = (0.9, 0.9, 11.0, 44.0)
+    joker_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 44.0)
     joker_letters: int = 4
     least_match: float = 0.45
     sure_match: float = 0.75
@@ -94,9 +95,12 @@ class CentreRead:
     ink_share: float
 
 
-def ink_map(face: Image, pixels_per_mm: float, white_mm: float) -> FloatArray:
+def ink_map(face: Image, pixels_per_mm: float, white_mm: float, inset_mm: float = 0.0
+            ) -> FloatArray:
     """Each pixel's darkness against the card's white around it (0 white .. 1 black), from
-    the darkest of its channels so that red ink counts as much as black."""
+    the darkest of its channels so that red ink counts as much as black; nothing within
+    ``inset_mm`` of the card's rounded outline (its edge, and what lies beyond it where the
+    card was found a little off)."""
     darkest = face.min(axis=2).astype(np.float32)
     step = max(1, round(pixels_per_mm / 2))
     small = darkest[::step, ::step]
@@ -105,18 +109,34 @@ def ink_map(face: Image, pixels_per_mm: float, white_mm: float) -> FloatArray:
     white = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
     white = cv2.GaussianBlur(white, (0, 0), size / 4)
     white = cv2.resize(white, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return np.asarray(np.clip(1.0 - darkest / np.maximum(white, 1.0), 0.0, 1.0))
+    ink = np.clip(1.0 - darkest / np.maximum(white, 1.0), 0.0, 1.0)
+    return np.asarray(ink * _interior(face.shape[:2], pixels_per_mm, inset_mm))
 
 
-def _blobs(mask: Image, least_pixels: float, inside: bool = False
-           ) -> list[tuple[int, int, int, int, int]]:
-    """Connected blobs as (left, top, width, height, area) of at least ``least_pixels``;
-    ``inside`` leaves out those touching the window's top or left side (the card's edge, or
-    what lies beyond it where the card was found a pixel off)."""
+@lru_cache(maxsize=8)
+def _interior(shape: tuple[int, int], pixels_per_mm: float, inset_mm: float) -> FloatArray:
+    """1 inside a card's outline inset by ``inset_mm`` (corners rounded 3 mm), else 0."""
+    height, width = shape
+    inset = round(inset_mm * pixels_per_mm)
+    radius = round(3.0 * pixels_per_mm)
+    mask = np.zeros(shape, np.float32)
+    cv2.rectangle(mask, (inset, inset), (width - 1 - inset, height - 1 - inset), 1.0, -1)
+    for x, y in ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)):
+        corner_x = radius if x == 0 else width - 1 - radius
+        corner_y = radius if y == 0 else height - 1 - radius
+        square = (slice(min(y, corner_y), max(y, corner_y) + 1),
+                  slice(min(x, corner_x), max(x, corner_x) + 1))
+        mask[square] = 0.0
+        cv2.circle(mask, (corner_x, corner_y), radius - inset, 1.0, -1)
+    mask.setflags(write=False)
+    return mask
+
+
+def _blobs(mask: Image, least_pixels: float) -> list[tuple[int, int, int, int, int]]:
+    """Connected blobs as (left, top, width, height, area) of at least ``least_pixels``."""
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     return [tuple(int(value) for value in stats[label])  # type: ignore[misc]
-            for label in range(1, count) if stats[label, 4] >= least_pixels
-            and not (inside and (stats[label, 0] == 0 or stats[label, 1] == 0))]
+            for label in range(1, count) if stats[label, 4] >= least_pixels]
 
 
 def _window(ink: FloatArray, area_mm: tuple[float, float, float, float],
@@ -179,7 +199,8 @@ def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
     """The topmost glyph of the corner (several parts side by side joined, as in 10)."""
     window = _window(ink, config.index_area_mm, pixels_per_mm)
     mask = window >= config.ink_level
-    blobs = _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2, inside=True)
+    blobs = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
+             if not _edge_line(blob, pixels_per_mm)]
     if not blobs:
         return None
     first = min(blobs, key=lambda blob: blob[1])
@@ -196,12 +217,18 @@ def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
     return np.asarray(glyph)
 
 
+def _edge_line(blob: tuple[int, int, int, int, int], pixels_per_mm: float) -> bool:
+    """Whether a blob is a line along the card's edge (its printed border, or a sliver of
+    what lies beyond it), not a glyph: thinner than half a millimetre, or long and thin."""
+    thin, long = sorted((blob[2], blob[3]))
+    return thin < 0.5 * pixels_per_mm or (long > 9 * pixels_per_mm and long > 5 * thin)
+
+
 def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> int:
     """How many glyphs of one letter size stand one above another in a column down the
     corner, under the topmost glyph."""
     window = _window(ink, config.joker_area_mm, pixels_per_mm)
-    blobs = _blobs(window >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2,
-                   inside=True)
+    blobs = _blobs(window >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2)
     letters = [blob for blob in blobs
                if 2.0 * pixels_per_mm <= blob[3] <= 9.0 * pixels_per_mm
                and blob[2] <= 8.0 * pixels_per_mm]

@@ -55,7 +55,9 @@ class CardConfig:
     each half-side's edge is measured over ``side_share`` of it (clear of the rounded
     corners), ``edge_tolerance_mm`` either side of the line: a pixel is on an edge where the
     gradient across the side exceeds the gradient along it by ``edge_level`` (8-bit levels
-    per search pixel). A card's weakest half-side shows an edge along ``least_outline`` of its length. ``rank`` reads the face."""
+    per search pixel). A card's weakest half-side shows an edge along ``least_outline`` of
+    its length; the pose is then refined within ``refine_mm`` (:func:`refine_pose`).
+    ``rank`` reads the face."""
 
     pixels_per_mm: float = 6.0
     margin_mm: float = 15.0
@@ -66,6 +68,7 @@ class CardConfig:
     edge_tolerance_mm: float = 0.5
     edge_level: float = 3.0
     least_outline: float = 0.6
+    refine_mm: float = 2.5
     rank: RankConfig = field(default_factory=RankConfig)
     #: Confidences of the outcomes: both readings agree; one reading alone; none.
     agree_confidence: float = 0.97
@@ -171,13 +174,15 @@ def find_card(config: CardConfig, crop: Image, pixels_per_mm: float) -> CardPose
     return pose
 
 
-def _corners(pose: CardPose, pixels_per_mm: float, share: float) -> FloatArray:
-    """The card's corners (crop pixels), its sides scaled by ``share``."""
+def _corners(pose: CardPose, pixels_per_mm: float, share: float,
+             size_mm: tuple[float, float] = CARD_SIZE_MM) -> FloatArray:
+    """The corners (crop pixels) of a rectangle of ``size_mm`` (a card's by default) lying
+    as the card does, its sides scaled by ``share``."""
     turn = math.radians(pose.angle_deg)
     # The turned image had the card upright; its axes in the crop are turned back.
     axis_x = np.array([math.cos(turn), math.sin(turn)])
     axis_y = np.array([-math.sin(turn), math.cos(turn)])
-    half_w, half_h = (side * pixels_per_mm * share / 2 for side in CARD_SIZE_MM)
+    half_w, half_h = (side * pixels_per_mm * share / 2 for side in size_mm)
     centre = np.array(pose.centre)
     return np.array([centre + sx * half_w * axis_x + sy * half_h * axis_y
                      for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
@@ -195,6 +200,57 @@ def upright_face(crop: Image, pose: CardPose, pixels_per_mm: float, half_turn: b
     transform = cv2.getAffineTransform(corners[:3], target[:3])
     return np.asarray(cv2.warpAffine(crop, transform, (width, height), flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_REPLICATE))
+
+
+def refine_pose(config: CardConfig, crop: Image, pose: CardPose, pixels_per_mm: float
+                ) -> CardPose:
+    """``pose`` fitted to the card's sides at the crop's full detail: the card is cut out
+    upright with ``refine_mm`` to spare, each half-side's line is found where the edge across
+    it is strongest within ``refine_mm``, and the middle and the turn are moved to fit them."""
+    spare = config.refine_mm
+    width, height = CARD_SIZE_MM
+    grown = (width + 2 * spare, height + 2 * spare)
+    scale = pixels_per_mm
+    outer = CardPose(pose.centre, pose.angle_deg, pose.score)
+    corners = _corners(outer, pixels_per_mm, 1.0, grown).astype(np.float32)
+    size = (round(grown[0] * scale), round(grown[1] * scale))
+    target = np.array([[0, 0], [size[0], 0], [size[0], size[1]]], np.float32) - 0.5
+    upright = cv2.warpAffine(crop, cv2.getAffineTransform(corners[:3], target),
+                             size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    gray = cv2.GaussianBlur(cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                            (0, 0), 0.8)
+    down = np.abs(cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3))
+    across = np.abs(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3))
+    reach = round(2 * spare * scale)
+
+    def line(edges: FloatArray, start: int, stop: int, low: int, axis: int) -> float:
+        band = edges[start:stop, low:low + reach] if axis == 1 else \
+            edges[low:low + reach, start:stop]
+        profile = band.mean(axis=0 if axis == 1 else 1)
+        return float(low + int(np.argmax(profile))) / scale - spare
+
+    quarter_w, quarter_h = round(grown[0] * scale / 4), round(grown[1] * scale / 4)
+    middle_w, middle_h = size[0] // 2, size[1] // 2
+    span_w, span_h = round(0.3 * width * scale), round(0.3 * height * scale)
+    left = [line(across, y - span_h // 2, y + span_h // 2, 0, 1)
+            for y in (quarter_h, middle_h + quarter_h)]
+    right = [line(across, y - span_h // 2, y + span_h // 2, size[0] - reach, 1) - width
+             for y in (quarter_h, middle_h + quarter_h)]
+    top = [line(down, x - span_w // 2, x + span_w // 2, 0, 0)
+           for x in (quarter_w, middle_w + quarter_w)]
+    bottom = [line(down, x - span_w // 2, x + span_w // 2, size[1] - reach, 0) - height
+              for x in (quarter_w, middle_w + quarter_w)]
+    shift_x = (sum(left) + sum(right)) / 4
+    shift_y = (sum(top) + sum(bottom)) / 4
+    # A side's line lower down lying further right turns the card clockwise in the view.
+    lean_long = ((left[1] - left[0]) + (right[1] - right[0])) / 2 / (height / 2)
+    lean_short = ((top[0] - top[1]) + (bottom[0] - bottom[1])) / 2 / (width / 2)
+    turn = math.degrees(math.atan((lean_long + lean_short) / 2))
+    axis_turn = math.radians(pose.angle_deg)
+    axis_x = np.array([math.cos(axis_turn), math.sin(axis_turn)])
+    axis_y = np.array([-math.sin(axis_turn), math.cos(axis_turn)])
+    centre = np.array(pose.centre) + (shift_x * axis_x + shift_y * axis_y) * scale
+    return CardPose((float(centre[0]), float(centre[1])), pose.angle_deg - turn, pose.score)
 
 
 def judge(config: CardConfig, centre: CentreRead, indices: tuple[IndexRead, IndexRead]
@@ -235,8 +291,10 @@ def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
     pose = find_card(config, crop, pixels_per_mm)
     if pose is None:
         return None
+    pose = refine_pose(config, crop, pose, pixels_per_mm)
     faces = [upright_face(crop, pose, pixels_per_mm, turn) for turn in (False, True)]
-    inks = [ink_map(face, pixels_per_mm, config.rank.white_mm) for face in faces]
+    inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm)
+            for face in faces]
     centre = read_centre(config.rank, inks[0], pixels_per_mm)
     indices = (read_index(config.rank, inks[0], pixels_per_mm),
                read_index(config.rank, inks[1], pixels_per_mm))
