@@ -70,7 +70,7 @@ DRAWN_STYLES: tuple[FaceStyle, ...] = (
     FaceStyle(cv2.FONT_HERSHEY_DUPLEX, False, 7.0, 0.8, 10.0, False, 1),
     FaceStyle(cv2.FONT_HERSHEY_COMPLEX, False, 5.5, 0.6, 8.0, True, 2),
     FaceStyle(cv2.FONT_HERSHEY_TRIPLEX, False, 6.5, 0.9, 11.0, False, 3),
-    FaceStyle(cv2.FONT_HERSHEY_PLAIN, False, 6.0, 0.8, 9.5, True, 4),
+    FaceStyle(cv2.FONT_HERSHEY_PLAIN, False, 8.0, 0.8, 9.5, True, 4),
     FaceStyle(cv2.FONT_HERSHEY_SIMPLEX, True, 5.0, 0.9, 8.5, False, 5),
     FaceStyle(cv2.FONT_HERSHEY_COMPLEX_SMALL, False, 7.5, 0.7, 10.5, False, 6),
 )

@@ -65,10 +65,10 @@ def theme_sheet(theme: str, pixels_per_mm: float = FACE_PIXELS_PER_MM) -> Image:
         png = Path(folder) / "theme.png"
         subprocess.run(["rsvg-convert", "-w", str(width), "-b", "black", str(svg), "-o",
                         str(png)], check=True, capture_output=True, timeout=120)
-        sheet = cv2.imread(str(png), cv2.IMREAD_COLOR)
-    if sheet is None:
+        read = cv2.imread(str(png), cv2.IMREAD_COLOR)
+    if read is None:
         raise ThemeUnavailable(f"rsvg-convert made no image of theme {theme!r}")
-    sheet = np.asarray(sheet, np.uint8)
+    sheet: Image = np.asarray(read, np.uint8)
     sheet.setflags(write=False)
     return sheet
 
@@ -89,8 +89,8 @@ def theme_face(theme: str, rank: str, suit: str,
                  round(column * cell_w):round((column + 1) * cell_w)]
     blank = blank_face(pixels_per_mm)
     size = (blank.shape[1], blank.shape[0])
-    face = cv2.resize(np.ascontiguousarray(cell), size, interpolation=cv2.INTER_AREA)
+    resized = cv2.resize(np.ascontiguousarray(cell), size, interpolation=cv2.INTER_AREA)
     # The theme's own corners, cut to a poker card's rounding.
-    face = np.asarray(np.where(blank > 0, face, 0), np.uint8)
+    face: Image = np.asarray(np.where(blank > 0, resized, 0), np.uint8)
     face.setflags(write=False)
     return face

@@ -4,7 +4,8 @@ A :class:`PlayedCard` is one card flat on the mat: its rank and suit, its face (
 of :mod:`vision.synth.card_faces` or a theme of :mod:`vision.synth.card_themes`), where its
 middle lies (mat mm) and its turn. Cards are drawn in order, so the last one of a pile lies on
 top. A card is a thin sheet: it casts a faint, narrow shadow away from the light (a card never
-lies perfectly flat), and a glossy card under a lamp shows a bright ``gloss`` patch.
+lies perfectly flat), its edge shows as a thin grey line, and a glossy card under a lamp shows
+a bright ``gloss`` patch.
 """
 
 from __future__ import annotations
@@ -92,13 +93,16 @@ def draw_card(canvas: Image, card: PlayedCard, pixels_per_mm: float,
     colour = cv2.warpAffine(face, shifted, size, flags=cv2.INTER_LINEAR)
     alpha = cv2.warpAffine(inside, shifted, size, flags=cv2.INTER_LINEAR)
     patch = canvas[y0:y1, x0:x1].astype(np.float32)
-    shadow_shift = np.array(light_direction) * -0.6 * pixels_per_mm
+    shadow_shift = np.array(light_direction) * -0.8 * pixels_per_mm
     shift = np.array([[1, 0, shadow_shift[0]], [0, 1, shadow_shift[1]]], np.float32)
     shadow = cv2.warpAffine(alpha, shift, size)
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(0.5, 0.4 * pixels_per_mm))
-    patch *= 1 - 0.3 * shadow[..., None]
+    patch *= 1 - 0.45 * shadow[..., None]
+    # The card's edge: its thickness and bevel show as a thin grey line round it.
+    rim = np.clip(alpha - cv2.erode(alpha, np.ones((3, 3), np.uint8)), 0, 1)
+    rim = cv2.GaussianBlur(rim, (0, 0), max(0.3, 0.1 * pixels_per_mm))[..., None]
     weight = alpha[..., None]
-    patch = patch * (1 - weight) + colour * weight
+    patch = patch * (1 - weight) + colour * weight * (1 - 0.25 * rim)
     canvas[y0:y1, x0:x1] = np.clip(patch, 0, 255).astype(np.uint8)
 
 

@@ -1,0 +1,262 @@
+"""A playing card's rank from its face, upright at a known scale: the corner index and the pips.
+
+Two readings that fail in different ways, so that their agreement is the confidence:
+
+* **Pips.** A number card's pips are its rank, whatever the font or the suit: in the face's
+  middle (clear of the corner indices), the blobs of ink of one size are counted. An ace has one
+  pip, a court card or a joker a picture: ink in blobs far larger than a pip, or many pieces.
+* **The corner index.** The topmost glyph of the top-left corner (a card read either way up
+  shows an upright index there, as cards are printed point-symmetric) is compared with glyph
+  templates drawn in several typefaces. A joker's corner often spells JOKER down the side:
+  four or more letters stacked where a rank has one glyph and a suit.
+
+Ink is measured against the card's own white where it lies (a closing of the face's darkest
+channel), so a lamp's reflection or a shadow across the card does not read as ink, and glare
+that washes the ink out leaves too little to read: the card is then reported unsure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from contract.observation import CARD_RANKS
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+#: The ranks a corner glyph can show (a joker's corner is told by its stacked letters).
+INDEX_RANKS: tuple[str, ...] = CARD_RANKS[:-1]
+_TEMPLATE_SIZE = (16, 24)
+_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
+
+
+@dataclass(frozen=True)
+class RankConfig:
+    """How a face is read. Ink is a pixel's darkness against the card's white within
+    ``white_mm`` (``ink_level`` and more counts), ``inset_mm`` inside the card's outline. Pips are looked for inside ``pip_area_mm``
+    (left, top, right, bottom of the upright face); blobs smaller than ``least_pip_mm2`` are
+    specks, blobs whose ink fills less than ``least_fill`` of their box are frame lines; the
+    pips are the blobs within ``pip_sizes`` of the median blob's area. A blob larger than
+    ``picture_mm2`` beside others, or more than ``most_pips`` blobs, is a picture. The index is
+    the topmost glyph in ``index_area_mm``, its parts at least ``least_glyph_mm2``, those
+    overlapping it in height and less than ``glyph_gap_mm`` apart joined; the JOKER column
+    holds ``joker_letters`` glyphs or more in ``joker_area_mm``. A glyph matches a template
+    with a correlation of ``least_match`` (``sure_match`` for full confidence), by a margin of
+    ``sure_margin`` over the best other rank."""
+
+    white_mm: float = 16.0
+    inset_mm: float = 0.7
+    ink_level: float = 0.22
+    pip_area_mm: tuple[float, float, float, float] = (11.5, 7.0, 51.5, 81.0)
+    least_pip_mm2: float = 6.0
+    least_fill: float = 0.18
+    pip_sizes: tuple[float, float] = (0.45, 2.2)
+    picture_mm2: float = 300.0
+    most_pips: int = 11
+    index_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 22.0)
+    least_glyph_mm2: float = 1.2
+    glyph_gap_mm: float = 1.5
+    joker_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 44.0)
+    joker_letters: int = 4
+    least_match: float = 0.45
+    sure_match: float = 0.75
+    sure_margin: float = 0.12
+
+
+@dataclass(frozen=True)
+class IndexRead:
+    """The corner index: the best rank, its correlation, its margin over the next rank, and
+    whether the corner spells JOKER."""
+
+    rank: str | None
+    match: float
+    margin: float
+    joker: bool
+
+
+@dataclass(frozen=True)
+class CentreRead:
+    """The face's middle: the pips counted (0 when none), or a picture."""
+
+    pips: int
+    picture: bool
+    ink_share: float
+
+
+def ink_map(face: Image, pixels_per_mm: float, white_mm: float, inset_mm: float = 0.0
+            ) -> FloatArray:
+    """Each pixel's darkness against the card's white around it (0 white .. 1 black), from
+    the darkest of its channels so that red ink counts as much as black; nothing within
+    ``inset_mm`` of the card's rounded outline (its edge, and what lies beyond it where the
+    card was found a little off)."""
+    darkest = face.min(axis=2).astype(np.float32)
+    step = max(1, round(pixels_per_mm / 2))
+    small = darkest[::step, ::step]
+    size = max(3, round(white_mm * pixels_per_mm / step) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    white = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
+    white = cv2.GaussianBlur(white, (0, 0), size / 4)
+    white = cv2.resize(white, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_LINEAR)
+    ink = np.clip(1.0 - darkest / np.maximum(white, 1.0), 0.0, 1.0)
+    return np.asarray(ink * _interior(face.shape[:2], pixels_per_mm, inset_mm))
+
+
+@lru_cache(maxsize=8)
+def _interior(shape: tuple[int, int], pixels_per_mm: float, inset_mm: float) -> FloatArray:
+    """1 inside a card's outline inset by ``inset_mm`` (corners rounded 3 mm), else 0."""
+    height, width = shape
+    inset = round(inset_mm * pixels_per_mm)
+    radius = round(3.0 * pixels_per_mm)
+    mask = np.zeros(shape, np.float32)
+    cv2.rectangle(mask, (inset, inset), (width - 1 - inset, height - 1 - inset), 1.0, -1)
+    for x, y in ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)):
+        corner_x = radius if x == 0 else width - 1 - radius
+        corner_y = radius if y == 0 else height - 1 - radius
+        square = (slice(min(y, corner_y), max(y, corner_y) + 1),
+                  slice(min(x, corner_x), max(x, corner_x) + 1))
+        mask[square] = 0.0
+        cv2.circle(mask, (corner_x, corner_y), radius - inset, 1.0, -1)
+    mask.setflags(write=False)
+    return mask
+
+
+def _blobs(mask: Image, least_pixels: float) -> list[tuple[int, int, int, int, int]]:
+    """Connected blobs as (left, top, width, height, area) of at least ``least_pixels``."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    return [tuple(int(value) for value in stats[label])  # type: ignore[misc]
+            for label in range(1, count) if stats[label, 4] >= least_pixels]
+
+
+def _window(ink: FloatArray, area_mm: tuple[float, float, float, float],
+            pixels_per_mm: float) -> FloatArray:
+    left, top, right, bottom = (round(value * pixels_per_mm) for value in area_mm)
+    return ink[top:bottom, left:right]
+
+
+def read_centre(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> CentreRead:
+    """Count the pips in the face's middle, or tell a picture."""
+    window = _window(ink, config.pip_area_mm, pixels_per_mm)
+    mask = window >= config.ink_level
+    area = pixels_per_mm**2
+    blobs = [blob for blob in _blobs(mask, config.least_pip_mm2 * area)
+             if blob[4] >= config.least_fill * blob[2] * blob[3]]
+    share = float(mask.mean()) if mask.size else 0.0
+    if not blobs:
+        return CentreRead(0, False, share)
+    areas = np.array([blob[4] for blob in blobs], np.float64) / area
+    if len(blobs) > config.most_pips or (len(blobs) > 1 and areas.max() > config.picture_mm2):
+        return CentreRead(0, True, share)
+    middle = float(np.median(areas))
+    low, high = config.pip_sizes
+    pips = int(((areas >= low * middle) & (areas <= high * middle)).sum())
+    if len(blobs) == 1 and areas[0] > 4 * config.picture_mm2:
+        return CentreRead(0, True, share)
+    return CentreRead(pips if pips == len(blobs) else 0, pips != len(blobs), share)
+
+
+def _glyph_image(mask: FloatArray) -> FloatArray:
+    """A glyph's ink cut to its box and brought to the template size, zero mean, unit norm."""
+    rows, columns = np.nonzero(mask > 0.25)
+    if rows.size == 0:
+        return np.zeros(_TEMPLATE_SIZE[::-1], np.float32)
+    box = mask[rows.min():rows.max() + 1, columns.min():columns.max() + 1].astype(np.float32)
+    cut = np.asarray(cv2.GaussianBlur(
+        cv2.resize(box, _TEMPLATE_SIZE, interpolation=cv2.INTER_AREA), (0, 0), 0.8))
+    cut -= cut.mean()
+    norm = float(np.linalg.norm(cut))
+    return np.asarray(cut / norm if norm > 0 else cut)
+
+
+@lru_cache(maxsize=1)
+def glyph_templates() -> tuple[tuple[str, FloatArray], ...]:
+    """Every index rank drawn in each Hershey typeface, upright and italic, thin and bold."""
+    templates = []
+    for rank in INDEX_RANKS:
+        for font in _FONTS:
+            for italic in (0, cv2.FONT_ITALIC):
+                for thickness in (2, 4, 6):
+                    canvas = np.zeros((120, 160), np.uint8)
+                    cv2.putText(canvas, rank, (20, 95), font | italic, 2.4, 255, thickness,
+                                cv2.LINE_AA)
+                    templates.append((rank, _glyph_image(canvas.astype(np.float32) / 255)))
+    return tuple(templates)
+
+
+def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
+                 ) -> FloatArray | None:
+    """The topmost glyph of the corner (several parts side by side joined, as in 10)."""
+    window = _window(ink, config.index_area_mm, pixels_per_mm)
+    mask = window >= config.ink_level
+    blobs = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
+             if not _edge_line(blob, pixels_per_mm)]
+    if not blobs:
+        return None
+    first = min(blobs, key=lambda blob: blob[1])
+    left, top, right, bottom = first[0], first[1], first[0] + first[2], first[1] + first[3]
+    gap = config.glyph_gap_mm * pixels_per_mm
+    for blob in sorted(blobs, key=lambda blob: blob[0]):
+        b_left, b_top, b_right, b_bottom = blob[0], blob[1], blob[0] + blob[2], blob[1] + blob[3]
+        overlap = min(bottom, b_bottom) - max(top, b_top)
+        near = b_left <= right + gap and b_right >= left - gap
+        if blob is not first and overlap > 0.6 * min(bottom - top, b_bottom - b_top) and near:
+            left, top = min(left, b_left), min(top, b_top)
+            right, bottom = max(right, b_right), max(bottom, b_bottom)
+    glyph = np.where(mask[top:bottom, left:right], window[top:bottom, left:right], 0.0)
+    return np.asarray(glyph)
+
+
+def _edge_line(blob: tuple[int, int, int, int, int], pixels_per_mm: float) -> bool:
+    """Whether a blob is a line along the card's edge (its printed border, or a sliver of
+    what lies beyond it), not a glyph: thinner than half a millimetre, or long and thin."""
+    thin, long = sorted((blob[2], blob[3]))
+    return thin < 0.5 * pixels_per_mm or (long > 9 * pixels_per_mm and long > 5 * thin)
+
+
+def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> int:
+    """How many glyphs of one letter size stand one above another in a column down the
+    corner, under the topmost glyph."""
+    window = _window(ink, config.joker_area_mm, pixels_per_mm)
+    blobs = _blobs(window >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2)
+    letters = [blob for blob in blobs
+               if 2.0 * pixels_per_mm <= blob[3] <= 9.0 * pixels_per_mm
+               and blob[2] <= 8.0 * pixels_per_mm]
+    if not letters:
+        return 0
+    first = min(letters, key=lambda blob: blob[1])
+    column = first[0] + first[2] / 2
+    height = first[3]
+    stacked = [blob for blob in letters
+               if abs(blob[0] + blob[2] / 2 - column) <= 2.5 * pixels_per_mm
+               and 0.6 * height <= blob[3] <= 1.6 * height]
+    tops = sorted(blob[1] for blob in stacked)
+    rows = [top for index, top in enumerate(tops)
+            if index == 0 or top - tops[index - 1] > 0.8 * height]
+    return len(rows)
+
+
+def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> IndexRead:
+    """The corner index's rank by template, or the JOKER column."""
+    joker = _stacked_letters(config, ink, pixels_per_mm) >= config.joker_letters
+    glyph = _index_glyph(config, ink, pixels_per_mm)
+    if glyph is None:
+        return IndexRead(None, 0.0, 0.0, joker)
+    shape = _glyph_image(glyph)
+    best: dict[str, float] = {}
+    for rank, template in glyph_templates():
+        score = float((shape * template).sum())
+        best[rank] = max(best.get(rank, -1.0), score)
+    ranked = sorted(best.items(), key=lambda item: -item[1])
+    (rank, match), (_, second) = ranked[0], ranked[1]
+    return IndexRead(rank, match, match - second, joker)

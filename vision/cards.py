@@ -1,0 +1,327 @@
+"""Reading the card face up on a discard spot: where the top card lies, and its rank.
+
+:func:`read_discard_in_frame` warps just the spot from the camera frame through the mat's
+homography at ``CardConfig.pixels_per_mm`` (a card lies flat, so the warp undoes the camera's
+tilt exactly), and :func:`read_discard` reads that image in three steps:
+
+1. **The top card.** A poker card is a 63 x 88 mm rectangle. The top card of a pile is the one
+   whose whole outline shows: its edges stand against the spot's felt or against the cards
+   under it (a card's edge always shows a thin line or shadow), while a card beneath has part
+   of its outline hidden under the top one. So every turn (in ``angle_step_deg`` steps) and
+   place is scored by the *weakest* of the eight half-sides of the card's outline there, on
+   the share of its length where the image shows a straight edge along it (content inside a
+   card, pips and pictures, has edges every way, a card's side one way); the best is refined
+   to ``fine_step_deg``. Where the best score is under ``least_outline``, the spot holds no
+   card.
+2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
+   reads the same, as cards are printed point-symmetric.
+3. **Rank** (:mod:`vision.card_ranks`), from the corner index and the pips, each read the card
+   both ways up. The confidence says how well they agree: pips and index naming the same
+   number (or one pip and an A, or a picture and J, Q or K by a clear template match, or a
+   picture and a JOKER column) is sure; anything else is unsure, and the panel asks.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from contract.observation import CardReading
+from vision.card_ranks import CentreRead, IndexRead, RankConfig, ink_map, read_centre, read_index
+from vision.markers import BoardLocation
+from vision.rectify import TopView, rectify_window
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+#: A poker card, width x height (mm).
+CARD_SIZE_MM: tuple[float, float] = (63.0, 88.0)
+
+
+@dataclass(frozen=True)
+class CardConfig:
+    """How the top card is found and read. The spot is warped from the frame at
+    ``pixels_per_mm`` with ``margin_mm`` around it and searched at ``search_pixels_per_mm``;
+    each half-side's edge is measured over ``side_share`` of it (clear of the rounded
+    corners), ``edge_tolerance_mm`` either side of the line: a pixel is on an edge where the
+    gradient across the side exceeds the gradient along it by ``edge_level`` (8-bit levels
+    per search pixel). A card's weakest half-side shows an edge along ``least_outline`` of
+    its length; the pose is then refined within ``refine_mm`` (:func:`refine_pose`).
+    ``rank`` reads the face."""
+
+    pixels_per_mm: float = 6.0
+    margin_mm: float = 15.0
+    search_pixels_per_mm: float = 2.0
+    angle_step_deg: float = 3.0
+    fine_step_deg: float = 0.5
+    side_share: float = 0.36
+    edge_tolerance_mm: float = 0.5
+    edge_level: float = 3.0
+    least_outline: float = 0.6
+    refine_mm: float = 2.5
+    rank: RankConfig = field(default_factory=RankConfig)
+    #: Confidences of the outcomes: both readings agree; one reading alone; none.
+    agree_confidence: float = 0.97
+    alone_confidence: float = 0.4
+    unread_confidence: float = 0.15
+
+
+@dataclass(frozen=True)
+class CardPose:
+    """Where the top card lies in the crop: its middle (pixels at the search scale), its turn
+    (degrees, the long side's direction from the image's y axis) and its outline's score."""
+
+    centre: tuple[float, float]
+    angle_deg: float
+    score: float
+
+
+def _rotated_edges(config: CardConfig, gray: FloatArray, angle_deg: float
+                   ) -> tuple[FloatArray, FloatArray]:
+    """The image turned by ``angle_deg`` about its middle, and where it shows a straight
+    edge across rows (horizontal sides) and across columns (vertical sides): the gradient
+    across stronger than along by ``edge_level``, within ``edge_tolerance_mm`` of the line."""
+    height, width = gray.shape
+    turn = cv2.getRotationMatrix2D((width / 2 - 0.5, height / 2 - 0.5), angle_deg, 1.0)
+    turned = cv2.warpAffine(gray, turn, (width, height), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+    down = np.abs(cv2.Sobel(turned, cv2.CV_32F, 0, 1, ksize=3)) / 4
+    across = np.abs(cv2.Sobel(turned, cv2.CV_32F, 1, 0, ksize=3)) / 4
+    level = config.edge_level
+    size = 2 * max(1, round(config.edge_tolerance_mm * config.search_pixels_per_mm)) + 1
+    rows = cv2.dilate(((down - across) > level).astype(np.float32), np.ones((size, 1), np.uint8))
+    columns = cv2.dilate(((across - down) > level).astype(np.float32),
+                         np.ones((1, size), np.uint8))
+    return np.asarray(rows), np.asarray(columns)
+
+
+def _outline_scores(config: CardConfig, rows: FloatArray, columns: FloatArray
+                    ) -> FloatArray:
+    """For every place of the card's middle: the weakest of its eight half-sides' share of
+    length showing an edge (zero where the card would leave the image)."""
+    scale = config.search_pixels_per_mm
+    half_w, half_h = (side * scale / 2 for side in CARD_SIZE_MM)
+    length_w = max(3, round(config.side_share * CARD_SIZE_MM[0] * scale))
+    length_h = max(3, round(config.side_share * CARD_SIZE_MM[1] * scale))
+    along_rows = cv2.blur(rows, (length_w, 1))
+    along_columns = cv2.blur(columns, (1, length_h))
+    height, width = rows.shape
+    reach_x, reach_y = math.ceil(half_w) + 1, math.ceil(half_h) + 1
+    if width <= 2 * reach_x or height <= 2 * reach_y:
+        return np.zeros((0, 0), np.float32)
+    inner = (slice(reach_y, height - reach_y), slice(reach_x, width - reach_x))
+    quarter_w, quarter_h = half_w / 2, half_h / 2
+
+    def shifted(image: FloatArray, dx: float, dy: float) -> FloatArray:
+        x, y = round(dx), round(dy)
+        return image[inner[0].start + y:inner[0].stop + y, inner[1].start + x:inner[1].stop + x]
+
+    sides = [shifted(along_rows, sx * quarter_w, sy * half_h)
+             for sx in (-1, 1) for sy in (-1, 1)]
+    sides += [shifted(along_columns, sx * half_w, sy * quarter_h)
+              for sx in (-1, 1) for sy in (-1, 1)]
+    scores = np.zeros_like(rows)
+    scores[inner] = np.minimum.reduce(sides) + 0.05 * np.mean(sides, axis=0)
+    return scores
+
+
+def _best_at(config: CardConfig, gray: FloatArray, angles: FloatArray) -> CardPose:
+    """The best outline over ``angles``: its middle is given in the unturned image."""
+    best = CardPose((0.0, 0.0), 0.0, -1.0)
+    height, width = gray.shape
+    for angle in angles:
+        rows, columns = _rotated_edges(config, gray, float(angle))
+        scores = _outline_scores(config, rows, columns)
+        if scores.size == 0:
+            continue
+        y, x = np.unravel_index(int(np.argmax(scores)), scores.shape)
+        score = float(scores[y, x])
+        if score > best.score:
+            # Back from the turned image to the crop.
+            turn = cv2.getRotationMatrix2D((width / 2 - 0.5, height / 2 - 0.5), float(angle), 1)
+            back = cv2.invertAffineTransform(turn)
+            point = back @ np.array([float(x), float(y), 1.0])
+            best = CardPose((float(point[0]), float(point[1])), float(angle), score)
+    return best
+
+
+def find_card(config: CardConfig, crop: Image, pixels_per_mm: float) -> CardPose | None:
+    """The top card's pose in ``crop`` (BGR, a discard spot at ``pixels_per_mm``), centre in
+    crop pixels, or None when the spot holds no card."""
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    factor = config.search_pixels_per_mm / pixels_per_mm
+    small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), 0.7)
+    coarse = _best_at(config, small, np.arange(0.0, 180.0, config.angle_step_deg))
+    step = config.fine_step_deg
+    fine = _best_at(config, small, coarse.angle_deg + np.arange(
+        -config.angle_step_deg, config.angle_step_deg + step / 2, step))
+    pose = fine if fine.score >= coarse.score else coarse
+    if pose.score < config.least_outline:
+        return None
+    centre = (pose.centre[0] / factor, pose.centre[1] / factor)
+    pose = CardPose(centre, pose.angle_deg % 180.0, pose.score)
+    return pose
+
+
+def _corners(pose: CardPose, pixels_per_mm: float, share: float,
+             size_mm: tuple[float, float] = CARD_SIZE_MM) -> FloatArray:
+    """The corners (crop pixels) of a rectangle of ``size_mm`` (a card's by default) lying
+    as the card does, its sides scaled by ``share``."""
+    turn = math.radians(pose.angle_deg)
+    # The turned image had the card upright; its axes in the crop are turned back.
+    axis_x = np.array([math.cos(turn), math.sin(turn)])
+    axis_y = np.array([-math.sin(turn), math.cos(turn)])
+    half_w, half_h = (side * pixels_per_mm * share / 2 for side in size_mm)
+    centre = np.array(pose.centre)
+    return np.array([centre + sx * half_w * axis_x + sy * half_h * axis_y
+                     for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+
+
+def upright_face(crop: Image, pose: CardPose, pixels_per_mm: float, half_turn: bool = False
+                 ) -> Image:
+    """The card cut out of ``crop`` upright (63 x 88 mm at ``pixels_per_mm``), turned half
+    round when ``half_turn``."""
+    corners = _corners(pose, pixels_per_mm, 1.0).astype(np.float32)
+    if half_turn:
+        corners = np.roll(corners, 2, axis=0)
+    width, height = (round(side * pixels_per_mm) for side in CARD_SIZE_MM)
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32) - 0.5
+    transform = cv2.getAffineTransform(corners[:3], target[:3])
+    return np.asarray(cv2.warpAffine(crop, transform, (width, height), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE))
+
+
+def refine_pose(config: CardConfig, crop: Image, pose: CardPose, pixels_per_mm: float
+                ) -> CardPose:
+    """``pose`` fitted to the card's sides at the crop's full detail: the card is cut out
+    upright with ``refine_mm`` to spare, each half-side's line is found where the edge across
+    it is strongest within ``refine_mm``, and the middle and the turn are moved to fit them."""
+    spare = config.refine_mm
+    width, height = CARD_SIZE_MM
+    grown = (width + 2 * spare, height + 2 * spare)
+    scale = pixels_per_mm
+    outer = CardPose(pose.centre, pose.angle_deg, pose.score)
+    corners = _corners(outer, pixels_per_mm, 1.0, grown).astype(np.float32)
+    size = (round(grown[0] * scale), round(grown[1] * scale))
+    target = np.array([[0, 0], [size[0], 0], [size[0], size[1]]], np.float32) - 0.5
+    upright = cv2.warpAffine(crop, cv2.getAffineTransform(corners[:3], target),
+                             size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    gray = cv2.GaussianBlur(cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                            (0, 0), 0.8)
+    down = np.abs(cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3))
+    across = np.abs(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3))
+    reach = round(2 * spare * scale)
+
+    def line(edges: FloatArray, start: int, stop: int, low: int, axis: int) -> float:
+        band = edges[start:stop, low:low + reach] if axis == 1 else \
+            edges[low:low + reach, start:stop]
+        profile = band.mean(axis=0 if axis == 1 else 1)
+        return float(low + int(np.argmax(profile))) / scale - spare
+
+    quarter_w, quarter_h = round(grown[0] * scale / 4), round(grown[1] * scale / 4)
+    middle_w, middle_h = size[0] // 2, size[1] // 2
+    span_w, span_h = round(0.3 * width * scale), round(0.3 * height * scale)
+    left = [line(across, y - span_h // 2, y + span_h // 2, 0, 1)
+            for y in (quarter_h, middle_h + quarter_h)]
+    right = [line(across, y - span_h // 2, y + span_h // 2, size[0] - reach, 1) - width
+             for y in (quarter_h, middle_h + quarter_h)]
+    top = [line(down, x - span_w // 2, x + span_w // 2, 0, 0)
+           for x in (quarter_w, middle_w + quarter_w)]
+    bottom = [line(down, x - span_w // 2, x + span_w // 2, size[1] - reach, 0) - height
+              for x in (quarter_w, middle_w + quarter_w)]
+    shift_x = (sum(left) + sum(right)) / 4
+    shift_y = (sum(top) + sum(bottom)) / 4
+    # A side's line lower down lying further right turns the card clockwise in the view.
+    lean_long = ((left[1] - left[0]) + (right[1] - right[0])) / 2 / (height / 2)
+    lean_short = ((top[0] - top[1]) + (bottom[0] - bottom[1])) / 2 / (width / 2)
+    turn = math.degrees(math.atan((lean_long + lean_short) / 2))
+    axis_turn = math.radians(pose.angle_deg)
+    axis_x = np.array([math.cos(axis_turn), math.sin(axis_turn)])
+    axis_y = np.array([-math.sin(axis_turn), math.cos(axis_turn)])
+    centre = np.array(pose.centre) + (shift_x * axis_x + shift_y * axis_y) * scale
+    return CardPose((float(centre[0]), float(centre[1])), pose.angle_deg - turn, pose.score)
+
+
+def judge(config: CardConfig, centre: CentreRead, indices: tuple[IndexRead, IndexRead]
+          ) -> tuple[str | None, float]:
+    """The rank and its confidence from the pips and the two corner indices."""
+    rank_config = config.rank
+    best = max(indices, key=lambda index: index.match)
+    agreeing = [index for index in indices if index.rank == best.rank]
+    sure_glyph = (best.match >= rank_config.sure_match
+                  and best.margin >= rank_config.sure_margin)
+    glyph_ok = best.rank is not None and best.match >= rank_config.least_match
+    if centre.picture and any(index.joker for index in indices):
+        return "joker", config.agree_confidence * 0.95
+    if 2 <= centre.pips <= 10:
+        if glyph_ok and best.rank == str(centre.pips):
+            return best.rank, config.agree_confidence
+        return str(centre.pips), config.alone_confidence
+    if centre.pips == 1:
+        if glyph_ok and best.rank == "A":
+            return "A", config.agree_confidence
+        return "A", config.alone_confidence
+    if centre.picture and glyph_ok and best.rank in ("J", "Q", "K"):
+        if sure_glyph and len(agreeing) == 2:
+            return best.rank, config.agree_confidence * 0.95
+        return best.rank, config.alone_confidence
+    if glyph_ok:
+        return best.rank, config.unread_confidence
+    return None, config.unread_confidence
+
+
+def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
+                 origin_mm: tuple[float, float] = (0.0, 0.0)) -> CardReading | None:
+    """The card on top of the pile in ``crop`` (BGR uint8, a discard spot seen from above at
+    ``pixels_per_mm``; ``origin_mm`` is the mat point of its top-left corner), or None when
+    no card lies there."""
+    if crop.ndim != 3 or crop.shape[2] != 3 or crop.size == 0:
+        raise ValueError(f"a discard spot is a BGR image, not an array of shape {crop.shape}")
+    pose = find_card(config, crop, pixels_per_mm)
+    if pose is None:
+        return None
+    pose = refine_pose(config, crop, pose, pixels_per_mm)
+    faces = [upright_face(crop, pose, pixels_per_mm, turn) for turn in (False, True)]
+    inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm)
+            for face in faces]
+    centre = read_centre(config.rank, inks[0], pixels_per_mm)
+    indices = (read_index(config.rank, inks[0], pixels_per_mm),
+               read_index(config.rank, inks[1], pixels_per_mm))
+    rank, confidence = judge(config, centre, indices)
+    middle = (origin_mm[0] + (pose.centre[0] + 0.5) / pixels_per_mm,
+              origin_mm[1] + (pose.centre[1] + 0.5) / pixels_per_mm)
+    return CardReading(rank, confidence, middle)
+
+
+def read_discard_in_view(config: CardConfig, view: TopView, box: tuple[int, int, int, int]
+                         ) -> CardReading | None:
+    """The card in the window ``box`` (pixels x0, y0, x1, y1) of a top view."""
+    x0, y0, x1, y1 = box
+    scale = view.pixels_per_mm
+    origin = (view.origin_mm[0] + x0 / scale, view.origin_mm[1] + y0 / scale)
+    return read_discard(config, np.ascontiguousarray(view.image[y0:y1, x0:x1]), scale, origin)
+
+
+def read_discard_in_frame(config: CardConfig, image: Image, location: BoardLocation,
+                          bounds_mm: tuple[float, float, float, float]) -> CardReading | None:
+    """The card on the discard spot ``bounds_mm`` (mat mm: left, top, right, bottom) of a
+    camera frame, warped from the frame itself at ``config.pixels_per_mm`` with
+    ``config.margin_mm`` around it (a card laid carelessly reaches over the spot's edge)."""
+    left, top, right, bottom = bounds_mm
+    margin = config.margin_mm
+    bounds_mm = (left - margin, top - margin, right + margin, bottom + margin)
+    view = rectify_window(image, location, bounds_mm, config.pixels_per_mm,
+                          interpolation=cv2.INTER_LINEAR)
+    height, width = view.image.shape[:2]
+    return read_discard_in_view(config, view, (0, 0, width, height))
