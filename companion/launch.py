@@ -72,7 +72,7 @@ class HeadlessSink:
 
 #: Games whose mat is printed but whose table (synthetic table, reading, referee) is still being
 #: built: `companion rules` plays them, the table not yet.
-TABLE_PENDING = frozenset({"jokers-and-coins"})
+TABLE_PENDING: frozenset[str] = frozenset()
 
 
 def check_players(game: str, players: int) -> None:
