@@ -1,0 +1,68 @@
+"""Whole Jokers and Coins demo games on the synthetic table (printed, not asserted).
+
+Run: .venv/bin/python bench/bench_jokers_demo.py [--players 4] [--seeds 1,2] [--plies N]
+[--camera-size 1920x1080]
+
+Target (issue 21): a whole 4-seat demo game under 3 minutes at ``--speed 1000``. Each game is
+played headless by the real referee, vision and journal (the bots' pauses shortened as with
+``companion demo --speed 1000``); it prints the wall time, the plies played, the time per ply,
+the referee's verdicts (rejected sloppy moves, misreadings, questions) and how each card was
+known, and whether the game ended or met the demo's ply cap.
+"""
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.demo import DemoOptions, run_demo
+from companion.games import get_game
+from companion.launch import GameOptions
+
+
+def card_sources(record: Path) -> Counter[str]:
+    """How the cards of the moves in ``record`` were known."""
+    sources: Counter[str] = Counter()
+    for line in (record / "journal.jsonl").read_text().splitlines()[1:]:
+        event = json.loads(line)
+        if event["kind"] == "move" and "card_source" in event:
+            sources[event["card_source"]] += 1
+    return sources
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seeds", default="1")
+    parser.add_argument("--plies", type=int, default=None,
+                        help="ply cap (default: the demo's own cap for these seats)")
+    parser.add_argument("--camera-size", default="1920x1080")
+    args = parser.parse_args()
+    width, height = (int(side) for side in args.camera_size.split("x"))
+    cap = args.plies or get_game("jokers-and-coins").info.demo_plies[args.players]
+    for seed in (int(text) for text in args.seeds.split(",")):
+        options = DemoOptions(bots=("greedy", "random"), seed=seed, speed=1000.0,
+                              camera_size=(width, height), max_turns=cap)
+        with tempfile.TemporaryDirectory() as folder:
+            out = Path(folder)
+            start = time.perf_counter()
+            report = run_demo(GameOptions("jokers-and-coins", args.players, (), seed), options,
+                              out, headless=True)
+            seconds = time.perf_counter() - start
+            sources = card_sources(out / "record") if (out / "record").exists() else Counter()
+        per_ply = seconds / report.turns if report.turns else float("nan")
+        ending = ("ended: " + (report.result or "")) if report.finished else (
+            f"gave up: {report.gave_up}" if report.gave_up else f"ply cap {cap} reached")
+        print(f"{args.players} seats, seed {seed}, {width}x{height}: {seconds:.1f} s for "
+              f"{report.turns} plies ({per_ply:.2f} s a ply); {report.rejects} sloppy moves "
+              f"rejected, {report.misreads} misreadings, {report.asks} asked; cards known by "
+              f"{dict(sources)}; {ending}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
