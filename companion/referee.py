@@ -303,6 +303,7 @@ class Referee(RollingReferee, CardReferee):
         turn = self._state.history.pop()
         del self._state.log[len(self._state.log) - 1 - turn.passes:]
         self._state.position = turn.before
+        self._state.card_note = ""
         record = Record("correction", {
             "correction": "undo",
             "state_hash": turn.before.state_hash(),

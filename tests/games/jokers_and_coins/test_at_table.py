@@ -1,0 +1,79 @@
+"""Jokers and Coins at the table: a discard that names its rank, the discards a panel may
+enter, the mover's own part of a bump, the screen's lines and the bots' progress measure."""
+
+import pytest
+
+from companion.games.base import IllegalMoveError
+from companion.games.jokers_and_coins import GAME
+from companion.games.jokers_and_coins.at_table import covered, facts, mover_part
+from companion.games.jokers_and_coins.cards import RANK_INDEX
+from contract.observation import Observation, RegionReading
+from tests.games.jokers_and_coins.helpers import table
+
+
+def test_a_discard_naming_a_card_with_no_play_puts_that_rank_face_up():
+    start = GAME.new_position(4)
+    after = GAME.apply_text(start, "discard:7")
+    assert after.cards.discard[RANK_INDEX["7"]] == 1 and after.cards.unrecorded == 0
+    assert after.coins == start.coins and after.to_move == 2
+    unknown = GAME.apply_text(start, "discard")
+    assert unknown.cards.unrecorded == 1 and sum(unknown.cards.discard) == 0
+    assert "discard:7" not in [move.text() for move in GAME.legal_moves(start)]  # not a child
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("discard:K", "a K has a legal play"),
+    ("discard:joker", "nobody holds one"),  # two players set the Jokers aside
+])
+def test_a_discard_of_a_card_that_could_play_or_is_not_held_is_illegal(text, why):
+    with pytest.raises(IllegalMoveError, match=why):
+        GAME.apply_text(GAME.new_position(2), text)
+
+
+def test_an_unread_discard_is_offered_as_each_rank_without_a_play():
+    start = GAME.new_position(3)
+    offered = [move.text() for move in GAME.card_variants(start, GAME.parse_move("discard"))]
+    assert offered == [f"discard:{rank}" for rank in
+                       ("2", "3", "4", "5", "6", "7", "8", "9", "10", "joker")]
+    step = GAME.parse_move("A:enter")
+    assert GAME.card_variants(start, step) == [step]
+    assert GAME.card_of(step) == "A" and GAME.card_of(GAME.parse_move("discard")) is None
+
+
+def test_the_movers_part_of_a_partners_bump_leaves_its_in_empty():
+    position = table(4, {1: ["t20"], 3: ["t30"]})
+    after = GAME.apply_text(position, "10:t20>t30")
+    part = mover_part(position, after)
+    assert part is not None and part.stacks() == {"t30": "P"}
+    assert GAME.layout(after).stacks() == {"t30": "P", "t40": "D"}
+    opponent = table(4, {1: ["t20"], 2: ["t30"]})
+    assert mover_part(opponent, GAME.apply_text(opponent, "10:t20>t30")) is None
+    assert mover_part(position, GAME.apply_text(position, "5:t20>t25")) is None
+
+
+def test_the_camera_may_see_the_movers_part_or_the_whole_bump():
+
+
+    position = table(4, {1: ["t20"], 3: ["t30"]})
+    for stacks in ({"t30": "P"}, {"t30": "P", "t40": "D"}):
+        seen = Observation({name: RegionReading(coin) for name, coin in stacks.items()})
+        assert "10:t20>t30" in [move.text() for move in GAME.candidates(position, seen)]
+
+
+def test_the_screen_lines_name_the_card_its_plays_teams_and_the_cards_left():
+    position = table(4, {1: ["t20"]})
+    move = GAME.parse_move("5:t20>t25")
+    lines = facts(GAME.apply(position, move), (position, move))
+    assert lines[0] == "Seat 1 played a 5: 5:t20>t25"
+    assert lines[1] == "Legal plays of that 5 (1): 5:t20>t25"
+    assert lines[2] == "Teams HOME: 1+3: 0/8, 2+4: 0/8"
+    assert lines[3].startswith("Unseen cards: A:12 2:12 3:12 4:12 5:11")
+    discard = GAME.parse_move("discard:7")
+    start = GAME.new_position(3)
+    assert facts(GAME.apply(start, discard), (start, discard))[0] == (
+        "Seat 1 discarded a 7: it had no legal play.")
+
+
+def test_progress_counts_spaces_from_start_and_coins_home():
+    position = table(4, {1: ["t9", "t20", "h1-2"], 2: ["t27"]})
+    assert covered(position) == {1: 1 + 12 + 101, 2: 1, 3: 0, 4: 0}
