@@ -147,7 +147,8 @@ class PhysicalBoard:
     def lay_out(self, table: TableState) -> None:
         """Make the table hold what ``table`` says (coins, and pawns in their owners' colours)."""
         self.squares = table.stacks()
-        self.pawns = {region: self._colours[label] for label, region in table.tokens().items()}
+        self.pawns = {region: self._colours[contents.token] for region, contents in table.items()
+                      if contents.token is not None}
         self.camera.show(self.squares, self.pawns)
 
     def knock_off(self, rng: random.Random) -> str | None:

@@ -143,6 +143,8 @@ def snapshot_of(
         message=_message(view, waiting_reason),
         result=view.result,
         facts=view.facts,
+        tokens=tuple(sorted((name, int(contents.token)) for name, contents in view.table.items()
+                            if contents.token is not None and contents.token.isdigit())),
     )
 
 

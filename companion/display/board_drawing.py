@@ -85,6 +85,10 @@ def draw_pieces(
         if player.pawn is not None:
             box = layout.square(player.pawn)
             draw_pawn(surface, player, box.center, layout.cell, cache)
+    for square, seat in snapshot.tokens:
+        owner = snapshot.player(seat)
+        if owner is not None and square != owner.pawn:
+            draw_pawn(surface, owner, layout.square(square).center, layout.cell, cache)
     draw_path_steps(surface, path, layout.cell, cache)
     for square in snapshot.path.placements if snapshot.path else ():
         draw_placement(surface, layout.square(square), cache)

@@ -152,7 +152,9 @@ class Snapshot:
     ``to_move`` is a seat number or None (setup, game over). ``mat`` is the board of any shape
     (a ring track, pits); without it the board is a grid of ``files`` x ``ranks`` squares.
     ``facts`` are the game's lines about the table as a whole (the card just played, each
-    team's progress, the cards left), drawn above the list of moves.
+    team's progress, the cards left), drawn above the list of moves. ``tokens`` are more
+    tokens than a pawn a seat (region, seat), for games where a seat has several (the coloured
+    tokens of Jokers and Coins), each drawn like that seat's pawn.
     """
 
     title: str = "Coin Table Companion"
@@ -177,6 +179,7 @@ class Snapshot:
     result: str | None = None
     mat: MatView | None = None
     facts: tuple[str, ...] = ()
+    tokens: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         if not (1 <= self.files <= len(FILE_LETTERS) and 1 <= self.ranks <= 99):
@@ -187,7 +190,7 @@ class Snapshot:
             if unknown:
                 raise DisplayError(f"unknown coin letter {min(unknown)!r} in stack {stack!r}")
         path = (*self.path.squares, *self.path.placements) if self.path else ()
-        for square in (*self.targets, *self.problems, *path):
+        for square in (*self.targets, *self.problems, *path, *(name for name, _ in self.tokens)):
             self._check_square(square)
         for player in self.players:
             if player.pawn is not None:

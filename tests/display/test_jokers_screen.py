@@ -62,3 +62,17 @@ def test_the_screen_shows_the_ring_the_card_played_and_the_cards_left(tmp_path):
     drawn = np.abs(image[area.y:area.bottom, area.x:area.right].astype(int)
                    - plain[area.y:area.bottom, area.x:area.right].astype(int)).max(axis=2)
     assert (drawn > 40).sum() > 500  # the facts' text is drawn in the list area
+
+
+def test_every_token_of_a_token_seat_is_drawn(tmp_path):
+    position = table(6, {5: ["t10", "t50", "h5-2"], 6: ["t80"]}, to_move=5)
+    referee = Referee(GAME, position, position=position)
+    seats = default_seats(6, GAME.info.token_colours)
+    snapshot = snapshot_of(referee.view(), seats, game=GAME.name)
+    assert snapshot.tokens == (("h5-2", 5), ("t10", 5), ("t50", 5), ("t80", 6))
+    path = save_screenshot(snapshot, tmp_path / "tokens.png", SIZE)
+    image = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2RGB)
+    boxes = dict(compute_layout(SIZE, players=6, mat=snapshot.mat).regions)
+    for name, _ in snapshot.tokens:
+        x, y = boxes[name].center
+        assert np.abs(image[y, x].astype(int) - LIGHT_SQUARE).max() > 8, name
