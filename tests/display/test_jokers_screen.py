@@ -25,7 +25,8 @@ def after_a_played_queen():
     part = GAME.mover_part(position, GAME.parse_move("Q:t20>t30"))
     assert part is not None  # seat 3 is seat 1's partner: its coin goes to its IN by hand
     looks = GAME.layout(GAME.apply_text(position, "Q:t20>t30")).looks()
-    regions = {name: RegionReading(look.coin, look.pawn) for name, look in looks.items()}
+    regions = {name: RegionReading(look.coin, look.pawn, count=look.count, kinds=look.kinds)
+               for name, look in looks.items()}
     regions["discard-1"] = RegionReading(card=CardReading("Q", 0.95, (0.0, 0.0)))
     referee.handle(Press("END1"))
     referee.handle(Seen(Observation(regions)))

@@ -5,8 +5,10 @@ The regions are the ring's track spaces ``t1..tN`` and every seat's HOME spaces 
 quarters (:data:`SEAT_COINS`), so a coin's kind says whose it is; seats 5 and 6 play coloured
 tokens, drawn as a token labelled with the seat's number (``"5"``, ``"6"``; the camera tells
 them apart by hue, see ``GameInfo.token_colours``). A space holds one coin at most (landing
-bumps), so the camera sees everything on the ring. Supplies lie beside the ring and the mat
-has no regions for them: a coin not on the ring is in its seat's supply.
+bumps), so the camera sees everything on the ring. A coin not on the ring is in its seat's
+supply, the mat's cup ``supply-S`` beside its side: coin seats' supplies are loose coins there,
+which the camera counts (so it sees a bumped coin put back); token seats' supplies are left
+out, a cup of several tokens being more than a region's reading says.
 """
 
 from __future__ import annotations
@@ -42,7 +44,15 @@ def layout(position: JokersPosition) -> TableState:
         for place in places:
             if place != SUPPLY:
                 regions[ring.place_name(seat, place)] = seat_look(seat)
+        if seat in SEAT_COINS:
+            regions[supply_cup(seat)] = RegionContents(
+                SEAT_COINS[seat] * places.count(SUPPLY), loose=True)
     return TableState(regions)
+
+
+def supply_cup(seat: int) -> str:
+    """The mat region of seat ``seat``'s supply: ``supply-2``."""
+    return f"supply-{seat}"
 
 
 def bump_notes(before: JokersPosition, after: JokersPosition, mover: int) -> list[str]:
@@ -71,6 +81,8 @@ def position_from_reading(template: JokersPosition, observation: Observation
     owner_of = {coin: seat for seat, coin in SEAT_COINS.items() if seat <= ring.players}
     places: list[list[int]] = [[] for _ in range(ring.players)]
     for name, reading in sorted(observation.regions.items()):
+        if name.startswith(("supply-", "discard-")):
+            continue  # beside the ring: a coin not on it is in its supply
         seat = _seat_seen(name, reading.coin, reading.pawn, owner_of, ring.players)
         if seat is None:
             continue

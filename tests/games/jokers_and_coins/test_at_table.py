@@ -44,19 +44,31 @@ def test_the_movers_part_of_a_partners_bump_leaves_its_in_empty():
     position = table(4, {1: ["t20"], 3: ["t30"]})
     after = GAME.apply_text(position, "10:t20>t30")
     part = mover_part(position, after)
-    assert part is not None and part.stacks() == {"t30": "P"}
-    assert GAME.layout(after).stacks() == {"t30": "P", "t40": "D"}
-    opponent = table(4, {1: ["t20"], 2: ["t30"]})
-    assert mover_part(opponent, GAME.apply_text(opponent, "10:t20>t30")) is None
+    assert part is not None and "t40" not in part and part["t30"].coins == "P"
+    assert GAME.layout(after)["t40"].coins == "D"
     assert mover_part(position, GAME.apply_text(position, "5:t20>t25")) is None
+
+
+def test_the_movers_part_of_an_opponents_bump_leaves_its_coin_out_of_its_supply():
+    position = table(4, {1: ["t20"], 2: ["t30", "t50"]})
+    after = GAME.apply_text(position, "10:t20>t30")
+    assert GAME.layout(after)["supply-2"].coins == "NNN"
+    part = mover_part(position, after)
+    assert part is not None and part["supply-2"].coins == "NN" and part["t30"].coins == "P"
+    tokens = table(6, {1: ["t20"], 5: ["t30"]})
+    assert mover_part(tokens, GAME.apply_text(tokens, "10:t20>t30")) is None  # not seen
 
 
 def test_the_camera_may_see_the_movers_part_or_the_whole_bump():
 
 
     position = table(4, {1: ["t20"], 3: ["t30"]})
-    for stacks in ({"t30": "P"}, {"t30": "P", "t40": "D"}):
-        seen = Observation({name: RegionReading(coin) for name, coin in stacks.items()})
+    move = GAME.parse_move("10:t20>t30")
+    part = GAME.mover_part(position, move)
+    assert part is not None
+    for shown in (part, GAME.layout(GAME.apply(position, move))):
+        seen = Observation({name: RegionReading(look.coin, count=look.count, kinds=look.kinds)
+                            for name, look in shown.looks().items()})
         assert "10:t20>t30" in [move.text() for move in GAME.candidates(position, seen)]
 
 

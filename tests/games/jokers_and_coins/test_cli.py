@@ -38,7 +38,8 @@ def test_new_moves_apply_perft_and_show(tmp_path, capsys):
 @pytest.mark.parametrize(("args", "words"), [
     (["rules", "new", "--game", "jokers-and-coins", "--players", "7"], "2 to 6 players"),
     (["rules", "new", "--game", "jokers-and-coins", "--variants", "side-40"], "side-40"),
-    (["demo", "--game", "jokers-and-coins", "--headless"], "cannot be played at the table yet"),
+    (["demo", "--game", "jokers-and-coins", "--players", "7", "--headless"],
+     "--players 7 is not allowed"),
 ])
 def test_errors_are_one_sentence_with_exit_code_2(capsys, args, words):
     code, _, err = run(capsys, *args)

@@ -11,14 +11,17 @@ from tests.games.jokers_and_coins.helpers import table
 def observed(position):
     """A perfect camera's observation of ``position``."""
     layout = GAME.layout(position)
-    return Observation({name: RegionReading(coin=c.top, pawn=c.token)
+    return Observation({name: RegionReading(coin=c.top, pawn=c.token, count=c.look().count,
+                                            kinds=c.look().kinds)
                         for name, c in layout.items()})
 
 
 def test_seats_1_to_4_are_coins_and_seats_5_and_6_tokens():
     layout = GAME.layout(table(6, {1: ["t1", "h1-2"], 4: ["t5"], 6: ["t9"]}))
-    assert layout.stacks() == {"t1": "P", "h1-2": "P", "t5": "Q"}
-    assert layout.tokens() == {"6": "t9"}
+    assert layout.stacks() == {"t1": "P", "h1-2": "P", "t5": "Q", "supply-1": "PP",
+                               "supply-2": "NNNN", "supply-3": "DDDD", "supply-4": "QQQ"}
+    assert layout.tokens() == {"6": "t9"}  # a token seat's supply is not laid out
+    assert layout["supply-1"].loose
 
 
 def test_candidates_are_every_card_that_leaves_what_the_camera_sees():
