@@ -134,6 +134,13 @@ def _pit_items(region: Region, label_mm: float) -> list[Item]:
     return items
 
 
+def _track_items(region: Region, label_mm: float) -> list[Item]:
+    """A round track space on a mat that marks its spaces with ``space`` ticks (see
+    :mod:`calibration.ring_mat`): nothing inside it, for a printed circle the size of a coin,
+    or letters under its rim, look like a coin to the camera. Other track spaces as pits."""
+    return []
+
+
 def _tray_items(region: Region, label_mm: float) -> list[Item]:
     """A framed green rectangle with the region's name at the bottom, inside."""
     assert isinstance(region.shape, Rect)
@@ -149,33 +156,23 @@ def _outline(points: list[Point], width: float) -> list[Item]:
             for index in range(len(points))]
 
 
-#: Segments of the polygon that draws a ring mark (round to a tenth of a millimetre at 30 mm),
-#: and the ring's width: it lies inside its mark's square.
-_RING_SEGMENTS = 72
-RING_MARK_MM = 1.2
-
-
 def _ring_mark_items(mark: Mark) -> list[Item]:
-    """A ring :data:`RING_MARK_MM` wide inscribed in the mark's square, dark for a corner, in
-    the seat's colour for a seat; or a label's text."""
+    """A bar (dark for a corner, in the seat's colour for a seat) or a label's text."""
     x, y = mark.rect.centre
-    colour = BORDER if mark.kind == "corner" else colour_rgb(mark.colour)
+    colour = ({"corner": BORDER, "space": GRID_LINE}.get(mark.kind)
+              or (colour_rgb(mark.colour) if mark.colour else LABEL))
+    length, width = mark.rect.size
     if mark.kind == "label":
-        height = mark.rect.size[1]
-        return [Text((x, y + height / 2), height, mark.text, colour, "centre")]
-    width = RING_MARK_MM
-    radius = mark.rect.size[0] / 2 - width / 2
-    points = [(x + radius * math.cos(2 * math.pi * index / _RING_SEGMENTS),
-               y + radius * math.sin(2 * math.pi * index / _RING_SEGMENTS))
-              for index in range(_RING_SEGMENTS)]
-    return [Line(points[index], points[(index + 1) % len(points)], width, colour)
-            for index in range(len(points))]
+        return [Text((x, y + width / 2), width, mark.text, colour, "centre")]
+    angle = math.radians(mark.angle_deg)
+    half = (length / 2 * math.cos(angle), length / 2 * math.sin(angle))
+    return [Line((x - half[0], y - half[1]), (x + half[0], y + half[1]), width, colour)]
 
 
 def _mark_items(mark: Mark, square_mm: float) -> list[Item]:
     """A wall bar, a five-pointed star outline (a point towards North), an X, or a ring
     mark."""
-    if mark.kind in ("corner", "seat", "label"):
+    if mark.kind in ("corner", "seat", "label", "space"):
         return _ring_mark_items(mark)
     if mark.kind == "wall":
         return [FilledRect(mark.rect, WALL)]
@@ -237,11 +234,14 @@ def mat_items(geometry: MatGeometry) -> list[Item]:
         square_mm = first.size[0]
         label_mm = max(2.0, min(4.0, square_mm * 0.07))
     items: list[Item] = []
+    ticked = any(mark.kind == "space" for mark in geometry.marks)
     for index, region in enumerate(geometry.regions):
         if region.kind == "square" and isinstance(region.shape, Rect):
             items.extend(_square_items(region, index, label_mm))
         elif region.kind in ("tray", "discard") and isinstance(region.shape, Rect):
             items.extend(_tray_items(region, label_mm))
+        elif region.kind == "track" and ticked:
+            items.extend(_track_items(region, label_mm))
         else:
             items.extend(_pit_items(region, label_mm))
     items.extend(_grid_lines(geometry))

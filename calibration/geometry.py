@@ -29,9 +29,9 @@ MARKER_DICTIONARY = "DICT_4X4_50"
 RegionKind = Literal["square", "pit", "track", "cup", "tray", "discard"]
 
 #: Printed marks that are no region: a thick ``wall`` line, a ``star``, an X (``cross``); on a
-#: ring, a dark ring around a ``corner`` space, a ``seat``'s coloured ring around a space and a
-#: ``label`` in a seat's colour.
-MarkKind = Literal["wall", "star", "cross", "corner", "seat", "label"]
+#: ring, a dark bar by a ``corner`` space, a bar of a ``seat``'s colour, a ``label`` and the
+#: grey ticks that show where a round ``space`` lies.
+MarkKind = Literal["wall", "star", "cross", "corner", "seat", "label", "space"]
 
 Point = tuple[float, float]
 
@@ -121,14 +121,16 @@ class Mark:
 
     A ``wall`` is a dark bar filling ``rect``; a ``star`` (five points) and a ``cross`` (an X of
     two diagonals) are outlines inscribed in ``rect``, a square centred on their square's centre.
-    A ``corner`` or ``seat`` ring is inscribed in ``rect`` (see :mod:`calibration.ring_mat`), in
-    the colour named ``colour`` for a seat; a ``label`` prints ``text`` centred on ``rect``.
+    A ``corner``, ``seat`` or ``space`` bar fills ``rect`` turned by ``angle_deg`` about its
+    centre (its length along x before the turn; see :mod:`calibration.ring_mat`), a seat's in
+    the colour named ``colour``; a ``label`` prints ``text`` centred on ``rect``.
     """
 
     kind: MarkKind
     rect: Rect
     colour: str = ""
     text: str = ""
+    angle_deg: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -15,16 +15,17 @@ that holds a poker-size card at any rotation.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from calibration.drawing import RING_MARK_MM
 from calibration.geometry import (
     Circle,
     GeometryError,
     Mark,
+    MarkKind,
     MatGeometry,
     Point,
     Rect,
@@ -51,9 +52,18 @@ CARD_MM = (63.0, 88.0)
 DISCARD_SIDE_MM = 120.0
 #: Paper between the ring and what lies outside it, and between supply and discard.
 CLEARANCE_MM = 10.0
-#: A seat's mark is a ring of its colour around a space, from ``MARK_INSET_MM`` outside the
-#: space, ``RING_MARK_MM`` wide: it stays on the paper between two spaces.
-MARK_INSET_MM = 0.4
+#: Ticks outside a corner, START or IN space: ``TICK_LENGTH_MM`` long and ``TICK_WIDTH_MM``
+#: wide, from ``TICK_GAP_MM`` outside the space. No mark goes round a space: a printed circle
+#: there looks like a coin's rim to the camera.
+TICK_GAP_MM = 3.0
+#: The grey ticks that show a space reach ``SPACE_TICK_MM`` out from it (two neighbours' ticks
+#: nearly meet in the 4 mm between them), ``SPACE_TICK_WIDTH_MM`` wide.
+SPACE_TICK_MM = 1.9
+#: The bars of a seat's colour that join its IN and HOME spaces are this wide.
+HOME_BAR_MM = 2.0
+SPACE_TICK_WIDTH_MM = 0.6
+TICK_LENGTH_MM = 10.0
+TICK_WIDTH_MM = 3.0
 #: Seat colours, printed around each seat's START, IN and HOME spaces, and the colours of its
 #: pieces on the screen (``GameInfo.token_colours``): Okabe-Ito colours that colour-blind players
 #: can tell apart. Seats 5 and 6 play tokens of the last two, blue and yellow.
@@ -61,6 +71,9 @@ SEAT_COLOURS: tuple[str, ...] = ("orange", "purple", "green", "red", "blue", "ye
 #: Turns of a HOME row away from the perpendicular, tried in this order (degrees).
 _HOME_TURNS = (0, 10, -10, 20, -20, 30, -30, 40, -40, 50, -50)
 _LABEL_MM = 3.5
+#: Each track space's number is printed this high inside the ring beside it (IN's excepted:
+#: its HOME row lies there).
+_NUMBER_MM = 2.5
 
 
 @dataclass(frozen=True)
@@ -188,30 +201,94 @@ def _seat_places(ring: RingLayout, side: _Side, seat: int) -> tuple[Region, Regi
                    Rect(side.at(discard_along, -discard_out), (DISCARD_SIDE_MM, DISCARD_SIDE_MM))))
 
 
+def _bar(kind: MarkKind, start: Point, end: Point, width: float, colour: str = "") -> Mark:
+    """A straight bar from ``start`` to ``end`` (mm), ``width`` wide."""
+    length = math.dist(start, end)
+    angle = math.degrees(math.atan2(end[1] - start[1], end[0] - start[0]))
+    centre = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+    return Mark(kind, Rect(centre, (length, width)), colour, angle_deg=angle)
+
+
 def _seat_marks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, Region],
                 seat_colours: tuple[str, ...]) -> list[Mark]:
-    """Each seat's colour around its START, IN and HOME spaces and beside START and IN; a dark
-    ring around every corner space."""
-    marks: list[Mark] = []
-    across = 2 * (SPACE_RADIUS_MM + MARK_INSET_MM + RING_MARK_MM)
-    for index in range(ring.sides):
-        corner = regions[f"t{index * ring.side_length + 1}"]
-        marks.append(Mark("corner", Rect(corner.centre, (across, across))))
+    """A dark tick outside every corner space (away from the ring's middle); a tick of the
+    seat's colour outside its START and IN spaces, with their names beyond; bars of its colour
+    joining IN and the HOME row, and ``HOME S`` beyond its end. Nothing is printed round a
+    space, where a coin's rim is sought."""
+    marks = _space_ticks(ring, sides, regions)
+    near, far = SPACE_RADIUS_MM + TICK_GAP_MM, SPACE_RADIUS_MM + TICK_GAP_MM + TICK_LENGTH_MM
+    for index, side in enumerate(sides):
+        corner = regions[f"t{index * ring.side_length + 1}"].centre
+        before = sides[index - 1].inward
+        inward = _unit((0.0, 0.0), (side.inward[0] + before[0], side.inward[1] + before[1]))
+        marks.append(_bar("corner", _moved(corner, inward, -near), _moved(corner, inward, -far),
+                          TICK_WIDTH_MM))
     for seat in range(1, ring.players + 1):
         colour = seat_colours[seat - 1]
         side_index = ring.seat_side(seat)
-        first = side_index * ring.side_length + 1
-        spaces = [f"t{first + ring.in_offset}", f"t{first + ring.start_offset}",
-                  *(f"h{seat}-{space}" for space in range(1, HOME_SPACES + 1))]
-        marks.extend(Mark("seat", Rect(regions[name].centre, (across, across)), colour)
-                     for name in spaces)
         side = sides[side_index]
+        first = side_index * ring.side_length + 1
         for word, offset in (("IN", ring.in_offset), ("START", ring.start_offset)):
-            anchor = side.at(offset * ring.pitch_mm, -(across / 2 + _LABEL_MM * 1.4))
-            text = f"{word} {seat}"
-            size = (_LABEL_MM * 0.6 * len(text), _LABEL_MM)
-            marks.append(Mark("label", Rect(anchor, size), colour, text))
+            centre = regions[f"t{first + offset}"].centre
+            marks.append(_bar("seat", _moved(centre, side.inward, -near),
+                              _moved(centre, side.inward, -far), TICK_WIDTH_MM, colour))
+            marks.append(_label(_moved(centre, side.inward, -(far + _LABEL_MM)),
+                                f"{word} {seat}", colour))
+        row = [regions[f"t{first + ring.in_offset}"].centre,
+               *(regions[f"h{seat}-{space}"].centre for space in range(1, HOME_SPACES + 1))]
+        for here, there in itertools.pairwise(row):
+            step = _unit(here, there)
+            reach = SPACE_RADIUS_MM + 0.4 + HOME_BAR_MM / 2  # a bar's round end stays out
+            marks.append(_bar("seat", _moved(here, step, reach), _moved(there, step, -reach),
+                              HOME_BAR_MM, colour))
+        step = _unit(row[-2], row[-1])
+        marks.append(_label(_moved(row[-1], step, SPACE_RADIUS_MM + 2 * _LABEL_MM),
+                            f"HOME {seat}", colour))
     return marks
+
+
+def _space_ticks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, Region]
+                 ) -> list[Mark]:
+    """Four grey ticks round every space, along its side and across it, in the paper between
+    two spaces: they show the space without drawing a circle round it."""
+    marks: list[Mark] = []
+    seat_sides = {seat: sides[ring.seat_side(seat)] for seat in range(1, ring.players + 1)}
+    for region in regions.values():
+        if region.kind != "track":
+            continue
+        if region.name.startswith("t"):
+            side = sides[(int(region.name[1:]) - 1) // ring.side_length]
+        else:
+            side = seat_sides[int(region.name[1:].split("-")[0])]
+        if region.name.startswith("t") and (
+                (int(region.name[1:]) - 1) % ring.side_length != ring.in_offset):
+            marks.append(_label(_moved(region.centre, side.inward,
+                                       SPACE_RADIUS_MM + 1.5 * _NUMBER_MM),
+                                region.name[1:], "", _NUMBER_MM))
+        for direction in (side.along, side.inward):
+            for sign in (1.0, -1.0):
+                marks.append(_bar("space", _moved(region.centre, direction,
+                                                  sign * (SPACE_RADIUS_MM + 0.4)),
+                                  _moved(region.centre, direction,
+                                         sign * (SPACE_RADIUS_MM + SPACE_TICK_MM)),
+                                  SPACE_TICK_WIDTH_MM))
+    return marks
+
+
+def _unit(start: Point, end: Point) -> Point:
+    length = math.dist(start, end)
+    return ((end[0] - start[0]) / length, (end[1] - start[1]) / length)
+
+
+def _moved(point: Point, direction: Point, distance: float) -> Point:
+    return (point[0] + distance * direction[0], point[1] + distance * direction[1])
+
+
+def _label(centre: Point, text: str, colour: str, height: float = 0.0) -> Mark:
+    """Text ``height`` high (by default ``_LABEL_MM``) centred on ``centre``, in ``colour``
+    (grey when none)."""
+    height = height or _LABEL_MM
+    return Mark("label", Rect(centre, (height * 0.6 * len(text), height)), colour, text)
 
 
 def _bounds(shapes: list[Shape]) -> tuple[float, float, float, float]:

@@ -148,34 +148,46 @@ def test_the_discard_spot_holds_a_poker_card_at_any_rotation():
     assert min(spot.size) >= 2 * half_diagonal + 10.0
 
 
-def test_seat_marks_ring_start_in_and_home_in_the_seat_colour_and_corners_dark():
+def test_seat_colours_mark_start_in_and_home_corners_are_dark_and_no_ink_lies_in_a_space():
     players = 6
     mat = jokers_mat(players)
     ring = ring_for(players, ())
     k = 2.0
     image = render_mat(mat, k).astype(int)
+    middle = np.mean([mat.region(f"t{index + 1}").centre for index in range(ring.size)],
+                     axis=0)
 
-    def ring_colour(name):
-        """The printed colour just outside a space, sampled around it."""
-        shape = mat.region(name).shape
-        samples = []
-        for degrees in range(0, 360, 15):
-            angle = math.radians(degrees)
-            x = shape.centre[0] + (shape.radius + 1.0) * math.cos(angle)
-            y = shape.centre[1] + (shape.radius + 1.0) * math.sin(angle)
-            samples.append(image[round(y * k), round(x * k)][::-1])
-        return np.median(samples, axis=0)
+    def pixel(point):
+        return image[round(point[1] * k), round(point[0] * k)][::-1]
+
+    def beside(name, reach):
+        """The printed colour ``reach`` mm outside space ``name``, away from the ring's
+        middle."""
+        centre = np.array(mat.region(name).centre)
+        away = (centre - middle) / np.linalg.norm(centre - middle)
+        return pixel(centre + away * (14.0 + reach))
 
     for seat in range(1, players + 1):
         colour = np.array(colour_rgb(SEAT_COLOURS[seat - 1]))
-        names = [f"t{ring.ins[seat - 1] + 1}", f"t{ring.starts[seat - 1] + 1}",
-                 *(f"h{seat}-{space}" for space in range(1, 5))]
-        for name in names:
-            assert np.abs(ring_colour(name) - colour).max() <= 40, (seat, name)
-        plain = f"t{ring.starts[seat - 1] + 3}"
-        assert ring_colour(plain).min() > 200  # an unmarked space: paper around it
+        start = f"t{ring.starts[seat - 1] + 1}"
+        assert np.abs(beside(start, 8.0) - colour).max() <= 30, seat
+        assert beside(f"t{ring.starts[seat - 1] + 3}", 8.0).min() > 240  # unmarked: paper
+        row = [mat.region(f"t{ring.ins[seat - 1] + 1}").centre,
+               *(mat.region(f"h{seat}-{space}").centre for space in range(1, 5))]
+        for here, there in itertools.pairwise(row):
+            gap_middle = (np.array(here) + np.array(there)) / 2
+            assert np.abs(pixel(gap_middle) - colour).max() <= 30, seat
     for corner in ring.corners:
-        assert ring_colour(f"t{corner + 1}").max() < 120
+        assert beside(f"t{corner + 1}", 8.0).max() < 100
+    for region in mat.regions:
+        if region.kind == "track":
+            x, y = region.centre
+            radius = round(region.shape.radius * k) - 1
+            patch = image[round(y * k) - radius:round(y * k) + radius,
+                          round(x * k) - radius:round(x * k) + radius].min(axis=2)
+            rows, columns = np.mgrid[-radius:radius, -radius:radius] + 0.5
+            inside = rows**2 + columns**2 < (radius - 1) ** 2
+            assert patch[inside].min() == 255, region.name
     assert tuple(GAME.info.token_colours) == SEAT_COLOURS
 
 
