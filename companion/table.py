@@ -48,7 +48,7 @@ from companion.referee import (
     WantFrame,
 )
 from companion.screen_view import SeatView, snapshot_of
-from contract.observation import Observation
+from contract.observation import Observation, RegionReading
 from vision.camera import CameraError, CameraSource, EndOfFrames, Frame
 from vision.errors import VisionError
 from vision.gate import GateConfig, SteadyGate
@@ -350,10 +350,23 @@ class Table:
         self._frames[key] = read_frame
         with self._lock:
             self._frame_wanted_after = None
+        observation = cards_only_on_discards(observation, self.parts.geometry)
         self.events.put(Seen(observation.relabel_pawns(self._colour_to_player), key))
 
     def _preview(self, frame: Frame, location: Any) -> CameraView:
         return camera_preview(frame, self.parts.geometry, location)
+
+
+def cards_only_on_discards(observation: Observation, geometry: MatGeometry) -> Observation:
+    """The observation with nothing but the card on each discard spot: a discard spot holds
+    cards, never coins, so a coin or pawn read there is the picture on a card."""
+    spots = {region.name for region in geometry.regions if region.kind == "discard"}
+    if not spots & set(observation.regions):
+        return observation
+    regions = {name: (RegionReading(card=reading.card, confidence=reading.confidence)
+                      if name in spots else reading)
+               for name, reading in observation.regions.items()}
+    return replace(observation, regions=regions)
 
 
 def camera_preview(frame: Frame, geometry: MatGeometry, location: Any) -> CameraView:
