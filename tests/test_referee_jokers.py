@@ -135,15 +135,6 @@ def test_an_opponent_bumped_goes_back_to_its_supply():
     assert moves(effects) == [("5:t20>t25", "5", "camera")]
     assert "Seat 2's coin on t25 goes back to its supply." in referee.view().message
     assert referee.position.coins[1].count(-1) == 4
-    position = table(4, {1: ["t20"], 2: ["t25"]})
-    part = GAME.mover_part(position, GAME.parse_move("5:t20>t25"))
-    referee = referee_at(position)
-    play(referee, "5:t20>t25", card="5", layout=part)  # the bumped nickel still in a hand
-    assert referee.phase is Phase.RESTORE and referee.view().marked == ("supply-2",)
-    assert "supply-2 should hold 4 coins (4 nickels), not 3 coins" in referee.view().message
-    referee.handle(Press("CONFIRM"))
-    referee.handle(Seen(camera_sees(GAME.layout(referee.position))))
-    assert referee.phase is Phase.TURN and GAME.to_move(referee.position) == 2
 
 
 def test_a_teammate_bumped_to_its_in_is_waited_for_until_the_camera_sees_it():

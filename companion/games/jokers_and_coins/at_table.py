@@ -19,8 +19,8 @@ from companion.games.jokers_and_coins.moves import DISCARD, JokersMove
 from companion.games.jokers_and_coins.position import JokersPosition
 from companion.games.jokers_and_coins.ring import HOME_SPACES, SUPPLY
 from companion.games.jokers_and_coins.rules import distinct_plays, unplayable_ranks
-from companion.games.jokers_and_coins.table import SEAT_COINS, layout, supply_cup
-from contract.table_state import RegionContents, TableState
+from companion.games.jokers_and_coins.table import layout
+from contract.table_state import TableState
 
 #: How many legal plays of the last card the screen lists before ``...``.
 PLAYS_SHOWN = 6
@@ -40,35 +40,27 @@ def discards_by_rank(position: JokersPosition, move: JokersMove) -> list[JokersM
     return [JokersMove(DISCARD, rank, (), move.no_draw) for rank in ranks] or [move]
 
 
-def placed_by_hand(before: JokersPosition, after: JokersPosition) -> dict[str, int]:
-    """The regions bumped coins are put on by hand, with how many: a teammate's IN, a coin
-    seat's supply cup (a token seat's supply is not seen)."""
+def placed_by_hand(before: JokersPosition, after: JokersPosition) -> frozenset[str]:
+    """The regions a bumped teammate's coin is put on by hand (its owner's IN); a coin sent
+    back to its supply leaves the ring, and the supply cups are not seen."""
     ring, mover = before.ring, before.to_move
-    placed: dict[str, int] = {}
+    placed: set[str] = set()
     for seat in range(1, ring.players + 1):
-        if seat == mover:
-            continue
         came = set(after.coins[seat - 1]) - set(before.coins[seat - 1]) - {SUPPLY}
-        placed.update((ring.place_name(seat, place), 1) for place in came)
-        back = after.coins[seat - 1].count(SUPPLY) - before.coins[seat - 1].count(SUPPLY)
-        if back > 0 and seat in SEAT_COINS:
-            placed[supply_cup(seat)] = back
-    return placed
+        if seat != mover:
+            placed.update(ring.place_name(seat, place) for place in came)
+    return frozenset(placed)
 
 
 def mover_part(before: JokersPosition, after: JokersPosition) -> TableState | None:
     """The table once the mover has made their own part of the move from ``before`` to
-    ``after`` (their coin on the space, the bumped coin lifted off), where a bumped coin is
-    still to go onto its IN or into its supply; None when nothing is left to do by hand."""
+    ``after`` (their coin on the space, the bumped coin lifted off), where a bumped teammate's
+    coin is still to go onto its IN; None when nothing is left to do by hand."""
     placed = placed_by_hand(before, after)
     if not placed:
         return None
-    regions = dict(layout(after).items())
-    for name, count in placed.items():
-        contents = regions.pop(name)
-        if contents.loose and len(contents.coins) > count:
-            regions[name] = RegionContents(contents.coins[count:], loose=True)
-    return TableState(regions)
+    table = layout(after)
+    return TableState({name: contents for name, contents in table.items() if name not in placed})
 
 
 def covered(position: JokersPosition) -> dict[int, float]:
