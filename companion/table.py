@@ -350,22 +350,29 @@ class Table:
         self._frames[key] = read_frame
         with self._lock:
             self._frame_wanted_after = None
-        observation = cards_only_on_discards(observation, self.parts.geometry)
+        observation = judged_only(observation, self.parts.geometry,
+                                  self.parts.game.info.unjudged_kinds)
         self.events.put(Seen(observation.relabel_pawns(self._colour_to_player), key))
 
     def _preview(self, frame: Frame, location: Any) -> CameraView:
         return camera_preview(frame, self.parts.geometry, location)
 
 
-def cards_only_on_discards(observation: Observation, geometry: MatGeometry) -> Observation:
-    """The observation with nothing but the card on each discard spot: a discard spot holds
-    cards, never coins, so a coin or pawn read there is the picture on a card."""
-    spots = {region.name for region in geometry.regions if region.kind == "discard"}
-    if not spots & set(observation.regions):
-        return observation
-    regions = {name: (RegionReading(card=reading.card, confidence=reading.confidence)
-                      if name in spots else reading)
-               for name, reading in observation.regions.items()}
+def judged_only(observation: Observation, geometry: MatGeometry,
+                unjudged_kinds: tuple[str, ...] = ()) -> Observation:
+    """The observation the referee judges: nothing but the card on each discard spot (a
+    discard spot holds cards, never coins, so a coin or pawn read there is the picture on a
+    card), and nothing of the regions of ``unjudged_kinds``, whose contents the game does not
+    follow."""
+    kinds = {region.name: region.kind for region in geometry.regions}
+    regions = {}
+    for name, reading in observation.regions.items():
+        kind = kinds.get(name)
+        if kind in unjudged_kinds:
+            continue
+        if kind == "discard":
+            reading = RegionReading(card=reading.card, confidence=reading.confidence)
+        regions[name] = reading
     return replace(observation, regions=regions)
 
 

@@ -163,7 +163,9 @@ class GameInfo:
     ``score_unit`` follows a score (``"¢"``); ``seat_heading`` heads what the screen shows per
     seat beside the score; ``seat_names`` names the seats by player count; ``variants`` maps
     each variant's name to one line saying what it changes (the help of ``--variants``);
-    ``demo_plies`` caps a demo game where games can run long (by players; the demo says so).
+    ``demo_plies`` caps a demo game where games can run long (by players; the demo says so);
+    ``unjudged_kinds`` are the kinds of mat region whose contents the game does not follow
+    (Jokers and Coins' supply cups), so what the camera reads there is not held against a move.
     """
 
     title: str
@@ -179,6 +181,7 @@ class GameInfo:
     seat_names: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     variants: Mapping[str, str] = field(default_factory=dict)
     demo_plies: Mapping[int, int] = field(default_factory=dict)
+    unjudged_kinds: tuple[str, ...] = ()
 
     def players_text(self) -> str:
         """The player range in words: ``2 to 4 players``."""

@@ -113,7 +113,7 @@ class JokersAndCoins(Game):
         mat="jokers-and-coins", coin_kinds=COIN_KINDS, hidden_information=True,
         token_colours=("orange", "purple", "green", "red", "blue", "yellow"),
         score_unit=" home", seat_heading="Supply", seat_names=SEAT_NAMES,
-        variants=VARIANT_NOTES, demo_plies=DEMO_PLIES,
+        variants=VARIANT_NOTES, demo_plies=DEMO_PLIES, unjudged_kinds=("cup",),
     )
 
     def new_position(self, players: int = 4, variants: Sequence[str] = (),
