@@ -508,7 +508,7 @@ def run_demo(
     else:
         referee = new_referee(game_options)
     seed = options.seed
-    panel = open_panel("sim://")
+    panel = open_panel("sim://" if game_options.players <= 4 else f"sim://?seats={game_options.players}")
     mat = referee.game.info.mat
     url = (f"sim://?seed={seed}&board=empty&mat={mat}"
            + (f"&seats={game_options.players}" if mat in SEATED_MATS else "")
