@@ -56,7 +56,8 @@ class RankConfig:
     the topmost glyph in ``index_area_mm`` at least ``least_glyph_height_mm`` tall, its parts
     at least ``least_glyph_mm2``, those
     overlapping it in height and less than ``glyph_gap_mm`` apart joined; the JOKER column
-    holds ``joker_letters`` glyphs or more in ``joker_area_mm``. A glyph matches a template
+    holds ``joker_letters`` glyphs or more in ``joker_area_mm``, or a word at least
+    ``word_mm`` tall and three times taller than wide. A glyph matches a template
     with a correlation of ``least_match`` (``sure_match`` for full confidence), by a margin of
     ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far their
     boxes' shapes differ (log of the ratio of their height over width)."""
@@ -76,6 +77,7 @@ class RankConfig:
     glyph_gap_mm: float = 1.5
     joker_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 44.0)
     joker_letters: int = 4
+    word_mm: float = 12.0
     least_match: float = 0.45
     sure_match: float = 0.55
     sure_margin: float = 0.08
@@ -258,7 +260,8 @@ def _edge_line(blob: tuple[int, int, int, int, int], pixels_per_mm: float) -> bo
     """Whether a blob is a line along the card's edge (its printed border, or a sliver of
     what lies beyond it), not a glyph: thinner than half a millimetre, or long and thin."""
     thin, long = sorted((blob[2], blob[3]))
-    return thin < 0.5 * pixels_per_mm or (long > 9 * pixels_per_mm and long > 5 * thin)
+    return thin < 0.5 * pixels_per_mm or (
+        long > 9 * pixels_per_mm and thin < 1.5 * pixels_per_mm)
 
 
 def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> int:
@@ -268,6 +271,12 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
     blobs = _blobs(window >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2)
     letters = [blob for blob in blobs if not _edge_line(blob, pixels_per_mm)
                and 1.5 * pixels_per_mm <= max(blob[2], blob[3]) <= 9.0 * pixels_per_mm]
+    words = [blob for blob in blobs if not _edge_line(blob, pixels_per_mm)
+             and blob[3] >= config.word_mm * pixels_per_mm and blob[3] >= 3 * blob[2]]
+    if words and (not letters or min(words, key=lambda blob: blob[1])[1]
+                  <= min(letters, key=lambda blob: blob[1])[1]):
+        # A word down the side, its letters run together: no rank is this tall and thin.
+        return config.joker_letters
     if not letters:
         return 0
     first = min(letters, key=lambda blob: blob[1])

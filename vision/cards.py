@@ -10,8 +10,8 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
    of its outline hidden under the top one. So every turn (in ``angle_step_deg`` steps) and
    place is scored by the *weakest* of the eight half-sides of the card's outline there, on
    the share of its length where the image shows a straight edge along it (content inside a
-   card, pips and pictures, has edges every way, a card's side one way); the best is refined
-   to ``fine_step_deg``. Where the best score is under ``least_outline``, the spot holds no
+   card, pips and pictures, has edges every way, a card's side one way); the best is then
+   fitted to the card's sides at full detail (:func:`refine_pose`). Where the best score is under ``least_outline``, the spot holds no
    card.
 2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
    reads the same, as cards are printed point-symmetric.
@@ -69,9 +69,8 @@ class CardConfig:
 
     pixels_per_mm: float = 6.0
     margin_mm: float = 15.0
-    search_pixels_per_mm: float = 2.0
+    search_pixels_per_mm: float = 1.5
     angle_step_deg: float = 3.0
-    fine_step_deg: float = 0.5
     side_share: float = 0.36
     edge_tolerance_mm: float = 0.5
     edge_level: float = 3.0
@@ -170,11 +169,7 @@ def find_card(config: CardConfig, crop: Image, pixels_per_mm: float) -> CardPose
     factor = config.search_pixels_per_mm / pixels_per_mm
     small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), 0.7)
-    coarse = _best_at(config, small, np.arange(0.0, 180.0, config.angle_step_deg))
-    step = config.fine_step_deg
-    fine = _best_at(config, small, coarse.angle_deg + np.arange(
-        -config.angle_step_deg, config.angle_step_deg + step / 2, step))
-    pose = fine if fine.score >= coarse.score else coarse
+    pose = _best_at(config, small, np.arange(0.0, 180.0, config.angle_step_deg))
     if pose.score < config.least_outline:
         return None
     centre = (pose.centre[0] / factor, pose.centre[1] / factor)
