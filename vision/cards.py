@@ -11,8 +11,8 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
    place is scored by the *weakest* of the eight half-sides of the card's outline there, on
    the share of its length where the image shows a straight edge along it (content inside a
    card, pips and pictures, has edges every way, a card's side one way); the best is then
-   fitted to the card's sides at full detail (:func:`refine_pose`). Where the best score is under ``least_outline``, the spot holds no
-   card.
+   fitted to the card's sides at full detail (:func:`refine_pose`). Where the best score is
+   under ``least_outline``, the spot holds no card.
 2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
    reads the same, as cards are printed point-symmetric.
 3. **Rank** (:mod:`vision.card_ranks`), from the corner index and the pips, each read the card
