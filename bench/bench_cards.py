@@ -67,8 +67,9 @@ def tally(family: str, faces: tuple[str, ...], frames: int, first: int, show: in
             kind = "right"
         else:
             kind = "wrong"
-            wrong_by[f"{truth.rank}->{card.rank} ({scene.cards[-1].face})"] += 1
         outcome[kind] += 1
+        if kind == "wrong" and show >= 0:
+            wrong_by[f"{truth.rank}->{card.rank if card else None} ({scene.cards[-1].face})"] += 1
         if kind != "right" and show > 0:
             show -= 1
             top = scene.cards[-1]
@@ -79,7 +80,7 @@ def tally(family: str, faces: tuple[str, ...], frames: int, first: int, show: in
           f">= {UNSURE_CONFIDENCE}")
     for kind in ("right", "wrong", "unsure", "missed"):
         print(f"  {kind:>7}: {outcome[kind]:5d}  {100 * outcome[kind] / frames:6.2f}%")
-    for what, count in wrong_by.most_common():
+    for what, count in wrong_by.most_common() if show >= 0 else ():
         print(f"    wrong {what}: {count}")
     print(f"  ms per read: median {np.median(times):.1f}, 95th percentile "
           f"{np.percentile(times, 95):.1f}; camera at the spot {np.min(scales):.2f}-"
@@ -93,7 +94,9 @@ def main() -> None:
     parser.add_argument("--heldout", action="store_true",
                         help="also (only, with --no-tuning) the held-out themes")
     parser.add_argument("--no-tuning", action="store_true", help="skip the tuning family")
-    parser.add_argument("--show", type=int, default=10, help="print up to this many misreads")
+    parser.add_argument("--show", type=int, default=10,
+                        help="print up to this many misreads of the tuning family (the "
+                        "held-out family's are never printed: it is not tuned on)")
     options = parser.parse_args()
     missing = themes_missing()
     tuning = TUNING_FACES if missing is None else tuple(
@@ -103,7 +106,7 @@ def main() -> None:
     if not options.no_tuning:
         tally("tuning", tuning, options.frames, options.first, options.show)
     if options.heldout and missing is None:
-        tally("heldout", HELD_OUT_FACES, options.frames, options.first, options.show)
+        tally("heldout", HELD_OUT_FACES, options.frames, options.first, -1)
 
 
 if __name__ == "__main__":

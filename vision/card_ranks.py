@@ -56,7 +56,8 @@ class RankConfig:
     the topmost glyph in ``index_area_mm`` at least ``least_glyph_height_mm`` tall, its parts
     at least ``least_glyph_mm2``, those
     overlapping it in height and less than ``glyph_gap_mm`` apart joined; the JOKER column
-    holds ``joker_letters`` glyphs or more in ``joker_area_mm``, or a word at least
+    holds ``joker_letters`` glyphs or more in ``joker_area_mm``, each less than
+    ``letter_gap_mm`` below the one above, or a word at least
     ``word_mm`` tall and three times taller than wide. A glyph matches a template
     with a correlation of ``least_match`` (``sure_match`` for full confidence), by a margin of
     ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far their
@@ -78,6 +79,7 @@ class RankConfig:
     joker_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 44.0)
     joker_letters: int = 4
     word_mm: float = 12.0
+    letter_gap_mm: float = 1.5
     least_match: float = 0.45
     sure_match: float = 0.55
     sure_margin: float = 0.08
@@ -124,9 +126,30 @@ def ink_map(face: Image, pixels_per_mm: float, white_mm: float, inset_mm: float 
     white = cv2.GaussianBlur(white, (0, 0), size / 4)
     white = cv2.resize(white, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_LINEAR)
     ink = np.clip(1.0 - darkest / np.maximum(white, 1.0), 0.0, 1.0)
-    return np.asarray(ink * _interior(face.shape[:2], pixels_per_mm, inset_mm))
+    ink = ink * _interior(face.shape[:2], pixels_per_mm, inset_mm)
+    return _without_border(ink, pixels_per_mm, inset_mm)
 
 
+def _without_border(ink: FloatArray, pixels_per_mm: float, inset_mm: float,
+                    level: float = 0.3, border_mm: float = 2.0) -> FloatArray:
+    """``ink`` without a border printed round the face: a line of ink reaching along most
+    of the card's width or height next to its edge is wiped within ``border_mm`` of the edge
+    (an index close to it keeps its shape)."""
+    dark = (ink >= level).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    height, width = ink.shape
+    near = round((inset_mm + 0.5) * pixels_per_mm)
+    band = round(border_mm * pixels_per_mm)
+    edge = np.ones(ink.shape, bool)
+    edge[band:height - band, band:width - band] = False
+    wiped = ink.copy()
+    for label in range(1, count):
+        left, top, across, down, _ = stats[label]
+        touches = left <= near or top <= near or left + across >= width - near or \
+            top + down >= height - near
+        if touches and (across > 0.6 * width or down > 0.6 * height):
+            wiped[(labels == label) & edge] = 0.0
+    return np.asarray(wiped)
 @lru_cache(maxsize=8)
 def _interior(shape: tuple[int, int], pixels_per_mm: float, inset_mm: float) -> FloatArray:
     """1 inside a card's outline inset by ``inset_mm`` (corners rounded 3 mm), else 0."""
@@ -247,9 +270,11 @@ def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
     gap = config.glyph_gap_mm * pixels_per_mm
     for blob in sorted(blobs, key=lambda blob: blob[0]):
         b_left, b_top, b_right, b_bottom = blob[0], blob[1], blob[0] + blob[2], blob[1] + blob[3]
-        overlap = min(bottom, b_bottom) - max(top, b_top)
+        # The parts of one glyph (1 and 0 of 10) stand on one line, top and foot level.
+        level = 0.2 * (bottom - top)
+        in_line = abs(b_top - top) <= level and abs(b_bottom - bottom) <= level
         near = b_left <= right + gap and b_right >= left - gap
-        if blob is not first and overlap > 0.6 * min(bottom - top, b_bottom - b_top) and near:
+        if blob is not first and in_line and near:
             left, top = min(left, b_left), min(top, b_top)
             right, bottom = max(right, b_right), max(bottom, b_bottom)
     glyph = np.where(mask[top:bottom, left:right], window[top:bottom, left:right], 0.0)
@@ -258,10 +283,12 @@ def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
 
 def _edge_line(blob: tuple[int, int, int, int, int], pixels_per_mm: float) -> bool:
     """Whether a blob is a line along the card's edge (its printed border, or a sliver of
-    what lies beyond it), not a glyph: thinner than half a millimetre, or long and thin."""
+    what lies beyond it, straight or slanting), not a glyph: thinner than half a millimetre,
+    or long and thin (narrow, or little ink for its length)."""
     thin, long = sorted((blob[2], blob[3]))
-    return thin < 0.5 * pixels_per_mm or (
-        long > 9 * pixels_per_mm and thin < 1.5 * pixels_per_mm)
+    long_line = long > 9 * pixels_per_mm and (
+        thin < 1.5 * pixels_per_mm or blob[4] < 0.7 * pixels_per_mm * long)
+    return thin < 0.5 * pixels_per_mm or long_line
 
 
 def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> int:
@@ -269,23 +296,28 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
     from the topmost glyph (a word written down the side, upright or turned)."""
     window = _window(ink, config.joker_area_mm, pixels_per_mm)
     blobs = _blobs(window >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2)
-    letters = [blob for blob in blobs if not _edge_line(blob, pixels_per_mm)
-               and 1.5 * pixels_per_mm <= max(blob[2], blob[3]) <= 9.0 * pixels_per_mm]
-    words = [blob for blob in blobs if not _edge_line(blob, pixels_per_mm)
-             and blob[3] >= config.word_mm * pixels_per_mm and blob[3] >= 3 * blob[2]]
-    if words and (not letters or min(words, key=lambda blob: blob[1])[1]
-                  <= min(letters, key=lambda blob: blob[1])[1]):
+    marks = sorted((blob for blob in blobs if not _edge_line(blob, pixels_per_mm)),
+                   key=lambda blob: blob[1])
+    if not marks:
+        return 0
+    top = marks[0]
+    if top[3] >= config.word_mm * pixels_per_mm and top[3] >= 3 * top[2]:
         # A word down the side, its letters run together: no rank is this tall and thin.
         return config.joker_letters
+    letters = [blob for blob in marks
+               if 1.5 * pixels_per_mm <= max(blob[2], blob[3]) <= 12.0 * pixels_per_mm]
     if not letters:
         return 0
     first = min(letters, key=lambda blob: blob[1])
     column = first[0] + first[2] / 2
     stacked = sorted((blob for blob in letters
-                      if abs(blob[0] + blob[2] / 2 - column) <= 2.5 * pixels_per_mm),
+                      if abs(blob[0] + blob[2] / 2 - column) <= 1.5 * pixels_per_mm),
                      key=lambda blob: blob[1])
-    rows, bottom = 0, -1
-    for blob in stacked:
+    # A word's letters follow each other closely down the column.
+    rows, bottom = 1, first[1] + first[3]
+    for blob in stacked[1:]:
+        if blob[1] > bottom + config.letter_gap_mm * pixels_per_mm:
+            break
         if blob[1] >= bottom - 0.3 * pixels_per_mm:
             rows += 1
             bottom = blob[1] + blob[3]
