@@ -57,7 +57,8 @@ class RankConfig:
     at least ``least_glyph_mm2``, those
     overlapping it in height and less than ``glyph_gap_mm`` apart joined; the JOKER column
     holds ``joker_letters`` glyphs or more in ``joker_area_mm``, each less than
-    ``letter_gap_mm`` below the one above, or a word at least
+    ``letter_gap_mm`` below the one above, or a word (one letter's height wide, at most
+    ``word_width_mm``) at least
     ``word_mm`` tall and three times taller than wide. A glyph matches a template
     with a correlation of ``least_match`` (``sure_match`` for full confidence), by a margin of
     ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far their
@@ -79,6 +80,7 @@ class RankConfig:
     joker_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 44.0)
     joker_letters: int = 4
     word_mm: float = 12.0
+    word_width_mm: float = 6.0
     letter_gap_mm: float = 1.5
     least_match: float = 0.45
     sure_match: float = 0.55
@@ -301,7 +303,8 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
     if not marks:
         return 0
     top = marks[0]
-    if top[3] >= config.word_mm * pixels_per_mm and top[3] >= 3 * top[2]:
+    if top[3] >= config.word_mm * pixels_per_mm and top[3] >= 3 * top[2] \
+            and top[2] <= config.word_width_mm * pixels_per_mm:
         # A word down the side, its letters run together: no rank is this tall and thin.
         return config.joker_letters
     letters = [blob for blob in marks
