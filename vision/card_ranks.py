@@ -17,8 +17,10 @@ that washes the ink out leaves too little to read: the card is then reported uns
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -45,16 +47,22 @@ _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_CO
 @dataclass(frozen=True)
 class RankConfig:
     """How a face is read. Ink is a pixel's darkness against the card's white within
-    ``white_mm`` (``ink_level`` and more counts), ``inset_mm`` inside the card's outline. Pips are looked for inside ``pip_area_mm``
-    (left, top, right, bottom of the upright face); blobs smaller than ``least_pip_mm2`` are
+    ``white_mm`` (``ink_level`` and more counts), ``inset_mm`` inside the card's outline.
+    Pips are looked for inside ``pip_area_mm`` (left, top, right, bottom of the upright
+    face); blobs smaller than ``least_pip_mm2`` are
     specks, blobs whose ink fills less than ``least_fill`` of their box are frame lines; the
     pips are the blobs within ``pip_sizes`` of the median blob's area. A blob larger than
     ``picture_mm2`` beside others, or more than ``most_pips`` blobs, is a picture. The index is
-    the topmost glyph in ``index_area_mm``, its parts at least ``least_glyph_mm2``, those
+    the topmost glyph in ``index_area_mm`` at least ``least_glyph_height_mm`` tall, its parts
+    at least ``least_glyph_mm2``, those
     overlapping it in height and less than ``glyph_gap_mm`` apart joined; the JOKER column
-    holds ``joker_letters`` glyphs or more in ``joker_area_mm``. A glyph matches a template
+    holds ``joker_letters`` glyphs or more in ``joker_area_mm``, each less than
+    ``letter_gap_mm`` below the one above, or a word (one letter's height wide, at most
+    ``word_width_mm``) at least
+    ``word_mm`` tall and three times taller than wide. A glyph matches a template
     with a correlation of ``least_match`` (``sure_match`` for full confidence), by a margin of
-    ``sure_margin`` over the best other rank."""
+    ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far their
+    boxes' shapes differ (log of the ratio of their height over width)."""
 
     white_mm: float = 16.0
     inset_mm: float = 0.7
@@ -67,23 +75,33 @@ class RankConfig:
     most_pips: int = 11
     index_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 22.0)
     least_glyph_mm2: float = 1.2
+    least_glyph_height_mm: float = 2.5
     glyph_gap_mm: float = 1.5
     joker_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 44.0)
     joker_letters: int = 4
+    word_mm: float = 12.0
+    word_width_mm: float = 6.0
+    letter_gap_mm: float = 1.5
     least_match: float = 0.45
-    sure_match: float = 0.75
-    sure_margin: float = 0.12
+    sure_match: float = 0.55
+    sure_margin: float = 0.08
+    aspect_weight: float = 0.3
 
 
 @dataclass(frozen=True)
 class IndexRead:
-    """The corner index: the best rank, its correlation, its margin over the next rank, and
-    whether the corner spells JOKER."""
+    """The corner index: each rank's best match (correlation less the aspect's penalty),
+    and whether the corner spells JOKER."""
 
-    rank: str | None
-    match: float
-    margin: float
+    scores: tuple[tuple[str, float], ...]
     joker: bool
+
+    def best(self) -> tuple[str | None, float, float]:
+        """The best rank, its match and its margin over the next rank."""
+        ranked = sorted(self.scores, key=lambda item: -item[1])
+        if not ranked:
+            return None, 0.0, 0.0
+        return ranked[0][0], ranked[0][1], ranked[0][1] - ranked[1][1]
 
 
 @dataclass(frozen=True)
@@ -110,9 +128,30 @@ def ink_map(face: Image, pixels_per_mm: float, white_mm: float, inset_mm: float 
     white = cv2.GaussianBlur(white, (0, 0), size / 4)
     white = cv2.resize(white, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_LINEAR)
     ink = np.clip(1.0 - darkest / np.maximum(white, 1.0), 0.0, 1.0)
-    return np.asarray(ink * _interior(face.shape[:2], pixels_per_mm, inset_mm))
+    ink = ink * _interior(face.shape[:2], pixels_per_mm, inset_mm)
+    return _without_border(ink, pixels_per_mm, inset_mm)
 
 
+def _without_border(ink: FloatArray, pixels_per_mm: float, inset_mm: float,
+                    level: float = 0.3, border_mm: float = 2.0) -> FloatArray:
+    """``ink`` without a border printed round the face: a line of ink reaching along most
+    of the card's width or height next to its edge is wiped within ``border_mm`` of the edge
+    (an index close to it keeps its shape)."""
+    dark = (ink >= level).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    height, width = ink.shape
+    near = round((inset_mm + 0.5) * pixels_per_mm)
+    band = round(border_mm * pixels_per_mm)
+    edge = np.ones(ink.shape, bool)
+    edge[band:height - band, band:width - band] = False
+    wiped = ink.copy()
+    for label in range(1, count):
+        left, top, across, down, _ = stats[label]
+        touches = left <= near or top <= near or left + across >= width - near or \
+            top + down >= height - near
+        if touches and (across > 0.6 * width or down > 0.6 * height):
+            wiped[(labels == label) & edge] = 0.0
+    return np.asarray(wiped)
 @lru_cache(maxsize=8)
 def _interior(shape: tuple[int, int], pixels_per_mm: float, inset_mm: float) -> FloatArray:
     """1 inside a card's outline inset by ``inset_mm`` (corners rounded 3 mm), else 0."""
@@ -166,23 +205,38 @@ def read_centre(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ce
     return CentreRead(pips if pips == len(blobs) else 0, pips != len(blobs), share)
 
 
-def _glyph_image(mask: FloatArray) -> FloatArray:
-    """A glyph's ink cut to its box and brought to the template size, zero mean, unit norm."""
+@dataclass(frozen=True, eq=False)
+class Glyph:
+    """A glyph as the matcher sees it: its ink brought to the template size (zero mean, unit
+    norm) and its box's height over its width."""
+
+    shape: FloatArray
+    aspect: float
+
+
+def glyph_of(mask: FloatArray) -> Glyph:
+    """A glyph's ink cut to its box and brought to the template size."""
     rows, columns = np.nonzero(mask > 0.25)
     if rows.size == 0:
-        return np.zeros(_TEMPLATE_SIZE[::-1], np.float32)
+        return Glyph(np.zeros(_TEMPLATE_SIZE[::-1], np.float32), 1.0)
     box = mask[rows.min():rows.max() + 1, columns.min():columns.max() + 1].astype(np.float32)
     cut = np.asarray(cv2.GaussianBlur(
         cv2.resize(box, _TEMPLATE_SIZE, interpolation=cv2.INTER_AREA), (0, 0), 0.8))
     cut -= cut.mean()
     norm = float(np.linalg.norm(cut))
-    return np.asarray(cut / norm if norm > 0 else cut)
+    return Glyph(np.asarray(cut / norm if norm > 0 else cut), box.shape[0] / box.shape[1])
+
+
+#: Glyphs cut from the tuning faces by this very reader, made by
+#: ``python -m vision.synth.card_glyphs`` (ranks and shapes).
+GLYPH_FILE = Path(__file__).with_name("card_glyphs.npz")
 
 
 @lru_cache(maxsize=1)
-def glyph_templates() -> tuple[tuple[str, FloatArray], ...]:
-    """Every index rank drawn in each Hershey typeface, upright and italic, thin and bold."""
-    templates = []
+def glyph_templates() -> tuple[tuple[tuple[str, ...], FloatArray, FloatArray], ...]:
+    """Every index rank drawn in each Hershey typeface, upright and italic, thin and bold,
+    and the glyphs of :data:`GLYPH_FILE` where it exists, as (ranks, shapes, aspects)."""
+    ranks, shapes, aspects = [], [], []
     for rank in INDEX_RANKS:
         for font in _FONTS:
             for italic in (0, cv2.FONT_ITALIC):
@@ -190,8 +244,17 @@ def glyph_templates() -> tuple[tuple[str, FloatArray], ...]:
                     canvas = np.zeros((120, 160), np.uint8)
                     cv2.putText(canvas, rank, (20, 95), font | italic, 2.4, 255, thickness,
                                 cv2.LINE_AA)
-                    templates.append((rank, _glyph_image(canvas.astype(np.float32) / 255)))
-    return tuple(templates)
+                    glyph = glyph_of(canvas.astype(np.float32) / 255)
+                    ranks.append(rank)
+                    shapes.append(glyph.shape)
+                    aspects.append(glyph.aspect)
+    if GLYPH_FILE.exists():
+        with np.load(GLYPH_FILE) as stored:
+            ranks += [str(rank) for rank in stored["ranks"]]
+            shapes += list(stored["shapes"].astype(np.float32) * (0.2 / 127))
+            aspects += list(stored["aspects"])
+    return ((tuple(ranks), np.array(shapes, np.float32).reshape(len(ranks), -1),
+             np.log(np.array(aspects, np.float32))),)
 
 
 def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
@@ -200,7 +263,8 @@ def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
     window = _window(ink, config.index_area_mm, pixels_per_mm)
     mask = window >= config.ink_level
     blobs = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
-             if not _edge_line(blob, pixels_per_mm)]
+             if not _edge_line(blob, pixels_per_mm)
+             and blob[3] >= config.least_glyph_height_mm * pixels_per_mm]
     if not blobs:
         return None
     first = min(blobs, key=lambda blob: blob[1])
@@ -208,9 +272,11 @@ def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
     gap = config.glyph_gap_mm * pixels_per_mm
     for blob in sorted(blobs, key=lambda blob: blob[0]):
         b_left, b_top, b_right, b_bottom = blob[0], blob[1], blob[0] + blob[2], blob[1] + blob[3]
-        overlap = min(bottom, b_bottom) - max(top, b_top)
+        # The parts of one glyph (1 and 0 of 10) stand on one line, top and foot level.
+        level = 0.2 * (bottom - top)
+        in_line = abs(b_top - top) <= level and abs(b_bottom - bottom) <= level
         near = b_left <= right + gap and b_right >= left - gap
-        if blob is not first and overlap > 0.6 * min(bottom - top, b_bottom - b_top) and near:
+        if blob is not first and in_line and near:
             left, top = min(left, b_left), min(top, b_top)
             right, bottom = max(right, b_right), max(bottom, b_bottom)
     glyph = np.where(mask[top:bottom, left:right], window[top:bottom, left:right], 0.0)
@@ -219,44 +285,67 @@ def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
 
 def _edge_line(blob: tuple[int, int, int, int, int], pixels_per_mm: float) -> bool:
     """Whether a blob is a line along the card's edge (its printed border, or a sliver of
-    what lies beyond it), not a glyph: thinner than half a millimetre, or long and thin."""
+    what lies beyond it, straight or slanting), not a glyph: thinner than half a millimetre,
+    or long and thin (narrow, or little ink for its length)."""
     thin, long = sorted((blob[2], blob[3]))
-    return thin < 0.5 * pixels_per_mm or (long > 9 * pixels_per_mm and long > 5 * thin)
+    long_line = long > 9 * pixels_per_mm and (
+        thin < 1.5 * pixels_per_mm or blob[4] < 0.7 * pixels_per_mm * long)
+    return thin < 0.5 * pixels_per_mm or long_line
 
 
 def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> int:
-    """How many glyphs of one letter size stand one above another in a column down the
-    corner, under the topmost glyph."""
+    """How many glyphs of letter size stand one above another in a column down the corner,
+    from the topmost glyph (a word written down the side, upright or turned)."""
     window = _window(ink, config.joker_area_mm, pixels_per_mm)
     blobs = _blobs(window >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2)
-    letters = [blob for blob in blobs
-               if 2.0 * pixels_per_mm <= blob[3] <= 9.0 * pixels_per_mm
-               and blob[2] <= 8.0 * pixels_per_mm]
+    marks = sorted((blob for blob in blobs if not _edge_line(blob, pixels_per_mm)),
+                   key=lambda blob: blob[1])
+    if not marks:
+        return 0
+    top = marks[0]
+    if top[3] >= config.word_mm * pixels_per_mm and top[3] >= 3 * top[2] \
+            and top[2] <= config.word_width_mm * pixels_per_mm:
+        # A word down the side, its letters run together: no rank is this tall and thin.
+        return config.joker_letters
+    letters = [blob for blob in marks
+               if 1.5 * pixels_per_mm <= max(blob[2], blob[3]) <= 12.0 * pixels_per_mm]
     if not letters:
         return 0
     first = min(letters, key=lambda blob: blob[1])
     column = first[0] + first[2] / 2
-    height = first[3]
-    stacked = [blob for blob in letters
-               if abs(blob[0] + blob[2] / 2 - column) <= 2.5 * pixels_per_mm
-               and 0.6 * height <= blob[3] <= 1.6 * height]
-    tops = sorted(blob[1] for blob in stacked)
-    rows = [top for index, top in enumerate(tops)
-            if index == 0 or top - tops[index - 1] > 0.8 * height]
-    return len(rows)
+    stacked = sorted((blob for blob in letters
+                      if abs(blob[0] + blob[2] / 2 - column) <= 1.5 * pixels_per_mm),
+                     key=lambda blob: blob[1])
+    # A word's letters follow each other closely down the column.
+    rows, bottom = 1, first[1] + first[3]
+    for blob in stacked[1:]:
+        if blob[1] > bottom + config.letter_gap_mm * pixels_per_mm:
+            break
+        if blob[1] >= bottom - 0.3 * pixels_per_mm:
+            rows += 1
+            bottom = blob[1] + blob[3]
+    return rows
 
 
 def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> IndexRead:
     """The corner index's rank by template, or the JOKER column."""
     joker = _stacked_letters(config, ink, pixels_per_mm) >= config.joker_letters
-    glyph = _index_glyph(config, ink, pixels_per_mm)
-    if glyph is None:
-        return IndexRead(None, 0.0, 0.0, joker)
-    shape = _glyph_image(glyph)
+    found = _index_glyph(config, ink, pixels_per_mm)
+    if found is None:
+        return IndexRead((), joker)
+    glyph = glyph_of(found)
+    ((ranks, shapes, aspects),) = glyph_templates()
+    scores = shapes @ glyph.shape.reshape(-1) - config.aspect_weight * np.abs(
+        aspects - math.log(glyph.aspect))
     best: dict[str, float] = {}
-    for rank, template in glyph_templates():
-        score = float((shape * template).sum())
+    for rank, score in zip(ranks, scores.tolist(), strict=True):
         best[rank] = max(best.get(rank, -1.0), score)
-    ranked = sorted(best.items(), key=lambda item: -item[1])
-    (rank, match), (_, second) = ranked[0], ranked[1]
-    return IndexRead(rank, match, match - second, joker)
+    return IndexRead(tuple(best.items()), joker)
+
+
+def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:
+    """The two corners' reading together: each rank's better match of the two."""
+    scores = dict(first.scores)
+    for rank, score in second.scores:
+        scores[rank] = max(scores.get(rank, -1.0), score)
+    return IndexRead(tuple(scores.items()), first.joker or second.joker)

@@ -10,9 +10,9 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
    of its outline hidden under the top one. So every turn (in ``angle_step_deg`` steps) and
    place is scored by the *weakest* of the eight half-sides of the card's outline there, on
    the share of its length where the image shows a straight edge along it (content inside a
-   card, pips and pictures, has edges every way, a card's side one way); the best is refined
-   to ``fine_step_deg``. Where the best score is under ``least_outline``, the spot holds no
-   card.
+   card, pips and pictures, has edges every way, a card's side one way); the best is then
+   fitted to the card's sides at full detail (:func:`refine_pose`). Where the best score is
+   under ``least_outline``, the spot holds no card.
 2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
    reads the same, as cards are printed point-symmetric.
 3. **Rank** (:mod:`vision.card_ranks`), from the corner index and the pips, each read the card
@@ -31,7 +31,15 @@ import cv2
 import numpy as np
 
 from contract.observation import CardReading
-from vision.card_ranks import CentreRead, IndexRead, RankConfig, ink_map, read_centre, read_index
+from vision.card_ranks import (
+    CentreRead,
+    IndexRead,
+    RankConfig,
+    both_ways,
+    ink_map,
+    read_centre,
+    read_index,
+)
 from vision.markers import BoardLocation
 from vision.rectify import TopView, rectify_window
 
@@ -61,9 +69,8 @@ class CardConfig:
 
     pixels_per_mm: float = 6.0
     margin_mm: float = 15.0
-    search_pixels_per_mm: float = 2.0
+    search_pixels_per_mm: float = 1.5
     angle_step_deg: float = 3.0
-    fine_step_deg: float = 0.5
     side_share: float = 0.36
     edge_tolerance_mm: float = 0.5
     edge_level: float = 3.0
@@ -162,11 +169,7 @@ def find_card(config: CardConfig, crop: Image, pixels_per_mm: float) -> CardPose
     factor = config.search_pixels_per_mm / pixels_per_mm
     small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), 0.7)
-    coarse = _best_at(config, small, np.arange(0.0, 180.0, config.angle_step_deg))
-    step = config.fine_step_deg
-    fine = _best_at(config, small, coarse.angle_deg + np.arange(
-        -config.angle_step_deg, config.angle_step_deg + step / 2, step))
-    pose = fine if fine.score >= coarse.score else coarse
+    pose = _best_at(config, small, np.arange(0.0, 180.0, config.angle_step_deg))
     if pose.score < config.least_outline:
         return None
     centre = (pose.centre[0] / factor, pose.centre[1] / factor)
@@ -253,31 +256,28 @@ def refine_pose(config: CardConfig, crop: Image, pose: CardPose, pixels_per_mm: 
     return CardPose((float(centre[0]), float(centre[1])), pose.angle_deg - turn, pose.score)
 
 
-def judge(config: CardConfig, centre: CentreRead, indices: tuple[IndexRead, IndexRead]
-          ) -> tuple[str | None, float]:
-    """The rank and its confidence from the pips and the two corner indices."""
+def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str | None, float]:
+    """The rank and its confidence from the pips and the corner index (both corners')."""
     rank_config = config.rank
-    best = max(indices, key=lambda index: index.match)
-    agreeing = [index for index in indices if index.rank == best.rank]
-    sure_glyph = (best.match >= rank_config.sure_match
-                  and best.margin >= rank_config.sure_margin)
-    glyph_ok = best.rank is not None and best.match >= rank_config.least_match
-    if centre.picture and any(index.joker for index in indices):
+    rank, match, margin = index.best()
+    glyph_ok = rank is not None and match >= rank_config.least_match
+    sure_glyph = glyph_ok and margin >= rank_config.sure_margin
+    if centre.picture and index.joker:
         return "joker", config.agree_confidence * 0.95
     if 2 <= centre.pips <= 10:
-        if glyph_ok and best.rank == str(centre.pips):
-            return best.rank, config.agree_confidence
+        if glyph_ok and rank == str(centre.pips):
+            return rank, config.agree_confidence
         return str(centre.pips), config.alone_confidence
     if centre.pips == 1:
-        if glyph_ok and best.rank == "A":
+        if glyph_ok and rank == "A":
             return "A", config.agree_confidence
         return "A", config.alone_confidence
-    if centre.picture and glyph_ok and best.rank in ("J", "Q", "K"):
-        if sure_glyph and len(agreeing) == 2:
-            return best.rank, config.agree_confidence * 0.95
-        return best.rank, config.alone_confidence
+    if centre.picture and glyph_ok and rank in ("J", "Q", "K"):
+        if sure_glyph and match >= rank_config.sure_match:
+            return rank, config.agree_confidence * 0.95
+        return rank, config.alone_confidence
     if glyph_ok:
-        return best.rank, config.unread_confidence
+        return rank, config.unread_confidence
     return None, config.unread_confidence
 
 
@@ -296,9 +296,9 @@ def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
     inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm)
             for face in faces]
     centre = read_centre(config.rank, inks[0], pixels_per_mm)
-    indices = (read_index(config.rank, inks[0], pixels_per_mm),
-               read_index(config.rank, inks[1], pixels_per_mm))
-    rank, confidence = judge(config, centre, indices)
+    index = both_ways(read_index(config.rank, inks[0], pixels_per_mm),
+                      read_index(config.rank, inks[1], pixels_per_mm))
+    rank, confidence = judge(config, centre, index)
     middle = (origin_mm[0] + (pose.centre[0] + 0.5) / pixels_per_mm,
               origin_mm[1] + (pose.centre[1] + 0.5) / pixels_per_mm)
     return CardReading(rank, confidence, middle)

@@ -13,7 +13,9 @@ for cameras, lights and coins it was never tuned on:
    around them); its probabilities are the readings' confidences.
 
 Regions of kind ``pit`` and ``cup`` hold loose coins: every coin there is counted, and the
-reading gives the count and the kinds. :func:`read_frame` is the whole pipeline from a frame.
+reading gives the count and the kinds. A ``tray``'s dice are read by :mod:`vision.dice`, the
+card on a ``discard`` spot by :mod:`vision.cards`. :func:`read_frame` is the whole pipeline
+from a frame.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from vision.candidates import (
     measure_candidates,
     select_coins,
 )
+from vision.cards import read_discard_in_frame, read_discard_in_view
 from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.light import mat_reference, normalise, reference_blur
@@ -42,7 +45,7 @@ from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, pawn_labels, pawn_mask
 from vision.read_config import LOOSE_KINDS, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
-from vision.regions import region_windows
+from vision.regions import RegionWindow, region_windows
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -168,7 +171,9 @@ def read_view(
     sightings = find_pawns(config.pawns, labels, profile, ppm, view.origin_mm, camera)
     height, width = image.shape[:2]
     mask = pawn_mask(config.pawns, labels, (width, height), ppm)
-    windows = region_windows(geometry, ppm, view.origin_mm, (width, height))
+    every_window = region_windows(geometry, ppm, view.origin_mm, (width, height))
+    # Discard spots hold cards, whose pips are no coins: they are read on their own.
+    windows = tuple(window for window in every_window if window.kind != "discard")
     candidates = measure_candidates(config, view, image, mask, camera, windows, reference.ink)
     presence = coin_presence(config.coins, candidates)
     config = replace(config, model=model_for(config.model, profile))
@@ -222,7 +227,23 @@ def read_view(
         else:
             regions[window.name] = RegionReading(None, pawn_name,
                                                  min(1.0 - doubt[index], pawn_confidence))
+    for window in every_window:
+        if window.kind == "discard":
+            regions[window.name] = _read_discard(config, view, window, geometry, source)
     return ViewReading(regions, tuple(measured), tuple(sightings), frame)
+
+
+def _read_discard(config: ReadConfig, view: TopView, window: RegionWindow,
+                  geometry: MatGeometry, source: tuple[Image, BoardLocation] | None
+                  ) -> RegionReading:
+    """A discard spot's reading: the card on top of the pile, from the camera frame's own
+    detail where it is given (the top view is too coarse for a card's index)."""
+    if source is None:
+        card = read_discard_in_view(config.cards, view, window.box)
+    else:
+        bounds = geometry.region(window.name).shape.bounds()
+        card = read_discard_in_frame(config.cards, source[0], source[1], bounds)
+    return RegionReading(None, None, 1.0 if card is None else card.confidence, card=card)
 
 
 def _pawns_by_region(sightings: list[PawnSighting], geometry: MatGeometry

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from vision.cards import CardConfig
 from vision.dice import DiceConfig
 from vision.frame_model import FrameModelConfig
 from vision.light import LightConfig
@@ -72,3 +73,4 @@ class ReadConfig:
     model: FrameModelConfig = field(default_factory=FrameModelConfig)
     coins: CoinConfig = field(default_factory=CoinConfig)
     dice: DiceConfig = field(default_factory=DiceConfig)
+    cards: CardConfig = field(default_factory=CardConfig)

@@ -31,8 +31,8 @@ Image = npt.NDArray[np.uint8]
 THEME_FOLDER = Path("/usr/share/aisleriot/cards")
 #: The Debian packages that give the themes and the rasteriser.
 THEME_PACKAGES: tuple[str, ...] = ("gnome-cards-data", "librsvg2-bin")
-TUNING_THEMES: tuple[str, ...] = ("anglo",)
-HELD_OUT_THEMES: tuple[str, ...] = ("paris", "simplistic", "bellot", "ornamental")
+TUNING_THEMES: tuple[str, ...] = ("anglo", "paris", "simplistic")
+HELD_OUT_THEMES: tuple[str, ...] = ("bellot", "ornamental")
 _RANK_COLUMNS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
                                   "K")
 

@@ -12,12 +12,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.synth.card_faces import CARD_MM, FACE_PIXELS_PER_MM, RANKS, SUITS, drawn_face
+from vision.synth.card_faces import (
+    CARD_MM,
+    FACE_PIXELS_PER_MM,
+    RANKS,
+    SUITS,
+    blank_face,
+    drawn_face,
+)
 from vision.synth.card_themes import theme_face
 
 Image = npt.NDArray[np.uint8]
@@ -77,7 +85,7 @@ def draw_card(canvas: Image, card: PlayedCard, pixels_per_mm: float,
               light_direction: tuple[float, float]) -> None:
     """Draw ``card`` with its faint shadow on a mat canvas at ``pixels_per_mm``."""
     face = card.image().astype(np.float32)
-    inside = (face.max(axis=2) > 0).astype(np.float32)
+    inside = _outline_mask(face.shape[:2])
     if card.gloss > 0:
         face = _glossed(face, inside, card)
     transform = _card_transform(card, pixels_per_mm)
@@ -104,6 +112,17 @@ def draw_card(canvas: Image, card: PlayedCard, pixels_per_mm: float,
     weight = alpha[..., None]
     patch = patch * (1 - weight) + colour * weight * (1 - 0.25 * rim)
     canvas[y0:y1, x0:x1] = np.clip(patch, 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=2)
+def _outline_mask(shape: tuple[int, ...]) -> npt.NDArray[np.float32]:
+    """1 inside a card's rounded outline at :data:`FACE_PIXELS_PER_MM` (black ink included)."""
+    blank = blank_face(FACE_PIXELS_PER_MM)
+    if blank.shape[:2] != shape:
+        raise ValueError(f"a card face is {blank.shape[:2]} pixels, not {shape}")
+    mask = (blank.max(axis=2) > 0).astype(np.float32)
+    mask.setflags(write=False)
+    return mask
 
 
 def _glossed(face: npt.NDArray[np.float32], inside: npt.NDArray[np.float32],

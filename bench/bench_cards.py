@@ -1,0 +1,113 @@
+"""Accuracy and speed of reading the card on top of a discard pile (:mod:`vision.cards`).
+
+Renders frames of the ``test-cards`` mat with a discard pile on ``discard-1``
+(:func:`vision.synth.card_sets.discard_scene`: 0-3 earlier cards under the top one, any turn,
+1920x1080, cameras tilted up to 35 degrees at any azimuth, random light with glare on the frame
+and, on some cards, a lamp's reflection), finds the mat and reads the spot with
+:func:`vision.cards.read_discard_in_frame`, timing that read. It prints, per family:
+
+* read right: the right rank at a confidence the referee accepts (at or above
+  ``companion.judging.UNSURE_CONFIDENCE``); target 99.5%;
+* read confidently wrong: a wrong rank at that confidence; target none in 1,000;
+* unsure: no rank, or a confidence under the threshold (the panel asks the player); and
+  missed: no card found at all;
+* ms per read (median, 95th percentile) and the camera's pixels per mm at the spot.
+
+Families: ``tuning`` (the drawn faces and the tuning theme, the faces the reader was developed
+on) and, with ``--heldout``, ``heldout`` (themes of Debian's gnome-cards-data never used in
+tuning: :data:`vision.synth.card_themes.HELD_OUT_THEMES`).
+
+    .venv/bin/python bench/bench_cards.py [--frames 1000] [--heldout] [--first 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.judging import UNSURE_CONFIDENCE
+from vision.cards import CardConfig, read_discard_in_frame
+from vision.markers import MarkerConfig, find_board
+from vision.synth import render
+from vision.synth.camera import pixels_per_mm_at
+from vision.synth.card_sets import HELD_OUT_FACES, SPOT, TUNING_FACES, discard_scene
+from vision.synth.card_themes import themes_missing
+
+
+def tally(family: str, faces: tuple[str, ...], frames: int, first: int, show: int) -> None:
+    """Read ``frames`` piles of ``faces`` and print the figures."""
+    config = CardConfig()
+    outcome: Counter[str] = Counter()
+    wrong_by: Counter[str] = Counter()
+    times, scales = [], []
+    for seed in range(first, first + frames):
+        scene = discard_scene(seed, faces)
+        frame = render(scene, seed)
+        geometry = scene.geometry
+        spot = geometry.region(SPOT)
+        location = find_board(MarkerConfig(), frame.image, geometry)
+        start = time.perf_counter()
+        card = read_discard_in_frame(config, frame.image, location, spot.shape.bounds())
+        times.append((time.perf_counter() - start) * 1000)
+        scales.append(pixels_per_mm_at(scene.homography(), spot.centre))
+        truth = frame.truth[SPOT].card
+        assert truth is not None
+        if card is None:
+            kind = "missed"
+        elif card.rank is None or card.confidence < UNSURE_CONFIDENCE:
+            kind = "unsure"
+        elif card.rank == truth.rank:
+            kind = "right"
+        else:
+            kind = "wrong"
+        outcome[kind] += 1
+        if kind == "wrong" and show >= 0:
+            wrong_by[f"{truth.rank}->{card.rank if card else None} ({scene.cards[-1].face})"] += 1
+        if kind != "right" and show > 0:
+            show -= 1
+            top = scene.cards[-1]
+            print(f"  seed {seed}: {kind}, {truth.rank} of {top.face} under "
+                  f"{len(scene.cards) - 1}, gloss {top.gloss:.2f} -> "
+                  f"{None if card is None else (card.rank, round(card.confidence, 2))}")
+    print(f"{family}: {frames} frames (faces {', '.join(faces)}), accepted at confidence "
+          f">= {UNSURE_CONFIDENCE}")
+    for kind in ("right", "wrong", "unsure", "missed"):
+        print(f"  {kind:>7}: {outcome[kind]:5d}  {100 * outcome[kind] / frames:6.2f}%")
+    for what, count in wrong_by.most_common() if show >= 0 else ():
+        print(f"    wrong {what}: {count}")
+    print(f"  ms per read: median {np.median(times):.1f}, 95th percentile "
+          f"{np.percentile(times, 95):.1f}; camera at the spot {np.min(scales):.2f}-"
+          f"{np.max(scales):.2f} px/mm")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--frames", type=int, default=1000, help="frames per family")
+    parser.add_argument("--first", type=int, default=0, help="first seed")
+    parser.add_argument("--heldout", action="store_true",
+                        help="also (only, with --no-tuning) the held-out themes")
+    parser.add_argument("--no-tuning", action="store_true", help="skip the tuning family")
+    parser.add_argument("--show", type=int, default=10,
+                        help="print up to this many misreads of the tuning family (the "
+                        "held-out family's are never printed: it is not tuned on)")
+    options = parser.parse_args()
+    missing = themes_missing()
+    tuning = TUNING_FACES if missing is None else tuple(
+        face for face in TUNING_FACES if face.startswith("drawn:"))
+    if missing is not None:
+        print(f"Themes unavailable ({missing}): drawn faces only, no held-out family.")
+    if not options.no_tuning:
+        tally("tuning", tuning, options.frames, options.first, options.show)
+    if options.heldout and missing is None:
+        tally("heldout", HELD_OUT_FACES, options.frames, options.first, -1)
+
+
+if __name__ == "__main__":
+    main()
