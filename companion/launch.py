@@ -250,12 +250,16 @@ def simulated_hands(camera: SimCamera, seed: int) -> Callable[[bool], None]:
 
 
 def close_quietly(parts: TableParts) -> None:
-    """Close the camera and panel, ignoring errors from devices that are already gone."""
+    """Close the camera, the panel and the journal (releasing its lock, so the game can be
+    resumed in the same process), ignoring errors from devices that are already gone."""
     with contextlib.suppress(Exception):
         parts.camera.close()
     if parts.panel is not None:
         with contextlib.suppress(Exception):
             parts.panel.close()
+    if parts.journal is not None:
+        with contextlib.suppress(Exception):
+            parts.journal.close()
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, step: float = 0.05) -> bool:
