@@ -94,6 +94,7 @@ class _State:
     reading_dice: bool = False
     card_source: str = ""
     card_note: str = ""
+    card_rejected: Observation | None = None
     last_seen: Observation | None = None
 
 
@@ -328,7 +329,8 @@ class Referee(RollingReferee, CardReferee):
         card = card_seen(seen.observation, region) if region is not None else None
         judged = judge_card(self.game, position, moves, card)
         if judged.problem:
-            return self._reject_card(position, region or "", judged.problem)
+            return self._reject_card(position, region or "", judged.problem, seen.observation,
+                                     moves)
         moves, self._state.card_source = judged.moves, judged.source
         self._state.last_seen = seen.observation
         if len(moves) == 1:
@@ -520,7 +522,7 @@ class Referee(RollingReferee, CardReferee):
         state = self._state
         state.phase = Phase.OVER if self.game.is_over(self._current()) else Phase.TURN
         state.candidates, state.selected, state.marked = [], 0, ()
-        state.rejected, state.over_camera = None, ()
+        state.rejected, state.over_camera, state.card_rejected = None, (), None
         state.tally, state.reading_dice = None, False
         told = self.game.prompt(self._current()) if prompt and state.phase is Phase.TURN else ""
         self._say(f"{message} {told}".strip(), "info")

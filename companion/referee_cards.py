@@ -149,18 +149,34 @@ class CardReferee:
             appearance(self.game, self._current()), seen_looks(seen))
             if difference.square not in unsure]
 
-    def _reject_card(self, position: Position, region: str, problem: str) -> list[Effect]:
-        """The card on the discard spot fits none of the plays the coins show."""
+    def _reject_card(self, position: Position, region: str, problem: str,
+                     observation: Observation, moves: list[Move]) -> list[Effect]:
+        """The card on the discard spot fits none of the plays the coins show: rejected, or,
+        when the player presses again on the same board, the plays that fit the coins are
+        offered for select and confirm (the camera may misread a card with confidence)."""
+        state = self._state
         player = self._mover()
-        self._state.phase, self._state.marked = Phase.TURN, (region,)
-        self._say(f"That is not a legal play. {problem}", "error")
+        rejected = state.card_rejected
+        if rejected is not None and not differences(seen_looks(rejected), seen_looks(observation)):
+            plays = [play for move in moves for play in self.game.card_variants(position, move)]
+            state.phase, state.candidates, state.selected = Phase.CHOOSING, plays, 0
+            state.card_source, state.marked = "panel", (region,)
+            others = f" (select shows the other {len(plays) - 1})" if len(plays) > 1 else ""
+            self._say(f"The board is as before and the camera still reads the card on {region} "
+                      f"otherwise. If you played {plays[0].text()}{others}, press confirm; "
+                      "otherwise press UNDO and put the card or the coins right.", "warning")
+            return [Lights(turn=player, verdict="ask")]
+        state.card_rejected = observation
+        state.phase, state.marked = Phase.TURN, (region,)
+        self._say(f"That is not a legal play. {problem} If the camera misreads the card, press "
+                  "your button again without touching anything.", "error")
         record = Record("ruling", {
             "ruling": "reject",
             "player": player,
             "regions": [region],
-            "frame": self._state.frame,
+            "frame": state.frame,
             "source": "camera",
             "state_hash": position.state_hash(),
-            "text": self._state.message,
+            "text": state.message,
         })
         return [record, Lights(turn=player, verdict="red")]

@@ -97,6 +97,19 @@ def test_a_card_that_fits_none_of_the_plays_is_rejected_naming_its_plays():
     assert moves(play(referee, "5:t20>t25", card="5")) == [("5:t20>t25", "5", "camera")]
 
 
+def test_a_card_the_camera_misreads_is_put_right_by_pressing_again_and_confirming():
+    referee = referee_at(table(3, {1: ["t20"], 2: ["t26"]}))
+    effects = play(referee, "joker:t20>t26", card="J")  # a Joker read as a J, surely
+    assert moves(effects) == [] and referee.view().severity == "error"
+    effects = play(referee, "joker:t20>t26", card="J")  # pressed again, nothing touched
+    assert moves(effects) == [] and referee.phase is Phase.CHOOSING
+    assert referee.view().candidates == ("6:t20>t26", "joker:t20>t26")  # what the coins show
+    assert "the camera still reads the card on discard-1 otherwise" in referee.view().message
+    referee.handle(Press("SELECT"))
+    assert moves(referee.handle(Press("CONFIRM", source="keyboard"))) == [
+        ("joker:t20>t26", "joker", "keyboard")]
+
+
 def test_a_card_with_no_legal_play_is_discarded_and_the_turn_passes():
     start = GAME.new_position(4)
     referee = referee_at(start)
