@@ -17,7 +17,7 @@ from companion.record.replay import load_timeline
 from tests.table.conftest import FAST
 
 GAME = get_game("jokers-and-coins")
-PLIES = 24
+PLIES = 12
 
 
 def play(out, players, seed, plies, resume=False):
@@ -70,8 +70,8 @@ def test_the_record_replays_and_exports_the_game_played(jokers_game):
 
 
 def test_a_resumed_demo_plays_on_with_the_same_hands(tmp_path):
-    whole = play(tmp_path / "whole", 3, seed=8, plies=16)
-    play(tmp_path / "cut", 3, seed=8, plies=8)
-    resumed = play(tmp_path / "cut", 3, seed=8, plies=16, resume=True)
+    whole = play(tmp_path / "whole", 3, seed=8, plies=10)
+    play(tmp_path / "cut", 3, seed=8, plies=5)
+    resumed = play(tmp_path / "cut", 3, seed=8, plies=10, resume=True)
     assert resumed.gave_up is None and whole.gave_up is None
     assert resumed.moves == whole.moves
