@@ -14,6 +14,7 @@ from companion.launch import GameOptions
 from companion.record.entries import CARD_SOURCES
 from companion.record.export import export_game, parse_game_text
 from companion.record.replay import load_timeline
+from contract.schemas import check, load_schema
 from tests.table.conftest import FAST
 
 GAME = get_game("jokers-and-coins")
@@ -49,6 +50,9 @@ def test_the_bots_play_their_cards_and_sloppy_moves_are_caught(jokers_game):
 
 def test_every_card_is_recorded_with_how_it_was_known(jokers_game):
     _, out, _ = jokers_game
+    schema = load_schema("journal-line")
+    for line in (out / "record" / "journal.jsonl").read_text().splitlines():
+        check(json.loads(line), schema, "journal line", ValueError)
     moves = moves_in_journal(out)
     assert moves and all(line["card_source"] in CARD_SOURCES for line in moves)
     for line in moves:
