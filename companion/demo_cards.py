@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from calibration.geometry import MatGeometry
 from companion.games.base import Game, Move, Position
+from companion.record.replay import load_timeline
 from vision.synth.card_faces import SUITS
 from vision.synth.cards import PlayedCard
 
@@ -201,16 +202,16 @@ class CardDirector:
         states = self._card_history
         if plies not in states:
             players = len(self.table.parts.seats)
-            played = [(int(seat), self.game.card_of(self.game.parse_move(text.strip())))
-                      for seat, _, text in (line.partition(":") for line in self._standing())]
+            played = [(seat, self.game.card_of(self.game.parse_move(move)))
+                      for seat, move in self._standing()]
             states[plies] = DealtCards.replayed(players, self.options.seed, played[:plies])
         return states[plies]
 
-    def _standing(self) -> list[str]:
-        """The moves standing in the record, ``player: move``."""
+    def _standing(self) -> list[tuple[int, str]]:
+        """The moves standing in the record, as (seat, move)."""
         journal = self.table.parts.journal
         if journal is None or not journal.path.exists():
             return []
-        from companion.demo import accepted_moves
-
-        return accepted_moves(journal.path.parent)
+        timeline = load_timeline(journal.path.parent)
+        return [(step.event.player or 0, step.event.move or "")
+                for step in timeline.standing_steps()]
