@@ -1,7 +1,7 @@
 """Whole Jokers and Coins demo games on the synthetic table (printed, not asserted).
 
 Run: .venv/bin/python bench/bench_jokers_demo.py [--players 4] [--seeds 1,2] [--plies N]
-[--camera-size 1920x1080]
+[--camera-size 1920x1080] [--plain-camera] [--fps 10]
 
 Target (issue 21): a whole 4-seat demo game under 3 minutes at ``--speed 1000``. Each game is
 played headless by the real referee, vision and journal (the bots' pauses shortened as with
@@ -42,23 +42,29 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=None,
                         help="ply cap (default: the demo's own cap for these seats)")
     parser.add_argument("--camera-size", default="1920x1080")
+    parser.add_argument("--plain-camera", action="store_true",
+                        help="a straight, evenly lit camera instead of a tilted one")
+    parser.add_argument("--fps", type=float, default=10.0, help="the synthetic camera's clock")
     args = parser.parse_args()
     width, height = (int(side) for side in args.camera_size.split("x"))
     cap = args.plies or get_game("jokers-and-coins").info.demo_plies[args.players]
     for seed in (int(text) for text in args.seeds.split(",")):
         options = DemoOptions(bots=("greedy", "random"), seed=seed, speed=1000.0,
-                              camera_size=(width, height), max_turns=cap)
+                              camera_size=(width, height), max_turns=cap,
+                              plain_camera=args.plain_camera)
         with tempfile.TemporaryDirectory() as folder:
             out = Path(folder)
             start = time.perf_counter()
             report = run_demo(GameOptions("jokers-and-coins", args.players, (), seed), options,
-                              out, headless=True)
+                              out, headless=True, frames_per_second=args.fps)
             seconds = time.perf_counter() - start
             sources = card_sources(out / "record") if (out / "record").exists() else Counter()
         per_ply = seconds / report.turns if report.turns else float("nan")
         ending = ("ended: " + (report.result or "")) if report.finished else (
             f"gave up: {report.gave_up}" if report.gave_up else f"ply cap {cap} reached")
-        print(f"{args.players} seats, seed {seed}, {width}x{height}: {seconds:.1f} s for "
+        camera = "plain" if args.plain_camera else "tilted"
+        print(f"{args.players} seats, seed {seed}, {camera} {width}x{height} at {args.fps:g} fps: "
+              f"{seconds:.1f} s for "
               f"{report.turns} plies ({per_ply:.2f} s a ply); {report.rejects} sloppy moves "
               f"rejected, {report.misreads} misreadings, {report.asks} asked; cards known by "
               f"{dict(sources)}; {ending}", flush=True)
