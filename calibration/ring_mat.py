@@ -78,7 +78,7 @@ _LABEL_MM = 3.5
 #: Each track space's number is printed this high inside the ring beside it, its middle this
 #: far from the space's (IN's excepted: its HOME row lies there).
 _NUMBER_MM = 2.5
-_NUMBER_AT_MM = SPACE_RADIUS_MM + 8.0
+_NUMBER_AT_MM = SPACE_RADIUS_MM + 11.0
 
 
 @dataclass(frozen=True)
