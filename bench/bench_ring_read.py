@@ -27,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -37,6 +38,7 @@ from calibration.profile import VisionProfile
 from companion.games.jokers_and_coins import GAME, JokersPosition
 from companion.games.jokers_and_coins.ring import SUPPLY
 from companion.games.jokers_and_coins.table import SEAT_COINS, layout
+from contract.observation import RegionReading
 from vision.read import VisionConfig, read_frame_details
 from vision.synth import SynthFrame, SynthScene, Variation, random_variation, render
 
@@ -97,8 +99,8 @@ class Tally:
     cups_wrong: int = 0
 
 
-def score(frame: SynthFrame, observation_regions: dict, geometry: MatGeometry,
-          tally: Tally) -> list[str]:
+def score(frame: SynthFrame, observation_regions: Mapping[str, RegionReading],
+          geometry: MatGeometry, tally: Tally) -> list[str]:
     """Add one frame's spaces and cups to ``tally``; the wrong spaces as text."""
     wrong = []
     for region in geometry.regions:

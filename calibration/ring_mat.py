@@ -248,7 +248,7 @@ def _seat_marks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, R
         for sign in (1.0, -1.0):
             marks.append(_bar("seat", _moved(begin, across, sign * HOME_LANE_MM),
                               _moved(end, across, sign * HOME_LANE_MM), HOME_BAR_MM, colour))
-        marks.append(_label(_moved(row[-1], step, SPACE_RADIUS_MM + 2 * _LABEL_MM),
+        marks.append(_label(_moved(row[-1], step, SPACE_RADIUS_MM + 4 * _LABEL_MM),
                             f"HOME {seat}", colour))
     return marks
 
@@ -268,7 +268,7 @@ def _space_ticks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, 
     for region in regions.values():
         if region.kind != "track":
             continue
-        signs = (1.0, -1.0)
+        signs: tuple[float, ...] = (1.0, -1.0)
         if region.name.startswith("t"):
             side = sides[(int(region.name[1:]) - 1) // ring.side_length]
             along, across = side.along, side.inward

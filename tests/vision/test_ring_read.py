@@ -13,6 +13,7 @@ from calibration.geometry import mat_for_game
 from calibration.profile import VisionProfile
 from companion.games.jokers_and_coins import GAME
 from companion.games.jokers_and_coins.table import layout
+from vision.camera import SimCamera, open_camera
 from vision.pawns import PawnSighting, inside_tokens
 from vision.read import FrameReading, read_frame_details
 from vision.synth import SynthFrame, SynthScene, Variation, random_variation, render
@@ -30,7 +31,10 @@ def _read(scene: SynthScene, seed: int) -> tuple[SynthFrame, FrameReading]:
     return frame, read_frame_details(CONFIG, frame.image, scene.geometry, PROFILE)
 
 
-def _wrong_spaces(frame: SynthFrame, reading: FrameReading) -> list[tuple[str, object, object]]:
+Look = tuple[str | None, str | None]
+
+
+def _wrong_spaces(frame: SynthFrame, reading: FrameReading) -> list[tuple[str, Look, Look]]:
     wrong = []
     for region in frame.scene.geometry.regions:
         if region.kind != "track":
@@ -113,3 +117,13 @@ def test_a_coin_outline_inside_a_flat_token_is_the_token_s_own_rim():
     pawn = PawnSighting("blue", (200.0, 100.0), area, 1.0, flat=False)
     centres = np.array([[100.0, 100.0], [110.0, 100.0], [113.0, 100.0], [200.0, 100.0]])
     assert inside_tokens([token, pawn], centres).tolist() == [True, True, False, False]
+
+
+def test_the_simulated_camera_lays_flat_tokens_on_the_ring_mat():
+    camera = open_camera("sim://?board=empty&plain=1&mat=jokers-and-coins")
+    assert isinstance(camera, SimCamera)
+    camera.show({"t1": "P"}, tokens={"t2": "blue", "h1-1": "yellow"})
+    assert camera.scene.tokens == (("h1-1", "yellow"), ("t2", "blue"))
+    assert camera.scene.pawns == ()
+    assert camera.scene.pawns_by_region() == {"t2": "blue", "h1-1": "yellow"}
+    camera.close()
