@@ -217,7 +217,7 @@ def _bar(kind: MarkKind, start: Point, end: Point, width: float, colour: str = "
 def _seat_marks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, Region],
                 seat_colours: tuple[str, ...]) -> list[Mark]:
     """A dark tick outside every corner space (away from the ring's middle); a tick of the
-    seat's colour outside its START and IN spaces, with their names beyond; lines of its colour
+    seat's colour outside its START and IN spaces, their names (grey) beyond; lines of its colour
     either side of its HOME row, and ``HOME S`` beyond its end. Nothing is printed round a
     space, where a coin's rim is sought."""
     marks = _space_ticks(ring, sides, regions)
@@ -238,7 +238,7 @@ def _seat_marks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, R
             marks.append(_bar("seat", _moved(centre, side.inward, -near),
                               _moved(centre, side.inward, -far), TICK_WIDTH_MM, colour))
             marks.append(_label(_moved(centre, side.inward, -(far + _LABEL_MM)),
-                                f"{word} {seat}", colour))
+                                f"{word} {seat}", ""))
         row = [regions[f"t{first + ring.in_offset}"].centre,
                *(regions[f"h{seat}-{space}"].centre for space in range(1, HOME_SPACES + 1))]
         step = _unit(row[0], row[1])
@@ -249,7 +249,7 @@ def _seat_marks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, R
             marks.append(_bar("seat", _moved(begin, across, sign * HOME_LANE_MM),
                               _moved(end, across, sign * HOME_LANE_MM), HOME_BAR_MM, colour))
         marks.append(_label(_moved(row[-1], step, SPACE_RADIUS_MM + 4 * _LABEL_MM),
-                            f"HOME {seat}", colour))
+                            f"HOME {seat}", ""))
     return marks
 
 
