@@ -15,7 +15,6 @@ that holds a poker-size card at any rotation.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -56,14 +55,19 @@ CLEARANCE_MM = 10.0
 #: wide, from ``TICK_GAP_MM`` outside the space. No mark goes round a space: a printed circle
 #: there looks like a coin's rim to the camera.
 TICK_GAP_MM = 3.0
-#: The grey ticks that show a space reach ``SPACE_TICK_MM`` out from it (two neighbours' ticks
-#: nearly meet in the 4 mm between them), ``SPACE_TICK_WIDTH_MM`` wide.
-SPACE_TICK_MM = 1.9
-#: The bars of a seat's colour that join its IN and HOME spaces are this wide.
-HOME_BAR_MM = 2.0
-SPACE_TICK_WIDTH_MM = 0.6
 TICK_LENGTH_MM = 10.0
 TICK_WIDTH_MM = 3.0
+#: The grey ticks that show a space, ``SPACE_TICK_WIDTH_MM`` wide, from and to these distances
+#: from its middle: along the ring in the 4 mm gap to the next space (two neighbours' ticks
+#: nearly meet), across it 4 to 6 mm beyond its edge.
+SPACE_TICK_ALONG_MM = (SPACE_RADIUS_MM + 0.4, SPACE_RADIUS_MM + 1.9)
+SPACE_TICK_ACROSS_MM = (SPACE_RADIUS_MM + 4.0, SPACE_RADIUS_MM + 6.0)
+SPACE_TICK_WIDTH_MM = 0.6
+#: A seat's HOME row runs between two lines of its colour, this wide, this far either side
+#: of the row's middle (9 mm beyond its spaces, past their ticks: a line close to a coin's
+#: rim leaves a trace the camera can take for an edge).
+HOME_BAR_MM = 1.5
+HOME_LANE_MM = SPACE_RADIUS_MM + 9.0
 #: Seat colours, printed around each seat's START, IN and HOME spaces, and the colours of its
 #: pieces on the screen (``GameInfo.token_colours``): Okabe-Ito colours that colour-blind players
 #: can tell apart. Seats 5 and 6 play tokens of the last two, blue and yellow.
@@ -71,9 +75,10 @@ SEAT_COLOURS: tuple[str, ...] = ("orange", "purple", "green", "red", "blue", "ye
 #: Turns of a HOME row away from the perpendicular, tried in this order (degrees).
 _HOME_TURNS = (0, 10, -10, 20, -20, 30, -30, 40, -40, 50, -50)
 _LABEL_MM = 3.5
-#: Each track space's number is printed this high inside the ring beside it (IN's excepted:
-#: its HOME row lies there).
+#: Each track space's number is printed this high inside the ring beside it, its middle this
+#: far from the space's (IN's excepted: its HOME row lies there).
 _NUMBER_MM = 2.5
+_NUMBER_AT_MM = SPACE_RADIUS_MM + 11.0
 
 
 @dataclass(frozen=True)
@@ -212,8 +217,8 @@ def _bar(kind: MarkKind, start: Point, end: Point, width: float, colour: str = "
 def _seat_marks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, Region],
                 seat_colours: tuple[str, ...]) -> list[Mark]:
     """A dark tick outside every corner space (away from the ring's middle); a tick of the
-    seat's colour outside its START and IN spaces, with their names beyond; bars of its colour
-    joining IN and the HOME row, and ``HOME S`` beyond its end. Nothing is printed round a
+    seat's colour outside its START and IN spaces, their names (grey) beyond; lines of its colour
+    either side of its HOME row, and ``HOME S`` beyond its end. Nothing is printed round a
     space, where a coin's rim is sought."""
     marks = _space_ticks(ring, sides, regions)
     near, far = SPACE_RADIUS_MM + TICK_GAP_MM, SPACE_RADIUS_MM + TICK_GAP_MM + TICK_LENGTH_MM
@@ -233,44 +238,53 @@ def _seat_marks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, R
             marks.append(_bar("seat", _moved(centre, side.inward, -near),
                               _moved(centre, side.inward, -far), TICK_WIDTH_MM, colour))
             marks.append(_label(_moved(centre, side.inward, -(far + _LABEL_MM)),
-                                f"{word} {seat}", colour))
+                                f"{word} {seat}", ""))
         row = [regions[f"t{first + ring.in_offset}"].centre,
                *(regions[f"h{seat}-{space}"].centre for space in range(1, HOME_SPACES + 1))]
-        for here, there in itertools.pairwise(row):
-            step = _unit(here, there)
-            reach = SPACE_RADIUS_MM + 0.4 + HOME_BAR_MM / 2  # a bar's round end stays out
-            marks.append(_bar("seat", _moved(here, step, reach), _moved(there, step, -reach),
-                              HOME_BAR_MM, colour))
-        step = _unit(row[-2], row[-1])
-        marks.append(_label(_moved(row[-1], step, SPACE_RADIUS_MM + 2 * _LABEL_MM),
-                            f"HOME {seat}", colour))
+        step = _unit(row[0], row[1])
+        across = (-step[1], step[0])
+        begin = _moved(row[0], step, SPACE_RADIUS_MM + TICK_GAP_MM)
+        end = _moved(row[-1], step, SPACE_RADIUS_MM)
+        for sign in (1.0, -1.0):
+            marks.append(_bar("seat", _moved(begin, across, sign * HOME_LANE_MM),
+                              _moved(end, across, sign * HOME_LANE_MM), HOME_BAR_MM, colour))
+        marks.append(_label(_moved(row[-1], step, SPACE_RADIUS_MM + 4 * _LABEL_MM),
+                            f"HOME {seat}", ""))
     return marks
 
 
 def _space_ticks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, Region]
                  ) -> list[Mark]:
-    """Four grey ticks round every space, along its side and across it, in the paper between
-    two spaces: they show the space without drawing a circle round it."""
+    """Grey ticks that show every space without a circle round it (four ticks at a circle's
+    distance look like a coin's rim to the camera): two in the gaps to its neighbours along
+    the ring (or its HOME row), and two across, far enough out that no coin is their size;
+    and each track space's number inside the ring."""
     marks: list[Mark] = []
-    seat_sides = {seat: sides[ring.seat_side(seat)] for seat in range(1, ring.players + 1)}
+    rows = {}
+    for seat in range(1, ring.players + 1):
+        first = ring.seat_side(seat) * ring.side_length + 1
+        rows[seat] = _unit(regions[f"t{first + ring.in_offset}"].centre,
+                           regions[f"h{seat}-1"].centre)
     for region in regions.values():
         if region.kind != "track":
             continue
+        signs: tuple[float, ...] = (1.0, -1.0)
         if region.name.startswith("t"):
             side = sides[(int(region.name[1:]) - 1) // ring.side_length]
+            along, across = side.along, side.inward
+            if (int(region.name[1:]) - 1) % ring.side_length != ring.in_offset:
+                marks.append(_label(_moved(region.centre, side.inward, _NUMBER_AT_MM),
+                                    region.name[1:], "", _NUMBER_MM))
+            else:
+                signs = (-1.0,)  # the HOME row leaves an IN space inwards
         else:
-            side = seat_sides[int(region.name[1:].split("-")[0])]
-        if region.name.startswith("t") and (
-                (int(region.name[1:]) - 1) % ring.side_length != ring.in_offset):
-            marks.append(_label(_moved(region.centre, side.inward,
-                                       SPACE_RADIUS_MM + 1.5 * _NUMBER_MM),
-                                region.name[1:], "", _NUMBER_MM))
-        for direction in (side.along, side.inward):
-            for sign in (1.0, -1.0):
-                marks.append(_bar("space", _moved(region.centre, direction,
-                                                  sign * (SPACE_RADIUS_MM + 0.4)),
-                                  _moved(region.centre, direction,
-                                         sign * (SPACE_RADIUS_MM + SPACE_TICK_MM)),
+            along = rows[int(region.name[1:].split("-")[0])]
+            across = (-along[1], along[0])
+        for direction, (near, far), sides_of in ((along, SPACE_TICK_ALONG_MM, (1.0, -1.0)),
+                                                 (across, SPACE_TICK_ACROSS_MM, signs)):
+            for sign in sides_of:
+                marks.append(_bar("space", _moved(region.centre, direction, sign * near),
+                                  _moved(region.centre, direction, sign * far),
                                   SPACE_TICK_WIDTH_MM))
     return marks
 

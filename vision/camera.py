@@ -444,19 +444,21 @@ class SimCamera(_SourceBase):
         scene that is a function of the frame index)."""
         return self.synth.scene_at(self._index)
 
-    def show(self, coins: Mapping[str, str], pawns: Mapping[str, str] | None = None) -> None:
-        """From the next frame on, the mat holds ``coins`` (region -> letters, bottom to top)
-        and ``pawns`` (region -> colour); camera, light and hands stay as they were."""
+    def show(self, coins: Mapping[str, str], pawns: Mapping[str, str] | None = None,
+             tokens: Mapping[str, str] | None = None) -> None:
+        """From the next frame on, the mat holds ``coins`` (region -> letters, bottom to top),
+        ``pawns`` (region -> colour) and flat ``tokens`` (region -> colour); camera, light and
+        hands stay as they were."""
         current = self.scene
         self.synth.set_scene(replace(
             self._synth_module.SynthScene.build(
                 coins, pawns or {}, current.geometry, current.variation, current.hands,
-                current.layout_seed, current.image_size,
+                current.layout_seed, current.image_size, tokens=tokens,
             ), dice=current.dice, cards=current.cards))
 
     def show_cards(self, cards: Sequence[PlayedCard]) -> None:
         """From the next frame on, these cards lie face up on the mat (discard piles, the last
-        on top); coins, pawns, dice, camera, light and hands stay."""
+        on top); coins, pawns, tokens, dice, camera, light and hands stay."""
         self.synth.set_scene(replace(self.scene, cards=tuple(cards)))
 
     def show_dice(self, dice: Sequence[Die]) -> None:

@@ -22,7 +22,7 @@ import numpy as np
 from vision.faces import clipped_mask, edge_colours, face_colours
 from vision.light import PAPER
 from vision.parallax import CameraOverMat
-from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
+from vision.read_config import CENTRED_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import TopView
 from vision.regions import RegionWindow, region_map
 from vision.rims import GLINT_FLAG, PAWN_FLAG, CoinOutlines, measure_outlines
@@ -108,7 +108,7 @@ def measure_candidates(
     regions_at = region_map(windows, (width, height))
     clipped = clipped_mask(view.image)
     flags = _flags(clipped, mask)
-    seeds, strength = find_seeds(config.seeds, image, ppm, mask, ink)
+    seeds, strength = _with_middles(*find_seeds(config.seeds, image, ppm, mask, ink), windows)
     seeds, strength = _worth_measuring(config.coins, seeds, strength, regions_at, windows,
                                        ppm)
     found = _measure_seeds(config, view, image, mask, camera, regions_at, clipped, flags,
@@ -126,6 +126,19 @@ def measure_candidates(
                               seeds, strength)
         found = _joined(found, _apart(config.coins, more, found))
     return found
+
+
+def _with_middles(seeds: FloatArray, strength: FloatArray, windows: tuple[RegionWindow, ...]
+                  ) -> tuple[FloatArray, FloatArray]:
+    """The seeds, then the middle of every region of :data:`CENTRED_KINDS` as a seed that
+    stood out by nothing (measured after its region's own seeds, and casting no doubt on an
+    empty reading by its strength)."""
+    middles = [((window.box[0] + window.box[2] - 1) / 2, (window.box[1] + window.box[3] - 1) / 2)
+               for window in windows if window.kind in CENTRED_KINDS]
+    if not middles:
+        return seeds, strength
+    return (np.vstack([seeds.reshape(-1, 2), np.array(middles)]),
+            np.concatenate([strength, np.zeros(len(middles))]))
 
 
 def _paint_found(config: CoinConfig, image: Image, found: Candidates, view: TopView

@@ -46,7 +46,10 @@ class PawnConfig:
     pawn, which under glare is then lost); blobs of ``least_area_mm2`` (sure from
     ``sure_area_mm2``); the foot ``base_radius_mm`` in from the nearest end; a mask grown by
     ``margin_mm`` for the coins' rims to leave alone, by ``colour_margin_mm`` more for their
-    faces' colours (a pawn's colour bleeds onto what lies beside it)."""
+    faces' colours (a pawn's colour bleeds onto what lies beside it). A sighting of at least
+    ``token_area_mm2`` is a flat token lying on its region (a counter the size of a quarter,
+    Jokers and Coins' pieces of seats 5 and 6), which no standing pawn's top covers: its foot
+    is its middle, and it hides no coin (a coin candidate inside it is its own rim)."""
 
     core_saturation: float = 0.45
     least_value: float = 0.1
@@ -58,16 +61,19 @@ class PawnConfig:
     base_radius_mm: float = 5.5
     margin_mm: float = 1.5
     colour_margin_mm: float = 2.0
+    token_area_mm2: float = 300.0
 
 
 @dataclass(frozen=True)
 class PawnSighting:
-    """One pawn: its colour name, its foot (mat mm), its area seen (mm^2) and how sure."""
+    """One pawn: its colour name, its foot (mat mm), its area seen (mm^2) and how sure;
+    ``flat`` for a flat token (its foot is then its middle)."""
 
     colour: str
     foot_mm: tuple[float, float]
     area_mm2: float
     confidence: float
+    flat: bool = False
 
 
 def _hue(blue: FloatArray, green: FloatArray, red: FloatArray) -> FloatArray:
@@ -171,12 +177,27 @@ def _sighting(config: PawnConfig, colour: str, points: FloatArray, area_mm2: flo
     """A pawn from its pixels' mat positions: its foot a base's radius in from the end
     nearest the camera."""
     middle = points.mean(axis=0)
+    sure = min(1.0, 0.5 + 0.5 * (area_mm2 - config.least_area_mm2)
+               / max(config.sure_area_mm2 - config.least_area_mm2, 1e-6))
+    if area_mm2 >= config.token_area_mm2:
+        return PawnSighting(colour, (float(middle[0]), float(middle[1])), float(area_mm2),
+                            float(sure), flat=True)
     lean, _ = camera.lean(middle[None, :])
     nearest = float(((points - middle) @ lean[0]).min())
     foot = middle + lean[0] * (nearest + config.base_radius_mm)
-    sure = min(1.0, 0.5 + 0.5 * (area_mm2 - config.least_area_mm2)
-               / max(config.sure_area_mm2 - config.least_area_mm2, 1e-6))
     return PawnSighting(colour, (float(foot[0]), float(foot[1])), float(area_mm2), float(sure))
+
+
+def inside_tokens(sightings: list[PawnSighting], centres_mm: FloatArray) -> FloatArray:
+    """Per point (N, 2 mm): whether it lies inside a flat token, within the radius of a disc
+    of the token's seen area from its middle."""
+    inside = np.zeros(len(centres_mm), bool)
+    for sighting in sightings:
+        if sighting.flat:
+            reach = math.sqrt(sighting.area_mm2 / math.pi)
+            gaps = np.hypot(*(np.asarray(centres_mm) - np.array(sighting.foot_mm)).T)
+            inside |= gaps < reach
+    return inside
 
 
 def pawn_mask(config: PawnConfig, labels: Image, size: tuple[int, int],

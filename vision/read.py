@@ -42,7 +42,7 @@ from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.light import mat_reference, normalise, reference_blur
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
-from vision.pawns import PawnSighting, find_pawns, pawn_labels, pawn_mask
+from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
 from vision.read_config import LOOSE_KINDS, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
@@ -176,6 +176,8 @@ def read_view(
     windows = tuple(window for window in every_window if window.kind != "discard")
     candidates = measure_candidates(config, view, image, mask, camera, windows, reference.ink)
     presence = coin_presence(config.coins, candidates)
+    # A coin's outline inside a flat token is the token's own rim.
+    presence = np.where(inside_tokens(sightings, candidates.centres_mm), 0.0, presence)
     config = replace(config, model=model_for(config.model, profile))
     chosen, frame = _coins_and_frame(config, candidates, presence, _kind_priors(profile))
     kinds, probabilities = frame.best()
@@ -203,8 +205,8 @@ def read_view(
         pawn_name = pawn.colour if pawn is not None else None
         coins = found.get(window.name, [])
         measured.extend((window.name, fit, kind, conf) for fit, kind, conf in coins)
-        if pawn is not None and not coins:
-            # A pawn hides the middle of whatever it stands on.
+        if pawn is not None and not coins and not pawn.flat:
+            # A pawn hides the middle of whatever it stands on (a flat token lies on paper).
             doubt[index] = max(doubt[index], 1.0 - config.coins.hidden_confidence)
         if window.kind == "tray":
             # A tray holds dice, never pawns: a coloured die is no pawn.
@@ -215,6 +217,9 @@ def read_view(
                 dice = read_tray_in_frame(config.dice, source[0], source[1], bounds, camera)
             regions[window.name] = RegionReading(
                 None, None, min([1.0, *(die.confidence for die in dice)]), dice=dice)
+        elif window.kind == "discard":
+            # Cards lie there, not coins (a card reader reads them).
+            regions[window.name] = RegionReading(None, None, 1.0)
         elif window.kind in LOOSE_KINDS:
             confidence_here = min([pawn_confidence, 1.0 - doubt[index],
                                    *(conf for _, _, conf in coins)])

@@ -15,6 +15,10 @@ from vision.tops import TopConfig
 
 #: Region kinds that hold several loose coins rather than one stack.
 LOOSE_KINDS = ("pit", "cup")
+#: Region kinds also seeded at their middles: a ring's round spaces, each holding one coin
+#: laid on it, 4 mm of paper apart, where the unlikeness of two neighbours' rims peaks in the
+#: gap between them (no region's) rather than in either coin.
+CENTRED_KINDS = ("track",)
 
 
 @dataclass(frozen=True)

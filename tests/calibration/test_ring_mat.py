@@ -174,9 +174,13 @@ def test_seat_colours_mark_start_in_and_home_corners_are_dark_and_no_ink_lies_in
         assert beside(f"t{ring.starts[seat - 1] + 3}", 8.0).min() > 240  # unmarked: paper
         row = [mat.region(f"t{ring.ins[seat - 1] + 1}").centre,
                *(mat.region(f"h{seat}-{space}").centre for space in range(1, 5))]
-        for here, there in itertools.pairwise(row):
-            gap_middle = (np.array(here) + np.array(there)) / 2
-            assert np.abs(pixel(gap_middle) - colour).max() <= 30, seat
+        step = (np.array(row[1]) - np.array(row[0])) / 32.0
+        across = np.array([-step[1], step[0]])
+        for centre in row[1:]:  # the HOME row runs between two lines of the seat's colour
+            for sign in (1, -1):
+                assert np.abs(pixel(np.array(centre) + sign * 23.0 * across)
+                              - colour).max() <= 30, seat
+            assert pixel(np.array(centre) + 21.0 * across).min() > 240  # paper between
     for corner in ring.corners:
         assert beside(f"t{corner + 1}", 8.0).max() < 100
     for region in mat.regions:

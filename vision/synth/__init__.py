@@ -59,14 +59,16 @@ from vision.synth.camera import (
 from vision.synth.cards import PlayedCard, draw_card
 from vision.synth.dice import Die, draw_die, top_centre_mm
 from vision.synth.effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
-from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins, placements
+from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins, placed_tokens, placements
 from vision.synth.objects import (
     PAWN_COLOURS,
     Lighting,
     PlacedCoin,
     PlacedPawn,
+    PlacedToken,
     draw_coin,
     draw_pawn,
+    draw_token,
 )
 
 __all__ = [
@@ -178,7 +180,9 @@ class SynthScene:
     the scene is hashable; build scenes with :meth:`build` or :meth:`from_table`.
     ``layout_seed`` fixes where each coin lies in its region and how it looks. ``variants``
     names the game variants the board was played under (``mixed-change`` for mixed stacks);
-    drawing ignores it, benchmarks sort frames by it. ``dice`` are dice lying on the mat
+    drawing ignores it, benchmarks sort frames by it. ``tokens`` maps region names to the
+    colours of flat quarter-sized tokens lying there (a seat's pieces where coins run out); a
+    reader reports a token as a pawn of its colour. ``dice`` are dice lying on the mat
     (usually in a ``tray`` region), drawn in 3D as the camera sees them
     (:mod:`vision.synth.dice`); set them with ``dataclasses.replace(scene, dice=...)``.
     ``cards`` are playing cards lying face up (:mod:`vision.synth.cards`), drawn in order: the
@@ -195,6 +199,7 @@ class SynthScene:
     variants: tuple[str, ...] = ()
     dice: tuple[Die, ...] = ()
     cards: tuple[PlayedCard, ...] = ()
+    tokens: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         names = set(self.geometry.region_names())
@@ -204,7 +209,7 @@ class SynthScene:
             bad = [letter for letter in letters if letter not in COIN_KINDS]
             if bad:
                 raise SynthError(f"unknown coin letter {bad[0]!r} on {region!r}; use P N D Q S")
-        for region, colour in self.pawns:
+        for region, colour in self.pawns + self.tokens:
             if region not in names:
                 raise SynthError(f"mat {self.geometry.name!r} has no region {region!r}")
             if colour not in PAWN_COLOURS:
@@ -222,8 +227,10 @@ class SynthScene:
         layout_seed: int = 0,
         image_size: tuple[int, int] = (1920, 1080),
         variants: tuple[str, ...] = (),
+        tokens: Mapping[str, str] | None = None,
     ) -> SynthScene:
-        """A scene from region -> coins and region -> pawn colour (Coin Isolation mat default)."""
+        """A scene from region -> coins, region -> pawn colour and region -> flat token colour
+        (Coin Isolation mat by default)."""
         return cls(
             geometry=geometry or coin_isolation_mat(),
             coins=tuple(sorted((name, letters) for name, letters in coins.items() if letters)),
@@ -233,27 +240,37 @@ class SynthScene:
             layout_seed=layout_seed,
             image_size=image_size,
             variants=variants,
+            tokens=tuple(sorted((tokens or {}).items())),
         )
 
     @classmethod
     def from_table(cls, table: TableState, colours: Mapping[str, str] | None = None,
-                   **options: Any) -> SynthScene:
+                   flat_tokens: bool = False, **options: Any) -> SynthScene:
         """A scene of what lies on the table (a game's ``layout(position)``): its coins, and
         its tokens as pawns coloured by ``colours`` (token label -> colour; by default players
-        "1".."4" get :data:`PLAYER_COLOURS` in order); ``options`` go to :meth:`build`."""
+        "1".."4" get :data:`PLAYER_COLOURS` in order), or as flat tokens lying on their
+        regions with ``flat_tokens``; ``options`` go to :meth:`build`."""
         colour_of = dict(colours or {str(index + 1): c for index, c in enumerate(PLAYER_COLOURS)})
         on_board = {}
         for label, region in table.tokens().items():
             if label not in colour_of:
                 raise SynthError(f"no pawn colour for token {label!r}")
             on_board[region] = colour_of[label]
+        if flat_tokens:
+            return cls.build(table.stacks(), {}, tokens=on_board, **options)
         return cls.build(table.stacks(), on_board, **options)
 
     def coins_by_region(self) -> dict[str, str]:
         return dict(self.coins)
 
     def pawns_by_region(self) -> dict[str, str]:
-        return dict(self.pawns)
+        """Every pawn's and flat token's colour by region (a reader reports both as pawns)."""
+        return {**dict(self.pawns), **dict(self.tokens)}
+
+    def placed_tokens(self) -> tuple[PlacedToken, ...]:
+        """Every flat token with its centre in mm, exactly as :func:`render` draws it."""
+        return placed_tokens(self.geometry, dict(self.tokens), self.layout_seed,
+                             self.variation.placement)
 
     def truth(self) -> dict[str, RegionTruth]:
         """Every region of the mat with what it really holds."""
@@ -358,7 +375,7 @@ def _lighting(variation: Variation) -> Lighting:
 
 def _placements(scene: SynthScene) -> tuple[tuple[PlacedCoin, ...], tuple[PlacedPawn, ...]]:
     """Where every coin and pawn of ``scene`` lies (see :func:`vision.synth.layout.placements`)."""
-    return placements(scene.geometry, scene.coins_by_region(), scene.pawns_by_region(),
+    return placements(scene.geometry, scene.coins_by_region(), dict(scene.pawns),
                       scene.layout_seed, scene.variation.placement, scene.variation.tarnish)
 
 
@@ -369,6 +386,8 @@ def _board_canvas(scene: SynthScene, pixels_per_mm: float) -> Image:
     lighting = _lighting(scene.variation)
     coins, pawns = _placements(scene)
     pawn_of = {pawn.region: pawn for pawn in pawns}
+    for token in scene.placed_tokens():
+        draw_token(canvas, token, pixels_per_mm, lighting)
     for region in scene.geometry.regions:
         for coin in coins:
             if coin.region == region.name:

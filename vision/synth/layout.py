@@ -15,7 +15,13 @@ from dataclasses import replace
 import numpy as np
 
 from calibration.geometry import Circle, MatGeometry, Rect, Region
-from vision.synth.objects import PlacedCoin, PlacedPawn, coin_radius_mm
+from vision.synth.objects import (
+    TOKEN_DIAMETER_MM,
+    PlacedCoin,
+    PlacedPawn,
+    PlacedToken,
+    coin_radius_mm,
+)
 
 #: The share of random boards played under the ``mixed-change`` variant, whose stacks mix kinds.
 MIXED_CHANGE_SHARE = 1 / 3
@@ -148,3 +154,22 @@ def placements(
             foot, level = pawn_foot(region, [] if loose else placed, seed)
             placed_pawns.append(PlacedPawn(pawns[region.name], foot, level, region.name))
     return tuple(placed_coins), tuple(placed_pawns)
+
+
+def placed_tokens(geometry: MatGeometry, tokens: Mapping[str, str], seed: int,
+                  placement: float) -> tuple[PlacedToken, ...]:
+    """Where each flat token lies: off the centre of its region as a lone coin would
+    (``placement`` of the room the region leaves), from the region's own generator."""
+    placed = []
+    for region in geometry.regions:
+        if region.name not in tokens:
+            continue
+        rng = rng_for(seed, region.name, "token", tokens[region.name])
+        shape = region.shape
+        half_room = (shape.size[0] / 2 if isinstance(shape, Rect) else shape.radius) - 1.0
+        room = max(0.0, half_room - TOKEN_DIAMETER_MM / 2 - 1.5) * placement
+        x, y = region.centre
+        centre = (x + rng.uniform(-room, room), y + rng.uniform(-room, room))
+        placed.append(PlacedToken(tokens[region.name], centre, float(rng.uniform(0.2, 1.0)),
+                                  region.name))
+    return tuple(placed)

@@ -42,6 +42,10 @@ PAWN_COLOURS: dict[str, tuple[float, float, float]] = {
 }
 
 PAWN_DIAMETER_MM = 14.0
+#: A flat token, a seat's piece where coins run out (Jokers and Coins' seats 5 and 6): a
+#: plastic counter the size of a quarter, this thick.
+TOKEN_DIAMETER_MM = 24.26
+TOKEN_THICKNESS_MM = 2.5
 #: How high a pawn's top stands above the coin under it, for parallax.
 PAWN_HEIGHT_MM = 6.0
 COIN_THICKNESS_MM = 1.6
@@ -163,6 +167,27 @@ def pawn_sprite(
     return np.clip(face, 0, 1).astype(np.float32), _disc_alpha(size, radius_px)
 
 
+def token_sprite(
+    colour_name: str, pixels_per_mm: float, lighting: Lighting, shine: float
+) -> tuple[FloatImage, FloatImage]:
+    """A flat plastic token seen from above: its colour, a bevelled rim lit from the light's
+    side and a broad soft sheen of ``shine`` (0..1) towards the light."""
+    radius_px = max(3.0, TOKEN_DIAMETER_MM / 2 * pixels_per_mm)
+    size = int(2 * radius_px) + 5
+    centre = (size - 1) / 2
+    x, y, distance = _grid(size)
+    dx, dy = (x - centre) / radius_px, (y - centre) / radius_px
+    bevel = np.clip((distance / radius_px - 0.88) / 0.12, 0, 1)
+    light_x, light_y = lighting.direction
+    facing = -(dx * light_x + dy * light_y) / np.maximum(distance / radius_px, 1e-6)
+    shade = 0.9 + 0.3 * bevel * facing - 0.15 * bevel
+    spot_x, spot_y = centre + light_x * 0.3 * radius_px, centre + light_y * 0.3 * radius_px
+    sheen = np.exp(-((x - spot_x) ** 2 + (y - spot_y) ** 2) / (2 * (0.45 * radius_px) ** 2))
+    base = np.array(PAWN_COLOURS[colour_name], np.float32)
+    face = base * shade[..., None] + (0.3 * shine * sheen)[..., None]
+    return np.clip(face, 0, 1).astype(np.float32), _disc_alpha(size, radius_px)
+
+
 def blend(
     canvas: Image, sprite: FloatImage, alpha: FloatImage, centre: tuple[float, float]
 ) -> None:
@@ -230,6 +255,16 @@ class PlacedCoin:
 
 
 @dataclass(frozen=True)
+class PlacedToken:
+    """One flat token: its colour, its centre (mm), its sheen and the region it lies in."""
+
+    colour: str
+    centre_mm: tuple[float, float]
+    shine: float
+    region: str = ""
+
+
+@dataclass(frozen=True)
 class PlacedPawn:
     """One pawn: its colour, where its foot stands (mm), on how many coins, in which region."""
 
@@ -289,4 +324,24 @@ def draw_pawn(
     darken(canvas, shadow_alpha(radius_px, max(1, round(1.5 * pixels_per_mm))),
            (x + step_x * shadow_offset, y + step_y * shadow_offset), 0.45)
     face, alpha = pawn_sprite(colour_name, pixels_per_mm, lighting)
+    blend(canvas, face, alpha, (x, y))
+
+
+def draw_token(canvas: Image, token: PlacedToken, pixels_per_mm: float,
+               lighting: Lighting) -> None:
+    """Shadow, side and face of a flat token lying on the mat, drawn as a coin at the bottom
+    of a stack is: its face where it lies, its side showing on the camera's side."""
+    x, y = token.centre_mm[0] * pixels_per_mm, token.centre_mm[1] * pixels_per_mm
+    radius_px = max(3, round(TOKEN_DIAMETER_MM / 2 * pixels_per_mm))
+    step_x, step_y = lighting.shadow_step
+    shadow_offset = 0.9 * pixels_per_mm
+    darken(canvas, shadow_alpha(radius_px, max(1, round(0.7 * pixels_per_mm))),
+           (x + step_x * shadow_offset, y + step_y * shadow_offset), 0.35)
+    face, alpha = token_sprite(token.colour, pixels_per_mm, lighting, token.shine)
+    lean = math.hypot(*lighting.parallax) or 1.0
+    width = TOKEN_THICKNESS_MM * pixels_per_mm * min(1.0, 1.5 * lean)
+    side = np.empty_like(face)
+    side[:] = np.array(PAWN_COLOURS[token.colour], np.float32) * 0.6
+    blend(canvas, side, alpha, (x - lighting.parallax[0] / lean * width,
+                                y - lighting.parallax[1] / lean * width))
     blend(canvas, face, alpha, (x, y))
