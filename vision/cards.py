@@ -17,8 +17,9 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
    reads the same, as cards are printed point-symmetric.
 3. **Rank** (:mod:`vision.card_ranks`), from the corner index and the pips, each read the card
    both ways up. The confidence says how well they agree: pips and index naming the same
-   number (or one pip and an A, or a picture and J, Q or K by a clear template match, or a
-   picture and a JOKER column) is sure; anything else is unsure, and the panel asks.
+   number (or one pip and an A, or a picture and J, Q or K by a clear template match with a
+   suit under it, or a picture and a JOKER column with no suit) is sure; anything else is
+   unsure, and the panel asks.
 """
 
 from __future__ import annotations
@@ -262,7 +263,8 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str
     rank, match, margin = index.best()
     glyph_ok = rank is not None and match >= rank_config.least_match
     sure_glyph = glyph_ok and margin >= rank_config.sure_margin
-    if centre.picture and index.joker:
+    suit = index.suit_below > rank_config.least_suit
+    if centre.picture and index.joker and not suit:
         return "joker", config.agree_confidence * 0.95
     if 2 <= centre.pips <= 10:
         if glyph_ok and rank == str(centre.pips):
@@ -273,7 +275,7 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str
             return "A", config.agree_confidence
         return "A", config.alone_confidence
     if centre.picture and glyph_ok and rank in ("J", "Q", "K"):
-        if sure_glyph and match >= rank_config.sure_match:
+        if sure_glyph and match >= rank_config.sure_match and suit and not index.joker:
             return rank, config.agree_confidence * 0.95
         return rank, config.alone_confidence
     if glyph_ok:
