@@ -55,7 +55,8 @@ class RankConfig:
     ``picture_mm2`` beside others, or more than ``most_pips`` blobs, is a picture. The index is
     the topmost glyph in ``index_area_mm`` at least ``least_glyph_height_mm`` tall, its parts
     at least ``least_glyph_mm2``, those
-    standing on its line and less than ``glyph_gap_mm`` apart joined; the mark under it
+    standing on its line and less than ``glyph_gap_mm`` apart joined (a blob filling more than
+    ``most_glyph_fill`` of its box is a patch of something else, no glyph); the mark under it
     starts within ``below_mm`` of its foot; the JOKER column
     holds ``joker_letters`` glyphs or more in ``joker_area_mm``, each less than
     ``letter_gap_mm`` below the one above, or a word (one letter's height wide, at most
@@ -79,6 +80,7 @@ class RankConfig:
     least_glyph_mm2: float = 1.2
     least_glyph_height_mm: float = 2.5
     below_mm: float = 6.0
+    most_glyph_fill: float = 0.97
     glyph_gap_mm: float = 1.5
     joker_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 44.0)
     joker_letters: int = 4
@@ -301,7 +303,9 @@ def _index_marks(config: RankConfig, ink: FloatArray, pixels_per_mm: float
     mask = window >= config.ink_level
     blobs = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
              if not _edge_line(blob, pixels_per_mm)
-             and blob[3] >= config.least_glyph_height_mm * pixels_per_mm]
+             and blob[3] >= config.least_glyph_height_mm * pixels_per_mm
+             and blob[4] <= config.most_glyph_fill * blob[2] * blob[3]
+             and not _in_corner(blob, pixels_per_mm, config.inset_mm)]
     if not blobs:
         return None
     first = min(blobs, key=lambda blob: blob[1])
@@ -337,6 +341,14 @@ def _mark_below(config: RankConfig, ink: FloatArray, pixels_per_mm: float,
     x, y, across, down, _ = min(under, key=lambda blob: blob[1])
     return np.asarray(np.where(mask[y:y + down, x:x + across], window[y:y + down, x:x + across],
                                0.0))
+
+
+def _in_corner(blob: tuple[int, int, int, int, int], pixels_per_mm: float, inset_mm: float
+               ) -> bool:
+    """Whether a blob is a thin arc in the card's very corner, against both its top and
+    left edges: what lies beyond a corner rounded more than a poker card's, no glyph."""
+    reach = inset_mm * pixels_per_mm + 1
+    return blob[0] <= reach and blob[1] <= reach and blob[4] < 0.3 * blob[2] * blob[3]
 
 
 def _edge_line(blob: tuple[int, int, int, int, int], pixels_per_mm: float) -> bool:
