@@ -266,14 +266,14 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str
     suit = index.suit_below > rank_config.least_suit
     if centre.picture and index.joker and not suit:
         return "joker", config.agree_confidence * 0.95
-    if 2 <= centre.pips <= 10:
-        if glyph_ok and rank == str(centre.pips):
-            return rank, config.agree_confidence
-        return str(centre.pips), config.alone_confidence
-    if centre.pips == 1:
-        if glyph_ok and rank == "A":
-            return "A", config.agree_confidence
-        return "A", config.alone_confidence
+    counted = "A" if centre.pips == 1 else str(centre.pips) if 2 <= centre.pips <= 10 else None
+    if counted is not None:
+        # The pips say which rank; the index must back it: that rank matches it well, and
+        # nearly as well as any other (a 6 and a 9, an 8 and a 3 look alike when blurred).
+        backing = dict(index.scores).get(counted, -1.0)
+        if backing >= rank_config.sure_match and backing >= match - rank_config.backing_slack:
+            return counted, config.agree_confidence
+        return counted, config.alone_confidence
     if centre.picture and glyph_ok and rank in ("J", "Q", "K"):
         if sure_glyph and match >= rank_config.sure_match and suit and not index.joker:
             return rank, config.agree_confidence * 0.95
