@@ -88,7 +88,7 @@ class RankConfig:
     joker_letters: int = 4
     word_mm: float = 12.0
     word_width_mm: float = 6.0
-    letter_gap_mm: float = 1.5
+    letter_gap_mm: float = 3.0
     least_match: float = 0.45
     sure_match: float = 0.55
     sure_margin: float = 0.08
@@ -364,6 +364,10 @@ def _edge_line(blob: tuple[int, int, int, int, int], pixels_per_mm: float) -> bo
     return thin < 0.5 * pixels_per_mm or long_line
 
 
+#: What :func:`_stacked_letters` counts for a word whose letters run together.
+WORD = 99
+
+
 def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> int:
     """How many glyphs of letter size stand one above another in a column down the corner,
     from the topmost glyph (a word written down the side, upright or turned)."""
@@ -377,7 +381,7 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
     if top[3] >= config.word_mm * pixels_per_mm and top[3] >= 3 * top[2] \
             and top[2] <= config.word_width_mm * pixels_per_mm:
         # A word down the side, its letters run together: no rank is this tall and thin.
-        return config.joker_letters
+        return WORD
     letters = [blob for blob in marks
                if 1.5 * pixels_per_mm <= max(blob[2], blob[3]) <= 12.0 * pixels_per_mm]
     if not letters:
@@ -400,7 +404,8 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
 
 def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> IndexRead:
     """The corner index's rank by template, or the JOKER column."""
-    joker = _stacked_letters(config, ink, pixels_per_mm) >= config.joker_letters
+    letters = _stacked_letters(config, ink, pixels_per_mm)
+    joker = letters >= config.joker_letters
     found = _index_marks(config, ink, pixels_per_mm)
     if found is None:
         return IndexRead((), joker)
@@ -409,6 +414,9 @@ def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ind
     if found[1] is not None:
         marks = _best_matches(config, glyph_of(found[1]), mark_templates())
         suit_below = marks.get("suit", -1.0) - marks.get("letter", -1.0)
+    if letters == WORD and suit_below > config.least_suit:
+        # A glyph run together with what lies under it, over a suit: a rank, not a word.
+        joker = False
     return IndexRead(tuple(best.items()), joker, suit_below)
 
 

@@ -264,7 +264,7 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str
     glyph_ok = rank is not None and match >= rank_config.least_match
     sure_glyph = glyph_ok and margin >= rank_config.sure_margin
     suit = index.suit_below > rank_config.least_suit
-    if centre.picture and index.joker and not suit:
+    if centre.picture and index.joker:
         return "joker", config.agree_confidence * 0.95
     counted = "A" if centre.pips == 1 else str(centre.pips) if 2 <= centre.pips <= 10 else None
     if counted is not None:

