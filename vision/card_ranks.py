@@ -65,7 +65,8 @@ class RankConfig:
     with a correlation of ``least_match`` (``sure_match`` for full confidence), by a margin of
     ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far their
     boxes' shapes differ (log of the ratio of their height over width). The mark under the
-    glyph is a suit where it matches a suit better than a letter by ``least_suit``. The pips'
+    glyph is a suit where it matches a suit better than a letter by ``least_suit`` (a court
+    with no mark found under its letter needs ``clear_match`` and ``clear_margin``). The pips'
     count is backed by the index where its rank matches at ``sure_match`` and within
     ``backing_slack`` of the best."""
 
@@ -95,6 +96,8 @@ class RankConfig:
     aspect_weight: float = 0.3
     least_suit: float = 0.05
     backing_slack: float = 0.08
+    clear_match: float = 0.85
+    clear_margin: float = 0.3
 
 
 @dataclass(frozen=True)

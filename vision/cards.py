@@ -263,7 +263,11 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str
     rank, match, margin = index.best()
     glyph_ok = rank is not None and match >= rank_config.least_match
     sure_glyph = glyph_ok and margin >= rank_config.sure_margin
-    suit = index.suit_below > rank_config.least_suit
+    # A court's index has its suit under the letter; where nothing is found there (run
+    # into the picture's frame), only a letter matched clearly far better than any other.
+    suit = index.suit_below > rank_config.least_suit or (
+        index.suit_below == -1.0 and match >= rank_config.clear_match
+        and margin >= rank_config.clear_margin)
     if centre.picture and index.joker:
         return "joker", config.agree_confidence * 0.95
     counted = "A" if centre.pips == 1 else str(centre.pips) if 2 <= centre.pips <= 10 else None
