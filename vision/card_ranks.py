@@ -55,14 +55,20 @@ class RankConfig:
     ``picture_mm2`` beside others, or more than ``most_pips`` blobs, is a picture. The index is
     the topmost glyph in ``index_area_mm`` at least ``least_glyph_height_mm`` tall, its parts
     at least ``least_glyph_mm2``, those
-    overlapping it in height and less than ``glyph_gap_mm`` apart joined; the JOKER column
+    standing on its line and less than ``glyph_gap_mm`` apart joined (a blob filling more than
+    ``most_glyph_fill`` of its box is a patch of something else, no glyph); the mark under it
+    starts within ``below_mm`` of its foot; the JOKER column
     holds ``joker_letters`` glyphs or more in ``joker_area_mm``, each less than
     ``letter_gap_mm`` below the one above, or a word (one letter's height wide, at most
     ``word_width_mm``) at least
     ``word_mm`` tall and three times taller than wide. A glyph matches a template
     with a correlation of ``least_match`` (``sure_match`` for full confidence), by a margin of
     ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far their
-    boxes' shapes differ (log of the ratio of their height over width)."""
+    boxes' shapes differ (log of the ratio of their height over width). The mark under the
+    glyph is a suit where it matches a suit better than a letter by ``least_suit`` (a court
+    with no mark found under its letter needs ``clear_match`` and ``clear_margin``). The pips'
+    count is backed by the index where its rank matches at ``sure_match`` and within
+    ``backing_slack`` of the best."""
 
     white_mm: float = 16.0
     inset_mm: float = 0.7
@@ -76,25 +82,33 @@ class RankConfig:
     index_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 22.0)
     least_glyph_mm2: float = 1.2
     least_glyph_height_mm: float = 2.5
+    below_mm: float = 6.0
+    most_glyph_fill: float = 0.97
     glyph_gap_mm: float = 1.5
     joker_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 44.0)
     joker_letters: int = 4
     word_mm: float = 12.0
     word_width_mm: float = 6.0
-    letter_gap_mm: float = 1.5
+    letter_gap_mm: float = 3.0
     least_match: float = 0.45
     sure_match: float = 0.55
     sure_margin: float = 0.08
     aspect_weight: float = 0.3
+    least_suit: float = 0.05
+    backing_slack: float = 0.08
+    clear_match: float = 0.85
+    clear_margin: float = 0.3
 
 
 @dataclass(frozen=True)
 class IndexRead:
     """The corner index: each rank's best match (correlation less the aspect's penalty),
-    and whether the corner spells JOKER."""
+    whether the corner spells JOKER, and how much more the mark under the glyph looks like
+    a suit than like a letter (-1 where there is none)."""
 
     scores: tuple[tuple[str, float], ...]
     joker: bool
+    suit_below: float = -1.0
 
     def best(self) -> tuple[str | None, float, float]:
         """The best rank, its match and its margin over the next rank."""
@@ -257,14 +271,47 @@ def glyph_templates() -> tuple[tuple[tuple[str, ...], FloatArray, FloatArray], .
              np.log(np.array(aspects, np.float32))),)
 
 
+@lru_cache(maxsize=1)
+def mark_templates() -> tuple[tuple[tuple[str, ...], FloatArray, FloatArray], ...]:
+    """Marks under an index glyph: ``suit`` pips and ``letter`` s (a word's next letter), as
+    cut from the tuning faces into :data:`GLYPH_FILE`, and the letter O in each Hershey face."""
+    labels, shapes, aspects = [], [], []
+    for letter in ("O", "o"):
+        for font in _FONTS:
+            for italic in (0, cv2.FONT_ITALIC):
+                canvas = np.zeros((120, 160), np.uint8)
+                cv2.putText(canvas, letter, (20, 95), font | italic, 2.4, 255, 4, cv2.LINE_AA)
+                glyph = glyph_of(canvas.astype(np.float32) / 255)
+                labels.append("letter")
+                shapes.append(glyph.shape)
+                aspects.append(glyph.aspect)
+    if GLYPH_FILE.exists():
+        with np.load(GLYPH_FILE) as stored:
+            labels += [str(label) for label in stored["mark_labels"]]
+            shapes += list(stored["mark_shapes"].astype(np.float32) * (0.2 / 127))
+            aspects += list(stored["mark_aspects"])
+    return ((tuple(labels), np.array(shapes, np.float32).reshape(len(labels), -1),
+             np.log(np.array(aspects, np.float32))),)
+
+
 def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
                  ) -> FloatArray | None:
     """The topmost glyph of the corner (several parts side by side joined, as in 10)."""
+    found = _index_marks(config, ink, pixels_per_mm)
+    return None if found is None else found[0]
+
+
+def _index_marks(config: RankConfig, ink: FloatArray, pixels_per_mm: float
+                 ) -> tuple[FloatArray, FloatArray | None] | None:
+    """The topmost glyph of the corner (several parts side by side joined, as in 10) and
+    the mark just under it (a rank's suit, or a word's next letter), or None."""
     window = _window(ink, config.index_area_mm, pixels_per_mm)
     mask = window >= config.ink_level
     blobs = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
              if not _edge_line(blob, pixels_per_mm)
-             and blob[3] >= config.least_glyph_height_mm * pixels_per_mm]
+             and blob[3] >= config.least_glyph_height_mm * pixels_per_mm
+             and blob[4] <= config.most_glyph_fill * blob[2] * blob[3]
+             and not _in_corner(blob, pixels_per_mm, config.inset_mm)]
     if not blobs:
         return None
     first = min(blobs, key=lambda blob: blob[1])
@@ -280,7 +327,34 @@ def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
             left, top = min(left, b_left), min(top, b_top)
             right, bottom = max(right, b_right), max(bottom, b_bottom)
     glyph = np.where(mask[top:bottom, left:right], window[top:bottom, left:right], 0.0)
-    return np.asarray(glyph)
+    return np.asarray(glyph), _mark_below(config, ink, pixels_per_mm, (left, top, right, bottom))
+
+
+def _mark_below(config: RankConfig, ink: FloatArray, pixels_per_mm: float,
+                box: tuple[int, int, int, int]) -> FloatArray | None:
+    """The topmost mark under the glyph in ``box`` (window pixels), overlapping it across,
+    starting within ``below_mm`` of its foot."""
+    left, _, right, bottom = box
+    window = _window(ink, config.joker_area_mm, pixels_per_mm)
+    mask = window >= config.ink_level
+    lowest = bottom + config.below_mm * pixels_per_mm
+    under = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
+             if not _edge_line(blob, pixels_per_mm)
+             and bottom - 0.5 * pixels_per_mm <= blob[1] <= lowest
+             and blob[0] < right and blob[0] + blob[2] > left]
+    if not under:
+        return None
+    x, y, across, down, _ = min(under, key=lambda blob: blob[1])
+    return np.asarray(np.where(mask[y:y + down, x:x + across], window[y:y + down, x:x + across],
+                               0.0))
+
+
+def _in_corner(blob: tuple[int, int, int, int, int], pixels_per_mm: float, inset_mm: float
+               ) -> bool:
+    """Whether a blob is a thin arc in the card's very corner, against both its top and
+    left edges: what lies beyond a corner rounded more than a poker card's, no glyph."""
+    reach = inset_mm * pixels_per_mm + 1
+    return blob[0] <= reach and blob[1] <= reach and blob[4] < 0.3 * blob[2] * blob[3]
 
 
 def _edge_line(blob: tuple[int, int, int, int, int], pixels_per_mm: float) -> bool:
@@ -291,6 +365,10 @@ def _edge_line(blob: tuple[int, int, int, int, int], pixels_per_mm: float) -> bo
     long_line = long > 9 * pixels_per_mm and (
         thin < 1.5 * pixels_per_mm or blob[4] < 0.7 * pixels_per_mm * long)
     return thin < 0.5 * pixels_per_mm or long_line
+
+
+#: What :func:`_stacked_letters` counts for a word whose letters run together.
+WORD = 99
 
 
 def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> int:
@@ -306,7 +384,7 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
     if top[3] >= config.word_mm * pixels_per_mm and top[3] >= 3 * top[2] \
             and top[2] <= config.word_width_mm * pixels_per_mm:
         # A word down the side, its letters run together: no rank is this tall and thin.
-        return config.joker_letters
+        return WORD
     letters = [blob for blob in marks
                if 1.5 * pixels_per_mm <= max(blob[2], blob[3]) <= 12.0 * pixels_per_mm]
     if not letters:
@@ -329,18 +407,33 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
 
 def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> IndexRead:
     """The corner index's rank by template, or the JOKER column."""
-    joker = _stacked_letters(config, ink, pixels_per_mm) >= config.joker_letters
-    found = _index_glyph(config, ink, pixels_per_mm)
+    letters = _stacked_letters(config, ink, pixels_per_mm)
+    joker = letters >= config.joker_letters
+    found = _index_marks(config, ink, pixels_per_mm)
     if found is None:
         return IndexRead((), joker)
-    glyph = glyph_of(found)
-    ((ranks, shapes, aspects),) = glyph_templates()
+    best = _best_matches(config, glyph_of(found[0]), glyph_templates())
+    suit_below = -1.0
+    if found[1] is not None:
+        marks = _best_matches(config, glyph_of(found[1]), mark_templates())
+        suit_below = marks.get("suit", -1.0) - marks.get("letter", -1.0)
+    if letters == WORD and suit_below > config.least_suit:
+        # A glyph run together with what lies under it, over a suit: a rank, not a word.
+        joker = False
+    return IndexRead(tuple(best.items()), joker, suit_below)
+
+
+def _best_matches(config: RankConfig, glyph: Glyph,
+                  templates: tuple[tuple[tuple[str, ...], FloatArray, FloatArray], ...]
+                  ) -> dict[str, float]:
+    """Each label's best match of ``glyph`` among ``templates``."""
+    ((labels, shapes, aspects),) = templates
     scores = shapes @ glyph.shape.reshape(-1) - config.aspect_weight * np.abs(
         aspects - math.log(glyph.aspect))
     best: dict[str, float] = {}
-    for rank, score in zip(ranks, scores.tolist(), strict=True):
-        best[rank] = max(best.get(rank, -1.0), score)
-    return IndexRead(tuple(best.items()), joker)
+    for label, score in zip(labels, scores.tolist(), strict=True):
+        best[label] = max(best.get(label, -1.0), score)
+    return best
 
 
 def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:
@@ -348,4 +441,5 @@ def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:
     scores = dict(first.scores)
     for rank, score in second.scores:
         scores[rank] = max(scores.get(rank, -1.0), score)
-    return IndexRead(tuple(scores.items()), first.joker or second.joker)
+    return IndexRead(tuple(scores.items()), first.joker or second.joker,
+                     max(first.suit_below, second.suit_below))

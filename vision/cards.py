@@ -17,8 +17,9 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
    reads the same, as cards are printed point-symmetric.
 3. **Rank** (:mod:`vision.card_ranks`), from the corner index and the pips, each read the card
    both ways up. The confidence says how well they agree: pips and index naming the same
-   number (or one pip and an A, or a picture and J, Q or K by a clear template match, or a
-   picture and a JOKER column) is sure; anything else is unsure, and the panel asks.
+   number (or one pip and an A, or a picture and J, Q or K by a clear template match with a
+   suit under it, or a picture and a JOKER column with no suit) is sure; anything else is
+   unsure, and the panel asks.
 """
 
 from __future__ import annotations
@@ -262,18 +263,23 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str
     rank, match, margin = index.best()
     glyph_ok = rank is not None and match >= rank_config.least_match
     sure_glyph = glyph_ok and margin >= rank_config.sure_margin
+    # A court's index has its suit under the letter; where nothing is found there (run
+    # into the picture's frame), only a letter matched clearly far better than any other.
+    suit = index.suit_below > rank_config.least_suit or (
+        index.suit_below == -1.0 and match >= rank_config.clear_match
+        and margin >= rank_config.clear_margin)
     if centre.picture and index.joker:
         return "joker", config.agree_confidence * 0.95
-    if 2 <= centre.pips <= 10:
-        if glyph_ok and rank == str(centre.pips):
-            return rank, config.agree_confidence
-        return str(centre.pips), config.alone_confidence
-    if centre.pips == 1:
-        if glyph_ok and rank == "A":
-            return "A", config.agree_confidence
-        return "A", config.alone_confidence
+    counted = "A" if centre.pips == 1 else str(centre.pips) if 2 <= centre.pips <= 10 else None
+    if counted is not None:
+        # The pips say which rank; the index must back it: that rank matches it well, and
+        # nearly as well as any other (a 6 and a 9, an 8 and a 3 look alike when blurred).
+        backing = dict(index.scores).get(counted, -1.0)
+        if backing >= rank_config.sure_match and backing >= match - rank_config.backing_slack:
+            return counted, config.agree_confidence
+        return counted, config.alone_confidence
     if centre.picture and glyph_ok and rank in ("J", "Q", "K"):
-        if sure_glyph and match >= rank_config.sure_match:
+        if sure_glyph and match >= rank_config.sure_match and suit and not index.joker:
             return rank, config.agree_confidence * 0.95
         return rank, config.alone_confidence
     if glyph_ok:

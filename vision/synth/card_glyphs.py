@@ -17,7 +17,7 @@ from vision.card_ranks import (
     GLYPH_FILE,
     INDEX_RANKS,
     RankConfig,
-    _index_glyph,
+    _index_marks,
     glyph_of,
     ink_map,
 )
@@ -30,36 +30,53 @@ from vision.synth.cards import PlayedCard
 BLURS: tuple[float, ...] = (1.0, 2.0)
 
 
-def build() -> tuple[list[str], list[np.ndarray], list[float]]:
-    """Ranks, shapes and aspects of every tuning face's index glyph at each blur."""
+Glyphs = tuple[list[str], list[np.ndarray], list[float]]
+
+
+def build() -> tuple[Glyphs, Glyphs]:
+    """Labels, shapes and aspects of every tuning face's index glyph (labelled by rank) and
+    of the mark under it (``suit``, or ``letter`` for a joker's word), at each blur."""
     config = RankConfig()
     faces = [face for face in TUNING_FACES
              if face.startswith("drawn:") or themes_missing() is None]
     ranks, shapes, aspects = [], [], []
+    mark_labels, mark_shapes, mark_aspects = [], [], []
     for face in faces:
-        for rank in INDEX_RANKS:
+        for rank in (*INDEX_RANKS, "joker"):
             for suit in ("spade", "heart"):
                 image = PlayedCard(rank, suit, (0.0, 0.0), face=face).image()
                 for blur in BLURS:
                     soft = cv2.GaussianBlur(image, (0, 0), blur)
                     ink = ink_map(soft, FACE_PIXELS_PER_MM, config.white_mm, config.inset_mm)
-                    found = _index_glyph(config, ink, FACE_PIXELS_PER_MM)
+                    found = _index_marks(config, ink, FACE_PIXELS_PER_MM)
                     if found is None:
                         continue
-                    glyph = glyph_of(found)
-                    ranks.append(rank)
-                    shapes.append(glyph.shape)
-                    aspects.append(glyph.aspect)
-    return ranks, shapes, aspects
+                    if rank != "joker":
+                        glyph = glyph_of(found[0])
+                        ranks.append(rank)
+                        shapes.append(glyph.shape)
+                        aspects.append(glyph.aspect)
+                    if found[1] is not None:
+                        mark = glyph_of(found[1])
+                        mark_labels.append("letter" if rank == "joker" else "suit")
+                        mark_shapes.append(mark.shape)
+                        mark_aspects.append(mark.aspect)
+    return (ranks, shapes, aspects), (mark_labels, mark_shapes, mark_aspects)
+
+
+def _bytes(shapes: list[np.ndarray]) -> np.ndarray:
+    """Shapes have unit norm (no value above 0.2): a byte a value keeps them to a percent."""
+    return np.round(np.array(shapes, np.float32) * 127 / 0.2).clip(-127, 127).astype(np.int8)
 
 
 def main() -> None:
-    ranks, shapes, aspects = build()
-    # Shapes have unit norm (no value above 0.2): a byte a value keeps them to a percent.
-    stored = np.round(np.array(shapes, np.float32) * 127 / 0.2).clip(-127, 127).astype(np.int8)
-    np.savez_compressed(GLYPH_FILE, ranks=np.array(ranks), shapes=stored,
-                        aspects=np.array(aspects, np.float32))
-    print(f"{len(ranks)} glyphs written to {GLYPH_FILE}", file=sys.stderr)
+    (ranks, shapes, aspects), (labels, marks, mark_aspects) = build()
+    np.savez_compressed(GLYPH_FILE, ranks=np.array(ranks), shapes=_bytes(shapes),
+                        aspects=np.array(aspects, np.float32), mark_labels=np.array(labels),
+                        mark_shapes=_bytes(marks),
+                        mark_aspects=np.array(mark_aspects, np.float32))
+    print(f"{len(ranks)} glyphs and {len(labels)} marks written to {GLYPH_FILE}",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":
