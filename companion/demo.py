@@ -137,19 +137,25 @@ class DemoReport:
 class PhysicalBoard:
     """What lies on the simulated table, shown to the synthetic camera."""
 
-    def __init__(self, camera: SimCamera, colours: Mapping[str, str], seed: int) -> None:
+    def __init__(self, camera: SimCamera, colours: Mapping[str, str], seed: int,
+                 flat_tokens: bool = False) -> None:
         self.camera = camera
         self._colours = colours
+        self._flat = flat_tokens
         self._reach = simulated_hands(camera, seed)
         self.squares: dict[str, str] = {}
         self.pawns: dict[str, str] = {}
 
     def lay_out(self, table: TableState) -> None:
-        """Make the table hold what ``table`` says (coins, and pawns in their owners' colours)."""
+        """Make the table hold what ``table`` says (coins, and pawns or flat tokens in their
+        owners' colours)."""
         self.squares = table.stacks()
         self.pawns = {region: self._colours[contents.token] for region, contents in table.items()
                       if contents.token is not None}
-        self.camera.show(self.squares, self.pawns)
+        if self._flat:
+            self.camera.show(self.squares, {}, tokens=self.pawns)
+        else:
+            self.camera.show(self.squares, self.pawns)
 
     def knock_off(self, rng: random.Random) -> str | None:
         """Sloppiness: remove the top coin of a random untouched square; returns the square."""
@@ -522,7 +528,7 @@ def run_demo(
     twin = panel.twin
     colours = {str(seat.number): seat.colour for seat in parts.seats}
     camera.synth.set_scene(replace(camera.scene, image_size=options.camera_size))
-    board = PhysicalBoard(camera, colours, seed)
+    board = PhysicalBoard(camera, colours, seed, referee.game.info.flat_tokens)
     board.lay_out(referee.game.layout(
         referee.position if referee.position is not None else referee.template))
     sink = HeadlessSink()

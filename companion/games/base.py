@@ -165,7 +165,9 @@ class GameInfo:
     each variant's name to one line saying what it changes (the help of ``--variants``);
     ``demo_plies`` caps a demo game where games can run long (by players; the demo says so);
     ``unjudged_kinds`` are the kinds of mat region whose contents the game does not follow
-    (Jokers and Coins' supply cups), so what the camera reads there is not held against a move.
+    (Jokers and Coins' supply cups), so what the camera reads there is not held against a move;
+    ``flat_tokens`` says its tokens are flat and coin-sized (Jokers and Coins' seats 5 and 6),
+    not standing pawns.
     """
 
     title: str
@@ -182,6 +184,7 @@ class GameInfo:
     variants: Mapping[str, str] = field(default_factory=dict)
     demo_plies: Mapping[int, int] = field(default_factory=dict)
     unjudged_kinds: tuple[str, ...] = ()
+    flat_tokens: bool = False
 
     def players_text(self) -> str:
         """The player range in words: ``2 to 4 players``."""

@@ -114,6 +114,7 @@ class JokersAndCoins(Game):
         token_colours=("orange", "purple", "green", "red", "blue", "yellow"),
         score_unit=" home", seat_heading="Supply", seat_names=SEAT_NAMES,
         variants=VARIANT_NOTES, demo_plies=DEMO_PLIES, unjudged_kinds=("cup",),
+        flat_tokens=True,
     )
 
     def new_position(self, players: int = 4, variants: Sequence[str] = (),
