@@ -442,11 +442,19 @@ def test_ring_mat(spaces: int = 12, space_radius_mm: float = 22.0) -> MatGeometr
 test_ring_mat.__test__ = False  # type: ignore[attr-defined]  # a factory, not a pytest test
 
 
+def _shakala_mat() -> MatGeometry:
+    """Shakala's mat, built in its own module (:mod:`calibration.shakala_mat`)."""
+    from calibration.shakala_mat import shakala_mat
+
+    return shakala_mat()
+
+
 #: Mat factories by game name; each takes no arguments or keyword options with defaults.
 #: Those of :data:`_SIZED` also take the side of a square.
 _MATS: dict[str, Callable[[], MatGeometry]] = {
     "coin-isolation": coin_isolation_mat,
     "coin-grid": coin_grid_mat,
+    "shakala": _shakala_mat,
     "test-pits": test_pit_mat,
     "test-ring": test_ring_mat,
 }

@@ -11,7 +11,6 @@ import pytest
 from calibration.geometry import GeometryError, mat_for_game, mat_names
 from companion.games import RulesError, game_names, get_game, register_game
 from companion.games.coin_isolation.position import VARIANTS, starting_coins
-from companion.games.shakala.table import REGIONS as SHAKALA_REGIONS
 from companion.record.entries import JournalHeader
 from companion.record.journal import JournalWriter
 from companion.record.replay import load_timeline
@@ -77,7 +76,6 @@ ENDLESS = {"shakala"}
 #: Games whose mat is a later step: the regions their positions may use, until it exists.
 PENDING_MATS = {
     "jokers-and-coins": lambda position: set(position.ring.regions()),
-    "shakala": lambda position: set(SHAKALA_REGIONS),
 }
 
 
