@@ -27,8 +27,10 @@ MARKER_DICTIONARY = "DICT_4X4_50"
 #: player's reserve or a supply of coins beside a board); a ``tray`` is where dice are rolled.
 RegionKind = Literal["square", "pit", "track", "cup", "tray"]
 
-#: Printed marks that are no region: a thick ``wall`` line, a ``star``, an X (``cross``).
-MarkKind = Literal["wall", "star", "cross"]
+#: Printed marks that are no region: a thick ``wall`` line, a ``star``, an X (``cross``), an
+#: arrow along a track (``inner-track`` or ``outer-track``, a mancala's two tracks) and a
+#: ``label`` (words printed on the mat: a fork, a join, a gem's value, a legend).
+MarkKind = Literal["wall", "star", "cross", "inner-track", "outer-track", "label"]
 
 Point = tuple[float, float]
 
@@ -118,10 +120,14 @@ class Mark:
 
     A ``wall`` is a dark bar filling ``rect``; a ``star`` (five points) and a ``cross`` (an X of
     two diagonals) are outlines inscribed in ``rect``, a square centred on their square's centre.
+    A track arrow runs along ``path`` (its first point to its last, the head at the last) and
+    ``rect`` bounds it; a ``label`` prints ``text`` centred on ``rect``, as tall as ``rect``.
     """
 
     kind: MarkKind
     rect: Rect
+    path: tuple[Point, ...] = ()
+    text: str = ""
 
 
 @dataclass(frozen=True)

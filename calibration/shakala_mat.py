@@ -28,9 +28,19 @@ number.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
-from calibration.geometry import Circle, MatGeometry, Rect, Region, _mat_around
+from calibration.geometry import (
+    Circle,
+    Mark,
+    MarkKind,
+    MatGeometry,
+    Point,
+    Rect,
+    Region,
+    _mat_around,
+)
 
 #: Radius of a pit: 12 golden dollars at a hand's packing density of one half (see above).
 PIT_RADIUS_MM = 65.0
@@ -47,6 +57,27 @@ CUP_HEIGHT_MM = 2 * PIT_PITCH_MM - 20.0
 MARKER_SIDE_MM = 40.0
 #: The pits' rows top to bottom as South sees the board, each row left to right.
 PIT_ROWS = ("dcba", "hgfe", "EFGH", "ABCD")
+#: The two tracks as RULINGS.md gives them, each a cycle (the last pit leads to the first).
+INNER_TRACK = "EFGHefgh"
+OUTER_TRACK = "EABCDHeabcdh"
+#: Where a mover picks a track (pit, its next pit on the inner track, on the outer track) and
+#: where the tracks join (pit, its previous pit on the inner track, on the outer track).
+FORKS = (("E", "F", "A"), ("e", "f", "a"))
+JOINS = (("H", "G", "D"), ("h", "g", "d"))
+#: The printed gem values, RULINGS.md's defaults: each side's back row A B C D (a b c d) holds
+#: gems worth 1, 2, 3, 4 and its front row E F G H (e f g h) gems worth 4, 3, 2, 1.
+DEFAULT_GEM_VALUES = dict(zip("ABCDEFGH", (1, 2, 3, 4, 4, 3, 2, 1), strict=True))
+#: The coin standing for each gem value by default, and for a stone.
+GEM_COIN_NAMES = ("dime", "nickel", "quarter", "golden dollar")
+#: Paper left between an arrow's ends and the pits' rims, and between the two arrows of a
+#: stretch both tracks share.
+ARROW_CLEARANCE_MM = 1.5
+SHARED_ARROW_OFFSET_MM = 4.0
+#: Heights of the printed words: fork and join names, their notes, gem values, legends.
+FORK_TEXT_MM = 6.0
+NOTE_TEXT_MM = 3.5
+GEM_TEXT_MM = 4.0
+LEGEND_TEXT_MM = 5.0
 
 
 def pit_centre(name: str, left: float, top: float) -> tuple[float, float]:
@@ -77,9 +108,104 @@ def _regions(left: float, top: float) -> tuple[Region, ...]:
     return pits + cups
 
 
+def _label(centre: Point, height: float, text: str) -> Mark:
+    """Words centred on ``centre``, ``height`` tall (the box is as wide as a rough guess)."""
+    return Mark("label", Rect(centre, (0.6 * height * len(text), height)), text=text)
+
+
+def _arrow(kind: MarkKind, start: Point, end: Point) -> Mark:
+    """A track arrow from ``start`` to ``end``, bounded by the rectangle they span."""
+    centre = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+    size = (abs(end[0] - start[0]), abs(end[1] - start[1]))
+    return Mark(kind, Rect(centre, size), path=(start, end))
+
+
+def _track_arrows(centres: dict[str, Point], middle: Point) -> list[Mark]:
+    """An arrow in the gap between each pit and the next along each track. A stretch both
+    tracks share (``H`` to ``e``, ``h`` to ``E``) gets both arrows side by side, the inner
+    track's on the board's middle side."""
+    inner = set(zip(INNER_TRACK, INNER_TRACK[1:] + INNER_TRACK[0], strict=True))
+    outer = set(zip(OUTER_TRACK, OUTER_TRACK[1:] + OUTER_TRACK[0], strict=True))
+    arrows = []
+    tracks: tuple[tuple[MarkKind, set[tuple[str, str]]], ...] = (("inner-track", inner),
+                                                                  ("outer-track", outer))
+    for kind, steps in tracks:
+        for origin, target in sorted(steps):
+            (x0, y0), (x1, y1) = centres[origin], centres[target]
+            length = math.dist((x0, y0), (x1, y1))
+            ux, uy = (x1 - x0) / length, (y1 - y0) / length
+            shift = 0.0
+            if (origin, target) in inner & outer:
+                towards = (middle[0] - (x0 + x1) / 2) * -uy + (middle[1] - (y0 + y1) / 2) * ux
+                side = math.copysign(1.0, towards)
+                shift = SHARED_ARROW_OFFSET_MM * (side if kind == "inner-track" else -side)
+            reach = PIT_RADIUS_MM + ARROW_CLEARANCE_MM
+            start = (x0 + reach * ux - shift * uy, y0 + reach * uy + shift * ux)
+            end = (x1 - reach * ux - shift * uy, y1 - reach * uy + shift * ux)
+            arrows.append(_arrow(kind, start, end))
+    return arrows
+
+
+def _fork_and_join_labels(centres: dict[str, Point]) -> list[Mark]:
+    """Each fork and join named in the paper between it and the two pits it leads to (a fork)
+    or comes from (a join), where its two arrows meet."""
+    labels = []
+    for places, word, note in ((FORKS, "fork", "pick inner or outer"),
+                               (JOINS, "join", "the tracks meet")):
+        for pit, inner, outer in places:
+            corner = ((centres[inner][0] + centres[outer][0]) / 2,
+                      (centres[inner][1] + centres[outer][1]) / 2)
+            labels.append(_label((corner[0], corner[1] - 1.0), FORK_TEXT_MM, f"{pit} {word}"))
+            labels.append(_label((corner[0], corner[1] + FORK_TEXT_MM), NOTE_TEXT_MM, note))
+    return labels
+
+
+def _gem_labels(centres: dict[str, Point]) -> list[Mark]:
+    """Each pit's starting gem value printed inside its top rim (RULINGS.md's defaults)."""
+    labels = []
+    for name, (x, y) in centres.items():
+        value = DEFAULT_GEM_VALUES[name.upper()]
+        labels.append(_label((x, y - PIT_RADIUS_MM + 4.0 + GEM_TEXT_MM / 2), GEM_TEXT_MM,
+                             f"gem {value}"))
+    return labels
+
+
+def _legends(left: float, top: float) -> list[Mark]:
+    """What the coins stand for in the free half of the West column, and the two tracks' arrows
+    with the way to sow in the free half of the East column."""
+    west_x = left + COLUMN_MM / 2
+    east_x = board_left(left) + 4 * PIT_PITCH_MM + COLUMN_GAP_MM + COLUMN_MM / 2
+    step = 2 * LEGEND_TEXT_MM
+    coins = ["gems (points)", *(f"{coin} {value}" for value, coin in
+                                enumerate(GEM_COIN_NAMES, start=1)), "", "stones", "penny"]
+    first = top + 2 * PIT_PITCH_MM + 40.0
+    marks = [_label((west_x, first + index * step), LEGEND_TEXT_MM, line)
+             for index, line in enumerate(coins) if line]
+    first = top + 40.0
+    tracks: tuple[tuple[MarkKind, str], ...] = (("inner-track", "inner"),
+                                                ("outer-track", "outer"))
+    for index, (kind, word) in enumerate(tracks):
+        y = first + index * step
+        marks.append(_arrow(kind, (east_x - 42.0, y), (east_x - 12.0, y)))
+        marks.append(_label((east_x + 20.0, y), LEGEND_TEXT_MM, word))
+    notes = ("sow counter-", "clockwise, one", "bead a pit,", "skip the origin")
+    marks.extend(_label((east_x, first + (3 + index) * step), NOTE_TEXT_MM, line)
+                 for index, line in enumerate(notes))
+    return marks
+
+
+def _marks(left: float, top: float) -> tuple[Mark, ...]:
+    """Every printed mark of a play area whose top-left corner is (left, top)."""
+    board = board_left(left)
+    centres = {name: pit_centre(name, board, top) for name in "ABCDEFGHabcdefgh"}
+    middle = (board + 2 * PIT_PITCH_MM, top + 2 * PIT_PITCH_MM)
+    return tuple(_track_arrows(centres, middle) + _fork_and_join_labels(centres)
+                 + _gem_labels(centres) + _legends(left, top))
+
+
 @lru_cache(maxsize=1)
 def shakala_mat() -> MatGeometry:
     """The Shakala mat (one size): 940 x 720 mm, play area 820 x 600 mm at (60, 60)."""
     width = 2 * (COLUMN_MM + COLUMN_GAP_MM) + 4 * PIT_PITCH_MM
     height = 4 * PIT_PITCH_MM
-    return _mat_around("shakala", width, height, MARKER_SIDE_MM, _regions)
+    return _mat_around("shakala", width, height, MARKER_SIDE_MM, _regions, _marks)
