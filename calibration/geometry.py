@@ -100,11 +100,17 @@ Shape = Rect | Circle
 
 @dataclass(frozen=True)
 class Region:
-    """One named place on a mat where coins and pawns lie: a square, pit, track space or cup."""
+    """One named place on a mat where coins and pawns lie: a square, pit, track space or cup.
+
+    A ``piled`` region (a pit or cup of loose coins) is one where hands drop coins in heaps,
+    touching and partly covering each other, rather than setting them down apart: the camera
+    then reads it as a pile (:mod:`vision.loose`).
+    """
 
     name: str
     kind: RegionKind
     shape: Shape
+    piled: bool = False
 
     @property
     def centre(self) -> Point:

@@ -23,7 +23,8 @@ beside its owner's half: ``cup-south`` on the East beside South's rows (South's 
 South sows towards), ``cup-north`` on the West beside North's rows; the other half of each column
 holds printed legends. A cup holds at most the 16 gems of both sides; at 100 x 280 mm even 16
 dollars cover under a third of it, so its coins lie apart. ``calibration/MATS.md`` gives every
-number.
+number. Pits and cups are ``piled``: hands drop coins there in heaps, and the camera reads
+them as piles.
 """
 
 from __future__ import annotations
@@ -98,13 +99,13 @@ def _regions(left: float, top: float) -> tuple[Region, ...]:
     """The pits ``A``..``H``, ``a``..``h`` (the engine's order), then ``cup-south`` and
     ``cup-north``, for a play area whose top-left corner is (left, top)."""
     board = board_left(left)
-    pits = tuple(Region(name, "pit", Circle(pit_centre(name, board, top), PIT_RADIUS_MM))
-                 for name in "ABCDEFGHabcdefgh")
+    pits = tuple(Region(name, "pit", Circle(pit_centre(name, board, top), PIT_RADIUS_MM),
+                        piled=True) for name in "ABCDEFGHabcdefgh")
     east_x = board + 4 * PIT_PITCH_MM + COLUMN_GAP_MM + COLUMN_MM / 2
     west_x = left + COLUMN_MM / 2
     size = (COLUMN_MM, CUP_HEIGHT_MM)
-    cups = (Region("cup-south", "cup", Rect((east_x, top + 3 * PIT_PITCH_MM), size)),
-            Region("cup-north", "cup", Rect((west_x, top + PIT_PITCH_MM), size)))
+    cups = (Region("cup-south", "cup", Rect((east_x, top + 3 * PIT_PITCH_MM), size), piled=True),
+            Region("cup-north", "cup", Rect((west_x, top + PIT_PITCH_MM), size), piled=True))
     return pits + cups
 
 

@@ -31,12 +31,15 @@ from vision.candidates import (
     Candidates,
     coin_presence,
     empty_doubt,
+    joined,
+    loose_candidates,
     measure_candidates,
     select_coins,
 )
 from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.light import mat_reference, normalise, reference_blur
+from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, pawn_labels, pawn_mask
@@ -170,6 +173,11 @@ def read_view(
     mask = pawn_mask(config.pawns, labels, (width, height), ppm)
     windows = region_windows(geometry, ppm, view.origin_mm, (width, height))
     candidates = measure_candidates(config, view, image, mask, camera, windows, reference.ink)
+    loose_doubt = np.zeros(len(windows))
+    if any(read_by_circles(config.loose, window) for window in windows):
+        loose, loose_doubt = loose_candidates(config, view, image, mask, windows,
+                                              reference.ink)
+        candidates = joined(candidates, loose)
     presence = coin_presence(config.coins, candidates)
     config = replace(config, model=model_for(config.model, profile))
     chosen, frame = _coins_and_frame(config, candidates, presence, _kind_priors(profile))
@@ -188,7 +196,8 @@ def read_view(
         )
         name = windows[candidates.region[index]].name
         found.setdefault(name, []).append((fit, kinds[position], float(confidence[position])))
-    doubt = empty_doubt(config.coins, candidates, presence, chosen, len(windows))
+    doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
+                       loose_doubt)
     pawns_at = _pawns_by_region(sightings, geometry)
     regions: dict[str, RegionReading] = {}
     measured: list[tuple[str, CoinFit, str, float]] = []

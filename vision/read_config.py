@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from vision.dice import DiceConfig
 from vision.frame_model import FrameModelConfig
 from vision.light import LightConfig
+from vision.loose import LooseConfig
 from vision.pawns import PawnConfig
 from vision.rims import RimConfig
 from vision.seeds import SeedConfig
@@ -72,3 +73,4 @@ class ReadConfig:
     model: FrameModelConfig = field(default_factory=FrameModelConfig)
     coins: CoinConfig = field(default_factory=CoinConfig)
     dice: DiceConfig = field(default_factory=DiceConfig)
+    loose: LooseConfig = field(default_factory=LooseConfig)
