@@ -52,14 +52,18 @@ class LooseConfig:
     ``rim_band_mm``, its gradient within ``radial_cosine`` of the radius) on ``least_rim`` of
     its uncovered rim, its centre ``least_apart`` of the two radii from every coin found before
     (a coin a third under another lies farther off); once found, the edges within
-    ``explained_mm`` of its rim and inside it vote no more. Edges are gradients above
+    ``explained_mm`` of its rim and inside it vote no more. With ``edge_sizes``, each coin's
+    size is then measured where its outline meets paper (within ``size_search_mm`` inside
+    and ``paper_reach_mm`` beyond its rim, a step of ``least_step`` of paper, on at least
+    ``least_rays`` rays). Edges are gradients above
     ``least_edge`` of paper per mm, counting fully from ``full_edge``; radii are tried every
     ``radius_step_mm`` from the smallest coin less ``radius_margin_mm`` to the largest plus it.
     A region's coins overlapping more than ``doubt_overlap`` of the smaller width, or strong
     edges outside every circle as long as ``unexplained_rim`` of the smallest coin's rim, make
     it doubtful by ``doubt``. At most ``most_coins`` a region and ``most_tries`` peaks looked
     at, stopping after ``most_failures`` peaks in a row that are no coin or at a peak under
-    ``least_votes``. Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's.
+    ``least_votes``. Centres are voted for on a grid ``hough_scale`` as fine as the view.
+    Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's.
     """
 
     circles: bool = True
@@ -71,15 +75,21 @@ class LooseConfig:
     radial_cosine: float = 0.7
     least_rim: float = 0.68
     least_apart: float = 0.55
+    edge_sizes: bool = True
+    size_search_mm: float = 3.0
+    paper_reach_mm: float = 3.5
+    least_step: float = 0.06
+    least_rays: int = 8
     explained_mm: float = 2.5
     doubt_overlap: float = 0.4
     unexplained_rim: float = 0.4
     doubt: float = 0.8
     most_coins: int = 30
     most_tries: int = 80
+    hough_scale: float = 0.5
     most_failures: int = 10
     pawn_margin_mm: float = 6.0
-    least_votes: float = 0.05
+    least_votes: float = 2.0
     rim_samples: int = 90
 
 
@@ -140,29 +150,56 @@ def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
     return _Edges(points, normals, weights, along_x, along_y)
 
 
-def _raw_votes(edges: _Edges, chosen: NDArray[np.bool_], radii: FloatArray,
-               shape: tuple[int, int]) -> FloatArray:
-    """Hough votes (R, H, W) of the ``chosen`` edges for the centres one radius away on both
-    sides of each."""
-    height, width = shape
-    votes = np.zeros((len(radii), height, width), np.float32)
-    points, normals, weights = edges.points[chosen], edges.normals[chosen], edges.weights[chosen]
-    both = np.concatenate([weights, weights])
-    for index, radius in enumerate(radii):
-        targets = np.concatenate([points + radius * normals, points - radius * normals])
-        target = np.round(targets).astype(np.intp)
-        inside = ((target[:, 0] >= 0) & (target[:, 0] < width)
-                  & (target[:, 1] >= 0) & (target[:, 1] < height))
-        flat = target[inside, 1] * width + target[inside, 0]
-        votes[index] = np.bincount(flat, both[inside], height * width).reshape(height, width)
-    return votes
+class _Hough:
+    """Votes of the live edges for coins' centres and radii, on a grid ``scale`` times as
+    fine as the view (coarser is faster; the circle is fitted again at full scale)."""
 
+    def __init__(self, edges: _Edges, live: NDArray[np.bool_], radii: FloatArray,
+                 shape: tuple[int, int], scale: float) -> None:
+        self.edges, self.radii, self.scale = edges, radii, scale
+        self.shape = (math.ceil(shape[0] * scale), math.ceil(shape[1] * scale))
+        self.raw = self._votes(live)
+        self._smooth()
 
-def _smoothed(votes: FloatArray, radii: FloatArray) -> FloatArray:
-    """Votes blurred over a pixel and divided by the square root of the radius: a larger
-    ring about the same centre wins over the lettering and raised rim inside a coin's own."""
-    return np.stack([cv2.GaussianBlur(plane, (0, 0), 1.0) / math.sqrt(radius)
-                     for plane, radius in zip(votes, radii, strict=True)])
+    def _votes(self, chosen: NDArray[np.bool_]) -> FloatArray:
+        """Votes (R, H, W) of the ``chosen`` edges for the centres one radius away on both
+        sides of each."""
+        height, width = self.shape
+        votes = np.zeros((len(self.radii), height, width), np.float32)
+        edges = self.edges
+        points, normals = edges.points[chosen] + 0.5, edges.normals[chosen]
+        both = np.concatenate([edges.weights[chosen], edges.weights[chosen]])
+        for index, radius in enumerate(self.radii):
+            targets = np.concatenate([points + radius * normals, points - radius * normals])
+            target = np.floor(targets * self.scale).astype(np.intp)
+            inside = ((target[:, 0] >= 0) & (target[:, 0] < width)
+                      & (target[:, 1] >= 0) & (target[:, 1] < height))
+            flat = target[inside, 1] * width + target[inside, 0]
+            votes[index] = np.bincount(flat, both[inside], height * width).reshape(height, width)
+        return votes
+
+    def _smooth(self) -> None:
+        """Votes blurred a little and divided by the square root of the radius (a larger ring
+        about the same centre wins over the lettering and raised rim inside a coin's own);
+        the best radius and its votes at every centre."""
+        sigma = max(0.5, self.scale)
+        votes = np.stack([cv2.GaussianBlur(plane, (0, 0), sigma) / math.sqrt(radius)
+                          for plane, radius in zip(self.raw, self.radii, strict=True)])
+        self.best_radius = votes.argmax(axis=0)
+        self.peaks = np.take_along_axis(votes, self.best_radius[None], axis=0)[0]
+
+    def explain(self, chosen: NDArray[np.bool_]) -> None:
+        """The ``chosen`` edges are a coin's: they vote no more."""
+        self.raw -= self._votes(chosen)
+        self._smooth()
+
+    def peak(self, allowed: NDArray[np.bool_]) -> tuple[FloatArray, float, float]:
+        """The strongest centre (full-scale pixels) where ``allowed`` (coarse grid), its
+        radius and its votes."""
+        best = np.where(allowed, self.peaks, 0.0)
+        row, column = np.unravel_index(int(np.argmax(best)), best.shape)
+        centre = (np.array([column, row], np.float64) + 0.5) / self.scale - 0.5
+        return centre, float(self.radii[self.best_radius[row, column]]), float(best[row, column])
 
 
 def _rim_share(config: LooseConfig, edges: _Edges, centre: FloatArray, radius: float,
@@ -217,6 +254,49 @@ def _refit(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_], centre: 
     return fitted, float(np.clip(math.sqrt(squared), radii[0], radii[-1]))
 
 
+def _circles(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
+             inside: NDArray[np.bool_], radii: FloatArray, pixels_per_mm: float
+             ) -> tuple[list[tuple[FloatArray, float]], list[float], list[float]]:
+    """The coins found, strongest first: (centre, radius), the share of the uncovered rim an
+    edge crosses, the share of the rim covered. ``live`` is updated: explained edges drop."""
+    hough = _Hough(edges, live, radii, inside.shape, config.hough_scale)
+    allowed = cv2.resize(inside.astype(np.uint8), hough.shape[::-1],
+                         interpolation=cv2.INTER_NEAREST)
+    found: list[tuple[FloatArray, float]] = []
+    shares: list[float] = []
+    covers: list[float] = []
+    failures = 0
+    for _ in range(config.most_tries):
+        if len(found) >= config.most_coins or failures >= config.most_failures:
+            break
+        centre, radius, votes = hough.peak(allowed > 0)
+        if votes <= config.least_votes:
+            break
+        fitted, radius = _refit(config, edges, live, centre, radius, pixels_per_mm, radii)
+        share, covered = _rim_share(config, edges, fitted, radius, found, pixels_per_mm)
+        row, column = round(fitted[1]), round(fitted[0])
+        centred = 0 <= row < inside.shape[0] and 0 <= column < inside.shape[1] \
+            and bool(inside[row, column])
+        apart = all(math.dist(fitted, other) >= config.least_apart * (radius + other_radius)
+                    for other, other_radius in found)
+        if share < config.least_rim or not centred or not apart:
+            spot = np.round((centre + 0.5) * hough.scale - 0.5).astype(int)
+            cv2.circle(allowed, (int(spot[0]), int(spot[1])),
+                       max(1, round(0.3 * radii[0] * hough.scale)), 0, -1)
+            failures += 1
+            continue
+        failures = 0
+        found.append((fitted, radius))
+        shares.append(share)
+        covers.append(covered)
+        offset = edges.points - fitted[None, :]
+        explained = live & (np.hypot(offset[:, 0], offset[:, 1])
+                            <= radius + config.explained_mm * pixels_per_mm)
+        live &= ~explained
+        hough.explain(explained)
+    return found, shares, covers
+
+
 def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
                      pixels_per_mm: float, diameters_mm: tuple[float, float],
                      ink: Image | None = None, pawns: Image | None = None) -> LooseCoins:
@@ -241,45 +321,9 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     edges = _edges(config, patch, pixels_per_mm)
     at = edges.points.astype(np.intp)
     live = ~printed[at[:, 1], at[:, 0]]
-    found: list[tuple[FloatArray, float]] = []
-    shares: list[float] = []
-    covers: list[float] = []
-    tried = np.zeros(shape, np.uint8)
-    raw = _raw_votes(edges, live, radii, shape)
-    votes = _smoothed(raw, radii)
-    peaks, best_radius = votes.max(axis=0), votes.argmax(axis=0)
-    failures = 0
-    for _ in range(config.most_tries):
-        if len(found) >= config.most_coins or failures >= config.most_failures:
-            break
-        best = np.where(inside & (tried == 0), peaks, 0.0)
-        row, column = np.unravel_index(int(np.argmax(best)), best.shape)
-        if best[row, column] <= config.least_votes:
-            break
-        index = (int(best_radius[row, column]), int(row), int(column))
-        centre = np.array([index[2], index[1]], np.float64)
-        fitted, radius = _refit(config, edges, live, centre, float(radii[index[0]]),
-                                pixels_per_mm, radii)
-        share, covered = _rim_share(config, edges, fitted, radius, found, pixels_per_mm)
-        row, column = round(fitted[1]), round(fitted[0])
-        centred = 0 <= row < shape[0] and 0 <= column < shape[1] and inside[row, column]
-        apart = all(math.dist(fitted, other) >= config.least_apart * (radius + other_radius)
-                    for other, other_radius in found)
-        if share < config.least_rim or not centred or not apart:
-            cv2.circle(tried, (index[2], index[1]), max(2, round(0.3 * radii[0])), 1, -1)
-            failures += 1
-            continue
-        failures = 0
-        found.append((fitted, radius))
-        shares.append(share)
-        covers.append(covered)
-        offset = edges.points - fitted[None, :]
-        explained = live & (np.hypot(offset[:, 0], offset[:, 1])
-                            <= radius + config.explained_mm * pixels_per_mm)
-        live &= ~explained
-        raw -= _raw_votes(edges, explained, radii, shape)
-        votes = _smoothed(raw, radii)
-        peaks, best_radius = votes.max(axis=0), votes.argmax(axis=0)
+    found, shares, covers = _circles(config, edges, live, inside, radii, pixels_per_mm)
+    if config.edge_sizes and found:
+        found = _edge_radii(config, patch, found, pixels_per_mm)
     doubt, unexplained = _doubt(config, edges, live & inside[at[:, 1], at[:, 0]], found,
                                 diameters_mm[0] / 2 * pixels_per_mm)
     centres = np.array([centre for centre, _ in found], np.float64).reshape(-1, 2)
@@ -301,6 +345,71 @@ def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
     strong = live & (edges.weights >= 0.5)
     unexplained = float(edges.weights[strong].sum()) / (2 * math.pi * smallest_px * 2)
     return (config.doubt if unexplained >= config.unexplained_rim else 0.0), unexplained
+
+
+def _edge_radii(config: LooseConfig, patch: Image, found: list[tuple[FloatArray, float]],
+                pixels_per_mm: float) -> list[tuple[FloatArray, float]]:
+    """Every coin's outline measured where it meets paper, as the ray reader does: along each
+    ray no other coin blocks within ``paper_reach_mm`` beyond the rim, the outermost point
+    where the unlikeness to paper falls to half way between the coin's and the paper's, and
+    a circle fitted through those points; the circle found where fewer than ``least_rays``
+    rays see paper."""
+    unlike = np.abs(patch - PAPER).max(axis=2).astype(np.float32)
+    angles = np.linspace(0, 2 * math.pi, config.rim_samples, endpoint=False)
+    unit = np.column_stack([np.cos(angles), np.sin(angles)])
+    step = 0.25 * pixels_per_mm
+    inner, reach = config.size_search_mm * pixels_per_mm, config.paper_reach_mm * pixels_per_mm
+    radii: list[tuple[FloatArray, float]] = []
+    for index, (centre, radius) in enumerate(found):
+        free = np.ones(len(angles), bool)
+        for other, (other_centre, other_radius) in enumerate(found):
+            if other != index:
+                for along in (radius, radius + reach):
+                    point = centre[None, :] + along * unit
+                    free &= np.hypot(*(point - other_centre[None, :]).T) > other_radius + step
+        if free.sum() < config.least_rays:
+            radii.append((centre, radius))
+            continue
+        rings = np.arange(radius - inner, radius + reach + 1e-9, step)
+        points = centre[None, None, :] + rings[None, :, None] * unit[free][:, None, :]
+        samples = cv2.remap(unlike, points[..., 0].astype(np.float32),
+                            points[..., 1].astype(np.float32), cv2.INTER_LINEAR)
+        paper = np.median(samples[:, -4:], axis=1)
+        coin = samples[:, : len(rings) - 4].max(axis=1)
+        half = (coin + paper)[:, None] / 2
+        above = samples >= half
+        outermost = len(rings) - 1 - np.argmax(above[:, ::-1], axis=1)
+        clear = (coin - paper > config.least_step * PAPER) & (outermost < len(rings) - 4)
+        if clear.sum() < config.least_rays:
+            radii.append((centre, radius))
+            continue
+        edge = outermost[clear]
+        low = samples[clear, np.minimum(edge + 1, len(rings) - 1)]
+        high = samples[clear, edge]
+        fraction = np.clip((high - half[clear, 0]) / np.maximum(high - low, 1e-6), 0, 1)
+        distances = rings[edge] + fraction * step
+        points = centre[None, :] + distances[:, None] * unit[free][clear]
+        radii.append(_circle_through(points, centre, radius, inner))
+    return radii
+
+
+def _circle_through(points: FloatArray, centre: FloatArray, radius: float, reach: float
+                    ) -> tuple[FloatArray, float]:
+    """The circle fitted (least squares) through ``points`` on an outline, or the given one
+    where the fit moves its centre more than ``reach`` or its radius by more: an arc on one
+    side only fixes the centre and radius together, not the radius about a centre that is
+    a little off."""
+    x, y = points[:, 0], points[:, 1]
+    matrix = np.column_stack([x, y, np.ones_like(x)])
+    solution, *_ = np.linalg.lstsq(matrix, x * x + y * y, rcond=None)
+    fitted = np.array([solution[0] / 2, solution[1] / 2])
+    squared = solution[2] + fitted @ fitted
+    if squared <= 0:
+        return centre, radius
+    size = math.sqrt(squared)
+    if math.dist(fitted, centre) > reach or abs(size - radius) > reach:
+        return centre, radius
+    return fitted, size
 
 
 def _pairs(found: list[tuple[FloatArray, float]]
