@@ -145,10 +145,14 @@ def moves_fitting_except(
     """Legal moves whose look differs from ``observation`` only on ``unsure`` squares.
 
     The camera's doubtful squares are not held against a move; the squares it is sure of must
-    all agree. Looks through at most :data:`NEAREST_MOVE_LIMIT` moves.
+    all agree. Looks through at most :data:`NEAREST_MOVE_LIMIT` moves, unless the game works
+    them out itself (:meth:`~companion.games.base.Game.candidates_except`).
     """
     if not unsure:
         return []
+    worked_out = game.candidates_except(position, observation, unsure)
+    if worked_out is not None:
+        return worked_out
     seen = seen_looks(observation)
     return [
         move

@@ -159,7 +159,7 @@ class Referee(RollingReferee):
         state = self._state
         position = state.position
         playing = position is not None and state.phase is not Phase.OVER
-        candidates = tuple(move.text() for move in state.candidates)
+        candidates = tuple(self._labels())
         listing = state.phase in (Phase.CHOOSING, Phase.ROLL)
         selected = state.selected if listing else None
         path: tuple[str, ...] = ()
@@ -496,12 +496,19 @@ class Referee(RollingReferee):
         told = self.game.prompt(self._current()) if prompt and state.phase is Phase.TURN else ""
         self._say(f"{message} {told}".strip(), "info")
 
+    def _labels(self) -> list[str]:
+        """What the screen says of each candidate (the game's words for what tells it apart)."""
+        state = self._state
+        if not state.candidates or state.position is None or state.phase is Phase.ROLL:
+            return [move.text() for move in state.candidates]
+        return self.game.choice_labels(state.position, state.candidates)
+
     def _say_choice(self) -> None:
         state = self._state
-        move = state.candidates[state.selected]
+        label = self._labels()[state.selected]
         self._say(
             f"{len(state.candidates)} moves look the same to the camera. Showing "
-            f"{state.selected + 1}: {move.text()}. Select shows the next, confirm accepts it.",
+            f"{state.selected + 1}: {label}. Select shows the next, confirm accepts it.",
             "warning",
         )
 

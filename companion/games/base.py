@@ -298,6 +298,18 @@ class Game(ABC):
     def candidates(self, position: Position, observation: Observation) -> list[Move]:
         """Every legal move whose result would look like ``observation`` to the camera."""
 
+    def candidates_except(self, position: Position, observation: Observation,
+                          unsure: frozenset[str]) -> list[Move] | None:
+        """The legal moves whose result looks like ``observation`` in every region but the
+        ``unsure`` ones (the camera doubts them), where the game works them out faster than
+        by trying each legal move; None (the default) leaves that to the referee."""
+        return None
+
+    def choice_labels(self, position: Position, moves: Sequence[Move]) -> list[str]:
+        """What the screen says of each of ``moves`` when the players must pick one: by
+        default its notation; a game may say instead what tells it from the others."""
+        return [move.text() for move in moves]
+
     @abstractmethod
     def layout(self, position: Position) -> TableState:
         """What lies on the table in ``position``: every region's coins and token (a pawn,

@@ -37,7 +37,9 @@ from companion.games.base import (
     RulesError,
     counted_perft,
 )
+from companion.games.shakala import at_table
 from companion.games.shakala.board import PIT_NAMES, SIDES, other, side_pits
+from companion.games.shakala.inference import fitting_moves, seen_beads
 from companion.games.shakala.legality import play_checked
 from companion.games.shakala.moves import ShakalaMove, parse_move
 from companion.games.shakala.position import (
@@ -56,7 +58,7 @@ from companion.games.shakala.rules import (
 from companion.games.shakala.table import COIN_KINDS, bead_coins, layout, position_from_reading
 from companion.games.shakala.text import SIDE_NAMES, draw_position
 from contract.observation import Observation
-from contract.table_state import TableState, seen_looks
+from contract.table_state import TableState
 
 __all__ = ["Shakala", "ShakalaMove", "ShakalaPosition"]
 
@@ -138,10 +140,20 @@ class Shakala(Game):
                          if position.pits[pit])
 
     def candidates(self, position: Position, observation: Observation) -> list[Move]:
-        """The moves whose resulting pits and cups look like ``observation``."""
-        seen = seen_looks(observation)
-        return [move for move, after in successors(_position(position))
-                if layout(after).looks() == seen]
+        """The move whose resulting pits and cups look like ``observation`` (worked back from
+        the reading, see :mod:`~companion.games.shakala.inference`): one at most."""
+        return self.candidates_except(position, observation, frozenset())
+
+    def candidates_except(self, position: Position, observation: Observation,
+                          unsure: frozenset[str]) -> list[Move]:
+        """The moves whose pits and cups look like ``observation`` except in ``unsure``."""
+        position = _position(position)
+        seen = seen_beads(position, observation, unsure)
+        return [] if seen is None else list(fitting_moves(position, seen))
+
+    def choice_labels(self, position: Position, moves: Sequence[Move]) -> list[str]:
+        """What tells each move from the others: the route at a fork, the gem taken."""
+        return at_table.choice_labels(_position(position), [_move(move) for move in moves])
 
     def layout(self, position: Position) -> TableState:
         """The pits' and cups' coins (see :mod:`~companion.games.shakala.table`)."""
@@ -153,11 +165,17 @@ class Shakala(Game):
         return position_from_reading(_position(template), observation)
 
     def prompt(self, position: Position) -> str:
-        """Which pits the mover can sow."""
+        """What the mover does now, with feeding and the endgame when they apply."""
+        return at_table.prompt(_position(position))
+
+    def table_note(self, position: Position, move: Move) -> str:
+        """The gems ``move`` captured and the endgame beginning, in a sentence."""
         position = _position(position)
-        if is_over(position):
-            return ""
-        return f"{SIDE_NAMES[position.to_move - 1]}: pick up a pit and sow its beads"
+        return at_table.table_note(position, _move(move), self.apply(position, move))
+
+    def seat_notes(self, position: Position) -> dict[int, str]:
+        """Each player's beads in pits (and 20+ points once reached)."""
+        return at_table.seat_notes(_position(position))
 
     def draw(self, position: Position) -> str:
         """The board as text (see :mod:`~companion.games.shakala.text`)."""
@@ -178,6 +196,12 @@ def _perft(position: ShakalaPosition, depth: int) -> int:
 
 def _child_positions(position: ShakalaPosition) -> Iterator[ShakalaPosition]:
     return (child for _, child in successors(position))
+
+
+def _move(move: Move) -> ShakalaMove:
+    if not isinstance(move, ShakalaMove):
+        raise RulesError(f"{move!r} is not a Shakala move")
+    return move
 
 
 def _position(position: Position) -> ShakalaPosition:
