@@ -159,14 +159,15 @@ class Referee(RollingReferee):
         state = self._state
         position = state.position
         playing = position is not None and state.phase is not Phase.OVER
-        candidates = tuple(self._labels())
+        candidates = tuple(move.text() for move in state.candidates)
+        labels = tuple(self._labels())
         listing = state.phase in (Phase.CHOOSING, Phase.ROLL)
         selected = state.selected if listing else None
         path: tuple[str, ...] = ()
         label = ""
         if selected is not None and state.candidates:
             path = state.candidates[selected].regions()
-            label = f"{selected + 1} of {len(candidates)}: {candidates[selected]}"
+            label = f"{selected + 1} of {len(candidates)}: {labels[selected]}"
         return RefereeView(
             phase=state.phase,
             position=position,
@@ -194,6 +195,9 @@ class Referee(RollingReferee):
             device_trouble=tuple(state.trouble.values()),
             awaited_roll=(state.tally.awaited() if state.tally is not None
                           and state.phase is Phase.ROLL else None),
+            candidate_labels=labels if listing else (),
+            last_path=(state.history[-1].move.regions()
+                       if state.history and playing and not listing else ()),
         )
 
     # Events -------------------------------------------------------------------------------------

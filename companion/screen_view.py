@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from calibration.geometry import Circle, MatGeometry, mat_for_game
 from companion.display.snapshot import (
+    MatNote,
     MatView,
     Message,
     PathView,
@@ -20,10 +21,17 @@ from companion.display.snapshot import (
     RegionShape,
     Severity,
     Snapshot,
+    TrackArrow,
 )
 from companion.games import Game, get_game
 from companion.referee import Phase, RefereeView
 from contract.colours import colour_rgb
+
+#: Printed marks the screen repeats: track arrows, labels naming forks and joins, the tracks'
+#: legend.
+TRACK_MARKS = frozenset({"inner-track", "outer-track"})
+NOTE_ENDINGS = (" fork", " join")
+TRACK_WORDS = frozenset({"inner", "outer"})
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,14 @@ def _board_of(geometry: MatGeometry) -> BoardShape:
         shapes.append(RegionShape(region.name, region.kind, isinstance(region.shape, Circle),
                                   low_x - left, low_y - top, high_x - low_x, high_y - low_y))
     area = geometry.play_area
-    return BoardShape(mat=MatView(area.right - area.left, area.bottom - area.top, tuple(shapes)))
+    arrows = tuple(TrackArrow(mark.kind, tuple((x - left, y - top) for x, y in mark.path))
+                   for mark in geometry.marks if mark.kind in TRACK_MARKS and mark.path)
+    notes = tuple(MatNote(mark.text, mark.rect.centre[0] - left, mark.rect.centre[1] - top)
+                  for mark in geometry.marks
+                  if mark.kind == "label" and (mark.text.endswith(NOTE_ENDINGS)
+                                               or mark.text in TRACK_WORDS))
+    return BoardShape(mat=MatView(area.right - area.left, area.bottom - area.top, tuple(shapes),
+                                  arrows, notes))
 
 
 def seat_colour(game: Game, seat: int) -> str:
@@ -124,13 +139,14 @@ def snapshot_of(
         targets=view.targets,
         problems=frozenset(view.marked),
         path=path,
-        candidates=view.candidates,
+        candidates=view.candidate_labels or view.candidates,
         candidates_heading=("Or enter it here (select, confirm):" if view.phase is Phase.ROLL
                             else "Which move was it?"),
         selected=view.selected,
         last_moves=view.last_moves,
         message=_message(view, waiting_reason),
         result=view.result,
+        last_path=view.last_path if board.mat is not None else (),
     )
 
 
