@@ -89,7 +89,8 @@ class DemoReport:
     move accepted and taken back); ``rethrows`` counts dice thrown flat that the camera could not
     read and asked to be thrown again, ``dice_wrong`` dice the journal holds with another value
     than the one thrown (both are among ``misreads``); ``moves`` is the line of play the journal
-    holds.
+    holds; ``capped_at`` is the game's demo cap (``Game.demo_ply_cap``) when the demo stopped
+    there.
     """
 
     turns: int = 0
@@ -106,6 +107,7 @@ class DemoReport:
     gave_up: str | None = None
     final_position: dict[str, Any] | None = None
     scores: dict[int, int] = field(default_factory=dict)
+    capped_at: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The report as the summary's JSON."""
@@ -124,6 +126,7 @@ class DemoReport:
             "gave_up": self.gave_up,
             "scores": {str(player): cents for player, cents in self.scores.items()},
             "final_position": self.final_position,
+            "capped_at": self.capped_at,
             "press_to_verdict_ms": {
                 "median": round(ordered[len(ordered) // 2], 1) if ordered else None,
                 "max": round(ordered[-1], 1) if ordered else None,
@@ -140,20 +143,30 @@ class PhysicalBoard:
         self._reach = simulated_hands(camera, seed)
         self.squares: dict[str, str] = {}
         self.pawns: dict[str, str] = {}
+        self.loose: set[str] = set()
 
     def lay_out(self, table: TableState) -> None:
         """Make the table hold what ``table`` says (coins, and pawns in their owners' colours)."""
         self.squares = table.stacks()
         self.pawns = {region: self._colours[label] for label, region in table.tokens().items()}
+        self.loose |= {name for name, contents in table.items() if contents.loose}
         self.camera.show(self.squares, self.pawns)
 
     def knock_off(self, rng: random.Random) -> str | None:
-        """Sloppiness: remove the top coin of a random untouched square; returns the square."""
+        """Sloppiness: remove the top coin of a random untouched square, or where coins lie
+        loose (pits), drop one coin into the wrong pit; returns the square it left."""
         choices = sorted(square for square in self.squares if square not in self.pawns)
         if not choices:
             return None
         square = rng.choice(choices)
-        self.squares[square] = self.squares[square][:-1]
+        coins = self.squares[square]
+        if square in self.loose:
+            coin = rng.choice(coins)
+            self.squares[square] = coins.replace(coin, "", 1)
+            wrong = rng.choice(sorted(self.loose - {square}))
+            self.squares[wrong] = self.squares.get(wrong, "") + coin
+        else:
+            self.squares[square] = coins[:-1]
         self.camera.show(self.squares, self.pawns)
         return square
 
@@ -195,13 +208,18 @@ class Director(RollingDirector):
         table.on_verdict(self._verdict)
 
     def run(self, stop: threading.Event) -> DemoReport:
-        """Play until the game ends, ``max_turns`` is reached, ``stop`` is set or it gives up."""
+        """Play until the game ends, ``max_turns`` (or else the game's demo cap) is reached,
+        ``stop`` is set or it gives up."""
         referee = self.table.parts.referee
         if referee.phase is Phase.SETUP and not self._confirm_layout(stop):
             return self._finish()
+        cap = self.game.demo_ply_cap
+        limit = self.options.max_turns if self.options.max_turns is not None else cap
         while not stop.is_set() and referee.phase is not Phase.OVER:
             self.report.turns = self._plies()
-            if self.options.max_turns is not None and self.report.turns >= self.options.max_turns:
+            if limit is not None and self.report.turns >= limit:
+                if self.options.max_turns is None:
+                    self.report.capped_at = limit
                 break
             if not self._play_turn(stop):
                 break

@@ -218,6 +218,9 @@ class Game(ABC):
 
     name: str = ""
     info: GameInfo
+    #: Where the demo stops a game that has no end in sight under its bots' play (Shakala's
+    #: endgame of stones can circle for ever); None: the demo plays to the end.
+    demo_ply_cap: int | None = None
 
     @abstractmethod
     def new_position(

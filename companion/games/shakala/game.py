@@ -72,6 +72,9 @@ class Shakala(Game):
         token_colours=("red", "blue"), score_unit=" points", seat_heading="Cup",
         seat_names={2: SIDES}, variants=VARIANT_NOTES,
     )
+    #: The rulings set no move limit and the bots' endgame of stones can circle for ever, so
+    #: the demo stops here (and says so) unless the game ends first.
+    demo_ply_cap = 40
 
     def new_position(self, players: int = 2, variants: Sequence[str] = (),
                      seed: int | None = None) -> ShakalaPosition:
