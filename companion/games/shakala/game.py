@@ -39,7 +39,7 @@ from companion.games.base import (
 )
 from companion.games.shakala import at_table
 from companion.games.shakala.board import PIT_NAMES, SIDES, other, side_pits
-from companion.games.shakala.inference import fitting_moves, seen_beads
+from companion.games.shakala.inference import doubted_regions, fitting_moves, seen_beads
 from companion.games.shakala.legality import play_checked
 from companion.games.shakala.moves import ShakalaMove, parse_move
 from companion.games.shakala.position import (
@@ -143,9 +143,17 @@ class Shakala(Game):
                          if position.pits[pit])
 
     def candidates(self, position: Position, observation: Observation) -> list[Move]:
-        """The move whose resulting pits and cups look like ``observation`` (worked back from
-        the reading, see :mod:`~companion.games.shakala.inference`): one at most."""
-        return self.candidates_except(position, observation, frozenset())
+        """The moves whose resulting pits and cups look like ``observation`` (worked back from
+        the reading, see :mod:`~companion.games.shakala.inference`): one at most where every
+        region is read with confidence; else every move that fits the sure regions, the one
+        that fits the whole reading first, so the referee asks where the doubt matters."""
+        position = _position(position)
+        exact = self.candidates_except(position, observation, frozenset())
+        doubted = doubted_regions(observation)
+        if not doubted:
+            return exact
+        fitting = self.candidates_except(position, observation, doubted)
+        return exact + [move for move in fitting if move not in exact]
 
     def candidates_except(self, position: Position, observation: Observation,
                           unsure: frozenset[str]) -> list[Move]:

@@ -35,11 +35,20 @@ from companion.games.shakala.rules import (
     take_gems,
 )
 from companion.games.shakala.sowing import Plan, plans, submultisets
-from companion.games.shakala.table import CUP_REGIONS, bead_coins
+from companion.games.shakala.table import CUP_REGIONS, REGIONS, bead_coins
 from contract.observation import Observation
 
 #: What the camera saw: each pit's beads and each cup's gems, None where unknown (unsure).
 Seen = tuple[tuple[Beads | None, ...], tuple[Beads | None, Beads | None]]
+#: A region read with less confidence than this is in doubt (the referee's
+#: ``companion.judging.UNSURE_CONFIDENCE``, which a test holds equal).
+DOUBT_BELOW = 0.5
+
+
+def doubted_regions(observation: Observation) -> frozenset[str]:
+    """The pits and cups the camera read with too little confidence to rule on."""
+    return frozenset(name for name, reading in observation.regions.items()
+                     if name in REGIONS and reading.confidence < DOUBT_BELOW)
 
 
 def seen_beads(position: ShakalaPosition, observation: Observation,
@@ -48,9 +57,8 @@ def seen_beads(position: ShakalaPosition, observation: Observation,
     region in ``unsure``), or None when some sure region holds what no position can (a coin of
     no kind in force, a stacked reading)."""
     values = {coin: bead for bead, coin in bead_coins(position.variants).items()}
-    regions = (*PIT_NAMES, *CUP_REGIONS)
     found: list[Beads | None] = []
-    for region in regions:
+    for region in (*PIT_NAMES, *CUP_REGIONS):
         if region in unsure:
             found.append(None)
             continue
