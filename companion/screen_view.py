@@ -27,11 +27,10 @@ from companion.games import Game, get_game
 from companion.referee import Phase, RefereeView
 from contract.colours import colour_rgb
 
-#: Printed marks the screen repeats: track arrows, labels naming forks and joins, the tracks'
-#: legend.
+#: Printed marks the screen repeats: track arrows between the pits, labels naming forks and
+#: joins.
 TRACK_MARKS = frozenset({"inner-track", "outer-track"})
 NOTE_ENDINGS = (" fork", " join")
-TRACK_WORDS = frozenset({"inner", "outer"})
 
 
 @dataclass(frozen=True)
@@ -71,14 +70,25 @@ def _board_of(geometry: MatGeometry) -> BoardShape:
         shapes.append(RegionShape(region.name, region.kind, isinstance(region.shape, Circle),
                                   low_x - left, low_y - top, high_x - low_x, high_y - low_y))
     area = geometry.play_area
+    pits = [region.shape.bounds() for region in geometry.regions if region.kind == "pit"]
     arrows = tuple(TrackArrow(mark.kind, tuple((x - left, y - top) for x, y in mark.path))
-                   for mark in geometry.marks if mark.kind in TRACK_MARKS and mark.path)
+                   for mark in geometry.marks if mark.kind in TRACK_MARKS and mark.path
+                   and _among(mark.path[0], pits))
     notes = tuple(MatNote(mark.text, mark.rect.centre[0] - left, mark.rect.centre[1] - top)
                   for mark in geometry.marks
-                  if mark.kind == "label" and (mark.text.endswith(NOTE_ENDINGS)
-                                               or mark.text in TRACK_WORDS))
+                  if mark.kind == "label" and mark.text.endswith(NOTE_ENDINGS))
     return BoardShape(mat=MatView(area.right - area.left, area.bottom - area.top, tuple(shapes),
                                   arrows, notes))
+
+
+def _among(point: tuple[float, float], boxes: Sequence[tuple[float, float, float, float]]
+           ) -> bool:
+    """Whether ``point`` lies within the span of ``boxes`` (low x, low y, high x, high y):
+    a track arrow between pits, not one of a legend beside them."""
+    if not boxes:
+        return False
+    return (min(box[0] for box in boxes) <= point[0] <= max(box[2] for box in boxes)
+            and min(box[1] for box in boxes) <= point[1] <= max(box[3] for box in boxes))
 
 
 def seat_colour(game: Game, seat: int) -> str:

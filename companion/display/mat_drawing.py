@@ -71,8 +71,9 @@ def draw_loose(surface: pygame.Surface, coins: str, box: Box, cache: Sprites) ->
 
 def draw_count_badge(surface: pygame.Surface, count: int, box: Box, cache: Sprites) -> None:
     """The number of coins in a pit, small and muted at its top."""
-    label = cache.text(str(count), max(10, box.height // 7), MUTED)
-    blit_centred(surface, label, (box.center[0], box.y + box.height // 7))
+    side = min(box.width, box.height)
+    label = cache.text(str(count), max(10, side // 7), MUTED)
+    blit_centred(surface, label, (box.center[0], box.y + side // 7))
 
 
 def draw_route(surface: pygame.Surface, route: list[Box], cache: Sprites) -> None:
