@@ -151,6 +151,9 @@ def _placements(position: ShakalaPosition, seen: Seen, before: Sequence[Beads],
     counts = tuple(origin_beads.count(kind) for kind in kinds)
     mover = position.to_move
     pits, _ = seen
+    # The pits the camera knows first (the mover's fix their beads exactly), those in doubt
+    # last: by then few beads are left to give them, and the last takes what remains.
+    slots = sorted(slots, key=lambda slot: (pits[slot[0]] is None, owner(slot[0]) != mover))
 
     def fill(index: int, left: tuple[int, ...], placed: dict[int, Beads]
              ) -> Iterator[dict[int, Beads]]:

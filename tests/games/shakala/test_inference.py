@@ -8,13 +8,10 @@ import random
 import pytest
 
 from companion.games.shakala import GAME
-from companion.games.shakala.board import side_pits
 from companion.games.shakala.inference import fitting_moves, seen_beads
-from companion.games.shakala.position import ShakalaPosition
-from companion.games.shakala.rules import _captures, _chains, must_feed, successors, take_gems
-from companion.games.shakala.sowing import plans
+from companion.games.shakala.rules import successors
 from contract.observation import Observation, RegionReading
-from tests.games.shakala.helpers import board
+from tests.games.shakala.helpers import board, random_sowing
 
 
 def observe(position, unsure=(), confidence=0.3):
@@ -119,30 +116,6 @@ def _same_outside(one, other, unsure):
     names = (set(one.regions) | set(other.regions)) - set(unsure)
     return all((one.regions.get(name) or RegionReading()).kinds
                == (other.regions.get(name) or RegionReading()).kinds for name in names)
-
-
-def random_sowing(position, rng):
-    """A legal result drawn at random without listing the moves: a pit, a route, the beads
-    shuffled into its slots, a capture chain and a choice of gems."""
-    origin = rng.choice([pit for pit in side_pits(position.to_move) if position.pits[pit]])
-    beads = list(position.pits[origin])
-    rng.shuffle(beads)
-    feed = must_feed(position)
-    plan = rng.choice([plan for plan in plans(origin, len(beads)) if plan.feeds or not feed])
-    before = list(position.pits)
-    before[origin] = ()
-    placed, start = {}, 0
-    for pit, size in plan.slots:
-        placed[pit] = tuple(sorted(beads[start:start + size]))
-        start += size
-    sown = list(before)
-    for pit, dropped in placed.items():
-        sown[pit] = tuple(sorted(sown[pit] + dropped))
-    chain = rng.choice(_chains(plan.tail, before, placed))
-    taken = rng.choice(list(_captures(position, sown, chain)))
-    pits, cups = take_gems(position, sown, taken)
-    return ShakalaPosition(pits=pits, cups=cups, to_move=3 - position.to_move,
-                           variants=position.variants)
 
 
 @pytest.mark.parametrize("pits", [
