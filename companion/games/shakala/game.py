@@ -20,6 +20,12 @@ Where the rulings are silent, this engine decides:
    :meth:`Shakala.apply` accepts any order a player may choose (the position decides).
 6. Gem coins follow the values in force, smallest first: dime, nickel, quarter, small dollar
    (``S``, the letter the contract already had for the Sacagawea dollar).
+7. At the table (:mod:`~companion.games.shakala.inference` and
+   :mod:`~companion.games.shakala.at_table`): a move is worked back from every pit's and
+   cup's coins; a pit or cup read with a confidence under 0.5 may hold anything, so the
+   referee asks where the doubt matters; the demo stops after
+   :attr:`Shakala.demo_ply_cap` turns, since nothing else ends a game of bots circling in
+   an endgame of stones.
 """
 
 from __future__ import annotations
