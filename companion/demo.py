@@ -1,9 +1,10 @@
 """The demo: a whole game on a simulated table, refereed by the same code as a real one.
 
 The :class:`Director` plays the people at the table. It owns the physical board (what the synthetic
-camera renders), reaches over it with a hand while a bot's move is made, then presses the mover's
-button on the software panel. Now and then a bot is sloppy (knocks a coin off a square while
-moving); the referee rejects, and the director puts the board right and presses again. When the
+camera renders), reaches over it with a hand while a bot's move is made (sowing pit after pit
+where coins lie loose), then presses the mover's button on the software panel. Now and then a
+bot is sloppy (knocks a coin off a square while moving, or drops a coin into the wrong pit);
+the referee rejects, and the director puts the board right and presses again. When the
 referee asks which of several look-alike moves was meant, the director steps through the
 candidates with select and confirms the one it made. When the camera misreads a board the
 director laid correctly, it does what a person would: straightens the coins and presses again
@@ -152,6 +153,12 @@ class PhysicalBoard:
         self.loose |= {name for name, contents in table.items() if contents.loose}
         self.camera.show(self.squares, self.pawns)
 
+    def put(self, region: str, coins: str) -> None:
+        """Make ``region`` hold ``coins`` (a hand sowing into a pit)."""
+        self.squares[region] = coins
+        self.camera.show({name: held for name, held in self.squares.items() if held},
+                         self.pawns)
+
     def knock_off(self, rng: random.Random) -> str | None:
         """Sloppiness: remove the top coin of a random untouched square, or where coins lie
         loose (pits), drop one coin into the wrong pit; returns the square it left."""
@@ -278,7 +285,7 @@ class Director(RollingDirector):
         move = self._choose(position, mover, rng)
         after = self.game.apply(position, move)
         expected = self._settled(after)
-        self._move_by_hand(after)
+        self._sow_by_hand(move, after)
         sloppy = rng.random() < self.options.sloppy_rate and self.board.knock_off(rng) is not None
         for _ in range(self.options.max_tries):
             if stop.is_set():
@@ -385,6 +392,24 @@ class Director(RollingDirector):
         self.board.straighten(self._fix_rng.randrange(1, 2**31))
         self.board.hand(False)
         self._pause(0.5)
+
+    def _sow_by_hand(self, move: Move, after: Position) -> None:
+        """Make ``move`` by hand; where coins lie loose (pits), the hand empties the first
+        region the move names, then fills the others one at a time, in the move's order."""
+        target = self.game.layout(after).stacks()
+        regions = [region for region in move.regions() if region in self.board.loose]
+        if len(regions) < 2:
+            self._move_by_hand(after)
+            return
+        self.board.hand(True)
+        self._pause(0.2)
+        for region in regions:
+            self.board.put(region, target.get(region, ""))
+            self._pause(0.15)
+        self._wait_frames(1)
+        self.board.lay_out(self.game.layout(after))
+        self._pause(0.2)
+        self.board.hand(False)
 
     def _move_by_hand(self, after: Position) -> None:
         self.board.hand(True)
