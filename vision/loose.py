@@ -76,6 +76,8 @@ class LooseConfig:
     least_rim: float = 0.68
     least_apart: float = 0.55
     edge_sizes: bool = True
+    outer_ratio: float = 1.12
+    outer_votes: float = 0.6
     size_search_mm: float = 3.0
     paper_reach_mm: float = 3.5
     least_step: float = 0.06
@@ -185,8 +187,17 @@ class _Hough:
         sigma = max(0.5, self.scale)
         votes = np.stack([cv2.GaussianBlur(plane, (0, 0), sigma) / math.sqrt(radius)
                           for plane, radius in zip(self.raw, self.radii, strict=True)])
+        self.votes = votes
         self.best_radius = votes.argmax(axis=0)
         self.peaks = np.take_along_axis(votes, self.best_radius[None], axis=0)[0]
+
+    def votes_at(self, centre: FloatArray, radius_index: int) -> float:
+        """The most votes for ``radius_index`` within a cell of ``centre`` (full scale)."""
+        column, row = np.floor((centre + 0.5) * self.scale).astype(int)
+        height, width = self.shape
+        window = self.votes[radius_index, max(0, row - 1):min(height, row + 2),
+                            max(0, column - 1):min(width, column + 2)]
+        return float(window.max()) if window.size else 0.0
 
     def explain(self, chosen: NDArray[np.bool_]) -> None:
         """The ``chosen`` edges are a coin's: they vote no more."""
@@ -254,11 +265,33 @@ def _refit(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_], centre: 
     return fitted, float(np.clip(math.sqrt(squared), radii[0], radii[-1]))
 
 
+def _outermost(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_], hough: _Hough,
+               peak: tuple[FloatArray, float], circle: tuple[FloatArray, float, float, float],
+               found: list[tuple[FloatArray, float]], pixels_per_mm: float, radii: FloatArray
+               ) -> tuple[FloatArray, float, float, float]:
+    """The largest ring about the peak's centre that the edges vote for nearly as strongly
+    (``outer_votes`` of the peak's votes, from ``outer_ratio`` of the radius out) and whose
+    rim is as clear: a coin's lettering and the inner edge of its raised rim are rings inside
+    its outline (at about 0.74 and 0.84 of its radius) that may draw the most votes."""
+    centre, votes = peak
+    best = circle
+    for index in np.flatnonzero(radii >= config.outer_ratio * circle[1])[::-1]:
+        if hough.votes_at(centre, int(index)) < config.outer_votes * votes:
+            continue
+        fitted, radius = _refit(config, edges, live, centre, float(radii[index]),
+                                pixels_per_mm, radii)
+        share, covered = _rim_share(config, edges, fitted, radius, found, pixels_per_mm)
+        if share >= config.least_rim and radius >= config.outer_ratio * circle[1]:
+            return fitted, radius, share, covered
+    return best
+
+
 def _circles(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
              inside: NDArray[np.bool_], radii: FloatArray, pixels_per_mm: float
              ) -> tuple[list[tuple[FloatArray, float]], list[float], list[float]]:
     """The coins found, strongest first: (centre, radius), the share of the uncovered rim an
-    edge crosses, the share of the rim covered. ``live`` is updated: explained edges drop."""
+    edge crosses, the share of the rim covered. ``live`` is updated: explained edges drop.
+    A circle taken is the outermost ring about its centre (:func:`_outermost`)."""
     hough = _Hough(edges, live, radii, inside.shape, config.hough_scale)
     allowed = cv2.resize(inside.astype(np.uint8), hough.shape[::-1],
                          interpolation=cv2.INTER_NEAREST)
@@ -286,6 +319,9 @@ def _circles(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
             failures += 1
             continue
         failures = 0
+        fitted, radius, share, covered = _outermost(
+            config, edges, live, hough, (centre, votes), (fitted, radius, share, covered),
+            found, pixels_per_mm, radii)
         found.append((fitted, radius))
         shares.append(share)
         covers.append(covered)
@@ -347,50 +383,59 @@ def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
     return (config.doubt if unexplained >= config.unexplained_rim else 0.0), unexplained
 
 
-def _edge_radii(config: LooseConfig, patch: Image, found: list[tuple[FloatArray, float]],
-                pixels_per_mm: float) -> list[tuple[FloatArray, float]]:
-    """Every coin's outline measured where it meets paper, as the ray reader does: along each
-    ray no other coin blocks within ``paper_reach_mm`` beyond the rim, the outermost point
-    where the unlikeness to paper falls to half way between the coin's and the paper's, and
-    a circle fitted through those points; the circle found where fewer than ``least_rays``
-    rays see paper."""
-    unlike = np.abs(patch - PAPER).max(axis=2).astype(np.float32)
+def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float],
+             others: list[tuple[FloatArray, float]], pixels_per_mm: float, outward: float
+             ) -> tuple[FloatArray, float]:
+    """The coin's outline measured where it meets paper, as the ray reader does: along each
+    ray that no coin of ``others`` blocks out to ``outward`` (px) beyond the circle, the
+    outermost point where the unlikeness to paper falls half way from the coin's to the
+    paper's, and a circle fitted through those points; the circle as given where fewer than
+    ``least_rays`` rays see paper."""
+    centre, radius = circle
     angles = np.linspace(0, 2 * math.pi, config.rim_samples, endpoint=False)
     unit = np.column_stack([np.cos(angles), np.sin(angles)])
     step = 0.25 * pixels_per_mm
-    inner, reach = config.size_search_mm * pixels_per_mm, config.paper_reach_mm * pixels_per_mm
-    radii: list[tuple[FloatArray, float]] = []
-    for index, (centre, radius) in enumerate(found):
-        free = np.ones(len(angles), bool)
-        for other, (other_centre, other_radius) in enumerate(found):
-            if other != index:
-                for along in (radius, radius + reach):
-                    point = centre[None, :] + along * unit
-                    free &= np.hypot(*(point - other_centre[None, :]).T) > other_radius + step
-        if free.sum() < config.least_rays:
-            radii.append((centre, radius))
-            continue
-        rings = np.arange(radius - inner, radius + reach + 1e-9, step)
-        points = centre[None, None, :] + rings[None, :, None] * unit[free][:, None, :]
-        samples = cv2.remap(unlike, points[..., 0].astype(np.float32),
-                            points[..., 1].astype(np.float32), cv2.INTER_LINEAR)
-        paper = np.median(samples[:, -4:], axis=1)
-        coin = samples[:, : len(rings) - 4].max(axis=1)
-        half = (coin + paper)[:, None] / 2
-        above = samples >= half
-        outermost = len(rings) - 1 - np.argmax(above[:, ::-1], axis=1)
-        clear = (coin - paper > config.least_step * PAPER) & (outermost < len(rings) - 4)
-        if clear.sum() < config.least_rays:
-            radii.append((centre, radius))
-            continue
-        edge = outermost[clear]
-        low = samples[clear, np.minimum(edge + 1, len(rings) - 1)]
-        high = samples[clear, edge]
-        fraction = np.clip((high - half[clear, 0]) / np.maximum(high - low, 1e-6), 0, 1)
-        distances = rings[edge] + fraction * step
-        points = centre[None, :] + distances[:, None] * unit[free][clear]
-        radii.append(_circle_through(points, centre, radius, inner))
-    return radii
+    inner = config.size_search_mm * pixels_per_mm
+    free = np.ones(len(angles), bool)
+    for other_centre, other_radius in others:
+        for along in (radius, radius + outward):
+            point = centre[None, :] + along * unit
+            free &= np.hypot(*(point - other_centre[None, :]).T) > other_radius + step
+    if free.sum() < config.least_rays:
+        return centre, radius
+    rings = np.arange(radius - inner, radius + outward + 1e-9, step)
+    points = centre[None, None, :] + rings[None, :, None] * unit[free][:, None, :]
+    samples = cv2.remap(unlike, points[..., 0].astype(np.float32),
+                        points[..., 1].astype(np.float32), cv2.INTER_LINEAR)
+    paper = np.median(samples[:, -4:], axis=1)
+    coin = samples[:, : len(rings) - 4].max(axis=1)
+    half = (coin + paper)[:, None] / 2
+    outermost = len(rings) - 1 - np.argmax((samples >= half)[:, ::-1], axis=1)
+    clear = (coin - paper > config.least_step * PAPER) & (outermost < len(rings) - 4)
+    if clear.sum() < config.least_rays:
+        return centre, radius
+    edge = outermost[clear]
+    low = samples[clear, np.minimum(edge + 1, len(rings) - 1)]
+    high = samples[clear, edge]
+    fraction = np.clip((high - half[clear, 0]) / np.maximum(high - low, 1e-6), 0, 1)
+    distances = rings[edge] + fraction * step
+    through = centre[None, :] + distances[:, None] * unit[free][clear]
+    return _circle_through(through, centre, radius, inner + outward)
+
+
+def _edge_radii(config: LooseConfig, patch: Image, found: list[tuple[FloatArray, float]],
+                pixels_per_mm: float) -> list[tuple[FloatArray, float]]:
+    """Every coin's outline measured again with every other coin known (:func:`_outline`,
+    out to ``paper_reach_mm`` beyond its circle)."""
+    unlike = _unlike(patch)
+    reach = config.paper_reach_mm * pixels_per_mm
+    return [_outline(config, unlike, circle, found[:index] + found[index + 1:], pixels_per_mm,
+                     reach) for index, circle in enumerate(found)]
+
+
+def _unlike(patch: Image) -> Image:
+    """How unlike paper each pixel is: its largest channel difference."""
+    return np.abs(patch - PAPER).max(axis=2).astype(np.float32)
 
 
 def _circle_through(points: FloatArray, centre: FloatArray, radius: float, reach: float
