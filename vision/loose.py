@@ -55,9 +55,11 @@ class LooseConfig:
     ``explained_mm`` of its rim and inside it vote no more. With ``edge_sizes``, each coin's
     size is then measured where its outline meets paper (within ``size_search_mm`` inside
     and ``paper_reach_mm`` beyond its rim, a step of ``least_step`` of paper, on at least
-    ``least_rays`` rays). Edges are gradients above
-    ``least_edge`` of paper per mm, counting fully from ``full_edge``; radii are tried every
-    ``radius_step_mm`` from the smallest coin less ``radius_margin_mm`` to the largest plus it.
+    ``least_rays`` rays); a silver coin (whose kind is its size) whose size could not be
+    measured so is read with a confidence of at most ``unsized_confidence``. Edges are
+    gradients above ``least_edge`` of paper per mm, counting fully from ``full_edge``; radii
+    are tried every ``radius_step_mm`` from the smallest coin less ``radius_margin_mm`` to the
+    largest plus it.
     A region's coins overlapping more than ``doubt_overlap`` of the smaller width, or strong
     edges outside every circle as long as ``unexplained_rim`` of the smallest coin's rim, make
     it doubtful by ``doubt``. At most ``most_coins`` a region and ``most_tries`` peaks looked
@@ -76,6 +78,7 @@ class LooseConfig:
     least_rim: float = 0.68
     least_apart: float = 0.55
     edge_sizes: bool = True
+    unsized_confidence: float = 0.45
     outer_ratio: float = 1.12
     outer_votes: float = 0.6
     size_search_mm: float = 3.0
@@ -105,13 +108,15 @@ def read_by_circles(config: LooseConfig, window: RegionWindow) -> bool:
 class LooseCoins:
     """The coins of one region: centres (K, 2) and radii (K,) in top-view pixels, the share of
     each one's uncovered rim an edge crosses (K,), the share of its rim coins found before it
-    cover (K,), how doubtful the region's count is (0..1) and how much rim no coin
+    cover (K,), whether its size was measured where its outline meets paper (K,), how
+    doubtful the region's count is (0..1) and how much rim no coin
     explains (in smallest coins' rims)."""
 
     centres: FloatArray
     radii: FloatArray
     rim_share: FloatArray
     covered: FloatArray
+    measured: NDArray[np.bool_]
     doubt: float
     unexplained: float = 0.0
 
@@ -358,14 +363,17 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     at = edges.points.astype(np.intp)
     live = ~printed[at[:, 1], at[:, 0]]
     found, shares, covers = _circles(config, edges, live, inside, radii, pixels_per_mm)
+    measured = np.zeros(len(found), bool)
     if config.edge_sizes and found:
-        found = _edge_radii(config, patch, found, pixels_per_mm)
+        outlines = _edge_radii(config, patch, found, pixels_per_mm)
+        found = [(centre, radius) for centre, radius, _ in outlines]
+        measured = np.array([sized for *_, sized in outlines], bool)
     doubt, unexplained = _doubt(config, edges, live & inside[at[:, 1], at[:, 0]], found,
                                 diameters_mm[0] / 2 * pixels_per_mm)
     centres = np.array([centre for centre, _ in found], np.float64).reshape(-1, 2)
     centres += np.array([x0, y0], np.float64)
     return LooseCoins(centres, np.array([radius for _, radius in found], np.float64),
-                      np.array(shares), np.array(covers), doubt, unexplained)
+                      np.array(shares), np.array(covers), measured, doubt, unexplained)
 
 
 def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
@@ -385,12 +393,12 @@ def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
 
 def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float],
              others: list[tuple[FloatArray, float]], pixels_per_mm: float, outward: float
-             ) -> tuple[FloatArray, float]:
+             ) -> tuple[FloatArray, float, bool]:
     """The coin's outline measured where it meets paper, as the ray reader does: along each
     ray that no coin of ``others`` blocks out to ``outward`` (px) beyond the circle, the
     outermost point where the unlikeness to paper falls half way from the coin's to the
-    paper's, and a circle fitted through those points; the circle as given where fewer than
-    ``least_rays`` rays see paper."""
+    paper's, and a circle fitted through those points, and True; the circle as given and
+    False where fewer than ``least_rays`` rays see paper."""
     centre, radius = circle
     angles = np.linspace(0, 2 * math.pi, config.rim_samples, endpoint=False)
     unit = np.column_stack([np.cos(angles), np.sin(angles)])
@@ -402,7 +410,7 @@ def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float
             point = centre[None, :] + along * unit
             free &= np.hypot(*(point - other_centre[None, :]).T) > other_radius + step
     if free.sum() < config.least_rays:
-        return centre, radius
+        return centre, radius, False
     rings = np.arange(radius - inner, radius + outward + 1e-9, step)
     points = centre[None, None, :] + rings[None, :, None] * unit[free][:, None, :]
     samples = cv2.remap(unlike, points[..., 0].astype(np.float32),
@@ -413,20 +421,21 @@ def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float
     outermost = len(rings) - 1 - np.argmax((samples >= half)[:, ::-1], axis=1)
     clear = (coin - paper > config.least_step * PAPER) & (outermost < len(rings) - 4)
     if clear.sum() < config.least_rays:
-        return centre, radius
+        return centre, radius, False
     edge = outermost[clear]
     low = samples[clear, np.minimum(edge + 1, len(rings) - 1)]
     high = samples[clear, edge]
     fraction = np.clip((high - half[clear, 0]) / np.maximum(high - low, 1e-6), 0, 1)
     distances = rings[edge] + fraction * step
     through = centre[None, :] + distances[:, None] * unit[free][clear]
-    return _circle_through(through, centre, radius, inner + outward)
+    fitted, size = _circle_through(through, centre, radius, inner + outward)
+    return fitted, size, size != radius
 
 
 def _edge_radii(config: LooseConfig, patch: Image, found: list[tuple[FloatArray, float]],
-                pixels_per_mm: float) -> list[tuple[FloatArray, float]]:
+                pixels_per_mm: float) -> list[tuple[FloatArray, float, bool]]:
     """Every coin's outline measured again with every other coin known (:func:`_outline`,
-    out to ``paper_reach_mm`` beyond its circle)."""
+    out to ``paper_reach_mm`` beyond its circle), and whether it was."""
     unlike = _unlike(patch)
     reach = config.paper_reach_mm * pixels_per_mm
     return [_outline(config, unlike, circle, found[:index] + found[index + 1:], pixels_per_mm,
