@@ -64,7 +64,8 @@ class LooseConfig:
     edges outside every circle as long as ``unexplained_rim`` of the smallest coin's rim, make
     it doubtful by ``doubt``. At most ``most_coins`` a region and ``most_tries`` peaks looked
     at, stopping after ``most_failures`` peaks in a row that are no coin or at a peak under
-    ``least_votes``. Centres are voted for on a grid ``hough_scale`` as fine as the view.
+    ``least_votes``. Centres are voted for on a grid ``hough_scale`` as fine as the view, by
+    edges of ``voting_weight`` and more.
     Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's.
     """
 
@@ -92,6 +93,7 @@ class LooseConfig:
     most_coins: int = 30
     most_tries: int = 80
     hough_scale: float = 0.5
+    voting_weight: float = 0.25
     most_failures: int = 10
     pawn_margin_mm: float = 6.0
     least_votes: float = 2.0
@@ -158,12 +160,14 @@ def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
 
 
 class _Hough:
-    """Votes of the live edges for coins' centres and radii, on a grid ``scale`` times as
-    fine as the view (coarser is faster; the circle is fitted again at full scale)."""
+    """Votes of the live edges of at least ``least_weight`` for coins' centres and radii, on
+    a grid ``scale`` times as fine as the view (coarser is faster; the circle is fitted again
+    at full scale)."""
 
     def __init__(self, edges: _Edges, live: NDArray[np.bool_], radii: FloatArray,
-                 shape: tuple[int, int], scale: float) -> None:
+                 shape: tuple[int, int], scale: float, least_weight: float) -> None:
         self.edges, self.radii, self.scale = edges, radii, scale
+        self.least_weight = least_weight
         self.shape = (math.ceil(shape[0] * scale), math.ceil(shape[1] * scale))
         self.raw = self._votes(live)
         self._smooth()
@@ -174,6 +178,7 @@ class _Hough:
         height, width = self.shape
         votes = np.zeros((len(self.radii), height, width), np.float32)
         edges = self.edges
+        chosen = chosen & (edges.weights >= self.least_weight)
         points, normals = edges.points[chosen] + 0.5, edges.normals[chosen]
         both = np.concatenate([edges.weights[chosen], edges.weights[chosen]])
         for index, radius in enumerate(self.radii):
@@ -297,7 +302,7 @@ def _circles(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
     """The coins found, strongest first: (centre, radius), the share of the uncovered rim an
     edge crosses, the share of the rim covered. ``live`` is updated: explained edges drop.
     A circle taken is the outermost ring about its centre (:func:`_outermost`)."""
-    hough = _Hough(edges, live, radii, inside.shape, config.hough_scale)
+    hough = _Hough(edges, live, radii, inside.shape, config.hough_scale, config.voting_weight)
     allowed = cv2.resize(inside.astype(np.uint8), hough.shape[::-1],
                          interpolation=cv2.INTER_NEAREST)
     found: list[tuple[FloatArray, float]] = []
@@ -362,6 +367,11 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     edges = _edges(config, patch, pixels_per_mm)
     at = edges.points.astype(np.intp)
     live = ~printed[at[:, 1], at[:, 0]]
+    live &= inside[at[:, 1], at[:, 0]]
+    rim = 2 * math.pi * least * 2  # the smallest coin's rim, two pixels wide
+    if edges.weights[live & (edges.weights >= 0.5)].sum() < config.least_rim * rim:
+        return LooseCoins(np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0),
+                          np.zeros(0, bool), 0.0)  # too few edges for any coin: empty
     found, shares, covers = _circles(config, edges, live, inside, radii, pixels_per_mm)
     measured = np.zeros(len(found), bool)
     if config.edge_sizes and found:
