@@ -49,6 +49,7 @@ def main() -> None:
     parser.add_argument("--heldout", action="store_true",
                         help=f"read the held-out seeds ({HELDOUT_FIRST} on)")
     parser.add_argument("--show", type=int, default=12, help="misreadings to list")
+    parser.add_argument("--every", type=int, default=100, help="frames between progress lines")
     args = parser.parse_args()
     first = HELDOUT_FIRST if args.heldout else 0
     seeds = range(first, first + args.frames)
@@ -77,8 +78,20 @@ def main() -> None:
             if not flagged or len(shown) < args.show // 2:
                 shown.append(f"seed {seed} {name}: {''.join(sorted(truth.coins)) or '-'} read "
                              f"{''.join(got.kinds) or '-'} ({got.confidence:.2f})")
+        if (seed - first + 1) % args.every == 0 and seed + 1 < seeds.stop:
+            print(f"  after {seed - first + 1} frames: pits exactly right "
+                  f"{tally['pit right']}/{tally['pit']}, misreadings flagged "
+                  f"{tally['pit wrong flagged']}/"
+                  f"{tally['pit wrong flagged'] + tally['pit wrong sure']}", flush=True)
     label = "held-out" if args.heldout else "tuning"
     print(f"[shakala pits {label}, seeds {seeds.start}..{seeds.stop - 1}] {len(seeds)} frames")
+    summary(tally, by_crowd, times, shown[:args.show])
+
+
+def summary(tally: Counter[str], by_crowd: Counter[tuple[str, bool]], times: list[float],
+            shown: list[str]) -> None:
+    """Print the figures: per region kind, exactness and misreadings flagged; by crowding;
+    the time per frame; some misreadings."""
     for kind in ("pit", "cup"):
         total, exact = tally[kind], tally[f"{kind} right"]
         doubted, sure = tally[f"{kind} wrong flagged"], tally[f"{kind} wrong sure"]
@@ -93,7 +106,7 @@ def main() -> None:
         for name in crowds))
     print(f"  ms per frame (reading): median {statistics.median(times):.0f}, "
           f"max {max(times):.0f}")
-    for line in shown[:args.show]:
+    for line in shown:
         print("   ", line)
 
 

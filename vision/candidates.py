@@ -49,7 +49,9 @@ class Candidates:
     mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
     pawn hides (K,), whether a pawn stands on the face (K,), the share of the face the camera
     clipped (K,), contrast (K,), how far its seed
-    stood out (K,), each one's region index by its fitted centre and its seed's (-1: none)."""
+    stood out (K,), each one's region index by its fitted centre and its seed's (-1: none),
+    and whether its size was measured against paper (K,; a coin deep in a pile may not be,
+    :mod:`vision.loose`)."""
 
     centres_mm: FloatArray
     tops_mm: FloatArray
@@ -65,6 +67,7 @@ class Candidates:
     strength: FloatArray
     region: NDArray[np.intp]
     seed_region: NDArray[np.intp]
+    sized: NDArray[np.bool_]
 
 
 def _second_look(
@@ -215,7 +218,7 @@ def _measure_seeds(
     return Candidates(centres_mm, to_mm(view, tops), 2 * outlines.radii_px / ppm,
                        2 * inner.radii / ppm, faces.colours, edges, agreement, hidden,
                        faces.on_pawn > 0.5, faces.clipped, outlines.contrast, strength, region,
-                       seed_region)
+                       seed_region, np.ones(len(seeds), bool))
 
 
 def _flags(clipped: Image, pawns: Image) -> Image:
@@ -378,5 +381,6 @@ def loose_candidates(config: ReadConfig, view: TopView, image: Image, pawns: Ima
         agreement=np.concatenate([coins.rim_share for _, coins in parts] or [np.zeros(0)]),
         hidden=np.concatenate([coins.covered for _, coins in parts] or [np.zeros(0)]),
         under_pawn=faces.on_pawn > 0.5, clipped=faces.clipped, contrast=np.ones(count),
-        strength=np.ones(count), region=region, seed_region=region.copy())
+        strength=np.ones(count), region=region, seed_region=region.copy(),
+        sized=np.concatenate([coins.measured for _, coins in parts] or [np.zeros(0, bool)]))
     return candidates, doubts

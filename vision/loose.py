@@ -55,14 +55,17 @@ class LooseConfig:
     ``explained_mm`` of its rim and inside it vote no more. With ``edge_sizes``, each coin's
     size is then measured where its outline meets paper (within ``size_search_mm`` inside
     and ``paper_reach_mm`` beyond its rim, a step of ``least_step`` of paper, on at least
-    ``least_rays`` rays). Edges are gradients above
-    ``least_edge`` of paper per mm, counting fully from ``full_edge``; radii are tried every
-    ``radius_step_mm`` from the smallest coin less ``radius_margin_mm`` to the largest plus it.
+    ``least_rays`` rays); a silver coin (whose kind is its size) whose size could not be
+    measured so is read with a confidence of at most ``unsized_confidence``. Edges are
+    gradients above ``least_edge`` of paper per mm, counting fully from ``full_edge``; radii
+    are tried every ``radius_step_mm`` from the smallest coin less ``radius_margin_mm`` to the
+    largest plus it.
     A region's coins overlapping more than ``doubt_overlap`` of the smaller width, or strong
     edges outside every circle as long as ``unexplained_rim`` of the smallest coin's rim, make
     it doubtful by ``doubt``. At most ``most_coins`` a region and ``most_tries`` peaks looked
     at, stopping after ``most_failures`` peaks in a row that are no coin or at a peak under
-    ``least_votes``. Centres are voted for on a grid ``hough_scale`` as fine as the view.
+    ``least_votes``. Centres are voted for on a grid ``hough_scale`` as fine as the view, by
+    edges of ``voting_weight`` and more.
     Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's.
     """
 
@@ -76,6 +79,9 @@ class LooseConfig:
     least_rim: float = 0.68
     least_apart: float = 0.55
     edge_sizes: bool = True
+    unsized_confidence: float = 0.45
+    outer_ratio: float = 1.12
+    outer_votes: float = 0.6
     size_search_mm: float = 3.0
     paper_reach_mm: float = 3.5
     least_step: float = 0.06
@@ -87,6 +93,7 @@ class LooseConfig:
     most_coins: int = 30
     most_tries: int = 80
     hough_scale: float = 0.5
+    voting_weight: float = 0.25
     most_failures: int = 10
     pawn_margin_mm: float = 6.0
     least_votes: float = 2.0
@@ -103,13 +110,15 @@ def read_by_circles(config: LooseConfig, window: RegionWindow) -> bool:
 class LooseCoins:
     """The coins of one region: centres (K, 2) and radii (K,) in top-view pixels, the share of
     each one's uncovered rim an edge crosses (K,), the share of its rim coins found before it
-    cover (K,), how doubtful the region's count is (0..1) and how much rim no coin
+    cover (K,), whether its size was measured where its outline meets paper (K,), how
+    doubtful the region's count is (0..1) and how much rim no coin
     explains (in smallest coins' rims)."""
 
     centres: FloatArray
     radii: FloatArray
     rim_share: FloatArray
     covered: FloatArray
+    measured: NDArray[np.bool_]
     doubt: float
     unexplained: float = 0.0
 
@@ -151,12 +160,14 @@ def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
 
 
 class _Hough:
-    """Votes of the live edges for coins' centres and radii, on a grid ``scale`` times as
-    fine as the view (coarser is faster; the circle is fitted again at full scale)."""
+    """Votes of the live edges of at least ``least_weight`` for coins' centres and radii, on
+    a grid ``scale`` times as fine as the view (coarser is faster; the circle is fitted again
+    at full scale)."""
 
     def __init__(self, edges: _Edges, live: NDArray[np.bool_], radii: FloatArray,
-                 shape: tuple[int, int], scale: float) -> None:
+                 shape: tuple[int, int], scale: float, least_weight: float) -> None:
         self.edges, self.radii, self.scale = edges, radii, scale
+        self.least_weight = least_weight
         self.shape = (math.ceil(shape[0] * scale), math.ceil(shape[1] * scale))
         self.raw = self._votes(live)
         self._smooth()
@@ -167,6 +178,7 @@ class _Hough:
         height, width = self.shape
         votes = np.zeros((len(self.radii), height, width), np.float32)
         edges = self.edges
+        chosen = chosen & (edges.weights >= self.least_weight)
         points, normals = edges.points[chosen] + 0.5, edges.normals[chosen]
         both = np.concatenate([edges.weights[chosen], edges.weights[chosen]])
         for index, radius in enumerate(self.radii):
@@ -185,8 +197,17 @@ class _Hough:
         sigma = max(0.5, self.scale)
         votes = np.stack([cv2.GaussianBlur(plane, (0, 0), sigma) / math.sqrt(radius)
                           for plane, radius in zip(self.raw, self.radii, strict=True)])
+        self.votes = votes
         self.best_radius = votes.argmax(axis=0)
         self.peaks = np.take_along_axis(votes, self.best_radius[None], axis=0)[0]
+
+    def votes_at(self, centre: FloatArray, radius_index: int) -> float:
+        """The most votes for ``radius_index`` within a cell of ``centre`` (full scale)."""
+        column, row = np.floor((centre + 0.5) * self.scale).astype(int)
+        height, width = self.shape
+        window = self.votes[radius_index, max(0, row - 1):min(height, row + 2),
+                            max(0, column - 1):min(width, column + 2)]
+        return float(window.max()) if window.size else 0.0
 
     def explain(self, chosen: NDArray[np.bool_]) -> None:
         """The ``chosen`` edges are a coin's: they vote no more."""
@@ -254,12 +275,34 @@ def _refit(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_], centre: 
     return fitted, float(np.clip(math.sqrt(squared), radii[0], radii[-1]))
 
 
+def _outermost(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_], hough: _Hough,
+               peak: tuple[FloatArray, float], circle: tuple[FloatArray, float, float, float],
+               found: list[tuple[FloatArray, float]], pixels_per_mm: float, radii: FloatArray
+               ) -> tuple[FloatArray, float, float, float]:
+    """The largest ring about the peak's centre that the edges vote for nearly as strongly
+    (``outer_votes`` of the peak's votes, from ``outer_ratio`` of the radius out) and whose
+    rim is as clear: a coin's lettering and the inner edge of its raised rim are rings inside
+    its outline (at about 0.74 and 0.84 of its radius) that may draw the most votes."""
+    centre, votes = peak
+    best = circle
+    for index in np.flatnonzero(radii >= config.outer_ratio * circle[1])[::-1]:
+        if hough.votes_at(centre, int(index)) < config.outer_votes * votes:
+            continue
+        fitted, radius = _refit(config, edges, live, centre, float(radii[index]),
+                                pixels_per_mm, radii)
+        share, covered = _rim_share(config, edges, fitted, radius, found, pixels_per_mm)
+        if share >= config.least_rim and radius >= config.outer_ratio * circle[1]:
+            return fitted, radius, share, covered
+    return best
+
+
 def _circles(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
              inside: NDArray[np.bool_], radii: FloatArray, pixels_per_mm: float
              ) -> tuple[list[tuple[FloatArray, float]], list[float], list[float]]:
     """The coins found, strongest first: (centre, radius), the share of the uncovered rim an
-    edge crosses, the share of the rim covered. ``live`` is updated: explained edges drop."""
-    hough = _Hough(edges, live, radii, inside.shape, config.hough_scale)
+    edge crosses, the share of the rim covered. ``live`` is updated: explained edges drop.
+    A circle taken is the outermost ring about its centre (:func:`_outermost`)."""
+    hough = _Hough(edges, live, radii, inside.shape, config.hough_scale, config.voting_weight)
     allowed = cv2.resize(inside.astype(np.uint8), hough.shape[::-1],
                          interpolation=cv2.INTER_NEAREST)
     found: list[tuple[FloatArray, float]] = []
@@ -286,6 +329,9 @@ def _circles(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
             failures += 1
             continue
         failures = 0
+        fitted, radius, share, covered = _outermost(
+            config, edges, live, hough, (centre, votes), (fitted, radius, share, covered),
+            found, pixels_per_mm, radii)
         found.append((fitted, radius))
         shares.append(share)
         covers.append(covered)
@@ -321,15 +367,23 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     edges = _edges(config, patch, pixels_per_mm)
     at = edges.points.astype(np.intp)
     live = ~printed[at[:, 1], at[:, 0]]
+    live &= inside[at[:, 1], at[:, 0]]
+    rim = 2 * math.pi * least * 2  # the smallest coin's rim, two pixels wide
+    if edges.weights[live & (edges.weights >= 0.5)].sum() < config.least_rim * rim:
+        return LooseCoins(np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0),
+                          np.zeros(0, bool), 0.0)  # too few edges for any coin: empty
     found, shares, covers = _circles(config, edges, live, inside, radii, pixels_per_mm)
+    measured = np.zeros(len(found), bool)
     if config.edge_sizes and found:
-        found = _edge_radii(config, patch, found, pixels_per_mm)
+        outlines = _edge_radii(config, patch, found, pixels_per_mm)
+        found = [(centre, radius) for centre, radius, _ in outlines]
+        measured = np.array([sized for *_, sized in outlines], bool)
     doubt, unexplained = _doubt(config, edges, live & inside[at[:, 1], at[:, 0]], found,
                                 diameters_mm[0] / 2 * pixels_per_mm)
     centres = np.array([centre for centre, _ in found], np.float64).reshape(-1, 2)
     centres += np.array([x0, y0], np.float64)
     return LooseCoins(centres, np.array([radius for _, radius in found], np.float64),
-                      np.array(shares), np.array(covers), doubt, unexplained)
+                      np.array(shares), np.array(covers), measured, doubt, unexplained)
 
 
 def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
@@ -347,50 +401,60 @@ def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
     return (config.doubt if unexplained >= config.unexplained_rim else 0.0), unexplained
 
 
-def _edge_radii(config: LooseConfig, patch: Image, found: list[tuple[FloatArray, float]],
-                pixels_per_mm: float) -> list[tuple[FloatArray, float]]:
-    """Every coin's outline measured where it meets paper, as the ray reader does: along each
-    ray no other coin blocks within ``paper_reach_mm`` beyond the rim, the outermost point
-    where the unlikeness to paper falls to half way between the coin's and the paper's, and
-    a circle fitted through those points; the circle found where fewer than ``least_rays``
-    rays see paper."""
-    unlike = np.abs(patch - PAPER).max(axis=2).astype(np.float32)
+def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float],
+             others: list[tuple[FloatArray, float]], pixels_per_mm: float, outward: float
+             ) -> tuple[FloatArray, float, bool]:
+    """The coin's outline measured where it meets paper, as the ray reader does: along each
+    ray that no coin of ``others`` blocks out to ``outward`` (px) beyond the circle, the
+    outermost point where the unlikeness to paper falls half way from the coin's to the
+    paper's, and a circle fitted through those points, and True; the circle as given and
+    False where fewer than ``least_rays`` rays see paper."""
+    centre, radius = circle
     angles = np.linspace(0, 2 * math.pi, config.rim_samples, endpoint=False)
     unit = np.column_stack([np.cos(angles), np.sin(angles)])
     step = 0.25 * pixels_per_mm
-    inner, reach = config.size_search_mm * pixels_per_mm, config.paper_reach_mm * pixels_per_mm
-    radii: list[tuple[FloatArray, float]] = []
-    for index, (centre, radius) in enumerate(found):
-        free = np.ones(len(angles), bool)
-        for other, (other_centre, other_radius) in enumerate(found):
-            if other != index:
-                for along in (radius, radius + reach):
-                    point = centre[None, :] + along * unit
-                    free &= np.hypot(*(point - other_centre[None, :]).T) > other_radius + step
-        if free.sum() < config.least_rays:
-            radii.append((centre, radius))
-            continue
-        rings = np.arange(radius - inner, radius + reach + 1e-9, step)
-        points = centre[None, None, :] + rings[None, :, None] * unit[free][:, None, :]
-        samples = cv2.remap(unlike, points[..., 0].astype(np.float32),
-                            points[..., 1].astype(np.float32), cv2.INTER_LINEAR)
-        paper = np.median(samples[:, -4:], axis=1)
-        coin = samples[:, : len(rings) - 4].max(axis=1)
-        half = (coin + paper)[:, None] / 2
-        above = samples >= half
-        outermost = len(rings) - 1 - np.argmax(above[:, ::-1], axis=1)
-        clear = (coin - paper > config.least_step * PAPER) & (outermost < len(rings) - 4)
-        if clear.sum() < config.least_rays:
-            radii.append((centre, radius))
-            continue
-        edge = outermost[clear]
-        low = samples[clear, np.minimum(edge + 1, len(rings) - 1)]
-        high = samples[clear, edge]
-        fraction = np.clip((high - half[clear, 0]) / np.maximum(high - low, 1e-6), 0, 1)
-        distances = rings[edge] + fraction * step
-        points = centre[None, :] + distances[:, None] * unit[free][clear]
-        radii.append(_circle_through(points, centre, radius, inner))
-    return radii
+    inner = config.size_search_mm * pixels_per_mm
+    free = np.ones(len(angles), bool)
+    for other_centre, other_radius in others:
+        for along in (radius, radius + outward):
+            point = centre[None, :] + along * unit
+            free &= np.hypot(*(point - other_centre[None, :]).T) > other_radius + step
+    if free.sum() < config.least_rays:
+        return centre, radius, False
+    rings = np.arange(radius - inner, radius + outward + 1e-9, step)
+    points = centre[None, None, :] + rings[None, :, None] * unit[free][:, None, :]
+    samples = cv2.remap(unlike, points[..., 0].astype(np.float32),
+                        points[..., 1].astype(np.float32), cv2.INTER_LINEAR)
+    paper = np.median(samples[:, -4:], axis=1)
+    coin = samples[:, : len(rings) - 4].max(axis=1)
+    half = (coin + paper)[:, None] / 2
+    outermost = len(rings) - 1 - np.argmax((samples >= half)[:, ::-1], axis=1)
+    clear = (coin - paper > config.least_step * PAPER) & (outermost < len(rings) - 4)
+    if clear.sum() < config.least_rays:
+        return centre, radius, False
+    edge = outermost[clear]
+    low = samples[clear, np.minimum(edge + 1, len(rings) - 1)]
+    high = samples[clear, edge]
+    fraction = np.clip((high - half[clear, 0]) / np.maximum(high - low, 1e-6), 0, 1)
+    distances = rings[edge] + fraction * step
+    through = centre[None, :] + distances[:, None] * unit[free][clear]
+    fitted, size = _circle_through(through, centre, radius, inner + outward)
+    return fitted, size, size != radius
+
+
+def _edge_radii(config: LooseConfig, patch: Image, found: list[tuple[FloatArray, float]],
+                pixels_per_mm: float) -> list[tuple[FloatArray, float, bool]]:
+    """Every coin's outline measured again with every other coin known (:func:`_outline`,
+    out to ``paper_reach_mm`` beyond its circle), and whether it was."""
+    unlike = _unlike(patch)
+    reach = config.paper_reach_mm * pixels_per_mm
+    return [_outline(config, unlike, circle, found[:index] + found[index + 1:], pixels_per_mm,
+                     reach) for index, circle in enumerate(found)]
+
+
+def _unlike(patch: Image) -> Image:
+    """How unlike paper each pixel is: its largest channel difference."""
+    return np.abs(patch - PAPER).max(axis=2).astype(np.float32)
 
 
 def _circle_through(points: FloatArray, centre: FloatArray, radius: float, reach: float

@@ -183,6 +183,12 @@ def read_view(
     chosen, frame = _coins_and_frame(config, candidates, presence, _kind_priors(profile))
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
+    # Silver coins differ by their size alone: one deep in a pile, whose size no ray could
+    # measure against paper, is a doubtful kind.
+    unsized = ~candidates.sized[chosen] & np.array(
+        [COIN_KINDS[kind][2] == "silver" for kind in kinds], bool).reshape(-1)
+    confidence = np.where(unsized, np.minimum(confidence, config.loose.unsized_confidence),
+                          confidence)
     under = candidates.under_pawn[chosen]
     confidence = np.where(under, np.minimum(confidence, config.coins.hidden_confidence),
                           confidence)
