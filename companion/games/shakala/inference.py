@@ -99,7 +99,7 @@ def _plan_moves(position: ShakalaPosition, seen: Seen, origin: int, plan: Plan
     before = list(position.pits)
     before[origin] = ()
     drops = dict(plan.slots)
-    if not _untouched_agree(position, seen, before, drops):
+    if not _counts_agree(position, seen, before, drops):
         return
     for placed in _placements(position, seen, before, position.pits[origin], plan.slots):
         sown = list(before)
@@ -112,11 +112,12 @@ def _plan_moves(position: ShakalaPosition, seen: Seen, origin: int, plan: Plan
                     yield ShakalaMove(origin, _drops(plan, placed, chain), taken), outcome
 
 
-def _untouched_agree(position: ShakalaPosition, seen: Seen, before: Sequence[Beads],
-                     drops: Mapping[int, int]) -> bool:
-    """Whether the pits the route drops nothing into can look as seen: the mover's unchanged,
-    the opponent's at most short of some gems (a capture), and each pit's count of beads can
-    follow from the drops."""
+def _counts_agree(position: ShakalaPosition, seen: Seen, before: Sequence[Beads],
+                  drops: Mapping[int, int]) -> bool:
+    """Whether every pit the camera knows can hold what it holds after a route dropping
+    ``drops`` beads a pit: the mover's pits exactly their beads plus the drops, the
+    opponent's at most that many (a capture takes gems), and a pit the route misses as it was
+    but for gems captured from it."""
     pits, _ = seen
     theirs = side_pits(other(position.to_move))
     for pit, now in enumerate(pits):
