@@ -4,10 +4,12 @@ a fork, the gem taken) and confirm takes the one picked, a wrong sowing is rejec
 pits to put right, feeding, captures, the endgame and the win are announced. Observations are a
 camera's counts per pit and cup."""
 
+import random
+
 from companion.games.shakala import GAME
 from companion.referee import Phase, Press, Record, Referee, Seen, WantFrame
 from contract.observation import Observation, RegionReading
-from tests.games.shakala.helpers import board
+from tests.games.shakala.helpers import board, random_sowing
 
 
 def camera_sees(position, doubted=(), moved=None):
@@ -98,6 +100,24 @@ def test_a_sloppy_sowing_is_rejected_with_the_pits_to_put_right():
     assert referee.position == start and referee.phase is Phase.TURN
     assert "H" in ruling["regions"]
     assert "H should hold" in referee.view().message
+    # the sowing made is found as the nearest legal move, off by the slipped coin's two pits
+    assert "The nearest legal move, B-C2-Ds, differs at D, H." in referee.view().message
+
+
+def test_the_nearest_sowing_is_found_in_a_pit_of_every_bead():
+    """Every bead of the game in H (more bead orders than could ever be listed): the slipped
+    coin's sowing is still found, by taking each region and pair of regions in doubt."""
+    position = board({"H": "s" * 16 + "1122334411223344"})
+    referee = Referee(GAME, position, position=position)
+    after = random_sowing(position, random.Random(3))
+    source = next(region for region in "efgh" if GAME.layout(after).stacks().get(region))
+    effects = play(referee, 1, camera_sees(after, moved=(source, "cup-south")))
+    assert records(effects, "ruling")[0]["ruling"] == "reject"
+    message = referee.view().message
+    nearest = message.split("The nearest legal move, ")[1].split(". ")[0]
+    named, regions = nearest.split(", differs at ")
+    assert set(regions.split(", ")) == {source, "cup-south"}
+    assert GAME.apply(position, GAME.parse_move(named)) == after
 
 
 def test_feeding_is_announced_when_the_opponent_has_no_beads():

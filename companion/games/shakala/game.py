@@ -45,7 +45,12 @@ from companion.games.base import (
 )
 from companion.games.shakala import at_table
 from companion.games.shakala.board import PIT_NAMES, SIDES, other, side_pits
-from companion.games.shakala.inference import doubted_regions, fitting_moves, seen_beads
+from companion.games.shakala.inference import (
+    doubted_regions,
+    fitting_moves,
+    nearest_moves,
+    seen_beads,
+)
 from companion.games.shakala.legality import play_checked
 from companion.games.shakala.moves import ShakalaMove, parse_move
 from companion.games.shakala.position import (
@@ -167,6 +172,17 @@ class Shakala(Game):
         position = _position(position)
         seen = seen_beads(position, observation, unsure)
         return [] if seen is None else list(fitting_moves(position, seen))
+
+    def forced(self, position: Position) -> Move | None:
+        """None: Shakala has no pass, and a player with beads always has a sowing to choose
+        (listing moves to find out could take for ever in a pit of many beads)."""
+        return None
+
+    def nearest_moves(self, position: Position, observation: Observation, most: int
+                      ) -> list[Move] | None:
+        """The moves whose pits and cups differ from ``observation`` in one region, else two
+        (a slipped bead); none when all differ in more."""
+        return list(nearest_moves(_position(position), observation, most))
 
     def choice_labels(self, position: Position, moves: Sequence[Move]) -> list[str]:
         """What tells each move from the others: the route at a fork, the gem taken."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations
 
 from companion.games.shakala.board import PIT_NAMES, other, owner, side_pits
 from companion.games.shakala.moves import ShakalaMove, Take
@@ -43,6 +44,8 @@ Seen = tuple[tuple[Beads | None, ...], tuple[Beads | None, Beads | None]]
 #: A region read with less confidence than this is in doubt (the referee's
 #: ``companion.judging.UNSURE_CONFIDENCE``, which a test holds equal).
 DOUBT_BELOW = 0.5
+#: How many regions a rejected sowing may differ in for its nearest legal move to be sought.
+NEAREST_REGIONS = 2
 
 
 def doubted_regions(observation: Observation) -> frozenset[str]:
@@ -72,6 +75,27 @@ def seen_beads(position: ShakalaPosition, observation: Observation,
             return None
         found.append(tuple(sorted(values[kind] for kind in reading.kinds)))
     return tuple(found[:16]), (found[16], found[17])
+
+
+def nearest_moves(position: ShakalaPosition, observation: Observation, most: int,
+                  farthest: int = NEAREST_REGIONS) -> list[ShakalaMove]:
+    """Up to ``most`` moves whose result differs from ``observation`` in the fewest pits and
+    cups, one region and then two (the pits a slipped bead leaves and lands in); none when
+    every move differs in more. Each region or pair is taken in doubt in turn, so the sowing
+    the player made is found even among millions of bead orders."""
+    found: dict[ShakalaMove, None] = {}
+    for size in range(1, farthest + 1):
+        for regions in combinations(REGIONS, size):
+            seen = seen_beads(position, observation, frozenset(regions))
+            if seen is None:
+                continue
+            for move in fitting_moves(position, seen):
+                found.setdefault(move, None)
+                if len(found) >= most:
+                    return list(found)
+        if found:
+            return list(found)
+    return []
 
 
 def fitting_moves(position: ShakalaPosition, seen: Seen) -> list[ShakalaMove]:
