@@ -9,7 +9,9 @@ sure, then with two pits and a cup in doubt (the referee's ask path). Times are 
 this process (the machine may be shared) with wall time beside them. Counts: readings
 identified as one move (must be all of the sure ones). The last line compares, on positions
 from random games, the worked-back inference with listing every legal move and comparing
-(the straightforward way), in the same run.
+(the straightforward way), in the same run. Also timed: the referee's nearest legal move
+to a reading with one coin slipped into another pit (a rejected sowing), found by taking each
+region and then each pair in doubt.
 """
 
 import random
@@ -72,9 +74,39 @@ def bench_case(name, pits, rng):
             cpu.append(took_cpu)
             wall.append(took_wall)
         what = "2 pits + a cup in doubt" if doubt else "every region sure"
-        print(f"{name:28} {what:24} CPU median {statistics.median(cpu):6.2f} ms, max "
-              f"{max(cpu):6.2f} ms (wall max {max(wall):6.1f} ms); {alone}/{READINGS} "
-              "identified as one move")
+        print_times(name, what, cpu, wall, f"{alone}/{READINGS} identified as one move")
+    bench_nearest(name, position, rng)
+
+
+def bench_nearest(name, position, rng):
+    """A slipped coin (one coin of a pit the move filled lies in the next pit): the referee's
+    nearest legal move, each region and pair of regions taken in doubt in turn."""
+    cpu, wall, found_made = [], [], 0
+    for _ in range(max(3, READINGS // 10)):
+        after = random_sowing(position, rng)
+        coins = GAME.layout(after).stacks()
+        source = rng.choice(sorted(region for region in coins if len(region) == 1))
+        target = rng.choice([region for region in "ABCDEFGHabcdefgh" if region != source])
+        regions = {name: RegionReading(count=len(text), kinds=tuple(sorted(text)))
+                   for name, text in coins.items()}
+        moved = coins[source][0]
+        left = coins[source][1:]
+        regions[source] = RegionReading(count=len(left), kinds=tuple(sorted(left)))
+        there = coins.get(target, "") + moved
+        regions[target] = RegionReading(count=len(there), kinds=tuple(sorted(there)))
+        near, took_cpu, took_wall = timed(GAME.nearest_moves, position, Observation(regions), 8)
+        found_made += any(GAME.apply(position, move) == after for move in near)
+        cpu.append(took_cpu)
+        wall.append(took_wall)
+    print_times(name, "nearest to a slipped coin", cpu, wall,
+                f"{found_made}/{len(cpu)} found the sowing made")
+
+
+def print_times(name, what, cpu, wall, counted):
+    print(f"{name:28} {what:26} CPU median {statistics.median(cpu):7.2f} ms, max "
+          f"{max(cpu):7.2f} ms (wall max {max(wall):7.1f} ms); {counted}")
+
+
 
 
 def random_positions(count, seed=20):
