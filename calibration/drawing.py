@@ -8,6 +8,7 @@ Markers are emitted as one filled rectangle per black cell, taken from OpenCV's 
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import cache
@@ -37,6 +38,13 @@ TRAY_FRAME_MM = 1.0
 WALL: Colour = BORDER
 #: Stars and X's on squares: outlines of this colour, ``0.01 s`` wide (at least 0.35 mm).
 SYMBOL: Colour = (128, 138, 150)
+
+#: The two tracks of a mancala board, as arrows: the inner track blue, the outer one orange, in
+#: lines :data:`TRACK_LINE_MM` wide with heads :data:`TRACK_HEAD_MM` long; labels in BORDER.
+INNER_TRACK: Colour = (40, 96, 168)
+OUTER_TRACK: Colour = (208, 110, 30)
+TRACK_LINE_MM = 1.2
+TRACK_HEAD_MM = 5.0
 
 #: Cells on a side of a DICT_4X4_50 marker, black border included.
 MARKER_CELLS = 6
@@ -117,9 +125,12 @@ def _square_items(region: Region, index: int, label_mm: float) -> list[Item]:
 
 
 def _pit_items(region: Region, label_mm: float) -> list[Item]:
+    """A pale filled circle or rectangle with a thin rim and the region's name inside its
+    bottom edge; a round pit's name is a tenth of its radius tall (3 to 8 mm)."""
     shape = region.shape
     items: list[Item] = []
     if isinstance(shape, Circle):
+        label_mm = max(label_mm, min(8.0, 0.1 * shape.radius))
         items.append(FilledCircle(shape, GRID_LINE))
         items.append(FilledCircle(Circle(shape.centre, shape.radius - 0.5), PIT_FILL))
         x, y = shape.centre
@@ -157,25 +168,44 @@ def _outline(points: list[Point], width: float) -> list[Item]:
 
 
 def _ring_mark_items(mark: Mark) -> list[Item]:
-    """A bar (dark for a corner, in the seat's colour for a seat) or a label's text."""
+    """A bar turned by the mark's angle: dark for a corner, grey for a space's tick, in the
+    seat's colour for a seat."""
     x, y = mark.rect.centre
     colour = ({"corner": BORDER, "space": GRID_LINE}.get(mark.kind)
               or (colour_rgb(mark.colour) if mark.colour else LABEL))
     length, width = mark.rect.size
-    if mark.kind == "label":
-        return [Text((x, y + width / 2), width, mark.text, colour, "centre")]
     angle = math.radians(mark.angle_deg)
     half = (length / 2 * math.cos(angle), length / 2 * math.sin(angle))
     return [Line((x - half[0], y - half[1]), (x + half[0], y + half[1]), width, colour)]
 
 
+def _arrow_items(path: tuple[Point, ...], colour: Colour) -> list[Item]:
+    """Lines along ``path`` and a head of two strokes at its last point, 30 degrees aside."""
+    items: list[Item] = [Line(start, end, TRACK_LINE_MM, colour)
+                         for start, end in itertools.pairwise(path)]
+    (x0, y0), (x1, y1) = path[-2], path[-1]
+    back = math.atan2(y0 - y1, x0 - x1)
+    for turn in (-math.pi / 6, math.pi / 6):
+        angle = back + turn
+        tip = (x1 + TRACK_HEAD_MM * math.cos(angle), y1 + TRACK_HEAD_MM * math.sin(angle))
+        items.append(Line((x1, y1), tip, TRACK_LINE_MM, colour))
+    return items
+
+
 def _mark_items(mark: Mark, square_mm: float) -> list[Item]:
-    """A wall bar, a five-pointed star outline (a point towards North), an X, or a ring
-    mark."""
-    if mark.kind in ("corner", "seat", "label", "space"):
+    """A wall bar, a five-pointed star outline (a point towards North), an X, a ring's bar, a
+    track arrow or a label (grey unless the mark names a colour)."""
+    if mark.kind in ("corner", "seat", "space"):
         return _ring_mark_items(mark)
     if mark.kind == "wall":
         return [FilledRect(mark.rect, WALL)]
+    if mark.kind in ("inner-track", "outer-track"):
+        return _arrow_items(mark.path, INNER_TRACK if mark.kind == "inner-track" else OUTER_TRACK)
+    if mark.kind == "label":
+        x, y = mark.rect.centre
+        height = mark.rect.size[1]
+        colour = colour_rgb(mark.colour) if mark.colour else LABEL
+        return [Text((x, y + height / 2), height, mark.text, colour, "centre")]
     width = max(0.35, 0.01 * square_mm)
     x, y = mark.rect.centre
     half = mark.rect.size[0] / 2

@@ -29,9 +29,11 @@ MARKER_DICTIONARY = "DICT_4X4_50"
 RegionKind = Literal["square", "pit", "track", "cup", "tray", "discard"]
 
 #: Printed marks that are no region: a thick ``wall`` line, a ``star``, an X (``cross``); on a
-#: ring, a dark bar by a ``corner`` space, a bar of a ``seat``'s colour, a ``label`` and the
-#: grey ticks that show where a round ``space`` lies.
-MarkKind = Literal["wall", "star", "cross", "corner", "seat", "label", "space"]
+#: ring, a dark bar by a ``corner`` space, a bar of a ``seat``'s colour and the grey ticks that
+#: show where a round ``space`` lies; an arrow along a track (``inner-track`` or
+#: ``outer-track``, a mancala's two tracks) and a ``label`` (words printed on the mat).
+MarkKind = Literal["wall", "star", "cross", "corner", "seat", "label", "space", "inner-track",
+                   "outer-track"]
 
 Point = tuple[float, float]
 
@@ -101,11 +103,17 @@ Shape = Rect | Circle
 
 @dataclass(frozen=True)
 class Region:
-    """One named place on a mat where coins and pawns lie: a square, pit, track space or cup."""
+    """One named place on a mat where coins and pawns lie: a square, pit, track space or cup.
+
+    A ``piled`` region (a pit or cup of loose coins) is one where hands drop coins in heaps,
+    touching and partly covering each other, rather than setting them down apart: the camera
+    then reads it as a pile (:mod:`vision.loose`).
+    """
 
     name: str
     kind: RegionKind
     shape: Shape
+    piled: bool = False
 
     @property
     def centre(self) -> Point:
@@ -123,7 +131,9 @@ class Mark:
     two diagonals) are outlines inscribed in ``rect``, a square centred on their square's centre.
     A ``corner``, ``seat`` or ``space`` bar fills ``rect`` turned by ``angle_deg`` about its
     centre (its length along x before the turn; see :mod:`calibration.ring_mat`), a seat's in
-    the colour named ``colour``; a ``label`` prints ``text`` centred on ``rect``.
+    the colour named ``colour``; a track arrow runs along ``path`` (its first point to its
+    last, the head at the last) and ``rect`` bounds it; a ``label`` prints ``text`` centred on
+    ``rect``.
     """
 
     kind: MarkKind
@@ -131,6 +141,7 @@ class Mark:
     colour: str = ""
     text: str = ""
     angle_deg: float = 0.0
+    path: tuple[Point, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -478,6 +489,11 @@ def test_card_mat(spot_mm: float = 110.0) -> MatGeometry:
 
 
 test_card_mat.__test__ = False  # type: ignore[attr-defined]  # a factory, not a pytest test
+def _shakala_mat() -> MatGeometry:
+    """Shakala's mat, built in its own module (:mod:`calibration.shakala_mat`)."""
+    from calibration.shakala_mat import shakala_mat
+
+    return shakala_mat()
 
 
 #: Mat factories by game name; each takes no arguments or keyword options with defaults.
@@ -485,6 +501,7 @@ test_card_mat.__test__ = False  # type: ignore[attr-defined]  # a factory, not a
 _MATS: dict[str, Callable[[], MatGeometry]] = {
     "coin-isolation": coin_isolation_mat,
     "coin-grid": coin_grid_mat,
+    "shakala": _shakala_mat,
     "test-pits": test_pit_mat,
     "test-ring": test_ring_mat,
     "test-cards": test_card_mat,

@@ -1,9 +1,10 @@
 """The demo: a whole game on a simulated table, refereed by the same code as a real one.
 
 The :class:`Director` plays the people at the table. It owns the physical board (what the synthetic
-camera renders), reaches over it with a hand while a bot's move is made, then presses the mover's
-button on the software panel. Now and then a bot is sloppy (knocks a coin off a square while
-moving); the referee rejects, and the director puts the board right and presses again. When the
+camera renders), reaches over it with a hand while a bot's move is made (sowing pit after pit
+where coins lie loose), then presses the mover's button on the software panel. Now and then a
+bot is sloppy (knocks a coin off a square while moving, or drops a coin into the wrong pit);
+the referee rejects, and the director puts the board right and presses again. When the
 referee asks which of several look-alike moves was meant, the director steps through the
 candidates with select and confirms the one it made. When the camera misreads a board the
 director laid correctly, it does what a person would: straightens the coins and presses again
@@ -92,7 +93,8 @@ class DemoReport:
     move accepted and taken back); ``rethrows`` counts dice thrown flat that the camera could not
     read and asked to be thrown again, ``dice_wrong`` dice the journal holds with another value
     than the one thrown (both are among ``misreads``); ``moves`` is the line of play the journal
-    holds.
+    holds; ``capped_at`` is the game's demo cap (``Game.demo_ply_cap``) when the demo stopped
+    there.
     """
 
     turns: int = 0
@@ -109,6 +111,7 @@ class DemoReport:
     gave_up: str | None = None
     final_position: dict[str, Any] | None = None
     scores: dict[int, int] = field(default_factory=dict)
+    capped_at: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The report as the summary's JSON."""
@@ -127,6 +130,7 @@ class DemoReport:
             "gave_up": self.gave_up,
             "scores": {str(player): cents for player, cents in self.scores.items()},
             "final_position": self.final_position,
+            "capped_at": self.capped_at,
             "press_to_verdict_ms": {
                 "median": round(ordered[len(ordered) // 2], 1) if ordered else None,
                 "max": round(ordered[-1], 1) if ordered else None,
@@ -145,6 +149,7 @@ class PhysicalBoard:
         self._reach = simulated_hands(camera, seed)
         self.squares: dict[str, str] = {}
         self.pawns: dict[str, str] = {}
+        self.loose: set[str] = set()
 
     def lay_out(self, table: TableState) -> None:
         """Make the table hold what ``table`` says (coins, and pawns or flat tokens in their
@@ -152,18 +157,37 @@ class PhysicalBoard:
         self.squares = table.stacks()
         self.pawns = {region: self._colours[contents.token] for region, contents in table.items()
                       if contents.token is not None}
+        self.loose |= {name for name, contents in table.items() if contents.loose}
+        self._show()
+
+    def _show(self) -> None:
+        """Show the camera what lies here now (tokens flat or standing, as the game plays)."""
+        squares = {name: held for name, held in self.squares.items() if held}
         if self._flat:
-            self.camera.show(self.squares, {}, tokens=self.pawns)
+            self.camera.show(squares, {}, tokens=self.pawns)
         else:
-            self.camera.show(self.squares, self.pawns)
+            self.camera.show(squares, self.pawns)
+
+    def put(self, region: str, coins: str) -> None:
+        """Make ``region`` hold ``coins`` (a hand sowing into a pit)."""
+        self.squares[region] = coins
+        self._show()
 
     def knock_off(self, rng: random.Random) -> str | None:
-        """Sloppiness: remove the top coin of a random untouched square; returns the square."""
+        """Sloppiness: remove the top coin of a random untouched square, or where coins lie
+        loose (pits), drop one coin into the wrong pit; returns the square it left."""
         choices = sorted(square for square in self.squares if square not in self.pawns)
         if not choices:
             return None
         square = rng.choice(choices)
-        self.squares[square] = self.squares[square][:-1]
+        coins = self.squares[square]
+        if square in self.loose:
+            coin = rng.choice(coins)
+            self.squares[square] = coins.replace(coin, "", 1)
+            wrong = rng.choice(sorted(self.loose - {square}))
+            self.squares[wrong] = self.squares.get(wrong, "") + coin
+        else:
+            self.squares[square] = coins[:-1]
         self.camera.show(self.squares, self.pawns)
         return square
 
@@ -212,13 +236,18 @@ class Director(RollingDirector, CardDirector):
         table.on_verdict(self._verdict)
 
     def run(self, stop: threading.Event) -> DemoReport:
-        """Play until the game ends, ``max_turns`` is reached, ``stop`` is set or it gives up."""
+        """Play until the game ends, ``max_turns`` (or else the game's demo cap) is reached,
+        ``stop`` is set or it gives up."""
         referee = self.table.parts.referee
         if referee.phase is Phase.SETUP and not self._confirm_layout(stop):
             return self._finish()
+        cap = self.game.demo_ply_cap
+        limit = self.options.max_turns if self.options.max_turns is not None else cap
         while not stop.is_set() and referee.phase is not Phase.OVER:
             self.report.turns = self._plies()
-            if self.options.max_turns is not None and self.report.turns >= self.options.max_turns:
+            if limit is not None and self.report.turns >= limit:
+                if self.options.max_turns is None:
+                    self.report.capped_at = limit
                 break
             if not self._play_turn(stop):
                 break
@@ -277,7 +306,7 @@ class Director(RollingDirector, CardDirector):
         move = self._card_move(position, mover, rng) or self._choose(position, mover, rng)
         after = self.game.apply(position, move)
         expected = self._settled(after)
-        self._move_by_hand(after, self.game.mover_part(position, move))
+        self._sow_by_hand(move, after, self.game.mover_part(position, move))
         sloppy = rng.random() < self.options.sloppy_rate and self.board.knock_off(rng) is not None
         for _ in range(self.options.max_tries):
             if stop.is_set():
@@ -385,6 +414,24 @@ class Director(RollingDirector, CardDirector):
         self.board.straighten(self._fix_rng.randrange(1, 2**31))
         self.board.hand(False)
         self._pause(0.5)
+
+    def _sow_by_hand(self, move: Move, after: Position, part: TableState | None = None) -> None:
+        """Make ``move`` by hand; where coins lie loose (pits), the hand empties the first
+        region the move names, then fills the others one at a time, in the move's order."""
+        target = self.game.layout(after).stacks()
+        regions = [region for region in move.regions() if region in self.board.loose]
+        if len(regions) < 2:
+            self._move_by_hand(after, part)
+            return
+        self.board.hand(True)
+        self._pause(0.2)
+        for region in regions:
+            self.board.put(region, target.get(region, ""))
+            self._pause(0.15)
+        self._wait_frames(1)
+        self.board.lay_out(self.game.layout(after))
+        self._pause(0.2)
+        self.board.hand(False)
 
     def _move_by_hand(self, after: Position, part: TableState | None = None) -> None:
         """Reach over the board and leave it as ``after`` shows it (or as ``part``: the

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from companion.games.base import Game, Move, Position
-from contract.observation import COIN_KINDS, Observation
+from contract.observation import COIN_KINDS, Observation, RegionReading
 from contract.table_state import RegionLook, coins_text, seen_looks
 
 #: How many legal moves a rejection looks through for the nearest one; enough for ordinary
@@ -115,7 +115,14 @@ def nearest_moves(
 ) -> tuple[list[Move], list[Difference]]:
     """Every legal move (up to ``most``, first found first) whose result looks as much like
     ``seen`` as any, and the differences of the first; looks through at most
-    :data:`NEAREST_MOVE_LIMIT` of ``moves`` (by default every legal move)."""
+    :data:`NEAREST_MOVE_LIMIT` of ``moves`` (by default every legal move, unless the game finds
+    the nearest itself: :meth:`~companion.games.base.Game.nearest_moves`)."""
+    if moves is None:
+        near = game.nearest_moves(position, _observation_of(seen), most)
+        if near is not None:  # the game's own search; empty when no move is near
+            if not near:
+                return [], []
+            return near, differences(appearance(game, game.apply(position, near[0])), seen)
     candidates = moves if moves is not None else game.iter_moves(position)
     best: list[Move] = []
     best_diff: list[Difference] = []
@@ -128,6 +135,12 @@ def nearest_moves(
         if not best_diff and len(best) >= most:
             break  # nothing nearer is possible, and no room for more alike
     return best, best_diff
+
+
+def _observation_of(seen: Mapping[str, RegionLook]) -> Observation:
+    """The observation a camera reports when it sees ``seen``."""
+    return Observation({name: RegionReading(look.coin, look.pawn, count=look.count,
+                                            kinds=look.kinds) for name, look in seen.items()})
 
 
 def unsure_squares(
@@ -145,10 +158,14 @@ def moves_fitting_except(
     """Legal moves whose look differs from ``observation`` only on ``unsure`` squares.
 
     The camera's doubtful squares are not held against a move; the squares it is sure of must
-    all agree. Looks through at most :data:`NEAREST_MOVE_LIMIT` moves.
+    all agree. Looks through at most :data:`NEAREST_MOVE_LIMIT` moves, unless the game works
+    them out itself (:meth:`~companion.games.base.Game.candidates_except`).
     """
     if not unsure:
         return []
+    worked_out = game.candidates_except(position, observation, unsure)
+    if worked_out is not None:
+        return worked_out
     seen = seen_looks(observation)
     return [
         move

@@ -165,13 +165,14 @@ class Referee(RollingReferee, CardReferee):
         position = state.position
         playing = position is not None and state.phase is not Phase.OVER
         candidates = tuple(move.text() for move in state.candidates)
+        labels = tuple(self._labels())
         listing = state.phase in (Phase.CHOOSING, Phase.ROLL)
         selected = state.selected if listing else None
         path: tuple[str, ...] = ()
         label = ""
         if selected is not None and state.candidates:
             path = state.candidates[selected].regions()
-            label = f"{selected + 1} of {len(candidates)}: {candidates[selected]}"
+            label = f"{selected + 1} of {len(candidates)}: {labels[selected]}"
         return RefereeView(
             phase=state.phase,
             position=position,
@@ -200,6 +201,9 @@ class Referee(RollingReferee, CardReferee):
             awaited_roll=(state.tally.awaited() if state.tally is not None
                           and state.phase is Phase.ROLL else None),
             facts=self._facts(),
+            candidate_labels=labels if listing else (),
+            last_path=(state.history[-1].move.regions()
+                       if state.history and playing and not listing else ()),
         )
 
     # Events -------------------------------------------------------------------------------------
@@ -527,12 +531,19 @@ class Referee(RollingReferee, CardReferee):
         told = self.game.prompt(self._current()) if prompt and state.phase is Phase.TURN else ""
         self._say(f"{message} {told}".strip(), "info")
 
+    def _labels(self) -> list[str]:
+        """What the screen says of each candidate (the game's words for what tells it apart)."""
+        state = self._state
+        if not state.candidates or state.position is None or state.phase is Phase.ROLL:
+            return [move.text() for move in state.candidates]
+        return self.game.choice_labels(state.position, state.candidates)
+
     def _say_choice(self) -> None:
         state = self._state
-        move = state.candidates[state.selected]
+        label = self._labels()[state.selected]
         self._say(
             f"{len(state.candidates)} moves look the same to the camera. Showing "
-            f"{state.selected + 1}: {move.text()}. Select shows the next, confirm accepts it.",
+            f"{state.selected + 1}: {label}. Select shows the next, confirm accepts it.",
             "warning",
         )
 

@@ -106,7 +106,9 @@ Effect = Lights | Record | WantFrame | Begin
 
 @dataclass(frozen=True)
 class RefereeView:
-    """Everything the side screen needs from the referee, as plain values."""
+    """Everything the side screen needs from the referee, as plain values: ``candidates`` are
+    move texts, ``candidate_labels`` what the screen says of each (the game's words for what
+    tells it apart); ``last_path`` the regions of the last move accepted this session."""
 
     phase: Phase
     position: Position | None
@@ -126,6 +128,8 @@ class RefereeView:
     table: TableState = field(default_factory=TableState)
     awaited_roll: DiceRoll | None = None
     facts: tuple[str, ...] = ()
+    candidate_labels: tuple[str, ...] = ()
+    last_path: tuple[str, ...] = ()
 
 
 def end_button_seat(button: str) -> int | None:

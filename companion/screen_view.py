@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from calibration.geometry import SEATED_MATS, Circle, MatGeometry, mat_for_game
 from companion.display.snapshot import (
+    MatNote,
     MatView,
     Message,
     PathView,
@@ -20,10 +21,16 @@ from companion.display.snapshot import (
     RegionShape,
     Severity,
     Snapshot,
+    TrackArrow,
 )
 from companion.games import Game, get_game
 from companion.referee import Phase, RefereeView
 from contract.colours import colour_rgb
+
+#: Printed marks the screen repeats: track arrows between the pits, labels naming forks and
+#: joins.
+TRACK_MARKS = frozenset({"inner-track", "outer-track"})
+NOTE_ENDINGS = (" fork", " join")
 
 
 @dataclass(frozen=True)
@@ -74,7 +81,25 @@ def _board_of(geometry: MatGeometry) -> BoardShape:
         shapes.append(RegionShape(region.name, region.kind, isinstance(region.shape, Circle),
                                   low_x - left, low_y - top, high_x - low_x, high_y - low_y))
     area = geometry.play_area
-    return BoardShape(mat=MatView(area.right - area.left, area.bottom - area.top, tuple(shapes)))
+    pits = [region.shape.bounds() for region in geometry.regions if region.kind == "pit"]
+    arrows = tuple(TrackArrow(mark.kind, tuple((x - left, y - top) for x, y in mark.path))
+                   for mark in geometry.marks if mark.kind in TRACK_MARKS and mark.path
+                   and _among(mark.path[0], pits))
+    notes = tuple(MatNote(mark.text, mark.rect.centre[0] - left, mark.rect.centre[1] - top)
+                  for mark in geometry.marks
+                  if mark.kind == "label" and mark.text.endswith(NOTE_ENDINGS))
+    return BoardShape(mat=MatView(area.right - area.left, area.bottom - area.top, tuple(shapes),
+                                  arrows, notes))
+
+
+def _among(point: tuple[float, float], boxes: Sequence[tuple[float, float, float, float]]
+           ) -> bool:
+    """Whether ``point`` lies within the span of ``boxes`` (low x, low y, high x, high y):
+    a track arrow between pits, not one of a legend beside them."""
+    if not boxes:
+        return False
+    return (min(box[0] for box in boxes) <= point[0] <= max(box[2] for box in boxes)
+            and min(box[1] for box in boxes) <= point[1] <= max(box[3] for box in boxes))
 
 
 def seat_colour(game: Game, seat: int) -> str:
@@ -135,7 +160,7 @@ def snapshot_of(
         targets=view.targets,
         problems=frozenset(view.marked),
         path=path,
-        candidates=view.candidates,
+        candidates=view.candidate_labels or view.candidates,
         candidates_heading=("Or enter it here (select, confirm):" if view.phase is Phase.ROLL
                             else "Which move was it?"),
         selected=view.selected,
@@ -145,6 +170,7 @@ def snapshot_of(
         facts=view.facts,
         tokens=tuple(sorted((name, int(contents.token)) for name, contents in view.table.items()
                             if contents.token is not None and contents.token.isdigit())),
+        last_path=view.last_path if board.mat is not None else (),
     )
 
 

@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from contract.observation import COIN_KINDS
 from vision.faces import clipped_mask, edge_colours, face_colours
 from vision.light import PAPER
+from vision.loose import LooseCoins, find_loose_coins, read_by_circles
 from vision.parallax import CameraOverMat
 from vision.read_config import CENTRED_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import TopView
@@ -47,7 +49,9 @@ class Candidates:
     mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
     pawn hides (K,), whether a pawn stands on the face (K,), the share of the face the camera
     clipped (K,), contrast (K,), how far its seed
-    stood out (K,), each one's region index by its fitted centre and its seed's (-1: none)."""
+    stood out (K,), each one's region index by its fitted centre and its seed's (-1: none),
+    and whether its size was measured against paper (K,; a coin deep in a pile may not be,
+    :mod:`vision.loose`)."""
 
     centres_mm: FloatArray
     tops_mm: FloatArray
@@ -63,6 +67,7 @@ class Candidates:
     strength: FloatArray
     region: NDArray[np.intp]
     seed_region: NDArray[np.intp]
+    sized: NDArray[np.bool_]
 
 
 def _second_look(
@@ -99,22 +104,27 @@ def measure_candidates(
     """Seed, fit and sample every candidate coin of the normalised view ``image`` (``mask``
     marks pawns, ``ink`` the mat's printing, see :func:`vision.seeds.find_seeds`).
 
-    Loose coins may lie close together, where one seed often stands for two and the rays of
-    one coin reach its neighbours: for up to ``loose_rounds`` more rounds, the coins found so
-    far are painted over with paper, and the regions of loose coins seeded and measured
-    again on that view."""
+    Regions where coins lie in piles (:func:`vision.loose.read_by_circles`) are left to
+    :func:`loose_candidates` (circles fitted to the rims of a crowded pile). In the other
+    regions of loose coins (coins set down apart), as coins may lie close together, where one
+    seed often stands for two and the rays of one coin reach its neighbours, for up to
+    ``loose_rounds`` more rounds the coins found so far are painted over with paper, and those
+    regions seeded and measured again on that view."""
     ppm = view.pixels_per_mm
     height, width = image.shape[:2]
     regions_at = region_map(windows, (width, height))
     clipped = clipped_mask(view.image)
     flags = _flags(clipped, mask)
+    circled_windows = [index for index, window in enumerate(windows)
+                       if read_by_circles(config.loose, window)]
+    loose = np.isin(regions_at, [index for index, window in enumerate(windows)
+                                 if window.kind in LOOSE_KINDS and index not in circled_windows])
+    circled = np.isin(regions_at, circled_windows)
     seeds, strength = _with_middles(*find_seeds(config.seeds, image, ppm, mask, ink), windows)
-    seeds, strength = _worth_measuring(config.coins, seeds, strength, regions_at, windows,
-                                       ppm)
+    seeded = np.where(circled, -1, regions_at)
+    seeds, strength = _worth_measuring(config.coins, seeds, strength, seeded, windows, ppm)
     found = _measure_seeds(config, view, image, mask, camera, regions_at, clipped, flags,
                            seeds, strength)
-    loose = np.isin(regions_at, [index for index, window in enumerate(windows)
-                                 if window.kind in LOOSE_KINDS])
     for _ in range(config.coins.loose_rounds if loose.any() else 0):
         covered = _paint_found(config.coins, image, found, view)
         seeds, strength = find_seeds(config.seeds, covered, ppm, mask, ink)
@@ -124,7 +134,7 @@ def measure_candidates(
             break
         more = _measure_seeds(config, view, covered, mask, camera, regions_at, clipped, flags,
                               seeds, strength)
-        found = _joined(found, _apart(config.coins, more, found))
+        found = joined(found, _apart(config.coins, more, found))
     return found
 
 
@@ -175,7 +185,7 @@ def _apart(config: CoinConfig, new: Candidates, found: Candidates) -> Candidates
     return replace(new, agreement=np.where(ghost, 0.0, new.agreement))
 
 
-def _joined(first: Candidates, second: Candidates) -> Candidates:
+def joined(first: Candidates, second: Candidates) -> Candidates:
     """The candidates of both, first's first."""
     return Candidates(**{item.name: np.concatenate([getattr(first, item.name),
                                                     getattr(second, item.name)])
@@ -221,7 +231,7 @@ def _measure_seeds(
     return Candidates(centres_mm, to_mm(view, tops), 2 * outlines.radii_px / ppm,
                        2 * inner.radii / ppm, faces.colours, edges, agreement, hidden,
                        faces.on_pawn > 0.5, faces.clipped, outlines.contrast, strength, region,
-                       seed_region)
+                       seed_region, np.ones(len(seeds), bool))
 
 
 def _flags(clipped: Image, pawns: Image) -> Image:
@@ -351,3 +361,39 @@ def empty_doubt(config: CoinConfig, candidates: Candidates, presence: FloatArray
         region = candidates.seed_region[index]
         doubt[region] = max(doubt[region], float(presence[index]), float(strong[index]))
     return doubt
+
+
+def loose_candidates(config: ReadConfig, view: TopView, image: Image, pawns: Image,
+                     windows: tuple[RegionWindow, ...], ink: Image | None = None
+                     ) -> tuple[Candidates, FloatArray]:
+    """The coins of every region of piled coins (:func:`vision.loose.read_by_circles`) as candidates
+    for the frame model, and each window's doubt (0 for the others). A coin's agreement is
+    the share of its uncovered rim an edge crosses; its face colour is sampled inside 0.8 of
+    its radius, which a coin lying a third over it leaves mostly bare."""
+    ppm = view.pixels_per_mm
+    sizes = [kind[1] for kind in COIN_KINDS.values()]
+    diameters = (min(sizes) + config.model.offset_mm, max(sizes) + config.model.offset_mm)
+    doubts = np.zeros(len(windows))
+    parts: list[tuple[int, LooseCoins]] = []
+    for index, window in enumerate(windows):
+        if read_by_circles(config.loose, window):
+            coins = find_loose_coins(config.loose, image, window, ppm, diameters, ink, pawns)
+            doubts[index] = coins.doubt
+            parts.append((index, coins))
+    centres = np.concatenate([coins.centres for _, coins in parts] or [np.zeros((0, 2))])
+    radii = np.concatenate([coins.radii for _, coins in parts] or [np.zeros(0)])
+    region = np.concatenate([np.full(len(coins.radii), index, np.intp)
+                             for index, coins in parts] or [np.zeros(0, np.intp)])
+    faces = face_colours(image, clipped_mask(view.image), pawns, centres, 0.8 * radii)
+    count = len(radii)
+    centres_mm = to_mm(view, centres)
+    candidates = Candidates(
+        centres_mm=centres_mm, tops_mm=centres_mm, diameters_mm=2 * radii / ppm,
+        inner_mm=np.full(count, np.nan), colours=faces.colours,
+        edge_colours=np.full((count, 2), np.nan),
+        agreement=np.concatenate([coins.rim_share for _, coins in parts] or [np.zeros(0)]),
+        hidden=np.concatenate([coins.covered for _, coins in parts] or [np.zeros(0)]),
+        under_pawn=faces.on_pawn > 0.5, clipped=faces.clipped, contrast=np.ones(count),
+        strength=np.ones(count), region=region, seed_region=region.copy(),
+        sized=np.concatenate([coins.measured for _, coins in parts] or [np.zeros(0, bool)]))
+    return candidates, doubts

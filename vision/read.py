@@ -33,6 +33,8 @@ from vision.candidates import (
     Candidates,
     coin_presence,
     empty_doubt,
+    joined,
+    loose_candidates,
     measure_candidates,
     select_coins,
 )
@@ -40,6 +42,7 @@ from vision.cards import read_discard_in_frame, read_discard_in_view
 from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.light import mat_reference, normalise, reference_blur
+from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
@@ -175,6 +178,11 @@ def read_view(
     # Discard spots hold cards, whose pips are no coins: they are read on their own.
     windows = tuple(window for window in every_window if window.kind != "discard")
     candidates = measure_candidates(config, view, image, mask, camera, windows, reference.ink)
+    loose_doubt = np.zeros(len(windows))
+    if any(read_by_circles(config.loose, window) for window in windows):
+        loose, loose_doubt = loose_candidates(config, view, image, mask, windows,
+                                              reference.ink)
+        candidates = joined(candidates, loose)
     presence = coin_presence(config.coins, candidates)
     # A coin's outline inside a flat token is the token's own rim.
     presence = np.where(inside_tokens(sightings, candidates.centres_mm), 0.0, presence)
@@ -182,6 +190,12 @@ def read_view(
     chosen, frame = _coins_and_frame(config, candidates, presence, _kind_priors(profile))
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
+    # Silver coins differ by their size alone: one deep in a pile, whose size no ray could
+    # measure against paper, is a doubtful kind.
+    unsized = ~candidates.sized[chosen] & np.array(
+        [COIN_KINDS[kind][2] == "silver" for kind in kinds], bool).reshape(-1)
+    confidence = np.where(unsized, np.minimum(confidence, config.loose.unsized_confidence),
+                          confidence)
     under = candidates.under_pawn[chosen]
     confidence = np.where(under, np.minimum(confidence, config.coins.hidden_confidence),
                           confidence)
@@ -195,7 +209,8 @@ def read_view(
         )
         name = windows[candidates.region[index]].name
         found.setdefault(name, []).append((fit, kinds[position], float(confidence[position])))
-    doubt = empty_doubt(config.coins, candidates, presence, chosen, len(windows))
+    doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
+                       loose_doubt)
     pawns_at = _pawns_by_region(sightings, geometry)
     regions: dict[str, RegionReading] = {}
     measured: list[tuple[str, CoinFit, str, float]] = []

@@ -8,6 +8,7 @@ from vision.cards import CardConfig
 from vision.dice import DiceConfig
 from vision.frame_model import FrameModelConfig
 from vision.light import LightConfig
+from vision.loose import LooseConfig
 from vision.pawns import PawnConfig
 from vision.rims import RimConfig
 from vision.seeds import SeedConfig
@@ -78,3 +79,4 @@ class ReadConfig:
     coins: CoinConfig = field(default_factory=CoinConfig)
     dice: DiceConfig = field(default_factory=DiceConfig)
     cards: CardConfig = field(default_factory=CardConfig)
+    loose: LooseConfig = field(default_factory=LooseConfig)

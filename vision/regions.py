@@ -24,12 +24,14 @@ else:
 
 @dataclass(frozen=True, eq=False)
 class RegionWindow:
-    """A region's bounding box in top-view pixels, and for round regions a mask within it."""
+    """A region's bounding box in top-view pixels, for round regions a mask within it, and
+    whether coins lie there in piles (:attr:`calibration.geometry.Region.piled`)."""
 
     name: str
     kind: str
     box: tuple[int, int, int, int]
     mask: Image | None
+    piled: bool = False
 
 
 @lru_cache(maxsize=8)
@@ -53,7 +55,8 @@ def region_windows(
             centre_y = (region.shape.centre[1] - origin_mm[1]) * pixels_per_mm - 0.5 - y0
             radius = region.shape.radius * pixels_per_mm
             cv2.circle(mask, (round(centre_x), round(centre_y)), round(radius), 1, -1)
-        windows.append(RegionWindow(region.name, region.kind, (x0, y0, x1, y1), mask))
+        windows.append(RegionWindow(region.name, region.kind, (x0, y0, x1, y1), mask,
+                                    region.piled))
     return tuple(windows)
 
 

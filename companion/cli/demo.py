@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError(f"{out} already holds a demo game; resume it with --resume {out}, "
                              "remove it, or give --out NEW_FOLDER")
     game = GameOptions(args.game, args.players, variants, args.seed)
+    cap = get_game(args.game).demo_ply_cap
     options = DemoOptions(bots=bots, seed=args.seed, sloppy_rate=args.sloppy, speed=args.speed,
                           max_turns=args.max_turns, plain_camera=args.plain_camera,
                           camera_size=args.camera_size)
@@ -96,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
     what = f"resuming {out}" if resume else (
         f"{args.game}, {args.players} players, variants {', '.join(variants) or 'none'}")
     print(f"Demo: {what}, seed {options.seed}, {mode}.", flush=True)
+    if args.max_turns is None and cap is not None and not resume:
+        print(f"{get_game(args.game).info.title} has no move limit: this demo stops after {cap} "
+              "turns unless the game ends first (--max-turns sets another cap).", flush=True)
     report = run_demo(game, options, out, headless, frames_per_second=args.fps, resume=resume,
                       on_verdict=print_ack if args.ack else None)
     write_summary(out / "summary.json", report,
@@ -112,7 +116,10 @@ def run(args: argparse.Namespace) -> int:
     say_where_it_went(out)
     if report.gave_up:
         return 1
-    return 0 if report.finished or options.max_turns is not None else 1
+    if report.capped_at is not None:
+        print(f"Stopped at the demo's cap of {report.capped_at} turns (the game has no move "
+              "limit).")
+    return 0 if report.finished or options.max_turns is not None or report.capped_at else 1
 
 
 def _new_output_folder() -> Path:

@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--game", default="coin-isolation",
                         help="which game's mat (coin-isolation, coin-grid, jokers-and-coins, "
-                             "test-pits, test-ring)")
+                             "shakala, test-pits, test-ring)")
     parser.add_argument("--out", required=True, help="output file, ending in .pdf or .png")
     parser.add_argument("--square-mm", type=number("--square-mm", 10, 200), default=None,
                         help="side of a square in mm, 27 to 200 (default 50), for "

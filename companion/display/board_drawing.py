@@ -1,11 +1,13 @@
-"""The board part of the side screen: the empty grid with its coordinates, then what lies on it
-(stacks, pawns, highlights, the path of a move) and the game-over banner over it."""
+"""The board part of the side screen: the empty grid with its coordinates (or a mat's regions
+and track arrows), then what lies on it (stacks, loose coins counted per kind, pawns,
+highlights, the path of a move, the last move's route) and the game-over banner over it."""
 
 from __future__ import annotations
 
 import pygame
 
 from companion.display.layout import Box, Layout
+from companion.display.mat_drawing import draw_count_badge, draw_loose, draw_route, draw_tracks
 from companion.display.pieces import (
     DARK_SQUARE,
     LIGHT_SQUARE,
@@ -32,6 +34,7 @@ def draw_board_background(surface: pygame.Surface, layout: Layout, cache: Sprite
     """The empty board: a grid with its coordinates, or a mat's regions with their names."""
     if layout.regions:
         _draw_regions(surface, layout, cache)
+        draw_tracks(surface, layout, cache)
         return
     pygame.draw.rect(surface, OUTLINE, layout.board.inset(-max(2, layout.cell // 20)))
     for name, box in layout.squares().items():
@@ -70,14 +73,20 @@ def draw_pieces(
 ) -> None:
     """Coins, then highlights, stack badges, the path's line, pawns and the path's step numbers,
     so that nothing important hides another."""
+    loose = layout.loose_regions
     for square, stack in snapshot.stacks:
-        draw_stack(surface, stack, layout.square(square), cache)
+        if square in loose:
+            draw_loose(surface, stack, layout.square(square), cache)
+            draw_count_badge(surface, len(stack), layout.square(square), cache)
+        else:
+            draw_stack(surface, stack, layout.square(square), cache)
     for square in snapshot.targets:
         draw_target(surface, layout.square(square))
+    draw_route(surface, [layout.square(region) for region in snapshot.last_path], cache)
     for square in snapshot.problems:
         draw_problem(surface, layout.square(square))
     for square, stack in snapshot.stacks:
-        if len(stack) > 1:
+        if len(stack) > 1 and square not in loose:
             draw_height_badge(surface, len(stack), layout.square(square), cache)
     path = [layout.square(s) for s in snapshot.path.squares] if snapshot.path else []
     draw_path_line(surface, path, layout.cell)

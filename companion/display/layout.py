@@ -88,6 +88,9 @@ class Layout:
     text: TextSizes
     regions: tuple[tuple[str, Box], ...] = ()
     round_regions: frozenset[str] = frozenset()
+    loose_regions: frozenset[str] = frozenset()
+    arrows: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = ()
+    notes: tuple[tuple[str, tuple[int, int]], ...] = ()
 
     @property
     def window(self) -> Box:
@@ -236,7 +239,15 @@ def _mat_layout(grid: Layout, mat: MatView) -> Layout:
                           max(1, round(region.height_mm * scale))))
         for region in mat.regions)
     cell = min((min(box.width, box.height) for _, box in boxes), default=grid.cell)
+
+    def at(x_mm: float, y_mm: float) -> tuple[int, int]:
+        return board.x + round(x_mm * scale), board.y + round(y_mm * scale)
+
+    arrows = tuple((arrow.kind, tuple(at(*point) for point in arrow.points))
+                   for arrow in mat.arrows)
+    notes = tuple((note.text, at(note.x_mm, note.y_mm)) for note in mat.notes)
     return replace(grid, board=board, cell=cell, regions=boxes,
+                   loose_regions=mat.loose_regions(), arrows=arrows, notes=notes,
                    round_regions=frozenset(region.name for region in mat.regions if region.round),
                    rank_labels=Box(grid.rank_labels.x, board.y, grid.rank_labels.width, height),
                    file_labels=Box(board.x, board.bottom, width, grid.file_labels.height))

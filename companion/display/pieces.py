@@ -58,8 +58,11 @@ LARGEST_COIN_MM = COIN_KINDS["Q"][1]
 
 def score_text(cents: int, unit: str = "¢") -> str:
     """A score as the screen shows it: cents in dollars and cents (``score_text(41) ==
-    "$0.41"``), any other unit after the number (``score_text(14, " coins") == "14 coins"``)."""
+    "$0.41"``), any other unit after the number (``score_text(14, " coins") == "14 coins"``,
+    ``score_text(1, " points") == "1 point"``)."""
     if unit != "¢":
+        if cents == 1 and unit.startswith(" ") and unit.endswith("s"):
+            return f"1{unit[:-1]}"
         return f"{cents}{unit}"
     sign = "-" if cents < 0 else ""
     return f"{sign}${abs(cents) // 100}.{abs(cents) % 100:02d}"

@@ -30,6 +30,8 @@ ExampleState = Literal["turn", "ask", "rejected", "game-over"]
 Point = tuple[float, float]
 
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: Region kinds whose coins lie loose side by side.
+LOOSE_KINDS = frozenset({"pit", "cup"})
 
 
 class DisplayError(CompanionError):
@@ -128,13 +130,41 @@ class RegionShape:
 
 
 @dataclass(frozen=True)
+class TrackArrow:
+    """A track arrow printed on a mat (Shakala's inner and outer tracks): its kind as the mat
+    names it (``inner-track``, ``outer-track``) and its points in mm from the play area's top
+    left, the head at the last."""
+
+    kind: str
+    points: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class MatNote:
+    """Words printed on a mat that the screen repeats (``E fork``): centred on (x, y) in mm
+    from the play area's top left."""
+
+    text: str
+    x_mm: float
+    y_mm: float
+
+
+@dataclass(frozen=True)
 class MatView:
     """A mat of any shape for the screen (a ring track, pits and cups): its play area's size in
-    mm and its regions. A plain grid of squares needs none (``files`` and ``ranks`` say it)."""
+    mm, its regions, and its track arrows and notes where it has them. A plain grid of squares
+    needs none (``files`` and ``ranks`` say it)."""
 
     width_mm: float
     height_mm: float
     regions: tuple[RegionShape, ...]
+    arrows: tuple[TrackArrow, ...] = ()
+    notes: tuple[MatNote, ...] = ()
+
+    def loose_regions(self) -> frozenset[str]:
+        """The regions whose coins lie loose side by side (pits and cups): drawn as counts
+        per kind, not as a stack."""
+        return frozenset(region.name for region in self.regions if region.kind in LOOSE_KINDS)
 
     def names(self) -> frozenset[str]:
         return frozenset(region.name for region in self.regions)
@@ -148,7 +178,9 @@ class Snapshot:
     the value stays immutable. ``targets`` are the highlighted legal targets of the player to move,
     ``problems`` the squares marked as wrong after a rejected move. ``candidates`` is the numbered
     list of moves being asked about, ``selected`` the index of the one shown (0-based).
-    ``last_moves`` are move texts, oldest first. ``result`` is set when the game is over.
+    ``last_moves`` are move texts, oldest first; ``last_path`` the regions of the last move
+    (on a mat: the pit sown, then each pit a bead fell into). ``result`` is set when the game is
+    over.
     ``to_move`` is a seat number or None (setup, game over). ``mat`` is the board of any shape
     (a ring track, pits); without it the board is a grid of ``files`` x ``ranks`` squares.
     ``facts`` are the game's lines about the table as a whole (the card just played, each
@@ -180,6 +212,7 @@ class Snapshot:
     mat: MatView | None = None
     facts: tuple[str, ...] = ()
     tokens: tuple[tuple[str, int], ...] = ()
+    last_path: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not (1 <= self.files <= len(FILE_LETTERS) and 1 <= self.ranks <= 99):
@@ -190,7 +223,8 @@ class Snapshot:
             if unknown:
                 raise DisplayError(f"unknown coin letter {min(unknown)!r} in stack {stack!r}")
         path = (*self.path.squares, *self.path.placements) if self.path else ()
-        for square in (*self.targets, *self.problems, *path, *(name for name, _ in self.tokens)):
+        for square in (*self.targets, *self.problems, *path, *self.last_path,
+                       *(name for name, _ in self.tokens)):
             self._check_square(square)
         for player in self.players:
             if player.pawn is not None:

@@ -226,6 +226,9 @@ class Game(ABC):
 
     name: str = ""
     info: GameInfo
+    #: Where the demo stops a game that has no end in sight under its bots' play (Shakala's
+    #: endgame of stones can circle for ever); None: the demo plays to the end.
+    demo_ply_cap: int | None = None
 
     @abstractmethod
     def new_position(
@@ -305,6 +308,25 @@ class Game(ABC):
     @abstractmethod
     def candidates(self, position: Position, observation: Observation) -> list[Move]:
         """Every legal move whose result would look like ``observation`` to the camera."""
+
+    def candidates_except(self, position: Position, observation: Observation,
+                          unsure: frozenset[str]) -> list[Move] | None:
+        """The legal moves whose result looks like ``observation`` in every region but the
+        ``unsure`` ones (the camera doubts them), where the game works them out faster than
+        by trying each legal move; None (the default) leaves that to the referee."""
+        return None
+
+    def nearest_moves(self, position: Position, observation: Observation, most: int
+                      ) -> list[Move] | None:
+        """Up to ``most`` legal moves whose result differs from ``observation`` in as few
+        regions as any, where the game finds them faster than by trying each legal move (an
+        empty list: none is near); None (the default) leaves that to the referee."""
+        return None
+
+    def choice_labels(self, position: Position, moves: Sequence[Move]) -> list[str]:
+        """What the screen says of each of ``moves`` when the players must pick one: by
+        default its notation; a game may say instead what tells it from the others."""
+        return [move.text() for move in moves]
 
     @abstractmethod
     def layout(self, position: Position) -> TableState:

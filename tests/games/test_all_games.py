@@ -8,10 +8,9 @@ import zlib
 
 import pytest
 
-from calibration.geometry import SEATED_MATS, GeometryError, mat_for_game, mat_names
+from calibration.geometry import SEATED_MATS, mat_for_game, mat_names
 from companion.games import RulesError, game_names, get_game, register_game
 from companion.games.coin_isolation.position import VARIANTS, starting_coins
-from companion.games.shakala.table import REGIONS as SHAKALA_REGIONS
 from companion.record.entries import JournalHeader
 from companion.record.journal import JournalWriter
 from companion.record.replay import load_timeline
@@ -74,10 +73,6 @@ PLAYERS = {"coin-isolation": (2, 3, 4), "jokers-and-coins": (2, 3, 4, 3)}
 #: Games whose rules set no limit on moves, where random play can go round for ever (Shakala's
 #: endgame of stones only): their playouts stop after MAX_PLIES without a result.
 ENDLESS = {"shakala"}
-#: Games whose mat is a later step: the regions their positions may use, until it exists.
-PENDING_MATS = {
-    "shakala": lambda position: set(SHAKALA_REGIONS),
-}
 
 
 def playout_cases():
@@ -158,9 +153,7 @@ def table_invariants(game, position, players):
 
 
 def mat_regions(game, position):
-    """The region names of the game's mat (or of the mat it will have)."""
-    if game.name in PENDING_MATS:
-        return PENDING_MATS[game.name](position)
+    """The region names of the game's mat (for the position's seats and variants)."""
     if game.info.mat in SEATED_MATS:
         mat = mat_for_game(game.info.mat, players=position.players,
                            variants=tuple(position.variants))
@@ -175,12 +168,8 @@ def test_every_game_declares_what_the_table_needs_to_know(name):
     assert info.title and 1 <= info.min_players <= info.max_players <= 6
     assert info.coin_kinds and set(info.coin_kinds) <= set(COIN_KINDS)
     assert len(info.token_colours) >= info.max_players
-    if name in PENDING_MATS:
-        assert info.mat not in mat_names(), f"{info.mat} exists now: leave PENDING_MATS"
-        with pytest.raises(GeometryError, match=info.mat):
-            mat_for_game(info.mat)
-    else:
-        assert mat_for_game(info.mat).regions
+    assert info.mat in mat_names()
+    assert mat_for_game(info.mat).regions
     for players in range(info.min_players, info.max_players + 1):
         assert len(info.seats(players)) == players
         get_game(name).new_position(players)

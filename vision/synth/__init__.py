@@ -113,6 +113,10 @@ class Variation:
     ``jpeg_quality`` 1..99, or 0 for no compression; ``tarnish`` 0 (shiny) .. 1 (dull, dark)
     on average over the coins; ``placement`` how far off-centre coins lie, as a share of the
     room their square leaves (0..1); ``table`` picks the table top behind the mat.
+    ``loose_overlap`` is how loose coins lie where a mat's regions hold piles (Shakala's pits
+    and cups, :attr:`calibration.geometry.Region.piled`): as a hand drops them, touching and
+    overlapping by up to that share of a coin's width (a third by default; see
+    :func:`vision.synth.layout.scattered_coins`), or apart at 0. Elsewhere they lie apart.
     """
 
     pose: CameraPose = field(default_factory=CameraPose)
@@ -124,6 +128,7 @@ class Variation:
     tarnish: float = 0.2
     placement: float = 0.5
     table: int = 0
+    loose_overlap: float = 1 / 3
 
     def __post_init__(self) -> None:
         limits = {
@@ -135,6 +140,7 @@ class Variation:
             "jpeg_quality": (self.jpeg_quality, 0, 100),
             "tarnish": (self.tarnish, 0.0, 1.0),
             "placement": (self.placement, 0.0, 1.0),
+            "loose_overlap": (self.loose_overlap, 0.0, 0.5),
         }
         for name, (value, low, high) in limits.items():
             if not low <= value <= high:
@@ -376,7 +382,8 @@ def _lighting(variation: Variation) -> Lighting:
 def _placements(scene: SynthScene) -> tuple[tuple[PlacedCoin, ...], tuple[PlacedPawn, ...]]:
     """Where every coin and pawn of ``scene`` lies (see :func:`vision.synth.layout.placements`)."""
     return placements(scene.geometry, scene.coins_by_region(), dict(scene.pawns),
-                      scene.layout_seed, scene.variation.placement, scene.variation.tarnish)
+                      scene.layout_seed, scene.variation.placement, scene.variation.tarnish,
+                      scene.variation.loose_overlap)
 
 
 @lru_cache(maxsize=4)

@@ -99,6 +99,70 @@ def loose_coins(region: Region, letters: str, seed: int, tarnish: float) -> list
     return placed
 
 
+#: Of the coins a hand drops into a pit after the first, the share that land against one
+#: already there (touching it or partly on it) rather than anywhere in the pit.
+AGAINST_SHARE = 0.5
+
+
+def least_gap_mm(radius: float, other: float, overlap: float) -> float:
+    """The least distance between the centres of two loose coins of these radii that may
+    overlap by ``overlap`` of the smaller one's width."""
+    return radius + other - overlap * 2 * min(radius, other)
+
+
+def scattered_coins(region: Region, letters: str, seed: int, tarnish: float, overlap: float
+                    ) -> list[PlacedCoin]:
+    """Coins as a hand drops them into a pit or cup: anywhere inside it, about half of them
+    against a coin already there, touching it or lying partly on it, no coin covering
+    another by more than ``overlap`` of the smaller one's width (the coin dropped later lies
+    on top, one level up). After 400 tries a coin goes where it breaks that least."""
+    rng = rng_for(seed, region.name, letters, "scattered")
+    placed: list[PlacedCoin] = []
+    for letter in letters:
+        radius = coin_radius_mm(letter)
+        best, best_excess = region.centre, math.inf
+        for _attempt in range(400):
+            centre = _dropped_point(region, radius, placed, overlap, rng)
+            excess = max([0.0, *(least_gap_mm(radius, coin_radius_mm(other.letter), overlap)
+                                 - math.dist(centre, other.centre_mm) for other in placed)])
+            if excess < best_excess:
+                best, best_excess = centre, excess
+            if excess == 0.0:
+                break
+        under = [other.level for other in placed if math.dist(best, other.centre_mm)
+                 < radius + coin_radius_mm(other.letter)]
+        level = min(2, 1 + max(under)) if under else 0
+        placed.append(_coin(letter, best, level, rng, tarnish))
+    return placed
+
+
+def _dropped_point(region: Region, radius: float, placed: list[PlacedCoin], overlap: float,
+                   rng: np.random.Generator) -> tuple[float, float]:
+    """Where a dropped coin of ``radius`` may land: against a coin ``placed`` already (from
+    overlapping it by ``overlap`` of the smaller width to 2 mm apart), or anywhere inside."""
+    if placed and rng.uniform() < AGAINST_SHARE:
+        other = placed[int(rng.integers(0, len(placed)))]
+        other_radius = coin_radius_mm(other.letter)
+        distance = rng.uniform(least_gap_mm(radius, other_radius, overlap),
+                               radius + other_radius + 2.0)
+        angle = rng.uniform(0, 2 * math.pi)
+        centre = (other.centre_mm[0] + distance * math.cos(angle),
+                  other.centre_mm[1] + distance * math.sin(angle))
+        if _inside(region, centre, radius + 1.0):
+            return centre
+    return _random_point_inside(region, radius + 1.0, rng)
+
+
+def _inside(region: Region, point: tuple[float, float], margin: float) -> bool:
+    """Whether a disc of radius ``margin`` at ``point`` lies wholly inside ``region``."""
+    shape = region.shape
+    if isinstance(shape, Circle):
+        return math.dist(point, shape.centre) <= shape.radius - margin
+    left, top, right, bottom = shape.bounds()
+    x, y = point
+    return left + margin <= x <= right - margin and top + margin <= y <= bottom - margin
+
+
 def _random_point_inside(region: Region, margin: float, rng: np.random.Generator
                          ) -> tuple[float, float]:
     shape = region.shape
@@ -132,12 +196,16 @@ def placements(
     seed: int,
     placement: float,
     tarnish: float,
+    overlap: float = 0.0,
 ) -> tuple[tuple[PlacedCoin, ...], tuple[PlacedPawn, ...]]:
     """Where every coin and pawn lies, bottom to top, region by region.
 
     ``coins`` and ``pawns`` map region names to coin letters and pawn colours; ``seed`` fixes
     each region's layout on its own (from the seed, the region and its coins), so changing one
-    region moves nothing elsewhere.
+    region moves nothing elsewhere. Loose coins lie apart (:func:`loose_coins`), except in
+    regions where coins lie in piles (:attr:`calibration.geometry.Region.piled`), where they
+    lie as a hand drops them, touching and overlapping by up to ``overlap`` of a coin's width
+    (:func:`scattered_coins`; apart there too when ``overlap`` is 0).
     """
     placed_coins: list[PlacedCoin] = []
     placed_pawns: list[PlacedPawn] = []
@@ -145,7 +213,9 @@ def placements(
         letters = coins.get(region.name, "")
         loose = region.kind in ("pit", "cup")
         placed = (
-            loose_coins(region, letters, seed, tarnish) if loose
+            scattered_coins(region, letters, seed, tarnish, overlap)
+            if loose and region.piled and overlap > 0
+            else loose_coins(region, letters, seed, tarnish) if loose
             else stack_coins(region, letters, seed, placement, tarnish) if letters
             else []
         )

@@ -28,7 +28,7 @@ FloatImage = npt.NDArray[Any]
 METAL_COLOURS: dict[str, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
     "copper": ((0.30, 0.50, 0.85), (0.22, 0.30, 0.48)),
     "silver": ((0.76, 0.77, 0.76), (0.55, 0.56, 0.55)),
-    "brass": ((0.28, 0.66, 0.82), (0.22, 0.42, 0.52)),
+    "brass": ((0.36, 0.68, 0.84), (0.25, 0.44, 0.54)),
 }
 
 #: Pawn colours by the name vision reports (BGR, 0..1).

@@ -20,6 +20,12 @@ Where the rulings are silent, this engine decides:
    :meth:`Shakala.apply` accepts any order a player may choose (the position decides).
 6. Gem coins follow the values in force, smallest first: dime, nickel, quarter, small dollar
    (``S``, the letter the contract already had for the Sacagawea dollar).
+7. At the table (:mod:`~companion.games.shakala.inference` and
+   :mod:`~companion.games.shakala.at_table`): a move is worked back from every pit's and
+   cup's coins; a pit or cup read with a confidence under 0.5 may hold anything, so the
+   referee asks where the doubt matters; the demo stops after
+   :attr:`Shakala.demo_ply_cap` turns, since nothing else ends a game of bots circling in
+   an endgame of stones.
 """
 
 from __future__ import annotations
@@ -37,7 +43,14 @@ from companion.games.base import (
     RulesError,
     counted_perft,
 )
+from companion.games.shakala import at_table
 from companion.games.shakala.board import PIT_NAMES, SIDES, other, side_pits
+from companion.games.shakala.inference import (
+    doubted_regions,
+    fitting_moves,
+    nearest_moves,
+    seen_beads,
+)
 from companion.games.shakala.legality import play_checked
 from companion.games.shakala.moves import ShakalaMove, parse_move
 from companion.games.shakala.position import (
@@ -56,7 +69,7 @@ from companion.games.shakala.rules import (
 from companion.games.shakala.table import COIN_KINDS, bead_coins, layout, position_from_reading
 from companion.games.shakala.text import SIDE_NAMES, draw_position
 from contract.observation import Observation
-from contract.table_state import TableState, seen_looks
+from contract.table_state import TableState
 
 __all__ = ["Shakala", "ShakalaMove", "ShakalaPosition"]
 
@@ -70,6 +83,9 @@ class Shakala(Game):
         token_colours=("red", "blue"), score_unit=" points", seat_heading="Cup",
         seat_names={2: SIDES}, variants=VARIANT_NOTES,
     )
+    #: The rulings set no move limit and the bots' endgame of stones can circle for ever, so
+    #: the demo stops here (and says so) unless the game ends first.
+    demo_ply_cap = 40
 
     def new_position(self, players: int = 2, variants: Sequence[str] = (),
                      seed: int | None = None) -> ShakalaPosition:
@@ -138,10 +154,39 @@ class Shakala(Game):
                          if position.pits[pit])
 
     def candidates(self, position: Position, observation: Observation) -> list[Move]:
-        """The moves whose resulting pits and cups look like ``observation``."""
-        seen = seen_looks(observation)
-        return [move for move, after in successors(_position(position))
-                if layout(after).looks() == seen]
+        """The moves whose resulting pits and cups look like ``observation`` (worked back from
+        the reading, see :mod:`~companion.games.shakala.inference`): one at most where every
+        region is read with confidence; else every move that fits the sure regions, the one
+        that fits the whole reading first, so the referee asks where the doubt matters."""
+        position = _position(position)
+        exact = self.candidates_except(position, observation, frozenset())
+        doubted = doubted_regions(observation)
+        if not doubted:
+            return exact
+        fitting = self.candidates_except(position, observation, doubted)
+        return exact + [move for move in fitting if move not in exact]
+
+    def candidates_except(self, position: Position, observation: Observation,
+                          unsure: frozenset[str]) -> list[Move]:
+        """The moves whose pits and cups look like ``observation`` except in ``unsure``."""
+        position = _position(position)
+        seen = seen_beads(position, observation, unsure)
+        return [] if seen is None else list(fitting_moves(position, seen))
+
+    def forced(self, position: Position) -> Move | None:
+        """None: Shakala has no pass, and a player with beads always has a sowing to choose
+        (listing moves to find out could take for ever in a pit of many beads)."""
+        return None
+
+    def nearest_moves(self, position: Position, observation: Observation, most: int
+                      ) -> list[Move] | None:
+        """The moves whose pits and cups differ from ``observation`` in one region, else two
+        (a slipped bead); none when all differ in more."""
+        return list(nearest_moves(_position(position), observation, most))
+
+    def choice_labels(self, position: Position, moves: Sequence[Move]) -> list[str]:
+        """What tells each move from the others: the route at a fork, the gem taken."""
+        return at_table.choice_labels(_position(position), [_move(move) for move in moves])
 
     def layout(self, position: Position) -> TableState:
         """The pits' and cups' coins (see :mod:`~companion.games.shakala.table`)."""
@@ -153,11 +198,17 @@ class Shakala(Game):
         return position_from_reading(_position(template), observation)
 
     def prompt(self, position: Position) -> str:
-        """Which pits the mover can sow."""
+        """What the mover does now, with feeding and the endgame when they apply."""
+        return at_table.prompt(_position(position))
+
+    def table_note(self, position: Position, move: Move) -> str:
+        """The gems ``move`` captured and the endgame beginning, in a sentence."""
         position = _position(position)
-        if is_over(position):
-            return ""
-        return f"{SIDE_NAMES[position.to_move - 1]}: pick up a pit and sow its beads"
+        return at_table.table_note(position, _move(move), self.apply(position, move))
+
+    def seat_notes(self, position: Position) -> dict[int, str]:
+        """Each player's beads in pits (and 20+ points once reached)."""
+        return at_table.seat_notes(_position(position))
 
     def draw(self, position: Position) -> str:
         """The board as text (see :mod:`~companion.games.shakala.text`)."""
@@ -178,6 +229,12 @@ def _perft(position: ShakalaPosition, depth: int) -> int:
 
 def _child_positions(position: ShakalaPosition) -> Iterator[ShakalaPosition]:
     return (child for _, child in successors(position))
+
+
+def _move(move: Move) -> ShakalaMove:
+    if not isinstance(move, ShakalaMove):
+        raise RulesError(f"{move!r} is not a Shakala move")
+    return move
 
 
 def _position(position: Position) -> ShakalaPosition:

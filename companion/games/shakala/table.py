@@ -5,7 +5,8 @@ North's), and the two cups ``cup-south`` and ``cup-north``; all hold loose coins
 sees how many coins lie in each and which kinds. Stones are pennies (``P``); gems are, from
 the smallest value in force to the largest, dimes (``D``), nickels (``N``), quarters (``Q``)
 and small golden dollars (``S``, the contract's letter for the Sacagawea dollar): by default
-1, 2, 3 and 4 points. The mat ``shakala`` is not drawn yet (see ``calibration/MATS.md``).
+1, 2, 3 and 4 points. The mat is ``shakala`` (see ``calibration/MATS.md``); working a move
+back from the coins seen is :mod:`~companion.games.shakala.inference`.
 """
 
 from __future__ import annotations
