@@ -52,6 +52,7 @@ from companion.referee_events import (
     Press,
     Record,
     RefereeView,
+    RollShown,
     Seen,
     WantFrame,
     end_button_seat,
@@ -91,6 +92,7 @@ class _State:
     over_camera: tuple[str, ...] = ()
     tally: RollTally | None = None
     reading_dice: bool = False
+    rolls_shown: tuple[RollShown, ...] = ()
 
 
 class Referee(RollingReferee):
@@ -194,6 +196,7 @@ class Referee(RollingReferee):
             device_trouble=tuple(state.trouble.values()),
             awaited_roll=(state.tally.awaited() if state.tally is not None
                           and state.phase is Phase.ROLL else None),
+            rolls_shown=state.rolls_shown,
         )
 
     # Events -------------------------------------------------------------------------------------

@@ -105,6 +105,20 @@ Effect = Lights | Record | WantFrame | Begin
 
 
 @dataclass(frozen=True)
+class RollShown:
+    """One roll of the latest round as the screen shows it: its label (``South's attack``),
+    the faces rolled (none when the outcome was entered without them), who gave them
+    (``camera``, ``random`` for the companion's ROLL, or a button's source such as ``panel``),
+    whether the total counts half, and the outcome entered by hand in words."""
+
+    label: str
+    faces: tuple[int, ...]
+    source: str
+    halved: bool = False
+    entered: str = ""
+
+
+@dataclass(frozen=True)
 class RefereeView:
     """Everything the side screen needs from the referee, as plain values."""
 
@@ -125,6 +139,7 @@ class RefereeView:
     device_trouble: tuple[str, ...] = ()
     table: TableState = field(default_factory=TableState)
     awaited_roll: DiceRoll | None = None
+    rolls_shown: tuple[RollShown, ...] = ()
 
 
 def end_button_seat(button: str) -> int | None:

@@ -19,7 +19,16 @@ from typing import TYPE_CHECKING
 
 from companion.games.base import DiceRoll, Game, Move, Position
 from companion.judging import appearance, describe, differences, seen_looks, unsure_squares
-from companion.referee_events import Effect, Lights, Phase, Press, Record, Seen, WantFrame
+from companion.referee_events import (
+    Effect,
+    Lights,
+    Phase,
+    Press,
+    Record,
+    RollShown,
+    Seen,
+    WantFrame,
+)
 from contract.observation import DieReading, Observation
 
 if TYPE_CHECKING:
@@ -57,6 +66,28 @@ class RollTally:
         """Every round's rolls, tied rounds first: the journal's ``dice`` field."""
         rounds = [*self.tied, tuple(self.faces)]
         return [[list(faces) for faces in round_] for round_ in rounds]
+
+
+def rolls_shown(tally: RollTally, source: str) -> tuple[RollShown, ...]:
+    """The rolls of ``tally``'s round so far (the tied round just ended, when none is in yet)
+    for the screen, given by ``source``."""
+    faces = tally.faces or (list(tally.tied[-1]) if tally.tied else [])
+    return tuple(RollShown(roll.label, tuple(rolled), source, roll.halved)
+                 for roll, rolled in zip(tally.rolls, faces, strict=False))
+
+
+def entered_roll(game: Game, position: Position, outcome: Move, source: str
+                 ) -> tuple[RollShown, ...]:
+    """An outcome entered by hand as the screen shows it: a node of one die shows the face
+    whose outcome it is, others the outcome in words."""
+    rolls = game.dice_rolls(position)
+    if not rolls:
+        return ()
+    if len(rolls) == 1 and rolls[0].dice == 1:
+        for face in range(1, 7):
+            if game.outcome_of_dice(position, [(face,)]) == outcome:
+                return (RollShown(rolls[0].label, (face,), source, rolls[0].halved),)
+    return (RollShown(rolls[0].label, (), source, entered=outcome.text()),)
 
 
 def dice_in(observation: Observation) -> tuple[DieReading, ...]:
@@ -212,6 +243,7 @@ class RollingReferee:
             return [Lights(turn=awaited.player, verdict="red")]
         state.frame = seen.frame
         tally.add(faces)
+        state.rolls_shown = rolls_shown(tally, "camera")
         following = tally.awaited()
         if following is not None:
             self._say(f"{roll_words(awaited, faces)}. {how_to_roll(following, 'the outcome')}",
@@ -242,6 +274,10 @@ class RollingReferee:
             state.history[-1].passes += 1
         fields: dict[str, object] = {"player": player, "move": outcome.text(), "source": source,
                                      "state_hash": state.position.state_hash()}
+        if tally is not None:
+            state.rolls_shown = rolls_shown(tally, source)
+        elif rolled:
+            state.rolls_shown = entered_roll(self.game, before, outcome, source)
         if tally is not None:
             fields["dice"] = tally.record()
             if source == "camera" and state.frame is not None:

@@ -18,11 +18,14 @@ from companion.display.snapshot import (
     PathView,
     PlayerView,
     RegionShape,
+    RollSource,
+    RollView,
     Severity,
     Snapshot,
 )
 from companion.games import Game, get_game
 from companion.referee import Phase, RefereeView
+from companion.referee_events import RollShown
 from contract.colours import colour_rgb
 
 
@@ -131,7 +134,16 @@ def snapshot_of(
         last_moves=view.last_moves,
         message=_message(view, waiting_reason),
         result=view.result,
+        rolls=tuple(roll_view(roll) for roll in view.rolls_shown),
     )
+
+
+def roll_view(roll: RollShown) -> RollView:
+    """A roll as the screen shows it; the referee's sources ``random`` (the companion's ROLL)
+    and any button's (``panel``, a test's) are named for the players."""
+    sources: dict[str, RollSource] = {"camera": "camera", "random": "companion"}
+    return RollView(roll.label, roll.faces, sources.get(roll.source, "panel"), roll.halved,
+                    roll.entered)
 
 
 def layout_snapshot(

@@ -91,6 +91,32 @@ class Message:
     severity: Severity = "info"
 
 
+#: Who gave a roll's faces: the camera read them, the companion rolled them, or a player
+#: entered them on the panel.
+RollSource = Literal["camera", "companion", "panel"]
+ROLL_SOURCES: tuple[str, ...] = get_args(RollSource)
+
+
+@dataclass(frozen=True)
+class RollView:
+    """One roll of the latest round of dice: its label (``South's attack on c4``), the faces
+    (empty when the outcome was entered without them, then ``entered`` says it in words), who
+    gave them, and whether the total counts half."""
+
+    label: str
+    faces: tuple[int, ...]
+    source: RollSource = "camera"
+    halved: bool = False
+    entered: str = ""
+
+    def total_text(self) -> str:
+        """``= 9``, or ``= 11, halved to 5``; empty for a single face or none."""
+        total = sum(self.faces)
+        if not self.faces or (len(self.faces) == 1 and not self.halved):
+            return ""
+        return f"= {total}, halved to {total // 2}" if self.halved else f"= {total}"
+
+
 @dataclass(frozen=True, eq=False)
 class CameraView:
     """A small live camera image (BGR, as OpenCV delivers it) and where the mat's grid lies in it.
@@ -151,6 +177,7 @@ class Snapshot:
     ``last_moves`` are move texts, oldest first. ``result`` is set when the game is over.
     ``to_move`` is a seat number or None (setup, game over). ``mat`` is the board of any shape
     (a ring track, pits); without it the board is a grid of ``files`` x ``ranks`` squares.
+    ``rolls`` are the dice of the latest roll or battle round, as read, rolled or entered.
     """
 
     title: str = "Coin Table Companion"
@@ -174,6 +201,7 @@ class Snapshot:
     camera: CameraView | None = field(default=None, compare=False)
     result: str | None = None
     mat: MatView | None = None
+    rolls: tuple[RollView, ...] = ()
 
     def __post_init__(self) -> None:
         if not (1 <= self.files <= len(FILE_LETTERS) and 1 <= self.ranks <= 99):
@@ -198,6 +226,12 @@ class Snapshot:
                 )
         if self.message is not None and self.message.severity not in SEVERITIES:
             raise DisplayError(f"unknown message severity {self.message.severity!r}")
+        for roll in self.rolls:
+            if roll.source not in ROLL_SOURCES:
+                raise DisplayError(f"unknown roll source {roll.source!r}; use "
+                                   f"{', '.join(ROLL_SOURCES)}")
+            if not all(isinstance(face, int) and 1 <= face <= 6 for face in roll.faces):
+                raise DisplayError(f"{roll.label}: a die shows 1 to 6, not {list(roll.faces)}")
         if self.selected is not None and not 0 <= self.selected < len(self.candidates):
             raise DisplayError(f"selected candidate {self.selected} is not in the list")
 
