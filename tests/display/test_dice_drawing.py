@@ -104,7 +104,7 @@ def test_a_roll_that_is_no_die_is_refused_in_one_sentence():
     with pytest.raises(DisplayError, match="1 to 6"):
         Snapshot(rolls=(RollView("South's roll", (7,)),))
     with pytest.raises(DisplayError, match="unknown roll source"):
-        Snapshot(rolls=(RollView("South's roll", (3,), "dice-cup"),))  # type: ignore[arg-type]
+        Snapshot(rolls=(RollView("South's roll", (3,), "dice-cup"),))
 
 
 @pytest.mark.parametrize(("source", "shown"), [
