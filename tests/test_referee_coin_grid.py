@@ -265,3 +265,13 @@ def test_the_companions_roll_and_a_roll_entered_by_hand_name_their_source():
         referee.handle(Press("SELECT"))
     referee.handle(Press("CONFIRM"))
     assert shown(referee) == [("South's roll", (3,), "panel", False)]
+
+
+def test_a_battle_entered_by_hand_is_shown_in_words_without_dice():
+    position = battle()
+    referee = Referee(GAME, position, position=position)
+    chosen = referee.view().candidates[referee.view().selected]
+    referee.handle(Press("CONFIRM"))
+    ((label, faces, source, entered),) = [(roll.label, roll.faces, roll.source, roll.entered)
+                                         for roll in referee.view().rolls_shown]
+    assert (label, faces, source, entered) == ("South's attack on c7", (), "panel", chosen)
