@@ -109,13 +109,15 @@ class RollShown:
     """One roll of the latest round as the screen shows it: its label (``South's attack``),
     the faces rolled (none when the outcome was entered without them), who gave them
     (``camera``, ``random`` for the companion's ROLL, or a button's source such as ``panel``),
-    whether the total counts half, and the outcome entered by hand in words."""
+    whether the total counts half, the outcome entered by hand in words, and the dice's colours
+    as the camera named them (none for dice it did not see)."""
 
     label: str
     faces: tuple[int, ...]
     source: str
     halved: bool = False
     entered: str = ""
+    colours: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -48,14 +48,18 @@ class RollTally:
     rolls: tuple[DiceRoll, ...]
     faces: list[tuple[int, ...]] = field(default_factory=list)
     tied: list[tuple[tuple[int, ...], ...]] = field(default_factory=list)
+    colours: list[tuple[str, ...]] = field(default_factory=list)
 
     def awaited(self) -> DiceRoll | None:
         """The next roll to read, or None when every roll of the round is in."""
         return self.rolls[len(self.faces)] if len(self.faces) < len(self.rolls) else None
 
-    def add(self, faces: Sequence[int]) -> None:
-        """The awaited roll came out as ``faces``."""
+    def add(self, faces: Sequence[int], colours: Sequence[str] = ()) -> None:
+        """The awaited roll came out as ``faces`` (on dice of these ``colours``, when seen)."""
+        if not self.faces:
+            self.colours = []
         self.faces.append(tuple(faces))
+        self.colours.append(tuple(colours))
 
     def roll_again(self) -> None:
         """The round settled nothing (a tie): keep it for the record and start the next."""
@@ -72,8 +76,9 @@ def rolls_shown(tally: RollTally, source: str) -> tuple[RollShown, ...]:
     """The rolls of ``tally``'s round so far (the tied round just ended, when none is in yet)
     for the screen, given by ``source``."""
     faces = tally.faces or (list(tally.tied[-1]) if tally.tied else [])
-    return tuple(RollShown(roll.label, tuple(rolled), source, roll.halved)
-                 for roll, rolled in zip(tally.rolls, faces, strict=False))
+    colours = [*tally.colours, *[()] * len(faces)][:len(faces)]
+    return tuple(RollShown(roll.label, tuple(rolled), source, roll.halved, colours=colour)
+                 for roll, rolled, colour in zip(tally.rolls, faces, colours, strict=False))
 
 
 def entered_roll(game: Game, position: Position, outcome: Move, source: str
@@ -110,6 +115,12 @@ def read_roll(observation: Observation, roll: DiceRoll) -> tuple[tuple[int, ...]
     if len(dice) != roll.dice:
         return None, f"The tray holds {len(dice)} dice; {roll.label} takes {wanted}."
     return tuple(sorted(die.value for die in dice if die.value is not None)), ""
+
+
+def colours_read(observation: Observation) -> tuple[str, ...]:
+    """The colours of the dice the camera read, in the order of their faces (smallest first)."""
+    dice = sorted(dice_in(observation), key=lambda die: die.value or 0)
+    return tuple(die.colour for die in dice)
 
 
 def roll_words(roll: DiceRoll, faces: Sequence[int]) -> str:
@@ -242,7 +253,7 @@ class RollingReferee:
             self._say(f"{problem} {how_to_roll(awaited, 'the outcome')}", "warning")
             return [Lights(turn=awaited.player, verdict="red")]
         state.frame = seen.frame
-        tally.add(faces)
+        tally.add(faces, colours_read(seen.observation))
         state.rolls_shown = rolls_shown(tally, "camera")
         following = tally.awaited()
         if following is not None:

@@ -143,7 +143,7 @@ def roll_view(roll: RollShown) -> RollView:
     and any button's (``panel``, a test's) are named for the players."""
     sources: dict[str, RollSource] = {"camera": "camera", "random": "companion"}
     return RollView(roll.label, roll.faces, sources.get(roll.source, "panel"), roll.halved,
-                    roll.entered)
+                    roll.entered, roll.colours)
 
 
 def layout_snapshot(

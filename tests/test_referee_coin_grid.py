@@ -275,3 +275,15 @@ def test_a_battle_entered_by_hand_is_shown_in_words_without_dice():
     ((label, faces, source, entered),) = [(roll.label, roll.faces, roll.source, roll.entered)
                                          for roll in referee.view().rolls_shown]
     assert (label, faces, source, entered) == ("South's attack on c7", (), "panel", chosen)
+
+
+def test_the_screen_shows_the_dice_in_the_colours_the_camera_read():
+    position = battle(attacker="S2'")
+    referee = Referee(GAME, position, position=position)
+    referee.handle(Press("END1"))
+    regions = dict(camera_sees(position).regions)
+    regions["tray"] = RegionReading(dice=(DieReading(5, 0.95, "red", (500.0, 300.0)),
+                                          DieReading(2, 0.95, "white", (540.0, 300.0))))
+    referee.handle(Seen(Observation(regions)))
+    ((faces, colours),) = [(roll.faces, roll.colours) for roll in referee.view().rolls_shown]
+    assert (faces, colours) == ((2, 5), ("white", "red"))

@@ -20,6 +20,7 @@ from companion.display.pieces import (
     fit_size,
 )
 from companion.display.snapshot import RGB, RollView
+from contract.colours import COLOUR_RGB, colour_rgb
 
 #: The words beside a roll for who gave its faces.
 SOURCE_WORDS = {"camera": "read by the camera", "companion": "rolled by the companion",
@@ -59,16 +60,27 @@ def draw_rolls(surface: pygame.Surface, rolls: tuple[RollView, ...], layout: Lay
         y += row
 
 
-def draw_die(surface: pygame.Surface, face: int, box: Box) -> None:
-    """One die showing ``face``: a rounded white square with dark pips on a 3x3 grid."""
+def die_colours(name: str) -> tuple[RGB, RGB]:
+    """The body and pip colours a die the camera named ``name`` is drawn with: white dice
+    (and any colour the screen does not know) white with dark pips, dark or coloured dice in
+    their colour with white pips."""
+    if name in ("", "white", "unknown") or name not in COLOUR_RGB:
+        return DIE_FACE, PIP_INK
+    return colour_rgb(name), DIE_FACE
+
+
+def draw_die(surface: pygame.Surface, face: int, box: Box, colour: str = "white") -> None:
+    """One die showing ``face``: a rounded square in the die's colour with its pips on a 3x3
+    grid."""
+    body, ink = die_colours(colour)
     radius = max(2, box.width // 6)
-    pygame.draw.rect(surface, DIE_FACE, box, border_radius=radius)
+    pygame.draw.rect(surface, body, box, border_radius=radius)
     pygame.draw.rect(surface, OUTLINE, box, width=max(1, box.width // 24), border_radius=radius)
     spacing = box.width * 0.28
     pip = max(2, round(box.width * 0.09))
     centre_x, centre_y = box.center
     for column, line in PIPS[face]:
-        pygame.draw.circle(surface, PIP_INK, (round(centre_x + column * spacing),
+        pygame.draw.circle(surface, ink, (round(centre_x + column * spacing),
                                               round(centre_y + line * spacing)), pip)
 
 
@@ -88,8 +100,9 @@ def _draw_roll(surface: pygame.Surface, roll: RollView, box: Box, layout: Layout
     die = _die_size(layout)
     top = box.y + layout.text.small
     x = box.x + 4
-    for face in roll.faces:
-        draw_die(surface, face, Box(x, top, die, die))
+    names = [*roll.colours, *[""] * len(roll.faces)]
+    for face, name in zip(roll.faces, names, strict=False):
+        draw_die(surface, face, Box(x, top, die, die), name)
         x += die + die // 4
     words = roll.total_text() if roll.faces else roll.entered
     if words:

@@ -101,13 +101,15 @@ ROLL_SOURCES: tuple[str, ...] = get_args(RollSource)
 class RollView:
     """One roll of the latest round of dice: its label (``South's attack on c4``), the faces
     (empty when the outcome was entered without them, then ``entered`` says it in words), who
-    gave them, and whether the total counts half."""
+    gave them, whether the total counts half, and the colour of each die as the camera named it
+    (``white``, ``red``...; white where none is given)."""
 
     label: str
     faces: tuple[int, ...]
     source: RollSource = "camera"
     halved: bool = False
     entered: str = ""
+    colours: tuple[str, ...] = ()
 
     def total_text(self) -> str:
         """``= 9``, or ``= 11, halved to 5``; empty for a single face or none."""

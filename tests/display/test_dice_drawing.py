@@ -115,3 +115,25 @@ def test_the_referees_sources_are_named_for_the_players(source, shown):
 
     view = roll_view(RollShown("South's roll", (2,), source))
     assert (view.label, view.faces, view.source) == ("South's roll", (2,), shown)
+
+
+def test_a_die_is_drawn_in_the_colour_the_camera_named_with_pips_that_stand_out(tmp_path):
+    from companion.display.dice_drawing import die_colours
+    from contract.colours import colour_rgb
+
+    roll = RollView("North's defence of c8", (3, 5), "camera", colours=("red", "white"))
+    snapshot = Snapshot(game="Coin Grid", files=6, ranks=12, players=PLAYERS, to_move=2,
+                        rolls=(roll,))
+    image, layout = drawn(snapshot, tmp_path / "red.png")
+    area = layout.list_area
+    crop = image[area.y:area.bottom, area.x:area.right]
+    red = np.all(crop == np.array(colour_rgb("red")[::-1], np.uint8), axis=-1).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(red)
+    (body,) = [label for label in range(1, count) if stats[label][2] >= 10]
+    x, y, width, height, _ = stats[body]
+    inside = crop[y + 2:y + height - 2, x + 2:x + width - 2]
+    white = np.all(inside == np.array(DIE_FACE[::-1], np.uint8), axis=-1).astype(np.uint8)
+    pips = cv2.connectedComponentsWithStats(white)[0] - 1
+    assert pips == 3
+    assert dice_seen(image, area) == [5]  # the white die beside it
+    assert die_colours("white") == die_colours("mauve")  # unknown colours are drawn white
