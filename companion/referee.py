@@ -53,6 +53,7 @@ from companion.referee_events import (
     Press,
     Record,
     RefereeView,
+    RollShown,
     Seen,
     WantFrame,
     end_button_seat,
@@ -96,6 +97,7 @@ class _State:
     card_note: str = ""
     card_rejected: Observation | None = None
     last_seen: Observation | None = None
+    rolls_shown: tuple[RollShown, ...] = ()
 
 
 class Referee(RollingReferee, CardReferee):
@@ -204,6 +206,7 @@ class Referee(RollingReferee, CardReferee):
             candidate_labels=labels if listing else (),
             last_path=(state.history[-1].move.regions()
                        if state.history and playing and not listing else ()),
+            rolls_shown=state.rolls_shown,
         )
 
     # Events -------------------------------------------------------------------------------------

@@ -105,6 +105,22 @@ Effect = Lights | Record | WantFrame | Begin
 
 
 @dataclass(frozen=True)
+class RollShown:
+    """One roll of the latest round as the screen shows it: its label (``South's attack``),
+    the faces rolled (none when the outcome was entered without them), who gave them
+    (``camera``, ``random`` for the companion's ROLL, or a button's source such as ``panel``),
+    whether the total counts half, the outcome entered by hand in words, and the dice's colours
+    as the camera named them (none for dice it did not see)."""
+
+    label: str
+    faces: tuple[int, ...]
+    source: str
+    halved: bool = False
+    entered: str = ""
+    colours: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class RefereeView:
     """Everything the side screen needs from the referee, as plain values: ``candidates`` are
     move texts, ``candidate_labels`` what the screen says of each (the game's words for what
@@ -130,6 +146,7 @@ class RefereeView:
     facts: tuple[str, ...] = ()
     candidate_labels: tuple[str, ...] = ()
     last_path: tuple[str, ...] = ()
+    rolls_shown: tuple[RollShown, ...] = ()
 
 
 def end_button_seat(button: str) -> int | None:

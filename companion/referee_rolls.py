@@ -19,7 +19,16 @@ from typing import TYPE_CHECKING
 
 from companion.games.base import DiceRoll, Game, Move, Position
 from companion.judging import appearance, describe, differences, seen_looks, unsure_squares
-from companion.referee_events import Effect, Lights, Phase, Press, Record, Seen, WantFrame
+from companion.referee_events import (
+    Effect,
+    Lights,
+    Phase,
+    Press,
+    Record,
+    RollShown,
+    Seen,
+    WantFrame,
+)
 from contract.observation import DieReading, Observation
 
 if TYPE_CHECKING:
@@ -39,14 +48,18 @@ class RollTally:
     rolls: tuple[DiceRoll, ...]
     faces: list[tuple[int, ...]] = field(default_factory=list)
     tied: list[tuple[tuple[int, ...], ...]] = field(default_factory=list)
+    colours: list[tuple[str, ...]] = field(default_factory=list)
 
     def awaited(self) -> DiceRoll | None:
         """The next roll to read, or None when every roll of the round is in."""
         return self.rolls[len(self.faces)] if len(self.faces) < len(self.rolls) else None
 
-    def add(self, faces: Sequence[int]) -> None:
-        """The awaited roll came out as ``faces``."""
+    def add(self, faces: Sequence[int], colours: Sequence[str] = ()) -> None:
+        """The awaited roll came out as ``faces`` (on dice of these ``colours``, when seen)."""
+        if not self.faces:
+            self.colours = []
         self.faces.append(tuple(faces))
+        self.colours.append(tuple(colours))
 
     def roll_again(self) -> None:
         """The round settled nothing (a tie): keep it for the record and start the next."""
@@ -57,6 +70,29 @@ class RollTally:
         """Every round's rolls, tied rounds first: the journal's ``dice`` field."""
         rounds = [*self.tied, tuple(self.faces)]
         return [[list(faces) for faces in round_] for round_ in rounds]
+
+
+def rolls_shown(tally: RollTally, source: str) -> tuple[RollShown, ...]:
+    """The rolls of ``tally``'s round so far (the tied round just ended, when none is in yet)
+    for the screen, given by ``source``."""
+    faces = tally.faces or (list(tally.tied[-1]) if tally.tied else [])
+    colours = [*tally.colours, *[()] * len(faces)][:len(faces)]
+    return tuple(RollShown(roll.label, tuple(rolled), source, roll.halved, colours=colour)
+                 for roll, rolled, colour in zip(tally.rolls, faces, colours, strict=False))
+
+
+def entered_roll(game: Game, position: Position, outcome: Move, source: str
+                 ) -> tuple[RollShown, ...]:
+    """An outcome entered by hand as the screen shows it: a node of one die shows the face
+    whose outcome it is, others the outcome in words."""
+    rolls = game.dice_rolls(position)
+    if not rolls:
+        return ()
+    if len(rolls) == 1 and rolls[0].dice == 1:
+        for face in range(1, 7):
+            if game.outcome_of_dice(position, [(face,)]) == outcome:
+                return (RollShown(rolls[0].label, (face,), source, rolls[0].halved),)
+    return (RollShown(rolls[0].label, (), source, entered=outcome.text()),)
 
 
 def dice_in(observation: Observation) -> tuple[DieReading, ...]:
@@ -79,6 +115,12 @@ def read_roll(observation: Observation, roll: DiceRoll) -> tuple[tuple[int, ...]
     if len(dice) != roll.dice:
         return None, f"The tray holds {len(dice)} dice; {roll.label} takes {wanted}."
     return tuple(sorted(die.value for die in dice if die.value is not None)), ""
+
+
+def colours_read(observation: Observation) -> tuple[str, ...]:
+    """The colours of the dice the camera read, in the order of their faces (smallest first)."""
+    dice = sorted(dice_in(observation), key=lambda die: die.value or 0)
+    return tuple(die.colour for die in dice)
 
 
 def roll_words(roll: DiceRoll, faces: Sequence[int]) -> str:
@@ -211,7 +253,8 @@ class RollingReferee:
             self._say(f"{problem} {how_to_roll(awaited, 'the outcome')}", "warning")
             return [Lights(turn=awaited.player, verdict="red")]
         state.frame = seen.frame
-        tally.add(faces)
+        tally.add(faces, colours_read(seen.observation))
+        state.rolls_shown = rolls_shown(tally, "camera")
         following = tally.awaited()
         if following is not None:
             self._say(f"{roll_words(awaited, faces)}. {how_to_roll(following, 'the outcome')}",
@@ -242,6 +285,10 @@ class RollingReferee:
             state.history[-1].passes += 1
         fields: dict[str, object] = {"player": player, "move": outcome.text(), "source": source,
                                      "state_hash": state.position.state_hash()}
+        if tally is not None:
+            state.rolls_shown = rolls_shown(tally, source)
+        elif rolled:
+            state.rolls_shown = entered_roll(self.game, before, outcome, source)
         if tally is not None:
             fields["dice"] = tally.record()
             if source == "camera" and state.frame is not None:

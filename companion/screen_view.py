@@ -19,12 +19,15 @@ from companion.display.snapshot import (
     PathView,
     PlayerView,
     RegionShape,
+    RollSource,
+    RollView,
     Severity,
     Snapshot,
     TrackArrow,
 )
 from companion.games import Game, get_game
 from companion.referee import Phase, RefereeView
+from companion.referee_events import RollShown
 from contract.colours import colour_rgb
 
 #: Printed marks the screen repeats: track arrows between the pits, labels naming forks and
@@ -171,7 +174,16 @@ def snapshot_of(
         tokens=tuple(sorted((name, int(contents.token)) for name, contents in view.table.items()
                             if contents.token is not None and contents.token.isdigit())),
         last_path=view.last_path if board.mat is not None else (),
+        rolls=tuple(roll_view(roll) for roll in view.rolls_shown),
     )
+
+
+def roll_view(roll: RollShown) -> RollView:
+    """A roll as the screen shows it; the referee's sources ``random`` (the companion's ROLL)
+    and any button's (``panel``, a test's) are named for the players."""
+    sources: dict[str, RollSource] = {"camera": "camera", "random": "companion"}
+    return RollView(roll.label, roll.faces, sources.get(roll.source, "panel"), roll.halved,
+                    roll.entered, roll.colours)
 
 
 def layout_snapshot(

@@ -215,3 +215,75 @@ def test_a_game_resumed_mid_battle_waits_for_the_attackers_roll(tmp_path):
     assert [step.event.move for step in timeline.standing_steps()] == ["c6xc7", "attacker-wins"]
     assert timeline.standing_steps()[-1].event.dice == (((6,), (2,)),)
     assert timeline.final == referee.position
+
+
+# -- the dice on the side screen -----------------------------------------------------------------
+
+
+def shown(referee):
+    """The rolls the side screen shows now, as (label, faces, source, halved)."""
+    return [(roll.label, roll.faces, roll.source, roll.halved)
+            for roll in referee.view().rolls_shown]
+
+
+def test_the_screen_shows_each_battle_roll_as_it_is_read_and_keeps_them_after():
+    position = battle(defender="Nd")
+    referee = Referee(GAME, position, position=position)
+    assert shown(referee) == []
+    roll_and_read(referee, 1, [5])
+    assert shown(referee) == [("South's attack on c7", (5,), "camera", True)]
+    roll_and_read(referee, 2, [3])
+    assert shown(referee) == [("South's attack on c7", (5,), "camera", True),
+                              ("North's defence of c7", (3,), "camera", False)]
+    # The next roll replaces them.
+    referee.handle(Press("CONFIRM"))
+    referee.handle(Seen(camera_sees(referee.position)))
+    roll_and_read(referee, 2, [6])
+    assert shown(referee) == [("North's roll", (6,), "camera", False)]
+
+
+def test_a_tied_round_stays_on_the_screen_until_the_next_die_is_read():
+    position = battle()
+    referee = Referee(GAME, position, position=position)
+    roll_and_read(referee, 1, [4])
+    roll_and_read(referee, 2, [4])
+    assert [faces for _, faces, _, _ in shown(referee)] == [(4,), (4,)]
+    roll_and_read(referee, 1, [2])
+    assert shown(referee) == [("South's attack on c7", (2,), "camera", False)]
+
+
+def test_the_companions_roll_and_a_roll_entered_by_hand_name_their_source():
+    position = battle()
+    referee = Referee(GAME, position, position=position)
+    referee._random = random.Random(3)
+    ((_, _, dice),) = moves(referee.handle(Press("ROLL")))
+    assert [(faces, source) for _, faces, source, _ in shown(referee)] == [
+        (tuple(dice[-1][0]), "random"), (tuple(dice[-1][1]), "random")]
+    start = grid(START)
+    referee = Referee(GAME, start, position=start)
+    while referee.view().candidates[referee.view().selected] != "roll:3":
+        referee.handle(Press("SELECT"))
+    referee.handle(Press("CONFIRM"))
+    assert shown(referee) == [("South's roll", (3,), "panel", False)]
+
+
+def test_a_battle_entered_by_hand_is_shown_in_words_without_dice():
+    position = battle()
+    referee = Referee(GAME, position, position=position)
+    chosen = referee.view().candidates[referee.view().selected]
+    referee.handle(Press("CONFIRM"))
+    ((label, faces, source, entered),) = [(roll.label, roll.faces, roll.source, roll.entered)
+                                         for roll in referee.view().rolls_shown]
+    assert (label, faces, source, entered) == ("South's attack on c7", (), "panel", chosen)
+
+
+def test_the_screen_shows_the_dice_in_the_colours_the_camera_read():
+    position = battle(attacker="S2'")
+    referee = Referee(GAME, position, position=position)
+    referee.handle(Press("END1"))
+    regions = dict(camera_sees(position).regions)
+    regions["tray"] = RegionReading(dice=(DieReading(5, 0.95, "red", (500.0, 300.0)),
+                                          DieReading(2, 0.95, "white", (540.0, 300.0))))
+    referee.handle(Seen(Observation(regions)))
+    ((faces, colours),) = [(roll.faces, roll.colours) for roll in referee.view().rolls_shown]
+    assert (faces, colours) == ((2, 5), ("white", "red"))

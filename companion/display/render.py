@@ -11,6 +11,7 @@ camera view, and nothing at all when nothing changed.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -22,6 +23,7 @@ from companion.display.board_drawing import (
     draw_pieces,
     draw_result_banner,
 )
+from companion.display.dice_drawing import draw_rolls, rolls_height
 from companion.display.layout import Box, Layout
 from companion.display.pieces import (
     BACKGROUND,
@@ -168,6 +170,12 @@ def draw_static(
     draw_header(surface, snapshot, layout, cache)
     draw_turn(surface, snapshot, layout, cache)
     draw_scores(surface, snapshot, layout, cache)
+    used = rolls_height(snapshot.rolls, layout)
+    if used:
+        draw_rolls(surface, snapshot.rolls, layout, cache)
+        area = layout.list_area
+        layout = replace(layout, list_area=Box(area.x, area.y + used, area.width,
+                                               area.height - used))
     draw_list(surface, snapshot, layout, cache)
     draw_camera_frame(surface, snapshot.camera is not None, layout, cache)
     draw_message(surface, snapshot.message, layout, cache)

@@ -93,6 +93,34 @@ class Message:
     severity: Severity = "info"
 
 
+#: Who gave a roll's faces: the camera read them, the companion rolled them, or a player
+#: entered them on the panel.
+RollSource = Literal["camera", "companion", "panel"]
+ROLL_SOURCES: tuple[str, ...] = get_args(RollSource)
+
+
+@dataclass(frozen=True)
+class RollView:
+    """One roll of the latest round of dice: its label (``South's attack on c4``), the faces
+    (empty when the outcome was entered without them, then ``entered`` says it in words), who
+    gave them, whether the total counts half, and the colour of each die as the camera named it
+    (``white``, ``red``...; white where none is given)."""
+
+    label: str
+    faces: tuple[int, ...]
+    source: RollSource = "camera"
+    halved: bool = False
+    entered: str = ""
+    colours: tuple[str, ...] = ()
+
+    def total_text(self) -> str:
+        """``= 9``, or ``= 11, halved to 5``; empty for a single face or none."""
+        total = sum(self.faces)
+        if not self.faces or (len(self.faces) == 1 and not self.halved):
+            return ""
+        return f"= {total}, halved to {total // 2}" if self.halved else f"= {total}"
+
+
 @dataclass(frozen=True, eq=False)
 class CameraView:
     """A small live camera image (BGR, as OpenCV delivers it) and where the mat's grid lies in it.
@@ -187,6 +215,7 @@ class Snapshot:
     team's progress, the cards left), drawn above the list of moves. ``tokens`` are more
     tokens than a pawn a seat (region, seat), for games where a seat has several (the coloured
     tokens of Jokers and Coins), each drawn like that seat's pawn.
+    ``rolls`` are the dice of the latest roll or battle round, as read, rolled or entered.
     """
 
     title: str = "Coin Table Companion"
@@ -213,6 +242,7 @@ class Snapshot:
     facts: tuple[str, ...] = ()
     tokens: tuple[tuple[str, int], ...] = ()
     last_path: tuple[str, ...] = ()
+    rolls: tuple[RollView, ...] = ()
 
     def __post_init__(self) -> None:
         if not (1 <= self.files <= len(FILE_LETTERS) and 1 <= self.ranks <= 99):
@@ -238,6 +268,12 @@ class Snapshot:
                 )
         if self.message is not None and self.message.severity not in SEVERITIES:
             raise DisplayError(f"unknown message severity {self.message.severity!r}")
+        for roll in self.rolls:
+            if roll.source not in ROLL_SOURCES:
+                raise DisplayError(f"unknown roll source {roll.source!r}; use "
+                                   f"{', '.join(ROLL_SOURCES)}")
+            if not all(isinstance(face, int) and 1 <= face <= 6 for face in roll.faces):
+                raise DisplayError(f"{roll.label}: a die shows 1 to 6, not {list(roll.faces)}")
         if self.selected is not None and not 0 <= self.selected < len(self.candidates):
             raise DisplayError(f"selected candidate {self.selected} is not in the list")
 

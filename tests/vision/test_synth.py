@@ -240,3 +240,19 @@ def test_impossible_variations_are_refused():
         Variation(pose=CameraPose(tilt_deg=80.0))
     with pytest.raises(SynthError, match="jpeg_quality"):
         Variation(jpeg_quality=150)
+
+
+def test_a_board_drawn_again_after_another_is_the_same_frame_and_hands_change_only_the_hands():
+    # render() keeps the warped board of the last boards; a cached board must never show
+    # another board's coins, nor a hand left over from an earlier frame.
+    variation = random_variation(5)
+    first = SynthScene.build({"a1": "P", "c3": "NN"}, {}, variation=variation)
+    second = SynthScene.build({"h8": "Q"}, {}, variation=variation)
+    before = render(first, 7).image
+    other = render(second, 7).image
+    handed = render(with_hands(first, random_hand(3)), 7).image
+    again = render(first, 7).image
+    assert np.array_equal(before, again)
+    assert not np.array_equal(before, other)
+    changed = np.abs(handed.astype(int) - before.astype(int)).max(axis=2) > 40
+    assert 0 < changed.mean() < 0.5

@@ -452,18 +452,29 @@ def _covered(scene: SynthScene, cover: Image) -> tuple[tuple[int, ...], bool]:
     return tuple(covered), bool(((cover > 60) & (play > 0)).any())
 
 
-def render(scene: SynthScene, seed: int = 0) -> SynthFrame:
-    """Render ``scene`` as a camera frame with its ground truth; ``seed`` varies sensor noise."""
+@lru_cache(maxsize=2)
+def _board_frame(scene: SynthScene) -> Image:
+    """The camera's view of the table and the board on it, before hands, light and sensor
+    (cached per board: a still table's frames differ only in their noise). Read-only."""
     variation = scene.variation
     pixels_per_mm = _canvas_scale(scene)
-    homography = scene.homography()
-    canvas = _board_canvas(replace(scene, hands=()), pixels_per_mm)
+    canvas = _board_canvas(scene, pixels_per_mm)
     map_xy, map_fraction = _tables(
-        (variation.pose, variation.lens_k1, scene.image_size), homography.tobytes(), pixels_per_mm
+        (variation.pose, variation.lens_k1, scene.image_size), scene.homography().tobytes(),
+        pixels_per_mm
     )
     frame = table_top(variation.table, variation.light.seed, scene.image_size).copy()
     cv2.remap(canvas, map_xy, map_fraction, cv2.INTER_LINEAR, dst=frame,
               borderMode=cv2.BORDER_TRANSPARENT)
+    frame.flags.writeable = False
+    return frame
+
+
+def render(scene: SynthScene, seed: int = 0) -> SynthFrame:
+    """Render ``scene`` as a camera frame with its ground truth; ``seed`` varies sensor noise."""
+    variation = scene.variation
+    homography = scene.homography()
+    frame = _board_frame(replace(scene, hands=())).copy()
     cover = draw_hands(frame, _hand_placements(scene), variation.light.direction_deg)
     markers_covered, over_play = _covered(scene, cover)
     rng = np.random.default_rng(seed)

@@ -77,7 +77,12 @@ from companion.games.coin_grid.rules import (
     termination,
     winners,
 )
-from companion.games.coin_grid.table import COIN_KINDS, layout, position_from_reading
+from companion.games.coin_grid.table import (
+    COIN_KINDS,
+    layout,
+    looks_like,
+    position_from_reading,
+)
 from companion.games.coin_grid.text import SIDE_NAMES, draw_position
 from contract.observation import Observation
 from contract.table_state import TableState, seen_looks
@@ -216,11 +221,12 @@ class CoinGrid(Game):
 
     def candidates(self, position: Position, observation: Observation) -> list[Move]:
         """The mover's choices whose result looks like ``observation`` (a double stack, a roll
-        and declining change nothing the camera sees)."""
+        and declining change nothing the camera sees; a dime attacking a nickel may look like
+        the nickel alone: :func:`~companion.games.coin_grid.table.looks_like`)."""
         position = _position(position)
         seen = seen_looks(observation)
         return [move for move in decisions(position)
-                if layout(play(position, move)).looks() == seen]
+                if looks_like(layout(play(position, move)), seen)]
 
     def layout(self, position: Position) -> TableState:
         """The coins on the squares (see :mod:`~companion.games.coin_grid.table`)."""

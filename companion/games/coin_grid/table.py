@@ -13,6 +13,8 @@ supply lie beside the board; the mat has no regions for them yet, so the layout 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from companion.games.base import PositionError
 from companion.games.coin_grid.board import (
     PLAYERS,
@@ -32,7 +34,7 @@ from companion.games.coin_grid.position import (
 )
 from contract.observation import COIN_KINDS as COIN_NAMES
 from contract.observation import Observation
-from contract.table_state import TableState
+from contract.table_state import RegionLook, TableState
 
 #: Every coin kind a Coin Grid table may use.
 COIN_KINDS = TABLE_COINS
@@ -71,6 +73,35 @@ def square_stacks(position: CoinGridPosition) -> dict[str, str]:
 def layout(position: CoinGridPosition) -> TableState:
     """The squares' coins (see the module docstring); no tokens."""
     return TableState.of_stacks(square_stacks(position))
+
+
+def hidden_by_metal(stack: str) -> bool:
+    """Whether a camera may take ``stack`` (bottom to top) for the coin under its top one: a
+    top coin smaller than that coin and of the same metal (a dime on a nickel) shows as a thin
+    ring of the same colour inside the lower coin's outline, a millimetre and a half wide, which
+    a webcam at 1.5-2 pixels a millimetre cannot tell from the lower coin's own raised rim."""
+    if len(stack) < 2:
+        return False
+    top, under = COIN_NAMES.get(stack[-1]), COIN_NAMES.get(stack[-2])
+    return (top is not None and under is not None and top[2] == under[2]
+            and top[1] < under[1])
+
+
+def looks_like(table: TableState, seen: Mapping[str, RegionLook]) -> bool:
+    """Whether ``seen`` (region -> look, empty regions left out) is what the camera may report
+    of ``table``: every region as it looks, except that a stack :func:`hidden_by_metal` may
+    also look like the coin under its top."""
+    expected = table.looks()
+    if set(expected) != set(seen):
+        return False
+    stacks = table.stacks()
+    for name, look in expected.items():
+        if seen[name] == look:
+            continue
+        stack = stacks.get(name, "")
+        if not (hidden_by_metal(stack) and seen[name] == RegionLook(stack[-2])):
+            return False
+    return True
 
 
 def position_from_reading(template: CoinGridPosition, observation: Observation

@@ -73,6 +73,25 @@ def test_an_attack_looks_like_the_attacker_on_top_of_the_defender():
     assert texts(GAME.candidates(rolled, seen(attacked))) == ["c3xc4"]
 
 
+def test_a_dime_attacking_a_nickel_may_look_like_the_nickel_alone():
+    # A camera takes a dime lying on a nickel for the nickel (both silver, the dime's edge a
+    # thin ring inside the nickel's): the attack is still the one move that fits.
+    rolled = grid({"f1": "Sd", "f3": "N1'", "a1": "S1", "f12": "N1"}, phase="rolled", roll=4)
+    attacked = GAME.apply_text(rolled, "f1xf3")
+    assert GAME.layout(attacked).stacks()["f3"] == "ND"
+    as_nickel = Observation.of_board({"a1": "P", "f3": "N", "f12": "N"})
+    assert texts(GAME.candidates(rolled, as_nickel)) == ["f1xf3"]
+    assert texts(GAME.candidates(rolled, seen(attacked))) == ["f1xf3"]
+    # A coin of another metal is no such ring: a penny attacking a nickel must be seen.
+    penny = grid({"c3": "S1'", "c4": "N1'", "f12": "N1"}, phase="rolled", roll=1)
+    assert GAME.candidates(penny, Observation.of_board({"c4": "N", "f12": "N"})) == []
+    # Nor does a nickel seen where the dime should stand alone pass for it.
+    moved = GAME.apply_text(rolled, "f1-f2")
+    assert GAME.candidates(rolled, Observation.of_board(
+        {"a1": "P", "f2": "N", "f3": "N", "f12": "N"})) == []
+    assert texts(GAME.candidates(rolled, seen(moved))) == ["f1-f2"]
+
+
 def test_legal_targets_are_what_the_roll_reaches_and_instant():
     rolled = GAME.apply_text(GAME.new_position(2), "roll:1")
     assert GAME.legal_targets(rolled) == frozenset(f"{f}3" for f in "abcdef")
