@@ -53,6 +53,8 @@ else:
     Image = np.ndarray
     FloatArray = np.ndarray
 
+#: Ranks whose index is a number: no joker's corner reads as one.
+NUMBER_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 #: A poker card, width x height (mm).
 CARD_SIZE_MM: tuple[float, float] = (63.0, 88.0)
 
@@ -268,7 +270,8 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str
     suit = index.suit_below > rank_config.least_suit or (
         index.suit_below == -1.0 and match >= rank_config.clear_match
         and margin >= rank_config.clear_margin)
-    if centre.picture and index.joker:
+    number_index = rank in NUMBER_RANKS and match >= rank_config.sure_match
+    if centre.picture and index.joker and not number_index:
         return "joker", config.agree_confidence * 0.95
     counted = "A" if centre.pips == 1 else str(centre.pips) if 2 <= centre.pips <= 10 else None
     if counted is not None:
