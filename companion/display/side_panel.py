@@ -168,12 +168,13 @@ def draw_list(
 
 def draw_facts(surface: pygame.Surface, facts: tuple[str, ...], box: Box, layout: Layout,
                cache: Sprites) -> Box:
-    """The game's lines about the table (at most two thirds of ``box``), each shrunk to fit
-    its width; returns the rest of ``box`` below them."""
+    """The game's lines about the table, each shrunk to fit its width, leaving room for the
+    heading and three moves of the list below; returns the rest of ``box`` below them."""
     if not facts:
         return box
-    line_height = round(layout.text.small * 1.1)
-    shown = facts[:max(1, box.height * 2 // 3 // line_height)]
+    line_height = round(layout.text.small * 1.05)
+    room = box.height - round(layout.text.small * 0.9) - 3 * round(layout.text.normal * 0.95)
+    shown = facts[:max(1, room // line_height)]
     y = box.y
     for text in shown:
         size = fit_size(cache, text, layout.text.small, box.width)

@@ -79,3 +79,26 @@ def test_a_resumed_demo_plays_on_with_the_same_hands(tmp_path):
     resumed = play(tmp_path / "cut", 3, seed=8, plies=10, resume=True)
     assert resumed.gave_up is None and whole.gave_up is None
     assert resumed.moves == whole.moves
+
+
+def test_the_command_announces_the_ply_cap_of_a_game_that_can_run_long(monkeypatch, capsys,
+                                                                      tmp_path):
+    import companion.demo
+    from companion.cli import main
+    from companion.demo import DemoReport
+
+    caps = []
+
+    def fake_run_demo(game, options, out, headless, **kwargs):
+        caps.append(options.max_turns)
+        out.mkdir(parents=True, exist_ok=True)
+        return DemoReport(turns=options.max_turns or 0)
+
+    monkeypatch.setattr(companion.demo, "run_demo", fake_run_demo)
+    code = main(["demo", "--game", "jokers-and-coins", "--players", "6", "--headless",
+                 "--out", str(tmp_path / "capped")])
+    assert code == 0 and caps == [GAME.info.demo_plies[6]]
+    assert f"this demo stops after {caps[0]} plies" in capsys.readouterr().out
+    main(["demo", "--game", "jokers-and-coins", "--players", "6", "--headless",
+          "--max-turns", "7", "--out", str(tmp_path / "given")])
+    assert caps[-1] == 7 and "stops after" not in capsys.readouterr().out
