@@ -10,9 +10,11 @@ the misreadings how many were flagged doubtful (confidence under the referee's
 milliseconds per frame (reading only, rendering not timed).
 
 Seeds ``0..N-1`` are the tuning range; ``--heldout`` reads seeds from 100000 on, with a dimmer
-light the tuning frames never have (never tuned on: report them separately).
+light the tuning frames never have (never tuned on: report them separately). ``--start S``
+begins S seeds into the range, to split a long run over processes.
 
     PYTHONPATH=. .venv/bin/python bench/bench_shakala_read.py [--frames 20] [--heldout]
+        [--start 0] [--every 100]
 """
 
 from __future__ import annotations
@@ -50,8 +52,10 @@ def main() -> None:
                         help=f"read the held-out seeds ({HELDOUT_FIRST} on)")
     parser.add_argument("--show", type=int, default=12, help="misreadings to list")
     parser.add_argument("--every", type=int, default=100, help="frames between progress lines")
+    parser.add_argument("--start", type=int, default=0,
+                        help="first seed, counted from the range's first (to split a run)")
     args = parser.parse_args()
-    first = HELDOUT_FIRST if args.heldout else 0
+    first = (HELDOUT_FIRST if args.heldout else 0) + args.start
     seeds = range(first, first + args.frames)
     geometry, config, profile = shakala_mat(), VisionConfig(), VisionProfile.default()
     tally: Counter[str] = Counter()

@@ -368,10 +368,6 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     at = edges.points.astype(np.intp)
     live = ~printed[at[:, 1], at[:, 0]]
     live &= inside[at[:, 1], at[:, 0]]
-    rim = 2 * math.pi * least * 2  # the smallest coin's rim, two pixels wide
-    if edges.weights[live & (edges.weights >= 0.5)].sum() < config.least_rim * rim:
-        return LooseCoins(np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros(0),
-                          np.zeros(0, bool), 0.0)  # too few edges for any coin: empty
     found, shares, covers = _circles(config, edges, live, inside, radii, pixels_per_mm)
     measured = np.zeros(len(found), bool)
     if config.edge_sizes and found:
