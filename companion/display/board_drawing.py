@@ -53,9 +53,8 @@ def draw_board_background(surface: pygame.Surface, layout: Layout, cache: Sprite
 
 
 def _draw_regions(surface: pygame.Surface, layout: Layout, cache: Sprites) -> None:
-    """A mat of any shape: each region outlined, round ones as circles, named in a corner."""
+    """A mat of any shape: each region outlined, round ones as circles, then named."""
     border = max(1, layout.cell // 25)
-    size = layout.text.small
     for name, box in layout.regions:
         if name in layout.round_regions:
             radius = min(box.width, box.height) // 2
@@ -64,8 +63,31 @@ def _draw_regions(surface: pygame.Surface, layout: Layout, cache: Sprites) -> No
         else:
             pygame.draw.rect(surface, OUTLINE, box.inset(-border))
             pygame.draw.rect(surface, LIGHT_SQUARE, box)
-        label = cache.text(name, size, MUTED)
-        blit_centred(surface, label, (box.center[0], box.bottom - label.get_height() // 2))
+    _name_regions(surface, layout, cache)
+
+
+def _name_regions(surface: pygame.Surface, layout: Layout, cache: Sprites) -> None:
+    """Each region's name where :func:`region_name_places` puts it."""
+    for name, where in region_name_places(layout, cache):
+        surface.blit(cache.text(name, layout.text.small, MUTED), where)
+
+
+def region_name_places(layout: Layout, cache: Sprites) -> list[tuple[str, pygame.Rect]]:
+    """Where each region's name is printed: at the bottom of its box where it fits. A name
+    wider than its region (a ring's small track spaces) is left out when it would cover
+    another region or name, so a crowded mat stays legible."""
+    boxes = [pygame.Rect(box) for _, box in layout.regions]
+    placed: list[tuple[str, pygame.Rect]] = []
+    for index, (name, box) in enumerate(layout.regions):
+        label = cache.text(name, layout.text.small, MUTED)
+        where = label.get_rect(center=(box.center[0], box.bottom - label.get_height() // 2))
+        if label.get_width() > box.width:
+            others = boxes[:index] + boxes[index + 1:]
+            if (where.collidelist(others) != -1
+                    or where.collidelist([rect for _, rect in placed]) != -1):
+                continue
+        placed.append((name, where))
+    return placed
 
 
 def draw_pieces(

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pygame
 
 from companion.display.layout import compute_layout
 from companion.display.pieces import LIGHT_SQUARE
@@ -77,3 +78,29 @@ def test_every_token_of_a_token_seat_is_drawn(tmp_path):
     for name, _ in snapshot.tokens:
         x, y = boxes[name].center
         assert np.abs(image[y, x].astype(int) - LIGHT_SQUARE).max() > 8, name
+
+
+def test_region_names_on_a_crowded_ring_cover_no_other_region_or_name():
+    from companion.display.board_drawing import region_name_places
+    from companion.display.pieces import Sprites
+    from companion.games.shakala import GAME as SHAKALA
+    from companion.screen_view import board_shape
+
+    for players in (4, 6):
+        mat = board_shape(GAME, players).mat
+        layout = compute_layout(SIZE, players=players, mat=mat)
+        places = region_name_places(layout, Sprites())
+        boxes = dict(layout.regions)
+        sprites = Sprites()
+        fitting = {name for name, box in layout.regions
+                   if sprites.text(name, layout.text.small, (0, 0, 0)).get_width() <= box.width}
+        assert places and fitting <= {name for name, _ in places}
+        assert len(places) < len(layout.regions)  # the crowded track spaces go unnamed
+        for index, (name, where) in enumerate(places):
+            assert where.collidelist([rect for _, rect in places[index + 1:]]) == -1, name
+            if where.width > boxes[name].width:  # a name that sticks out of its region
+                assert where.collidelist([pygame.Rect(box) for other, box in layout.regions
+                                          if other != name]) == -1, name
+    # Names small enough for their region are all there: every pit of Shakala's mat.
+    pits = compute_layout(SIZE, players=2, mat=board_shape(SHAKALA, 2).mat)
+    assert {name for name, _ in region_name_places(pits, Sprites())} >= set("ABCDEFGHabcdefgh")
