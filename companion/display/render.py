@@ -184,7 +184,8 @@ def draw_static(
 def draw_camera(
     surface: pygame.Surface, view: CameraView, layout: Layout, cache: RenderCache
 ) -> None:
-    """The live camera image fitted into its box, with the mat's square grid drawn over it."""
+    """The live camera image fitted into its box, with the mat's square grid drawn over it (on
+    a mat of another shape, a ring or pits, only the play area's outline)."""
     image, place = cache.camera(view, layout.camera)
     surface.blit(image, place[:2])
     if view.grid_corners is None:
@@ -193,7 +194,8 @@ def draw_camera(
     corners = np.array(
         [[place.x + x * scale, place.y + y * scale] for x, y in view.grid_corners], np.float32
     )
-    for start, end, outer in _grid_lines(corners, layout.files, layout.ranks):
+    files, ranks = (1, 1) if layout.regions else (layout.files, layout.ranks)
+    for start, end, outer in _grid_lines(corners, files, ranks):
         pygame.draw.line(surface, YELLOW if outer else SKY_BLUE, start, end, 2 if outer else 1)
 
 

@@ -300,3 +300,19 @@ def test_a_message_too_long_for_two_lines_is_cut_with_an_ellipsis():
     lines, size = _wrap(cache, words, layout.text.large, layout.message_bar)
     assert len(lines) == 2 and lines[1].endswith("...")
     assert all(cache.font(size).size(line)[0] <= layout.message_bar.width for line in lines)
+
+
+def test_on_a_mat_that_is_no_grid_the_camera_view_shows_the_outline_only():
+    from companion.games import get_game
+    from companion.screen_view import board_shape
+
+    image = np.zeros((360, 640, 3), np.uint8)
+    corners = ((100.0, 340.0), (540.0, 340.0), (460.0, 40.0), (180.0, 40.0))
+    snapshot = Snapshot(camera=CameraView(image, corners),
+                        mat=board_shape(get_game("shakala"), 2).mat)
+    layout = compute_layout(SIZE, players=2, mat=snapshot.mat)
+    surface = pygame.Surface(layout.size)
+    draw(surface, snapshot, layout, None)
+    crop = pixels(surface, layout.camera)
+    assert count_colour(crop, pieces.YELLOW) > 200  # the play area's outline
+    assert count_colour(crop, pieces.SKY_BLUE) == 0  # no square grid over pits
