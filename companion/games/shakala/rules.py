@@ -21,7 +21,7 @@ game ends when the player to move has no beads: the player who just moved wins w
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from companion.games.base import Termination
@@ -102,7 +102,7 @@ def _outcomes(position: ShakalaPosition) -> Iterator[
             if feed and not plan.feeds:
                 continue
             slots = tuple(pit for pit, _ in plan.slots)
-            for split in split_table(beads, tuple(size for _, size in plan.slots)):
+            for split in splits(beads, tuple(size for _, size in plan.slots)):
                 placed = dict(zip(slots, split, strict=True))
                 sown = list(pits)
                 for pit, dropped in placed.items():
@@ -111,6 +111,21 @@ def _outcomes(position: ShakalaPosition) -> Iterator[
                     for taken in _captures(position, sown, chain):
                         yield origin, plan, placed, chain, taken, take_gems(position, sown,
                                                                             taken)
+
+
+#: Pits of at most this many beads have their splits kept (:func:`split_table`); a larger pit
+#: can be split in millions of ways, which are made one at a time instead, so the first moves of
+#: a huge pit come at once and memory stays flat.
+CACHED_SPLIT_BEADS = 10
+
+
+def splits(beads: Beads, sizes: tuple[int, ...]) -> Iterable[tuple[Beads, ...]]:
+    """Each way to give slots of ``sizes`` beads their beads from the multiset ``beads``
+    (sorted), each way once, in the order of :func:`split_table`."""
+    if len(beads) <= CACHED_SPLIT_BEADS:
+        return split_table(beads, sizes)
+    kinds = sorted(set(beads))
+    return _splits(tuple(beads.count(kind) for kind in kinds), sizes, kinds)
 
 
 @lru_cache(maxsize=1 << 16)
