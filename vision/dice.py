@@ -93,7 +93,8 @@ class DiceConfig:
     may stand out by ``empty_share`` of its weakest pip's contrast. A pixel is a body's
     only where its difference from the felt reaches ``edge_share`` of the most within
     ``edge_blur_mm`` (so that touching dice of different colours come apart); a blob is one
-    die when no wider across the lean than ``most_across`` of its edge. ``side_slack`` and ``most_outside`` tell cocked dice (above).
+    die when no wider across the lean than ``most_across`` of its edge. ``side_slack`` and
+    ``most_outside`` tell cocked dice (above).
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
