@@ -33,6 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.referee_rolls import SURE_DIE
 from contract.observation import DieReading
 from vision.dice import DiceConfig, read_tray_in_frame
 from vision.markers import find_board
@@ -102,12 +103,14 @@ def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig)
                 counts["cocked read as a value" if read.value is not None else "cocked None"] += 1
             elif read.value == die.value:
                 counts["still right"] += 1
+                counts["taken right"] += read.confidence >= SURE_DIE
                 counts["sure right"] += read.confidence >= SURE
                 counts["colour right"] += read.colour == die.colour
             elif read.value is None:
                 counts["still None"] += 1
             else:
                 counts["still wrong"] += 1
+                counts["taken wrong"] += read.confidence >= SURE_DIE
                 counts["sure wrong"] += read.confidence >= SURE
                 wrong.append(f"seed {seed}: {die.value} read {read.value} ({read.confidence:.2f})")
         counts["extra readings"] += len(dice) - len(used)
@@ -119,6 +122,8 @@ def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig)
           f"None {counts['still None'] / still:.2%}, wrong value {counts['still wrong']}, "
           f"missed {counts['still missed']}; colour named right "
           f"{counts['colour right'] / max(1, counts['still right']):.2%} of those read right")
+    print(f"  taken by the referee (confidence >= {SURE_DIE}): right "
+          f"{counts['taken right'] / still:.2%} of still dice, wrong {counts['taken wrong']}")
     sure = counts["sure right"] + counts["sure wrong"]
     print(f"  sure readings (confidence >= {SURE}): {sure}, of them wrong {counts['sure wrong']}"
           f"; values read with less: {counts['still right'] + counts['still wrong'] - sure}")

@@ -86,12 +86,17 @@ class DiceConfig:
     the edge and its axes differing by ``most_stretch`` at most. A value is read when its
     weakest pip stands out from the next maximum by ``least_margin`` of the pip contrast
     (``sure_margin`` for full confidence) and by ``least_contrast`` (8-bit levels) at least;
-    it is not sure (``uneven_confidence`` at most) when its weakest pip is under
-    ``even_pips`` of its strongest. Bodies and top faces are found at about
-    ``segment_pixels_per_mm``; a pixel is a body's only where its difference from the felt
-    reaches ``edge_share`` of the most within ``edge_blur_mm`` (so that touching dice of
-    different colours come apart); a blob is one die when no wider across the lean than
-    ``most_across`` of its edge. ``side_slack`` and ``most_outside`` tell cocked dice (above).
+    it is not sure (``uneven_confidence`` at most, under the referee's
+    :data:`companion.referee_rolls.SURE_DIE`, so the roller throws again) when its weakest
+    pip is under ``even_pips`` of its strongest (a face's pips are all alike). Bodies and top
+    faces are found at about ``segment_pixels_per_mm``. A value's pips must each be a spot
+    no wider than ``widest_pip`` of the edge (at half its contrast), and no point of the 3x3
+    grid its layout leaves empty may stand out by ``empty_share`` of its weakest pip's
+    contrast. A pixel is a body's
+    only where its difference from the felt reaches ``edge_share`` of the most within
+    ``edge_blur_mm`` (so that touching dice of different colours come apart); a blob is one
+    die when no wider across the lean than ``most_across`` of its edge. ``side_slack`` and
+    ``most_outside`` tell cocked dice (above).
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -113,7 +118,7 @@ class DiceConfig:
     most_across: float = 1.5
     side_slack: float = 0.25
     even_pips: float = 0.7
-    uneven_confidence: float = 0.85
+    uneven_confidence: float = 0.45
     most_outside: float = 0.03
     pixels_per_mm: float = 4.0
     segment_pixels_per_mm: float = 2.0
@@ -123,6 +128,8 @@ class DiceConfig:
     off_centre: float = 0.11
     snap: float = 0.35
     spacing_range: tuple[float, float] = (0.18, 0.36)
+    widest_pip: float = 0.26
+    empty_share: float = 0.9
 
 
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)

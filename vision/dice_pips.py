@@ -38,6 +38,10 @@ LAYOUTS: tuple[tuple[int, frozenset[tuple[int, int]]], ...] = (
 )
 
 
+#: How far from its peak a pip's spot is measured (a share of the edge): a pip is at most
+#: about a quarter of the edge across, so a disc this wide holds it whole, and several pips
+#: blurred into one fill it.
+WIDTH_REACH = 0.25
 _LAYOUT_SETS: dict[frozenset[tuple[int, int]], int] = {pips: value for value, pips in LAYOUTS}
 
 
@@ -113,6 +117,8 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     share, value = best
     if value is None or share < config.least_margin:
         return None, float(np.clip(share, 0.0, 1.0)) * 0.5
+    if not _pips_true_to_layout(config, contrast, inside, spots[:value], plain, edge, u, v):
+        return None, 0.4
     span = config.sure_margin - config.least_margin
     confidence = 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
     # A face's pips are all alike: one much fainter than the strongest may be something else
@@ -121,6 +127,99 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     if evenness < config.even_pips:
         confidence = min(confidence, config.uneven_confidence)
     return value, confidence
+
+
+def _pips_true_to_layout(config: DiceConfig, contrast: FloatArray, inside: Image,
+                         spots: list[tuple[float, FloatArray]], plain: float, edge: float,
+                         u: FloatArray, v: FloatArray) -> bool:
+    """Whether the pips read make their layout as a real face would: each spot no wider than
+    a pip can be (``widest_pip`` of the edge: several pips blurred into one spot, or a pip
+    and a fleck, are wider), and no grid point the layout leaves empty standing out like a pip
+    (``empty_share`` of the weakest pip's contrast: a pip missed, a 4 read as 1)."""
+    points = np.array([point for _, point in spots])
+    weakest = spots[-1][0]
+    for height, point in spots:
+        if _spot_width(contrast, inside, point, height, plain, edge, points) > config.widest_pip:
+            return False
+    empty = _empty_points(contrast, points, len(spots), edge, u, v, plain, weakest)
+    return empty < config.empty_share
+
+
+def _empty_points(contrast: FloatArray, points: FloatArray, value: int, edge: float,
+                  u: FloatArray, v: FloatArray, plain: float, weakest: float) -> float:
+    """How strongly the face's grid points without a pip in layout ``value`` stand out, as a
+    share of its weakest pip's contrast over the face's plain level: near 0 on a true face,
+    near 1 where a pip was missed (a 4 read as 1, a 6 as 2). For a single pip the grid is
+    taken at every spacing a die's layout may have (0.22-0.32 of the edge)."""
+    if value == 1:
+        grids = [(points[0], u * share * edge, v * share * edge)
+                 for share in (0.22, 0.25, 0.28, 0.32)]
+        layout = frozenset({(0, 0)})
+    else:
+        centre = points.mean(axis=0)
+        relative = points - centre
+        spacing = float(np.linalg.norm(relative, axis=1).max()) / math.sqrt(2.0)
+        local = np.column_stack([relative @ u, relative @ v]) / max(spacing, 1e-9)
+        snapped = np.clip(np.round(local), -1, 1)
+        grids = [_square_grid(points, snapped)]
+        layout = frozenset((int(c), int(r)) for c, r in snapped)
+    reach = max(1, round(0.05 * edge))
+    rows, columns = contrast.shape
+    most = 0.0
+    for centre, axis_u, axis_v in grids:
+        for column, row in GRID:
+            if (column, row) in layout:
+                continue
+            x, y = (round(float(place)) for place in centre + column * axis_u + row * axis_v)
+            x0, y0 = max(0, x - reach), max(0, y - reach)
+            x1, y1 = min(columns, x + reach + 1), min(rows, y + reach + 1)
+            if x0 >= x1 or y0 >= y1:
+                continue
+            most = max(most, float(contrast[y0:y1, x0:x1].max()))
+    return max(0.0, most - plain) / max(weakest - plain, 1e-9)
+
+
+def _spot_width(contrast: FloatArray, inside: Image, point: FloatArray, height: float,
+                plain: float, edge: float, pips: FloatArray) -> float:
+    """The width of the spot peaking at ``point`` (the side of a square as large as its part
+    above half its height over the plain level, connected to the peak), as a share of the
+    edge: a pip is 0.14-0.25 of it, more when blurred; several pips blurred into one are
+    wider."""
+    reach = max(2, round(WIDTH_REACH * edge))
+    rows, columns = contrast.shape
+    x, y = round(float(point[0])), round(float(point[1]))
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(columns, x + reach + 1), min(rows, y + reach + 1)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    disc = (xs - x) ** 2 + (ys - y) ** 2 <= reach * reach
+    above = ((contrast[y0:y1, x0:x1] >= plain + 0.5 * (height - plain))
+             & (inside[y0:y1, x0:x1] > 0) & disc).astype(np.uint8)
+    _, labels = cv2.connectedComponents(above, connectivity=8)
+    label = labels[min(y - y0, labels.shape[0] - 1), min(x - x0, labels.shape[1] - 1)]
+    if label == 0:
+        return 0.0
+    held = 0
+    for other in pips:
+        column, row = round(float(other[0])) - x0, round(float(other[1])) - y0
+        if 0 <= row < labels.shape[0] and 0 <= column < labels.shape[1]:
+            held += int(labels[row, column] == label)
+    area = float((labels == label).sum()) / max(1, held)
+    return math.sqrt(area) / max(edge, 1e-9)
+
+
+def _square_grid(points: FloatArray, snapped: FloatArray
+                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The square grid (centre, column step, row step; pixels) through pips at grid places
+    ``snapped``: a least-squares fit of a centre and one step ``a``, the row step being ``a``
+    turned a quarter (a face is square, so two pips on a diagonal fix the whole grid)."""
+    columns, rows = snapped[:, 0], snapped[:, 1]
+    ones, zeros = np.ones(len(points)), np.zeros(len(points))
+    design = np.vstack([np.column_stack([ones, zeros, columns, -rows]),
+                        np.column_stack([zeros, ones, rows, columns])])
+    target = np.concatenate([points[:, 0], points[:, 1]])
+    solution, *_ = np.linalg.lstsq(design, target, rcond=None)
+    step = solution[2:4]
+    return solution[0:2], step, np.array([-step[1], step[0]])
 
 
 def _peak_centre(contrast: FloatArray, point: FloatArray, reach: float, height: float
