@@ -33,6 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.judging import UNSURE_CONFIDENCE
+from companion.referee_cards import SURE_CARD
 from vision.cards import CardConfig, read_discard_in_frame
 from vision.markers import MarkerConfig, find_board
 from vision.synth import render
@@ -68,6 +69,8 @@ def tally(family: str, faces: tuple[str, ...], frames: int, first: int, show: in
         else:
             kind = "wrong"
         outcome[kind] += 1
+        if kind == "wrong" and card is not None and card.confidence >= SURE_CARD:
+            outcome["sure wrong"] += 1
         if kind == "wrong" and show >= 0:
             wrong_by[f"{truth.rank}->{card.rank if card else None} ({scene.cards[-1].face})"] += 1
         if kind != "right" and show > 0:
@@ -80,6 +83,8 @@ def tally(family: str, faces: tuple[str, ...], frames: int, first: int, show: in
           f">= {UNSURE_CONFIDENCE}")
     for kind in ("right", "wrong", "unsure", "missed"):
         print(f"  {kind:>7}: {outcome[kind]:5d}  {100 * outcome[kind] / frames:6.2f}%")
+    print(f"  wrong at confidence >= {SURE_CARD} (what the table takes without asking): "
+          f"{outcome['sure wrong']}")
     for what, count in wrong_by.most_common() if show >= 0 else ():
         print(f"    wrong {what}: {count}")
     print(f"  ms per read: median {np.median(times):.1f}, 95th percentile "
