@@ -113,7 +113,7 @@ def main() -> None:
                 continue  # dice: read elsewhere
             if truth.loose:
                 cups += 1
-                expected = (len(truth.coins), tuple(sorted(set(truth.coins))))
+                expected = (len(truth.coins), tuple(sorted(truth.coins)))
                 if (got.count, got.kinds) != expected or got.coin is not None:
                     cups_wrong += 1
                     right = False
