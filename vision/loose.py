@@ -181,13 +181,21 @@ class _Hough:
         chosen = chosen & (edges.weights >= self.least_weight)
         points, normals = edges.points[chosen] + 0.5, edges.normals[chosen]
         both = np.concatenate([edges.weights[chosen], edges.weights[chosen]])
-        for index, radius in enumerate(self.radii):
-            targets = np.concatenate([points + radius * normals, points - radius * normals])
-            target = np.floor(targets * self.scale).astype(np.intp)
-            inside = ((target[:, 0] >= 0) & (target[:, 0] < width)
-                      & (target[:, 1] >= 0) & (target[:, 1] < height))
-            flat = target[inside, 1] * width + target[inside, 0]
-            votes[index] = np.bincount(flat, both[inside], height * width).reshape(height, width)
+        if not len(points):
+            return votes
+        # Every radius's targets at once (R, 2N, 2), voting in one count over the (R, H, W)
+        # grid: each cell sums the same votes in the same order as one count per radius.
+        radii = self.radii[:, None, None]
+        targets = np.concatenate([points[None] + radii * normals[None],
+                                  points[None] - radii * normals[None]], axis=1)
+        target = np.floor(targets * self.scale).astype(np.intp)
+        inside = ((target[..., 0] >= 0) & (target[..., 0] < width)
+                  & (target[..., 1] >= 0) & (target[..., 1] < height))
+        plane = np.arange(len(self.radii))[:, None] * (height * width)
+        flat = (plane + target[..., 1] * width + target[..., 0])[inside]
+        weights = np.broadcast_to(both, inside.shape)[inside]
+        counted = np.bincount(flat, weights, len(self.radii) * height * width)
+        votes[:] = counted.reshape(votes.shape)
         return votes
 
     def _smooth(self) -> None:
