@@ -11,7 +11,9 @@ Frames of three kinds are rendered once and saved (``--frames`` of each):
 
 Each frame is read with :func:`vision.read.read_frame` by the code of this tree and, with
 ``--baseline TREE``, by the code of another tree (``/work/main`` before a speed-up), each in
-its own process over the same saved frames, in one run. It prints, per kind, the median
+its own process over the same saved frames, in one run, the two taking turns frame by frame
+(so that both see the same load of the machine; each first reads one frame to warm up). It
+prints, per kind, the median
 processor milliseconds per frame of each, their ratio, and how many frames' observations
 (their JSON, the timings left out) differ between the two trees: a speed-up must read the
 same.
@@ -103,14 +105,14 @@ def geometry_and_profile(mat: str) -> tuple[object, object]:
     return mat_for_game(GAME.info.mat, players=int(mat.split(":")[1])), reading_profile()
 
 
-def worker(paths: list[Path]) -> None:
-    """Read every saved frame; print one JSON line each: its kind, processor ms, wall ms and
-    the observation (timings left out)."""
+def worker() -> None:
+    """Read the saved frame of every path given on standard input, one a line; print one
+    JSON line each: its kind, processor ms, wall ms and the observation (timings left out)."""
     from vision.read import VisionConfig, read_frame
 
     config = VisionConfig()
-    for path in paths:
-        data = np.load(path)
+    for line in sys.stdin:
+        data = np.load(line.strip())
         geometry, profile = geometry_and_profile(str(data["mat"]))
         image = data["image"]
         wall, processor = time.perf_counter(), time.process_time()
@@ -125,14 +127,54 @@ def worker(paths: list[Path]) -> None:
               flush=True)
 
 
-def run_tree(tree: Path, paths: list[Path]) -> list[dict[str, object]]:
-    """The worker's lines for ``paths``, run with the code of ``tree``."""
-    environment = {**os.environ, "PYTHONPATH": str(tree)}
-    script = Path(__file__).resolve()
-    done = subprocess.run([sys.executable, str(script), "--worker", *map(str, paths)],
-                          env=environment, cwd=tree, capture_output=True, text=True,
-                          check=True)
-    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+class Reader:
+    """A worker process reading frames with the code of one tree."""
+
+    def __init__(self, tree: Path) -> None:
+        environment = {**os.environ, "PYTHONPATH": str(tree)}
+        script = Path(__file__).resolve()
+        self.process = subprocess.Popen(
+            [sys.executable, str(script), "--worker"], env=environment, cwd=tree,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def read(self, path: Path) -> dict[str, object]:
+        """The worker's line for the frame saved at ``path``."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{path}\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        while line and not line.startswith("{"):  # anything else a library printed
+            line = self.process.stdout.readline()
+        if not line:
+            raise SystemExit(f"the reader stopped without an answer for {path}")
+        answer: dict[str, object] = json.loads(line)
+        return answer
+
+    def close(self) -> None:
+        """End the worker."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def read_all(trees: list[Path], paths: list[Path]) -> list[list[dict[str, object]]]:
+    """Every frame read by every tree, the trees taking turns frame by frame (in turn first,
+    so that both see the same load of the machine), after one frame each to warm up."""
+    readers = [Reader(tree) for tree in trees]
+    answers: list[list[dict[str, object]]] = [[] for _ in trees]
+    try:
+        for reader in readers:
+            reader.read(paths[0])
+        for number, path in enumerate(paths):
+            order = list(range(len(readers)))
+            if number % 2:
+                order.reverse()
+            for index in order:
+                answers[index].append(readers[index].read(path))
+    finally:
+        for reader in readers:
+            reader.close()
+    return answers
 
 
 def summary(lines: list[dict[str, object]], kind: str, key: str) -> float:
@@ -148,17 +190,17 @@ def main() -> int:
                         help="another tree to read the same frames with (before a speed-up)")
     parser.add_argument("--heldout", action="store_true",
                         help=f"frames of the held-out seeds ({HELDOUT_FIRST} on)")
-    parser.add_argument("--worker", nargs="*", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.worker is not None:
-        worker(args.worker)
+    if args.worker:
+        worker()
         return 0
     first = HELDOUT_FIRST if args.heldout else 0
     tree = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as folder:
         paths = make_frames(Path(folder), args.frames, first)
-        ours = run_tree(tree, paths)
-        theirs = run_tree(args.baseline, paths) if args.baseline else None
+        answers = read_all([tree, *([args.baseline] if args.baseline else [])], paths)
+    ours, theirs = answers[0], (answers[1] if args.baseline else None)
     print(f"{'held-out' if args.heldout else 'tuning'} seeds from {first}, {args.frames} "
           "frame(s) of each kind, 1920x1080 (Jokers) and the synthetic camera (Shakala):")
     for kind in KINDS:
