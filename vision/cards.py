@@ -162,100 +162,24 @@ def _mean(planes: list[FloatArray]) -> FloatArray:
     return total / np.float32(len(planes)) if total.dtype == np.float32 else total / len(planes)
 
 
-#: Angles whose turned images are searched at once (:func:`_best_at`): few enough that the
-#: stacked planes stay small.
-ANGLES_AT_ONCE = 12
-
-
 def _best_at(config: CardConfig, gray: FloatArray, angles: FloatArray) -> CardPose:
-    """The best outline over ``angles``: its middle is given in the unturned image. The
-    turned images are searched a dozen at once (:func:`_stacked_scores`), which gives every
-    angle the very scores :func:`_outline_scores` gives it alone."""
+    """The best outline over ``angles``: its middle is given in the unturned image."""
     best = CardPose((0.0, 0.0), 0.0, -1.0)
     height, width = gray.shape
-    for first in range(0, len(angles), ANGLES_AT_ONCE):
-        chosen = [float(angle) for angle in angles[first:first + ANGLES_AT_ONCE]]
-        scores = _stacked_scores(config, np.stack([_turned(gray, angle) for angle in chosen]))
+    for angle in angles:
+        rows, columns = _rotated_edges(config, gray, float(angle))
+        scores = _outline_scores(config, rows, columns)
         if scores.size == 0:
-            return best
-        places = scores.reshape(len(chosen), -1).argmax(axis=1)
-        for angle, place, plane in zip(chosen, places, scores, strict=True):
-            y, x = np.unravel_index(int(place), plane.shape)
-            score = float(plane[y, x])
-            if score > best.score:
-                # Back from the turned image to the crop.
-                turn = cv2.getRotationMatrix2D((width / 2 - 0.5, height / 2 - 0.5), angle, 1)
-                back = cv2.invertAffineTransform(turn)
-                point = back @ np.array([float(x), float(y), 1.0])
-                best = CardPose((float(point[0]), float(point[1])), angle, score)
+            continue
+        y, x = np.unravel_index(int(np.argmax(scores)), scores.shape)
+        score = float(scores[y, x])
+        if score > best.score:
+            # Back from the turned image to the crop.
+            turn = cv2.getRotationMatrix2D((width / 2 - 0.5, height / 2 - 0.5), float(angle), 1)
+            back = cv2.invertAffineTransform(turn)
+            point = back @ np.array([float(x), float(y), 1.0])
+            best = CardPose((float(point[0]), float(point[1])), float(angle), score)
     return best
-
-
-def _turned(gray: FloatArray, angle_deg: float) -> FloatArray:
-    """The image turned by ``angle_deg`` about its middle (as :func:`_rotated_edges` turns
-    it)."""
-    height, width = gray.shape
-    turn = cv2.getRotationMatrix2D((width / 2 - 0.5, height / 2 - 0.5), angle_deg, 1.0)
-    return np.asarray(cv2.warpAffine(gray, turn, (width, height), flags=cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_REPLICATE))
-
-
-def _filtered(planes: FloatArray, pad: int, mode: str, apply: Any) -> FloatArray:
-    """``apply`` (an OpenCV filter reaching ``pad`` rows up and down) run once over the planes
-    (A, H, W) stacked into one tall image, each padded by ``pad`` rows of its own (numpy's
-    ``mode``: ``reflect`` is OpenCV's default border, zeros are no pixel to a dilation), so
-    that every plane's rows see exactly what they would alone."""
-    count, height, width = planes.shape
-    if pad:
-        if mode == "reflect":
-            planes = np.pad(planes, ((0, 0), (pad, pad), (0, 0)), mode="reflect")
-        else:
-            planes = np.pad(planes, ((0, 0), (pad, pad), (0, 0)))
-    tall = np.ascontiguousarray(planes).reshape(count * (height + 2 * pad), width)
-    result = np.asarray(apply(tall)).reshape(count, height + 2 * pad, width)
-    return result[:, pad:pad + height]
-
-
-def _stacked_scores(config: CardConfig, turned: FloatArray) -> FloatArray:
-    """:func:`_rotated_edges` and :func:`_outline_scores` of every turned image (A, H, W) at
-    once: (A, H, W) scores, or an empty array where the card would leave the image."""
-    count, height, width = turned.shape
-    scale = config.search_pixels_per_mm
-    half_w, half_h = (side * scale / 2 for side in CARD_SIZE_MM)
-    reach_x, reach_y = math.ceil(half_w) + 1, math.ceil(half_h) + 1
-    if width <= 2 * reach_x or height <= 2 * reach_y:
-        return np.zeros((0, 0, 0), np.float32)
-    down = np.abs(_filtered(turned, 1, "reflect",
-                            lambda image: cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))) / 4
-    across = np.abs(_filtered(turned, 1, "reflect",
-                              lambda image: cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3))) / 4
-    level = config.edge_level
-    size = 2 * max(1, round(config.edge_tolerance_mm * config.search_pixels_per_mm)) + 1
-    rows = _filtered(((down - across) > level).view(np.uint8), size // 2, "zeros",
-                     lambda image: cv2.dilate(image, np.ones((size, 1), np.uint8)))
-    columns = _filtered(((across - down) > level).view(np.uint8), 0, "zeros",
-                        lambda image: cv2.dilate(image, np.ones((1, size), np.uint8)))
-    length_w = max(3, round(config.side_share * CARD_SIZE_MM[0] * scale))
-    length_h = max(3, round(config.side_share * CARD_SIZE_MM[1] * scale))
-    along_rows = _filtered(rows.astype(np.float32), 0, "reflect",
-                           lambda image: cv2.blur(image, (length_w, 1)))
-    along_columns = _filtered(columns.astype(np.float32), length_h // 2, "reflect",
-                              lambda image: cv2.blur(image, (1, length_h)))
-    inner = (slice(None), slice(reach_y, height - reach_y), slice(reach_x, width - reach_x))
-    quarter_w, quarter_h = half_w / 2, half_h / 2
-
-    def shifted(image: FloatArray, dx: float, dy: float) -> FloatArray:
-        x, y = round(dx), round(dy)
-        return image[:, inner[1].start + y:inner[1].stop + y,
-                     inner[2].start + x:inner[2].stop + x]
-
-    sides = [shifted(along_rows, sx * quarter_w, sy * half_h)
-             for sx in (-1, 1) for sy in (-1, 1)]
-    sides += [shifted(along_columns, sx * half_w, sy * quarter_h)
-              for sx in (-1, 1) for sy in (-1, 1)]
-    scores = np.zeros((count, height, width), np.float32)
-    scores[inner] = _least(sides) + 0.05 * _mean(sides)
-    return scores
 
 
 def find_card(config: CardConfig, crop: Image, pixels_per_mm: float) -> CardPose | None:

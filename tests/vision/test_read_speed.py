@@ -16,15 +16,7 @@ import numpy as np
 
 from tests.vision.helpers import GEOMETRY
 from vision.card_ranks import ink_map
-from vision.cards import (
-    CardConfig,
-    _least,
-    _mean,
-    _outline_scores,
-    _rotated_edges,
-    _stacked_scores,
-    _turned,
-)
+from vision.cards import CardConfig, _least, _mean, _rotated_edges
 from vision.light import PAPER, LightConfig, _ink_gains, divide_light, mat_reference, normalise
 from vision.loose import LooseConfig, _channel_max, _edges, _Hough
 from vision.rectify import RectifyConfig, TopView, view_bounds
@@ -135,21 +127,6 @@ def test_card_outline_search_is_unchanged() -> None:
         assert np.array_equal(_least(sides), np.minimum.reduce(sides))
         assert np.array_equal(_mean(sides), np.mean(sides, axis=0))
         assert not math.isclose(float(_mean(sides).max()), 0.0)
-
-
-def test_the_stacked_card_search_scores_every_angle_as_alone() -> None:
-    config = CardConfig()
-    gray = _card_pile()
-    angles = np.arange(0.0, 180.0, config.angle_step_deg)[::4]
-    stacked = _stacked_scores(config, np.stack([_turned(gray, float(angle)) for angle in angles]))
-    best = []
-    for angle, scores in zip(angles, stacked, strict=True):
-        alone = _outline_scores(config, *_rotated_edges(config, gray, float(angle)))
-        assert np.array_equal(scores, alone)
-        best.append(float(alone.max()))
-    # The card's own turn (20 degrees) scores far above a turn across it.
-    near, across = (int(np.argmin(np.abs(angles - turn))) for turn in (20.0, 65.0))
-    assert best[near] > best[across] + 0.2
 
 
 def test_red_ink_counts_as_much_as_black() -> None:
