@@ -201,8 +201,8 @@ def summary(lines: list[dict[str, object]], kind: str, key: str) -> float:
 
 def summed(lines: list[dict[str, object]], kind: str) -> float:
     """The processor milliseconds of all the frames of ``kind``."""
-    return sum(float(line["processor_ms"]) for line in lines  # type: ignore[arg-type]
-               if line["kind"] == kind)
+    return float(sum(float(str(line["processor_ms"])) for line in lines
+                     if line["kind"] == kind))
 
 
 def main() -> int:
