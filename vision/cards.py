@@ -105,13 +105,15 @@ def _rotated_edges(config: CardConfig, gray: FloatArray, angle_deg: float
     turn = cv2.getRotationMatrix2D((width / 2 - 0.5, height / 2 - 0.5), angle_deg, 1.0)
     turned = cv2.warpAffine(gray, turn, (width, height), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
-    down = np.abs(cv2.Sobel(turned, cv2.CV_32F, 0, 1, ksize=3)) / 4
-    across = np.abs(cv2.Sobel(turned, cv2.CV_32F, 1, 0, ksize=3)) / 4
-    level = config.edge_level
+    # The gradients' difference is compared with four times the level rather than divided by
+    # the Sobel kernel's 4: a power of two, so the same comparison bit for bit, and cheaper.
+    steeper = (np.abs(cv2.Sobel(turned, cv2.CV_32F, 0, 1, ksize=3))
+               - np.abs(cv2.Sobel(turned, cv2.CV_32F, 1, 0, ksize=3)))
+    level = 4 * config.edge_level
     size = 2 * max(1, round(config.edge_tolerance_mm * config.search_pixels_per_mm)) + 1
     # Dilated as bytes (0 or 1, as exact as floats and lighter), then made floats to average.
-    rows = cv2.dilate(((down - across) > level).view(np.uint8), np.ones((size, 1), np.uint8))
-    columns = cv2.dilate(((across - down) > level).view(np.uint8), np.ones((1, size), np.uint8))
+    rows = cv2.dilate((steeper > level).view(np.uint8), np.ones((size, 1), np.uint8))
+    columns = cv2.dilate((steeper < -level).view(np.uint8), np.ones((1, size), np.uint8))
     return rows.astype(np.float32), columns.astype(np.float32)
 
 
