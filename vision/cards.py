@@ -111,7 +111,8 @@ def _rotated_edges(config: CardConfig, gray: FloatArray, angle_deg: float
                - np.abs(cv2.Sobel(turned, cv2.CV_32F, 1, 0, ksize=3)))
     level = 4 * config.edge_level
     size = 2 * max(1, round(config.edge_tolerance_mm * config.search_pixels_per_mm)) + 1
-    # Dilated as bytes (0 or 1, as exact as floats and lighter), then made floats to average.
+    # Dilated as bytes (0 or 1, as exact as floats and lighter), then made floats to average
+    # (a box average of bytes straight to floats scales by a rounder 1/n: not the same).
     rows = cv2.dilate((steeper > level).view(np.uint8), np.ones((size, 1), np.uint8))
     columns = cv2.dilate((steeper < -level).view(np.uint8), np.ones((1, size), np.uint8))
     return rows.astype(np.float32), columns.astype(np.float32)
