@@ -133,7 +133,8 @@ def ink_map(face: Image, pixels_per_mm: float, white_mm: float, inset_mm: float 
     the darkest of its channels so that red ink counts as much as black; nothing within
     ``inset_mm`` of the card's rounded outline (its edge, and what lies beyond it where the
     card was found a little off)."""
-    darkest = face.min(axis=2).astype(np.float32)
+    # The channels' least, as ``face.min(axis=2)`` is, without numpy's slow short-axis reduction.
+    darkest = np.minimum(np.minimum(face[..., 0], face[..., 1]), face[..., 2]).astype(np.float32)
     step = max(1, round(pixels_per_mm / 2))
     small = darkest[::step, ::step]
     size = max(3, round(white_mm * pixels_per_mm / step) | 1)

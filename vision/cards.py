@@ -105,14 +105,17 @@ def _rotated_edges(config: CardConfig, gray: FloatArray, angle_deg: float
     turn = cv2.getRotationMatrix2D((width / 2 - 0.5, height / 2 - 0.5), angle_deg, 1.0)
     turned = cv2.warpAffine(gray, turn, (width, height), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)
-    down = np.abs(cv2.Sobel(turned, cv2.CV_32F, 0, 1, ksize=3)) / 4
-    across = np.abs(cv2.Sobel(turned, cv2.CV_32F, 1, 0, ksize=3)) / 4
-    level = config.edge_level
+    # The gradients' difference is compared with four times the level rather than divided by
+    # the Sobel kernel's 4: a power of two, so the same comparison bit for bit, and cheaper.
+    steeper = (np.abs(cv2.Sobel(turned, cv2.CV_32F, 0, 1, ksize=3))
+               - np.abs(cv2.Sobel(turned, cv2.CV_32F, 1, 0, ksize=3)))
+    level = 4 * config.edge_level
     size = 2 * max(1, round(config.edge_tolerance_mm * config.search_pixels_per_mm)) + 1
-    rows = cv2.dilate(((down - across) > level).astype(np.float32), np.ones((size, 1), np.uint8))
-    columns = cv2.dilate(((across - down) > level).astype(np.float32),
-                         np.ones((1, size), np.uint8))
-    return np.asarray(rows), np.asarray(columns)
+    # Dilated as bytes (0 or 1, as exact as floats and lighter), then made floats to average
+    # (a box average of bytes straight to floats scales by a rounder 1/n: not the same).
+    rows = cv2.dilate((steeper > level).view(np.uint8), np.ones((size, 1), np.uint8))
+    columns = cv2.dilate((steeper < -level).view(np.uint8), np.ones((1, size), np.uint8))
+    return rows.astype(np.float32), columns.astype(np.float32)
 
 
 def _outline_scores(config: CardConfig, rows: FloatArray, columns: FloatArray
@@ -141,8 +144,25 @@ def _outline_scores(config: CardConfig, rows: FloatArray, columns: FloatArray
     sides += [shifted(along_columns, sx * half_w, sy * quarter_h)
               for sx in (-1, 1) for sy in (-1, 1)]
     scores = np.zeros_like(rows)
-    scores[inner] = np.minimum.reduce(sides) + 0.05 * np.mean(sides, axis=0)
+    scores[inner] = _least(sides) + 0.05 * _mean(sides)
     return scores
+
+
+def _least(planes: list[FloatArray]) -> FloatArray:
+    """The elementwise least of ``planes`` (as ``np.minimum.reduce``, without stacking)."""
+    least = planes[0].copy()
+    for plane in planes[1:]:
+        np.minimum(least, plane, out=least)
+    return least
+
+
+def _mean(planes: list[FloatArray]) -> FloatArray:
+    """The elementwise mean of ``planes``, summed in their order as ``np.mean(planes,
+    axis=0)`` sums them (so bit for bit the same), without stacking them."""
+    total = planes[0].copy()
+    for plane in planes[1:]:
+        total += plane
+    return total / np.float32(len(planes)) if total.dtype == np.float32 else total / len(planes)
 
 
 def _best_at(config: CardConfig, gray: FloatArray, angles: FloatArray) -> CardPose:

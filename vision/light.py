@@ -27,6 +27,8 @@ else:
 
 #: The value paper takes in the normalised top view (leaves headroom for glare above white).
 PAPER = 200.0
+#: Rows of the view whose ink gains are made and applied at once (:func:`normalise`).
+GAIN_STRIP_ROWS = 64
 
 
 @dataclass(frozen=True)
@@ -119,8 +121,15 @@ def normalise(config: LightConfig, view: TopView, reference: MatReference) -> Im
     (:func:`_ink_gains`): uneven light, a tinted lamp and a printer's tones all vanish.
     """
     lit = divide_light(config, view, reference)
-    return cv2.multiply(lit, _ink_gains(config, lit, reference, view.pixels_per_mm),
-                        dtype=cv2.CV_8U)
+    table = _ink_gains(config, lit, reference, view.pixels_per_mm)
+    # Strip by strip: the same products as one multiply by the whole gain image, without
+    # making that image (four floats a pixel, far slower to allocate and fill than to use).
+    result = np.empty_like(lit)
+    for top in range(0, lit.shape[0], GAIN_STRIP_ROWS):
+        rows = slice(top, top + GAIN_STRIP_ROWS)
+        cv2.multiply(lit[rows], cv2.LUT(reference.image[rows], table), dst=result[rows],
+                     dtype=cv2.CV_8U)
+    return result
 
 
 def divide_light(config: LightConfig, view: TopView, reference: MatReference) -> Image:
@@ -143,11 +152,12 @@ def divide_light(config: LightConfig, view: TopView, reference: MatReference) ->
 
 def _ink_gains(config: LightConfig, normalised: Image, reference: MatReference,
                pixels_per_mm: float) -> Image:
-    """(H, W, 3) float gains that bring each printed tone back to paper: the printer's light
-    squares, dark squares and lines each differ from the rendering in their own way (a
-    lighter ink, a bluer one), which the local light, a median over mostly one tone, leaves
-    in. Each tone band's gain is paper over its median (coins cover a minority of any tone),
-    measured at 1 px/mm and interpolated between bands."""
+    """The float gains (a lookup table, 256 x 1 x 3, by the rendering's tone) that bring each
+    printed tone back to paper: the printer's light squares, dark squares and lines each
+    differ from the rendering in their own way (a lighter ink, a bluer one), which the local
+    light, a median over mostly one tone, leaves in. Each tone band's gain is paper over its
+    median (coins cover a minority of any tone), measured at 1 px/mm and interpolated between
+    bands."""
     scale = 1.0 / pixels_per_mm
     small = cv2.resize(normalised, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     tones = cv2.resize(reference.image, (small.shape[1], small.shape[0]),
@@ -167,4 +177,4 @@ def _ink_gains(config: LightConfig, normalised: Image, reference: MatReference,
         medians = np.argmax(cumulative >= cumulative[:, -1:] / 2, axis=1)
         gains = PAPER / np.maximum(medians[used], 1.0)
         table[:, channel] = np.interp(np.arange(256), centres[used], gains)
-    return cv2.LUT(reference.image, table.reshape(256, 1, 3))
+    return table.reshape(256, 1, 3)

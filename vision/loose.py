@@ -140,7 +140,7 @@ def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
     unlikeness's gradient at every pixel."""
     smooth = cv2.GaussianBlur(patch, (0, 0), 0.7)
     grey = smooth.mean(axis=2).astype(np.float32)
-    unlike = np.abs(smooth - PAPER).max(axis=2).astype(np.float32)
+    unlike = _channel_max(np.abs(smooth - PAPER)).astype(np.float32)
     planes = []
     for plane in (grey, unlike):
         planes.append((cv2.Sobel(plane, cv2.CV_32F, 1, 0, ksize=3) / 8,
@@ -176,19 +176,29 @@ class _Hough:
         """Votes (R, H, W) of the ``chosen`` edges for the centres one radius away on both
         sides of each."""
         height, width = self.shape
-        votes = np.zeros((len(self.radii), height, width), np.float32)
+        flat, weights = self._targets(chosen)
+        counted = np.bincount(flat, weights, len(self.radii) * height * width)
+        return counted.astype(np.float32).reshape(len(self.radii), height, width)
+
+    def _targets(self, chosen: NDArray[np.bool_]) -> tuple[NDArray[np.intp], FloatArray]:
+        """The cells (flat indices into the (R, H, W) votes) each vote of the ``chosen``
+        edges falls in, and its weight, in the order one count per radius would add them."""
+        height, width = self.shape
         edges = self.edges
         chosen = chosen & (edges.weights >= self.least_weight)
         points, normals = edges.points[chosen] + 0.5, edges.normals[chosen]
         both = np.concatenate([edges.weights[chosen], edges.weights[chosen]])
-        for index, radius in enumerate(self.radii):
-            targets = np.concatenate([points + radius * normals, points - radius * normals])
-            target = np.floor(targets * self.scale).astype(np.intp)
-            inside = ((target[:, 0] >= 0) & (target[:, 0] < width)
-                      & (target[:, 1] >= 0) & (target[:, 1] < height))
-            flat = target[inside, 1] * width + target[inside, 0]
-            votes[index] = np.bincount(flat, both[inside], height * width).reshape(height, width)
-        return votes
+        # Every radius's targets at once (R, 2N, 2), voting in one count over the cells
+        # hit: each cell sums the same votes in the same order as one count per radius.
+        radii = self.radii[:, None, None]
+        targets = np.concatenate([points[None] + radii * normals[None],
+                                  points[None] - radii * normals[None]], axis=1)
+        target = np.floor(targets * self.scale).astype(np.intp)
+        inside = ((target[..., 0] >= 0) & (target[..., 0] < width)
+                  & (target[..., 1] >= 0) & (target[..., 1] < height))
+        plane = np.arange(len(self.radii))[:, None] * (height * width)
+        flat = (plane + target[..., 1] * width + target[..., 0])[inside]
+        return flat, np.broadcast_to(both, inside.shape)[inside]
 
     def _smooth(self) -> None:
         """Votes blurred a little and divided by the square root of the radius (a larger ring
@@ -450,7 +460,12 @@ def _edge_radii(config: LooseConfig, patch: Image, found: list[tuple[FloatArray,
 
 def _unlike(patch: Image) -> Image:
     """How unlike paper each pixel is: its largest channel difference."""
-    return np.abs(patch - PAPER).max(axis=2).astype(np.float32)
+    return _channel_max(np.abs(patch - PAPER)).astype(np.float32)
+
+
+def _channel_max(image: Image) -> Image:
+    """The largest of each pixel's three channels (as ``max(axis=2)``, many times faster)."""
+    return np.maximum(np.maximum(image[..., 0], image[..., 1]), image[..., 2])
 
 
 def _circle_through(points: FloatArray, centre: FloatArray, radius: float, reach: float
