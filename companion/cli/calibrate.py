@@ -55,6 +55,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--square-mm", type=number("--square-mm", 10, 200), default=None,
                         help="square size in mm the mat was printed with, 10 to 200 (default: "
                         "the mat's own)")
+    parser.add_argument("--players", type=int, choices=range(2, 7), default=None, metavar="N",
+                        help="seats the mat was printed for, 2 to 6 (default 4), for "
+                        "jokers-and-coins")
     parser.add_argument("--out", type=Path, default=Path("profile.json"),
                         help="where to save the profile (default: %(default)s)")
     parser.add_argument("--kinds", default=None,
@@ -94,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.camera import open_camera
     from vision.gate import SteadyGate
 
-    geometry = mat_for_game(args.mat, args.square_mm)
+    geometry = mat_for_game(args.mat, args.square_mm, players=args.players)
     kinds, pawns = _kinds_and_pawns(args)
     layout = calibration_layout(geometry, kinds, pawns)
     config = CalibrationConfig()

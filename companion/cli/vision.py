@@ -32,6 +32,9 @@ def register(subparsers: Any) -> None:
                       "header, before decoding)")
     read.add_argument("--profile", type=Path, help="a vision profile from `companion calibrate`")
     read.add_argument("--mat", default="coin-isolation", help="which mat (default coin-isolation)")
+    read.add_argument("--players", type=int, choices=range(2, 7), default=None, metavar="N",
+                      help="seats the mat was printed for, 2 to 6 (default 4), for "
+                      "jokers-and-coins")
     read.add_argument("--square-mm", type=number("--square-mm", 10, 200),
                       help="square size in mm the mat was printed with, 10 to 200 (default: the "
                       "profile's, else the mat's own)")
@@ -58,7 +61,8 @@ def run_read(args: argparse.Namespace) -> int:
     from vision.read import VisionConfig, read_frame
 
     profile = VisionProfile.load(args.profile) if args.profile else VisionProfile.default()
-    geometry = mat_for_game(args.mat, square_mm_for(args.mat, args.square_mm, profile))
+    geometry = mat_for_game(args.mat, square_mm_for(args.mat, args.square_mm, profile),
+                            players=args.players)
     if args.mat in game_names():
         profile = profile.only_kinds(get_game(args.mat).info.coin_kinds)
     image = load_image(args.image)

@@ -42,7 +42,8 @@ def test_calibrate_without_a_camera_says_so_in_one_line(
 @pytest.mark.parametrize(
     ("arguments", "words"),
     [(["--mat", "chess"], "no mat for game 'chess'"), (["--frames", "0"], "--frames 0"),
-     (["--kinds", "PX"], "unknown coin kind 'X'"), (["--pawns", "red,red"], "only once")],
+     (["--kinds", "PX"], "unknown coin kind 'X'"), (["--pawns", "red,red"], "only once"),
+     (["--players", "6"], "mat 'coin-isolation' has no number of players")],
 )
 def test_calibrate_rejects_bad_arguments(
     arguments: list[str], words: str, capsys: pytest.CaptureFixture[str]

@@ -3,10 +3,12 @@ track and HOME spaces, on synthetic frames rendered and read end to end."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from calibration.geometry import mat_for_game
@@ -127,3 +129,19 @@ def test_the_simulated_camera_lays_flat_tokens_on_the_ring_mat():
     assert camera.scene.pawns == ()
     assert camera.scene.pawns_by_region() == {"t2": "blue", "h1-1": "yellow"}
     camera.close()
+
+
+def test_vision_read_takes_the_seats_the_ring_was_printed_for(tmp_path, capsys):
+    from companion.cli import main
+
+    geometry = mat_for_game("jokers-and-coins", players=6)
+    scene = SynthScene.build({"t100": "P", "h6-2": "Q"}, {}, geometry, layout_seed=3)
+    path = tmp_path / "six.png"
+    cv2.imwrite(str(path), render(scene, 3).image)
+    assert main(["vision", "read", str(path), "--mat", "jokers-and-coins", "--players", "6"]) == 0
+    regions = json.loads(capsys.readouterr().out)["regions"]
+    assert regions["t100"]["coin"] == "P" and regions["h6-2"]["coin"] == "Q"
+    assert "discard-6" in regions and "t108" in regions
+    # A mat that has no seats refuses --players in one sentence.
+    assert main(["vision", "read", str(path), "--mat", "coin-isolation", "--players", "6"]) == 2
+    assert "no number of players" in capsys.readouterr().err
