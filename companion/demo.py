@@ -21,7 +21,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
@@ -29,6 +29,7 @@ from typing import Any
 
 from calibration.geometry import SEATED_MATS
 from calibration.profile import VisionProfile
+from companion.demo_board import PhysicalBoard
 from companion.demo_cards import CardDirector, DealtCards
 from companion.demo_rolls import RollingDirector
 from companion.games.base import Game, Move, Position
@@ -41,7 +42,6 @@ from companion.launch import (
     resumed_referee,
     run_windowed,
     say_where_the_tail_went,
-    simulated_hands,
     table_parts,
 )
 from companion.panel.driver import open_panel
@@ -50,8 +50,6 @@ from companion.referee import Phase
 from companion.table import Table, Verdict
 from contract.table_state import TableState
 from vision.camera import CameraOptions, SimCamera
-from vision.synth.cards import PlayedCard
-from vision.synth.dice import Die
 
 #: How many legal moves a bot looks at before choosing; bounds a turn in huge positions.
 BOT_MOVE_LIMIT = 4000
@@ -136,81 +134,6 @@ class DemoReport:
                 "max": round(ordered[-1], 1) if ordered else None,
             },
         }
-
-
-class PhysicalBoard:
-    """What lies on the simulated table, shown to the synthetic camera."""
-
-    def __init__(self, camera: SimCamera, colours: Mapping[str, str], seed: int,
-                 flat_tokens: bool = False) -> None:
-        self.camera = camera
-        self._colours = colours
-        self._flat = flat_tokens
-        self._reach = simulated_hands(camera, seed)
-        self.squares: dict[str, str] = {}
-        self.pawns: dict[str, str] = {}
-        self.loose: set[str] = set()
-
-    def lay_out(self, table: TableState) -> None:
-        """Make the table hold what ``table`` says (coins, and pawns or flat tokens in their
-        owners' colours)."""
-        self.squares = table.stacks()
-        self.pawns = {region: self._colours[contents.token] for region, contents in table.items()
-                      if contents.token is not None}
-        self.loose |= {name for name, contents in table.items() if contents.loose}
-        self._show()
-
-    def _show(self) -> None:
-        """Show the camera what lies here now (tokens flat or standing, as the game plays)."""
-        squares = {name: held for name, held in self.squares.items() if held}
-        if self._flat:
-            self.camera.show(squares, {}, tokens=self.pawns)
-        else:
-            self.camera.show(squares, self.pawns)
-
-    def put(self, region: str, coins: str) -> None:
-        """Make ``region`` hold ``coins`` (a hand sowing into a pit)."""
-        self.squares[region] = coins
-        self._show()
-
-    def knock_off(self, rng: random.Random) -> str | None:
-        """Sloppiness: remove the top coin of a random untouched square, or where coins lie
-        loose (pits), drop one coin into the wrong pit; returns the square it left."""
-        choices = sorted(square for square in self.squares if square not in self.pawns)
-        if not choices:
-            return None
-        square = rng.choice(choices)
-        coins = self.squares[square]
-        if square in self.loose:
-            coin = rng.choice(coins)
-            self.squares[square] = coins.replace(coin, "", 1)
-            wrong = rng.choice(sorted(self.loose - {square}))
-            self.squares[wrong] = self.squares.get(wrong, "") + coin
-        else:
-            self.squares[square] = coins[:-1]
-        self.camera.show(self.squares, self.pawns)
-        return square
-
-    def straighten(self, layout_seed: int) -> None:
-        """Push every coin to a slightly different spot in its square (a new layout seed)."""
-        self.camera.synth.set_scene(replace(self.camera.scene, layout_seed=layout_seed))
-
-    def show_cards(self, cards: Sequence[PlayedCard]) -> None:
-        """Cards lie face up on the discard spots (the top of each pile)."""
-        self.camera.show_cards(cards)
-
-    def show_dice(self, dice: Sequence[Die]) -> None:
-        """Dice land in the tray (the last throw's are picked up first)."""
-        self.camera.show_dice(dice)
-
-    def hand(self, present: bool) -> None:
-        """A hand reaches over the board, or leaves it."""
-        self._reach(present)
-
-    @property
-    def frames_shown(self) -> int:
-        """How many frames the camera has started to render."""
-        return self.camera.synth.frames_read
 
 
 class Director(RollingDirector, CardDirector):

@@ -26,7 +26,8 @@ from vision.synth.card_faces import SUITS
 from vision.synth.cards import PlayedCard
 
 if TYPE_CHECKING:
-    from companion.demo import DemoOptions, PhysicalBoard
+    from companion.demo import DemoOptions
+    from companion.demo_board import PhysicalBoard
     from companion.table import Table
 
 #: Ranks of one deck, and how many decks and Jokers the game uses (the rules text's three

@@ -18,7 +18,8 @@ from companion.referee_events import Phase
 from vision.synth.dice import Die
 
 if TYPE_CHECKING:
-    from companion.demo import DemoOptions, DemoReport, PhysicalBoard
+    from companion.demo import DemoOptions, DemoReport
+    from companion.demo_board import PhysicalBoard
     from companion.referee import Referee
     from companion.table import Table, Verdict
 

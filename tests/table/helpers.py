@@ -6,7 +6,7 @@ import time
 from dataclasses import replace
 
 from calibration.profile import VisionProfile
-from companion.demo import PhysicalBoard
+from companion.demo_board import PhysicalBoard
 from companion.games import get_game
 from companion.launch import HeadlessSink, close_quietly, table_parts
 from companion.panel.driver import open_panel
