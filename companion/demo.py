@@ -467,13 +467,15 @@ def run_demo(
     frames_per_second: float = 10.0,
     resume: bool = False,
     on_verdict: Callable[[Verdict], None] | None = None,
+    on_table: Callable[[Table], None] | None = None,
 ) -> DemoReport:
     """Play a whole demo game; the record goes to ``out/record``, screenshots to ``out/screens``.
 
     The synthetic camera's clock runs at ``frames_per_second`` frames a second of table time, so
     the steady gate's 0.4 s settle takes a few frames whatever the rendering speed. ``resume``
     carries on the game in ``out/record``: the board is laid out as its journal ends.
-    ``on_verdict`` hears every verdict right after the panel's lights were set.
+    ``on_verdict`` hears every verdict right after the panel's lights were set; ``on_table``
+    is handed the table before it starts (a voice or hints to attach).
     """
     record = out / "record"
     journal = None
@@ -505,6 +507,8 @@ def run_demo(
     table = Table(parts, sink)
     if on_verdict is not None:
         table.on_verdict(on_verdict)
+    if on_table is not None:
+        on_table(table)
     screens = out / "screens"
 
     def after_turn(turn: int) -> None:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.cli import ListFormatter, players_help, variants_epilog
 from companion.cli.numbers import number
+
+if TYPE_CHECKING:
+    from companion.voice import Voice
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,6 +57,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--ack", action="store_true",
                         help="print an ACK line per verdict once the panel shows it, with the "
                         "journal event it follows (for crash tests)")
+    parser.add_argument("--voice", action="store_true",
+                        help="say whose turn it is, moves, rejections, rolls and the result "
+                        "aloud (through espeak-ng); what was said goes to voice.txt in --out")
     parser.set_defaults(func=run)
 
 
@@ -100,8 +107,14 @@ def run(args: argparse.Namespace) -> int:
     if args.max_turns is None and cap is not None and not resume:
         print(f"{get_game(args.game).info.title} has no move limit: this demo stops after {cap} "
               "turns unless the game ends first (--max-turns sets another cap).", flush=True)
-    report = run_demo(game, options, out, headless, frames_per_second=args.fps, resume=resume,
-                      on_verdict=print_ack if args.ack else None)
+    voice = _voice(args.voice, out)
+    try:
+        report = run_demo(game, options, out, headless, frames_per_second=args.fps,
+                          resume=resume, on_verdict=print_ack if args.ack else None,
+                          on_table=None if voice is None else voice.attach)
+    finally:
+        if voice is not None:
+            voice.close(linger_s=3.0)
     write_summary(out / "summary.json", report,
                   {"game": args.game, "players": game.players, "variants": list(variants),
                    "seed": options.seed})
@@ -120,6 +133,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"Stopped at the demo's cap of {report.capped_at} turns (the game has no move "
               "limit).")
     return 0 if report.finished or options.max_turns is not None or report.capped_at else 1
+
+
+def _voice(wanted: bool, out: Path) -> Voice | None:
+    """The demo table's voice when ``--voice`` asks for it, logging what it says to
+    ``out/voice.txt`` (None when not asked, or when espeak-ng is missing: then one sentence says
+    so and the demo goes on silently)."""
+    if not wanted:
+        return None
+    from companion.voice import open_voice
+
+    out.mkdir(parents=True, exist_ok=True)
+    return open_voice(log=out / "voice.txt")
 
 
 def _new_output_folder() -> Path:

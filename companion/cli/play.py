@@ -11,7 +11,8 @@ from companion.cli import ListFormatter, players_help, variants_epilog
 from companion.cli.numbers import number
 
 if TYPE_CHECKING:
-    pass
+    from companion.table import Table
+    from companion.voice import Voice
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--fullscreen", action="store_true", help="start in full screen")
     parser.add_argument("--headless", action="store_true",
                         help="no window (needs a panel); the record is still written")
+    parser.add_argument("--voice", action="store_true",
+                        help="say whose turn it is, moves, rejections, rolls and the result "
+                        "aloud (through espeak-ng); the screen still shows everything")
     parser.set_defaults(func=run)
 
 
@@ -98,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
             panel.close()
         raise
     table = Table(parts)
+    voice = _voice(args.voice, table)
     print(f"Refereeing {referee.game.name}; the record will go to {folder} once the starting "
           "layout is confirmed.", flush=True)
     try:
@@ -109,8 +114,23 @@ def run(args: argparse.Namespace) -> int:
     finally:
         table.stop()
         close_quietly(parts)
+        if voice is not None:
+            voice.close(linger_s=3.0)
     print(_ending(referee.view().result, folder))
     return 0
+
+
+def _voice(wanted: bool, table: Table) -> Voice | None:
+    """The table's voice when ``--voice`` asks for it (None when not, or when espeak-ng is
+    missing: then one sentence says so and the table goes on silently)."""
+    if not wanted:
+        return None
+    from companion.voice import open_voice
+
+    voice = open_voice()
+    if voice is not None:
+        voice.attach(table)
+    return voice
 
 
 def _ending(result: str | None, folder: Path) -> str:
