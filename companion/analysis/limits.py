@@ -1,0 +1,58 @@
+"""The values of the search API: how long to search, and what it found."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from companion.games.base import Move, RulesError
+
+
+class SearchError(RulesError):
+    """A search that cannot be made: a finished position, a chance node, bad limits."""
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """How long a search runs: ``seconds`` of wall time, ``playouts`` in all (over every
+    worker), or whichever comes first when both are given. ``seed`` makes a playout-bounded
+    search reproducible; ``workers`` searches in that many processes at once (root
+    parallelism), each with its share of the playouts. ``hints`` uses the game's evaluation
+    hints where it has them (:mod:`companion.analysis.evaluation`); off, for comparison."""
+
+    seconds: float | None = None
+    playouts: int | None = None
+    seed: int = 0
+    workers: int = 1
+    hints: bool = True
+
+    def __post_init__(self) -> None:
+        if self.seconds is None and self.playouts is None:
+            raise SearchError("a search needs a time (seconds) or a playout bound, or both")
+        if self.seconds is not None and not self.seconds > 0:
+            raise SearchError(f"a search needs more than 0 seconds, not {self.seconds}")
+        if self.playouts is not None and self.playouts < 1:
+            raise SearchError(f"a search needs at least 1 playout, not {self.playouts}")
+        if self.workers < 1:
+            raise SearchError(f"a search needs at least 1 worker, not {self.workers}")
+
+
+@dataclass(frozen=True)
+class MoveEstimate:
+    """One candidate move at the root: how often the search tried it and each seat's
+    estimated chance to win after it (seat numbers as ``game.to_move`` gives them)."""
+
+    move: Move
+    visits: int
+    win_chance: Mapping[int, float]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the most visited move, every candidate (most visited first), the
+    searched position's win chance per seat, and the playouts made."""
+
+    best: Move
+    estimates: tuple[MoveEstimate, ...]
+    win_chance: Mapping[int, float]
+    playouts: int

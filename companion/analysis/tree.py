@@ -1,0 +1,167 @@
+"""One worker's Monte Carlo tree search (UCT) over the game hooks.
+
+Every node holds a position, its actions and, per seat, the sum of the playouts' win shares
+that passed through it. A decision node picks the child best for the seat to move by UCB1;
+a chance node samples an outcome by its probability (so a chance node is never a choice). A
+new child is scored by one playout (:mod:`companion.analysis.evaluation`). Where hands are
+hidden (:mod:`companion.analysis.hidden`), every iteration deals the unseen cards anew and
+only the moves the dealt hand allows are considered (information-set search: the tree is the
+public game, each iteration one consistent guess of the hands).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import islice
+
+from companion.analysis.evaluation import Chances, Evaluation
+from companion.analysis.hidden import Hands, HiddenDeal
+from companion.games.base import Game, Move, Position
+
+#: How many legal moves a node considers (the first ones the engine lists), as the demo's bots
+#: do; bounds a node in positions with thousands of paths.
+MOVE_LIMIT = 4000
+#: UCB1's exploration weight for win shares in [0, 1].
+EXPLORATION = 1.0
+
+
+class Node:
+    """A position in the tree with its actions and statistics."""
+
+    __slots__ = ("chance", "children", "moves", "over", "position", "seat", "totals", "visits",
+                 "weights")
+
+    def __init__(self, game: Game, position: Position, seats: int) -> None:
+        self.position = position
+        self.over = game.is_over(position)
+        self.chance = not self.over and game.is_chance(position)
+        self.seat = 0 if self.over else game.to_move(position)
+        self.weights: list[float] = []
+        if self.chance:
+            outcomes = game.chance_outcomes(position)
+            self.moves: list[Move] = [move for move, _ in outcomes]
+            self.weights = [float(weight) for _, weight in outcomes]
+        elif self.over:
+            self.moves = []
+        else:
+            self.moves = list(islice(game.iter_moves(position), MOVE_LIMIT))
+        self.children: dict[Move, Node] = {}
+        self.visits = 0
+        self.totals = [0.0] * seats
+
+
+@dataclass(frozen=True)
+class RootStats:
+    """What one worker found at the root: per root move its visits and win-share totals."""
+
+    moves: tuple[tuple[Move, int, tuple[float, ...]], ...]
+    visits: int
+    totals: tuple[float, ...]
+
+
+class Worker:
+    """A tree search from one root position with its own seeded random generator."""
+
+    def __init__(self, evaluation: Evaluation, position: Position, rng: random.Random,
+                 deal: HiddenDeal | None = None) -> None:
+        self.game = evaluation.game
+        self.evaluation = evaluation
+        self.seats = evaluation.seats
+        self.rng = rng
+        self.deal = deal
+        self.root = Node(self.game, position, self.seats)
+
+    def run(self, playouts: int | None, deadline: float | None) -> RootStats:
+        """Iterate until ``playouts`` iterations or the monotonic ``deadline``, whichever first
+        (at least one iteration)."""
+        done = 0
+        while True:
+            self.iterate()
+            done += 1
+            if playouts is not None and done >= playouts:
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+        return self.stats()
+
+    def stats(self) -> RootStats:
+        """The root's children with their visits and totals, in the root's move order."""
+        root = self.root
+        moves = tuple((move, child.visits, tuple(child.totals))
+                      for move in root.moves if (child := root.children.get(move)) is not None)
+        return RootStats(moves, root.visits, tuple(root.totals))
+
+    def iterate(self) -> None:
+        """One selection, expansion, playout and backup."""
+        hands = self.deal.dealt(self.rng) if self.deal is not None else None
+        node, path = self.root, [self.root]
+        while True:
+            if node.over:
+                reward = self.evaluation.finished(node.position)
+                break
+            move, fresh = self._select(node, hands)
+            if hands is not None and not node.chance:
+                hands.play(self.game, node.position, move)
+            child = node.children.get(move)
+            if child is None:
+                child = Node(self.game, self.game.apply(node.position, move), self.seats)
+                node.children[move] = child
+            path.append(child)
+            node = child
+            if fresh:
+                reward = self._playout(node.position, hands)
+                break
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for index, share in enumerate(reward):
+                totals[index] += share
+
+    def _select(self, node: Node, hands: Hands | None) -> tuple[Move, bool]:
+        """The action to follow from ``node`` and whether it leads to a new child."""
+        if node.chance:
+            move = self.rng.choices(node.moves, node.weights)[0]
+            return move, move not in node.children
+        moves: Sequence[Move] = node.moves
+        if hands is not None:
+            moves = hands.allowed(self.game, node.position, moves)
+        untried = [move for move in moves if move not in node.children]
+        if untried:
+            return self.rng.choice(untried), True
+        log_visits = math.log(max(node.visits, 1))
+        index = node.seat - 1
+        best, best_value = moves[0], -math.inf
+        for move in moves:
+            child = node.children[move]
+            value = (child.totals[index] / child.visits
+                     + EXPLORATION * math.sqrt(log_visits / child.visits))
+            if value > best_value:
+                best, best_value = move, value
+        return best, False
+
+    def _playout(self, position: Position, hands: Hands | None) -> Chances:
+        """Random moves from ``position`` to the end or the cutoff, then its score."""
+        game, rng, evaluation = self.game, self.rng, self.evaluation
+        for _ in range(evaluation.cutoff):
+            if game.is_over(position):
+                return evaluation.finished(position)
+            if game.is_chance(position):
+                outcomes = game.chance_outcomes(position)
+                move = rng.choices([move for move, _ in outcomes],
+                                   [float(weight) for _, weight in outcomes])[0]
+            else:
+                moves: Sequence[Move] = list(islice(game.iter_moves(position), MOVE_LIMIT))
+                if hands is not None:
+                    moves = hands.allowed(game, position, moves)
+                    move = rng.choice(moves)
+                    hands.play(game, position, move)
+                else:
+                    move = rng.choice(moves)
+            position = game.apply(position, move)
+        if game.is_over(position):
+            return evaluation.finished(position)
+        return evaluation.cut_off(position)
