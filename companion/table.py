@@ -5,8 +5,9 @@ steady gate, and when the referee wants a frame reads the first steady one after
 panel thread (button presses and the panel's own news) and the keyboard (the screen's keys stand
 in for a panel). The control thread takes events one at a time, asks the referee, and carries out
 its effects in order: the journal line is written and fsynced before the panel's lights answer.
-The panel's ROLL button is the keyboard's ``r``; its HINT button has no hints behind it yet, so
-the table answers it with a sentence instead of passing it to the referee.
+The panel's ROLL button is the keyboard's ``r``; its HINT button (the keyboard's ``h``) goes to
+the table's hints (:mod:`companion.hints`), whose search answers later as a :class:`HintReady`
+event; with hints off the table answers it with a sentence instead of passing it to the referee.
 The screen runs in the main thread and only draws the snapshots it is handed.
 """
 
@@ -28,6 +29,7 @@ from calibration.geometry import MatGeometry
 from calibration.profile import VisionProfile
 from companion.display.snapshot import CameraView, Snapshot
 from companion.games.base import Game, Position
+from companion.hints import HintReady, TableHints
 from companion.panel.driver import Panel
 from companion.panel.protocol import MAX_SEATS, LedMode, LedState
 from companion.panel.session import ButtonPress, PanelStatus, StatusKind
@@ -58,8 +60,8 @@ from vision.read import VisionConfig, read_frame_details
 PREVIEW_WIDTH = 480
 #: Longest wait between camera reopen attempts after it failed.
 CAMERA_RETRY_MAX_S = 2.0
-#: What a press of the panel's HINT button gets, until there are hints.
-HINT_MESSAGE = "The HINT button has no use in this version yet."
+#: What a press of the panel's HINT button gets when the table has no hints.
+HINT_MESSAGE = "Hints are off at this table; start it with --hints on to ask for them."
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,7 @@ class TableParts:
     journal: JournalWriter | None = None
     vision_config: VisionConfig = field(default_factory=VisionConfig)
     gate_config: GateConfig = field(default_factory=GateConfig)
+    hints: TableHints | None = None
 
 
 class Table:
@@ -105,7 +108,7 @@ class Table:
     def __init__(self, parts: TableParts, sink: SnapshotSink | None = None) -> None:
         self.parts = parts
         self.sink = sink
-        self.events: queue.Queue[Event] = queue.Queue()
+        self.events: queue.Queue[Event | HintReady] = queue.Queue()
         self.stopped = threading.Event()
         self.gate_reason = "starting the camera"
         self.verdicts = 0
@@ -134,6 +137,8 @@ class Table:
         ]
         if self.parts.panel is not None:
             targets.append(("panel", self._panel_loop))
+        if self.parts.hints is not None:
+            self.parts.hints.start()
         for name, target in targets:
             thread = threading.Thread(target=target, name=f"table {name}", daemon=True)
             thread.start()
@@ -144,6 +149,8 @@ class Table:
         self.stopped.set()
         for thread in self._threads:
             thread.join(timeout=5)
+        if self.parts.hints is not None:
+            self.parts.hints.close()
 
     def on_change(self, listener: Callable[[Table], None]) -> None:
         """Call ``listener(table)`` from the control thread after every event it handled."""
@@ -187,12 +194,17 @@ class Table:
             for listener in self._listeners:
                 listener(self)
 
-    def _handle(self, event: Event) -> Sequence[Effect]:
-        """The referee's effects for ``event``; a HINT press is answered here, with a sentence
-        said once (not again while it still shows), as there are no hints yet."""
-        referee = self.parts.referee
+    def _handle(self, event: Event | HintReady) -> Sequence[Effect]:
+        """The referee's effects for ``event``; a HINT press and a finished search go to the
+        hints, or without hints the press is answered with a sentence said once (not again while
+        it still shows)."""
+        referee, hints = self.parts.referee, self.parts.hints
+        if isinstance(event, HintReady):
+            return hints.ready(event, referee) if hints is not None else []
         if not (isinstance(event, Press) and event.button == "HINT"):
             return referee.handle(event)
+        if hints is not None:
+            return hints.press(referee, event.source, self.events.put)
         if referee.view().message.endswith(HINT_MESSAGE):
             return []
         return referee.handle(DeviceStatus("panel", HINT_MESSAGE, lasting=False))
@@ -257,6 +269,8 @@ class Table:
         snapshot = snapshot_of(
             view, self.parts.seats, game=self.parts.game.name, waiting_reason=self.gate_reason
         )
+        if self.parts.hints is not None:
+            snapshot = self.parts.hints.overlay(snapshot, view)
         with self._lock:
             self._snapshot = snapshot
         if self.sink is not None:

@@ -10,6 +10,9 @@ from companion.cli import ListFormatter, players_help, variants_epilog
 from companion.cli.numbers import number
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from companion.table import Table
     from companion.voice import Voice
 
 
@@ -57,6 +60,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--ack", action="store_true",
                         help="print an ACK line per verdict once the panel shows it, with the "
                         "journal event it follows (for crash tests)")
+    parser.add_argument("--hints", nargs="+", metavar="SETTING", default=None,
+                        help="off (the default), on, or limited N: whether each seat may ask "
+                        "for a hint with HINT (the keyboard's h), and how many")
     parser.add_argument("--voice", action="store_true",
                         help="say whose turn it is, moves, rejections, rolls and the result "
                         "aloud (through espeak-ng); what was said goes to voice.txt in --out")
@@ -69,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
     from companion.demo import BOTS, DemoOptions, resumed_options, run_demo, write_summary
     from companion.games import get_game
+    from companion.hints import HintPolicy
     from companion.launch import GameOptions, check_players, has_display
     from contract.errors import CompanionError
 
@@ -77,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if unknown or not bots:
         raise CompanionError(f"unknown bot {unknown[0] if unknown else ''!r}; use random or greedy")
     check_players(args.game, args.players)
+    HintPolicy.parse(args.hints or ["off"])  # a bad setting is refused before anything starts
     variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
     headless = args.headless or not has_display()
     resume = args.resume is not None
@@ -111,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = run_demo(game, options, out, headless, frames_per_second=args.fps,
                           resume=resume, on_verdict=print_ack if args.ack else None,
-                          on_table=None if voice is None else voice.attach)
+                          on_table=_table_setup(args.hints, voice, out if resume else None))
     finally:
         if voice is not None:
             voice.close(linger_s=3.0)
@@ -133,6 +141,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"Stopped at the demo's cap of {report.capped_at} turns (the game has no move "
               "limit).")
     return 0 if report.finished or options.max_turns is not None or report.capped_at else 1
+
+
+def _table_setup(hints: list[str] | None, voice: Voice | None, resumed: Path | None
+                 ) -> Callable[[Table], None]:
+    """What the demo does to its table before it starts: hints as ``--hints`` sets them
+    (counting a resumed game's), and the voice."""
+    from companion.hints import recorded_hints, table_hints
+
+    def set_up(table: Table) -> None:
+        names = {seat.number: seat.name for seat in table.parts.seats}
+        recorded = recorded_hints(resumed / "record") if resumed is not None else []
+        table.parts.hints = table_hints(table.parts.referee, names, hints, recorded)
+        if voice is not None:
+            voice.attach(table)
+
+    return set_up
 
 
 def _voice(wanted: bool, out: Path) -> Voice | None:

@@ -11,7 +11,9 @@ from companion.cli import ListFormatter, players_help, variants_epilog
 from companion.cli.numbers import number
 
 if TYPE_CHECKING:
-    from companion.table import Table
+    from companion.hints import TableHints
+    from companion.referee import Referee
+    from companion.table import Table, TableParts
     from companion.voice import Voice
 
 
@@ -46,6 +48,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--fullscreen", action="store_true", help="start in full screen")
     parser.add_argument("--headless", action="store_true",
                         help="no window (needs a panel); the record is still written")
+    parser.add_argument("--hints", nargs="+", metavar="SETTING", default=None,
+                        help="off (the default), on, or limited N: whether each seat may ask "
+                        "for a hint with HINT (the keyboard's h), and how many")
     parser.add_argument("--voice", action="store_true",
                         help="say whose turn it is, moves, rejections, rolls and the result "
                         "aloud (through espeak-ng); the screen still shows everything")
@@ -54,6 +59,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Open the devices, then referee until the game ends or the window is closed."""
+    from companion.hints import HintPolicy
     from companion.launch import (
         GameOptions,
         check_players,
@@ -74,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.table import Table
     from contract.errors import CompanionError
 
+    HintPolicy.parse(args.hints or ["off"])  # a bad setting is refused before anything opens
     headless = args.headless or not has_display()
     if headless and args.panel is None:
         raise CompanionError("there is no window for the keyboard here; give --panel "
@@ -101,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         if panel is not None:
             panel.close()
         raise
+    parts.hints = _hints(args.hints, referee, parts, args.resume)
     table = Table(parts)
     voice = _voice(args.voice, table)
     print(f"Refereeing {referee.game.name}; the record will go to {folder} once the starting "
@@ -118,6 +126,15 @@ def run(args: argparse.Namespace) -> int:
             voice.close(linger_s=3.0)
     print(_ending(referee.view().result, folder))
     return 0
+
+
+def _hints(words: list[str] | None, referee: Referee, parts: TableParts,
+           resumed: Path | None) -> TableHints | None:
+    """The table's hints as ``--hints`` sets them (None: off), counting a resumed game's."""
+    from companion.hints import recorded_hints, table_hints
+
+    names = {seat.number: seat.name for seat in parts.seats}
+    return table_hints(referee, names, words, recorded_hints(resumed) if resumed else ())
 
 
 def _voice(wanted: bool, table: Table) -> Voice | None:

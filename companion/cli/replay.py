@@ -202,6 +202,8 @@ def event_caption(event: JournalEvent) -> str:
         return f"{where}: asked between {', '.join(event.candidates)}, chose {event.chosen}{source}"
     if event.kind == "ruling":
         return f"{where}: move rejected: {event.text}{source}"
+    if event.kind == "hint":
+        return f"{where}: hint for player {event.player}: {event.suggested}, not played{source}"
     return f"{where}: note: {event.text}{source}"
 
 

@@ -7,7 +7,7 @@ window, and when nothing changed it presents nothing: copying a full 1080p frame
 Other threads (the referee) hand over what to draw with :meth:`Screen.show`, which only swaps the
 latest snapshot under a lock; the loop draws whatever is latest at 60 frames a second. Keys stand
 in for the panel when there is none: they arrive on :attr:`Screen.buttons` as the panel protocol's
-button names (``END1``..``END6``, ``UNDO``, ``SELECT``, ``CONFIRM``, ``ROLL``).
+button names (``END1``..``END6``, ``UNDO``, ``SELECT``, ``CONFIRM``, ``ROLL``, ``HINT``).
 :func:`save_screenshot` renders without a window, for the headless demo, tests and the pictures
 in ``docs/``.
 """
@@ -38,6 +38,7 @@ DEFAULT_KEY_BUTTONS: Mapping[int, str] = {
     **{getattr(pygame, f"K_{seat}"): f"END{seat}" for seat in range(1, MOST_SEATS + 1)},
     **{getattr(pygame, f"K_KP{seat}"): f"END{seat}" for seat in range(1, MOST_SEATS + 1)},
     pygame.K_r: "ROLL",
+    pygame.K_h: "HINT",
     pygame.K_u: "UNDO",
     pygame.K_BACKSPACE: "UNDO",
     pygame.K_SPACE: "SELECT",

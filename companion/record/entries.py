@@ -26,7 +26,7 @@ FRAMES_FOLDER = "frames"
 #: Where an event came from. ``referee`` is for what the referee decides alone (automatic passes);
 #: ``random`` for a chance outcome the companion drew from its own random source (a die it rolled).
 SOURCES = ("panel", "keyboard", "bot", "camera", "referee", "random")
-KINDS = ("move", "pass", "correction", "ruling", "note")
+KINDS = ("move", "pass", "correction", "ruling", "note", "hint")
 #: ``undo`` takes back a standing move (and the passes after it); ``setup`` replaces the start.
 CORRECTIONS = ("undo", "setup")
 #: How the card of a move in a card game was known: read on the discard spot by the camera,
@@ -153,6 +153,9 @@ class JournalEvent:
       before that move's line) or ``"reject"`` (``regions``: the squares that differ); ``text``
       says what happened; ``player`` whose turn it was.
     - ``note``: ``text``.
+    - ``hint``: ``player`` who asked, the ``suggested`` move (never applied: replay, resume and
+      export show it but play on without it), ``win_chance`` per seat (seat number as text ->
+      0..1) and ``text`` as the screen said it.
 
     ``state_hash`` is the engine's hash of the position after the event (unchanged by rulings and
     notes), so a reader can check its replay at every line. ``line`` is where the event was read.
@@ -180,6 +183,8 @@ class JournalEvent:
     dice: Dice = ()
     card: str | None = None
     card_source: str | None = None
+    suggested: str | None = None
+    win_chance: tuple[tuple[str, float], ...] = ()
     line: int | None = field(default=None, compare=False)
 
     def to_json(self) -> JsonObject:
@@ -193,7 +198,9 @@ class JournalEvent:
         }
         for name in OPTIONAL_FIELDS:
             value = getattr(self, name)
-            if value is not None and value != ():
+            if name == "win_chance" and value:
+                data[name] = dict(value)
+            elif value is not None and value != ():
                 data[name] = list(value) if isinstance(value, tuple) else value
         return data
 
@@ -207,6 +214,7 @@ class JournalEvent:
 OPTIONAL_FIELDS = (
     "player", "move", "frame", "correction", "retracts", "position", "region", "was", "now",
     "ruling", "candidates", "chosen", "regions", "text", "dice", "card", "card_source",
+    "suggested", "win_chance",
 )  # fmt: skip
 
 
@@ -325,7 +333,7 @@ def event_from_json(data: object) -> JournalEvent:
         time=_timestamp(data),
         source=source,
         state_hash=_field(data, "state_hash", str),
-        player=_field(data, "player", int, required=kind in ("move", "pass")),
+        player=_field(data, "player", int, required=kind in ("move", "pass", "hint")),
         move=_field(data, "move", str, required=kind in ("move", "pass")),
         frame=_field(data, "frame", str, required=False),
         correction=_choice(data, "correction", CORRECTIONS, required=kind == "correction"),
@@ -338,12 +346,27 @@ def event_from_json(data: object) -> JournalEvent:
         candidates=tuple(_strings(data, "candidates")),
         chosen=_field(data, "chosen", str, required=False),
         regions=tuple(_strings(data, "regions")),
-        text=_field(data, "text", str, required=kind in ("note", "ruling")),
+        text=_field(data, "text", str, required=kind in ("note", "ruling", "hint")),
         dice=_dice(data),
         card=_field(data, "card", str, required=False),
         card_source=_choice(data, "card_source", CARD_SOURCES, required=False),
+        suggested=_field(data, "suggested", str, required=kind == "hint"),
+        win_chance=_win_chance(data),
     )
     return event
+
+
+def _win_chance(data: Mapping[str, Any]) -> tuple[tuple[str, float], ...]:
+    """The ``win_chance`` field of a hint: seat number (as text) -> chance from 0 to 1."""
+    raw = _field(data, "win_chance", dict, required=False) or {}
+    chances = []
+    for seat, chance in raw.items():
+        if not (seat.isdigit() and isinstance(chance, int | float)
+                and not isinstance(chance, bool) and 0 <= chance <= 1):
+            raise LineDamage(f"has 'win_chance' {seat!r}: {chance!r}, not a seat number and a "
+                             "chance from 0 to 1")
+        chances.append((seat, float(chance)))
+    return tuple(chances)
 
 
 def _dice(data: Mapping[str, Any]) -> Dice:

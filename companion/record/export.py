@@ -440,7 +440,17 @@ def _comment(event: JournalEvent) -> str:
         return f"asked: {choices}; chose {event.chosen}{note}"
     if event.kind == "ruling":
         return f"rejected: {event.text}"
+    if event.kind == "hint":
+        return f"hint for player {event.player}: {event.suggested}{hint_chances(event)}"
     return f"note: {event.text}"
+
+
+def hint_chances(event: JournalEvent) -> str:
+    """A hint's win chances as the game text shows them: `` (win chance: 1 62%, 2 38%)``."""
+    if not event.win_chance:
+        return ""
+    shown = ", ".join(f"{seat} {round(chance * 100)}%" for seat, chance in event.win_chance)
+    return f" (win chance: {shown})"
 
 
 def export_game(

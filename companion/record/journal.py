@@ -2,8 +2,9 @@
 
 Line 1 is a header (format version, game, variants and options, players and seats, the initial
 position, the calibration used, the software version, the start time); every later line is one
-event (move, pass, correction, ruling, note), numbered from 1 without gaps, with a UTC time, the
-input source, the state hash after it and, where there is one, the frame snapshot's file name.
+event (move, pass, correction, ruling, note, hint), numbered from 1 without gaps, with a UTC
+time, the input source, the state hash after it and, where there is one, the frame snapshot's
+file name.
 
 For example (a header, then a move and an automatic pass; the header is abridged)::
 
