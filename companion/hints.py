@@ -139,6 +139,7 @@ class TableHints:
     notice: tuple[str, tuple[str, Phase, str]] | None = None
     thinking: HintReady | None = None
     latencies: list[float] = field(default_factory=list)
+    answers: list[SearchAnswer] = field(default_factory=list)
     _pool: ProcessPoolExecutor | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -253,6 +254,7 @@ class TableHints:
                 f"Estimated win chance: {chances}.{self._left(seat)}")
         latency = time.monotonic() - event.asked
         self.latencies.append(latency)
+        self.answers.append(answer)
         self.shown = ShownHint(seat, answer.best, tuple(move.regions()), text, _anchor(view),
                                latency)
         self.notice = None
