@@ -250,7 +250,8 @@ class TableHints:
         move = self.game.parse_move(answer.best)
         chances = ", ".join(f"{self._name(player)} {round(chance * 100)}%"
                             for player, chance in sorted(answer.win_chance.items()))
-        text = (f"Hint for {self._name(seat)}: {answer.best} (its path is highlighted). "
+        shown = " (its path is highlighted)" if move.regions() else ""
+        text = (f"Hint for {self._name(seat)}: {answer.best}{shown}. "
                 f"Estimated win chance: {chances}.{self._left(seat)}")
         latency = time.monotonic() - event.asked
         self.latencies.append(latency)

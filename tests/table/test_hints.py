@@ -148,3 +148,23 @@ def _segment_distance(point, a, b):
     t = 0.0 if not length else max(0.0, min(1.0, ((point[0] - ax) * dx + (point[1] - ay) * dy)
                                              / length))
     return math.dist(point, (ax + t * dx, ay + t * dy))
+
+
+def test_at_a_roll_the_dice_decide_and_no_search_is_started():
+    from companion.games import get_game
+    from companion.referee import Referee
+    from companion.screen_view import snapshot_of
+    from tests.games.coin_grid.helpers import grid
+
+    game = get_game("coin-grid")
+    position = grid({"a1": "S1", "b1": "S1", "c12": "N1", "d12": "N1"})
+    referee = Referee(game, position, position=position)
+    hints = TableHints(game, HintPolicy("on"), {1: "South", 2: "North"}, searcher=broken)
+    delivered = []
+    assert hints.press(referee, "panel", delivered.append) == []
+    view = referee.view()
+    shown = hints.overlay(snapshot_of(view, (), game=game.name), view)
+    assert shown.message.text.endswith("The dice decide now; ask for a hint once they are "
+                                       "rolled.")
+    assert hints.thinking is None and delivered == []
+    assert "Hints used: South 0, North 0" in shown.facts
