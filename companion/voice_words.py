@@ -4,7 +4,8 @@ before an event and the one shown after it. Pure functions, no sound: the speake
 
 The screen stays the source of truth: every announcement is words the screen already shows
 (its message, whose turn it is, the last moves, the dice of the latest round, the result), made
-easier to hear (``c3-d5`` is said "c3 to d5", ``END2`` "end 2", ``73¢`` "73 cents").
+easier to hear (``c3-d5`` is said "c3 to d5", ``roll:4`` "roll 4", ``defender-wins``
+"defender wins", ``END2`` "end 2", ``73¢`` "73 cents").
 """
 
 from __future__ import annotations
@@ -70,7 +71,9 @@ def announcements(before: Snapshot | None, after: Snapshot,
     elif new_moves:
         said.extend(Announcement("move", _played(after, entry)) for entry in new_moves)
     if after.rolls and (before is None or after.rolls != before.rolls):
-        said.append(Announcement("roll", " ".join(roll_words(roll) for roll in after.rolls)))
+        rolled = " ".join(roll_words(roll) for roll in after.rolls)
+        if not any(rolled.rstrip(".") in item.text for item in said):  # not said twice
+            said.append(Announcement("roll", rolled))
     if after.result and (before is None or after.result != before.result):
         said.append(Announcement("result", speakable(after.result)))
     elif after.to_move is not None and after.to_move != turn_said and _in_play(after):
@@ -109,6 +112,8 @@ def speakable(text: str) -> str:
     money said as words; everything else as the screen shows it."""
     text = re.sub(r"\b(END|end)(\d)\b", r"end \2", text)
     text = re.sub(r"(\d+)¢", r"\1 cents", text)
+    text = re.sub(r"\b([A-Za-z]+):(?=\w)", r"\1 ", text)
+    text = re.sub(r"(?<=[a-z]{2})-(?=[a-z]{2})", " ", text)
     text = re.sub(r"(?<=[A-Za-z0-9])(?:-|>)(?=[A-Za-z0-9]*\d)", " to ", text)
     text = text.replace("...", ".")
     return re.sub(r"\s+", " ", text).strip()
