@@ -113,8 +113,8 @@ def speakable(text: str) -> str:
     text = re.sub(r"\b(END|end)(\d)\b", r"end \2", text)
     text = re.sub(r"(\d+)¢", r"\1 cents", text)
     text = re.sub(r"\b([A-Za-z]+):(?=\w)", r"\1 ", text)
-    text = re.sub(r"(?<=[a-z]{2})-(?=[a-z]{2})", " ", text)
-    text = re.sub(r"(?<=[A-Za-z0-9])(?:-|>)(?=[A-Za-z0-9]*\d)", " to ", text)
+    text = re.sub(r"\b[A-Za-z0-9]{1,6}(?:[->][A-Za-z0-9]{1,6})+\b", _said_path, text)
+    text = re.sub(r"(?<=[a-z]{3})-(?=[a-z]{3})", " ", text)
     text = text.replace("...", ".")
     return re.sub(r"\s+", " ", text).strip()
 
@@ -125,6 +125,15 @@ def seat_name(snapshot: Snapshot, seat: int) -> str:
         if player.number == seat:
             return player.name
     return f"Player {seat}"
+
+
+def _said_path(found: re.Match[str]) -> str:
+    """A move's path in running text (``c7-d7-d6``, ``G-Hs-e2``, ``t9>t19``) said with "to";
+    other hyphenated words (``defender-wins``) as they are."""
+    parts = re.split(r"[->]", found.group(0))
+    if not any(character.isdigit() for character in found.group(0)):
+        return found.group(0)
+    return " to ".join(parts)
 
 
 def _path_words(text: str) -> str:

@@ -159,6 +159,9 @@ def test_the_words_of_a_move_are_said_plainly_in_every_notation():
     assert move_words("joker:supply>t63") == "joker, supply to t63"
     assert move_words("roll:4") == "roll 4"
     assert speakable("press END2 ... 73¢") == "press end 2 . 73 cents"
+    assert speakable("The nearest legal move, H-es-as-b1, differs") == (
+        "The nearest legal move, H to es to as to b1, differs")
+    assert speakable("Player 1 rolled defender-wins.") == "Player 1 rolled defender wins."
     assert roll_words(RollView("South's attack", (4, 6))) == "South's attack: 4 and 6, 10 in all."
     halved = RollView("Attack", (4, 6), halved=True)
     assert roll_words(halved) == "Attack: 4 and 6, 10, halved to 5."
