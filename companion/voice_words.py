@@ -24,6 +24,9 @@ KINDS: tuple[str, ...] = get_args(Kind)
 #: Messages the screen shows while it waits; said aloud they would only be noise.
 TRANSIENT_OPENINGS = ("Looking at the board", "Reading ", "Waiting for a clear view")
 
+#: How the screen's message opens when it shows a hint (:mod:`companion.hints`).
+HINT_OPENING = "Hint for "
+
 #: Most entries one event adds to the screen's last moves (a move, then passes); a bigger change
 #: is a move taken back or a game resumed, not moves to announce.
 MAX_NEW_MOVES = 4
@@ -67,7 +70,8 @@ def announcements(before: Snapshot | None, after: Snapshot,
     new_moves = _new_moves(before.last_moves if before else (), after.last_moves)
     text, severity = _message(after)
     if (before is None or text != _message(before)[0]) and _worth_saying(text):
-        said.append(Announcement(_message_kind(severity, bool(new_moves)), speakable(text)))
+        said.append(Announcement(_message_kind(text, severity, bool(new_moves)),
+                                 speakable(text)))
     elif new_moves:
         said.extend(Announcement("move", _played(after, entry)) for entry in new_moves)
     if after.rolls and (before is None or after.rolls != before.rolls):
@@ -175,7 +179,9 @@ def _worth_saying(text: str) -> bool:
     return bool(text.strip()) and not text.startswith(TRANSIENT_OPENINGS)
 
 
-def _message_kind(severity: str, moved: bool) -> Kind:
+def _message_kind(text: str, severity: str, moved: bool) -> Kind:
+    if text.startswith(HINT_OPENING):
+        return "hint"
     if severity == "error":
         return "reject"
     if severity == "warning":

@@ -189,3 +189,14 @@ def test_whose_turn_is_said_once_the_layout_is_confirmed_not_while_it_is_checked
     assert "turn" not in kinds(said) and "Check the board" in said[-1].text
     said = listener.hear(Press("CONFIRM"))
     assert kinds(said) == ["info", "turn"] and said[1].text == "Player 1's turn."
+
+
+def test_a_hint_on_the_screen_is_said_as_a_hint():
+    before = Snapshot(message=Message("Player 1 played c3-d5."), to_move=2,
+                      targets=frozenset({"a1"}), last_moves=("1: c3-d5",))
+    hinted = Snapshot(message=Message("Hint for Player 2: e7-e6. Estimated win chance: "
+                                      "Player 1 40%, Player 2 60%."), to_move=2,
+                      targets=frozenset({"a1"}), last_moves=("1: c3-d5",))
+    said = announcements(before, hinted, turn_said=2)
+    assert said == [Announcement("hint", "Hint for Player 2: e7 to e6. Estimated win chance: "
+                                          "Player 1 40%, Player 2 60%.")]
