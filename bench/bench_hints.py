@@ -51,6 +51,7 @@ class Run:
         self.table.on_verdict(
             lambda verdict: self.verdicts.append((time.perf_counter(), verdict.verdict)))
         self.table.start()
+        self.hints.wait_warm(60.0)  # a table is open long before its first hint
 
     def step_until(self, condition, timeout=30.0):
         """Draw frames until ``condition()``; returns (frames, seconds)."""

@@ -12,6 +12,7 @@ were when it was asked for; whatever the referee says next takes it off the scre
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -33,6 +34,8 @@ HINTS_HELP = ("off (the default), on, or limited N: whether each seat may ask fo
 #: Seconds the search may think: with the process's round trip the hint shows within 2 s.
 SEARCH_SECONDS = 1.2
 MODES = ("off", "on", "limited")
+#: How much lower the search process's scheduling priority is than the table's.
+SEARCH_NICENESS = 10
 
 
 class HintError(CompanionError):
@@ -141,13 +144,22 @@ class TableHints:
     latencies: list[float] = field(default_factory=list)
     answers: list[SearchAnswer] = field(default_factory=list)
     _pool: ProcessPoolExecutor | None = None
+    _warm: Future[bool] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def start(self) -> None:
         """Start the search process (spawned, not forked: the table has threads) and warm it."""
         if self.policy.mode != "off" and self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
-            self._pool.submit(warm_up)
+            self._warm = self._pool.submit(warm_up)
+
+    def wait_warm(self, timeout: float) -> bool:
+        """Wait until the search process has started and imported the engines (benchmarks)."""
+        if self._warm is None:
+            return False
+        with contextlib.suppress(TimeoutError):
+            return self._warm.result(timeout=timeout)
+        return False
 
     def close(self) -> None:
         """Stop the search process without waiting for a search under way."""
