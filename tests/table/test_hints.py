@@ -168,3 +168,11 @@ def test_at_a_roll_the_dice_decide_and_no_search_is_started():
                                        "rolled.")
     assert hints.thinking is None and delivered == []
     assert "Hints used: South 0, North 0" in shown.facts
+
+
+def test_the_keyboards_h_is_the_panels_hint_button():
+    import pygame
+
+    from companion.display.screen import DEFAULT_KEY_BUTTONS
+
+    assert DEFAULT_KEY_BUTTONS[pygame.K_h] == "HINT"

@@ -1,5 +1,5 @@
 """The panel's version-2 buttons and lights at the table: END5 and END6 as keys 5 and 6, ROLL as
-the keyboard's `r`, HINT answered with one sentence (there are no hints yet), and the lights the
+the keyboard's `r`, HINT answered with one sentence when the table has no hints, and the lights the
 referee wants fitted to the panel's own turn LEDs."""
 
 import random
