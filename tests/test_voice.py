@@ -105,6 +105,7 @@ def test_demo_with_voice_speaks_the_game_on_the_simulated_table(tmp_path: Path) 
         env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PATH": "/usr/bin:/bin",
              "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
     assert result.returncode == 0, result.stderr
+    assert f"What the table said (--voice): {out / 'voice.txt'}" in result.stdout
     lines = [line.split("\t") for line in (out / "voice.txt").read_text().splitlines()]
     kinds = [kind for kind, _ in lines]
     assert kinds.count("move") == 3 and "turn" in kinds

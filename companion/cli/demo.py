@@ -190,6 +190,8 @@ def say_where_it_went(out: Path) -> None:
         print(f"Screenshots: {screens}")
     if (out / "summary.json").is_file():
         print(f"Summary: {out / 'summary.json'}")
+    if (out / "voice.txt").is_file():
+        print(f"What the table said (--voice): {out / 'voice.txt'}")
 
 
 #: Picture sizes ``--camera-size`` accepts. Measured with the demo itself (issue 18): with the
