@@ -9,6 +9,7 @@ line on stderr, what replayed is reviewed, and the exit status is 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -56,24 +57,31 @@ def run(args: argparse.Namespace) -> int:
     if args.playouts:
         limit += f"{' or ' if limit else ''}{int(args.playouts)} playouts"
     settings = f"{limit} per position, {workers} worker(s), seed {int(args.seed)}"
-    wall, processor = time.perf_counter(), time.process_time()
+    wall, processor = time.perf_counter(), processor_seconds()
     with search_pool(workers) as pool:
         analyse = searcher(seconds, None if args.playouts is None else int(args.playouts),
                            int(args.seed), pool, workers)
         files = write_review(args.folder, analyse, settings, args.out, _progress)
-    wall, processor = time.perf_counter() - wall, time.process_time() - processor
+    wall, processor = time.perf_counter() - wall, processor_seconds() - processor
     timeline = files.timeline
     for problem in timeline.problems:
         print(f"companion review: {journal_path(args.folder)} {problem}.", file=sys.stderr)
     state = "finished" if files.review.finished else "in progress"
     print(f"\nReviewed {len(files.review.moves)} move(s) of a game {state} in {wall:.1f} s "
-          f"({processor:.1f} s of this process's processor time; {settings}).")
+          f"({processor:.1f} s of processor time, search processes included; {settings}).")
     print(f"Wrote {files.page}, {files.text} and {files.comments}.")
     if not timeline.problems:
         return 0
     print(f"companion review: {journal_path(args.folder)} is damaged ({damage_summary(timeline)}"
           "); the review covers everything that could be read.", file=sys.stderr)
     return 2
+
+
+def processor_seconds() -> float:
+    """Processor time of this process and of its finished children (the search processes,
+    counted once the pool is shut down)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
 
 
 def _progress(done: int, total: int) -> None:
