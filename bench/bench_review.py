@@ -33,6 +33,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.analysis import SearchResult
 from companion.games import Game, Position, get_game
 from companion.record.journal import JournalHeader, JournalWriter
 from companion.review.analyse import DEFAULT_SECONDS, default_workers, search_pool, searcher
@@ -98,7 +99,7 @@ def main() -> int:
         with search_pool(workers) as pool:
             analyse = searcher(seconds, args.playouts, 1, pool, workers)
 
-            def timed(game: Game, position: Position):  # type: ignore[no-untyped-def]
+            def timed(game: Game, position: Position) -> SearchResult:
                 began = time.perf_counter()
                 try:
                     return analyse(game, position)
