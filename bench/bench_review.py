@@ -99,10 +99,10 @@ def main() -> int:
         with search_pool(workers) as pool:
             analyse = searcher(seconds, args.playouts, 1, pool, workers)
 
-            def timed(game: Game, position: Position) -> SearchResult:
+            def timed(game: Game, position: Position, share: float) -> SearchResult:
                 began = time.perf_counter()
                 try:
-                    return analyse(game, position)
+                    return analyse(game, position, share)
                 finally:
                     searching[0] += time.perf_counter() - began
 

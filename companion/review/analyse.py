@@ -27,11 +27,15 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
 Chances = Mapping[int, float]
-#: Searches one position (never finished, never a chance node) and says what it found.
-Analyser = Callable[[Game, Position], SearchResult]
+#: Searches one position (never finished, never a chance node) with ``share`` of the usual time
+#: or playouts (1.0 for a position of the line of play) and says what it found.
+Analyser = Callable[[Game, Position, float], SearchResult]
 
 #: Default search time per position: 41 searches of 0.8 s keep a 40-move review under a minute.
 DEFAULT_SECONDS = 0.8
+#: The share of a position's search time that all the outcomes of a chance node share when no
+#: earlier search estimated it: a roll with no estimate costs half a position, not six.
+CHANCE_SHARE = 0.5
 
 
 def default_workers() -> int:
@@ -97,9 +101,10 @@ class GameReview:
 def searcher(seconds: float | None, playouts: int | None, seed: int,
              pool: Executor | None, workers: int) -> Analyser:
     """The default analyser: the search engine within these limits, reusing ``pool``."""
-    limits = SearchLimits(seconds=seconds, playouts=playouts, seed=seed, workers=workers)
-
-    def analyse(game: Game, position: Position) -> SearchResult:
+    def analyse(game: Game, position: Position, share: float) -> SearchResult:
+        time = None if seconds is None else seconds * share
+        bound = None if playouts is None else max(1, round(playouts * share))
+        limits = SearchLimits(seconds=time, playouts=bound, seed=seed, workers=workers)
         return search(game, position, limits, pool=pool)
 
     return analyse
@@ -137,38 +142,42 @@ class _Valuer:
     def __init__(self, game: Game, analyse: Analyser) -> None:
         self.game = game
         self.analyse = analyse
-        self.found: dict[str, SearchResult] = {}
+        self.found: dict[tuple[str, float], SearchResult] = {}
         self.playouts = 0
 
-    def result(self, position: Position) -> SearchResult:
-        """The search at a decision position (made once per state)."""
-        key = str(position.state_hash())
+    def result(self, position: Position, share: float = 1.0) -> SearchResult:
+        """The search at a decision position (made once per state and share of time)."""
+        key = (str(position.state_hash()), share)
         if key not in self.found:
-            self.found[key] = self.analyse(self.game, position)
+            self.found[key] = self.analyse(self.game, position, share)
             self.playouts += self.found[key].playouts
         return self.found[key]
 
     def chances(self, position: Position, came_from: Position | None = None,
-                move: str | None = None) -> Chances:
-        """Each seat's win chance at ``position``, reached by ``move`` from ``came_from``."""
+                move: str | None = None, share: float = 1.0) -> Chances:
+        """Each seat's win chance at ``position``, reached by ``move`` from ``came_from``,
+        searched with ``share`` of the usual time."""
         game = self.game
         if game.is_over(position):
             return dict(enumerate(evaluation_for(game, position).finished(position), start=1))
         if not game.is_chance(position):
-            return dict(self.result(position).win_chance)
+            return dict(self.result(position, share).win_chance)
         if came_from is not None and move is not None and not game.is_chance(came_from) \
                 and not game.is_over(came_from):
             for estimate in self.result(came_from).estimates:
                 if estimate.move.text() == move:
                     return dict(estimate.win_chance)
-        return self._expected(position)
+        return self._expected(position, share)
 
-    def _expected(self, position: Position) -> Chances:
-        """A chance node's odds-weighted mean of its outcomes' chances."""
+    def _expected(self, position: Position, share: float) -> Chances:
+        """A chance node's odds-weighted mean of its outcomes' chances, the outcomes sharing
+        :data:`CHANCE_SHARE` of the time."""
         total: dict[int, float] = {}
-        for outcome, odds in self.game.chance_outcomes(position):
+        outcomes = self.game.chance_outcomes(position)
+        each = share * CHANCE_SHARE / max(1, len(outcomes))
+        for outcome, odds in outcomes:
             after = self.game.apply(position, outcome)
-            for seat, chance in self.chances(after).items():
+            for seat, chance in self.chances(after, share=each).items():
                 total[seat] = total.get(seat, 0.0) + float(odds) * chance
         return total
 

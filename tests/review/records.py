@@ -46,7 +46,7 @@ def known_chance(position):
     return random.Random(str(position.state_hash())).random()
 
 
-def known_analyser(game, position):
+def known_analyser(game, position, share=1.0):
     """A search result whose figures are known: the position's chance is :func:`known_chance`,
     each move's is that of the position it leads to, and the engine's choice is the move whose
     result is best for the mover."""

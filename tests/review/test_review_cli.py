@@ -14,8 +14,8 @@ from companion.review.store import review_path
 from tests.review.records import record_random_game
 
 
-def small_search(game, position):
-    return search(game, position, SearchLimits(playouts=8, seed=1))
+def small_search(game, position, share):
+    return search(game, position, SearchLimits(playouts=max(1, round(8 * share)), seed=1))
 
 
 @pytest.mark.parametrize("name", game_names())
