@@ -70,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"\nReviewed {len(files.review.moves)} move(s) of a game {state} in {wall:.1f} s "
           f"({processor:.1f} s of processor time, search processes included; {settings}).")
     print(f"Wrote {files.page}, {files.text} and {files.comments}.")
+    warning = files.review.rough()
+    if warning:
+        print(f"companion review: {warning}", file=sys.stderr)
     if not timeline.problems:
         return 0
     print(f"companion review: {journal_path(args.folder)} is damaged ({damage_summary(timeline)}"

@@ -36,6 +36,8 @@ DEFAULT_SECONDS = 0.8
 #: The share of a position's search time that all the outcomes of a chance node share when no
 #: earlier search estimated it: a roll with no estimate costs half a position, not six.
 CHANCE_SHARE = 0.5
+#: Below this many playouts per search on average, the report warns that its figures are rough.
+ROUGH_PLAYOUTS = 100
 
 
 def default_workers() -> int:
@@ -96,6 +98,16 @@ class GameReview:
     playouts: int = 0
     finished: bool = False
     start: Chances = field(default_factory=dict)
+    searches: int = 0
+
+    def rough(self) -> str | None:
+        """A sentence warning that the chances rest on few playouts (fewer than
+        :data:`ROUGH_PLAYOUTS` per search on average), else None."""
+        average = self.playouts / max(1, self.searches)
+        if not self.searches or average >= ROUGH_PLAYOUTS:
+            return None
+        return (f"the searches made only {average:.0f} playouts each on average, so these "
+                "chances are rough; give the review more time (--seconds) for firmer ones.")
 
 
 def searcher(seconds: float | None, playouts: int | None, seed: int,
@@ -144,6 +156,7 @@ class _Valuer:
         self.analyse = analyse
         self.found: dict[tuple[str, float], SearchResult] = {}
         self.playouts = 0
+        self.searches = 0
 
     def result(self, position: Position, share: float = 1.0) -> SearchResult:
         """The search at a decision position (made once per state and share of time)."""
@@ -151,6 +164,7 @@ class _Valuer:
         if key not in self.found:
             self.found[key] = self.analyse(self.game, position, share)
             self.playouts += self.found[key].playouts
+            self.searches += 1
         return self.found[key]
 
     def chances(self, position: Position, came_from: Position | None = None,
@@ -207,7 +221,7 @@ def review_timeline(timeline: GameTimeline, analyse: Analyser, settings: str = "
         if progress is not None:
             progress(ply, len(plies))
     return GameReview(game.name, seat_names(timeline), tuple(moves), settings,
-                      valuer.playouts, game.is_over(timeline.final), start)
+                      valuer.playouts, game.is_over(timeline.final), start, valuer.searches)
 
 
 def _move_review(game: Game, valuer: _Valuer, ply: int, before_position: Position,

@@ -33,6 +33,7 @@ td.board img { width: 360px; display: block; }
 .agree { color: #2c7a2c; }
 .differ { color: #b35c00; }
 .luck { color: #555; font-style: italic; }
+.rough { background: #fff3cd; padding: 0.4em; border-left: 4px solid #b35c00; }
 .swing-tag { background: #c0392b; color: #fff; border-radius: 4px; padding: 0 0.4em; }
 table.moves table.chances td { border: none; padding: 0 0.8em 0 0; }
 """
@@ -63,7 +64,8 @@ def review_page(review: GameReview, title: str, steps: Mapping[int, int], pictur
 <body>
 <h1>{escape(title)}</h1>
 <p class="summary">{len(review.moves)} move(s) reviewed; {escape(review.settings)};
-{review.playouts} playouts in all.</p>
+{review.playouts} playouts in {review.searches} searches.</p>
+{_rough(review)}
 <h2>The biggest swings</h2>
 <ol class="swings">{swing_items or "<li>no move changed anyone's chance</li>"}</ol>
 <h2>Win chance over the game</h2>
@@ -74,6 +76,12 @@ def review_page(review: GameReview, title: str, steps: Mapping[int, int], pictur
 </table>
 </body></html>
 """
+
+
+def _rough(review: GameReview) -> str:
+    """The warning paragraph when the searches were too short to trust, else nothing."""
+    warning = review.rough()
+    return f'<p class="rough">Note: {escape(warning)}</p>' if warning else ""
 
 
 def _move_row(move: MoveReview, names: Mapping[int, str], picture: bytes,

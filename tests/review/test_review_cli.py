@@ -41,9 +41,12 @@ def test_a_game_in_progress_is_reviewed_up_to_its_last_move(tmp_path, capsys):
     final = record_random_game(tmp_path, "coin-isolation", seed=5, plies=6)
     assert not get_game("coin-isolation").is_over(final)
     assert main(["review", str(tmp_path), "--playouts", "12", "--workers", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "Reviewed 6 move(s) of a game in progress" in out
+    captured = capsys.readouterr()
+    assert "Reviewed 6 move(s) of a game in progress" in captured.out
     assert (tmp_path / "review.html").exists() and review_path(tmp_path).exists()
+    # 12 playouts a search are too few to trust: the page and stderr say so
+    assert "only 12 playouts each on average" in captured.err
+    assert "only 12 playouts each on average" in (tmp_path / "review.html").read_text()
 
 
 def test_a_stale_review_is_left_out_of_the_export(tmp_path):
