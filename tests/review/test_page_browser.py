@@ -16,8 +16,9 @@ from companion.cli import main
 from companion.record.replay import load_timeline
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
-                                "(scripts/system-packages.sh installs it)")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
+                                 "(scripts/system-packages.sh installs it)")]
 DEMO = ["--speed", "1000", "--plain-camera", "--camera-size", "1280x720", "--fps", "2.5"]
 
 

@@ -20,7 +20,7 @@ def small_search(game, position, share):
 
 @pytest.mark.parametrize("name", game_names())
 def test_every_registered_game_is_reviewed_move_by_move(tmp_path, name):
-    record_random_game(tmp_path, name, seed=3, plies=8, undo_at=1)
+    record_random_game(tmp_path, name, seed=3, plies=6, undo_at=1)
     timeline = load_timeline(tmp_path)
     game = get_game(name)
     review = review_timeline(timeline, small_search)
