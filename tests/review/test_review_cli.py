@@ -82,3 +82,15 @@ def test_a_record_without_moves_gets_one_sentence(tmp_path, capsys):
 def test_bad_options_are_refused_before_any_work(capsys):
     assert main(["review", "somewhere", "--seconds", "0"]) == 2
     assert "--seconds 0 is out of range" in capsys.readouterr().err
+
+
+def test_a_damaged_journal_is_reviewed_as_far_as_it_replays(tmp_path, capsys):
+    record_random_game(tmp_path, "coin-isolation", seed=8, plies=6)
+    journal = tmp_path / "journal.jsonl"
+    lines = journal.read_text().splitlines(keepends=True)
+    journal.write_text("".join(lines[:-1]) + lines[-1][:20] + "\n")  # the last line torn
+    assert main(["review", str(tmp_path), "--playouts", "6", "--workers", "1"]) == 2
+    captured = capsys.readouterr()
+    assert "Reviewed 5 move(s)" in captured.out
+    assert "is damaged" in captured.err and "Traceback" not in captured.err
+    assert (tmp_path / "game.txt").read_text().count("{review: ") == 5
