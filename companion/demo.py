@@ -22,13 +22,15 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from calibration.geometry import SEATED_MATS
 from calibration.profile import VisionProfile
+from companion.analysis.bots import Bot, bot_move, parse_bot
+from companion.analysis.search import worker_pool
 from companion.demo_board import PhysicalBoard
 from companion.demo_cards import CardDirector, DealtCards
 from companion.demo_rolls import RollingDirector
@@ -51,9 +53,9 @@ from companion.table import Table, Verdict
 from contract.table_state import TableState
 from vision.camera import CameraOptions, SimCamera
 
-#: How many legal moves a bot looks at before choosing; bounds a turn in huge positions.
-BOT_MOVE_LIMIT = 4000
-BOTS = ("random", "greedy")
+#: The kinds of bot a seat may have (``search`` also as ``search:SECONDS``; see
+#: :mod:`companion.analysis.bots`).
+BOTS = ("random", "greedy", "search")
 #: Header option under which a demo game keeps its settings, so ``--resume`` plays on the same.
 HEADER_KEY = "demo"
 
@@ -155,6 +157,7 @@ class Director(RollingDirector, CardDirector):
         self._verdicts: list[Verdict] = []
         self._card_history: dict[int, DealtCards] = {}
         self._next_cards: DealtCards | None = None
+        self._pool: Executor | None = None
         table.on_change(self._notify)
         table.on_verdict(self._verdict)
 
@@ -367,25 +370,27 @@ class Director(RollingDirector, CardDirector):
         self.board.hand(False)
 
     def _choose(self, position: Position, mover: int, rng: random.Random) -> Move:
-        moves = sorted(islice(self.game.iter_moves(position), BOT_MOVE_LIMIT),
-                       key=lambda move: move.text())
-        bot = self.options.bots[(mover - 1) % len(self.options.bots)]
-        if bot != "greedy":
-            return rng.choice(moves)
-        gains = [self._gain(position, move, mover) for move in moves]
-        best = max(gains)
-        return rng.choice([m for m, gain in zip(moves, gains, strict=True) if gain == best])
+        bot = self._bot(mover)
+        return bot_move(self.game, position, bot, rng, **self._search_options(bot, rng))
 
-    def _gain(self, position: Position, move: Move, mover: int) -> float:
-        """What ``move`` adds to the mover's score, on average over a chance node it leads to
-        (a battle's outcomes by their odds)."""
-        before = self.game.scores(position)[mover]
-        after = self.game.apply(position, move)
-        if not self.game.is_chance(after):
-            return self.game.scores(after)[mover] - before
-        return sum(float(chance) * (self.game.scores(self.game.apply(after, outcome))[mover]
-                                    - before)
-                   for outcome, chance in self.game.chance_outcomes(after))
+    def _bot(self, mover: int) -> Bot:
+        return parse_bot(self.options.bots[(mover - 1) % len(self.options.bots)])
+
+    def _search_options(self, bot: Bot, rng: random.Random) -> dict[str, Any]:
+        """A search bot's seed (from the turn's generator) and the process it searches in,
+        so its thinking does not hold the table's threads up; nothing for other bots (their
+        generator is left as it was)."""
+        if bot.kind != "search":
+            return {}
+        if self._pool is None:
+            self._pool = worker_pool(1)
+        return {"seed": rng.randrange(2**31), "pool": self._pool}
+
+    def close(self) -> None:
+        """Stop the search bots' worker process, if one was started."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
 
     # Waiting ------------------------------------------------------------------------------------
 
@@ -536,6 +541,7 @@ def run_demo(
             director_thread.start()
             run_windowed(table, lingering(lambda: not director_thread.is_alive(), 5.0))
     finally:
+        director.close()
         table.stop()
         close_quietly(parts)
     report = report_box[0] if report_box else director.report

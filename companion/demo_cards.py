@@ -6,7 +6,8 @@ each hand, each seat's discard pile. It is rebuilt from the seed and the cards o
 standing in the record, so a resumed demo holds the same hands. A turn is the rules text's:
 draw one card (the draw pile, when empty, is the discard piles shuffled), then play or discard
 one. The bot (:func:`choose_from_hand`) plays the best (``greedy``) or any (``random``) legal
-play of the cards it holds, and discards a card when none of them has a play.
+play of the cards it holds, and discards a card when none of them has a play; a ``search`` bot
+searches knowing its own cards and guessing the others' (:mod:`companion.analysis.bots`).
 
 Kept apart from :mod:`companion.demo`, whose :class:`~companion.demo.Director` calls it.
 """
@@ -17,9 +18,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from calibration.geometry import MatGeometry
+from companion.analysis.bots import Bot, bot_move
 from companion.games.base import Game, Move, Position
 from companion.record.replay import load_timeline
 from vision.synth.card_faces import SUITS
@@ -178,6 +180,10 @@ class CardDirector:
     if TYPE_CHECKING:  # the director's own
         def _plies(self) -> int: ...
 
+        def _bot(self, mover: int) -> Bot: ...
+
+        def _search_options(self, bot: Bot, rng: random.Random) -> dict[str, Any]: ...
+
     def _card_move(self, position: Position, mover: int, rng: random.Random) -> Move | None:
         """In a card game, the mover draws, plays from their hand (or discards) and lays the
         card on their discard spot; None in a game without cards."""
@@ -185,8 +191,13 @@ class CardDirector:
             return None
         cards = self._cards_at(self._plies()).copy()
         cards.draw(mover)
-        bot = self.options.bots[(mover - 1) % len(self.options.bots)]
-        move = choose_from_hand(self.game, position, cards.ranks(mover), bot, rng)
+        bot = self._bot(mover)
+        if bot.kind == "search":
+            hand = [rank for rank, _ in cards.hands[mover - 1]]
+            move = bot_move(self.game, position, bot, rng, hand=hand,
+                            **self._search_options(bot, rng))
+        else:
+            move = choose_from_hand(self.game, position, cards.ranks(mover), bot.kind, rng)
         cards.lay(mover, self.game.card_of(move))
         self._next_cards = cards
         self.board.show_cards(discard_cards(self.table.parts.geometry, cards, self.options.seed))

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that the firmware build and the simulator tests need, and the card
 # themes the card reader's held-out test uses (gnome-cards-data, rasterised by librsvg2-bin's
-# rsvg-convert), and espeak-ng, the speech engine of `--voice` (its tests skip without it), when
-# we can. As root we install them; otherwise we say which are missing, and
-# those tests skip themselves.
+# rsvg-convert), espeak-ng, the speech engine of `--voice`, and chromium, the headless browser
+# the post-game review's page is opened in (tests/review), when we can. As root we install them;
+# otherwise we say which are missing, and those tests skip themselves.
 set -u
 packages=(gcc-avr avr-libc binutils-avr arduino-core-avr libsimavr-dev libelf-dev pkg-config make gcc
-          gnome-cards-data librsvg2-bin espeak-ng)
+          gnome-cards-data librsvg2-bin espeak-ng chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,7 +8,9 @@ consistently with what is known (:class:`HiddenDeal`), and plays that deal out
 the discard pile is shuffled into a new draw pile when the draw pile runs out, as the engine
 does. What is known comes from the game's ``hints`` module, ``card_facts(position)``.
 
-The mover's own hand may be given (a bot knows its cards). When it is not (a hint at the
+The mover's own hand may be given (a bot knows its cards): the cards it holds between turns,
+or those and the card it has just drawn (one more; the draw pile is one card shorter then
+than the position says). When it is not (a hint at the
 table, where the companion never sees a hand), the mover's first move is not restricted: every
 public move is a candidate, and the card it plays is swapped into the mover's dealt hand, so
 the estimates say how good each play is for a player who holds that card.
@@ -35,7 +37,8 @@ class HiddenDeal:
 
     ``pool`` holds every unseen card (draw pile, hands, discards of unrecorded rank) as ranks;
     ``hands`` each seat's hand size; ``draw_pile`` the draw pile's size; ``face_up`` the face-up
-    discard pile as ranks; ``mover`` the seat to move and ``hand`` its cards (None: unknown).
+    discard pile as ranks; ``mover`` the seat to move and ``hand`` its cards (None: unknown),
+    ``drew`` whether ``hand`` includes the card it draws this turn.
     """
 
     pool: tuple[str, ...]
@@ -44,6 +47,7 @@ class HiddenDeal:
     face_up: tuple[str, ...]
     mover: int
     hand: tuple[str, ...] | None = None
+    drew: bool = False
 
     @classmethod
     def of(cls, facts: Mapping[str, Any], mover: int, hand: Sequence[str] | None) -> HiddenDeal:
@@ -57,11 +61,14 @@ class HiddenDeal:
                     raise SearchError(f"the hand {list(hand)} holds a {rank} that is not "
                                       "among the unseen cards")
                 rest.remove(rank)
-            if len(hand) != sizes[mover - 1]:
+            size = sizes[mover - 1]
+            drawing = 0 if size == PENALIZED_HAND else 1
+            if len(hand) not in (size, size + drawing):
                 raise SearchError(f"the hand {list(hand)} holds {len(hand)} cards; seat "
-                                  f"{mover} holds {sizes[mover - 1]}")
+                                  f"{mover} holds {size} between turns")
+        drew = hand is not None and len(hand) > sizes[mover - 1]
         return cls(pool, sizes, int(facts["draw_pile"]), tuple(facts["face_up"]), mover,
-                   None if hand is None else tuple(hand))
+                   None if hand is None else tuple(hand), drew)
 
     def dealt(self, rng: random.Random) -> Hands:
         """One random deal consistent with what is known."""
@@ -76,22 +83,23 @@ class HiddenDeal:
                 hands.append(list(self.hand))
             else:
                 hands.append([rest.pop() for _ in range(size)])
-        draw_pile = [rest.pop() for _ in range(self.draw_pile)]
+        draw_pile = [rest.pop() for _ in range(min(len(rest), self.draw_pile - self.drew))]
         laid = list(self.face_up) + rest
         free = self.mover if self.hand is None else None
-        return Hands(hands, draw_pile, laid, rng, free)
+        return Hands(hands, draw_pile, laid, rng, free, self.mover if self.drew else None)
 
 
 class Hands:
     """One deal being played out: hands by seat - 1, the draw pile (top last), the cards laid
-    since the last shuffle; ``free`` is a seat whose next move is not restricted by its hand."""
+    since the last shuffle; ``free`` is a seat whose next move is not restricted by its hand,
+    ``drawn`` a seat that has drawn its card for this turn already."""
 
-    __slots__ = ("draw_pile", "free", "hands", "laid", "rng", "unplayable")
+    __slots__ = ("draw_pile", "drawn", "free", "hands", "laid", "rng", "unplayable")
 
     def __init__(self, hands: list[list[str]], draw_pile: list[str], laid: list[str],
-                 rng: random.Random, free: int | None) -> None:
+                 rng: random.Random, free: int | None, drawn: int | None = None) -> None:
         self.hands, self.draw_pile, self.laid, self.rng = hands, draw_pile, laid, rng
-        self.free = free
+        self.free, self.drawn = free, drawn
         self.unplayable: list[str] = []
 
     def allowed(self, game: Game, position: Position, moves: Sequence[Move]) -> list[Move]:
@@ -113,7 +121,9 @@ class Hands:
         seat = game.to_move(position)
         hand = self.hands[seat - 1]
         penalized = len(hand) == PENALIZED_HAND
-        if not penalized:
+        if seat == self.drawn:
+            self.drawn = None
+        elif not penalized:
             self._draw(hand, 1)
         rank = game.card_of(move)
         if rank is None:
@@ -131,7 +141,7 @@ class Hands:
     def _usable(self, seat: int) -> list[str]:
         """The seat's hand, with the card it will draw unless it is penalized."""
         hand = self.hands[seat - 1]
-        if len(hand) == PENALIZED_HAND:
+        if len(hand) == PENALIZED_HAND or seat == self.drawn:
             return hand
         if not self.draw_pile:
             self._shuffle()

@@ -34,8 +34,9 @@ def search(game: Game, position: Position, limits: SearchLimits, *,
     """Search ``position`` within ``limits``; the best move is the most visited.
 
     ``hand`` is the mover's own cards where hands are hidden and the mover's are known (a bot);
-    ``pool`` is a process pool to reuse for ``limits.workers`` above 1 (:func:`worker_pool`),
-    else one is started for this search. Raises :class:`SearchError` at a finished position or
+    ``pool`` is a process pool (:func:`worker_pool`) to search in, even with one worker (the
+    caller's threads then keep the interpreter); without it one worker searches here and more
+    search in a pool started for this search. Raises :class:`SearchError` at a finished position or
     a chance node (the dice or cards decide there, not a player)."""
     if game.is_over(position):
         raise SearchError("the game is over: there is no move to search for")
@@ -43,7 +44,7 @@ def search(game: Game, position: Position, limits: SearchLimits, *,
         raise SearchError("a chance node (a roll or a draw) is next: the dice or cards decide "
                           "it, not a player; search the position after it")
     deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
-    if limits.workers == 1:
+    if limits.workers == 1 and pool is None:
         stats = run_worker(game, position, limits, 0, limits.playouts, deadline, hand)
         known = {move.text(): move for move, _, _ in stats.moves}
         return _merged(game, [_plain(stats)], known)

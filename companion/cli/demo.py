@@ -32,7 +32,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="comma-separated variants, e.g. diagonal (listed below)")
     parser.add_argument("--seed", type=number("--seed", 0, integer=True), default=1,
                         help="seed of the board, bots and camera (0 or more)")
-    parser.add_argument("--bots", default="greedy,random", help="bot per seat: random or greedy")
+    parser.add_argument("--bot", "--bots", dest="bots", default="greedy,random",
+                        help="bot per seat, comma-separated, repeated round the seats: random, "
+                        "greedy, search (Monte Carlo tree search, 1 s a move) or "
+                        "search:SECONDS (default: greedy,random; --bots is the same option)")
     parser.add_argument("--speed", type=number("--speed", 0, 1000, above=True), default=1.0,
                         help="pace of the bots, above 0 up to 1000 (2 = twice as fast)")
     parser.add_argument("--sloppy", type=number("--sloppy", 0, 1), default=0.15,
@@ -73,16 +76,17 @@ def run(args: argparse.Namespace) -> int:
     """Play the demo game and say where its record and screenshots went."""
     from dataclasses import replace
 
-    from companion.demo import BOTS, DemoOptions, resumed_options, run_demo, write_summary
+    from companion.analysis.bots import parse_bot
+    from companion.demo import DemoOptions, resumed_options, run_demo, write_summary
     from companion.games import get_game
     from companion.hints import HintPolicy
     from companion.launch import GameOptions, check_players, has_display
     from contract.errors import CompanionError
 
     bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
-    unknown = [bot for bot in bots if bot not in BOTS]
-    if unknown or not bots:
-        raise CompanionError(f"unknown bot {unknown[0] if unknown else ''!r}; use random or greedy")
+    if not bots:
+        raise CompanionError("--bot names no bot; use random, greedy, search or search:SECONDS")
+    bots = tuple(parse_bot(bot).text() for bot in bots)
     check_players(args.game, args.players)
     HintPolicy.parse(args.hints or ["off"])  # a bad setting is refused before anything starts
     variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())

@@ -1,4 +1,4 @@
-"""`companion rules`: the rules engine on its own (new, moves, apply, perft, show).
+"""`companion rules`: the rules engine on its own (new, moves, apply, perft, show, best).
 
 Only the standard library and the pure engine are imported, never OpenCV or pygame, so these
 commands start fast. POSITION.json may be ``-`` to read standard input.
@@ -23,7 +23,8 @@ DEFAULT_GAME = "coin-isolation"
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the `rules` subcommand and its actions."""
-    parser = subparsers.add_parser("rules", help="the rules engine: new, moves, apply, perft, show")
+    parser = subparsers.add_parser("rules",
+                                   help="the rules engine: new, moves, apply, perft, show, best")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     new = actions.add_parser("new", help="print a random starting position as JSON",
@@ -63,13 +64,44 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     show.add_argument("position", metavar="POSITION.json", help="position file, or - for stdin")
     show.set_defaults(func=run_show)
 
+    best = actions.add_parser(
+        "best", help="search for the best move and print each candidate's win chance",
+        description="Monte Carlo tree search from the position: prints the best move (the most "
+        "visited), then each candidate with its visits and each seat's estimated chance to win. "
+        "With --playouts and no --time the answer is the same on every run with the same "
+        "--seed.")
+    best.add_argument("position", metavar="POSITION.json", help="position file, or - for stdin")
+    best.add_argument("--game", default=None,
+                      help="game of a position file that names none (default: coin-isolation)")
+    best.add_argument("--time", type=number("--time", 0, 3600, above=True), default=None,
+                      help="seconds to search, above 0 up to 3600 (default 1 without "
+                      "--playouts)")
+    best.add_argument("--playouts", type=number("--playouts", 1, 10**8, integer=True),
+                      default=None, help="playouts to make, 1 or more (with --time: whichever "
+                      "comes first)")
+    best.add_argument("--seed", type=number("--seed", 0, 2**63, integer=True), default=0,
+                      help="seed of the search (0 or more)")
+    best.add_argument("--workers", type=number("--workers", 1, 64, integer=True), default=1,
+                      help="processes to search in at once, 1 to 64")
+    best.add_argument("--hand", default=None,
+                      help="the mover's cards, comma-separated ranks (Jokers and Coins: e.g. "
+                      "5,7,K,A,joker); without it the mover's hand is guessed too")
+    best.set_defaults(func=run_best)
 
 
-def _read_position(source: str) -> tuple[Any, Any]:
-    """The game and position of a JSON file (or stdin for ``-``), checked field by field."""
+
+def _read_position(source: str, game: str | None = None) -> tuple[Any, Any]:
+    """The game and position of a JSON file (or stdin for ``-``), checked field by field; a
+    file without a ``game`` field is one of ``game`` (default coin-isolation), and a file that
+    names another game than ``game`` is refused."""
     from companion.games.position_file import read_position_file
 
-    return read_position_file(source, DEFAULT_GAME)
+    found, position = read_position_file(source, game or DEFAULT_GAME)
+    if game is not None and found.name != game:
+        from companion.games import PositionError
+
+        raise PositionError(f"{source} holds a {found.name} position, not one of --game {game}")
+    return found, position
 
 
 def _print_json(data: Any) -> None:
@@ -197,3 +229,40 @@ def run_show(args: argparse.Namespace) -> int:
     game, position = _read_position(args.position)
     print(game.draw(position))
     return 0
+
+
+def run_best(args: argparse.Namespace) -> int:
+    """Search the position and print the best move, then every candidate tried."""
+    from companion.analysis import SearchLimits, search
+
+    game, position = _read_position(args.position, args.game)
+    seconds = args.time if args.time is not None or args.playouts is not None else 1.0
+    limits = SearchLimits(seconds=seconds, playouts=args.playouts, seed=args.seed,
+                          workers=args.workers)
+    hand = None if args.hand is None else [rank.strip() for rank in args.hand.split(",")
+                                           if rank.strip()]
+    began = time.perf_counter()
+    result = search(game, position, limits, hand=hand)
+    spent = time.perf_counter() - began
+    for line in best_lines(game, position, result, spent):
+        print(line)
+    return 0
+
+
+def best_lines(game: Any, position: Any, result: Any, seconds: float) -> list[str]:
+    """What ``rules best`` prints: the best move with the mover's chance, a table of the
+    candidates (visits and each seat's win chance), and the playouts made."""
+    mover = game.to_move(position)
+    seats = sorted(result.win_chance)
+    chance = result.estimates[0].win_chance.get(mover, 0.0)
+    lines = [f"best: {result.best.text()} (player {mover} to move; win chance "
+             f"{chance:.0%} after it)"]
+    width = max(len(estimate.move.text()) for estimate in result.estimates)
+    heads = "  ".join(f"p{seat:<4}" for seat in seats)
+    lines.append(f"{'move':<{width}}  {'visits':>7}  {heads}")
+    for estimate in result.estimates:
+        cells = "  ".join(f"{estimate.win_chance.get(seat, 0.0):>5.0%}" for seat in seats)
+        lines.append(f"{estimate.move.text():<{width}}  {estimate.visits:>7}  {cells}")
+    now = "  ".join(f"p{seat} {result.win_chance[seat]:.0%}" for seat in seats)
+    lines.append(f"{result.playouts} playouts in {seconds:.1f} s; win chance now: {now}")
+    return lines

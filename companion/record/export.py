@@ -48,7 +48,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -261,9 +261,11 @@ def _check_gap(gap: str) -> None:
 # ------------------------------------------------------------------- from a replayed game
 
 
-def game_text_from_timeline(timeline: GameTimeline) -> GameText:
-    """The exportable text of a replayed game: tags from the header, the line of play, comments."""
-    items = _items(timeline)
+def game_text_from_timeline(timeline: GameTimeline,
+                            notes: Mapping[int, str] | None = None) -> GameText:
+    """The exportable text of a replayed game: tags from the header, the line of play, comments;
+    ``notes`` (the review's, by event number) follow their moves as comments."""
+    items = _items(timeline, notes or {})
     result = result_text(timeline)
     return GameText(tags=_tags(timeline, result), items=tuple(items), result=result)
 
@@ -330,7 +332,7 @@ def _mover(timeline: GameTimeline, index: int) -> int:
     return int(timeline.game.to_move(timeline.positions[index]) or event.player or 1)
 
 
-def _items(timeline: GameTimeline) -> list[Item]:
+def _items(timeline: GameTimeline, notes: Mapping[int, str]) -> list[Item]:
     """Standing moves and comments in journal order; moves later undone show as a comment."""
     items: list[Item] = []
     standing = set(timeline.standing)
@@ -354,6 +356,8 @@ def _items(timeline: GameTimeline) -> list[Item]:
                 items.append(CommentItem(f"card {event.card} ({event.card_source})"))
             elif event.text:
                 items.append(CommentItem(event.text))
+            if event.number in notes:
+                items.append(CommentItem(notes[event.number]))
         elif event.kind == "correction" and event.correction == "undo":
             taken = ", ".join(text for _, text in _take_back(played, event.retracts))
             note = f" ({event.text})" if event.text else ""
@@ -459,11 +463,15 @@ def export_game(
     """Write the game text of a game folder (``DIR/game.txt`` unless ``out`` is given).
 
     Damage in the journal does not stop the export: it covers what replays, and the timeline's
-    ``problems`` say what was left out. Returns where the text went and the timeline.
+    ``problems`` say what was left out. When ``companion review`` has reviewed the game
+    (``DIR/review.json``), its comments follow the moves they are about. Returns where the text
+    went and the timeline.
     """
+    from companion.review.store import load_comments
+
     timeline = load_timeline(folder)
     target = Path(out) if out is not None else Path(folder) / GAME_TEXT_NAME
-    text = format_game_text(game_text_from_timeline(timeline))
+    text = format_game_text(game_text_from_timeline(timeline, load_comments(folder, timeline)))
     try:
         target.write_text(text, encoding="utf-8")
     except OSError as error:

@@ -1,0 +1,116 @@
+"""The bots that play the demo and the search bench: ``random``, ``greedy`` and ``search``.
+
+A bot is named by text, ``random``, ``greedy``, ``search`` (one second a move) or
+``search:SECONDS``; :func:`parse_bot` reads it. :func:`bot_move` picks the bot's move from a
+position: ``random`` any legal move, ``greedy`` the one that adds most to its score (a battle's
+outcomes by their odds; ties at random), ``search`` the most visited move of a Monte Carlo
+tree search (:mod:`companion.analysis.search`). In a card game the bot plays from the cards it
+holds (:func:`companion.demo_cards.choose_from_hand` for random and greedy; the search knows
+the bot's own hand and guesses the others').
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from itertools import islice
+
+from companion.analysis.limits import SearchError, SearchLimits
+from companion.analysis.search import search
+from companion.games.base import Game, Move, Position
+
+KINDS = ("random", "greedy", "search")
+#: How many legal moves a random or greedy bot looks at before choosing; bounds a turn in
+#: huge positions (the demo's own bound).
+BOT_MOVE_LIMIT = 4000
+#: A search bot's time a move when its name gives none.
+DEFAULT_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A bot: its kind and, for a search, its time or playouts a move."""
+
+    kind: str
+    seconds: float | None = None
+    playouts: int | None = None
+
+    def text(self) -> str:
+        """The bot's name as :func:`parse_bot` reads it (playout bounds have no text)."""
+        if self.kind != "search" or self.seconds is None:
+            return self.kind
+        return f"search:{self.seconds:g}"
+
+    def limits(self, seed: int, workers: int = 1) -> SearchLimits:
+        """The search limits of a search bot's move."""
+        seconds = self.seconds if self.playouts is None else None
+        return SearchLimits(seconds=seconds, playouts=self.playouts, seed=seed, workers=workers)
+
+
+def parse_bot(text: str) -> Bot:
+    """``random``, ``greedy``, ``search`` or ``search:SECONDS`` as a :class:`Bot`; raises
+    :class:`SearchError` in a sentence otherwise."""
+    kind, _, rest = text.strip().partition(":")
+    if kind not in KINDS or (rest and kind != "search"):
+        raise SearchError(f"unknown bot {text.strip()!r}; use random, greedy, search or "
+                          "search:SECONDS")
+    if kind != "search":
+        return Bot(kind)
+    if not rest:
+        return Bot(kind, DEFAULT_SECONDS)
+    try:
+        seconds = float(rest)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 600:
+        raise SearchError(f"bot {text.strip()!r}: the search time must be a number of seconds "
+                          "above 0 up to 600, as in search:1.5")
+    return Bot(kind, seconds)
+
+
+def bot_move(game: Game, position: Position, bot: Bot, rng: random.Random, *,
+             hand: Sequence[str] | None = None, seed: int = 0,
+             pool: Executor | None = None) -> Move:
+    """The move ``bot`` makes in ``position`` (a decision, not a chance node). ``hand`` is the
+    mover's cards in a card game (after drawing); ``seed`` seeds a search, ``pool`` runs it in
+    another process (so the caller's threads keep running)."""
+    if bot.kind == "search":
+        limits = bot.limits(seed)
+        best = search(game, position, limits, hand=hand, pool=pool).best
+        return best if hand is None else _with_card(game, position, best, hand)
+    if hand is not None:
+        from companion.demo_cards import choose_from_hand
+
+        return choose_from_hand(game, position, list(dict.fromkeys(hand)), bot.kind, rng)
+    moves = sorted(islice(game.iter_moves(position), BOT_MOVE_LIMIT),
+                   key=lambda move: move.text())
+    if bot.kind != "greedy":
+        return rng.choice(moves)
+    mover = game.to_move(position)
+    gains = [gain(game, position, move, mover) for move in moves]
+    top = max(gains)
+    return rng.choice([move for move, value in zip(moves, gains, strict=True) if value == top])
+
+
+def gain(game: Game, position: Position, move: Move, mover: int) -> float:
+    """What ``move`` adds to the mover's score, on average over a chance node it leads to
+    (a battle's outcomes by their odds)."""
+    before = game.scores(position)[mover]
+    after = game.apply(position, move)
+    if not game.is_chance(after):
+        return game.scores(after)[mover] - before
+    return sum(float(chance) * (game.scores(game.apply(after, outcome))[mover] - before)
+               for outcome, chance in game.chance_outcomes(after))
+
+
+def _with_card(game: Game, position: Position, move: Move, hand: Sequence[str]) -> Move:
+    """``move`` naming a card of ``hand`` (a discard of unknown rank becomes a discard of a
+    held rank with no play)."""
+    if game.card_of(move) is not None:
+        return move
+    for variant in game.card_variants(position, move):
+        if game.card_of(variant) in hand:
+            return variant
+    raise SearchError(f"no card of {sorted(set(hand))} can make {move.text()}")
