@@ -116,6 +116,9 @@ SAMPLE_BUDGET_S = 0.5
 TIMED_PERFT_CHILDREN = 500
 #: perft one ply short of the depth asked is run to time it when expected within this many s.
 CALIBRATION_S = 0.5
+#: The walks stop after this many lines when they expect the depth within QUICK_S seconds.
+FEW_WALKS = 4
+QUICK_S = 1.0
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -151,6 +154,8 @@ def perft_seconds(game: Any, position: Any, depth: int, budget_s: float = 1.0) -
     began = time.perf_counter()
     walks = [_walk_seconds(game, position, depth, rng)]
     while len(walks) < WALKS and time.perf_counter() - began < budget_s:
+        if len(walks) >= FEW_WALKS and sum(walk[0] for walk in walks) < QUICK_S * len(walks):
+            break  # plainly quick: the timed perft below settles it
         walks.append(_walk_seconds(game, position, depth, rng))
     seconds, above, leaves = (sum(figures) / len(walks) for figures in zip(*walks, strict=True))
     if depth < 3 or not above or not leaves or seconds * above / leaves > CALIBRATION_S:

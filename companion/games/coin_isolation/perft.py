@@ -116,23 +116,26 @@ class PlainCounter:
             total += self.perft(child, depth - 1)
         return total
 
-    def count(self, starts: int, free: int, masks: tuple[int, ...], changed: int = -1,
-              replacement: int = 0) -> int:
+    def count(self, starts: int, free: int, masks: tuple[int, ...]) -> int:
         """How many moves a player has from ``starts`` (a pass counts one), with the coin
-        types' ``masks`` (the one at index ``changed`` replaced) and the ``free`` squares."""
+        types' ``masks`` and the ``free`` squares."""
         total = 0
-        known = self.known
-        for index, mask in enumerate(masks):
-            allowed = (replacement if index == changed else mask) & free
-            begin = starts & allowed
-            if begin:
-                count = known.get((begin, allowed))
-                if count is None:
-                    if len(known) >= MEMO_LIMIT:
-                        known.clear()
-                    count = known[begin, allowed] = self.region_count(begin, allowed)
-                total += count
+        for mask in masks:
+            total += self.type_count(starts, mask & free)
         return total or 1
+
+    def type_count(self, starts: int, allowed: int) -> int:
+        """The moves of one coin type, whose squares without a pawn are ``allowed``."""
+        begin = starts & allowed
+        if not begin:
+            return 0
+        known = self.known
+        count = known.get((begin, allowed))
+        if count is None:
+            if len(known) >= MEMO_LIMIT:
+                known.clear()
+            count = known[begin, allowed] = self.region_count(begin, allowed)
+        return count
 
     def region_count(self, starts: int, allowed: int) -> int:
         """The distinct (squares, target) states of paths from ``starts`` through ``allowed``,
@@ -155,27 +158,32 @@ class PlainCounter:
         return self.adjacent[source]
 
     def last_two(self, node: Node) -> int:
-        """perft 2 of ``node``: each child's moves counted from its changed bitboard alone,
-        without making the child."""
+        """perft 2 of ``node``, without making the children: a child's moves of the coin
+        types the move leaves alone are the same for every child (the target holds the moved
+        type only, and the mover's pawn leaves the same source), so they are counted once, and
+        each child's moves of the moved type from its changed bitboard."""
         following = (node.mover + 1) % self.players
         pawns = pawn_mask(node.pawns)
         source = node.pawns[node.mover]
-        others = pawns if source is None else pawns ^ (1 << source)
+        free_after = FULL ^ (pawns if source is None else pawns ^ (1 << source))
         next_starts = self.starts(node.pawns, following)
-        starts, masks, total = self.starts(node.pawns, node.mover), node.masks, 0
-        moved = False
-        for index, mask in enumerate(masks):
+        unchanged = [self.type_count(next_starts, mask & free_after) for mask in node.masks]
+        everything = sum(unchanged)
+        starts, total, moved = self.starts(node.pawns, node.mover), 0, False
+        for index, mask in enumerate(node.masks):
             allowed = mask & ~pawns
-            if starts & allowed:
-                for visited, target in states(starts, allowed, self.adjacent):
-                    moved = True
-                    total += self.count(next_starts, FULL ^ (others | (1 << target)), masks,
-                                        index, self.mask_after(node, mask, visited, target))
+            if not starts & allowed:
+                continue
+            others = everything - unchanged[index]
+            for visited, target in states(starts, allowed, self.adjacent):
+                moved = True
+                after = self.mask_after(node, mask, visited, target) & free_after
+                total += others + self.type_count(next_starts, after & ~(1 << target)) or 1
         if moved:
             return total
         if node.passes + 1 >= self.players:
             return 0
-        return self.count(next_starts, FULL ^ pawns, masks)
+        return self.count(next_starts, FULL ^ pawns, node.masks)
 
     def mask_after(self, node: Node, mask: int, visited: int, target: int) -> int:
         """The moved coin type's squares after the path over ``visited`` to ``target``."""
