@@ -96,6 +96,27 @@ def timed(root: Path, position_file: Path, depth: int) -> Run:
     return Run(int(text.split()[-1]), usage.ru_utime + usage.ru_stime, wall)
 
 
+#: Run in a child process of each checkout: read the position, then time perft alone.
+ENGINE_ONLY = """
+import sys, time
+from companion.games.position_file import read_position_file
+game, position = read_position_file(sys.argv[1])
+start = time.process_time()
+leaves = game.perft(position, int(sys.argv[2]))
+print(leaves, time.process_time() - start)
+"""
+
+
+def engine_only(root: Path, position_file: Path, depth: int) -> tuple[int, float]:
+    """Leaves and processor seconds of ``game.perft`` alone (no start-up) in ``root``."""
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    output = subprocess.run([sys.executable, "-c", ENGINE_ONLY, str(position_file), str(depth)],
+                            cwd=root, env=environment, capture_output=True, text=True,
+                            check=True).stdout.split()
+    return int(output[0]), float(output[1])
+
+
 def median_run(runs: list[Run]) -> Run:
     """The median processor and wall time of some runs of one case."""
     return Run(runs[0].leaves, statistics.median(run.processor for run in runs),
@@ -135,10 +156,17 @@ def main() -> None:
             print(case.label, flush=True)
             for name, figure in figures.items():
                 print(line(name, figure), flush=True)
+            engine = {name: engine_only(root, position_file, case.depth)
+                      for name, root in roots.items()}
+            for name, (leaves, seconds) in engine.items():
+                print(f"  {name}, perft alone: {seconds:.3f} s processor "
+                      f"({leaves / seconds:,.0f} leaves/s)", flush=True)
             if "baseline" in figures:
                 ours, theirs = figures["this checkout"], figures["baseline"]
                 print(f"  ratio: {theirs.processor / ours.processor:.2f}x processor, "
-                      f"{theirs.wall / ours.wall:.2f}x wall", flush=True)
+                      f"{theirs.wall / ours.wall:.2f}x wall as a whole process; "
+                      f"{engine['baseline'][1] / engine['this checkout'][1]:.2f}x perft alone",
+                      flush=True)
 
 
 if __name__ == "__main__":
