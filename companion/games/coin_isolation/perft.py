@@ -3,9 +3,11 @@
 Under the plain variants (``diagonal``, ``many-pennies``, ``many-many-pennies``, ``greedy``,
 ``cleanup``, in any combination) every stack holds one coin type and a legal move is exactly one
 distinct (path squares, target) state of a coin path, so perft needs no move object and no
-position value: a node is the squares' heights, one bitboard per coin type, the pawns, the player
-to move and the passes in a row. A child is made from a state directly (the squares it changes
-and nothing else), and the last ply counts states without making them.
+position value: a node is the squares' heights, one bitboard per coin type, the squares holding
+a single coin, the pawns, the player to move and the passes in a row. A child is made from a
+state directly (the squares it changes and nothing else); the last ply counts states without
+making them, and the ply before it makes no child either: it counts each child's moves from the
+one bitboard the move changes (:meth:`PlainCounter.last_two`).
 
 The count of one coin type's states depends only on the start squares it can use and the region
 they reach, so it is remembered per (starts, region) for the whole perft call: a leaf's
