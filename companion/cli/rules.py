@@ -144,6 +144,13 @@ SAMPLE = 20
 WALKS = 16
 #: Counting the sampled children of the last ply stops after this many seconds.
 SAMPLE_BUDGET_S = 0.5
+#: A node two plies above the leaves with at most this many children has its perft 2 timed.
+TIMED_PERFT_CHILDREN = 500
+#: perft one ply short of the depth asked is run to time it when expected within this many s.
+CALIBRATION_S = 0.5
+#: The walks stop after this many lines when they expect the depth within QUICK_S seconds.
+FEW_WALKS = 4
+QUICK_S = 1.0
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -169,41 +176,60 @@ def run_perft(args: argparse.Namespace) -> int:
 def perft_seconds(game: Any, position: Any, depth: int, budget_s: float = 1.0) -> float:
     """A rough time for perft to ``depth``: the mean of Knuth's estimate over random lines of
     play (at most :data:`WALKS`, for about ``budget_s`` seconds; always one). 0 below depth 2,
-    where the count is the whole job."""
+    where the count is the whole job. Where that estimate says perft one ply shallower takes
+    at most :data:`CALIBRATION_S`, that perft is run and timed instead, and scaled by the
+    estimated growth of the tree over the last ply: engines that make their last plies cheap
+    (bulk counting, remembered subtrees) are then not taken for slow."""
     if depth < 2:
         return 0.0
     rng = random.Random(0)
     began = time.perf_counter()
-    estimates = [_walk_seconds(game, position, depth, rng)]
-    while len(estimates) < WALKS and time.perf_counter() - began < budget_s:
-        estimates.append(_walk_seconds(game, position, depth, rng))
-    return sum(estimates) / len(estimates)
+    walks = [_walk_seconds(game, position, depth, rng)]
+    while len(walks) < WALKS and time.perf_counter() - began < budget_s:
+        if len(walks) >= FEW_WALKS and sum(walk[0] for walk in walks) < QUICK_S * len(walks):
+            break  # plainly quick: the timed perft below settles it
+        walks.append(_walk_seconds(game, position, depth, rng))
+    seconds, above, leaves = (sum(figures) / len(walks) for figures in zip(*walks, strict=True))
+    if depth < 3 or not above or not leaves or seconds * above / leaves > CALIBRATION_S:
+        return seconds
+    start = time.perf_counter()
+    game.perft(position, depth - 1)
+    return (time.perf_counter() - start) * leaves / above
 
 
-def _walk_seconds(game: Any, position: Any, depth: int, rng: random.Random) -> float:
-    """One random line of play from ``position`` as an estimate of perft's time (Knuth 1975):
-    the branching met at each ply multiplies into the number of nodes on the next; a node above
-    the last ply costs its branching times what making one child took there, a node on the last
-    ply what counting its children took (both timed on up to :data:`SAMPLE` children)."""
+def _walk_seconds(game: Any, position: Any, depth: int, rng: random.Random
+                  ) -> tuple[float, float, float]:
+    """One random line of play from ``position`` as an estimate of perft's time (Knuth 1975),
+    with the estimated nodes one ply above the leaves and the leaves: the branching met at
+    each ply multiplies into the number of nodes on the next; a node above the last two plies
+    costs its branching times what making one child took there; a node two plies above the
+    leaves costs what the engine's own perft 2 of it took, or, with more than
+    :data:`TIMED_PERFT_CHILDREN` children, its branching times making a child and counting its
+    children (timed on up to :data:`SAMPLE` children)."""
     nodes, total, node = 1.0, 0.0, position
     for level in range(depth - 1):
         branching = game.perft(node, 1)
         if not branching:
             break
+        if level == depth - 2 and branching <= TIMED_PERFT_CHILDREN:
+            start = time.perf_counter()
+            below = game.perft(node, 2)
+            took = time.perf_counter() - start
+            return total + nodes * took, nodes * branching, nodes * below
         start = time.perf_counter()
         children = [game.apply(node, move) for move in islice(_actions(game, node), SAMPLE)]
         total += nodes * branching * (time.perf_counter() - start) / len(children)
         nodes *= branching
         if level == depth - 2:
-            start, timed = time.perf_counter(), 0
-            while timed < len(children) and time.perf_counter() - start <= SAMPLE_BUDGET_S:
-                game.perft(children[timed], 1)
-                timed += 1
-            return total + nodes * (time.perf_counter() - start) / timed
+            start, counts = time.perf_counter(), list[int]()
+            while len(counts) < len(children) and time.perf_counter() - start <= SAMPLE_BUDGET_S:
+                counts.append(game.perft(children[len(counts)], 1))
+            took = (time.perf_counter() - start) / len(counts)
+            return total + nodes * took, nodes, nodes * sum(counts) / len(counts)
         pick = rng.randrange(branching)
         node = children[pick] if pick < len(children) else game.apply(
             node, next(islice(_actions(game, node), pick, None)))
-    return total
+    return total, 0.0, 0.0
 
 
 def _actions(game: Any, position: Any) -> Iterator[Any]:

@@ -38,6 +38,35 @@ def counted_perft(position: Any, depth: int, children: Callable[[Any], Iterable[
     return sum(counted_perft(child, depth - 1, children, count) for child in children(position))
 
 
+#: A perft call remembers at most this many subtree counts; past it, it forgets them all.
+PERFT_MEMO_LIMIT = 1 << 20
+
+
+def remembered_perft(position: Any, depth: int, children: Callable[[Any], Iterable[Any]],
+                     count: Callable[[Any], int]) -> int:
+    """:func:`counted_perft`, with each subtree's count remembered by (position, depth) for
+    the call, so a position two lines of play reach (a transposition) is counted once; the
+    count is the same. Positions must be hashable values (frozen dataclasses)."""
+    memo: dict[tuple[Any, int], int] = {}
+
+    def walk(node: Any, left: int) -> int:
+        if left <= 0:
+            return 1
+        key = (node, left)
+        known = memo.get(key)
+        if known is None:
+            if len(memo) >= PERFT_MEMO_LIMIT:
+                memo.clear()
+            if left == 1:
+                known = count(node)
+            else:
+                known = sum(walk(child, left - 1) for child in children(node))
+            memo[key] = known
+        return known
+
+    return walk(position, depth)
+
+
 class RulesError(CompanionError):
     """A failure of the rules engine: an unknown game, a bad position, a bad or illegal move."""
 

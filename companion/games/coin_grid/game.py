@@ -36,7 +36,7 @@ Where the rulings are silent, this engine decides (each is tested):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -49,12 +49,12 @@ from companion.games.base import (
     Position,
     Result,
     RulesError,
-    counted_perft,
 )
 from companion.games.coin_grid import at_table
 from companion.games.coin_grid.board import SIDES, SQUARE_NAMES, bits
 from companion.games.coin_grid.legality import check
 from companion.games.coin_grid.moves import CoinGridMove, parse_move
+from companion.games.coin_grid.perft import perft as fast_perft
 from companion.games.coin_grid.position import (
     GAME_NAME,
     VARIANT_NOTES,
@@ -66,7 +66,6 @@ from companion.games.coin_grid.rules import (
     ROLLS,
     battle_outcomes,
     children,
-    count_children,
     decisions,
     double_squares,
     is_chance,
@@ -253,11 +252,7 @@ class CoinGrid(Game):
 
 
 def _perft(position: CoinGridPosition, depth: int) -> int:
-    return counted_perft(position, depth, _child_positions, count_children)
-
-
-def _child_positions(position: CoinGridPosition) -> Iterator[CoinGridPosition]:
-    return (play(position, move) for move in children(position))
+    return fast_perft(position, depth)
 
 
 def _position(position: Position) -> CoinGridPosition:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 
 from companion.games.base import Termination
 from companion.games.coin_grid.battle import battle_odds
@@ -90,32 +91,54 @@ def reach(position: CoinGridPosition, origin: int, roll: int, crossing: bool | N
     into the enemy half only when ``roll`` is 4 or more (or as ``crossing`` says, to tell
     whether the wall is what stops a move)."""
     player = position.to_move
-    home = HOME[player]
+    if crossing is None:
+        crossing = roll >= WALL_ROLL
+    layers = reach_layers(origin, BOARD & ~position.occupied, position.pieces_of(other(player)),
+                          HOME[player], crossing, max(roll, MOST_PIPS))
+    return layers[roll - 1] if roll > 0 else (0, 0)
+
+
+#: The most a roll moves a piece (one die); a reach is worked out this many steps deep at once.
+MOST_PIPS = 6
+
+
+@lru_cache(maxsize=1 << 15)
+def reach_layers(origin: int, empty: int, enemy: int, home: int, crossing: bool, steps: int
+                 ) -> tuple[tuple[int, int], ...]:
+    """For 1..``steps`` king steps from ``origin`` through ``empty`` squares: (squares reached,
+    enemy pieces attacked), as :func:`reach` gives them. Remembered, because the six rolls of
+    a turn and the positions of a search ask for the same piece on the same board again."""
     away = BOARD & ~home
-    empty = BOARD & ~position.occupied
-    enemy = position.pieces_of(other(player))
     start = 1 << origin
     visited = frontier = start
     attacks = 0
-    if crossing is None:
-        crossing = roll >= WALL_ROLL
-    for _ in range(roll):
-        if crossing:
-            near = king_steps(frontier)
-        else:
-            near = king_steps(frontier & away) | (king_steps(frontier & home) & home)
-        attacks |= near & enemy
-        frontier = near & empty & ~visited
-        if not frontier:
-            break
-        visited |= frontier
-    return visited ^ start, attacks
+    layers = []
+    for _ in range(steps):
+        if frontier:
+            if crossing or not frontier & home:
+                near = king_steps(frontier)
+            elif not frontier & away:
+                near = king_steps(frontier) & home
+            else:
+                near = king_steps(frontier & away) | (king_steps(frontier & home) & home)
+            attacks |= near & enemy
+            frontier = near & empty & ~visited
+            visited |= frontier
+        layers.append((visited ^ start, attacks))
+    return tuple(layers)
 
 
 def _reaches(position: CoinGridPosition, origins: int, roll: int) -> list[Reach]:
+    """:func:`reach` of every piece of ``origins`` that can move, the board read once."""
+    if not 0 < roll <= MOST_PIPS:
+        return [(origin, *reach(position, origin, roll)) for origin in bits(origins)
+                if any(reach(position, origin, roll))]
+    player = position.to_move
+    empty, enemy = BOARD & ~position.occupied, position.pieces_of(other(player))
+    home, crossing = HOME[player], roll >= WALL_ROLL
     found = []
     for origin in bits(origins):
-        quiet, attacks = reach(position, origin, roll)
+        quiet, attacks = reach_layers(origin, empty, enemy, home, crossing, MOST_PIPS)[roll - 1]
         if quiet or attacks:
             found.append((origin, quiet, attacks))
     return found

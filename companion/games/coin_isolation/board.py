@@ -89,10 +89,15 @@ ADJACENT: tuple[tuple[int, ...], tuple[int, ...]] = (
 
 def flood(seeds: int, allowed: int, diagonal: bool) -> int:
     """Squares of ``allowed`` connected to ``seeds & allowed`` through ``allowed``."""
-    spread = spread_diagonal if diagonal else spread_orthogonal
+    allowed &= FULL
     reached = seeds & allowed
-    while True:
-        grown = spread(reached) & allowed
+    while True:  # the spreads inlined: this is the hot loop of targets and perft's counts
+        if diagonal:
+            row = reached | ((reached << 1) & NOT_A) | ((reached >> 1) & NOT_H)
+            grown = (row | (row << 8) | (row >> 8)) & allowed
+        else:
+            grown = (reached | ((reached << 1) & NOT_A) | ((reached >> 1) & NOT_H)
+                     | (reached << 8) | (reached >> 8)) & allowed
         if grown == reached:
             return reached
         reached = grown

@@ -67,6 +67,7 @@ from companion.games.base import (
 )
 from companion.games.coin_isolation.board import DEFAULT_SIDES, SQUARE_NAMES, bits
 from companion.games.coin_isolation.moves import CoinIsolationMove, fast_path_move
+from companion.games.coin_isolation.perft import PLAIN_VARIANTS, is_plain, plain_perft
 from companion.games.coin_isolation.position import (
     GAME_NAME,
     VARIANTS,
@@ -97,7 +98,7 @@ __all__ = ["VARIANTS", "CoinIsolation", "CoinIsolationMove", "CoinIsolationPosit
 
 PASS_MOVE = CoinIsolationMove(kind="pass")
 #: Variants whose legal moves are exactly the (squares, target) outcomes of coin paths.
-_PLAIN_VARIANTS = frozenset({"diagonal", "many-pennies", "many-many-pennies", "greedy", "cleanup"})
+_PLAIN_VARIANTS = PLAIN_VARIANTS
 
 
 class CoinIsolation(Game):
@@ -230,10 +231,13 @@ class CoinIsolation(Game):
         return draw_position(_position(position), self.result(_position(position)))
 
     def perft(self, position: Position, depth: int) -> int:
-        """Leaves of the move tree; a plain last ply is counted without building moves."""
+        """Leaves of the move tree; a plain last ply is counted without building moves, and
+        plain variants' trees without positions (:mod:`~companion.games.coin_isolation.perft`)."""
         position = _position(position)
         if depth <= 0:
             return 1
+        if depth > 1 and is_plain(position):
+            return plain_perft(position, depth)
         if depth == 1:
             return self._count_moves(position)
         return sum(

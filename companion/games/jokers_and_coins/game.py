@@ -44,7 +44,7 @@ from companion.games.base import (
     Result,
     RulesError,
     Termination,
-    counted_perft,
+    remembered_perft,
 )
 from companion.games.jokers_and_coins.at_table import (
     covered,
@@ -296,7 +296,7 @@ def discard_child(position: JokersPosition) -> JokersPosition:
 
 
 def _perft(position: JokersPosition, depth: int) -> int:
-    return counted_perft(position, depth, _child_positions, count_successors)
+    return remembered_perft(position, depth, _child_positions, count_successors)
 
 
 def _child_positions(position: JokersPosition) -> Iterator[JokersPosition]:

@@ -41,7 +41,7 @@ from companion.games.base import (
     Position,
     Result,
     RulesError,
-    counted_perft,
+    remembered_perft,
 )
 from companion.games.shakala import at_table
 from companion.games.shakala.board import PIT_NAMES, SIDES, other, side_pits
@@ -224,7 +224,7 @@ class Shakala(Game):
 
 
 def _perft(position: ShakalaPosition, depth: int) -> int:
-    return counted_perft(position, depth, _child_positions, count_successors)
+    return remembered_perft(position, depth, _child_positions, count_successors)
 
 
 def _child_positions(position: ShakalaPosition) -> Iterator[ShakalaPosition]:

@@ -106,7 +106,7 @@ def _outcomes(position: ShakalaPosition) -> Iterator[
                 placed = dict(zip(slots, split, strict=True))
                 sown = list(pits)
                 for pit, dropped in placed.items():
-                    sown[pit] = tuple(sorted(sown[pit] + dropped))
+                    sown[pit] = merged(sown[pit], dropped)
                 for chain in _chains(plan.tail, pits, placed):
                     for taken in _captures(position, sown, chain):
                         yield origin, plan, placed, chain, taken, take_gems(position, sown,
@@ -181,13 +181,27 @@ def _chains(tail: Sequence[int], before: Sequence[Beads], placed: dict[int, Bead
     return found
 
 
+@lru_cache(maxsize=1 << 16)
+def merged(beads: Beads, dropped: Beads) -> Beads:
+    """A pit's beads once ``dropped`` fall in, sorted (remembered: the same few small pits
+    take the same drops over and over in a search)."""
+    return tuple(sorted(beads + dropped))
+
+
 def _captures(position: ShakalaPosition, sown: list[Beads], chain: Chain
-              ) -> Iterator[tuple[Take, ...]]:
+              ) -> Iterable[tuple[Take, ...]]:
     """The gems the chain takes: every choice of an indirect capture."""
-    kind, pits, gems = chain
+    kind, _, gems = chain
     if kind != INDIRECT:
-        yield gems
-        return
+        return (gems,)
+    return _indirect_captures(position, sown, chain)
+
+
+def _indirect_captures(position: ShakalaPosition, sown: list[Beads], chain: Chain
+                       ) -> Iterator[tuple[Take, ...]]:
+    """Every choice of gems an indirect chain takes: from the opponent's pits first, then
+    from their cup."""
+    pits = chain[1]
     theirs = [(pit, value) for pit in side_pits(other(position.to_move))
               for value in sorted(set(sown[pit])) if value != STONE]
     counts = tuple(sown[pit].count(value) for pit, value in theirs)
