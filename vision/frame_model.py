@@ -87,6 +87,18 @@ class FrameModelConfig:
     ``stack_reach_mm``; the top coin's own circle (:mod:`vision.tops`, the inner edge of its
     raised rim as a rule) lies about ``inner_offset_mm`` from its kind's size, within
     ``inner_offset_spread_mm`` per frame and ``inner_spread_mm`` per coin at least.
+
+    A coin that stands out of the paper by little (a bright silver coin on white paper shows
+    only its dark rounded edge, and its shadow beyond) has its outline found on whatever
+    stands out most beyond it: it is measured larger, and less surely. Its faintness runs
+    from 0 at an edge contrast of ``faint_contrast`` to 1 at ``faintest_contrast``; the
+    frame's faint coins share an offset of their own (within about ``faint_offset_spread_mm``)
+    and stray about it by at least ``faint_noise_mm``. The glinting and the faint coins'
+    spreads are fitted to the frame's own such coins, each drawn towards its least as much
+    as ``noise_prior_coins`` coins would.
+
+    A coin a pawn stands on mirrors the pawn (a silver face under a red pawn looks copper):
+    its colour strays ``hidden_colour_scale`` times as far as a bare face's.
     """
 
     offset_mm: float = 1.0
@@ -121,6 +133,12 @@ class FrameModelConfig:
     inner_offset_spread_mm: float = 1.0
     inner_spread_mm: float = 0.35
     glint_noise_mm: float = 0.5
+    faint_contrast: float = 0.3
+    faintest_contrast: float = 0.1
+    faint_offset_spread_mm: float = 1.5
+    faint_noise_mm: float = 0.5
+    noise_prior_coins: float = 3.0
+    hidden_colour_scale: float = 3.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,7 +147,9 @@ class FrameFit:
 
     ``probabilities`` is (N, K) over ``kinds``; ``offset_mm`` the common size offset;
     ``kind_offsets_mm`` per kind; ``tints`` per metal (silver (0, 0)); ``silver_field`` the
-    silver colour the field expects at each coin (N, 2).
+    silver colour the field expects at each coin (N, 2); ``single`` how likely each outline
+    is a single coin's rather than a stack's (N,: a stack's top coin is named from its top
+    circle alone, or from what the stack's outline allows).
     """
 
     kinds: tuple[str, ...]
@@ -138,11 +158,12 @@ class FrameFit:
     kind_offsets_mm: dict[str, float] = field(default_factory=dict)
     tints: dict[str, tuple[float, float]] = field(default_factory=dict)
     silver_field: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
+    single: FloatArray = field(default_factory=lambda: np.zeros(0))
 
     def subset(self, keep: NDArray[np.bool_]) -> FrameFit:
         """The same fit with only the coins ``keep`` marks."""
         return replace(self, probabilities=self.probabilities[keep],
-                       silver_field=self.silver_field[keep])
+                       silver_field=self.silver_field[keep], single=self.single[keep])
 
     def best(self) -> tuple[list[str], FloatArray]:
         """Each coin's likeliest kind and its probability."""
@@ -169,7 +190,7 @@ class _Frame:
     def __init__(self, config: FrameModelConfig, priors: tuple[KindPrior, ...],
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
                  colours: FloatArray, clipped: FloatArray, edges: FloatArray,
-                 inner: FloatArray) -> None:
+                 inner: FloatArray, contrast: FloatArray, hidden: BoolArray) -> None:
         self.config = config
         self.priors = priors
         self.sizes = np.array([prior.diameter_mm for prior in priors])
@@ -182,12 +203,18 @@ class _Frame:
         # glinting coin of the frame (one lamp, one camera): an offset of their own.
         self.clip = np.clip(clipped, 0.0, 1.0)
         self.glint_offset = 0.0
+        self.glint_noise = config.glint_noise_mm
+        # A coin faint against the paper is measured on its shadow: an offset of its own.
+        self.faint = faintness(config, contrast) * (1.0 - self.clip)
+        self.faint_offset = 0.0
+        self.faint_noise = config.faint_noise_mm
         # The top coin's own circle (its raised rim's inner edge, or its edge on a stack).
         self.inner = inner
         self.has_inner: BoolArray = np.isfinite(inner)
         self.inner_offset = config.inner_offset_mm
         self.inner_spread = config.inner_spread_mm
         self.colours = colours
+        self.colour_scale = np.where(hidden, config.hidden_colour_scale, 1.0)
         # Both ratios seen; a glint may leave only one of them (``parts``).
         self.parts: BoolArray = ~np.isnan(colours)
         self.known: BoolArray = np.asarray(self.parts.all(axis=1), dtype=bool)
@@ -228,7 +255,7 @@ class _Frame:
         a lower coin's raised rim showing round a smaller top coin."""
         dof, reach = self.config.degrees_of_freedom, self.config.stack_reach_mm
         expected = (self.sizes[None, :] + self.offset + self.kind_offsets[None, :]
-                    + (self.clip * self.glint_offset)[:, None])
+                    + (self.clip * self.glint_offset + self.faint * self.faint_offset)[:, None])
         spread = self.spreads()[:, None]
         gap = self.diameters[:, None] - expected
         single = np.exp(_student((gap / spread) ** 2, dof)) * _T_SCALE[dof] / spread
@@ -246,11 +273,15 @@ class _Frame:
         total = (1 - share) * single + share * stacked + 1e-300
         return np.log(total), (1 - share) * single / total
 
+    def single_share(self, probabilities: FloatArray) -> FloatArray:
+        """(N,) how likely each outline is a single coin's, over its kinds' probabilities."""
+        return np.asarray((probabilities * self._size_parts()[1]).sum(axis=1))
+
     def spreads(self) -> FloatArray:
         """(N,) how far each coin's diameter may stray from its kind's: the frame's spread,
-        wider for a poorer fit and for a glint."""
-        return np.asarray(np.hypot(self.size_spread / np.sqrt(self.weights),
-                                   self.config.glint_noise_mm * self.clip))
+        wider for a poorer fit, a glint and a faint edge."""
+        extra = np.hypot(self.glint_noise * self.clip, self.faint_noise * self.faint)
+        return np.asarray(np.hypot(self.size_spread / np.sqrt(self.weights), extra))
 
     def metal_scores(self) -> FloatArray:
         """(N, M) log-likelihood of each coin's colour under each metal, over the ratios seen
@@ -266,6 +297,7 @@ class _Frame:
                               edge_seen)
         squared = squared + np.where(edge_seen[:, None], edge_gap, 0.0
                                      ) / self.config.edge_spread**2
+        squared = squared / self.colour_scale[:, None] ** 2
         dimensions = (self.parts.sum(axis=1) + 2 * edge_seen)[:, None]
         dof = self.config.degrees_of_freedom
         return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
@@ -348,7 +380,7 @@ class _Frame:
         """The common offset, each kind's and the glints', from the outlines single coins
         explain; the top circles' offset from the top circles."""
         _, single = self._size_parts()
-        plain = self.weights * (1.0 - self.clip)
+        plain = self.weights * (1.0 - self.clip) * (1.0 - self.faint)
         weight = probabilities * single * plain[:, None]
         residual = self.diameters[:, None] - self.sizes[None, :] - self.kind_offsets[None, :]
         strength = (self.size_spread / self.config.offset_spread_mm) ** 2
@@ -365,17 +397,36 @@ class _Frame:
         self._refit_inner(probabilities * single)
 
     def _refit_glints(self, weight: FloatArray) -> None:
-        """The glints' offset and the outlines' spread from coins weighed by ``weight``
-        (N, K: a kind and a single coin)."""
+        """The glints' and the faint coins' offsets and spreads, and the outlines' spread,
+        from coins weighed by ``weight`` (N, K: a kind and a single coin)."""
         expected = ((weight * (self.sizes + self.kind_offsets)).sum(axis=1)
                     / np.maximum(weight.sum(axis=1), 1e-9) + self.offset)
         gap = self.diameters - expected
-        shiny = self.weights * self.clip * weight.sum(axis=1)
-        strength = (self.size_spread / self.config.glint_spread_mm) ** 2
-        self.glint_offset = float((shiny @ gap) / (shiny @ self.clip + strength))
-        plain = self.weights * (1.0 - self.clip) * weight.sum(axis=1)
-        spread = _weighted_spread(gap - self.clip * self.glint_offset, plain + 1e-9)
+        sure = self.weights * weight.sum(axis=1)
+        self.glint_offset, self.glint_noise = self._group_fit(
+            gap, sure, self.clip, self.config.glint_spread_mm, self.config.glint_noise_mm)
+        self.faint_offset, self.faint_noise = self._group_fit(
+            gap, sure, self.faint, self.config.faint_offset_spread_mm,
+            self.config.faint_noise_mm)
+        plain = sure * (1.0 - self.clip) * (1.0 - self.faint)
+        rest = gap - self.clip * self.glint_offset - self.faint * self.faint_offset
+        spread = _weighted_spread(rest, plain + 1e-9)
         self.size_spread = max(self.config.size_spread_mm, spread)
+
+    def _group_fit(self, gap: FloatArray, sure: FloatArray, share: FloatArray,
+                   offset_spread: float, least_noise: float) -> tuple[float, float]:
+        """The offset common to a group of coins (each belonging ``share`` of itself:
+        glinting, faint) and how far its coins stray about it beyond the frame's spread,
+        the latter drawn towards ``least_noise`` as much as ``noise_prior_coins`` coins."""
+        member = sure * share
+        strength = (self.size_spread / offset_spread) ** 2
+        offset = float((member @ gap) / (member @ share + strength))
+        own = _weighted_spread(gap - share * offset, member * share + 1e-9)
+        count = float(member.sum())
+        pull = self.config.noise_prior_coins
+        extra = max(own**2 - self.size_spread**2, 0.0)
+        noise = np.sqrt((count * extra + pull * least_noise**2) / (count + pull))
+        return offset, float(max(noise, least_noise))
 
     def _refit_inner(self, probabilities: FloatArray) -> None:
         """The top circles' offset from their kinds' sizes, and their spread."""
@@ -459,6 +510,7 @@ class _Frame:
         total = float((top + np.log(np.exp(scores - top[:, None]).sum(axis=1))).sum())
         total -= 0.5 * ((self.offset - self.config.offset_mm) / self.config.offset_spread_mm) ** 2
         total -= 0.5 * (self.glint_offset / self.config.glint_spread_mm) ** 2
+        total -= 0.5 * (self.faint_offset / self.config.faint_offset_spread_mm) ** 2
         total -= 0.5 * ((self.inner_offset - self.config.inner_offset_mm)
                         / self.config.inner_offset_spread_mm) ** 2
         tint_gap = (((self.tints - self.tint_prior) / np.asarray(self.config.tint_spread)) ** 2
@@ -504,6 +556,14 @@ def _tint_gaps(residual: FloatArray, tints: FloatArray, rows: BoolArray,
     return np.where(rows[:, None], squared, 0.0)
 
 
+def faintness(config: FrameModelConfig, contrast: FloatArray) -> FloatArray:
+    """(N,) how faint each coin's edge is against the paper: 0 at ``faint_contrast`` and
+    above, 1 at ``faintest_contrast`` and below."""
+    span = max(config.faint_contrast - config.faintest_contrast, 1e-6)
+    return np.asarray(np.clip((config.faint_contrast - np.asarray(contrast, np.float64)) / span,
+                              0.0, 1.0))
+
+
 def _weighted_spread(values: FloatArray, weights: FloatArray) -> float:
     """A robust spread: 1.4826 times the weighted median absolute value."""
     if weights.sum() <= 0:
@@ -536,11 +596,14 @@ def fit_frame(
     config: FrameModelConfig, priors: tuple[KindPrior, ...], positions_mm: FloatArray,
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
     clipped: FloatArray | None = None, edge_colours: FloatArray | None = None,
-    inner_mm: FloatArray | None = None,
+    inner_mm: FloatArray | None = None, contrast: FloatArray | None = None,
+    under_pawn: BoolArray | None = None,
 ) -> FrameFit:
     """Fit the frame model to N coins (positions (N, 2) mm, diameters (N,) mm, fit weights
-    (N,) 0-1, colours (N, 2) with NaN where unknown, and the share of each face the camera
-    clipped (N,; none by default)) over the kinds ``priors``."""
+    (N,) 0-1, colours (N, 2) with NaN where unknown, the share of each face the camera
+    clipped (N,; none by default) and how far each edge stands out of the paper (N,; 0-1
+    of paper, none faint by default), and whether a pawn stands on it (N,; none by default))
+    over the kinds ``priors``."""
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
@@ -551,7 +614,11 @@ def fit_frame(
                  np.full((len(diameters_mm), 2), np.nan) if edge_colours is None
                  else np.asarray(edge_colours, np.float64),
                  np.full(len(diameters_mm), np.nan) if inner_mm is None
-                 else np.asarray(inner_mm, np.float64))
+                 else np.asarray(inner_mm, np.float64),
+                 np.ones(len(diameters_mm)) if contrast is None
+                 else np.asarray(contrast, np.float64),
+                 np.zeros(len(diameters_mm), bool) if under_pawn is None
+                 else np.asarray(under_pawn, bool))
     best: tuple[float, _Frame, FloatArray] | None = None
     first = _Frame(*arguments)
     starts: list[FloatArray | None] = [first.first_metals(), None]
@@ -568,4 +635,5 @@ def fit_frame(
              for metal, tint in zip(frame.metals, frame.tints, strict=True)}
     offsets = {prior.kind: float(value)
                for prior, value in zip(priors, frame.kind_offsets, strict=True)}
-    return FrameFit(kinds, probabilities, frame.offset, offsets, tints, frame.field)
+    single = frame.single_share(probabilities)
+    return FrameFit(kinds, probabilities, frame.offset, offsets, tints, frame.field, single)

@@ -150,7 +150,8 @@ def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidat
     return fit_frame(config.model, priors, candidates.centres_mm[chosen],
                      candidates.diameters_mm[chosen], presence[chosen],
                      candidates.colours[chosen], candidates.clipped[chosen],
-                     candidates.edge_colours[chosen], candidates.inner_mm[chosen])
+                     candidates.edge_colours[chosen], candidates.inner_mm[chosen],
+                     candidates.contrast[chosen], candidates.under_pawn[chosen])
 
 
 def read_view(
