@@ -197,7 +197,10 @@ def read_view(
         [COIN_KINDS[kind][2] == "silver" for kind in kinds], bool).reshape(-1)
     confidence = np.where(unsized, np.minimum(confidence, config.loose.unsized_confidence),
                           confidence)
-    under = candidates.under_pawn[chosen]
+    # A coin a pawn stands on, or whose face shows no colour at all (a glint clipped it
+    # white), is named from part of the evidence: its kind is a doubt, never sure.
+    unseen = np.isnan(candidates.colours[chosen]).all(axis=1)
+    under = candidates.under_pawn[chosen] | unseen
     confidence = np.where(under, np.minimum(confidence, config.coins.hidden_confidence),
                           confidence)
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}
@@ -244,6 +247,9 @@ def read_view(
                                                  count=len(coins), kinds=kinds_seen)
         elif coins:
             fit, kind, conf = max(coins, key=lambda item: item[0].rim_share)
+            if pawn is not None and not pawn.flat:
+                # A pawn standing there hides part of the coin, wherever its face shows.
+                conf = min(conf, config.coins.hidden_confidence)
             regions[window.name] = RegionReading(kind, pawn_name, min(conf, pawn_confidence))
         else:
             regions[window.name] = RegionReading(None, pawn_name,

@@ -39,7 +39,9 @@ class CoinConfig:
     less ``pawn_size_margin_mm`` (by the frame's size offset), and one the pawn hides on more
     than ``hidden_share`` of its rays is at most a doubt of ``hidden_presence``; a coin read
     under a pawn has a confidence of at most ``hidden_confidence`` (its kind is a guess from
-    its rim), and so has an empty square a pawn stands on. An empty reading is doubted by any
+    its rim), and so has an empty square a pawn stands on, a coin in a square a pawn
+    stands in, and a coin whose face shows no colour (clipped white by a glint: its metal
+    is a guess from its edge). An empty reading is doubted by any
     seed there that stood out ``empty_strength`` times the least a seed needs, more the
     stronger, up to ``strength_doubt``. An outline too few rays agree with is measured
     again on the view smoothed by ``retry_smoothing_mm``.
