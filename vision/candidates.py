@@ -214,10 +214,12 @@ def _measure_seeds(
     # colour is taken farther from it than the rim is.
     reach = 2 * round(config.pawns.colour_margin_mm * ppm) + 1
     bled = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    # A pawn standing on a coin hides its middle: the round "top circle" there is the
-    # pawn's own base, so such a coin is measured by its visible rim alone.
+    # A pawn standing on a coin hides its middle: a "top circle" there lying far inside the
+    # coin's outline (more than a raised rim's width) is the pawn's own base, so such a coin
+    # is measured by its visible rim alone.
     hidden_face = pawn_share(bled, tops, outlines.radii_px) > 0.3
-    inner = TopCircles(inner.centres, np.where(hidden_face, np.nan, inner.radii),
+    deep = 2 * (outlines.radii_px - inner.radii) > config.coins.base_gap_mm * ppm
+    inner = TopCircles(inner.centres, np.where(hidden_face & deep, np.nan, inner.radii),
                        inner.agreement)
     # The face is sampled inside the top coin's own circle where one was found.
     seen = np.isfinite(inner.radii)

@@ -96,9 +96,6 @@ class FrameModelConfig:
     and stray about it by at least ``faint_noise_mm``. The glinting and the faint coins'
     spreads are fitted to the frame's own such coins, each drawn towards its least as much
     as ``noise_prior_coins`` coins would.
-
-    A coin a pawn stands on mirrors the pawn (a silver face under a red pawn looks copper):
-    its colour strays ``hidden_colour_scale`` times as far as a bare face's.
     """
 
     offset_mm: float = 1.0
@@ -138,7 +135,6 @@ class FrameModelConfig:
     faint_offset_spread_mm: float = 1.5
     faint_noise_mm: float = 0.5
     noise_prior_coins: float = 3.0
-    hidden_colour_scale: float = 3.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -190,7 +186,7 @@ class _Frame:
     def __init__(self, config: FrameModelConfig, priors: tuple[KindPrior, ...],
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
                  colours: FloatArray, clipped: FloatArray, edges: FloatArray,
-                 inner: FloatArray, contrast: FloatArray, hidden: BoolArray) -> None:
+                 inner: FloatArray, contrast: FloatArray) -> None:
         self.config = config
         self.priors = priors
         self.sizes = np.array([prior.diameter_mm for prior in priors])
@@ -214,7 +210,6 @@ class _Frame:
         self.inner_offset = config.inner_offset_mm
         self.inner_spread = config.inner_spread_mm
         self.colours = colours
-        self.colour_scale = np.where(hidden, config.hidden_colour_scale, 1.0)
         # Both ratios seen; a glint may leave only one of them (``parts``).
         self.parts: BoolArray = ~np.isnan(colours)
         self.known: BoolArray = np.asarray(self.parts.all(axis=1), dtype=bool)
@@ -297,7 +292,6 @@ class _Frame:
                               edge_seen)
         squared = squared + np.where(edge_seen[:, None], edge_gap, 0.0
                                      ) / self.config.edge_spread**2
-        squared = squared / self.colour_scale[:, None] ** 2
         dimensions = (self.parts.sum(axis=1) + 2 * edge_seen)[:, None]
         dof = self.config.degrees_of_freedom
         return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
@@ -597,13 +591,11 @@ def fit_frame(
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
     clipped: FloatArray | None = None, edge_colours: FloatArray | None = None,
     inner_mm: FloatArray | None = None, contrast: FloatArray | None = None,
-    under_pawn: BoolArray | None = None,
 ) -> FrameFit:
     """Fit the frame model to N coins (positions (N, 2) mm, diameters (N,) mm, fit weights
     (N,) 0-1, colours (N, 2) with NaN where unknown, the share of each face the camera
     clipped (N,; none by default) and how far each edge stands out of the paper (N,; 0-1
-    of paper, none faint by default), and whether a pawn stands on it (N,; none by default))
-    over the kinds ``priors``."""
+    of paper, none faint by default)) over the kinds ``priors``."""
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
@@ -616,9 +608,7 @@ def fit_frame(
                  np.full(len(diameters_mm), np.nan) if inner_mm is None
                  else np.asarray(inner_mm, np.float64),
                  np.ones(len(diameters_mm)) if contrast is None
-                 else np.asarray(contrast, np.float64),
-                 np.zeros(len(diameters_mm), bool) if under_pawn is None
-                 else np.asarray(under_pawn, bool))
+                 else np.asarray(contrast, np.float64))
     best: tuple[float, _Frame, FloatArray] | None = None
     first = _Frame(*arguments)
     starts: list[FloatArray | None] = [first.first_metals(), None]

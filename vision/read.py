@@ -151,7 +151,7 @@ def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidat
                      candidates.diameters_mm[chosen], presence[chosen],
                      candidates.colours[chosen], candidates.clipped[chosen],
                      candidates.edge_colours[chosen], candidates.inner_mm[chosen],
-                     candidates.contrast[chosen], candidates.under_pawn[chosen])
+                     candidates.contrast[chosen])
 
 
 def read_view(

@@ -41,10 +41,11 @@ class CoinConfig:
     under a pawn has a confidence of at most ``hidden_confidence`` (its kind is a guess from
     its rim), and so has an empty square a pawn stands on, a coin in a square a pawn
     stands in, and a coin whose face shows no colour (clipped white by a glint: its metal
-    is a guess from its edge). An empty reading is doubted by any
-    seed there that stood out ``empty_strength`` times the least a seed needs, more the
-    stronger, up to ``strength_doubt``. An outline too few rays agree with is measured
-    again on the view smoothed by ``retry_smoothing_mm``.
+    is a guess from its edge). A top circle found on a coin a pawn stands on more than
+    ``base_gap_mm`` narrower than its outline is the pawn's base, not the coin's. An empty
+    reading is doubted by any seed there that stood out ``empty_strength`` times the least
+    a seed needs, more the stronger, up to ``strength_doubt``. An outline too few rays agree
+    with is measured again on the view smoothed by ``retry_smoothing_mm``.
     """
 
     least_agreement: float = 0.4
@@ -56,6 +57,7 @@ class CoinConfig:
     hidden_share: float = 0.5
     hidden_presence: float = 0.4
     hidden_confidence: float = 0.45
+    base_gap_mm: float = 4.0
     empty_strength: float = 3.0
     strength_doubt: float = 0.9
     max_loose_coins: int = 40

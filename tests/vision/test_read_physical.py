@@ -34,14 +34,24 @@ def test_a_coin_under_a_pawn_is_read_right_or_doubted(seed: int) -> None:
                              layout_seed=seed)
     observation = read_frame(CONFIG, render_table(scene, seed=0).image, GEOMETRY, PROFILE)
     readings = {name: observation[name] for name in pawns}
-    sure_wrong = [(name, coins[name], pawns[name], reading.coin, reading.pawn)
+    sure_wrong = [(name, coins[name], reading.coin, reading.confidence)
                   for name, reading in readings.items()
-                  if (reading.coin, reading.pawn) != (coins[name], pawns[name])
-                  and reading.confidence >= SURE]
+                  if reading.coin != coins[name] and reading.confidence >= SURE]
     assert not sure_wrong
     # Most coins under pawns are still named: doubting everything is no answer.
     named = sum(reading.coin == coins[name] for name, reading in readings.items())
     assert named >= len(pawns) // 2, readings
+
+
+def test_a_nickel_under_a_red_pawn_is_measured_by_its_rim_not_the_pawns_base() -> None:
+    # A tuning-family table where a red pawn stands on a nickel at g5: the round base of the
+    # pawn, well inside the coin, is no top coin's circle (it made the nickel a penny), and
+    # the red pawn is no copper.
+    frame = render_table(random_table_scene(49, family="tuning"), seed=0)
+    assert (frame.truth["g5"].coins, frame.truth["g5"].pawn) == ("N", "red")
+    reading = read_frame(CONFIG, frame.image, GEOMETRY, PROFILE)["g5"]
+    assert (reading.coin, reading.pawn) == ("N", "red")
+    assert reading.confidence < SURE
 
 
 def test_coins_the_lamp_glints_off_are_never_named_wrongly_with_confidence() -> None:
