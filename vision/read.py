@@ -46,7 +46,7 @@ from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
-from vision.read_config import LOOSE_KINDS, ReadConfig
+from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
 
@@ -154,6 +154,38 @@ def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidat
                      candidates.contrast[chosen])
 
 
+def _partial_evidence(
+    config: CoinConfig, candidates: Candidates, chosen: NDArray[np.intp], frame: FrameFit,
+    kinds: list[str], priors: tuple[KindPrior, ...],
+) -> NDArray[np.bool_]:
+    """Per chosen coin: whether its kind rests on part of the evidence only, so that it is a
+    doubt, never sure. So is a coin a pawn stands on (its middle hidden, its face mirroring
+    the pawn); one whose face the camera clipped white on ``glint_share`` of it or more (its
+    colour is the glint's fringe, or none); and one whose colour lies in the middle
+    ``metal_boundary`` either side of halfway between this frame's silver and a tinted metal
+    while a kind of the other metal lies within ``metal_size_gap_mm`` of its size."""
+    colours = candidates.colours[chosen]
+    partial = (candidates.under_pawn[chosen] | np.isnan(colours).all(axis=1)
+               | (candidates.clipped[chosen] >= config.glint_share))
+    metal_of = {prior.kind: prior.metal for prior in priors}
+    size_of = {prior.kind: prior.diameter_mm for prior in priors}
+    residual = colours - frame.silver_field
+    for metal, tint in frame.tints.items():
+        strength = float(np.hypot(*tint))
+        if metal == "silver" or strength < 1e-6:
+            continue
+        share = residual @ np.asarray(tint) / strength**2
+        between = np.abs(share - 0.5) < config.metal_boundary
+        for position, kind in enumerate(kinds):
+            if not between[position]:
+                continue
+            other = [size_of[name] for name in size_of
+                     if (metal_of[name] == metal) != (metal_of[kind] == metal)]
+            near = [abs(size - size_of[kind]) for size in other]
+            partial[position] |= bool(near) and min(near) <= config.metal_size_gap_mm
+    return np.asarray(partial, bool)
+
+
 def read_view(
     config: ReadConfig, view: TopView, geometry: MatGeometry, profile: VisionProfile,
     camera: CameraOverMat | None = None, source: tuple[Image, BoardLocation] | None = None,
@@ -188,7 +220,8 @@ def read_view(
     # A coin's outline inside a flat token is the token's own rim.
     presence = np.where(inside_tokens(sightings, candidates.centres_mm), 0.0, presence)
     config = replace(config, model=model_for(config.model, profile))
-    chosen, frame = _coins_and_frame(config, candidates, presence, _kind_priors(profile))
+    priors = _kind_priors(profile)
+    chosen, frame = _coins_and_frame(config, candidates, presence, priors)
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
     # Silver coins differ by their size alone: one deep in a pile, whose size no ray could
@@ -197,11 +230,8 @@ def read_view(
         [COIN_KINDS[kind][2] == "silver" for kind in kinds], bool).reshape(-1)
     confidence = np.where(unsized, np.minimum(confidence, config.loose.unsized_confidence),
                           confidence)
-    # A coin a pawn stands on, or whose face shows no colour at all (a glint clipped it
-    # white), is named from part of the evidence: its kind is a doubt, never sure.
-    unseen = np.isnan(candidates.colours[chosen]).all(axis=1)
-    under = candidates.under_pawn[chosen] | unseen
-    confidence = np.where(under, np.minimum(confidence, config.coins.hidden_confidence),
+    partial = _partial_evidence(config.coins, candidates, chosen, frame, kinds, priors)
+    confidence = np.where(partial, np.minimum(confidence, config.coins.hidden_confidence),
                           confidence)
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}
     for position, index in enumerate(chosen):

@@ -35,15 +35,17 @@ class CoinConfig:
     their outlines), where an outline overlapping a coin found by more than
     ``loose_overlap_mm``, or standing less than ``painted_contrast`` out of paper, is none.
 
-    Where a pawn stands on the face, the outline must be at least the smallest coin's size
-    less ``pawn_size_margin_mm`` (by the frame's size offset), and one the pawn hides on more
-    than ``hidden_share`` of its rays is at most a doubt of ``hidden_presence``; a coin read
-    under a pawn has a confidence of at most ``hidden_confidence`` (its kind is a guess from
-    its rim), and so has an empty square a pawn stands on, a coin in a square a pawn
-    stands in, and a coin whose face shows no colour (clipped white by a glint: its metal
-    is a guess from its edge). A top circle found on a coin a pawn stands on more than
-    ``base_gap_mm`` narrower than its outline is the pawn's base, not the coin's. An empty
-    reading is doubted by any seed there that stood out ``empty_strength`` times the least
+    Where a pawn stands on the face, the outline must be at least the smallest coin's size less
+    ``pawn_size_margin_mm`` (by the frame's size offset), and one the pawn hides on more than
+    ``hidden_share`` of its rays is at most a doubt of ``hidden_presence``; a coin read under a
+    pawn has a confidence of at most ``hidden_confidence`` (its kind is a guess from its rim),
+    and so has an empty square a pawn stands on, a coin in a square a pawn stands in, and a coin
+    whose kind rests on part of its evidence: its face clipped white on ``glint_share`` of it or
+    more, or its colour within ``metal_boundary`` of halfway between the frame's silver and a
+    tinted metal where a kind of the other metal lies within ``metal_size_gap_mm`` of its size
+    (see :func:`vision.read._partial_evidence`). A top circle found on a coin a pawn stands on
+    more than ``base_gap_mm`` narrower than its outline is the pawn's base, not the coin's. An
+    empty reading is doubted by any seed there that stood out ``empty_strength`` times the least
     a seed needs, more the stronger, up to ``strength_doubt``. An outline too few rays agree
     with is measured again on the view smoothed by ``retry_smoothing_mm``.
     """
@@ -58,6 +60,9 @@ class CoinConfig:
     hidden_presence: float = 0.4
     hidden_confidence: float = 0.45
     base_gap_mm: float = 4.0
+    glint_share: float = 0.5
+    metal_boundary: float = 0.25
+    metal_size_gap_mm: float = 2.5
     empty_strength: float = 3.0
     strength_doubt: float = 0.9
     max_loose_coins: int = 40
