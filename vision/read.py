@@ -162,8 +162,10 @@ def _partial_evidence(
     doubt, never sure. So is a coin a pawn stands on (its middle hidden, its face mirroring
     the pawn); one whose face the camera clipped white on ``glint_share`` of it or more (its
     colour is the glint's fringe, or none); and one whose colour lies in the middle
-    ``metal_boundary`` either side of halfway between this frame's silver and a tinted metal
-    while a kind of the other metal lies within ``metal_size_gap_mm`` of its size."""
+    ``metal_boundary`` either side of halfway between this frame's silver and a tinted metal,
+    or farther from both than ``metal_distance`` of the tint between them (it belongs to
+    neither of the frame's metals), while a kind of the other metal lies within
+    ``metal_size_gap_mm`` of its size."""
     colours = candidates.colours[chosen]
     partial = (candidates.under_pawn[chosen] | np.isnan(colours).all(axis=1)
                | (candidates.clipped[chosen] >= config.glint_share))
@@ -175,7 +177,9 @@ def _partial_evidence(
         if metal == "silver" or strength < 1e-6:
             continue
         share = residual @ np.asarray(tint) / strength**2
-        between = np.abs(share - 0.5) < config.metal_boundary
+        nearest = np.minimum(np.hypot(*residual.T), np.hypot(*(residual - np.asarray(tint)).T))
+        between = ((np.abs(share - 0.5) < config.metal_boundary)
+                   | (nearest > config.metal_distance * strength))
         for position, kind in enumerate(kinds):
             if not between[position]:
                 continue

@@ -42,8 +42,9 @@ class CoinConfig:
     and so has an empty square a pawn stands on, a coin in a square a pawn stands in, and a coin
     whose kind rests on part of its evidence: its face clipped white on ``glint_share`` of it or
     more, or its colour within ``metal_boundary`` of halfway between the frame's silver and a
-    tinted metal where a kind of the other metal lies within ``metal_size_gap_mm`` of its size
-    (see :func:`vision.read._partial_evidence`). A top circle found on a coin a pawn stands on
+    tinted metal, or farther from both than ``metal_distance`` of the tint between them, where a
+    kind of the other metal lies within ``metal_size_gap_mm`` of its size (see
+    :func:`vision.read._partial_evidence`). A top circle found on a coin a pawn stands on
     more than ``base_gap_mm`` narrower than its outline is the pawn's base, not the coin's. An
     empty reading is doubted by any seed there that stood out ``empty_strength`` times the least
     a seed needs, more the stronger, up to ``strength_doubt``. An outline too few rays agree
@@ -62,6 +63,7 @@ class CoinConfig:
     base_gap_mm: float = 4.0
     glint_share: float = 0.5
     metal_boundary: float = 0.25
+    metal_distance: float = 0.6
     metal_size_gap_mm: float = 2.5
     empty_strength: float = 3.0
     strength_doubt: float = 0.9
