@@ -250,11 +250,15 @@ def read_view(
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
     pawns_at = _pawns_by_region(sightings, geometry)
+    traces = _pawn_traces(config, labels, windows, ppm)
     regions: dict[str, RegionReading] = {}
     measured: list[tuple[str, CoinFit, str, float]] = []
     for index, window in enumerate(windows):
         pawn = pawns_at.get(window.name)
         pawn_confidence = pawn.confidence if pawn is not None else 1.0
+        if pawn is None and traces[index]:
+            # Something pawn-coloured stands there, too little of it seen to be a pawn.
+            pawn_confidence = config.coins.hidden_confidence
         pawn_name = pawn.colour if pawn is not None else None
         coins = found.get(window.name, [])
         measured.extend((window.name, fit, kind, conf) for fit, kind, conf in coins)
@@ -305,6 +309,21 @@ def _read_discard(config: ReadConfig, view: TopView, window: RegionWindow,
         bounds = geometry.region(window.name).shape.bounds()
         card = read_discard_in_frame(config.cards, source[0], source[1], bounds)
     return RegionReading(None, None, 1.0 if card is None else card.confidence, card=card)
+
+
+def _pawn_traces(config: ReadConfig, labels: Image, windows: tuple[RegionWindow, ...],
+                 pixels_per_mm: float) -> NDArray[np.bool_]:
+    """Per window: whether a square holds pawn-coloured pixels (``labels``, at half the
+    view's resolution) over ``pawn_trace_mm2`` or more: a pawn the lamp washed pale, or one
+    mostly hidden, that no sighting found."""
+    least = config.coins.pawn_trace_mm2 * (pixels_per_mm / 2) ** 2
+    traces = np.zeros(len(windows), bool)
+    for index, window in enumerate(windows):
+        if window.kind != "square":
+            continue
+        left, top, right, bottom = (value // 2 for value in window.box)
+        traces[index] = np.count_nonzero(labels[top:bottom, left:right]) >= least
+    return traces
 
 
 def _pawns_by_region(sightings: list[PawnSighting], geometry: MatGeometry
