@@ -34,9 +34,11 @@ def test_a_coin_under_a_pawn_is_read_right_or_doubted(seed: int) -> None:
                              layout_seed=seed)
     observation = read_frame(CONFIG, render_table(scene, seed=0).image, GEOMETRY, PROFILE)
     readings = {name: observation[name] for name in pawns}
-    sure_wrong = [(name, coins[name], reading.coin, reading.confidence)
+    # Neither the coin nor the pawn (one the lamp washes pale may be missed) is sure wrong.
+    sure_wrong = [(name, coins[name], pawns[name], reading.coin, reading.pawn)
                   for name, reading in readings.items()
-                  if reading.coin != coins[name] and reading.confidence >= SURE]
+                  if (reading.coin, reading.pawn) != (coins[name], pawns[name])
+                  and reading.confidence >= SURE]
     assert not sure_wrong
     # Most coins under pawns are still named: doubting everything is no answer.
     named = sum(reading.coin == coins[name] for name, reading in readings.items())
