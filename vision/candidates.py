@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from contract.observation import COIN_KINDS
-from vision.faces import clipped_mask, edge_colours, face_colours
+from vision.faces import clipped_mask, edge_colours, face_colours, pawn_share
 from vision.light import PAPER
 from vision.loose import LooseCoins, find_loose_coins, read_by_circles
 from vision.parallax import CameraOverMat
@@ -210,15 +210,22 @@ def _measure_seeds(
     tops = outlines.top_centres(lean)
     hidden, agreement = outlines.covered, outlines.agreement
     inner = _top_circles(config, image, flags, tops, outlines.radii_px, agreement, ppm)
-    # The face is sampled inside the top coin's own circle where one was found.
-    seen = np.isfinite(inner.radii)
     # A pawn's colour bleeds onto what lies beside it (blur, its reflection): the face's
     # colour is taken farther from it than the rim is.
     reach = 2 * round(config.pawns.colour_margin_mm * ppm) + 1
     bled = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    # A pawn standing on a coin hides its middle: a "top circle" there lying far inside the
+    # coin's outline (more than a raised rim's width) is the pawn's own base, so such a coin
+    # is measured by its visible rim alone.
+    hidden_face = pawn_share(bled, tops, outlines.radii_px) > 0.3
+    deep = 2 * (outlines.radii_px - inner.radii) > config.coins.base_gap_mm * ppm
+    inner = TopCircles(inner.centres, np.where(hidden_face & deep, np.nan, inner.radii),
+                       inner.agreement)
+    # The face is sampled inside the top coin's own circle where one was found.
+    seen = np.isfinite(inner.radii)
     faces = face_colours(image, clipped, bled, np.where(seen[:, None], inner.centres, tops),
                          np.where(seen, inner.radii, outlines.radii_px))
-    edges = edge_colours(image, tops, outlines.radii_px)
+    edges = edge_colours(image, tops, outlines.radii_px, bled)
     centres_mm = to_mm(view, outlines.centres)
     columns = np.clip(np.round(outlines.centres[:, 0]).astype(int), 0, width - 1)
     rows = np.clip(np.round(outlines.centres[:, 1]).astype(int), 0, height - 1)

@@ -111,6 +111,17 @@ def face_colours(
     return Faces(colour, brightness, on_pawn.mean(axis=1), clipped_share)
 
 
+def pawn_share(pawns: Image, centres: FloatArray, radii: FloatArray) -> FloatArray:
+    """(K,) the share of each face's samples (``centres``, ``radii`` in top-view px) that
+    the ``pawns`` mask covers."""
+    if len(centres) == 0:
+        return np.zeros(0)
+    map_x, map_y = face_maps(centres, radii)
+    covered = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
+                        borderMode=cv2.BORDER_REPLICATE) > 0
+    return np.asarray(covered.mean(axis=1))
+
+
 def clipped_mask(view: Image) -> Image:
     """Per channel of the (un-normalised) top view: where the camera clipped it (255)."""
     _, clipped = cv2.threshold(view, CLIPPED - 1, 255, cv2.THRESH_BINARY)
@@ -124,9 +135,10 @@ PAPER_RING = (1.35, 1.5)
 
 
 def _ring_medians(image: Image, centres: FloatArray, radii: FloatArray,
-                  ring: tuple[float, float]) -> FloatArray:
+                  ring: tuple[float, float], pawns: Image | None = None) -> FloatArray:
     """Per coin, the per-channel median (K, 3) of ``image`` on four circles between the
-    ``ring``'s fractions of each radius."""
+    ``ring``'s fractions of each radius, leaving out what the ``pawns`` mask covers (NaN
+    where it covers all)."""
     angles = np.linspace(0, 2 * math.pi, FACE_ANGLES * 2, endpoint=False)
     fractions = np.linspace(ring[0], ring[1], 4)
     unit_x = (np.cos(angles)[:, None] * fractions[None, :]).ravel()
@@ -134,18 +146,27 @@ def _ring_medians(image: Image, centres: FloatArray, radii: FloatArray,
     map_x = (centres[:, 0, None] + radii[:, None] * unit_x[None]).astype(np.float32)
     map_y = (centres[:, 1, None] + radii[:, None] * unit_y[None]).astype(np.float32)
     pixels = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(np.median(pixels.astype(np.float32), axis=1)) + 1.0
+    values = pixels.astype(np.float32)
+    if pawns is None:
+        return np.asarray(np.median(values, axis=1)) + 1.0
+    covered = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
+                        borderMode=cv2.BORDER_REPLICATE) > 0
+    if not covered.any():
+        return np.asarray(np.median(values, axis=1)) + 1.0
+    return nan_median(np.where(covered[..., None], np.nan, values), axis=1) + 1.0
 
 
-def edge_colours(image: Image, centres: FloatArray, radii: FloatArray) -> FloatArray:
+def edge_colours(image: Image, centres: FloatArray, radii: FloatArray,
+                 pawns: Image | None = None) -> FloatArray:
     """Per coin (K, 2): the colour of its edge and of the bloom just outside it against the
     paper beyond, as ``(ln(red/green), ln(blue/green))`` differences. A glint clips a coin's
     face white, but its bloom and rounded edge keep a little of the metal's tint (copper's
-    red), where the face shows none."""
+    red), where the face shows none. What a pawn covers (``pawns``, grown by its colour's
+    bleed) is left out: a red pawn leaning over a silver coin's rim is no copper."""
     if len(centres) == 0:
         return np.zeros((0, 2))
-    edge = _ring_medians(image, centres, radii, EDGE_RING)
-    paper = _ring_medians(image, centres, radii, PAPER_RING)
+    edge = _ring_medians(image, centres, radii, EDGE_RING, pawns)
+    paper = _ring_medians(image, centres, radii, PAPER_RING, pawns)
     return _log_ratios(edge) - _log_ratios(paper)
 
 

@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from vision.frame_priors import FrameModelConfig, KindPrior
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -50,86 +52,15 @@ TINT_LONG = 2.5
 COPPER_DIRECTION = np.array([0.92, -0.39])
 
 
-@dataclass(frozen=True)
-class KindPrior:
-    """One coin kind as the model knows it: its letter, true diameter and metal."""
-
-    kind: str
-    diameter_mm: float
-    metal: str
-
-
-@dataclass(frozen=True)
-class FrameModelConfig:
-    """Priors and spreads of the frame model (mm; colours in log ratios).
-
-    ``offset_mm`` is the expected common size offset and ``offset_spread_mm`` how far a frame
-    may stray from it; ``kind_offsets_mm`` the expected offsets per kind beyond it, which a
-    frame may move by ``kind_offset_spread_mm`` (weighed as ``kind_offset_weight`` coins).
-    ``size_spread_mm`` is the least spread of a measurement about its kind's size. ``tints``
-    gives each metal's expected tint against silver, at least ``least_redder`` in red against
-    green, ``tint_spread`` (per ratio) how far a frame's may
-    stray; a tinted metal's coins differ in how strongly they are tinted (a penny's age), by
-    ``along_spread`` along the tint (weighed as ``along_prior_coins`` coins against the
-    frame's own spread, at most ``most_along_spread``); ``colour_spread`` is the least spread
-    of a colour about its metal's field (across the tint for a tinted metal), and
-    ``most_colour_spread`` the most (a frame's coins of one metal differ no more than that,
-    so a coin far off every metal cannot widen it to look like one). Priors taken from a
-    calibrated profile narrow the offset's and tints' spreads to ``calibrated_spread`` of
-    theirs.
-    The silver field is a Gaussian-weighted mean over coins within ``field_reach_mm``, drawn
-    towards ``silver_colour`` as much as ``field_anchor`` coins would. ``rounds`` of EM. A
-    face the camera clipped (a glint) is measured off by an offset common to the frame's
-    glints (within about ``glint_spread_mm``) and less surely (``glint_noise_mm`` more); where
-    its face shows no colour or is clipped on ``edge_glint`` of it, its edge and bloom show
-    ``edge_tint_share`` of its metal's tint, within ``edge_spread``. An outline is a single
-    coin's or, ``stack_share`` of the time, a stack's, whose lower coins stick out by up to
-    ``stack_reach_mm``; the top coin's own circle (:mod:`vision.tops`, the inner edge of its
-    raised rim as a rule) lies about ``inner_offset_mm`` from its kind's size, within
-    ``inner_offset_spread_mm`` per frame and ``inner_spread_mm`` per coin at least.
-    """
-
-    offset_mm: float = 1.0
-    offset_spread_mm: float = 1.2
-    kind_offsets_mm: tuple[tuple[str, float], ...] = ()
-    kind_offset_spread_mm: float = 0.4
-    kind_offset_weight: float = 4.0
-    size_spread_mm: float = 0.3
-    tints: tuple[tuple[str, tuple[float, float]], ...] = (
-        ("copper", (0.19, -0.09)), ("brass", (0.10, -0.25)),
-    )
-    tint_spread: tuple[float, float] = (0.06, 0.05)
-    along_spread: float = 0.06
-    along_prior_coins: float = 3.0
-    most_along_spread: float = 0.15
-    least_redder: float = 0.06
-    colour_spread: float = 0.035
-    most_colour_spread: float = 0.1
-    calibrated_spread: float = 0.5
-    silver_colour: tuple[float, float] = (0.0, 0.0)
-    field_reach_mm: float = 90.0
-    field_anchor: float = 2.0
-    rounds: int = 8
-    degrees_of_freedom: float = 3.0
-    glint_spread_mm: float = 1.5
-    edge_tint_share: float = 0.35
-    edge_glint: float = 0.3
-    edge_spread: float = 0.025
-    stack_share: float = 0.1
-    stack_reach_mm: float = 8.0
-    inner_offset_mm: float = -2.0
-    inner_offset_spread_mm: float = 1.0
-    inner_spread_mm: float = 0.35
-    glint_noise_mm: float = 0.5
-
-
 @dataclass(frozen=True, eq=False)
 class FrameFit:
     """The frame's fitted model and every coin's kind probabilities.
 
     ``probabilities`` is (N, K) over ``kinds``; ``offset_mm`` the common size offset;
     ``kind_offsets_mm`` per kind; ``tints`` per metal (silver (0, 0)); ``silver_field`` the
-    silver colour the field expects at each coin (N, 2).
+    silver colour the field expects at each coin (N, 2); ``single`` how likely each outline
+    is a single coin's rather than a stack's (N,: a stack's top coin is named from its top
+    circle alone, or from what the stack's outline allows).
     """
 
     kinds: tuple[str, ...]
@@ -138,11 +69,12 @@ class FrameFit:
     kind_offsets_mm: dict[str, float] = field(default_factory=dict)
     tints: dict[str, tuple[float, float]] = field(default_factory=dict)
     silver_field: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
+    single: FloatArray = field(default_factory=lambda: np.zeros(0))
 
     def subset(self, keep: NDArray[np.bool_]) -> FrameFit:
         """The same fit with only the coins ``keep`` marks."""
         return replace(self, probabilities=self.probabilities[keep],
-                       silver_field=self.silver_field[keep])
+                       silver_field=self.silver_field[keep], single=self.single[keep])
 
     def best(self) -> tuple[list[str], FloatArray]:
         """Each coin's likeliest kind and its probability."""
@@ -169,7 +101,7 @@ class _Frame:
     def __init__(self, config: FrameModelConfig, priors: tuple[KindPrior, ...],
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
                  colours: FloatArray, clipped: FloatArray, edges: FloatArray,
-                 inner: FloatArray) -> None:
+                 inner: FloatArray, contrast: FloatArray) -> None:
         self.config = config
         self.priors = priors
         self.sizes = np.array([prior.diameter_mm for prior in priors])
@@ -182,6 +114,11 @@ class _Frame:
         # glinting coin of the frame (one lamp, one camera): an offset of their own.
         self.clip = np.clip(clipped, 0.0, 1.0)
         self.glint_offset = 0.0
+        self.glint_noise = config.glint_noise_mm
+        # A coin faint against the paper is measured on its shadow: an offset of its own.
+        self.faint = faintness(config, contrast) * (1.0 - self.clip)
+        self.faint_offset = 0.0
+        self.faint_noise = config.faint_noise_mm
         # The top coin's own circle (its raised rim's inner edge, or its edge on a stack).
         self.inner = inner
         self.has_inner: BoolArray = np.isfinite(inner)
@@ -228,7 +165,7 @@ class _Frame:
         a lower coin's raised rim showing round a smaller top coin."""
         dof, reach = self.config.degrees_of_freedom, self.config.stack_reach_mm
         expected = (self.sizes[None, :] + self.offset + self.kind_offsets[None, :]
-                    + (self.clip * self.glint_offset)[:, None])
+                    + (self.clip * self.glint_offset + self.faint * self.faint_offset)[:, None])
         spread = self.spreads()[:, None]
         gap = self.diameters[:, None] - expected
         single = np.exp(_student((gap / spread) ** 2, dof)) * _T_SCALE[dof] / spread
@@ -246,11 +183,15 @@ class _Frame:
         total = (1 - share) * single + share * stacked + 1e-300
         return np.log(total), (1 - share) * single / total
 
+    def single_share(self, probabilities: FloatArray) -> FloatArray:
+        """(N,) how likely each outline is a single coin's, over its kinds' probabilities."""
+        return np.asarray((probabilities * self._size_parts()[1]).sum(axis=1))
+
     def spreads(self) -> FloatArray:
         """(N,) how far each coin's diameter may stray from its kind's: the frame's spread,
-        wider for a poorer fit and for a glint."""
-        return np.asarray(np.hypot(self.size_spread / np.sqrt(self.weights),
-                                   self.config.glint_noise_mm * self.clip))
+        wider for a poorer fit, a glint and a faint edge."""
+        extra = np.hypot(self.glint_noise * self.clip, self.faint_noise * self.faint)
+        return np.asarray(np.hypot(self.size_spread / np.sqrt(self.weights), extra))
 
     def metal_scores(self) -> FloatArray:
         """(N, M) log-likelihood of each coin's colour under each metal, over the ratios seen
@@ -348,7 +289,7 @@ class _Frame:
         """The common offset, each kind's and the glints', from the outlines single coins
         explain; the top circles' offset from the top circles."""
         _, single = self._size_parts()
-        plain = self.weights * (1.0 - self.clip)
+        plain = self.weights * (1.0 - self.clip) * (1.0 - self.faint)
         weight = probabilities * single * plain[:, None]
         residual = self.diameters[:, None] - self.sizes[None, :] - self.kind_offsets[None, :]
         strength = (self.size_spread / self.config.offset_spread_mm) ** 2
@@ -365,17 +306,36 @@ class _Frame:
         self._refit_inner(probabilities * single)
 
     def _refit_glints(self, weight: FloatArray) -> None:
-        """The glints' offset and the outlines' spread from coins weighed by ``weight``
-        (N, K: a kind and a single coin)."""
+        """The glints' and the faint coins' offsets and spreads, and the outlines' spread,
+        from coins weighed by ``weight`` (N, K: a kind and a single coin)."""
         expected = ((weight * (self.sizes + self.kind_offsets)).sum(axis=1)
                     / np.maximum(weight.sum(axis=1), 1e-9) + self.offset)
         gap = self.diameters - expected
-        shiny = self.weights * self.clip * weight.sum(axis=1)
-        strength = (self.size_spread / self.config.glint_spread_mm) ** 2
-        self.glint_offset = float((shiny @ gap) / (shiny @ self.clip + strength))
-        plain = self.weights * (1.0 - self.clip) * weight.sum(axis=1)
-        spread = _weighted_spread(gap - self.clip * self.glint_offset, plain + 1e-9)
+        sure = self.weights * weight.sum(axis=1)
+        self.glint_offset, self.glint_noise = self._group_fit(
+            gap, sure, self.clip, self.config.glint_spread_mm, self.config.glint_noise_mm)
+        self.faint_offset, self.faint_noise = self._group_fit(
+            gap, sure, self.faint, self.config.faint_offset_spread_mm,
+            self.config.faint_noise_mm)
+        plain = sure * (1.0 - self.clip) * (1.0 - self.faint)
+        rest = gap - self.clip * self.glint_offset - self.faint * self.faint_offset
+        spread = _weighted_spread(rest, plain + 1e-9)
         self.size_spread = max(self.config.size_spread_mm, spread)
+
+    def _group_fit(self, gap: FloatArray, sure: FloatArray, share: FloatArray,
+                   offset_spread: float, least_noise: float) -> tuple[float, float]:
+        """The offset common to a group of coins (each belonging ``share`` of itself:
+        glinting, faint) and how far its coins stray about it beyond the frame's spread,
+        the latter drawn towards ``least_noise`` as much as ``noise_prior_coins`` coins."""
+        member = sure * share
+        strength = (self.size_spread / offset_spread) ** 2
+        offset = float((member @ gap) / (member @ share + strength))
+        own = _weighted_spread(gap - share * offset, member * share + 1e-9)
+        count = float(member.sum())
+        pull = self.config.noise_prior_coins
+        extra = max(own**2 - self.size_spread**2, 0.0)
+        noise = np.sqrt((count * extra + pull * least_noise**2) / (count + pull))
+        return offset, float(max(noise, least_noise))
 
     def _refit_inner(self, probabilities: FloatArray) -> None:
         """The top circles' offset from their kinds' sizes, and their spread."""
@@ -459,6 +419,7 @@ class _Frame:
         total = float((top + np.log(np.exp(scores - top[:, None]).sum(axis=1))).sum())
         total -= 0.5 * ((self.offset - self.config.offset_mm) / self.config.offset_spread_mm) ** 2
         total -= 0.5 * (self.glint_offset / self.config.glint_spread_mm) ** 2
+        total -= 0.5 * (self.faint_offset / self.config.faint_offset_spread_mm) ** 2
         total -= 0.5 * ((self.inner_offset - self.config.inner_offset_mm)
                         / self.config.inner_offset_spread_mm) ** 2
         tint_gap = (((self.tints - self.tint_prior) / np.asarray(self.config.tint_spread)) ** 2
@@ -504,6 +465,14 @@ def _tint_gaps(residual: FloatArray, tints: FloatArray, rows: BoolArray,
     return np.where(rows[:, None], squared, 0.0)
 
 
+def faintness(config: FrameModelConfig, contrast: FloatArray) -> FloatArray:
+    """(N,) how faint each coin's edge is against the paper: 0 at ``faint_contrast`` and
+    above, 1 at ``faintest_contrast`` and below."""
+    span = max(config.faint_contrast - config.faintest_contrast, 1e-6)
+    return np.asarray(np.clip((config.faint_contrast - np.asarray(contrast, np.float64)) / span,
+                              0.0, 1.0))
+
+
 def _weighted_spread(values: FloatArray, weights: FloatArray) -> float:
     """A robust spread: 1.4826 times the weighted median absolute value."""
     if weights.sum() <= 0:
@@ -536,11 +505,12 @@ def fit_frame(
     config: FrameModelConfig, priors: tuple[KindPrior, ...], positions_mm: FloatArray,
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
     clipped: FloatArray | None = None, edge_colours: FloatArray | None = None,
-    inner_mm: FloatArray | None = None,
+    inner_mm: FloatArray | None = None, contrast: FloatArray | None = None,
 ) -> FrameFit:
     """Fit the frame model to N coins (positions (N, 2) mm, diameters (N,) mm, fit weights
-    (N,) 0-1, colours (N, 2) with NaN where unknown, and the share of each face the camera
-    clipped (N,; none by default)) over the kinds ``priors``."""
+    (N,) 0-1, colours (N, 2) with NaN where unknown, the share of each face the camera
+    clipped (N,; none by default) and how far each edge stands out of the paper (N,; 0-1
+    of paper, none faint by default)) over the kinds ``priors``."""
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
@@ -551,7 +521,9 @@ def fit_frame(
                  np.full((len(diameters_mm), 2), np.nan) if edge_colours is None
                  else np.asarray(edge_colours, np.float64),
                  np.full(len(diameters_mm), np.nan) if inner_mm is None
-                 else np.asarray(inner_mm, np.float64))
+                 else np.asarray(inner_mm, np.float64),
+                 np.ones(len(diameters_mm)) if contrast is None
+                 else np.asarray(contrast, np.float64))
     best: tuple[float, _Frame, FloatArray] | None = None
     first = _Frame(*arguments)
     starts: list[FloatArray | None] = [first.first_metals(), None]
@@ -568,4 +540,8 @@ def fit_frame(
              for metal, tint in zip(frame.metals, frame.tints, strict=True)}
     offsets = {prior.kind: float(value)
                for prior, value in zip(priors, frame.kind_offsets, strict=True)}
-    return FrameFit(kinds, probabilities, frame.offset, offsets, tints, frame.field)
+    single = frame.single_share(probabilities)
+    return FrameFit(kinds, probabilities, frame.offset, offsets, tints, frame.field, single)
+
+
+__all__ = ["FrameFit", "FrameModelConfig", "KindPrior", "faintness", "fit_frame"]

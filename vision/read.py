@@ -46,7 +46,7 @@ from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
-from vision.read_config import LOOSE_KINDS, ReadConfig
+from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
 
@@ -150,7 +150,44 @@ def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidat
     return fit_frame(config.model, priors, candidates.centres_mm[chosen],
                      candidates.diameters_mm[chosen], presence[chosen],
                      candidates.colours[chosen], candidates.clipped[chosen],
-                     candidates.edge_colours[chosen], candidates.inner_mm[chosen])
+                     candidates.edge_colours[chosen], candidates.inner_mm[chosen],
+                     candidates.contrast[chosen])
+
+
+def _partial_evidence(
+    config: CoinConfig, candidates: Candidates, chosen: NDArray[np.intp], frame: FrameFit,
+    kinds: list[str], priors: tuple[KindPrior, ...],
+) -> NDArray[np.bool_]:
+    """Per chosen coin: whether its kind rests on part of the evidence only, so that it is a
+    doubt, never sure. So is a coin a pawn stands on (its middle hidden, its face mirroring
+    the pawn); one whose face the camera clipped white on ``glint_share`` of it or more (its
+    colour is the glint's fringe, or none); and one whose colour lies in the middle
+    ``metal_boundary`` either side of halfway between this frame's silver and a tinted metal,
+    or farther from both than ``metal_distance`` of the tint between them (it belongs to
+    neither of the frame's metals), while a kind of the other metal lies within
+    ``metal_size_gap_mm`` of its size."""
+    colours = candidates.colours[chosen]
+    partial = (candidates.under_pawn[chosen] | np.isnan(colours).all(axis=1)
+               | (candidates.clipped[chosen] >= config.glint_share))
+    metal_of = {prior.kind: prior.metal for prior in priors}
+    size_of = {prior.kind: prior.diameter_mm for prior in priors}
+    residual = colours - frame.silver_field
+    for metal, tint in frame.tints.items():
+        strength = float(np.hypot(*tint))
+        if metal == "silver" or strength < 1e-6:
+            continue
+        share = residual @ np.asarray(tint) / strength**2
+        nearest = np.minimum(np.hypot(*residual.T), np.hypot(*(residual - np.asarray(tint)).T))
+        between = ((np.abs(share - 0.5) < config.metal_boundary)
+                   | (nearest > config.metal_distance * strength))
+        for position, kind in enumerate(kinds):
+            if not between[position]:
+                continue
+            other = [size_of[name] for name in size_of
+                     if (metal_of[name] == metal) != (metal_of[kind] == metal)]
+            near = [abs(size - size_of[kind]) for size in other]
+            partial[position] |= bool(near) and min(near) <= config.metal_size_gap_mm
+    return np.asarray(partial, bool)
 
 
 def read_view(
@@ -187,7 +224,8 @@ def read_view(
     # A coin's outline inside a flat token is the token's own rim.
     presence = np.where(inside_tokens(sightings, candidates.centres_mm), 0.0, presence)
     config = replace(config, model=model_for(config.model, profile))
-    chosen, frame = _coins_and_frame(config, candidates, presence, _kind_priors(profile))
+    priors = _kind_priors(profile)
+    chosen, frame = _coins_and_frame(config, candidates, presence, priors)
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
     # Silver coins differ by their size alone: one deep in a pile, whose size no ray could
@@ -196,8 +234,8 @@ def read_view(
         [COIN_KINDS[kind][2] == "silver" for kind in kinds], bool).reshape(-1)
     confidence = np.where(unsized, np.minimum(confidence, config.loose.unsized_confidence),
                           confidence)
-    under = candidates.under_pawn[chosen]
-    confidence = np.where(under, np.minimum(confidence, config.coins.hidden_confidence),
+    partial = _partial_evidence(config.coins, candidates, chosen, frame, kinds, priors)
+    confidence = np.where(partial, np.minimum(confidence, config.coins.hidden_confidence),
                           confidence)
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}
     for position, index in enumerate(chosen):
@@ -212,11 +250,15 @@ def read_view(
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
     pawns_at = _pawns_by_region(sightings, geometry)
+    traces = _pawn_traces(config, labels, windows, ppm)
     regions: dict[str, RegionReading] = {}
     measured: list[tuple[str, CoinFit, str, float]] = []
     for index, window in enumerate(windows):
         pawn = pawns_at.get(window.name)
         pawn_confidence = pawn.confidence if pawn is not None else 1.0
+        if pawn is None and traces[index]:
+            # Something pawn-coloured stands there, too little of it seen to be a pawn.
+            pawn_confidence = config.coins.hidden_confidence
         pawn_name = pawn.colour if pawn is not None else None
         coins = found.get(window.name, [])
         measured.extend((window.name, fit, kind, conf) for fit, kind, conf in coins)
@@ -243,6 +285,9 @@ def read_view(
                                                  count=len(coins), kinds=kinds_seen)
         elif coins:
             fit, kind, conf = max(coins, key=lambda item: item[0].rim_share)
+            if pawn is not None and not pawn.flat:
+                # A pawn standing there hides part of the coin, wherever its face shows.
+                conf = min(conf, config.coins.hidden_confidence)
             regions[window.name] = RegionReading(kind, pawn_name, min(conf, pawn_confidence))
         else:
             regions[window.name] = RegionReading(None, pawn_name,
@@ -264,6 +309,21 @@ def _read_discard(config: ReadConfig, view: TopView, window: RegionWindow,
         bounds = geometry.region(window.name).shape.bounds()
         card = read_discard_in_frame(config.cards, source[0], source[1], bounds)
     return RegionReading(None, None, 1.0 if card is None else card.confidence, card=card)
+
+
+def _pawn_traces(config: ReadConfig, labels: Image, windows: tuple[RegionWindow, ...],
+                 pixels_per_mm: float) -> NDArray[np.bool_]:
+    """Per window: whether a square holds pawn-coloured pixels (``labels``, at half the
+    view's resolution) over ``pawn_trace_mm2`` or more: a pawn the lamp washed pale, or one
+    mostly hidden, that no sighting found."""
+    least = config.coins.pawn_trace_mm2 * (pixels_per_mm / 2) ** 2
+    traces = np.zeros(len(windows), bool)
+    for index, window in enumerate(windows):
+        if window.kind != "square":
+            continue
+        left, top, right, bottom = (value // 2 for value in window.box)
+        traces[index] = np.count_nonzero(labels[top:bottom, left:right]) >= least
+    return traces
 
 
 def _pawns_by_region(sightings: list[PawnSighting], geometry: MatGeometry

@@ -35,14 +35,21 @@ class CoinConfig:
     their outlines), where an outline overlapping a coin found by more than
     ``loose_overlap_mm``, or standing less than ``painted_contrast`` out of paper, is none.
 
-    Where a pawn stands on the face, the outline must be at least the smallest coin's size
-    less ``pawn_size_margin_mm`` (by the frame's size offset), and one the pawn hides on more
-    than ``hidden_share`` of its rays is at most a doubt of ``hidden_presence``; a coin read
-    under a pawn has a confidence of at most ``hidden_confidence`` (its kind is a guess from
-    its rim), and so has an empty square a pawn stands on. An empty reading is doubted by any
-    seed there that stood out ``empty_strength`` times the least a seed needs, more the
-    stronger, up to ``strength_doubt``. An outline too few rays agree with is measured
-    again on the view smoothed by ``retry_smoothing_mm``.
+    Where a pawn stands on the face, the outline must be at least the smallest coin's size less
+    ``pawn_size_margin_mm`` (by the frame's size offset), and one the pawn hides on more than
+    ``hidden_share`` of its rays is at most a doubt of ``hidden_presence``; a coin read under a
+    pawn has a confidence of at most ``hidden_confidence`` (its kind is a guess from its rim),
+    and so has an empty square a pawn stands on, a coin in a square a pawn stands in, and a coin
+    whose kind rests on part of its evidence: its face clipped white on ``glint_share`` of it or
+    more, or its colour within ``metal_boundary`` of halfway between the frame's silver and a
+    tinted metal, or farther from both than ``metal_distance`` of the tint between them, where a
+    kind of the other metal lies within ``metal_size_gap_mm`` of its size (see
+    :func:`vision.read._partial_evidence`), and a square where no pawn was found but
+    ``pawn_trace_mm2`` or more of pawn-coloured pixels show. A top circle found on a coin a pawn
+    stands on more than ``base_gap_mm`` narrower than its outline is the pawn's base, not the
+    coin's. An empty reading is doubted by any seed there that stood out ``empty_strength``
+    times the least a seed needs, more the stronger, up to ``strength_doubt``. An outline too
+    few rays agree with is measured again on the view smoothed by ``retry_smoothing_mm``.
     """
 
     least_agreement: float = 0.4
@@ -54,6 +61,12 @@ class CoinConfig:
     hidden_share: float = 0.5
     hidden_presence: float = 0.4
     hidden_confidence: float = 0.45
+    base_gap_mm: float = 4.0
+    glint_share: float = 0.5
+    pawn_trace_mm2: float = 8.0
+    metal_boundary: float = 0.25
+    metal_distance: float = 0.6
+    metal_size_gap_mm: float = 2.5
     empty_strength: float = 3.0
     strength_doubt: float = 0.9
     max_loose_coins: int = 40

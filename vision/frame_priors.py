@@ -1,0 +1,96 @@
+"""The frame model's priors: the coin kinds it names and how far a frame's coins may stray.
+
+:mod:`vision.frame_model` fits every frame's own sizes and metals from these; calibration
+(:func:`vision.read.model_for`) narrows them to the user's own coins and camera.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class KindPrior:
+    """One coin kind as the model knows it: its letter, true diameter and metal."""
+
+    kind: str
+    diameter_mm: float
+    metal: str
+
+
+@dataclass(frozen=True)
+class FrameModelConfig:
+    """Priors and spreads of the frame model (mm; colours in log ratios).
+
+    ``offset_mm`` is the expected common size offset and ``offset_spread_mm`` how far a frame
+    may stray from it; ``kind_offsets_mm`` the expected offsets per kind beyond it, which a
+    frame may move by ``kind_offset_spread_mm`` (weighed as ``kind_offset_weight`` coins).
+    ``size_spread_mm`` is the least spread of a measurement about its kind's size. ``tints``
+    gives each metal's expected tint against silver, at least ``least_redder`` in red against
+    green, ``tint_spread`` (per ratio) how far a frame's may
+    stray; a tinted metal's coins differ in how strongly they are tinted (a penny's age), by
+    ``along_spread`` along the tint (weighed as ``along_prior_coins`` coins against the
+    frame's own spread, at most ``most_along_spread``); ``colour_spread`` is the least spread
+    of a colour about its metal's field (across the tint for a tinted metal), and
+    ``most_colour_spread`` the most (a frame's coins of one metal differ no more than that,
+    so a coin far off every metal cannot widen it to look like one). Priors taken from a
+    calibrated profile narrow the offset's and tints' spreads to ``calibrated_spread`` of
+    theirs.
+    The silver field is a Gaussian-weighted mean over coins within ``field_reach_mm``, drawn
+    towards ``silver_colour`` as much as ``field_anchor`` coins would. ``rounds`` of EM. A
+    face the camera clipped (a glint) is measured off by an offset common to the frame's
+    glints (within about ``glint_spread_mm``) and less surely (``glint_noise_mm`` more); where
+    its face shows no colour or is clipped on ``edge_glint`` of it, its edge and bloom show
+    ``edge_tint_share`` of its metal's tint, within ``edge_spread``. An outline is a single
+    coin's or, ``stack_share`` of the time, a stack's, whose lower coins stick out by up to
+    ``stack_reach_mm``; the top coin's own circle (:mod:`vision.tops`, the inner edge of its
+    raised rim as a rule) lies about ``inner_offset_mm`` from its kind's size, within
+    ``inner_offset_spread_mm`` per frame and ``inner_spread_mm`` per coin at least.
+
+    A coin that stands out of the paper by little (a bright silver coin on white paper shows
+    only its dark rounded edge, and its shadow beyond) has its outline found on whatever
+    stands out most beyond it: it is measured larger, and less surely. Its faintness runs
+    from 0 at an edge contrast of ``faint_contrast`` to 1 at ``faintest_contrast``; the
+    frame's faint coins share an offset of their own (within about ``faint_offset_spread_mm``)
+    and stray about it by at least ``faint_noise_mm``. The glinting and the faint coins'
+    spreads are fitted to the frame's own such coins, each drawn towards its least as much
+    as ``noise_prior_coins`` coins would.
+    """
+
+    offset_mm: float = 1.0
+    offset_spread_mm: float = 1.2
+    kind_offsets_mm: tuple[tuple[str, float], ...] = ()
+    kind_offset_spread_mm: float = 0.4
+    kind_offset_weight: float = 4.0
+    size_spread_mm: float = 0.3
+    tints: tuple[tuple[str, tuple[float, float]], ...] = (
+        ("copper", (0.19, -0.09)), ("brass", (0.10, -0.25)),
+    )
+    tint_spread: tuple[float, float] = (0.06, 0.05)
+    along_spread: float = 0.06
+    along_prior_coins: float = 3.0
+    most_along_spread: float = 0.15
+    least_redder: float = 0.06
+    colour_spread: float = 0.035
+    most_colour_spread: float = 0.1
+    calibrated_spread: float = 0.5
+    silver_colour: tuple[float, float] = (0.0, 0.0)
+    field_reach_mm: float = 90.0
+    field_anchor: float = 2.0
+    rounds: int = 8
+    degrees_of_freedom: float = 3.0
+    glint_spread_mm: float = 1.5
+    edge_tint_share: float = 0.35
+    edge_glint: float = 0.3
+    edge_spread: float = 0.025
+    stack_share: float = 0.1
+    stack_reach_mm: float = 8.0
+    inner_offset_mm: float = -2.0
+    inner_offset_spread_mm: float = 1.0
+    inner_spread_mm: float = 0.35
+    glint_noise_mm: float = 0.5
+    faint_contrast: float = 0.3
+    faintest_contrast: float = 0.1
+    faint_offset_spread_mm: float = 1.5
+    faint_noise_mm: float = 0.5
+    noise_prior_coins: float = 3.0
