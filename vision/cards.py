@@ -67,8 +67,11 @@ class CardConfig:
     corners), ``edge_tolerance_mm`` either side of the line: a pixel is on an edge where the
     gradient across the side exceeds the gradient along it by ``edge_level`` (8-bit levels
     per search pixel). A card's weakest half-side shows an edge along ``least_outline`` of
-    its length; the pose is then refined within ``refine_mm`` (:func:`refine_pose`).
-    ``rank`` reads the face."""
+    its length; the pose is then refined within ``refine_mm`` (:func:`refine_pose`). Only the
+    turns of the straight lines in view are tried (:func:`line_turns`): the ``line_turns``
+    strongest turns, ``distinct_deg`` apart, of lines at least ``line_mm`` long (a card's side
+    is one), each with the long side either way; ``angle_step_deg`` steps at every turn are
+    the slower exhaustive search. ``rank`` reads the face."""
 
     pixels_per_mm: float = 6.0
     margin_mm: float = 15.0
@@ -79,6 +82,9 @@ class CardConfig:
     edge_level: float = 3.0
     least_outline: float = 0.6
     refine_mm: float = 2.5
+    line_mm: float = 30.0
+    line_turns: int = 6
+    distinct_deg: float = 1.5
     rank: RankConfig = field(default_factory=RankConfig)
     #: Confidences of the outcomes: both readings agree; one reading alone; none.
     agree_confidence: float = 0.97
@@ -185,14 +191,40 @@ def _best_at(config: CardConfig, gray: FloatArray, angles: FloatArray) -> CardPo
     return best
 
 
-def find_card(config: CardConfig, crop: Image, pixels_per_mm: float) -> CardPose | None:
+def line_turns(config: CardConfig, small: FloatArray) -> FloatArray:
+    """The turns (degrees, 0..180) worth trying for a card in ``small`` (gray, at the search
+    scale): a card's four sides are straight lines at least 63 mm long, so its turn is one of
+    the lines' in view. Each of the ``line_turns`` strongest directions of lines ``line_mm``
+    long (a Hough transform of the image's edges, lines taken by their votes, a direction
+    within ``distinct_deg`` of a stronger one left out) gives two turns: the card's long side
+    along it or across it."""
+    edges = cv2.Canny(np.clip(small, 0, 255).astype(np.uint8), 20, 50)
+    votes = max(10, round(config.line_mm * config.search_pixels_per_mm))
+    lines = cv2.HoughLines(edges, 1, math.pi / 360, votes)
+    found: list[float] = []
+    for theta in () if lines is None else np.degrees(lines[:, 0, 1]) % 90.0:
+        if all(abs((theta - other + 45.0) % 90.0 - 45.0) > config.distinct_deg
+               for other in found):
+            found.append(float(theta))
+            if len(found) == config.line_turns:
+                break
+    # A line's normal at theta from the x axis is a side at theta from the y axis: the turn
+    # the outline search measures.
+    return np.array([turn for theta in found for turn in (theta, theta + 90.0)], np.float64)
+
+
+def find_card(config: CardConfig, crop: Image, pixels_per_mm: float, exhaustive: bool = False
+              ) -> CardPose | None:
     """The top card's pose in ``crop`` (BGR, a discard spot at ``pixels_per_mm``), centre in
-    crop pixels, or None when the spot holds no card."""
+    crop pixels, or None when the spot holds no card. Only the turns of the lines in view
+    are tried (:func:`line_turns`), or every ``angle_step_deg`` when ``exhaustive``."""
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
     factor = config.search_pixels_per_mm / pixels_per_mm
     small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), 0.7)
-    pose = _best_at(config, small, np.arange(0.0, 180.0, config.angle_step_deg))
+    turns = np.arange(0.0, 180.0, config.angle_step_deg) if exhaustive else \
+        line_turns(config, small)
+    pose = _best_at(config, small, turns)
     if pose.score < config.least_outline:
         return None
     centre = (pose.centre[0] / factor, pose.centre[1] / factor)
@@ -302,7 +334,11 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str
             return counted, config.agree_confidence
         return counted, config.alone_confidence
     if centre.picture and glyph_ok and rank in ("J", "Q", "K"):
-        if sure_glyph and match >= rank_config.sure_match and suit and not index.joker:
+        # Sure only where the middle holds a figure larger than any pip: blobs of uneven
+        # sizes alone (decorated pips, a pip washed half away) make no court.
+        figure = centre.largest_mm2 >= rank_config.court_figure_mm2
+        if sure_glyph and match >= rank_config.sure_match and suit and figure \
+                and not index.joker:
             return rank, config.agree_confidence * 0.95
         return rank, config.alone_confidence
     if glyph_ok:
