@@ -7,19 +7,20 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
 1. **The top card.** A poker card is a 63 x 88 mm rectangle. The top card of a pile is the one
    whose whole outline shows: its edges stand against the spot's felt or against the cards
    under it (a card's edge always shows a thin line or shadow), while a card beneath has part
-   of its outline hidden under the top one. So every turn (in ``angle_step_deg`` steps) and
-   place is scored by the *weakest* of the eight half-sides of the card's outline there, on
-   the share of its length where the image shows a straight edge along it (content inside a
-   card, pips and pictures, has edges every way, a card's side one way); the best is then
-   fitted to the card's sides at full detail (:func:`refine_pose`). Where the best score is
-   under ``least_outline``, the spot holds no card.
+   of its outline hidden under the top one. A card's sides are straight lines 63 and 88 mm
+   long, so its turn is one of the straight lines' in view (:func:`line_turns`); at each of
+   those turns every place is scored by the *weakest* of the eight half-sides of the card's
+   outline there, on the share of its length where the image shows a straight edge along it
+   (content inside a card, pips and pictures, has edges every way, a card's side one way);
+   the best is then fitted to the card's sides at full detail (:func:`refine_pose`). Where
+   the best score is under ``least_outline``, the spot holds no card.
 2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
    reads the same, as cards are printed point-symmetric.
 3. **Rank** (:mod:`vision.card_ranks`), from the corner index and the pips, each read the card
    both ways up. The confidence says how well they agree: pips and index naming the same
-   number (or one pip and an A, or a picture and J, Q or K by a clear template match with a
-   suit under it, or a picture and a JOKER column with no suit) is sure; anything else is
-   unsure, and the panel asks.
+   number (or one pip and an A, or a picture holding a figure larger than any pip and J, Q or
+   K by a clear template match with a suit under it, or a picture and a JOKER column with no
+   suit) is sure; anything else is unsure, and the panel asks.
 """
 
 from __future__ import annotations
@@ -213,15 +214,21 @@ def line_turns(config: CardConfig, small: FloatArray) -> FloatArray:
     return np.array([turn for theta in found for turn in (theta, theta + 90.0)], np.float64)
 
 
+def search_image(config: CardConfig, crop: Image, pixels_per_mm: float) -> FloatArray:
+    """``crop`` (BGR at ``pixels_per_mm``) in gray at the search scale, lightly smoothed."""
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    factor = config.search_pixels_per_mm / pixels_per_mm
+    small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.GaussianBlur(small, (0, 0), 0.7))
+
+
 def find_card(config: CardConfig, crop: Image, pixels_per_mm: float, exhaustive: bool = False
               ) -> CardPose | None:
     """The top card's pose in ``crop`` (BGR, a discard spot at ``pixels_per_mm``), centre in
     crop pixels, or None when the spot holds no card. Only the turns of the lines in view
     are tried (:func:`line_turns`), or every ``angle_step_deg`` when ``exhaustive``."""
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    small = search_image(config, crop, pixels_per_mm)
     factor = config.search_pixels_per_mm / pixels_per_mm
-    small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (0, 0), 0.7)
     turns = np.arange(0.0, 180.0, config.angle_step_deg) if exhaustive else \
         line_turns(config, small)
     pose = _best_at(config, small, turns)
