@@ -49,24 +49,28 @@ class RankConfig:
     """How a face is read. Ink is a pixel's darkness against the card's white within
     ``white_mm`` (``ink_level`` and more counts), ``inset_mm`` inside the card's outline.
     Pips are looked for inside ``pip_area_mm`` (left, top, right, bottom of the upright
-    face); blobs smaller than ``least_pip_mm2`` are
-    specks, blobs whose ink fills less than ``least_fill`` of their box are frame lines; the
-    pips are the blobs within ``pip_sizes`` of the median blob's area. A blob larger than
-    ``picture_mm2`` beside others, or more than ``most_pips`` blobs, is a picture. The index is
-    the topmost glyph in ``index_area_mm`` at least ``least_glyph_height_mm`` tall, its parts
-    at least ``least_glyph_mm2``, those
-    standing on its line and less than ``glyph_gap_mm`` apart joined (a blob filling more than
-    ``most_glyph_fill`` of its box is a patch of something else, no glyph); the mark under it
-    starts within ``below_mm`` of its foot; the JOKER column
-    holds ``joker_letters`` glyphs or more in ``joker_area_mm``, each less than
-    ``letter_gap_mm`` below the one above, or a word (one letter's height wide, at most
-    ``word_width_mm``) at least
-    ``word_mm`` tall and three times taller than wide. A glyph matches a template
-    with a correlation of ``least_match`` (``sure_match`` for full confidence), by a margin of
-    ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far their
-    boxes' shapes differ (log of the ratio of their height over width). The mark under the
-    glyph is a suit where it matches a suit better than a letter by ``least_suit`` (a court
-    with no mark found under its letter needs ``clear_match`` and ``clear_margin``). The pips'
+    face); blobs smaller than ``least_pip_mm2`` are specks, blobs whose ink fills less than
+    ``least_fill`` of their box are frame lines, a blob inside another's box is part of it
+    (a framed ace), a small blob cut by the area's edge is a corner index's sliver; the pips
+    are the blobs within ``pip_sizes`` of the median blob's area. A blob larger than
+    ``picture_mm2`` beside others, or more than ``most_pips`` blobs, is a picture; a court
+    card's picture holds a figure of ``court_figure_mm2`` or more (no pip is that large). The index
+    is the topmost glyph in ``index_area_mm`` (the top of ``joker_area_mm``) at least
+    ``least_glyph_height_mm`` tall, its parts at least ``least_glyph_mm2`` (lines down the
+    corner ``frame_line_mm`` long, a picture's frame, left out), those standing on its line
+    and less than ``glyph_gap_mm`` apart joined (a blob filling more than
+    ``most_glyph_fill`` of its box is a patch of something else, no glyph); a glyph run
+    together with its suit is cut at its waist, where its ink is narrower than
+    ``waist_share`` of its typical row; else the mark under it starts within ``below_mm`` of
+    its foot. The JOKER column holds ``joker_letters`` glyphs or more in ``joker_area_mm``,
+    each less than ``letter_gap_mm`` below the one above, or a word (one letter's height
+    wide, at most ``word_width_mm``, clear of the card's edge) at least ``word_mm`` tall and
+    three times taller than wide. A glyph matches a template with a correlation of
+    ``least_match`` (``sure_match`` for full confidence), by a margin of ``sure_margin``
+    over the best other rank, less ``aspect_weight`` times how far their boxes' shapes
+    differ (log of the ratio of their height over width). The mark under the glyph is a
+    suit where it matches a suit better than a letter by ``least_suit`` (a court with no
+    mark found under its letter needs ``clear_match`` and ``clear_margin``). The pips'
     count is backed by the index where its rank matches at ``sure_match`` and within
     ``backing_slack`` of the best."""
 
@@ -78,10 +82,13 @@ class RankConfig:
     least_fill: float = 0.18
     pip_sizes: tuple[float, float] = (0.45, 2.2)
     picture_mm2: float = 300.0
+    court_figure_mm2: float = 200.0
     most_pips: int = 11
     index_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 22.0)
     least_glyph_mm2: float = 1.2
     least_glyph_height_mm: float = 2.5
+    frame_line_mm: float = 16.0
+    waist_share: float = 0.35
     below_mm: float = 6.0
     most_glyph_fill: float = 0.97
     glyph_gap_mm: float = 1.5
@@ -125,6 +132,8 @@ class CentreRead:
     pips: int
     picture: bool
     ink_share: float
+    #: The largest figure's area (mm2): a court's picture holds one far larger than a pip.
+    largest_mm2: float = 0.0
 
 
 def ink_map(face: Image, pixels_per_mm: float, white_mm: float, inset_mm: float = 0.0
@@ -204,20 +213,51 @@ def read_centre(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ce
     window = _window(ink, config.pip_area_mm, pixels_per_mm)
     mask = window >= config.ink_level
     area = pixels_per_mm**2
-    blobs = [blob for blob in _blobs(mask, config.least_pip_mm2 * area)
+    found = [blob for blob in _blobs(mask, config.least_pip_mm2 * area)
              if blob[4] >= config.least_fill * blob[2] * blob[3]]
+    blobs = _figures(found)
     share = float(mask.mean()) if mask.size else 0.0
     if not blobs:
         return CentreRead(0, False, share)
     areas = np.array([blob[4] for blob in blobs], np.float64) / area
-    if len(blobs) > config.most_pips or (len(blobs) > 1 and areas.max() > config.picture_mm2):
-        return CentreRead(0, True, share)
+    largest = float(areas.max())
+    if len(blobs) < len(found) and largest > config.picture_mm2:
+        # A large figure framing others is a picture, not a decorated pip.
+        return CentreRead(0, True, share, largest)
+    if len(blobs) > 1:
+        # A sliver of a corner index cut by the window's edge is no pip: a pip lies whole
+        # inside the window, as large as the others.
+        small = config.pip_sizes[0] * float(np.median(areas))
+        kept = [index for index, blob in enumerate(blobs)
+                if areas[index] >= small or not _touches(blob, mask.shape)]
+        blobs, areas = [blobs[index] for index in kept], areas[kept]
+    if len(blobs) > config.most_pips or (len(blobs) > 1 and largest > config.picture_mm2):
+        return CentreRead(0, True, share, largest)
     middle = float(np.median(areas))
     low, high = config.pip_sizes
     pips = int(((areas >= low * middle) & (areas <= high * middle)).sum())
     if len(blobs) == 1 and areas[0] > 4 * config.picture_mm2:
-        return CentreRead(0, True, share)
-    return CentreRead(pips if pips == len(blobs) else 0, pips != len(blobs), share)
+        return CentreRead(0, True, share, largest)
+    return CentreRead(pips if pips == len(blobs) else 0, pips != len(blobs), share, largest)
+
+
+def _figures(blobs: list[tuple[int, int, int, int, int]]
+             ) -> list[tuple[int, int, int, int, int]]:
+    """``blobs`` without those lying wholly inside another's box: a pip framed by a ring
+    or a wreath (an ace's decoration) is one figure with its frame; a number card's pips
+    stand apart, never one inside another."""
+    def inside(inner: tuple[int, int, int, int, int], outer: tuple[int, int, int, int, int]
+               ) -> bool:
+        return inner is not outer and outer[0] <= inner[0] and outer[1] <= inner[1] and \
+            inner[0] + inner[2] <= outer[0] + outer[2] and \
+            inner[1] + inner[3] <= outer[1] + outer[3]
+    return [blob for blob in blobs if not any(inside(blob, other) for other in blobs)]
+
+
+def _touches(blob: tuple[int, int, int, int, int], shape: tuple[int, ...]) -> bool:
+    """Whether a blob reaches the edge of a window of ``shape``."""
+    return blob[0] == 0 or blob[1] == 0 or blob[0] + blob[2] >= shape[1] or \
+        blob[1] + blob[3] >= shape[0]
 
 
 @dataclass(frozen=True, eq=False)
@@ -307,7 +347,7 @@ def _index_marks(config: RankConfig, ink: FloatArray, pixels_per_mm: float
     """The topmost glyph of the corner (several parts side by side joined, as in 10) and
     the mark just under it (a rank's suit, or a word's next letter), or None."""
     window = _window(ink, config.index_area_mm, pixels_per_mm)
-    mask = window >= config.ink_level
+    mask = _column_mask(config, ink, pixels_per_mm)[:window.shape[0], :window.shape[1]]
     blobs = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
              if not _edge_line(blob, pixels_per_mm)
              and blob[3] >= config.least_glyph_height_mm * pixels_per_mm
@@ -327,8 +367,35 @@ def _index_marks(config: RankConfig, ink: FloatArray, pixels_per_mm: float
         if blob is not first and in_line and near:
             left, top = min(left, b_left), min(top, b_top)
             right, bottom = max(right, b_right), max(bottom, b_bottom)
+    waist = _waist(mask[top:bottom, left:right], config.waist_share)
+    if waist is not None:
+        # The glyph and its suit run together (too close for the camera's pixels): cut
+        # where the ink is narrowest between them; the part below is the suit.
+        below = mask[top + waist:bottom, left:right]
+        rows = np.nonzero(below.any(axis=1))[0]
+        mark = np.where(below, window[top + waist:bottom, left:right], 0.0)[rows[0]:]
+        glyph = np.where(mask[top:top + waist, left:right],
+                         window[top:top + waist, left:right], 0.0)
+        return np.asarray(glyph), np.asarray(mark)
     glyph = np.where(mask[top:bottom, left:right], window[top:bottom, left:right], 0.0)
     return np.asarray(glyph), _mark_below(config, ink, pixels_per_mm, (left, top, right, bottom))
+
+
+def _waist(mask: FloatArray, share: float) -> int | None:
+    """The row where a glyph run together with the mark under it is narrowest, or None
+    when ``mask`` is one glyph: it is not half again taller than wide, or nowhere between
+    a third and four fifths of its height is its ink narrower than ``share`` of its
+    typical row's (a J's stem is narrow all along)."""
+    height, width = mask.shape
+    if height < 1.5 * width or height < 6:
+        return None
+    widths = mask.sum(axis=1).astype(np.float64)
+    low, high = height // 3, (4 * height) // 5
+    row = low + int(np.argmin(widths[low:high]))
+    typical = float(np.median(widths[widths > 0]))
+    if widths[row] > share * typical or not widths[row + 1:].any():
+        return None
+    return row
 
 
 def _mark_below(config: RankConfig, ink: FloatArray, pixels_per_mm: float,
@@ -337,7 +404,7 @@ def _mark_below(config: RankConfig, ink: FloatArray, pixels_per_mm: float,
     starting within ``below_mm`` of its foot."""
     left, _, right, bottom = box
     window = _window(ink, config.joker_area_mm, pixels_per_mm)
-    mask = window >= config.ink_level
+    mask = _column_mask(config, ink, pixels_per_mm)
     lowest = bottom + config.below_mm * pixels_per_mm
     under = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
              if not _edge_line(blob, pixels_per_mm)
@@ -348,6 +415,17 @@ def _mark_below(config: RankConfig, ink: FloatArray, pixels_per_mm: float,
     x, y, across, down, _ = min(under, key=lambda blob: blob[1])
     return np.asarray(np.where(mask[y:y + down, x:x + across], window[y:y + down, x:x + across],
                                0.0))
+
+
+def _column_mask(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> FloatArray:
+    """The ink of the corner's column (``joker_area_mm``, where the index and the mark under
+    it lie) without straight lines down it ``frame_line_mm`` long or longer: a picture's
+    frame printed close to the index, which the blur joins to the index's glyphs (no glyph
+    is that tall)."""
+    mask = (_window(ink, config.joker_area_mm, pixels_per_mm) >= config.ink_level)
+    size = max(3, round(config.frame_line_mm * pixels_per_mm))
+    down = cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, np.ones((size, 1), np.uint8))
+    return np.asarray(mask & (down == 0))
 
 
 def _in_corner(blob: tuple[int, int, int, int, int], pixels_per_mm: float, inset_mm: float
@@ -382,7 +460,10 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
     if not marks:
         return 0
     top = marks[0]
-    if top[3] >= config.word_mm * pixels_per_mm and top[3] >= 3 * top[2] \
+    # A word is printed clear of the card's edge; a tall strip against it is the edge
+    # itself, or what lies beyond it where the card was found a little off.
+    clear = top[0] > (config.inset_mm + 0.5) * pixels_per_mm
+    if clear and top[3] >= config.word_mm * pixels_per_mm and top[3] >= 3 * top[2] \
             and top[2] <= config.word_width_mm * pixels_per_mm:
         # A word down the side, its letters run together: no rank is this tall and thin.
         return WORD

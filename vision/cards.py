@@ -7,19 +7,20 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
 1. **The top card.** A poker card is a 63 x 88 mm rectangle. The top card of a pile is the one
    whose whole outline shows: its edges stand against the spot's felt or against the cards
    under it (a card's edge always shows a thin line or shadow), while a card beneath has part
-   of its outline hidden under the top one. So every turn (in ``angle_step_deg`` steps) and
-   place is scored by the *weakest* of the eight half-sides of the card's outline there, on
-   the share of its length where the image shows a straight edge along it (content inside a
-   card, pips and pictures, has edges every way, a card's side one way); the best is then
-   fitted to the card's sides at full detail (:func:`refine_pose`). Where the best score is
-   under ``least_outline``, the spot holds no card.
+   of its outline hidden under the top one. A card's sides are straight lines 63 and 88 mm
+   long, so its turn is one of the straight lines' in view (:func:`line_turns`); at each of
+   those turns every place is scored by the *weakest* of the eight half-sides of the card's
+   outline there, on the share of its length where the image shows a straight edge along it
+   (content inside a card, pips and pictures, has edges every way, a card's side one way);
+   the best is then fitted to the card's sides at full detail (:func:`refine_pose`). Where
+   the best score is under ``least_outline``, the spot holds no card.
 2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
    reads the same, as cards are printed point-symmetric.
 3. **Rank** (:mod:`vision.card_ranks`), from the corner index and the pips, each read the card
    both ways up. The confidence says how well they agree: pips and index naming the same
-   number (or one pip and an A, or a picture and J, Q or K by a clear template match with a
-   suit under it, or a picture and a JOKER column with no suit) is sure; anything else is
-   unsure, and the panel asks.
+   number (or one pip and an A, or a picture holding a figure larger than any pip and J, Q or
+   K by a clear template match with a suit under it, or a picture and a JOKER column with no
+   suit) is sure; anything else is unsure, and the panel asks.
 """
 
 from __future__ import annotations
@@ -67,8 +68,11 @@ class CardConfig:
     corners), ``edge_tolerance_mm`` either side of the line: a pixel is on an edge where the
     gradient across the side exceeds the gradient along it by ``edge_level`` (8-bit levels
     per search pixel). A card's weakest half-side shows an edge along ``least_outline`` of
-    its length; the pose is then refined within ``refine_mm`` (:func:`refine_pose`).
-    ``rank`` reads the face."""
+    its length; the pose is then refined within ``refine_mm`` (:func:`refine_pose`). Only the
+    turns of the straight lines in view are tried (:func:`line_turns`): the ``line_turns``
+    strongest turns, ``distinct_deg`` apart, of lines at least ``line_mm`` long (a card's side
+    is one), each with the long side either way; ``angle_step_deg`` steps at every turn are
+    the slower exhaustive search. ``rank`` reads the face."""
 
     pixels_per_mm: float = 6.0
     margin_mm: float = 15.0
@@ -79,6 +83,9 @@ class CardConfig:
     edge_level: float = 3.0
     least_outline: float = 0.6
     refine_mm: float = 2.5
+    line_mm: float = 30.0
+    line_turns: int = 6
+    distinct_deg: float = 1.5
     rank: RankConfig = field(default_factory=RankConfig)
     #: Confidences of the outcomes: both readings agree; one reading alone; none.
     agree_confidence: float = 0.97
@@ -185,14 +192,46 @@ def _best_at(config: CardConfig, gray: FloatArray, angles: FloatArray) -> CardPo
     return best
 
 
-def find_card(config: CardConfig, crop: Image, pixels_per_mm: float) -> CardPose | None:
-    """The top card's pose in ``crop`` (BGR, a discard spot at ``pixels_per_mm``), centre in
-    crop pixels, or None when the spot holds no card."""
+def line_turns(config: CardConfig, small: FloatArray) -> FloatArray:
+    """The turns (degrees, 0..180) worth trying for a card in ``small`` (gray, at the search
+    scale): a card's four sides are straight lines at least 63 mm long, so its turn is one of
+    the lines' in view. Each of the ``line_turns`` strongest directions of lines ``line_mm``
+    long (a Hough transform of the image's edges, lines taken by their votes, a direction
+    within ``distinct_deg`` of a stronger one left out) gives two turns: the card's long side
+    along it or across it."""
+    edges = cv2.Canny(np.clip(small, 0, 255).astype(np.uint8), 20, 50)
+    votes = max(10, round(config.line_mm * config.search_pixels_per_mm))
+    lines = cv2.HoughLines(edges, 1, math.pi / 360, votes)
+    found: list[float] = []
+    for theta in () if lines is None else np.degrees(lines[:, 0, 1]) % 90.0:
+        if all(abs((theta - other + 45.0) % 90.0 - 45.0) > config.distinct_deg
+               for other in found):
+            found.append(float(theta))
+            if len(found) == config.line_turns:
+                break
+    # A line's normal at theta from the x axis is a side at theta from the y axis: the turn
+    # the outline search measures.
+    return np.array([turn for theta in found for turn in (theta, theta + 90.0)], np.float64)
+
+
+def search_image(config: CardConfig, crop: Image, pixels_per_mm: float) -> FloatArray:
+    """``crop`` (BGR at ``pixels_per_mm``) in gray at the search scale, lightly smoothed."""
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
     factor = config.search_pixels_per_mm / pixels_per_mm
     small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (0, 0), 0.7)
-    pose = _best_at(config, small, np.arange(0.0, 180.0, config.angle_step_deg))
+    return np.asarray(cv2.GaussianBlur(small, (0, 0), 0.7))
+
+
+def find_card(config: CardConfig, crop: Image, pixels_per_mm: float, exhaustive: bool = False
+              ) -> CardPose | None:
+    """The top card's pose in ``crop`` (BGR, a discard spot at ``pixels_per_mm``), centre in
+    crop pixels, or None when the spot holds no card. Only the turns of the lines in view
+    are tried (:func:`line_turns`), or every ``angle_step_deg`` when ``exhaustive``."""
+    small = search_image(config, crop, pixels_per_mm)
+    factor = config.search_pixels_per_mm / pixels_per_mm
+    turns = np.arange(0.0, 180.0, config.angle_step_deg) if exhaustive else \
+        line_turns(config, small)
+    pose = _best_at(config, small, turns)
     if pose.score < config.least_outline:
         return None
     centre = (pose.centre[0] / factor, pose.centre[1] / factor)
@@ -302,7 +341,11 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str
             return counted, config.agree_confidence
         return counted, config.alone_confidence
     if centre.picture and glyph_ok and rank in ("J", "Q", "K"):
-        if sure_glyph and match >= rank_config.sure_match and suit and not index.joker:
+        # Sure only where the middle holds a figure larger than any pip: blobs of uneven
+        # sizes alone (decorated pips, a pip washed half away) make no court.
+        figure = centre.largest_mm2 >= rank_config.court_figure_mm2
+        if sure_glyph and match >= rank_config.sure_match and suit and figure \
+                and not index.joker:
             return rank, config.agree_confidence * 0.95
         return rank, config.alone_confidence
     if glyph_ok:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,9 +15,20 @@ from calibration.geometry import test_card_mat
 from calibration.profile import VisionProfile
 from companion.judging import UNSURE_CONFIDENCE
 from contract.observation import CARD_RANKS, CardReading
-from vision.cards import CardConfig, read_discard, read_discard_in_frame
+from vision.card_ranks import CentreRead, IndexRead, RankConfig, ink_map, read_index
+from vision.cards import (
+    CardConfig,
+    find_card,
+    judge,
+    line_turns,
+    read_discard,
+    read_discard_in_frame,
+    refine_pose,
+    search_image,
+)
 from vision.markers import find_board
 from vision.read import VisionConfig, read_frame_details
+from vision.rectify import rectify_window
 from vision.synth import CameraPose, SynthScene, Variation, render
 from vision.synth.card_themes import HELD_OUT_THEMES, TUNING_THEMES, themes_missing
 from vision.synth.cards import PlayedCard
@@ -161,3 +173,109 @@ def test_most_ranks_of_a_held_out_theme_are_read_sure(theme):
     right = sum(1 for rank, reading in held_out_readings(theme)
                 if sure(reading) and reading is not None and reading.rank == rank)
     assert right >= 9, f"only {right} of {len(CARD_RANKS)} ranks of {theme} read sure"
+
+
+def pile_crop(cards: tuple[PlayedCard, ...], seed: int = 0) -> np.ndarray:
+    """The discard spot warped from a rendered frame as the reader warps it."""
+    scene = replace(SynthScene.build({}, {}, GEOMETRY, TILTED), cards=cards)
+    image = render(scene, seed).image
+    config = CardConfig()
+    left, top, right, bottom = SPOT.shape.bounds()
+    margin = config.margin_mm
+    view = rectify_window(image, find_board(CONFIG.markers, image, GEOMETRY),
+                          (left - margin, top - margin, right + margin, bottom + margin),
+                          config.pixels_per_mm)
+    return np.ascontiguousarray(view.image)
+
+
+def turn_apart(first: float, second: float) -> float:
+    """How far apart two turns of a rectangle are (degrees, a half turn being the same)."""
+    return abs((first - second + 90.0) % 180.0 - 90.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_top_card_is_found_at_a_line_in_view_as_by_trying_every_turn(seed):
+    """The search tries only the turns of the lines in view (a dozen, not 60) and finds
+    the top card of a pile where the exhaustive search does."""
+    rng = np.random.default_rng(seed)
+    cards = tuple(PlayedCard(str(rng.choice(CARD_RANKS[1:9])), "club",
+                             (MIDDLE[0] + float(rng.uniform(-9, 9)),
+                              MIDDLE[1] + float(rng.uniform(-9, 9))),
+                             float(rng.uniform(0, 360)), f"drawn:{index}")
+                  for index in range(1 + seed))
+    crop = pile_crop(cards, seed)
+    config = CardConfig()
+    turns = line_turns(config, search_image(config, crop, config.pixels_per_mm))
+    assert 0 < len(turns) <= 2 * config.line_turns
+    found = find_card(config, crop, config.pixels_per_mm)
+    every = find_card(config, crop, config.pixels_per_mm, exhaustive=True)
+    assert found is not None and every is not None
+    found = refine_pose(config, crop, found, config.pixels_per_mm)
+    every = refine_pose(config, crop, every, config.pixels_per_mm)
+    assert turn_apart(found.angle_deg, cards[-1].angle_deg) < 1.5
+    assert turn_apart(every.angle_deg, cards[-1].angle_deg) < 1.5
+    assert math.dist(found.centre, every.centre) < 2.0 * config.pixels_per_mm
+
+
+def far_camera(index: int) -> Variation:
+    """A camera far enough that the spot is seen at 1.4-2.5 px/mm, tilted 25-34 degrees."""
+    return Variation(pose=CameraPose(tilt_deg=25.0 + 1.2 * index,
+                                     tilt_azimuth_deg=40.0 * index, fill=0.6),
+                     noise=2.5, jpeg_quality=85)
+
+
+def sure_and_right(rank: str, suit: str, face: str) -> int:
+    """In how many of 8 frames (far cameras, any turn) ``rank`` is read sure and right."""
+    right = 0
+    for index in range(8):
+        card = PlayedCard(rank, suit, (MIDDLE[0] + 2.0, MIDDLE[1] - 1.0), 13.0 + 41.0 * index,
+                          face)
+        reading = read_pile((card,), far_camera(index), seed=index)
+        right += sure(reading) and reading is not None and reading.rank == rank
+    return right
+
+
+@needs_themes
+@pytest.mark.parametrize("rank, suit", [("K", "club"), ("Q", "spade")])
+def test_a_court_whose_index_touches_its_pictures_frame_is_read_sure(rank, suit):
+    """Anglo's index stands so close to the picture's frame that a far camera's blur joins
+    them: the frame's line is cut away and the suit under the letter found again."""
+    assert sure_and_right(rank, suit, "theme:anglo") >= 6
+
+
+@needs_themes
+def test_an_ace_framed_by_a_wreath_counts_one_pip():
+    """Paris's ace draws a wreath round its pip: one figure, not two pips."""
+    assert sure_and_right("A", "club", "theme:paris") >= 6
+
+
+def test_a_corner_index_cut_by_the_pip_area_is_no_pip():
+    """Style 4's index reaches into the pips' area, where a sliver of it is cut off: no pip."""
+    assert sure_and_right("10", "heart", "drawn:4") == 8
+
+
+def test_a_court_is_sure_only_with_a_figure_larger_than_any_pip():
+    """Blobs of uneven sizes with a clear J in the corner are no court without a picture's
+    large figure: the panel asks."""
+    config = CardConfig()
+    index = IndexRead((("J", 0.95), ("7", 0.3), ("Q", 0.4)), False, 0.5)
+    pips = CentreRead(0, True, 0.2, largest_mm2=90.0)
+    picture = CentreRead(0, True, 0.4, largest_mm2=900.0)
+    assert judge(config, picture, index)[0] == "J"
+    assert judge(config, picture, index)[1] >= UNSURE_CONFIDENCE
+    assert judge(config, pips, index)[1] < UNSURE_CONFIDENCE
+
+
+@pytest.mark.parametrize("rank, face", [("7", "drawn:0"), ("J", "drawn:5"), ("Q", "drawn:3")])
+def test_the_felt_along_a_card_found_a_little_off_is_no_joker_word(rank, face):
+    """A tall wedge of ink against the card's edge (the felt beyond it, where the card was
+    found a little turned) is not JOKER written down the side."""
+    pixels_per_mm = 6.0
+    image = PlayedCard(rank, "diamond", (0.0, 0.0), 0.0, face).image().copy()
+    wedge = np.array([[0, 0], [round(3.5 * pixels_per_mm), 0], [0, round(30 * pixels_per_mm)]],
+                     np.int32)
+    cv2.fillPoly(image, [wedge], (60, 110, 50))
+    config = RankConfig()
+    ink = ink_map(cv2.GaussianBlur(image, (0, 0), 2.0), pixels_per_mm, config.white_mm,
+                  config.inset_mm)
+    assert not read_index(config, ink, pixels_per_mm).joker
