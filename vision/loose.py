@@ -66,10 +66,11 @@ class LooseConfig:
     largest plus it.
     A region's coins overlapping more than ``doubt_overlap`` of the smaller width, or strong
     edges outside every circle as long as ``unexplained_rim`` of the smallest coin's rim, make
-    it doubtful by ``doubt``. At most ``most_coins`` a region and ``most_tries`` peaks looked
-    at, stopping after ``most_failures`` peaks in a row that are no coin or at a peak under
-    ``least_votes``. Centres are voted for on a grid ``hough_scale`` as fine as the view, by
-    edges of ``voting_weight`` and more.
+    it doubtful by ``doubt``; edges within ``ink_margin_mm`` of the mat's print are the
+    print's, left a little off its mask, not a hidden coin's. At most ``most_coins`` a region
+    and ``most_tries`` peaks looked at, stopping after ``most_failures`` peaks in a row that
+    are no coin or at a peak under ``least_votes``. Centres are voted for on a grid
+    ``hough_scale`` as fine as the view, by edges of ``voting_weight`` and more.
     Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's.
     """
 
@@ -95,6 +96,7 @@ class LooseConfig:
     explained_mm: float = 2.5
     doubt_overlap: float = 0.4
     unexplained_rim: float = 0.4
+    ink_margin_mm: float = 2.0
     doubt: float = 0.8
     most_coins: int = 30
     most_tries: int = 80
@@ -395,7 +397,10 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
         measured = np.array([outline[2] for outline in outlines], bool)
         arcs = np.array([outline[3] for outline in outlines])
         clears = np.array([outline[4] for outline in outlines])
-    doubt, unexplained = _doubt(config, edges, live & inside[at[:, 1], at[:, 0]], found,
+    # The print a misregistered view or a blur leaves a little off its mask (a pit's letter,
+    # its rim) is no hidden coin's arc.
+    clear_of_ink = ~_near(printed, config.ink_margin_mm * pixels_per_mm)[at[:, 1], at[:, 0]]
+    doubt, unexplained = _doubt(config, edges, live & clear_of_ink, found,
                                 diameters_mm[0] / 2 * pixels_per_mm)
     centres = np.array([centre for centre, _ in found], np.float64).reshape(-1, 2)
     centres += np.array([x0, y0], np.float64)
@@ -483,6 +488,14 @@ def _edge_radii(config: LooseConfig, patch: Image, found: list[tuple[FloatArray,
     reach = config.paper_reach_mm * pixels_per_mm
     return [_outline(config, unlike, circle, found[:index] + found[index + 1:], pixels_per_mm,
                      reach) for index, circle in enumerate(found)]
+
+
+def _near(mask: NDArray[np.bool_], reach_px: float) -> NDArray[np.bool_]:
+    """Where ``mask`` lies within ``reach_px``."""
+    size = 2 * round(reach_px) + 1
+    grown = cv2.dilate(mask.astype(np.uint8), cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (size, size)))
+    return np.asarray(grown > 0)
 
 
 def _unlike(patch: Image) -> Image:

@@ -6,16 +6,19 @@ import itertools
 import math
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from calibration.profile import VisionProfile
 from calibration.shakala_mat import shakala_mat
 from companion.judging import UNSURE_CONFIDENCE
 from contract.observation import COIN_KINDS
+from vision.loose import _seen_arc
 from vision.read import VisionConfig, read_frame
 from vision.synth import SynthScene, Variation, random_variation, render
 from vision.synth.layout import least_gap_mm, loose_coins, scattered_coins
 from vision.synth.objects import coin_radius_mm
+from vision.synth.shakala_frames import shakala_scene
 
 CONFIG, PROFILE = VisionConfig(), VisionProfile.default()
 PITS = "ABCDEFGHabcdefgh"
@@ -110,3 +113,30 @@ def test_a_heap_too_heavy_to_count_is_flagged_doubtful_rather_than_guessed():
     right = (reading.count, reading.kinds) == (16, tuple(sorted(truth["F"].coins)))
     assert right or reading.confidence < UNSURE_CONFIDENCE
     assert observation["G"].kinds == ("N", "P", "Q")
+
+
+@pytest.mark.parametrize("seed", [18, 39, 43])
+def test_a_silver_coin_whose_outline_shows_faintly_or_on_a_short_arc_is_flagged_not_guessed(seed):
+    """Benchmark frames where a nickel whose pale face fades into the paper was read as a dime,
+    or a dime under two pennies as a nickel, at confidence 0.9 and more: every pit is now read
+    exactly or flagged doubtful."""
+    scene = shakala_scene(seed)
+    frame = render(scene, seed)
+    observation = read_frame(CONFIG, frame.image, shakala_mat(), PROFILE)
+    wrong = misread(observation, frame.truth)
+    assert all(confidence < UNSURE_CONFIDENCE for *_, confidence in wrong), wrong
+
+
+def test_the_seen_arc_is_the_circle_less_its_longest_unseen_run():
+    seen = np.ones(90, bool)
+    assert _seen_arc(seen) == 1.0
+    seen[10:40] = False  # a third of the rim unseen
+    assert _seen_arc(seen) == pytest.approx(60 / 90)
+    seen[:] = False
+    seen[[0, 45]] = True  # two rays opposite: half the circle is the longest gap
+    assert _seen_arc(seen) == pytest.approx(1 - 44 / 90)
+    seen[:5] = True
+    seen[85:] = True  # a run across the start of the circle counts as one
+    seen[45] = False
+    assert _seen_arc(seen) == pytest.approx(10 / 90)
+    assert _seen_arc(np.zeros(90, bool)) == 0.0
