@@ -84,15 +84,22 @@ def test_counts_per_kind_in_every_pit_from_a_coin_to_half_a_dozen(count):
     assert all(observation[pit].count == count for pit in PITS)
 
 
-@pytest.mark.xfail(strict=True, reason="not reached yet: in sixteen pits of twelve coins seen "
-                   "at a tilt, silver coins deep in a pile are sized within about 1.4 mm, and "
-                   "some dimes, nickels and quarters are read as each other with confidence")
 @pytest.mark.parametrize("seed", [1, 2])
-def test_crowded_pits_of_twelve_are_read_right_or_flagged_never_confidently_wrong(seed):
+def test_crowded_pits_of_twelve_at_a_tilt_are_read_right_or_flagged_never_confidently_wrong(seed):
     observation, truth = read(mixes(12, seed), random_variation(seed, 25.0, shakala_mat()),
                               seed=seed)
     wrong = misread(observation, truth)
     assert all(confidence < UNSURE_CONFIDENCE for *_, confidence in wrong), wrong
+
+
+@pytest.mark.xfail(strict=True, reason="not reached yet: in sixteen pits of twelve coins seen "
+                   "at a tilt, silver coins deep in a pile are sized within about 1.4 mm, and "
+                   "10 to 12 of the sixteen pits are misread (all of them flagged doubtful)")
+@pytest.mark.parametrize("seed", [1, 2])
+def test_most_crowded_pits_of_twelve_at_a_tilt_are_read_right(seed):
+    observation, truth = read(mixes(12, seed), random_variation(seed, 25.0, shakala_mat()),
+                              seed=seed)
+    wrong = misread(observation, truth)
     assert len(wrong) <= 4, wrong  # most of sixteen crowded pits are read right
 
 
