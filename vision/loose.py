@@ -56,16 +56,21 @@ class LooseConfig:
     size is then measured where its outline meets paper (within ``size_search_mm`` inside
     and ``paper_reach_mm`` beyond its rim, a step of ``least_step`` of paper, on at least
     ``least_rays`` rays); a silver coin (whose kind is its size) whose size could not be
-    measured so is read with a confidence of at most ``unsized_confidence``. Edges are
+    measured so is read with a confidence of at most ``unsized_confidence``. A size counts
+    as measured only where the step showed on ``least_clear`` of the rays that reach paper
+    and round ``least_arc`` of the circle without a longer gap: a silver face as pale as
+    the paper, or a short arc, gives a circle that fits what shows yet is a kind too small
+    or too large. Edges are
     gradients above ``least_edge`` of paper per mm, counting fully from ``full_edge``; radii
     are tried every ``radius_step_mm`` from the smallest coin less ``radius_margin_mm`` to the
     largest plus it.
     A region's coins overlapping more than ``doubt_overlap`` of the smaller width, or strong
     edges outside every circle as long as ``unexplained_rim`` of the smallest coin's rim, make
-    it doubtful by ``doubt``. At most ``most_coins`` a region and ``most_tries`` peaks looked
-    at, stopping after ``most_failures`` peaks in a row that are no coin or at a peak under
-    ``least_votes``. Centres are voted for on a grid ``hough_scale`` as fine as the view, by
-    edges of ``voting_weight`` and more.
+    it doubtful by ``doubt``; edges within ``ink_margin_mm`` of the mat's print are the
+    print's, left a little off its mask, not a hidden coin's. At most ``most_coins`` a region
+    and ``most_tries`` peaks looked at, stopping after ``most_failures`` peaks in a row that
+    are no coin or at a peak under ``least_votes``. Centres are voted for on a grid
+    ``hough_scale`` as fine as the view, by edges of ``voting_weight`` and more.
     Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's.
     """
 
@@ -86,9 +91,12 @@ class LooseConfig:
     paper_reach_mm: float = 3.5
     least_step: float = 0.06
     least_rays: int = 8
+    least_clear: float = 0.85
+    least_arc: float = 0.55
     explained_mm: float = 2.5
     doubt_overlap: float = 0.4
     unexplained_rim: float = 0.4
+    ink_margin_mm: float = 2.0
     doubt: float = 0.8
     most_coins: int = 30
     most_tries: int = 80
@@ -121,6 +129,8 @@ class LooseCoins:
     measured: NDArray[np.bool_]
     doubt: float
     unexplained: float = 0.0
+    seen_arc: FloatArray | None = None
+    clear_share: FloatArray | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -380,16 +390,23 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     live &= inside[at[:, 1], at[:, 0]]
     found, shares, covers = _circles(config, edges, live, inside, radii, pixels_per_mm)
     measured = np.zeros(len(found), bool)
+    arcs = clears = np.zeros(len(found))
     if config.edge_sizes and found:
         outlines = _edge_radii(config, patch, found, pixels_per_mm)
-        found = [(centre, radius) for centre, radius, _ in outlines]
-        measured = np.array([sized for *_, sized in outlines], bool)
-    doubt, unexplained = _doubt(config, edges, live & inside[at[:, 1], at[:, 0]], found,
+        found = [(centre, radius) for centre, radius, *_ in outlines]
+        measured = np.array([outline[2] for outline in outlines], bool)
+        arcs = np.array([outline[3] for outline in outlines])
+        clears = np.array([outline[4] for outline in outlines])
+    # The print a misregistered view or a blur leaves a little off its mask (a pit's letter,
+    # its rim) is no hidden coin's arc.
+    clear_of_ink = ~_near(printed, config.ink_margin_mm * pixels_per_mm)[at[:, 1], at[:, 0]]
+    doubt, unexplained = _doubt(config, edges, live & clear_of_ink, found,
                                 diameters_mm[0] / 2 * pixels_per_mm)
     centres = np.array([centre for centre, _ in found], np.float64).reshape(-1, 2)
     centres += np.array([x0, y0], np.float64)
     return LooseCoins(centres, np.array([radius for _, radius in found], np.float64),
-                      np.array(shares), np.array(covers), measured, doubt, unexplained)
+                      np.array(shares), np.array(covers), measured, doubt, unexplained,
+                      arcs, clears)
 
 
 def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
@@ -409,7 +426,7 @@ def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
 
 def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float],
              others: list[tuple[FloatArray, float]], pixels_per_mm: float, outward: float
-             ) -> tuple[FloatArray, float, bool]:
+             ) -> tuple[FloatArray, float, bool, float, float]:
     """The coin's outline measured where it meets paper, as the ray reader does: along each
     ray that no coin of ``others`` blocks out to ``outward`` (px) beyond the circle, the
     outermost point where the unlikeness to paper falls half way from the coin's to the
@@ -426,7 +443,7 @@ def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float
             point = centre[None, :] + along * unit
             free &= np.hypot(*(point - other_centre[None, :]).T) > other_radius + step
     if free.sum() < config.least_rays:
-        return centre, radius, False
+        return centre, radius, False, 0.0, 0.0
     rings = np.arange(radius - inner, radius + outward + 1e-9, step)
     points = centre[None, None, :] + rings[None, :, None] * unit[free][:, None, :]
     samples = cv2.remap(unlike, points[..., 0].astype(np.float32),
@@ -436,8 +453,11 @@ def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float
     half = (coin + paper)[:, None] / 2
     outermost = len(rings) - 1 - np.argmax((samples >= half)[:, ::-1], axis=1)
     clear = (coin - paper > config.least_step * PAPER) & (outermost < len(rings) - 4)
+    seen = np.zeros(len(angles), bool)
+    seen[np.flatnonzero(free)[clear]] = True
+    arc, share = _seen_arc(seen), float(clear.mean())
     if clear.sum() < config.least_rays:
-        return centre, radius, False
+        return centre, radius, False, arc, share
     edge = outermost[clear]
     low = samples[clear, np.minimum(edge + 1, len(rings) - 1)]
     high = samples[clear, edge]
@@ -445,17 +465,37 @@ def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float
     distances = rings[edge] + fraction * step
     through = centre[None, :] + distances[:, None] * unit[free][clear]
     fitted, size = _circle_through(through, centre, radius, inner + outward)
-    return fitted, size, size != radius
+    sized = size != radius and share >= config.least_clear and arc >= config.least_arc
+    return fitted, size, sized, arc, share
+
+
+def _seen_arc(seen: NDArray[np.bool_]) -> float:
+    """The share of the circle (0..1) from one ray that saw the outline to the farthest one
+    round it without a longer gap: 1 less the largest run of rays that did not see it."""
+    if not seen.any():
+        return 0.0
+    doubled = np.concatenate([seen, seen])
+    starts = np.flatnonzero(doubled)
+    gaps = np.diff(starts) - 1
+    return 1.0 - float(gaps.max(initial=0)) / len(seen)
 
 
 def _edge_radii(config: LooseConfig, patch: Image, found: list[tuple[FloatArray, float]],
-                pixels_per_mm: float) -> list[tuple[FloatArray, float, bool]]:
+                pixels_per_mm: float) -> list[tuple[FloatArray, float, bool, float, float]]:
     """Every coin's outline measured again with every other coin known (:func:`_outline`,
     out to ``paper_reach_mm`` beyond its circle), and whether it was."""
     unlike = _unlike(patch)
     reach = config.paper_reach_mm * pixels_per_mm
     return [_outline(config, unlike, circle, found[:index] + found[index + 1:], pixels_per_mm,
                      reach) for index, circle in enumerate(found)]
+
+
+def _near(mask: NDArray[np.bool_], reach_px: float) -> NDArray[np.bool_]:
+    """Where ``mask`` lies within ``reach_px``."""
+    size = 2 * round(reach_px) + 1
+    grown = cv2.dilate(mask.astype(np.uint8), cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (size, size)))
+    return np.asarray(grown > 0)
 
 
 def _unlike(patch: Image) -> Image:
