@@ -58,7 +58,7 @@ from vision.synth.camera import (
 )
 from vision.synth.cards import PlayedCard, draw_card
 from vision.synth.dice import Die, draw_die, top_centre_mm
-from vision.synth.effects import SKIN_TONES, Hand, Light, draw_hands, finish, table_top
+from vision.synth.effects import SKIN_TONES, Hand, Light, draw_hands, lit, sensor, table_top
 from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins, placed_tokens, placements
 from vision.synth.objects import (
     PAWN_COLOURS,
@@ -473,15 +473,24 @@ def _board_frame(scene: SynthScene) -> Image:
 def render(scene: SynthScene, seed: int = 0) -> SynthFrame:
     """Render ``scene`` as a camera frame with its ground truth; ``seed`` varies sensor noise."""
     variation = scene.variation
-    homography = scene.homography()
+    picture, markers_covered, over_play = _lit_frame(scene)
+    image = sensor(picture, variation.noise, variation.jpeg_quality, np.random.default_rng(seed))
+    return SynthFrame(image, scene, scene.homography(), variation.lens_k1, scene.truth(),
+                      markers_covered, over_play)
+
+
+@lru_cache(maxsize=4)
+def _lit_frame(scene: SynthScene) -> tuple[Image, tuple[int, ...], bool]:
+    """The table, board and hands under the light, before the sensor's noise and JPEG, with the
+    markers a hand covers and whether one lies over the play area (cached per scene, hands
+    included: a still scene's frames differ only in their noise). Read-only."""
+    variation = scene.variation
     frame = _board_frame(replace(scene, hands=())).copy()
     cover = draw_hands(frame, _hand_placements(scene), variation.light.direction_deg)
     markers_covered, over_play = _covered(scene, cover)
-    rng = np.random.default_rng(seed)
-    image = finish(frame, variation.light, variation.noise, variation.blur,
-                   variation.jpeg_quality, rng)
-    return SynthFrame(image, scene, homography, variation.lens_k1, scene.truth(),
-                      markers_covered, over_play)
+    picture = lit(frame, variation.light, variation.blur)
+    picture.flags.writeable = False
+    return picture, markers_covered, over_play
 
 
 def render_frame(scene: SynthScene, seed: int = 0) -> Image:
