@@ -22,6 +22,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
@@ -32,6 +33,7 @@ from calibration.profile import VisionProfile
 from companion.demo_board import PhysicalBoard
 from companion.demo_cards import CardDirector, DealtCards
 from companion.demo_rolls import RollingDirector
+from companion.display.screen import save_screenshot
 from companion.games.base import Game, Move, Position
 from companion.launch import (
     GameOptions,
@@ -498,6 +500,7 @@ def run_demo(
     twin = panel.twin
     colours = {str(seat.number): seat.colour for seat in parts.seats}
     camera.synth.set_scene(replace(camera.scene, image_size=options.camera_size))
+    camera.synth.render_ahead()  # the next frame renders while the table looks at the last
     board = PhysicalBoard(camera, colours, seed, referee.game.info.flat_tokens)
     board.lay_out(referee.game.layout(
         referee.position if referee.position is not None else referee.template))
@@ -506,10 +509,14 @@ def run_demo(
     if on_verdict is not None:
         table.on_verdict(on_verdict)
     screens = out / "screens"
+    # Screens are drawn and saved off the director's path: the snapshot is the turn's own.
+    saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo screens")
+    saved: list[Future[Path]] = []
 
     def after_turn(turn: int) -> None:
         if headless:
-            sink.save(screens / f"turn-{turn:03d}.png")
+            saved.append(saver.submit(save_screenshot, sink.current(),
+                                      screens / f"turn-{turn:03d}.png"))
 
     director = Director(table, board, lambda button: _press(twin, button), options, after_turn)
     report_box: list[DemoReport] = []
@@ -534,6 +541,9 @@ def run_demo(
     finally:
         table.stop()
         close_quietly(parts)
+        saver.shutdown(wait=True)
+    for screen in saved:
+        screen.result()  # a screen that could not be saved says so here
     report = report_box[0] if report_box else director.report
     if (record / "journal.jsonl").exists():
         report.moves = accepted_moves(record)

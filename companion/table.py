@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -58,6 +58,8 @@ from vision.read import VisionConfig, read_frame_details
 PREVIEW_WIDTH = 480
 #: Longest wait between camera reopen attempts after it failed.
 CAMERA_RETRY_MAX_S = 2.0
+#: Longest wait for a still table to change before looking at the camera again.
+IDLE_WAIT_S = 1.0
 #: What a press of the panel's HINT button gets, until there are hints.
 HINT_MESSAGE = "The HINT button has no use in this version yet."
 
@@ -69,6 +71,17 @@ class Verdict:
 
     verdict: str
     event: JournalEvent | None
+
+
+@runtime_checkable
+class ChangeAwareCamera(Protocol):
+    """A camera that knows when its picture changes (the synthetic table's): while the board
+    is still, read, and no frame is wanted, the vision loop waits for a change instead of
+    looking at frames that would only repeat the last one."""
+
+    def wait_for_change(self, timeout: float) -> bool: ...
+
+    def wake(self) -> None: ...
 
 
 class SnapshotSink(Protocol):
@@ -214,6 +227,8 @@ class Table:
             elif isinstance(effect, WantFrame):
                 with self._lock:
                     self._frame_wanted_after = time.monotonic()
+                if isinstance(self.parts.camera, ChangeAwareCamera):
+                    self.parts.camera.wake()
 
     def _begin_record(self, position: Position) -> None:
         if self.parts.journal is not None:
@@ -301,6 +316,17 @@ class Table:
                 failures = 0
                 self.events.put(DeviceStatus("camera", None))
             self._look(frame, asked)
+            self._idle_while_still()
+
+    def _idle_while_still(self) -> None:
+        """Wait for the table to change while the board's still spell is read and nobody wants
+        a frame, when the camera can tell (:class:`ChangeAwareCamera`); a want wakes it."""
+        camera = self.parts.camera
+        with self._lock:
+            wanted = self._frame_wanted_after is not None
+        if (not wanted and self._steady_reading is not None
+                and isinstance(camera, ChangeAwareCamera)):
+            camera.wait_for_change(IDLE_WAIT_S)
 
     def _reopen_camera(self, failures: int) -> None:
         self.stopped.wait(min(CAMERA_RETRY_MAX_S, 0.1 * 2 ** min(failures, 5)))
@@ -320,6 +346,8 @@ class Table:
         board was already still before the press and a frame taken after it is still the same
         spell, nothing has changed since, so that reading answers without reading again.
         """
+        if frame.taken_at is not None:
+            asked = frame.taken_at  # a frame rendered ahead shows the table as it was then
         markers = self.parts.vision_config.markers
         verdict, location = self._gate.look(frame.timestamp, frame.image, markers)
         self.gate_reason = verdict.reason

@@ -82,12 +82,15 @@ class EndOfFrames(CameraError):
 @dataclass(frozen=True, eq=False)
 class Frame:
     """One captured image (BGR, uint8, height x width x 3) with its time in seconds and index;
-    ``name`` is the image file's name for folder sources (empty for others)."""
+    ``name`` is the image file's name for folder sources (empty for others); ``taken_at`` is
+    the ``time.monotonic()`` at which the picture was taken, for a source that knows it and may
+    hand a frame over after it was asked for the next (the synthetic camera rendering ahead)."""
 
     image: Image
     timestamp: float
     index: int
     name: str = ""
+    taken_at: float | None = None
 
     @property
     def label(self) -> str:
@@ -468,7 +471,22 @@ class SimCamera(_SourceBase):
 
     def read(self) -> Frame:
         self._check_open()
-        return self._next_frame(self.synth.read(), self._index / self.options.fps)
+        rendered, taken = self.synth.read_taken()
+        frame = self._next_frame(rendered.image, self._index / self.options.fps)
+        return replace(frame, taken_at=taken)
+
+    def close(self) -> None:
+        super().close()
+        self.synth.close()
+
+    def wait_for_change(self, timeout: float) -> bool:
+        """Wait until what lies on the table changes, :meth:`wake` is called or ``timeout``
+        passes (:meth:`vision.synth.feed.SynthCamera.wait_for_change`)."""
+        return self.synth.wait_for_change(timeout)
+
+    def wake(self) -> None:
+        """End a :meth:`wait_for_change` now."""
+        self.synth.wake()
 
 
 @dataclass(frozen=True)
