@@ -30,7 +30,7 @@ from typing import Any
 
 from calibration.geometry import SEATED_MATS
 from calibration.profile import VisionProfile
-from companion.demo_board import PhysicalBoard
+from companion.demo_board import HAND_FRAMES, PhysicalBoard
 from companion.demo_cards import CardDirector, DealtCards
 from companion.demo_rolls import RollingDirector
 from companion.display.screen import save_screenshot
@@ -335,7 +335,7 @@ class Director(RollingDirector, CardDirector):
     def _straighten(self) -> None:
         """A person's answer to a misread board: reach in and straighten the coins."""
         self.board.hand(True)
-        self._wait_frames(2)
+        self._wait_frames(HAND_FRAMES)
         self.board.straighten(self._fix_rng.randrange(1, 2**31))
         self.board.hand(False)
         self._pause(0.5)
@@ -363,7 +363,7 @@ class Director(RollingDirector, CardDirector):
         mover's own part of a move, the rest to be done by hand once the screen asks)."""
         self.board.hand(True)
         self._pause(0.4)
-        self._wait_frames(2)
+        self._wait_frames(HAND_FRAMES)
         self.board.lay_out(part if part is not None else self.game.layout(after))
         self._pause(0.2)
         self.board.hand(False)
