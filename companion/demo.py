@@ -219,6 +219,9 @@ class Director(RollingDirector, CardDirector):
 
     def _play_turn(self, stop: threading.Event) -> bool:
         referee = self.table.parts.referee
+        # The bots' draws are seeded by the plies the journal holds: let the last event's line
+        # be written first, or a turn read between the two would draw from the wrong seed.
+        self.table.wait_quiet(self.options.turn_timeout_s)
         if referee.phase is Phase.ROLL:
             return self._play_roll(stop)
         if referee.phase is Phase.RESTORE:

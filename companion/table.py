@@ -125,6 +125,8 @@ class Table:
         #: Index of the camera frame whose reading answered the last request for a frame.
         self.answered_with: int | None = None
         self._lock = threading.Lock()
+        self._quiet = threading.Condition()
+        self._handling = 0
         self._frame_wanted_after: float | None = None
         self._frames: dict[str, Frame] = {}
         self._pending_frames: list[tuple[int, Frame]] = []
@@ -194,11 +196,24 @@ class Table:
                 if self.parts.referee.phase is Phase.READING:
                     self._publish()
                 continue
+            with self._quiet:
+                self._handling += 1
             self._perform(self._handle(event))
             self._publish()
             self._save_pending_frames()
             for listener in self._listeners:
                 listener(self)
+            with self._quiet:
+                self._handling -= 1
+                self._quiet.notify_all()
+
+    def wait_quiet(self, timeout: float) -> bool:
+        """Wait until no event is being handled or waits to be (False after ``timeout``): the
+        referee's state and the journal then agree, as the control thread changes the first
+        before it writes the second. For a caller in another thread that reads both."""
+        with self._quiet:
+            return self._quiet.wait_for(
+                lambda: self._handling == 0 and self.events.empty(), timeout)
 
     def _handle(self, event: Event) -> Sequence[Effect]:
         """The referee's effects for ``event``; a HINT press is answered here, with a sentence
