@@ -84,6 +84,14 @@ class ChangeAwareCamera(Protocol):
     def wake(self) -> None: ...
 
 
+@runtime_checkable
+class LazyCameraSink(Protocol):
+    """A sink that shows the camera picture only now and then (the headless demo's, on its
+    screenshots): it is handed a way to make the latest picture, made only if it is shown."""
+
+    def show_camera_later(self, make: Callable[[], CameraView]) -> None: ...
+
+
 class SnapshotSink(Protocol):
     """Where snapshots go: the window's :class:`~companion.display.screen.Screen`, or a recorder."""
 
@@ -366,7 +374,9 @@ class Table:
         markers = self.parts.vision_config.markers
         verdict, location = self._gate.look(frame.timestamp, frame.image, markers)
         self.gate_reason = verdict.reason
-        if self.sink is not None:
+        if isinstance(self.sink, LazyCameraSink):
+            self.sink.show_camera_later(lambda: self._preview(frame, location))
+        elif self.sink is not None:
             self.sink.show_camera(self._preview(frame, location))
         if not verdict.steady:
             self._steady_reading = None

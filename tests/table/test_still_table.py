@@ -32,3 +32,30 @@ def test_a_still_table_is_not_rendered_again_until_it_changes(tmp_path):
         assert table.sim.synth.frames_read > pressed_at
     finally:
         table.close()
+
+
+def test_the_headless_screen_makes_the_camera_picture_only_for_a_screenshot(tmp_path):
+    position = GAME.new_position(2, (), seed=11)
+    table = SimTable(tmp_path, position)
+    made = []
+    try:
+        table.wait(lambda: table.table.gate_reason == "steady")
+        original = table.table._preview
+
+        def counted(frame, location):
+            made.append(frame.index)
+            return original(frame, location)
+
+        table.table._preview = counted
+        table.board.hand(True)
+        table.wait(lambda: table.table.gate_reason != "steady")
+        table.board.hand(False)
+        table.wait(lambda: table.table.gate_reason == "steady")
+        assert made == []  # frames were looked at, no picture was made
+        view = table.sink.current().camera
+        assert view is not None and made == [view.frame_number]  # made for this screenshot
+        assert view.grid_corners is not None  # the play area found in the latest frame
+        saved = table.sink.save(tmp_path / "screen.png")
+        assert saved.stat().st_size > 0 and len(made) <= 2  # once a screenshot at most
+    finally:
+        table.close()
