@@ -33,7 +33,8 @@ class SynthCamera:
     before is looked at, as a real camera exposes the next frame while the host reads the
     last: the scene of frame ``i + 1`` is taken when frame ``i`` is handed out, and taken
     again when it is asked for if the scene changed or :meth:`wake` was called since (so a
-    change or a want is seen at once); :meth:`read_taken` says when it was taken. A frame's
+    change or a want is seen at once; the frame after that one is not rendered ahead, as the
+    table is likely still being changed); :meth:`read_taken` says when it was taken. A frame's
     pixels depend on its scene and index alone, so rendering ahead changes how the work is
     spread over threads, never what a frame of a scene shows.
 
@@ -103,13 +104,18 @@ class SynthCamera:
         if self._ahead is None:
             frame, taken = self._take()()
         else:
+            stale = False
             if self._pending is None:
                 self._pending = self._ahead.submit(self._take())
             elif self._retake or self._taken_version != self._version:
                 self._pending.cancel()  # it shows the table as it was before a change or a want
                 self._pending = self._ahead.submit(self._take(self._index - 1))
+                stale = True
             self._retake = False
-            pending, self._pending = self._pending, self._ahead.submit(self._take())
+            pending = self._pending
+            # While the table is being changed, a frame rendered ahead is mostly thrown away:
+            # after a stale one, the next frame is rendered when it is asked for.
+            self._pending = None if stale else self._ahead.submit(self._take())
             frame, taken = pending.result()
         self.last_frame = frame
         return frame, taken
