@@ -107,8 +107,9 @@ def play(game: str, players: int, seed: int, plies: int | None) -> None:
     ending = ("finished" if report.finished else f"gave up: {report.gave_up}" if report.gave_up
               else f"stopped at {report.turns} plies")
     print(f"{game}, {players} seats, seed {seed}: {report.turns} plies, {ending}; "
-          f"{report.rejects} sloppy moves refused, {report.misreads} misreadings, "
-          f"{report.asks} asked")
+          f"{report.rejects} sloppy moves refused, {report.misreads} misreadings "
+          f"({report.rethrows} dice thrown again, {report.dice_wrong} recorded wrong, "
+          f"{report.takebacks} wrong moves taken back), {report.asks} asked")
     print(f"  whole game: wall {wall:.1f} s, processor {processor:.1f} s; "
           f"processor {1000 * processor / turns:.0f} ms a ply")
     calls = tally.calls
