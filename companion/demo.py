@@ -22,7 +22,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -31,9 +31,10 @@ from calibration.geometry import SEATED_MATS
 from calibration.profile import VisionProfile
 from companion.analysis.bots import Bot, bot_move, parse_bot
 from companion.analysis.search import worker_pool
-from companion.demo_board import PhysicalBoard
+from companion.demo_board import HAND_FRAMES, PhysicalBoard
 from companion.demo_cards import CardDirector, DealtCards
 from companion.demo_rolls import RollingDirector
+from companion.display.screen import save_screenshot
 from companion.games.base import Game, Move, Position
 from companion.launch import (
     GameOptions,
@@ -220,6 +221,9 @@ class Director(RollingDirector, CardDirector):
 
     def _play_turn(self, stop: threading.Event) -> bool:
         referee = self.table.parts.referee
+        # The bots' draws are seeded by the plies the journal holds: let the last event's line
+        # be written first, or a turn read between the two would draw from the wrong seed.
+        self.table.wait_quiet(self.options.turn_timeout_s)
         if referee.phase is Phase.ROLL:
             return self._play_roll(stop)
         if referee.phase is Phase.RESTORE:
@@ -336,7 +340,7 @@ class Director(RollingDirector, CardDirector):
     def _straighten(self) -> None:
         """A person's answer to a misread board: reach in and straighten the coins."""
         self.board.hand(True)
-        self._wait_frames(2)
+        self._wait_frames(HAND_FRAMES)
         self.board.straighten(self._fix_rng.randrange(1, 2**31))
         self.board.hand(False)
         self._pause(0.5)
@@ -364,7 +368,7 @@ class Director(RollingDirector, CardDirector):
         mover's own part of a move, the rest to be done by hand once the screen asks)."""
         self.board.hand(True)
         self._pause(0.4)
-        self._wait_frames(2)
+        self._wait_frames(HAND_FRAMES)
         self.board.lay_out(part if part is not None else self.game.layout(after))
         self._pause(0.2)
         self.board.hand(False)
@@ -505,6 +509,7 @@ def run_demo(
     twin = panel.twin
     colours = {str(seat.number): seat.colour for seat in parts.seats}
     camera.synth.set_scene(replace(camera.scene, image_size=options.camera_size))
+    camera.synth.render_ahead()  # the next frame renders while the table looks at the last
     board = PhysicalBoard(camera, colours, seed, referee.game.info.flat_tokens)
     board.lay_out(referee.game.layout(
         referee.position if referee.position is not None else referee.template))
@@ -515,10 +520,14 @@ def run_demo(
     if on_table is not None:
         on_table(table)
     screens = out / "screens"
+    # Screens are drawn and saved off the director's path: the snapshot is the turn's own.
+    saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo screens")
+    saved: list[Future[Path]] = []
 
     def after_turn(turn: int) -> None:
         if headless:
-            sink.save(screens / f"turn-{turn:03d}.png")
+            saved.append(saver.submit(save_screenshot, sink.current(),
+                                      screens / f"turn-{turn:03d}.png"))
 
     director = Director(table, board, lambda button: _press(twin, button), options, after_turn)
     report_box: list[DemoReport] = []
@@ -544,6 +553,9 @@ def run_demo(
         director.close()
         table.stop()
         close_quietly(parts)
+        saver.shutdown(wait=True)
+    for screen in saved:
+        screen.result()  # a screen that could not be saved says so here
     report = report_box[0] if report_box else director.report
     if (record / "journal.jsonl").exists():
         report.moves = accepted_moves(record)

@@ -16,6 +16,10 @@ from vision.camera import SimCamera
 from vision.synth.cards import PlayedCard
 from vision.synth.dice import Die
 
+#: Frames of the camera a hand stays for before it changes the board: one is enough for the
+#: steady gate to see it (and the board it leaves moves as far as the gate is concerned).
+HAND_FRAMES = 1
+
 
 class PhysicalBoard:
     """What lies on the simulated table, shown to the synthetic camera."""

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from calibration.geometry import MatGeometry, Rect
+from companion.demo_board import HAND_FRAMES
 from companion.games.base import DiceRoll, Game, Move, Position
 from companion.referee_events import Phase
 from vision.synth.dice import Die
@@ -147,7 +148,7 @@ class RollingDirector:
         """A hand over the tray picks up the last dice and throws these; then it leaves."""
         self.board.hand(True)
         self._pause(0.3)
-        self._wait_frames(2)
+        self._wait_frames(HAND_FRAMES)
         self.board.show_dice(dice)
         self._pause(0.2)
         self.board.hand(False)

@@ -51,6 +51,7 @@ class HeadlessSink:
         self._lock = threading.Lock()
         self._snapshot = Snapshot()
         self._camera: CameraView | None = None
+        self._make_camera: Callable[[], CameraView] | None = None
 
     def show(self, snapshot: Snapshot) -> None:
         with self._lock:
@@ -58,11 +59,19 @@ class HeadlessSink:
 
     def show_camera(self, view: CameraView | None) -> None:
         with self._lock:
-            self._camera = view
+            self._camera, self._make_camera = view, None
+
+    def show_camera_later(self, make: Callable[[], CameraView]) -> None:
+        """Keep a way to make the latest camera picture; it is made only for a screenshot (a
+        table hands one over every frame, screenshots are taken once a turn)."""
+        with self._lock:
+            self._make_camera = make
 
     def current(self) -> Snapshot:
         """The latest snapshot with the latest camera picture."""
         with self._lock:
+            if self._make_camera is not None:
+                self._camera, self._make_camera = self._make_camera(), None
             return replace(self._snapshot, camera=self._camera)
 
     def save(self, path: Path) -> Path:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -60,6 +60,8 @@ from vision.read import VisionConfig, read_frame_details
 PREVIEW_WIDTH = 480
 #: Longest wait between camera reopen attempts after it failed.
 CAMERA_RETRY_MAX_S = 2.0
+#: Longest wait for a still table to change before looking at the camera again.
+IDLE_WAIT_S = 1.0
 #: What a press of the panel's HINT button gets when the table has no hints.
 HINT_MESSAGE = "Hints are off at this table; start it with --hints on to ask for them."
 
@@ -71,6 +73,25 @@ class Verdict:
 
     verdict: str
     event: JournalEvent | None
+
+
+@runtime_checkable
+class ChangeAwareCamera(Protocol):
+    """A camera that knows when its picture changes (the synthetic table's): while the board
+    is still, read, and no frame is wanted, the vision loop waits for a change instead of
+    looking at frames that would only repeat the last one."""
+
+    def wait_for_change(self, timeout: float) -> bool: ...
+
+    def wake(self) -> None: ...
+
+
+@runtime_checkable
+class LazyCameraSink(Protocol):
+    """A sink that shows the camera picture only now and then (the headless demo's, on its
+    screenshots): it is handed a way to make the latest picture, made only if it is shown."""
+
+    def show_camera_later(self, make: Callable[[], CameraView]) -> None: ...
 
 
 class SnapshotSink(Protocol):
@@ -115,6 +136,8 @@ class Table:
         #: Index of the camera frame whose reading answered the last request for a frame.
         self.answered_with: int | None = None
         self._lock = threading.Lock()
+        self._quiet = threading.Condition()
+        self._handling = 0
         self._frame_wanted_after: float | None = None
         self._frames: dict[str, Frame] = {}
         self._pending_frames: list[tuple[int, Frame]] = []
@@ -188,11 +211,24 @@ class Table:
                 if self.parts.referee.phase is Phase.READING:
                     self._publish()
                 continue
+            with self._quiet:
+                self._handling += 1
             self._perform(self._handle(event))
             self._publish()
             self._save_pending_frames()
             for listener in self._listeners:
                 listener(self)
+            with self._quiet:
+                self._handling -= 1
+                self._quiet.notify_all()
+
+    def wait_quiet(self, timeout: float) -> bool:
+        """Wait until no event is being handled or waits to be (False after ``timeout``): the
+        referee's state and the journal then agree, as the control thread changes the first
+        before it writes the second. For a caller in another thread that reads both."""
+        with self._quiet:
+            return self._quiet.wait_for(
+                lambda: self._handling == 0 and self.events.empty(), timeout)
 
     def _handle(self, event: Event | HintReady) -> Sequence[Effect]:
         """The referee's effects for ``event``; a HINT press and a finished search go to the
@@ -226,6 +262,8 @@ class Table:
             elif isinstance(effect, WantFrame):
                 with self._lock:
                     self._frame_wanted_after = time.monotonic()
+                if isinstance(self.parts.camera, ChangeAwareCamera):
+                    self.parts.camera.wake()
 
     def _begin_record(self, position: Position) -> None:
         if self.parts.journal is not None:
@@ -315,6 +353,17 @@ class Table:
                 failures = 0
                 self.events.put(DeviceStatus("camera", None))
             self._look(frame, asked)
+            self._idle_while_still()
+
+    def _idle_while_still(self) -> None:
+        """Wait for the table to change while the board's still spell is read and nobody wants
+        a frame, when the camera can tell (:class:`ChangeAwareCamera`); a want wakes it."""
+        camera = self.parts.camera
+        with self._lock:
+            wanted = self._frame_wanted_after is not None
+        if (not wanted and self._steady_reading is not None
+                and isinstance(camera, ChangeAwareCamera)):
+            camera.wait_for_change(IDLE_WAIT_S)
 
     def _reopen_camera(self, failures: int) -> None:
         self.stopped.wait(min(CAMERA_RETRY_MAX_S, 0.1 * 2 ** min(failures, 5)))
@@ -334,10 +383,14 @@ class Table:
         board was already still before the press and a frame taken after it is still the same
         spell, nothing has changed since, so that reading answers without reading again.
         """
+        if frame.taken_at is not None:
+            asked = frame.taken_at  # a frame rendered ahead shows the table as it was then
         markers = self.parts.vision_config.markers
         verdict, location = self._gate.look(frame.timestamp, frame.image, markers)
         self.gate_reason = verdict.reason
-        if self.sink is not None:
+        if isinstance(self.sink, LazyCameraSink):
+            self.sink.show_camera_later(lambda: self._preview(frame, location))
+        elif self.sink is not None:
             self.sink.show_camera(self._preview(frame, location))
         if not verdict.steady:
             self._steady_reading = None

@@ -32,3 +32,21 @@ class MatNotFoundError(VisionError):
 
 class CalibrationError(VisionError):
     """A calibration that cannot learn from the frames it was given; says what to fix."""
+
+
+class CameraError(VisionError):
+    """A camera that cannot be opened or read; the message says what the user can do."""
+
+
+class EndOfFrames(CameraError):
+    """A video file or folder source that has served its last frame (and does not loop).
+
+    ``source`` names what ran out in words for a sentence ("the 3 images in shots", "the
+    video clip.avi"), and ``frames`` is how many frames it held, so that a caller can say
+    what it was still waiting for.
+    """
+
+    def __init__(self, message: str, source: str = "", frames: int = 0) -> None:
+        super().__init__(message)
+        self.source = source
+        self.frames = frames

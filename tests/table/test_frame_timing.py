@@ -83,3 +83,47 @@ def test_a_board_already_steady_is_answered_from_its_still_spell(tmp_path):
         assert table.table.answered_with < pressed_at
     finally:
         table.close()
+
+
+class LaggingCamera(ScriptedCamera):
+    """Hands each picture over one read late, stamped with when it was taken, as a camera that
+    exposes the next frame while the host reads the last (the synthetic one rendering ahead)."""
+
+    def __init__(self, pictures, current):
+        super().__init__(pictures, current)
+        self.taken = None
+
+    def read(self):
+        now = (self.pictures[self.current], time.monotonic())
+        (image, taken_at), self.taken = self.taken or now, now
+        if self.hold.is_set():
+            self.hold.clear()
+            self.holding.set()
+            self.release.wait(10)
+        time.sleep(0.01)
+        frame = Frame(image, self.index * 0.2, self.index, taken_at=taken_at)
+        self.index += 1
+        return frame
+
+
+def test_a_frame_handed_over_after_the_press_but_taken_before_never_answers_it(tmp_path):
+    position = GAME.new_position(2, (), seed=11)
+    move = single_square_move(position)
+    after = GAME.apply(position, move)
+    camera = LaggingCamera({"before": picture(position), "after": picture(after)}, "before")
+    table = SimTable(tmp_path, position, camera=camera)
+    try:
+        table.wait(lambda: table.table.gate_reason == "steady")
+        table.wait(lambda: table.table._steady_reading is not None)
+        camera.hold.set()
+        table.wait(lambda: camera.holding.is_set())  # the old board is taken, not handed over
+        camera.current = "after"
+        table.press("END1")
+        table.wait(lambda: table.referee.phase.value == "reading")
+        camera.release.set()
+        table.wait(lambda: table.verdicts)
+        # Handed over after the press, the still board's frame taken before it does not count.
+        assert table.verdicts[0].verdict == "green", table.table.snapshot.message
+        assert table.referee.position == after
+    finally:
+        table.close()

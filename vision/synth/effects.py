@@ -273,22 +273,44 @@ def _noise_bank(height: int, width: int) -> tuple[Image, Image]:
 def finish(frame: Image, light: Light, noise: float, blur: float, jpeg_quality: int,
            rng: np.random.Generator) -> Image:
     """Blur, light, glare, sensor noise and JPEG compression, in camera order."""
+    return sensor(lit(frame, light, blur), noise, jpeg_quality, rng)
+
+
+def lit(frame: Image, light: Light, blur: float) -> Image:
+    """The optics and the light of :func:`finish`: blur, then the light's gain and glare. The
+    same for every frame of a still scene, so a caller may keep it (see :func:`sensor`)."""
     height, width = frame.shape[:2]
     blurred = cv2.GaussianBlur(frame, (0, 0), blur) if blur > 0.05 else frame
     gain, glare = light_field(light, (width, height))
     result = cv2.multiply(blurred, gain, scale=1.0 / GAIN_ONE)
     if glare is not None:
         result = cv2.add(result, glare)
+    return np.asarray(result, np.uint8)
+
+
+@lru_cache(maxsize=2)
+def _scaled_noise(height: int, width: int, noise: float) -> tuple[Image, Image]:
+    """The noise bank's two parts scaled to ``noise`` (a frame takes a window of each): scaling
+    the whole bank once gives every window exactly what scaling the window would."""
+    positive, negative = _noise_bank(height, width)
+    scale = noise / _BANK_SIGMA
+    return (np.asarray(cv2.convertScaleAbs(positive, alpha=scale), np.uint8),
+            np.asarray(cv2.convertScaleAbs(negative, alpha=scale), np.uint8))
+
+
+def sensor(image: Image, noise: float, jpeg_quality: int, rng: np.random.Generator) -> Image:
+    """The sensor's part of :func:`finish` on a lit picture (:func:`lit`): noise drawn with
+    ``rng``, then JPEG compression. ``image`` is left as it was; the result is a new array."""
+    height, width = image.shape[:2]
+    result: Any = image
     if noise > 0:
-        positive, negative = _noise_bank(height, width)
+        up, down = _scaled_noise(height, width, noise)
         dy, dx = (int(value) for value in rng.integers(0, 64, 2))
-        scale = noise / _BANK_SIGMA
-        up = cv2.convertScaleAbs(positive[dy : dy + height, dx : dx + width], alpha=scale)
-        down = cv2.convertScaleAbs(negative[dy : dy + height, dx : dx + width], alpha=scale)
-        result = cv2.subtract(cv2.add(result, up), down)
+        result = cv2.subtract(cv2.add(result, up[dy : dy + height, dx : dx + width]),
+                              down[dy : dy + height, dx : dx + width])
     if 0 < jpeg_quality < 100:
         ok, encoded = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
         decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else None
         if decoded is not None:
             result = decoded
-    return np.asarray(result, np.uint8)
+    return result.copy() if result is image else np.asarray(result, np.uint8)
