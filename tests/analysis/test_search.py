@@ -80,3 +80,19 @@ def test_limits_without_a_bound_are_refused():
         SearchLimits()
     with pytest.raises(SearchError, match="at least 1 worker"):
         SearchLimits(playouts=5, workers=0)
+
+
+def test_two_workers_share_the_playouts_and_repeat_their_answer():
+    from companion.analysis.search import worker_pool
+
+    game = get_game("coin-isolation")
+    position = game.new_position(2, (), seed=6)
+    limits = SearchLimits(playouts=101, seed=4, workers=2)
+    with worker_pool(2) as pool:
+        first = search(game, position, limits, pool=pool)
+        again = search(game, position, limits, pool=pool)
+    assert first == again
+    assert first.playouts == 101
+    assert sum(estimate.visits for estimate in first.estimates) == 101
+    alone = search(game, position, SearchLimits(playouts=101, seed=4))
+    assert alone.estimates != first.estimates
