@@ -38,7 +38,7 @@ def perft(position: CoinGridPosition, depth: int) -> int:
 
 def rolled_two(position: CoinGridPosition) -> int:
     """perft 2 of a node after a roll: the quiet steps' turn starts counted once for all."""
-    reaches = step_reaches(position)
+    reaches = step_reaches(position, remembered=True)
     if not reaches:
         return count_children(play(position, PASS_MOVE))
     rewarding = STAR_ROW[other(position.to_move)] if position.supply else 0
