@@ -3,7 +3,8 @@
 
   --game coin-isolation --players 2 --games 100 --bots search,greedy --playouts 700
   --rate            first measure the search's playouts a second on this machine (1 s searches
-                    from positions of random games) and use that as --playouts
+                    from positions of random games; without hints with --no-hints) and use
+                    that as --playouts
   --no-hints        the first bot searches without the game's evaluation hints
   --against-hints   the first bot searches with hints, the second without (same playouts)
   --jobs 2          games played in that many processes at once
@@ -32,9 +33,9 @@ from companion.games import get_game
 DEFAULT_CAP = 400
 
 
-def measure_rate(name, players, seconds=1.0, positions=4):
-    """Playouts a second of a one-worker search, the median over positions of random games
-    (processor time, so other processes' load does not count)."""
+def measure_rate(name, players, seconds=1.0, positions=4, hints=True):
+    """Playouts a second of a one-worker search (with the game's hints or without), the median
+    over positions of random games (processor time, so other processes' load does not count)."""
     game = get_game(name)
     rng = random.Random(0)
     rates = []
@@ -50,7 +51,7 @@ def measure_rate(name, players, seconds=1.0, positions=4):
             else:
                 position = game.apply(position, rng.choice(game.children(position)))
         began = time.process_time()
-        result = search(game, position, SearchLimits(seconds=seconds, seed=index))
+        result = search(game, position, SearchLimits(seconds=seconds, seed=index, hints=hints))
         rates.append(result.playouts / (time.process_time() - began))
     rates.sort()
     return rates[len(rates) // 2]
@@ -131,9 +132,9 @@ def main():
     game = get_game(args.game)
     playouts = args.playouts
     if args.rate:
-        rate = measure_rate(args.game, args.players)
+        rate = measure_rate(args.game, args.players, hints=not args.no_hints)
         print(f"{args.game}: {rate:.0f} playouts a second of processor time (median of 4 "
-              "one-second searches)", flush=True)
+              f"one-second searches{' without hints' if args.no_hints else ''})", flush=True)
         playouts = max(1, round(rate))
     names = [parse_bot(text) for text in args.bots.split(",")]
     bots = [(Bot(bot.kind, bot.seconds, playouts) if bot.kind == "search" and playouts
