@@ -6,7 +6,9 @@ Gems are captured from the opponent's side, so each seat expects its cup plus
 :data:`OPPONENT_SIDE_SHARE` of the gems in the opponent's pits and the rest of those in its own;
 the estimate is a logistic of the difference with scale :data:`SCALE` points. A seat with 20
 points (:data:`~companion.games.shakala.position.WIN_POINTS`) whose opponent cannot reach 20 even
-with every gem left has won whatever happens: whoever empties the other, the seat wins.
+with every gem left wins whatever happens (whoever empties the other), but only once the game
+ends, so such a position scores :data:`DECIDED` and not 1: the search still prefers ending the
+game now to sowing on.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ PLAYOUT_PLIES = 8
 OPPONENT_SIDE_SHARE = 0.6
 #: A lead of this many expected points makes a seat about e times likelier to win.
 SCALE = 4.0
+#: The chance given to a seat that has won unless the game never ends.
+DECIDED = 0.8
 
 
 def expected_points(position: ShakalaPosition, player: int) -> float:
@@ -40,7 +44,7 @@ def win_chances(position: Position) -> dict[int, float]:
     for player in (1, 2):
         opponent = other(player)
         if position.points(player) >= WIN_POINTS > position.points(opponent) + left:
-            return {player: 1.0, opponent: 0.0}
+            return {player: DECIDED, opponent: 1.0 - DECIDED}
     lead = expected_points(position, 1) - expected_points(position, 2)
     south = 1.0 / (1.0 + math.exp(-lead / SCALE))
     return {1: south, 2: 1.0 - south}
