@@ -59,7 +59,7 @@ def shakala_with_captures(captor: int, pits: range) -> ShakalaPosition:
 @pytest.mark.parametrize("captor", [1, 2])
 def test_shakala_favours_the_seat_with_more_points_but_does_not_call_it_won(captor):
     opponent_pits = side_pits(3 - captor)
-    position = shakala_with_captures(captor, opponent_pits[4:6])   # two gems: 4 + 3 points
+    position = shakala_with_captures(captor, opponent_pits[6:8])   # two gems: 2 + 1 points
     chances = shakala_hints.win_chances(position)
     assert 0.5 < chances[captor] < 0.95
     assert chances[captor] + chances[3 - captor] == pytest.approx(1.0)

@@ -29,7 +29,7 @@ RESERVE_COIN = 0.5
 #: The bonus per rank a piece stands from its own star row.
 ADVANCE_PER_RANK = 0.03
 #: A material ratio of r gives the ahead seat a chance of r ** (1 / SCALE) to 1.
-SCALE = 0.35
+SCALE = 0.12
 
 
 def piece_value(piece: Piece) -> float:

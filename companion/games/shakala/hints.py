@@ -22,9 +22,9 @@ from companion.games.shakala.position import WIN_POINTS, ShakalaPosition
 #: Plies a playout runs before it is scored (a random Shakala game runs hundreds).
 PLAYOUT_PLIES = 8
 #: The share of the gems on a seat's opponent's side that seat is expected to capture.
-OPPONENT_SIDE_SHARE = 0.6
+OPPONENT_SIDE_SHARE = 0.55
 #: A lead of this many expected points makes a seat about e times likelier to win.
-SCALE = 4.0
+SCALE = 1.5
 #: The chance given to a seat that has won unless the game never ends.
 DECIDED = 0.8
 
