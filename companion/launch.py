@@ -23,9 +23,10 @@ from calibration.profile import VisionProfile, square_mm_for
 from companion.display.screen import Screen, save_screenshot
 from companion.display.snapshot import CameraView, Snapshot
 from companion.games import Game, Position, get_game
+from companion.games.base import Move
 from companion.panel.driver import Panel, open_panel
 from companion.record.journal import JournalWriter, read_journal
-from companion.record.replay import replay
+from companion.record.replay import GameTimeline, replay
 from companion.referee import Phase, Referee
 from companion.screen_view import SeatView, default_seats, game_mat
 from companion.table import Table, TableParts
@@ -131,8 +132,20 @@ def resumed_referee(folder: Path) -> tuple[Referee, JournalWriter, int]:
         if step.event.move is not None
     ]
     position = _record_missing_passes(game, timeline.final, journal, moves)
-    referee = Referee(game, position, position=position, moves_played=moves)
+    referee = Referee(game, position, position=position, moves_played=moves,
+                      last_move=_last_move(game, timeline))
     return referee, journal, timeline.header.players
+
+
+def _last_move(game: Game, timeline: GameTimeline) -> Move | None:
+    """The last standing move of ``timeline`` (a pass is no move), to draw its path again."""
+    for step in reversed(timeline.standing_steps()):
+        if step.event.kind == "move" and step.event.move is not None:
+            try:
+                return game.parse_move(step.event.move)
+            except ValueError:
+                return None
+    return None
 
 
 def say_where_the_tail_went(journal: JournalWriter, command: str) -> None:

@@ -98,6 +98,7 @@ class _State:
     card_rejected: Observation | None = None
     last_seen: Observation | None = None
     rolls_shown: tuple[RollShown, ...] = ()
+    resumed_path: tuple[str, ...] = ()
 
 
 class Referee(RollingReferee, CardReferee):
@@ -111,10 +112,12 @@ class Referee(RollingReferee, CardReferee):
         moves_played: Sequence[str] = (),
         dice: random.Random | None = None,
         rolls: random.Random | None = None,
+        last_move: Move | None = None,
     ) -> None:
         """``template`` gives players, variants and sides for a layout read at setup.
 
-        A ``position`` (resuming a game) skips setup; ``moves_played`` fills the list of moves.
+        A ``position`` (resuming a game) skips setup; ``moves_played`` fills the list of moves
+        and ``last_move``, the last move played before, is drawn as the last move's path.
         With ``dice`` the companion rolls at chance nodes whatever is pressed; without, the
         players roll real dice for the camera, press ROLL for the companion's own random roll,
         or enter their roll (see :mod:`companion.referee_rolls`). ``rolls`` is the random source
@@ -128,6 +131,7 @@ class Referee(RollingReferee, CardReferee):
         if position is not None:
             self._state.position = position
             self._state.log = list(moves_played)
+            self._state.resumed_path = last_move.regions() if last_move is not None else ()
             self._begin_turn("Game resumed.")
             self._await_roll()
 
@@ -204,10 +208,15 @@ class Referee(RollingReferee, CardReferee):
                           and state.phase is Phase.ROLL else None),
             facts=self._facts(),
             candidate_labels=labels if listing else (),
-            last_path=(state.history[-1].move.regions()
-                       if state.history and playing and not listing else ()),
+            last_path=self._last_path() if playing and not listing else (),
             rolls_shown=state.rolls_shown,
         )
+
+    def _last_path(self) -> tuple[str, ...]:
+        """The regions of the last move accepted, or of the last one before a resume."""
+        if self._state.history:
+            return self._state.history[-1].move.regions()
+        return self._state.resumed_path
 
     # Events -------------------------------------------------------------------------------------
 
