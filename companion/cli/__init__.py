@@ -3,19 +3,20 @@
 Every module here that defines ``register(subparsers)`` adds its subcommand and sets ``func`` on its
 parser to a function ``(args) -> int``. Command modules import only the standard library at the top,
 and import heavy parts (OpenCV, pygame) inside their run function, so `companion rules ...` starts
-fast. Expected failures (:class:`~contract.errors.CompanionError`) become one line on stderr and
-exit code 2; nothing expected ever prints a traceback.
+fast; a command line that names its command builds that command's parser alone, and help texts
+that list every game are made only when help is shown (:func:`help_later`). Expected failures
+(:class:`~contract.errors.CompanionError`) become one line on stderr and exit code 2; nothing
+expected ever prints a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import os
 import sys
-import textwrap
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from companion import __version__
 from contract.errors import CompanionError
@@ -36,6 +37,8 @@ def variants_epilog() -> str:
     """The variants of every game, one line each, from each game's declared
     :attr:`~companion.games.base.GameInfo.variants` (for the help of the commands that take
     ``--variants``; print it with :class:`ListFormatter`)."""
+    import textwrap
+
     from companion.games import game_names, get_game
 
     lines = ["variants (--variants NAME,NAME,...; any combination):"]
@@ -83,6 +86,17 @@ class OneLineParser(argparse.ArgumentParser):
     of argparse's usage block: :meth:`error` raises :class:`UsageError` for :func:`main`.
     Subcommand parsers inherit the class."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Texts to fill in before the help is shown: (object, attribute, maker); see help_later.
+        self.texts_later: list[tuple[object, str, Callable[[], str]]] = []
+
+    def format_help(self) -> str:
+        while self.texts_later:
+            target, attribute, make = self.texts_later.pop(0)
+            setattr(target, attribute, make())
+        return super().format_help()
+
     def error(self, message: str) -> NoReturn:
         option, _, rest = message.removeprefix("argument ").partition(": ")
         if message.startswith("argument ") and rest.startswith(option.split("/")[0]):
@@ -90,19 +104,49 @@ class OneLineParser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every command module's subcommand registered."""
+def help_later(parser: argparse.ArgumentParser, target: object, attribute: str,
+               make: Callable[[], str]) -> None:
+    """Set ``target.attribute`` (``parser``'s epilog, the help of one of its arguments) to
+    ``make()`` when ``parser``'s help is shown, not before: the texts that list every game's
+    players or variants import every game, which a command that only runs needs not."""
+    if isinstance(parser, OneLineParser):
+        parser.texts_later.append((target, attribute, make))
+    else:
+        setattr(target, attribute, make())
+
+
+def game_help_later(parser: argparse.ArgumentParser, players: argparse.Action) -> None:
+    """Give ``parser`` the epilog listing every game's variants and its ``--players`` argument
+    the help naming each game's range, both made when the help is shown."""
+    help_later(parser, parser, "epilog", variants_epilog)
+    help_later(parser, players, "help", players_help)
+
+
+def command_modules() -> list[str]:
+    """The names of this package's modules, sorted: each command's module is named after it."""
+    folder = os.path.dirname(__file__)
+    return sorted(name.removesuffix(".py") for name in os.listdir(folder)
+                  if name.endswith(".py") and not name.startswith("_"))
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every command module's subcommand registered, or only
+    ``command``'s when that names a command: running one command needs no other's parser,
+    and building them all imports more than `companion rules` needs."""
     parser = OneLineParser(
         prog="companion",
         description="Referee, monitor and game record for coin games played on a real table.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
-        if module_info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        register = getattr(module, "register", None)
+    names = command_modules()
+    if command in names:
+        register = getattr(importlib.import_module(f"{__name__}.{command}"), "register", None)
+        if register is not None:
+            register(subparsers)
+            return parser
+    for name in names:
+        register = getattr(importlib.import_module(f"{__name__}.{name}"), "register", None)
         if register is not None:
             register(subparsers)
     return parser
@@ -110,7 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv[0] if argv else None)
     try:
         args = parser.parse_args(argv)
     except UsageError as error:
