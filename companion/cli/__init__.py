@@ -22,6 +22,8 @@ from companion import __version__
 from contract.errors import CompanionError
 
 EXIT_USAGE = 2
+#: The width of the help formatters argparse makes only to check an argument or name a list.
+CHECKING_WIDTH = 80
 
 
 def players_help() -> str:
@@ -84,12 +86,38 @@ class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr and exit code 2, like every
     other expected error (``companion demo: --sloppy 5 is out of range; use 0 to 1``), instead
     of argparse's usage block: :meth:`error` raises :class:`UsageError` for :func:`main`.
-    Subcommand parsers inherit the class."""
+    Subcommand parsers inherit the class.
+
+    argparse makes a help formatter for every argument added, only to check it, and one for
+    every subcommand list, only to name it; here those are given a width, so that only help
+    and usage actually shown ask the terminal for its width (which imports shutil: a few
+    percent of a `companion rules` command)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.checking = False
         super().__init__(*args, **kwargs)
         #: Texts to fill in before the help is shown: (object, attribute, maker); see help_later.
         self.texts_later: list[tuple[object, str, Callable[[], str]]] = []
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        self.checking = True
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self.checking = False
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        self.checking = True
+        try:
+            return super().add_subparsers(**kwargs)
+        finally:
+            self.checking = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        made = self.formatter_class
+        if self.checking and isinstance(made, type) and issubclass(made, argparse.HelpFormatter):
+            return made(prog=self.prog, width=CHECKING_WIDTH)
+        return super()._get_formatter()
 
     def format_help(self) -> str:
         while self.texts_later:
