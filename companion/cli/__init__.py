@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from companion import __version__
+from companion.startup import defer_inspect
 from contract.errors import CompanionError
 
 EXIT_USAGE = 2
@@ -182,6 +183,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    defer_inspect()
     if argv is None:
         argv = sys.argv[1:]
     parser = build_parser(argv[0] if argv else None)

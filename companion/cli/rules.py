@@ -153,7 +153,8 @@ CALIBRATION_S = 0.5
 #: The walks stop after this many lines when they expect the depth within QUICK_S seconds.
 FEW_WALKS = 4
 QUICK_S = 1.0
-#: Perft is timed ply by ply first while each next ply is expected within this many seconds.
+#: Perft is timed ply by ply first while each next ply is expected within this many seconds,
+#: and a depth expected within it (a hundredth of SLOW_PERFT_S) needs no better estimate.
 DEEPENING_S = 0.1
 
 
@@ -210,15 +211,21 @@ def perft_seconds(game: Any, position: Any, depth: int, budget_s: float = 1.0) -
 
 def deepening_seconds(game: Any, position: Any, depth: int) -> float | None:
     """A rough time for perft to ``depth`` (3 or more) from perft itself, run and timed one ply
-    deeper at a time up to ``depth - 1`` and scaled by the tree's growth over the last ply
-    timed; None when a ply before ``depth`` is expected to take more than :data:`DEEPENING_S`
-    (the time of the ply before times that growth). Small trees, the most common, are settled
-    by a fraction of their own count instead of the walks' lines of play and applied moves.
+    deeper at a time and scaled by the tree's growth over the last ply timed, as if it grew
+    alike below: it stops as soon as that says the whole depth takes at most
+    :data:`DEEPENING_S` (a hundredth of the time that is announced), and gives None when the
+    next ply alone is expected to take more. Small trees, the most common, are settled by a
+    fraction of their own count instead of the walks' lines of play and applied moves.
     Processor time, which other programs on a busy machine do not inflate, decides."""
     above, leaves, took = 0, 1, 0.0
     for ply in range(1, depth):
-        if ply > 1 and took * leaves / max(above, 1) > DEEPENING_S:
-            return None
+        if ply > 1:
+            growth = leaves / max(above, 1)
+            expected = took * growth ** (depth - ply + 1)
+            if expected <= DEEPENING_S:
+                return expected
+            if took * growth > DEEPENING_S:
+                return None
         start = time.process_time()
         above, leaves = leaves, game.perft(position, ply)
         took = time.process_time() - start
