@@ -92,6 +92,7 @@ def test_unknown_keywords_and_references_are_left_to_jsonschema():
     assert matches("a", {"format": "email"}, load) is None
     assert matches(1, {"$ref": "https://example.com/schema"}, load) is None
     assert matches(1, {"$ref": "#anchor"}, load) is None
+    assert matches(1, {"$ref": ["#/$defs"]}, load) is None
     assert matches(1, {"$ref": "urn:coin-table-companion:schema:nothing"}, load) is None
     assert matches([1.0, 1], {"uniqueItems": True}, load) is None
     assert matches(1, {"$ref": "urn:coin-table-companion:schema:position-coin-isolation#/$defs/"

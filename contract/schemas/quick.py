@@ -67,6 +67,8 @@ class _Checker:
 
     def __init__(self, load: Callable[[str], Mapping[str, Any]]) -> None:
         self.load = load
+        #: Each $ref followed, by (its document, its text): a position's squares repeat them.
+        self.resolved: dict[tuple[int, str], tuple[Any, Mapping[str, Any]]] = {}
 
     def valid(self, data: Any, schema: Any, root: Mapping[str, Any]) -> bool:
         """``data`` against ``schema``, a (sub)schema of the document ``root``."""
@@ -91,6 +93,14 @@ class _Checker:
     def ref(self, data: Any, value: Any, root: Mapping[str, Any]) -> bool:
         if not isinstance(value, str):
             raise Unsure
+        key = (id(root), value)
+        found = self.resolved.get(key)
+        if found is None:
+            found = self.resolved[key] = self.resolve(value, root)
+        return self.valid(data, *found)
+
+    def resolve(self, value: str, root: Mapping[str, Any]) -> tuple[Any, Mapping[str, Any]]:
+        """The schema a ``$ref`` names, and the document it lies in."""
         address, _, pointer = value.partition("#")
         if address:
             prefix = "urn:coin-table-companion:schema:"
@@ -110,7 +120,7 @@ class _Checker:
             if part not in target:
                 raise Unsure
             target = target[part]
-        return self.valid(data, target, root)
+        return target, root
 
 
 def _type(checker: _Checker, data: Any, value: Any, schema: Any, root: Any) -> bool:
