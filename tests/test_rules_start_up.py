@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli.rules import DEEPENING_S, perft_seconds
+from bench.bench_perft_process import golden
+from companion.cli.rules import QUICK_S, SLOW_PERFT_S, perft_seconds
 from companion.games import get_game
 
 #: Never imported by `rules perft` on a right Coin Isolation file; why, beside each.
@@ -75,8 +76,17 @@ def test_a_small_tree_is_estimated_without_playing_a_move():
             return super().apply(position, move)
 
     position = game.new_position(2, (), 2)
-    assert perft_seconds(Counting(), position, 4) <= DEEPENING_S
+    assert perft_seconds(Counting(), position, 4) < QUICK_S
     assert applied == []
+
+
+def test_a_long_depth_is_still_announced_where_rolls_and_moves_alternate():
+    """Coin Grid's start grows 114, 6, 114, 6 and 132 times a ply (a roll, then a move): timed
+    ply by ply, the last ply's growth alone would call depth 6 (370 million leaves, about a
+    minute) quick."""
+    game = get_game("coin-grid")
+    position = game.position_from_json(golden("coin-grid", "start/start"))
+    assert perft_seconds(game, position, 6) > SLOW_PERFT_S
 
 
 def test_deferred_inspect_is_the_real_one_when_used():

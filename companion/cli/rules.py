@@ -153,8 +153,7 @@ CALIBRATION_S = 0.5
 #: The walks stop after this many lines when they expect the depth within QUICK_S seconds.
 FEW_WALKS = 4
 QUICK_S = 1.0
-#: Perft is timed ply by ply first while each next ply is expected within this many seconds,
-#: and a depth expected within it (a hundredth of SLOW_PERFT_S) needs no better estimate.
+#: Perft is timed ply by ply first while each next ply is expected within this many seconds.
 DEEPENING_S = 0.1
 
 
@@ -211,27 +210,24 @@ def perft_seconds(game: Any, position: Any, depth: int, budget_s: float = 1.0) -
 
 def deepening_seconds(game: Any, position: Any, depth: int) -> float | None:
     """A rough time for perft to ``depth`` (3 or more) from perft itself, run and timed one ply
-    deeper at a time and scaled by the tree's growth over the last ply timed, as if it grew
-    alike below: it stops as soon as that says the whole depth takes at most
-    :data:`DEEPENING_S` (a hundredth of the time that is announced), and gives None when the
-    next ply alone is expected to take more. Small trees, the most common, are settled by a
-    fraction of their own count instead of the walks' lines of play and applied moves.
+    deeper at a time up to ``depth - 1`` and scaled by the tree's growth over the last plies
+    timed (the larger of the last two: where chance and choice alternate, as in Coin Grid, a
+    roll's ply grows the tree far less than a move's); None when the next ply alone is
+    expected to take more than :data:`DEEPENING_S`. Small trees, the most common, are settled
+    by a fraction of their own count instead of the walks' lines of play and applied moves.
     Processor time, which other programs on a busy machine do not inflate, decides."""
-    above, leaves, took = 0, 1, 0.0
+    growths, leaves, took = [0.0], 1, 0.0
     for ply in range(1, depth):
-        if ply > 1:
-            growth = leaves / max(above, 1)
-            expected = took * growth ** (depth - ply + 1)
-            if expected <= DEEPENING_S:
-                return expected
-            if took * growth > DEEPENING_S:
-                return None
+        if ply > 1 and took * max(growths[-2:]) > DEEPENING_S:
+            return None
         start = time.process_time()
-        above, leaves = leaves, game.perft(position, ply)
+        count = game.perft(position, ply)
         took = time.process_time() - start
-        if not leaves:
+        if not count:
             return took
-    return took * leaves / max(above, 1)
+        growths.append(count / leaves)
+        leaves = count
+    return took * max(growths[-2:])
 
 
 def _walk_seconds(game: Any, position: Any, depth: int, rng: Random
