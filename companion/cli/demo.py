@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.cli import ListFormatter, players_help, variants_epilog
+from companion.cli import ListFormatter, game_help_later
 from companion.cli.numbers import number
 
 if TYPE_CHECKING:
@@ -24,10 +24,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Bots play a whole game on a synthetic table: the synthetic camera renders "
         "the board, the software panel presses the buttons, and the real referee, vision, "
         "screen and game record do the rest. Sloppy moves show the reject path.",
-        formatter_class=ListFormatter, epilog=variants_epilog(),
+        formatter_class=ListFormatter,
     )
     parser.add_argument("--game", default="coin-isolation", help="game to play")
-    parser.add_argument("--players", type=int, default=2, help=players_help())
+    players = parser.add_argument("--players", type=int, default=2)
+    game_help_later(parser, players)
     parser.add_argument("--variants", default="",
                         help="comma-separated variants, e.g. diagonal (listed below)")
     parser.add_argument("--seed", type=number("--seed", 0, integer=True), default=1,

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.cli import ListFormatter, players_help, variants_epilog
+from companion.cli import ListFormatter, game_help_later
 from companion.cli.numbers import number
 
 if TYPE_CHECKING:
@@ -25,14 +25,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Reads the board through the camera, takes turn presses from the panel (or "
         "the keyboard: 1-4 end a turn, u undo, space select, enter confirm), checks every move "
         "and records the game.",
-        formatter_class=ListFormatter, epilog=variants_epilog(),
+        formatter_class=ListFormatter,
     )
     parser.add_argument("--camera", default="0", help="camera URL: 0, /dev/video2, file://DIR, "
                         "a video file, or sim://")
     parser.add_argument("--panel", default=None,
                         help="panel URL: /dev/ttyACM0, auto or sim:// (default: the keyboard)")
     parser.add_argument("--game", default="coin-isolation", help="game to referee")
-    parser.add_argument("--players", type=int, default=2, help=players_help())
+    players = parser.add_argument("--players", type=int, default=2)
+    game_help_later(parser, players)
     parser.add_argument("--variants", default="",
                         help="comma-separated variants, e.g. diagonal (listed below)")
     parser.add_argument("--profile", type=Path, default=None,

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from collections.abc import Iterator
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.cli import ListFormatter, players_help, variants_epilog
+from companion.cli import ListFormatter, game_help_later
 from companion.cli.numbers import number
+
+if TYPE_CHECKING:
+    from random import Random
 
 DEFAULT_GAME = "coin-isolation"
 
@@ -29,9 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     new = actions.add_parser("new", help="print a random starting position as JSON",
                              description="Print a random starting position as JSON.",
-                             formatter_class=ListFormatter, epilog=variants_epilog())
+                             formatter_class=ListFormatter)
     new.add_argument("--game", default=DEFAULT_GAME, help="game name (default: %(default)s)")
-    new.add_argument("--players", type=int, default=2, help=players_help())
+    game_help_later(new, new.add_argument("--players", type=int, default=2))
     new.add_argument(
         "--variants", default="", help="comma-separated variants, e.g. diagonal,greedy (listed "
         "below)"
@@ -151,6 +153,8 @@ CALIBRATION_S = 0.5
 #: The walks stop after this many lines when they expect the depth within QUICK_S seconds.
 FEW_WALKS = 4
 QUICK_S = 1.0
+#: Perft is timed ply by ply first while each next ply is expected within this many seconds.
+DEEPENING_S = 0.1
 
 
 def run_perft(args: argparse.Namespace) -> int:
@@ -175,17 +179,24 @@ def run_perft(args: argparse.Namespace) -> int:
 
 def perft_seconds(game: Any, position: Any, depth: int, budget_s: float = 1.0) -> float:
     """A rough time for perft to ``depth``: the mean of Knuth's estimate over random lines of
-    play (at most :data:`WALKS`, for about ``budget_s`` seconds; always one). 0 below depth 2,
+    play (at most :data:`WALKS`, for about ``budget_s`` seconds; always one, and only one at
+    depth 2, where every line is the same sample of the root's children). 0 below depth 2,
     where the count is the whole job. Where that estimate says perft one ply shallower takes
     at most :data:`CALIBRATION_S`, that perft is run and timed instead, and scaled by the
     estimated growth of the tree over the last ply: engines that make their last plies cheap
-    (bulk counting, remembered subtrees) are then not taken for slow."""
+    (bulk counting, remembered subtrees) are then not taken for slow. A depth that
+    :func:`deepening_seconds` finds plainly quick is settled without the walks."""
     if depth < 2:
         return 0.0
+    quick = deepening_seconds(game, position, depth) if depth > 2 else None
+    if quick is not None and quick < QUICK_S:
+        return quick
+    import random
+
     rng = random.Random(0)
     began = time.perf_counter()
     walks = [_walk_seconds(game, position, depth, rng)]
-    while len(walks) < WALKS and time.perf_counter() - began < budget_s:
+    while depth > 2 and len(walks) < WALKS and time.perf_counter() - began < budget_s:
         if len(walks) >= FEW_WALKS and sum(walk[0] for walk in walks) < QUICK_S * len(walks):
             break  # plainly quick: the timed perft below settles it
         walks.append(_walk_seconds(game, position, depth, rng))
@@ -197,7 +208,29 @@ def perft_seconds(game: Any, position: Any, depth: int, budget_s: float = 1.0) -
     return (time.perf_counter() - start) * leaves / above
 
 
-def _walk_seconds(game: Any, position: Any, depth: int, rng: random.Random
+def deepening_seconds(game: Any, position: Any, depth: int) -> float | None:
+    """A rough time for perft to ``depth`` (3 or more) from perft itself, run and timed one ply
+    deeper at a time up to ``depth - 1`` and scaled by the tree's growth over the last plies
+    timed (the larger of the last two: where chance and choice alternate, as in Coin Grid, a
+    roll's ply grows the tree far less than a move's); None when the next ply alone is
+    expected to take more than :data:`DEEPENING_S`. Small trees, the most common, are settled
+    by a fraction of their own count instead of the walks' lines of play and applied moves.
+    Processor time, which other programs on a busy machine do not inflate, decides."""
+    growths, leaves, took = [0.0], 1, 0.0
+    for ply in range(1, depth):
+        if ply > 1 and took * max(growths[-2:]) > DEEPENING_S:
+            return None
+        start = time.process_time()
+        count = game.perft(position, ply)
+        took = time.process_time() - start
+        if not count:
+            return took
+        growths.append(count / leaves)
+        leaves = count
+    return took * max(growths[-2:])
+
+
+def _walk_seconds(game: Any, position: Any, depth: int, rng: Random
                   ) -> tuple[float, float, float]:
     """One random line of play from ``position`` as an estimate of perft's time (Knuth 1975),
     with the estimated nodes one ply above the leaves and the leaves: the branching met at

@@ -10,21 +10,23 @@ any move.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from fractions import Fraction
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from contract.errors import CompanionError
-from contract.observation import Observation
 from contract.schemas import check, load_schema
-from contract.table_state import TableState
 from contract.user_files import parse_json
+
+if TYPE_CHECKING:  # only named in signatures: the pure rules commands need not load them
+    from fractions import Fraction
+
+    from contract.observation import Observation
+    from contract.table_state import TableState
 
 
 def counted_perft(position: Any, depth: int, children: Callable[[Any], Iterable[Any]],
@@ -96,6 +98,8 @@ class Position(ABC):
 
     def state_hash(self) -> str:
         """A short stable hex hash of :meth:`canonical_json`, used by the game journal."""
+        import hashlib
+
         return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:16]
 
 

@@ -7,7 +7,8 @@ check becomes one sentence naming the field, as the command line shows every exp
 ``profile 'p.json' has 'coins' = 'nope', not a list`` (see :func:`describe_error`), never
 jsonschema's own report, which dumps the whole schema and instance.
 
-``jsonschema`` is imported on first use, so commands that never check a file do not pay for it.
+``jsonschema`` is imported on first use, and only for data that :mod:`contract.schemas.quick`
+does not find right, so commands that read right files do not pay for it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contract.errors import CompanionError
@@ -50,7 +51,7 @@ def load_schema(name: str) -> dict[str, Any]:
     """The schema called ``name`` (one of :data:`SCHEMA_NAMES`), read from the package."""
     if name not in SCHEMA_NAMES:
         raise SchemaError(f"there is no schema {name!r}; known: {', '.join(SCHEMA_NAMES)}")
-    text = resources.files(__name__).joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
+    text = Path(__file__).with_name(f"{name}.schema.json").read_text(encoding="utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
 
@@ -68,7 +69,13 @@ def check(
 
 def first_error(data: Any, schema: str | Mapping[str, Any]) -> ValidationError | None:
     """The most telling way ``data`` fails ``schema`` (jsonschema's best match), or None. An
-    unknown field is reported before a missing one: it is most often a misspelt name."""
+    unknown field is reported before a missing one: it is most often a misspelt name. Data
+    that :func:`~contract.schemas.quick.matches` finds right needs no jsonschema at all."""
+    from contract.schemas.quick import matches
+
+    if matches(data, load_schema(schema) if isinstance(schema, str) else schema,
+               load_schema) is True:
+        return None
     from jsonschema.exceptions import best_match, by_relevance
 
     key = by_relevance(strong=frozenset({"additionalProperties"}))

@@ -54,7 +54,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.games.base import (
     Game,
@@ -91,8 +91,10 @@ from companion.games.coin_isolation.search import (
 )
 from companion.games.coin_isolation.text import draw_position
 from companion.games.coin_isolation.variant_notes import VARIANT_NOTES
-from contract.observation import Observation
-from contract.table_state import TableState
+
+if TYPE_CHECKING:  # the pure rules commands need no table
+    from contract.observation import Observation
+    from contract.table_state import TableState
 
 __all__ = ["VARIANTS", "CoinIsolation", "CoinIsolationMove", "CoinIsolationPosition"]
 
@@ -211,6 +213,8 @@ class CoinIsolation(Game):
     def layout(self, position: Position) -> TableState:
         """Each square's stack, bottom to top, and each pawn on its square, labelled by its
         player's number."""
+        from contract.table_state import TableState
+
         position = _position(position)
         stacks = {SQUARE_NAMES[index]: stack for index, stack in enumerate(position.squares)}
         pawns = {str(player): None if square is None else SQUARE_NAMES[square]

@@ -18,7 +18,6 @@ neighbours in the tree mostly leave the player's region untouched. The plain gen
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from companion.games.coin_isolation.board import (
@@ -55,9 +54,10 @@ class Node(NamedTuple):
     passes: int
 
 
-@dataclass(frozen=True)
-class Rules:
-    """What stays fixed over a perft: first rows by player, adjacency and the take rules."""
+class Rules(NamedTuple):
+    """What stays fixed over a perft: first rows by player, adjacency and the take rules (a
+    named tuple, like :class:`Node`: cheaper to define than a dataclass, for a command that
+    starts, counts and ends in milliseconds)."""
 
     first_rows: tuple[int, ...]
     diagonal: bool
@@ -169,7 +169,8 @@ class PlainCounter:
         source = node.pawns[node.mover]
         free_after = FULL ^ (pawns if source is None else pawns ^ (1 << source))
         next_starts = self.starts(node.pawns, following)
-        unchanged = [self.type_count(next_starts, mask & free_after) for mask in node.masks]
+        type_count = self.type_count
+        unchanged = [type_count(next_starts, mask & free_after) for mask in node.masks]
         everything = sum(unchanged)
         starts, total, moved = self.starts(node.pawns, node.mover), 0, False
         for index, mask in enumerate(node.masks):
@@ -177,10 +178,18 @@ class PlainCounter:
             if not starts & allowed:
                 continue
             others = everything - unchanged[index]
+            # What mask_after makes of the mask, the target aside: the following player's
+            # pawn stands on the target, so whether it keeps a coin of this type is no matter.
+            moved = True
+            if not next_starts & mask & free_after:
+                # The following player cannot start a path of this type after any of these
+                # moves (a move only takes squares away from it): count the moves at once.
+                total += type_count(starts, allowed) * (others or 1)
+                continue
+            emptied = mask if self.cleanup else node.single
             for visited, target in states(starts, allowed, self.adjacent):
-                moved = True
-                after = self.mask_after(node, mask, visited, target) & free_after
-                total += others + self.type_count(next_starts, after & ~(1 << target)) or 1
+                after = (mask ^ (visited & emptied)) & free_after & ~target
+                total += others + type_count(next_starts, after) or 1
         if moved:
             return total
         if node.passes + 1 >= self.players:
@@ -206,7 +215,7 @@ class PlainCounter:
                 continue
             for visited, target in states(starts, allowed, self.adjacent):
                 moved = True
-                yield self.child(node, index, visited, target)
+                yield self.child(node, index, visited, target.bit_length() - 1)
         if not moved:
             yield node._replace(mover=(node.mover + 1) % self.players, passes=node.passes + 1)
 
@@ -246,14 +255,14 @@ def pawn_mask(pawns: tuple[int | None, ...]) -> int:
 
 def states(starts: int, allowed: int, adjacent: tuple[int, ...]) -> Iterator[tuple[int, int]]:
     """Every distinct (path squares, target) state of paths from ``starts`` through
-    ``allowed``, as (bitboard, square index), breadth first by path length."""
+    ``allowed``, as (bitboard, the target's bit), breadth first by path length."""
     layer: dict[int, int] = {}
     begin = starts & allowed
     while begin:
         low = begin & -begin
         begin ^= low
         layer[low] = low
-        yield low, low.bit_length() - 1
+        yield low, low
     while layer:
         following: dict[int, int] = {}
         for visited, ends in layer.items():
@@ -269,7 +278,7 @@ def states(starts: int, allowed: int, adjacent: tuple[int, ...]) -> Iterator[tup
                     known = following.get(grown, 0)
                     if not known & bit:
                         following[grown] = known | bit
-                        yield grown, bit.bit_length() - 1
+                        yield grown, bit
         layer = following
 
 

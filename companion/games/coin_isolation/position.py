@@ -27,7 +27,6 @@ smallest on top (a stack read in another order is put in that order).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -216,6 +215,8 @@ def random_position(
     players: int, variants: Sequence[str] = (), seed: int | None = None
 ) -> CoinIsolationPosition:
     """A random starting layout, one coin a square, pawns off the board, player 1 to move."""
+    import random  # here: reading a position, as the rules commands do, needs no dice
+
     if players not in DEFAULT_SIDES:
         raise PositionError(f"Coin Isolation is for 2 to 4 players, not {players}")
     canonical = normalise_variants(variants)
