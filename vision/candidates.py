@@ -333,12 +333,20 @@ def select_coins(
     usable = (among & (candidates.region >= 0) & (presence >= accept_level(config))
               & (candidates.diameters_mm > least_mm) & (candidates.diameters_mm < most_mm))
     chosen: list[int] = [] if kept is None else [int(index) for index in kept]
-    for index in np.flatnonzero(usable)[np.argsort(-candidates.agreement[usable])]:
-        centre = candidates.centres_mm[index]
-        reach = config.apart_share * candidates.diameters_mm[index] / 2
-        if all(math.dist(centre, candidates.centres_mm[other]) >= reach for other in chosen):
-            chosen.append(int(index))
-    return np.array(sorted(chosen), np.intp)
+    order = np.flatnonzero(usable)[np.argsort(-candidates.agreement[usable])]
+    if not len(order):
+        return np.array(sorted(chosen), np.intp)
+    # Distances from every usable candidate (rows, best first) to every candidate.
+    centres = candidates.centres_mm
+    gaps = np.hypot(centres[order, None, 0] - centres[None, :, 0],
+                    centres[order, None, 1] - centres[None, :, 1])
+    reach = config.apart_share * candidates.diameters_mm[order] / 2
+    taken = np.zeros(len(centres), bool)
+    taken[chosen] = True
+    for rank, index in enumerate(order):
+        if not (gaps[rank, taken] < reach[rank]).any():
+            taken[index] = True
+    return np.flatnonzero(taken).astype(np.intp)
 
 
 def accept_level(config: CoinConfig) -> float:

@@ -32,6 +32,7 @@ from vision.circle_fits import (
     fit_capsules,
     fit_circles,
 )
+from vision.faces import nan_median
 from vision.light import PAPER
 
 if TYPE_CHECKING:
@@ -433,8 +434,8 @@ def _refine(
     if short.any():
         radius[short], agreement[short], covered[short] = _circle_profile(
             config, image, flags, centres[short], radius[short], radii, pixels_per_mm)
-    contrast = np.array([np.median(row[ok]) if ok.any() else 0.0
-                         for row, ok in zip(edges.peak, edges.valid, strict=True)])
+    contrast = np.nan_to_num(nan_median(np.where(edges.valid, edges.peak, np.nan), axis=1),
+                             nan=0.0).astype(np.float64)
     return CoinOutlines(centres, radius, sweep, np.minimum(agreement, 1.0), contrast, covered)
 
 
