@@ -240,7 +240,8 @@ def _edges(
                   - _gather(smooth, indices + reach))
         squared += change * change
     into_glint = _gather(glint, indices - reach)
-    rise = np.sqrt(squared) * np.where(into_glint, config.glint_step, 1.0)
+    rise = np.sqrt(squared).astype(np.float64)
+    rise[into_glint] *= config.glint_step
     steepest = rise.max(axis=2)
     before = np.concatenate([rise[..., :1], rise[..., :-1]], axis=2)
     after = np.concatenate([rise[..., 1:], rise[..., -1:]], axis=2)
@@ -459,7 +460,8 @@ def ray_rises(
         squared += change * change
     marks = sample_maps(flags, maps, count, rays, cv2.INTER_NEAREST)
     clipped = (marks[..., : -2 * reach] & GLINT_FLAG) > 0
-    rise = np.sqrt(squared) * np.where(clipped, np.float32(config.glint_step), np.float32(1))
+    rise = np.sqrt(squared)
+    rise[clipped] *= np.float32(config.glint_step)
     return rise, radii[..., reach:-reach], (marks & PAWN_FLAG) > 0
 
 
