@@ -31,6 +31,7 @@ from vision.circle_fits import (
     far_sweep,
     fit_capsules,
     fit_circles,
+    vector_length,
 )
 from vision.faces import nan_median
 from vision.light import PAPER
@@ -358,7 +359,7 @@ def measure_outlines(
                                                   pixels_per_mm, origins=seeds)
     # The consensus circle passes through three rim points; all the rays' points agreeing
     # with it place its middle better for the second rays.
-    agreed = (np.abs(np.hypot(*(edges.points - found[:, None, :]).transpose(2, 0, 1))
+    agreed = (np.abs(vector_length(*(edges.points - found[:, None, :]).transpose(2, 0, 1))
                      - found_radii[:, None]) < config.reject_mm * pixels_per_mm) & edges.valid
     found, found_radii = fit_circles(config, edges.points, agreed, found, pixels_per_mm)
     # Only distinct circles that enough rays agree with are worth refining: many seeds lie
