@@ -27,7 +27,13 @@ from vision.parallax import CameraOverMat
 from vision.read_config import CENTRED_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import TopView
 from vision.regions import RegionWindow, region_map
-from vision.rims import GLINT_FLAG, PAWN_FLAG, CoinOutlines, measure_outlines
+from vision.rims import (
+    GLINT_FLAG,
+    PAWN_FLAG,
+    CoinOutlines,
+    measure_outlines,
+    with_fourth_channel,
+)
 from vision.seeds import find_seeds
 from vision.tops import TopCircles, top_circles
 
@@ -203,13 +209,15 @@ def _measure_seeds(
     seeds_mm = to_mm(view, seeds)
     lean, lean_per_mm = camera.lean(seeds_mm)
     blur = np.nan_to_num(ppm / camera.pixels_per_mm(seeds_mm), nan=1.0)
-    outlines = measure_outlines(config.rims, image, flags, seeds, lean, ppm, blur,
+    # Rays sample the view with a fourth channel added once (faster, the same values).
+    rays_image = with_fourth_channel(image)
+    outlines = measure_outlines(config.rims, rays_image, flags, seeds, lean, ppm, blur,
                                 lean_per_mm)
-    outlines = _second_look(config, image, flags, seeds, lean, ppm, blur, lean_per_mm,
+    outlines = _second_look(config, rays_image, flags, seeds, lean, ppm, blur, lean_per_mm,
                             outlines)
     tops = outlines.top_centres(lean)
     hidden, agreement = outlines.covered, outlines.agreement
-    inner = _top_circles(config, image, flags, tops, outlines.radii_px, agreement, ppm)
+    inner = _top_circles(config, rays_image, flags, tops, outlines.radii_px, agreement, ppm)
     # A pawn's colour bleeds onto what lies beside it (blur, its reflection): the face's
     # colour is taken farther from it than the rim is.
     reach = 2 * round(config.pawns.colour_margin_mm * ppm) + 1

@@ -159,10 +159,20 @@ def sample_rays(
 
 
 def colour_planes(samples: FloatArray) -> list[FloatArray]:
-    """The blue, green and red planes (each (K, J, S) float32) of colour ray samples."""
-    count, rays, length = samples.shape[:3]
-    return [plane.reshape(count, rays, length).astype(np.float32)
-            for plane in cv2.split(samples.reshape(count * rays, length, 3))]
+    """The blue, green and red planes (each (K, J, S) float32) of colour ray samples (of a
+    BGR image, or of one with a fourth channel, see :func:`with_fourth_channel`)."""
+    count, rays, length, channels = samples.shape[:4]
+    planes = cv2.split(samples.reshape(count * rays, length, channels))[:3]
+    return [plane.reshape(count, rays, length).astype(np.float32) for plane in planes]
+
+
+def with_fourth_channel(image: Image) -> Image:
+    """A BGR uint8 image with a fourth channel added, for sampling rays: OpenCV's remap
+    interpolates four interleaved channels faster than three, to the same values in the
+    first three (other images are returned as they are)."""
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        return image
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2BGRA))
 
 
 def _gather(values: FloatArray, indices: NDArray[np.intp]) -> FloatArray:
