@@ -12,7 +12,6 @@ compares coins of one frame with each other, not with fixed colours).
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -46,10 +45,20 @@ _UNIT_Y = (np.sin(_ANGLES)[:, None] * FACE_RINGS[None, :]).ravel()
 
 def nan_median(values: FloatArray, axis: int) -> FloatArray:
     """The median along ``axis`` ignoring NaN; NaN where a row holds nothing else (quietly:
-    a coin a pawn hides has no face to measure, which is no error)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.asarray(np.nanmedian(values, axis=axis))
+    a coin a pawn hides has no face to measure, which is no error). The same values as
+    ``np.nanmedian``, by one sort (NaN sorts last) instead of its masked-array path, which
+    costs several times more on the short rows measured here."""
+    rows = np.moveaxis(np.asarray(values), axis, -1)
+    if rows.shape[-1] == 0:
+        return np.full(rows.shape[:-1], np.nan, rows.dtype)
+    ordered = np.sort(rows, axis=-1)
+    counts = rows.shape[-1] - np.count_nonzero(np.isnan(ordered), axis=-1)
+    high = counts // 2
+    low = np.maximum(np.where(counts % 2 == 1, high, high - 1), 0)
+    low_value = np.take_along_axis(ordered, low[..., None], axis=-1)[..., 0]
+    high_value = np.take_along_axis(ordered, high[..., None], axis=-1)[..., 0]
+    middle = np.true_divide(low_value + high_value, 2.0, dtype=rows.dtype)
+    return np.where(counts > 0, middle, np.nan).astype(rows.dtype, copy=False)
 
 
 def face_maps(centres: FloatArray, radii: FloatArray) -> tuple[FloatArray, FloatArray]:

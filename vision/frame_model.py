@@ -386,15 +386,7 @@ class _Frame:
         tint = float(np.hypot(*self.tint_prior[copper]))
         projected = (self.colours[self.known] - np.asarray(self.config.silver_colour)
                      ) @ direction
-        order = np.sort(projected)
-        best, split = 0.0, None
-        for index in range(1, len(order)):
-            low, high = order[:index], order[index:]
-            gap = high.mean() - low.mean()
-            spread = np.sqrt((low.var() * len(low) + high.var() * len(high)) / len(order))
-            score = gap / max(spread, self.config.colour_spread)
-            if gap >= tint / 2 and score > best:
-                best, split = score, (order[index - 1] + order[index]) / 2
+        split = _best_split(np.sort(projected), tint / 2, self.config.colour_spread)
         self.one_metal = split is None
         if split is None:
             is_copper = np.full(len(projected), np.median(projected) > tint / 2)
@@ -439,6 +431,31 @@ class _Frame:
         for metal in range(len(self.metals)):
             weights[:, metal] = probabilities[:, self.metal_of == metal].sum(axis=1)
         return weights
+
+
+def _best_split(order: FloatArray, least_gap: float, least_spread: float) -> float | None:
+    """Where sorted values split best into a low and a high group: the split whose groups'
+    means lie farthest apart for their pooled spread (at least ``least_spread``), among the
+    splits whose means lie ``least_gap`` apart or more; None where no split does. Every
+    split at once, from running sums."""
+    count = len(order)
+    if count < 2:
+        return None
+    sizes = np.arange(1, count, dtype=np.float64)
+    sums, squares = np.cumsum(order)[:-1], np.cumsum(order**2)[:-1]
+    low_mean = sums / sizes
+    high_mean = (order.sum() - sums) / (count - sizes)
+    # Each group's sum of squared deviations from its mean.
+    low_deviation = np.maximum(squares - sums * low_mean, 0.0)
+    high_deviation = np.maximum((order**2).sum() - squares
+                                - (order.sum() - sums) * high_mean, 0.0)
+    gap = high_mean - low_mean
+    spread = np.sqrt((low_deviation + high_deviation) / count)
+    score = np.where(gap >= least_gap, gap / np.maximum(spread, least_spread), 0.0)
+    best = int(np.argmax(score))
+    if score[best] <= 0.0:
+        return None
+    return float((order[best] + order[best + 1]) / 2)
 
 
 def _tint_gaps(residual: FloatArray, tints: FloatArray, rows: BoolArray,
@@ -487,8 +504,13 @@ def _run(frame: _Frame, start: FloatArray | None) -> FloatArray:
     """Expectation-maximisation from first metals ``start``, or, where None, from sizes alone
     (colour joins after the first half of the rounds): the kinds' probabilities."""
     sizes_first = start is None
-    first = frame.first_metals() if start is None else start
-    frame.first_guess(np.full_like(first, 1.0 / first.shape[1]) if start is None else first)
+    if start is None:
+        # From sizes alone: every metal alike (the split of the colours, made once for the
+        # frame, only set ``one_metal``, which the frame already holds).
+        alike = np.full((len(frame.diameters), len(frame.metals)), 1.0 / len(frame.metals))
+        frame.first_guess(alike)
+    else:
+        frame.first_guess(start)
     rounds = frame.config.rounds
     probabilities = frame.posterior(0.0 if sizes_first else 1.0)
     for round_index in range(rounds):

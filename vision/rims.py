@@ -31,7 +31,9 @@ from vision.circle_fits import (
     far_sweep,
     fit_capsules,
     fit_circles,
+    vector_length,
 )
+from vision.faces import nan_median
 from vision.light import PAPER
 
 if TYPE_CHECKING:
@@ -157,10 +159,20 @@ def sample_rays(
 
 
 def colour_planes(samples: FloatArray) -> list[FloatArray]:
-    """The blue, green and red planes (each (K, J, S) float32) of colour ray samples."""
-    count, rays, length = samples.shape[:3]
-    return [plane.reshape(count, rays, length).astype(np.float32)
-            for plane in cv2.split(samples.reshape(count * rays, length, 3))]
+    """The blue, green and red planes (each (K, J, S) float32) of colour ray samples (of a
+    BGR image, or of one with a fourth channel, see :func:`with_fourth_channel`)."""
+    count, rays, length, channels = samples.shape[:4]
+    planes = cv2.split(samples.reshape(count * rays, length, channels))[:3]
+    return [plane.reshape(count, rays, length).astype(np.float32) for plane in planes]
+
+
+def with_fourth_channel(image: Image) -> Image:
+    """A BGR uint8 image with a fourth channel added, for sampling rays: OpenCV's remap
+    interpolates four interleaved channels faster than three, to the same values in the
+    first three (other images are returned as they are)."""
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        return image
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2BGRA))
 
 
 def _gather(values: FloatArray, indices: NDArray[np.intp]) -> FloatArray:
@@ -239,7 +251,8 @@ def _edges(
                   - _gather(smooth, indices + reach))
         squared += change * change
     into_glint = _gather(glint, indices - reach)
-    rise = np.sqrt(squared) * np.where(into_glint, config.glint_step, 1.0)
+    rise = np.sqrt(squared).astype(np.float64)
+    rise[into_glint] *= config.glint_step
     steepest = rise.max(axis=2)
     before = np.concatenate([rise[..., :1], rise[..., :-1]], axis=2)
     after = np.concatenate([rise[..., 1:], rise[..., -1:]], axis=2)
@@ -356,7 +369,7 @@ def measure_outlines(
                                                   pixels_per_mm, origins=seeds)
     # The consensus circle passes through three rim points; all the rays' points agreeing
     # with it place its middle better for the second rays.
-    agreed = (np.abs(np.hypot(*(edges.points - found[:, None, :]).transpose(2, 0, 1))
+    agreed = (np.abs(vector_length(*(edges.points - found[:, None, :]).transpose(2, 0, 1))
                      - found_radii[:, None]) < config.reject_mm * pixels_per_mm) & edges.valid
     found, found_radii = fit_circles(config, edges.points, agreed, found, pixels_per_mm)
     # Only distinct circles that enough rays agree with are worth refining: many seeds lie
@@ -433,8 +446,8 @@ def _refine(
     if short.any():
         radius[short], agreement[short], covered[short] = _circle_profile(
             config, image, flags, centres[short], radius[short], radii, pixels_per_mm)
-    contrast = np.array([np.median(row[ok]) if ok.any() else 0.0
-                         for row, ok in zip(edges.peak, edges.valid, strict=True)])
+    contrast = np.nan_to_num(nan_median(np.where(edges.valid, edges.peak, np.nan), axis=1),
+                             nan=0.0).astype(np.float64)
     return CoinOutlines(centres, radius, sweep, np.minimum(agreement, 1.0), contrast, covered)
 
 
@@ -458,7 +471,8 @@ def ray_rises(
         squared += change * change
     marks = sample_maps(flags, maps, count, rays, cv2.INTER_NEAREST)
     clipped = (marks[..., : -2 * reach] & GLINT_FLAG) > 0
-    rise = np.sqrt(squared) * np.where(clipped, np.float32(config.glint_step), np.float32(1))
+    rise = np.sqrt(squared)
+    rise[clipped] *= np.float32(config.glint_step)
     return rise, radii[..., reach:-reach], (marks & PAWN_FLAG) > 0
 
 

@@ -76,7 +76,7 @@ def top_circles(
     rise, middles, pawned = ray_rises(config, image, flags, centres, along)
     reach = config.rise_samples
     on_pawn = pawned[..., reach:-reach]
-    rise = np.where(on_pawn, 0.0, rise)
+    rise[on_pawn] = 0.0
     steepest = np.argmax(rise, axis=2)  # (K, J)
     distance = np.take_along_axis(middles[:, None, :].repeat(config.ray_count, axis=1),
                                   steepest[..., None], axis=2)[..., 0]
