@@ -56,7 +56,7 @@ from vision.camera import CameraOptions, SimCamera
 
 #: The kinds of bot a seat may have (``search`` also as ``search:SECONDS``; see
 #: :mod:`companion.analysis.bots`).
-BOTS = ("random", "greedy", "search")
+BOTS = ("random", "greedy", "purposeful", "search")
 #: Header option under which a demo game keeps its settings, so ``--resume`` plays on the same.
 HEADER_KEY = "demo"
 
@@ -65,11 +65,12 @@ HEADER_KEY = "demo"
 class DemoOptions:
     """How the demo plays: seats' bots, sloppiness, pace and how long it may take.
 
+    ``bots`` empty means the game's own (:attr:`~companion.games.base.Game.demo_bots`);
     ``max_turns`` counts the moves and passes standing in the game (a resumed game included);
     ``max_tries`` is how many times one move is submitted before the director gives up.
     """
 
-    bots: tuple[str, ...] = ("greedy", "random")
+    bots: tuple[str, ...] = ()
     seed: int = 1
     sloppy_rate: float = 0.15
     speed: float = 1.0
@@ -200,15 +201,18 @@ class Director(RollingDirector, CardDirector):
     # Setup --------------------------------------------------------------------------------------
 
     def _confirm_layout(self, stop: threading.Event) -> bool:
-        """Wait for the layout to be read; read again after straightening until it is right."""
+        """Wait for the layout to be read; read again after straightening until it is right
+        (also when the camera's reading could not start a game at all: a red light)."""
         referee = self.table.parts.referee
+        with self._changed:
+            verdicts = len(self._verdicts)
         for _ in range(self.options.max_tries):
-            if not self._wait(lambda: referee.position is not None, stop,
+            if not self._wait(lambda: referee.position is not None
+                              or len(self._verdicts) > verdicts, stop,
                               self.options.turn_timeout_s):
                 return self._give_up("the starting layout was never read")
             position = referee.position
-            assert position is not None
-            if self.game.layout(position).stacks() == self.board.squares:
+            if position is not None and self.game.layout(position).stacks() == self.board.squares:
                 self._pause(0.5)
                 self.press("CONFIRM")
                 return self._wait(lambda: referee.phase is not Phase.SETUP, stop)
@@ -494,6 +498,8 @@ def run_demo(
         game_options = replace(game_options, players=players)
     else:
         referee = new_referee(game_options)
+    if not options.bots:
+        options = replace(options, bots=referee.game.demo_bots)
     seed = options.seed
     panel = open_panel("sim://" if game_options.players <= 4 else f"sim://?seats={game_options.players}")
     mat = referee.game.info.mat
