@@ -60,7 +60,8 @@ from vision.read import VisionConfig, read_frame_details
 PREVIEW_WIDTH = 480
 #: Longest wait between camera reopen attempts after it failed.
 CAMERA_RETRY_MAX_S = 2.0
-#: Longest wait for a still table to change before looking at the camera again.
+#: How often a table idling on a still board it has read checks whether it was stopped (it
+#: looks at the camera again only when the board changes or a frame is wanted).
 IDLE_WAIT_S = 1.0
 #: What a press of the panel's HINT button gets when the table has no hints.
 HINT_MESSAGE = "Hints are off at this table; start it with --hints on to ask for them."
@@ -380,7 +381,8 @@ class Table:
             wanted = self._frame_wanted_after is not None
         if (not wanted and self._steady_reading is not None
                 and isinstance(camera, ChangeAwareCamera)):
-            camera.wait_for_change(IDLE_WAIT_S)
+            while not camera.wait_for_change(IDLE_WAIT_S) and not self.stopped.is_set():
+                pass  # nothing changed: the board stays read
 
     def _reopen_camera(self, failures: int) -> None:
         self.stopped.wait(min(CAMERA_RETRY_MAX_S, 0.1 * 2 ** min(failures, 5)))
