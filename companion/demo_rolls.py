@@ -135,6 +135,9 @@ class RollingDirector:
             self._thrown = [*self._thrown, tuple(sorted(faces))][-2:]
         if referee.position == position:
             return self._give_up(f"the dice of move {self._plies() + 1} were never read")
+        # The referee's position changes before the control thread writes the roll's journal
+        # line: wait for it, or the last line may still be the battle before (with its dice).
+        self.table.wait_quiet(self.options.turn_timeout_s)
         self._count_misread_dice()
         return self._settle_restore(stop)
 
