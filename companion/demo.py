@@ -34,6 +34,7 @@ from companion.analysis.search import worker_pool
 from companion.demo_board import HAND_FRAMES, PhysicalBoard
 from companion.demo_cards import CardDirector, DealtCards
 from companion.demo_rolls import RollingDirector
+from companion.display.render import RenderCache
 from companion.display.screen import save_screenshot
 from companion.games.base import Game, Move, Position
 from companion.launch import (
@@ -531,11 +532,12 @@ def run_demo(
     # Screens are drawn and saved off the director's path: the snapshot is the turn's own.
     saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo screens")
     saved: list[Future[Path]] = []
+    drawn = RenderCache()  # the saver's one thread only
 
     def after_turn(turn: int) -> None:
         if headless:
             saved.append(saver.submit(save_screenshot, sink.current(),
-                                      screens / f"turn-{turn:03d}.png"))
+                                      screens / f"turn-{turn:03d}.png", cache=drawn))
 
     director = Director(table, board, lambda button: _press(twin, button), options, after_turn)
     report_box: list[DemoReport] = []
