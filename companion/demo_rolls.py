@@ -86,6 +86,7 @@ class RollingDirector:
                          stop: threading.Event) -> bool: ...
         def _wait_frames(self, count: int, timeout: float = 5.0) -> None: ...
         def _move_by_hand(self, after: Position) -> None: ...
+        def _straighten(self) -> None: ...
 
     def _play_roll(self, stop: threading.Event) -> bool:
         """One roll phase: a double stack declared, the companion's roll, or dice thrown."""
@@ -190,6 +191,7 @@ class RollingDirector:
             if referee.phase is not Phase.RESTORE:
                 return True
             self.report.misreads += 1
+            self._straighten()  # the same still board would be read the same way again
         return self._give_up("the board was never seen as the roll left it")
 
 
