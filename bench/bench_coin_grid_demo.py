@@ -1,8 +1,9 @@
 """How long a Coin Grid demo game takes on the simulated table, and where the time goes.
 
 Plays ``companion demo --game coin-grid --headless --speed 1000`` games (the command line's
-defaults: greedy against random bots, 15% sloppy moves, a tilted 1920x1080 camera whose clock
-runs at 10 frames a second) through :func:`companion.demo.run_demo`, and prints per seed:
+defaults: the game's purposeful bots on both seats, 15% sloppy moves, a tilted 1920x1080
+camera whose clock runs at 10 frames a second) through :func:`companion.demo.run_demo`, and
+prints per seed:
 
 * turns played, whether the game finished (or why the director gave up), the misreadings
   (correct moves refused or dice recorded wrong) and the director's own sloppy moves refused;

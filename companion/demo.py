@@ -34,6 +34,7 @@ from companion.analysis.search import worker_pool
 from companion.demo_board import HAND_FRAMES, PhysicalBoard
 from companion.demo_cards import CardDirector, DealtCards
 from companion.demo_rolls import RollingDirector
+from companion.display.render import RenderCache
 from companion.display.screen import save_screenshot
 from companion.games.base import Game, Move, Position
 from companion.launch import (
@@ -56,7 +57,7 @@ from vision.camera import CameraOptions, SimCamera
 
 #: The kinds of bot a seat may have (``search`` also as ``search:SECONDS``; see
 #: :mod:`companion.analysis.bots`).
-BOTS = ("random", "greedy", "search")
+BOTS = ("random", "greedy", "purposeful", "search")
 #: Header option under which a demo game keeps its settings, so ``--resume`` plays on the same.
 HEADER_KEY = "demo"
 
@@ -65,11 +66,12 @@ HEADER_KEY = "demo"
 class DemoOptions:
     """How the demo plays: seats' bots, sloppiness, pace and how long it may take.
 
+    ``bots`` empty means the game's own (:attr:`~companion.games.base.Game.demo_bots`);
     ``max_turns`` counts the moves and passes standing in the game (a resumed game included);
     ``max_tries`` is how many times one move is submitted before the director gives up.
     """
 
-    bots: tuple[str, ...] = ("greedy", "random")
+    bots: tuple[str, ...] = ()
     seed: int = 1
     sloppy_rate: float = 0.15
     speed: float = 1.0
@@ -200,15 +202,18 @@ class Director(RollingDirector, CardDirector):
     # Setup --------------------------------------------------------------------------------------
 
     def _confirm_layout(self, stop: threading.Event) -> bool:
-        """Wait for the layout to be read; read again after straightening until it is right."""
+        """Wait for the layout to be read; read again after straightening until it is right
+        (also when the camera's reading could not start a game at all: a red light)."""
         referee = self.table.parts.referee
+        with self._changed:
+            verdicts = len(self._verdicts)
         for _ in range(self.options.max_tries):
-            if not self._wait(lambda: referee.position is not None, stop,
+            if not self._wait(lambda: referee.position is not None
+                              or len(self._verdicts) > verdicts, stop,
                               self.options.turn_timeout_s):
                 return self._give_up("the starting layout was never read")
             position = referee.position
-            assert position is not None
-            if self.game.layout(position).stacks() == self.board.squares:
+            if position is not None and self.game.layout(position).stacks() == self.board.squares:
                 self._pause(0.5)
                 self.press("CONFIRM")
                 return self._wait(lambda: referee.phase is not Phase.SETUP, stop)
@@ -494,6 +499,8 @@ def run_demo(
         game_options = replace(game_options, players=players)
     else:
         referee = new_referee(game_options)
+    if not options.bots:
+        options = replace(options, bots=referee.game.demo_bots)
     seed = options.seed
     panel = open_panel("sim://" if game_options.players <= 4 else f"sim://?seats={game_options.players}")
     mat = referee.game.info.mat
@@ -508,8 +515,10 @@ def run_demo(
     assert isinstance(camera, SimCamera) and panel.twin is not None
     twin = panel.twin
     colours = {str(seat.number): seat.colour for seat in parts.seats}
+    # Frames are rendered when the table asks for them, not ahead: the table idles once a
+    # still board is read, and a frame rendered ahead then was thrown away when the board next
+    # changed (about 2 of the 8 frames a Coin Grid ply rendered).
     camera.synth.set_scene(replace(camera.scene, image_size=options.camera_size))
-    camera.synth.render_ahead()  # the next frame renders while the table looks at the last
     board = PhysicalBoard(camera, colours, seed, referee.game.info.flat_tokens)
     board.lay_out(referee.game.layout(
         referee.position if referee.position is not None else referee.template))
@@ -523,11 +532,12 @@ def run_demo(
     # Screens are drawn and saved off the director's path: the snapshot is the turn's own.
     saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo screens")
     saved: list[Future[Path]] = []
+    drawn = RenderCache()  # the saver's one thread only
 
     def after_turn(turn: int) -> None:
         if headless:
             saved.append(saver.submit(save_screenshot, sink.current(),
-                                      screens / f"turn-{turn:03d}.png"))
+                                      screens / f"turn-{turn:03d}.png", cache=drawn))
 
     director = Director(table, board, lambda button: _press(twin, button), options, after_turn)
     report_box: list[DemoReport] = []

@@ -86,6 +86,7 @@ class RollingDirector:
                          stop: threading.Event) -> bool: ...
         def _wait_frames(self, count: int, timeout: float = 5.0) -> None: ...
         def _move_by_hand(self, after: Position) -> None: ...
+        def _straighten(self) -> None: ...
 
     def _play_roll(self, stop: threading.Event) -> bool:
         """One roll phase: a double stack declared, the companion's roll, or dice thrown."""
@@ -135,6 +136,9 @@ class RollingDirector:
             self._thrown = [*self._thrown, tuple(sorted(faces))][-2:]
         if referee.position == position:
             return self._give_up(f"the dice of move {self._plies() + 1} were never read")
+        # The referee's position changes before the control thread writes the roll's journal
+        # line: wait for it, or the last line may still be the battle before (with its dice).
+        self.table.wait_quiet(self.options.turn_timeout_s)
         self._count_misread_dice()
         return self._settle_restore(stop)
 
@@ -187,6 +191,7 @@ class RollingDirector:
             if referee.phase is not Phase.RESTORE:
                 return True
             self.report.misreads += 1
+            self._straighten()  # the same still board would be read the same way again
         return self._give_up("the board was never seen as the roll left it")
 
 

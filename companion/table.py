@@ -60,7 +60,8 @@ from vision.read import VisionConfig, read_frame_details
 PREVIEW_WIDTH = 480
 #: Longest wait between camera reopen attempts after it failed.
 CAMERA_RETRY_MAX_S = 2.0
-#: Longest wait for a still table to change before looking at the camera again.
+#: How often a table idling on a still board it has read checks whether it was stopped (it
+#: looks at the camera again only when the board changes or a frame is wanted).
 IDLE_WAIT_S = 1.0
 #: What a press of the panel's HINT button gets when the table has no hints.
 HINT_MESSAGE = "Hints are off at this table; start it with --hints on to ask for them."
@@ -84,6 +85,16 @@ class ChangeAwareCamera(Protocol):
     def wait_for_change(self, timeout: float) -> bool: ...
 
     def wake(self) -> None: ...
+
+
+@runtime_checkable
+class StillPassingCamera(Protocol):
+    """A camera that can let a still table's time go by without filming it (the synthetic
+    table's, whose clock is its own): while the gate waits for a still board to settle, the
+    frames in between would only repeat the board, so the next one may come at the settle's
+    end (:meth:`vision.camera.SimCamera.pass_still`)."""
+
+    def pass_still(self, seconds: float) -> None: ...
 
 
 @runtime_checkable
@@ -147,6 +158,9 @@ class Table:
         self._verdict_listeners: list[Callable[[Verdict], None]] = []
         self._last_event: JournalEvent | None = None
         self._steady_reading: tuple[Frame, Observation] | None = None
+        #: Seconds the gate still waits for the board to settle after the last frame (0 when
+        #: it is not settling).
+        self._settle_left = 0.0
         self._gate = SteadyGate(parts.geometry, parts.gate_config)
         self._colour_to_player = {seat.colour: str(seat.number) for seat in parts.seats}
 
@@ -357,13 +371,18 @@ class Table:
 
     def _idle_while_still(self) -> None:
         """Wait for the table to change while the board's still spell is read and nobody wants
-        a frame, when the camera can tell (:class:`ChangeAwareCamera`); a want wakes it."""
+        a frame, when the camera can tell (:class:`ChangeAwareCamera`); a want wakes it. While
+        the board settles, let the camera pass the rest of the settle unfilmed if it can
+        (:class:`StillPassingCamera`)."""
         camera = self.parts.camera
+        if self._settle_left > 0 and isinstance(camera, StillPassingCamera):
+            camera.pass_still(self._settle_left)
         with self._lock:
             wanted = self._frame_wanted_after is not None
         if (not wanted and self._steady_reading is not None
                 and isinstance(camera, ChangeAwareCamera)):
-            camera.wait_for_change(IDLE_WAIT_S)
+            while not camera.wait_for_change(IDLE_WAIT_S) and not self.stopped.is_set():
+                pass  # nothing changed: the board stays read
 
     def _reopen_camera(self, failures: int) -> None:
         self.stopped.wait(min(CAMERA_RETRY_MAX_S, 0.1 * 2 ** min(failures, 5)))
@@ -388,6 +407,8 @@ class Table:
         markers = self.parts.vision_config.markers
         verdict, location = self._gate.look(frame.timestamp, frame.image, markers)
         self.gate_reason = verdict.reason
+        self._settle_left = (self.parts.gate_config.settle_s - verdict.still_s
+                             if verdict.code == "settling" else 0.0)
         if isinstance(self.sink, LazyCameraSink):
             self.sink.show_camera_later(lambda: self._preview(frame, location))
         elif self.sink is not None:

@@ -26,6 +26,7 @@ and the caller retries by calling ``open_camera`` again.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -429,6 +430,8 @@ class SimCamera(_SourceBase):
         else:
             scene = synth.random_scene(settings.seed, variation, players=settings.players)
         self.synth = SynthCamera(scene, seed=settings.seed)
+        self._still_frames = 0
+        self._last_scene: SynthScene | None = None
 
     @property
     def scene(self) -> SynthScene:
@@ -461,8 +464,18 @@ class SimCamera(_SourceBase):
     def read(self) -> Frame:
         self._check_open()
         rendered, taken = self.synth.read_taken()
+        if rendered.scene is self._last_scene:
+            self._index += self._still_frames  # the frames passed would show the same table
+        self._still_frames, self._last_scene = 0, rendered.scene
         frame = self._next_frame(rendered.image, self._index / self.options.fps)
         return replace(frame, taken_at=taken)
+
+    def pass_still(self, seconds: float) -> None:
+        """Let ``seconds`` of the camera's clock go by unfilmed if the table stays as the last
+        frame showed it: the next frame then comes that much later, as when a host reads a
+        camera only after a pause (the frames between, the same table bar their noise, are never
+        rendered). A table changed by then is filmed at the next frame as usual."""
+        self._still_frames = max(0, math.ceil(seconds * self.options.fps - 1e-6) - 1)
 
     def close(self) -> None:
         super().close()

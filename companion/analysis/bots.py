@@ -1,12 +1,15 @@
-"""The bots that play the demo and the search bench: ``random``, ``greedy`` and ``search``.
+"""The bots that play the demo and the search bench: ``random``, ``greedy``, ``purposeful`` and
+``search``.
 
-A bot is named by text, ``random``, ``greedy``, ``search`` (one second a move) or
-``search:SECONDS``; :func:`parse_bot` reads it. :func:`bot_move` picks the bot's move from a
+A bot is named by text, ``random``, ``greedy``, ``purposeful``, ``search`` (one second a move)
+or ``search:SECONDS``; :func:`parse_bot` reads it. :func:`bot_move` picks the bot's move from a
 position: ``random`` any legal move, ``greedy`` the one that adds most to its score (a battle's
-outcomes by their odds; ties at random), ``search`` the most visited move of a Monte Carlo
-tree search (:mod:`companion.analysis.search`). In a card game the bot plays from the cards it
-holds (:func:`companion.demo_cards.choose_from_hand` for random and greedy; the search knows
-the bot's own hand and guesses the others').
+outcomes by their odds; ties at random), ``purposeful`` the greedy gain plus what the game says
+the move does to get on with it (:meth:`~companion.games.base.Game.purpose`: Coin Grid's
+battles and advances; a game without one is played greedily), ``search`` the most visited move
+of a Monte Carlo tree search (:mod:`companion.analysis.search`). In a card game the bot plays
+from the cards it holds (:func:`companion.demo_cards.choose_from_hand` for random and greedy,
+purposeful as greedy; the search knows the bot's own hand and guesses the others').
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from companion.analysis.limits import SearchError, SearchLimits
 from companion.analysis.search import search
 from companion.games.base import Game, Move, Position
 
-KINDS = ("random", "greedy", "search")
+KINDS = ("random", "greedy", "purposeful", "search")
 #: How many legal moves a random or greedy bot looks at before choosing; bounds a turn in
 #: huge positions (the demo's own bound).
 BOT_MOVE_LIMIT = 4000
@@ -50,12 +53,12 @@ class Bot:
 
 
 def parse_bot(text: str) -> Bot:
-    """``random``, ``greedy``, ``search`` or ``search:SECONDS`` as a :class:`Bot`; raises
-    :class:`SearchError` in a sentence otherwise."""
+    """``random``, ``greedy``, ``purposeful``, ``search`` or ``search:SECONDS`` as a
+    :class:`Bot`; raises :class:`SearchError` in a sentence otherwise."""
     kind, _, rest = text.strip().partition(":")
     if kind not in KINDS or (rest and kind != "search"):
-        raise SearchError(f"unknown bot {text.strip()!r}; use random, greedy, search or "
-                          "search:SECONDS")
+        raise SearchError(f"unknown bot {text.strip()!r}; use random, greedy, purposeful, search "
+                          "or search:SECONDS")
     if kind != "search":
         return Bot(kind)
     if not rest:
@@ -83,13 +86,17 @@ def bot_move(game: Game, position: Position, bot: Bot, rng: random.Random, *,
     if hand is not None:
         from companion.demo_cards import choose_from_hand
 
-        return choose_from_hand(game, position, list(dict.fromkeys(hand)), bot.kind, rng)
+        kind = "greedy" if bot.kind == "purposeful" else bot.kind
+        return choose_from_hand(game, position, list(dict.fromkeys(hand)), kind, rng)
     moves = sorted(islice(game.iter_moves(position), BOT_MOVE_LIMIT),
                    key=lambda move: move.text())
-    if bot.kind != "greedy":
+    if bot.kind == "random":
         return rng.choice(moves)
     mover = game.to_move(position)
     gains = [gain(game, position, move, mover) for move in moves]
+    if bot.kind == "purposeful":
+        gains = [value + game.purpose(position, move) for move, value in zip(moves, gains,
+                                                                              strict=True)]
     top = max(gains)
     return rng.choice([move for move, value in zip(moves, gains, strict=True) if value == top])
 

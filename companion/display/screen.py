@@ -234,24 +234,29 @@ class Screen:
             self._cache.forget_shown()
 
 
-def render_surface(snapshot: Snapshot, size: tuple[int, int] = (1600, 900)) -> pygame.Surface:
-    """The screen for ``snapshot`` drawn on an offscreen surface of ``size``, without a window."""
+def render_surface(snapshot: Snapshot, size: tuple[int, int] = (1600, 900),
+                   cache: RenderCache | None = None) -> pygame.Surface:
+    """The screen for ``snapshot`` drawn on an offscreen surface of ``size``, without a window;
+    ``cache`` keeps the board, sprites and fonts between calls from one thread (a demo's
+    screenshot a turn: a fresh one draws them all again, four times as long)."""
     pygame.font.init()
     layout = compute_layout(size, snapshot.files, snapshot.ranks, max(1, len(snapshot.players)),
                             snapshot.mat)
     surface = pygame.Surface(layout.size)
-    draw(surface, snapshot, layout)
+    draw(surface, snapshot, layout, cache)
     return surface
 
 
 def save_screenshot(
-    snapshot: Snapshot, path: str | Path, size: tuple[int, int] = (1600, 900)
+    snapshot: Snapshot, path: str | Path, size: tuple[int, int] = (1600, 900),
+    cache: RenderCache | None = None,
 ) -> Path:
-    """Render ``snapshot`` offscreen at ``size`` and save it as an image (PNG by the suffix)."""
+    """Render ``snapshot`` offscreen at ``size`` (with ``cache``, as :func:`render_surface`)
+    and save it as an image (PNG by the suffix)."""
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        surface = render_surface(snapshot, size)
+        surface = render_surface(snapshot, size, cache)
         if target.suffix.lower() != ".png":
             pygame.image.save(surface, str(target))
         elif not _save_png(surface, target):

@@ -262,6 +262,9 @@ class Game(ABC):
     #: Where the demo stops a game that has no end in sight under its bots' play (Shakala's
     #: endgame of stones can circle for ever); None: the demo plays to the end.
     demo_ply_cap: int | None = None
+    #: The bots the demo seats play by default (:mod:`companion.analysis.bots`), one per seat in
+    #: turn, repeated.
+    demo_bots: tuple[str, ...] = ("greedy", "random")
 
     @abstractmethod
     def new_position(
@@ -455,6 +458,12 @@ class Game(ABC):
         """How far each seat is on its way to winning, for the demo's greedy bots: the score
         by default (a race game adds the distance its pieces have covered)."""
         return {seat: float(score) for seat, score in self.scores(position).items()}
+
+    def purpose(self, position: Position, move: Move) -> float:
+        """How much ``move`` gets on with the game beyond the score it adds, for the demo's
+        ``purposeful`` bots (battles sought, pieces brought to the enemy); 0 by default, so
+        such a bot plays as a greedy one."""
+        return 0.0
 
     def facts(self, position: Position, last: tuple[Position, Move] | None
               ) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from companion.record.replay import load_timeline
 from tests.table.conftest import FAST
 
 SEED = 6
-PLIES = 64  # a battle comes at step 52 in this game
+PLIES = 64  # the purposeful bots fight several battles by then
 
 
 @pytest.fixture(scope="module")

@@ -127,6 +127,7 @@ class SynthCamera:
         self._index += again is None
         with self._lock:  # a reentrant lock: scene_at takes it again
             self._taken_version = self._version
+            self._woken = False  # a frame taken now serves whoever woke the camera before
             scene, taken = self.scene_at(index), time.monotonic()
         seed = self._seed * 1_000_003 + index
         return lambda: (render(scene, seed=seed), taken)

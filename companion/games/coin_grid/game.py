@@ -62,6 +62,7 @@ from companion.games.coin_grid.position import (
     CoinGridPosition,
     starting_position,
 )
+from companion.games.coin_grid.purpose import purpose
 from companion.games.coin_grid.rules import (
     ROLLS,
     battle_outcomes,
@@ -96,6 +97,7 @@ class CoinGrid(Game):
 
     name = GAME_NAME
     variants = VARIANTS
+    demo_bots = ("purposeful", "purposeful")
     info = GameInfo(
         title="Coin Grid", min_players=2, max_players=2, mat="coin-grid",
         coin_kinds=COIN_KINDS, chance=True, token_colours=("red", "blue"),
@@ -226,6 +228,13 @@ class CoinGrid(Game):
         seen = seen_looks(observation)
         return [move for move in decisions(position)
                 if looks_like(layout(play(position, move)), seen)]
+
+    def purpose(self, position: Position, move: Move) -> float:
+        """Battles, double stacks and closing in on the enemy (see
+        :mod:`~companion.games.coin_grid.purpose`)."""
+        if not isinstance(move, CoinGridMove):
+            return 0.0
+        return purpose(_position(position), move)
 
     def layout(self, position: Position) -> TableState:
         """The coins on the squares (see :mod:`~companion.games.coin_grid.table`)."""
