@@ -23,12 +23,13 @@ into candidates the frame model names.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
+from vision.arcs import ArcConfig, size_by_arcs
 from vision.light import PAPER
 from vision.regions import RegionWindow
 
@@ -106,6 +107,7 @@ class LooseConfig:
     pawn_margin_mm: float = 6.0
     least_votes: float = 2.0
     rim_samples: int = 90
+    arcs: ArcConfig = field(default_factory=ArcConfig)
 
 
 def read_by_circles(config: LooseConfig, window: RegionWindow) -> bool:
@@ -143,6 +145,7 @@ class _Edges:
     weights: FloatArray
     along_x: Image
     along_y: Image
+    grey: Image
 
 
 def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
@@ -166,7 +169,7 @@ def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
         magnitude[:, None] * PAPER / pixels_per_mm)
     weights = np.clip(magnitude / config.full_edge, 0.0, 1.0)
     points = np.column_stack([columns, rows]).astype(np.float64)
-    return _Edges(points, normals, weights, along_x, along_y)
+    return _Edges(points, normals, weights, along_x, along_y, grey)
 
 
 class _Hough:
@@ -393,8 +396,12 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     arcs = clears = np.zeros(len(found))
     if config.edge_sizes and found:
         outlines = _edge_radii(config, patch, found, pixels_per_mm)
-        found = [(centre, radius) for centre, radius, *_ in outlines]
         measured = np.array([outline[2] for outline in outlines], bool)
+        # A size not measured against paper is no better than the rim's own circle.
+        found = [(outline[0], outline[1]) if sized else circle
+                 for outline, circle, sized in zip(outlines, found, measured, strict=True)]
+        found = _sized_by_arcs(config.arcs, edges.grey, found, measured,
+                               (diameters_mm[0] / 2, diameters_mm[1] / 2), pixels_per_mm)
         arcs = np.array([outline[3] for outline in outlines])
         clears = np.array([outline[4] for outline in outlines])
     # The print a misregistered view or a blur leaves a little off its mask (a pit's letter,
@@ -407,6 +414,22 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     return LooseCoins(centres, np.array([radius for _, radius in found], np.float64),
                       np.array(shares), np.array(covers), measured, doubt, unexplained,
                       arcs, clears)
+
+
+def _sized_by_arcs(config: ArcConfig, grey: Image, found: list[tuple[FloatArray, float]],
+                   measured: NDArray[np.bool_], radii_mm: tuple[float, float],
+                   pixels_per_mm: float) -> list[tuple[FloatArray, float]]:
+    """The circles, those whose size was not measured against paper sized again by the
+    arcs of their outline open between their neighbours (:func:`vision.arcs.size_by_arcs`),
+    where enough of them are."""
+    if not config.enabled:
+        return found
+    sized = list(found)
+    for index in np.flatnonzero(~measured):
+        arc = size_by_arcs(config, grey, found, int(index), radii_mm, pixels_per_mm)
+        if arc is not None:
+            sized[index] = (arc.centre, arc.radius)
+    return sized
 
 
 def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
