@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from vision.arcs import ArcConfig, size_by_arcs
+from vision.arcs import ArcConfig, occlusion_order, size_by_arcs
 from vision.light import PAPER
 from vision.regions import RegionWindow
 
@@ -72,7 +72,9 @@ class LooseConfig:
     and ``most_tries`` peaks looked at, stopping after ``most_failures`` peaks in a row that
     are no coin or at a peak under ``least_votes``. Centres are voted for on a grid
     ``hough_scale`` as fine as the view, by edges of ``voting_weight`` and more.
-    Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's.
+    Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's. A coin
+    whose size was not measured against paper is sized by its open arcs (``arcs``, see
+    :mod:`vision.arcs`).
     """
 
     circles: bool = True
@@ -400,7 +402,7 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
         # A size not measured against paper is no better than the rim's own circle.
         found = [(outline[0], outline[1]) if sized else circle
                  for outline, circle, sized in zip(outlines, found, measured, strict=True)]
-        found = _sized_by_arcs(config.arcs, edges.grey, found, measured,
+        found = _sized_by_arcs(config.arcs, edges, found, measured,
                                (diameters_mm[0] / 2, diameters_mm[1] / 2), pixels_per_mm)
         arcs = np.array([outline[3] for outline in outlines])
         clears = np.array([outline[4] for outline in outlines])
@@ -416,17 +418,20 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
                       arcs, clears)
 
 
-def _sized_by_arcs(config: ArcConfig, grey: Image, found: list[tuple[FloatArray, float]],
+def _sized_by_arcs(config: ArcConfig, edges: _Edges, found: list[tuple[FloatArray, float]],
                    measured: NDArray[np.bool_], radii_mm: tuple[float, float],
                    pixels_per_mm: float) -> list[tuple[FloatArray, float]]:
     """The circles, those whose size was not measured against paper sized again by the
     arcs of their outline open between their neighbours (:func:`vision.arcs.size_by_arcs`),
     where enough of them are."""
-    if not config.enabled:
+    if not config.enabled or measured.all():
         return found
+    above = occlusion_order(config, edges.along_x, edges.along_y, found, pixels_per_mm) \
+        if config.occlusion else None
     sized = list(found)
     for index in np.flatnonzero(~measured):
-        arc = size_by_arcs(config, grey, found, int(index), radii_mm, pixels_per_mm)
+        arc = size_by_arcs(config, edges.grey, found, int(index), radii_mm, pixels_per_mm,
+                           above)
         if arc is not None:
             sized[index] = (arc.centre, arc.radius)
     return sized
