@@ -65,7 +65,7 @@ class ArcConfig:
     before_mm: float = 0.25
     after_mm: float = 0.75
     margin_mm: float = 1.0
-    centre_search_mm: float = 1.0
+    centre_search_mm: float = 1.5
     centre_step_mm: float = 0.5
     least_rays: int = 5
     occlusion: bool = False
@@ -149,8 +149,9 @@ def _blocked(circles: list[Circle], index: int, points: FloatArray,
     this one lies on (``above``, see :func:`occlusion_order`) it stays open until it leaves
     that coin's face, whose rim under this coin is hidden."""
     shut = np.zeros(points.shape[:3], bool)
+    reach = float(np.hypot(*(points[..., -1, :] - circles[index][0]).T).max())
     for other, (centre, radius) in enumerate(circles):
-        if other == index:
+        if other == index or math.dist(centre, circles[index][0]) >= reach + radius:
             continue
         inside = np.hypot(points[..., 0] - centre[0], points[..., 1] - centre[1]) < radius
         if above is not None and above[index, other]:
