@@ -12,7 +12,10 @@ coin's middle meets its neighbour rather than paper. Here every rim is found as 
    a third under another still shows two thirds of its rim, and the rim is fitted again to
    the edge points on it. Accepted, its edges and everything inside it are explained and
    vote no more; the next strongest centre follows, until none is left.
-3. What stays doubtful says so: coins covering each other by more than a third of a width,
+3. Each coin is sized where its outline meets paper; one hemmed in by its neighbours keeps
+   its rim's circle, sized again by the arcs of its outline open between them
+   (:mod:`vision.arcs`).
+4. What stays doubtful says so: coins covering each other by more than a third of a width,
    or coin-coloured area no circle explains (a coin hidden under others), are a doubt of the
    region.
 
