@@ -12,7 +12,10 @@ coin's middle meets its neighbour rather than paper. Here every rim is found as 
    a third under another still shows two thirds of its rim, and the rim is fitted again to
    the edge points on it. Accepted, its edges and everything inside it are explained and
    vote no more; the next strongest centre follows, until none is left.
-3. What stays doubtful says so: coins covering each other by more than a third of a width,
+3. Each coin is sized where its outline meets paper; one hemmed in by its neighbours keeps
+   its rim's circle, sized again by the arcs of its outline open between them
+   (:mod:`vision.arcs`).
+4. What stays doubtful says so: coins covering each other by more than a third of a width,
    or coin-coloured area no circle explains (a coin hidden under others), are a doubt of the
    region.
 
@@ -23,12 +26,13 @@ into candidates the frame model names.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
+from vision.arcs import ArcConfig, occlusion_order, size_by_arcs
 from vision.light import PAPER
 from vision.regions import RegionWindow
 
@@ -71,7 +75,9 @@ class LooseConfig:
     and ``most_tries`` peaks looked at, stopping after ``most_failures`` peaks in a row that
     are no coin or at a peak under ``least_votes``. Centres are voted for on a grid
     ``hough_scale`` as fine as the view, by edges of ``voting_weight`` and more.
-    Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's.
+    Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's. A coin
+    whose size was not measured against paper is sized by its open arcs (``arcs``, see
+    :mod:`vision.arcs`).
     """
 
     circles: bool = True
@@ -106,6 +112,7 @@ class LooseConfig:
     pawn_margin_mm: float = 6.0
     least_votes: float = 2.0
     rim_samples: int = 90
+    arcs: ArcConfig = field(default_factory=ArcConfig)
 
 
 def read_by_circles(config: LooseConfig, window: RegionWindow) -> bool:
@@ -143,6 +150,7 @@ class _Edges:
     weights: FloatArray
     along_x: Image
     along_y: Image
+    grey: Image
 
 
 def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
@@ -166,7 +174,7 @@ def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
         magnitude[:, None] * PAPER / pixels_per_mm)
     weights = np.clip(magnitude / config.full_edge, 0.0, 1.0)
     points = np.column_stack([columns, rows]).astype(np.float64)
-    return _Edges(points, normals, weights, along_x, along_y)
+    return _Edges(points, normals, weights, along_x, along_y, grey)
 
 
 class _Hough:
@@ -393,8 +401,12 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     arcs = clears = np.zeros(len(found))
     if config.edge_sizes and found:
         outlines = _edge_radii(config, patch, found, pixels_per_mm)
-        found = [(centre, radius) for centre, radius, *_ in outlines]
         measured = np.array([outline[2] for outline in outlines], bool)
+        # A size not measured against paper is no better than the rim's own circle.
+        found = [(outline[0], outline[1]) if sized else circle
+                 for outline, circle, sized in zip(outlines, found, measured, strict=True)]
+        found = _sized_by_arcs(config.arcs, edges, found, measured,
+                               (diameters_mm[0] / 2, diameters_mm[1] / 2), pixels_per_mm)
         arcs = np.array([outline[3] for outline in outlines])
         clears = np.array([outline[4] for outline in outlines])
     # The print a misregistered view or a blur leaves a little off its mask (a pit's letter,
@@ -407,6 +419,25 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     return LooseCoins(centres, np.array([radius for _, radius in found], np.float64),
                       np.array(shares), np.array(covers), measured, doubt, unexplained,
                       arcs, clears)
+
+
+def _sized_by_arcs(config: ArcConfig, edges: _Edges, found: list[tuple[FloatArray, float]],
+                   measured: NDArray[np.bool_], radii_mm: tuple[float, float],
+                   pixels_per_mm: float) -> list[tuple[FloatArray, float]]:
+    """The circles, those whose size was not measured against paper sized again by the
+    arcs of their outline open between their neighbours (:func:`vision.arcs.size_by_arcs`),
+    where enough of them are."""
+    if not config.enabled or measured.all():
+        return found
+    above = occlusion_order(config, edges.along_x, edges.along_y, found, pixels_per_mm) \
+        if config.occlusion else None
+    sized = list(found)
+    for index in np.flatnonzero(~measured):
+        arc = size_by_arcs(config, edges.grey, found, int(index), radii_mm, pixels_per_mm,
+                           above)
+        if arc is not None:
+            sized[index] = (arc.centre, arc.radius)
+    return sized
 
 
 def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],

@@ -92,10 +92,10 @@ def test_crowded_pits_of_twelve_at_a_tilt_are_read_right_or_flagged_never_confid
     assert all(confidence < UNSURE_CONFIDENCE for *_, confidence in wrong), wrong
 
 
-@pytest.mark.xfail(strict=True, reason="not reached yet: in sixteen pits of twelve coins seen "
-                   "at a tilt, silver coins deep in a pile are sized within about 1.4 mm, and "
-                   "10 to 12 of the sixteen pits are misread (all of them flagged doubtful)")
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.xfail(
+    strict=True, reason="not reached yet: in sixteen pits of twelve coins seen at a tilt, "
+    "silver coins hemmed in by others are sized by their open arcs to about a millimetre, and "
+    "5 of the sixteen pits are misread (10 to 12 before; all flagged doubtful)"))])
 def test_most_crowded_pits_of_twelve_at_a_tilt_are_read_right(seed):
     observation, truth = read(mixes(12, seed), random_variation(seed, 25.0, shakala_mat()),
                               seed=seed)
