@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from contract.observation import CardReading
+from vision.card_pips import PipConfig, PipCount, count_pips
 from vision.card_ranks import (
     CentreRead,
     IndexRead,
@@ -87,6 +88,7 @@ class CardConfig:
     line_turns: int = 6
     distinct_deg: float = 1.5
     rank: RankConfig = field(default_factory=RankConfig)
+    pips: PipConfig = field(default_factory=PipConfig)
     #: Confidences of the outcomes: both readings agree; one reading alone; none.
     agree_confidence: float = 0.97
     alone_confidence: float = 0.4
@@ -318,8 +320,27 @@ def refine_pose(config: CardConfig, crop: Image, pose: CardPose, pixels_per_mm: 
     return CardPose((float(centre[0]), float(centre[1])), pose.angle_deg - turn, pose.score)
 
 
-def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str | None, float]:
-    """The rank and its confidence from the pips and the corner index (both corners')."""
+def counted_rank(centre: CentreRead, pips: PipCount | None) -> str | None:
+    """The rank the middle shows by its pips, or None: the pips' count where they stand in
+    a pip layout with nothing else as large beside them (an ace's one figure, centred), or
+    else a number of two or more that the plain count of
+    :func:`vision.card_ranks.read_centre` gives too."""
+    def rank_of(count: int) -> str | None:
+        return "A" if count == 1 else str(count) if 2 <= count <= 10 else None
+
+    if pips is None:
+        return rank_of(centre.pips)
+    if pips.layout and not pips.stray:
+        return rank_of(pips.count)
+    # Out of layout: only a number both counts give, with nothing else as large beside.
+    same = centre.pips == pips.count >= 2 and not pips.stray
+    return rank_of(pips.count) if same else None
+
+
+def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
+          pips: PipCount | None = None) -> tuple[str | None, float]:
+    """The rank and its confidence from the middle (``centre`` and, where counted,
+    ``pips``) and the corner index (both corners'): sure only where the two agree."""
     rank_config = config.rank
     rank, match, margin = index.best()
     glyph_ok = rank is not None and match >= rank_config.least_match
@@ -330,9 +351,11 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str
         index.suit_below == -1.0 and match >= rank_config.clear_match
         and margin >= rank_config.clear_margin)
     number_index = rank in NUMBER_RANKS and match >= rank_config.sure_match
-    if centre.picture and index.joker and not number_index:
+    # A joker's word has a letter under its J, a court's letter its suit.
+    if centre.picture and index.joker and not number_index and \
+            index.suit_below <= rank_config.least_suit:
         return "joker", config.agree_confidence * 0.95
-    counted = "A" if centre.pips == 1 else str(centre.pips) if 2 <= centre.pips <= 10 else None
+    counted = counted_rank(centre, pips)
     if counted is not None:
         # The pips say which rank; the index must back it: that rank matches it well, and
         # nearly as well as any other (a 6 and a 9, an 8 and a 3 look alike when blurred).
@@ -368,9 +391,10 @@ def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
     inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm)
             for face in faces]
     centre = read_centre(config.rank, inks[0], pixels_per_mm)
+    pips = count_pips(config.pips, inks[0], faces[0], pixels_per_mm)
     index = both_ways(read_index(config.rank, inks[0], pixels_per_mm),
                       read_index(config.rank, inks[1], pixels_per_mm))
-    rank, confidence = judge(config, centre, index)
+    rank, confidence = judge(config, centre, index, pips)
     middle = (origin_mm[0] + (pose.centre[0] + 0.5) / pixels_per_mm,
               origin_mm[1] + (pose.centre[1] + 0.5) / pixels_per_mm)
     return CardReading(rank, confidence, middle)
