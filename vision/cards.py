@@ -322,19 +322,14 @@ def refine_pose(config: CardConfig, crop: Image, pose: CardPose, pixels_per_mm: 
 
 def counted_rank(centre: CentreRead, pips: PipCount | None) -> str | None:
     """The rank the middle shows by its pips, or None: the pips' count where they stand in
-    a pip layout with nothing else as large beside them (an ace's one figure, centred), or
-    else a number of two or more that the plain count of
-    :func:`vision.card_ranks.read_centre` gives too."""
+    a pip layout with nothing else as large beside them (an ace's one figure, centred);
+    without ``pips``, the plain count of :func:`vision.card_ranks.read_centre`."""
     def rank_of(count: int) -> str | None:
         return "A" if count == 1 else str(count) if 2 <= count <= 10 else None
 
     if pips is None:
         return rank_of(centre.pips)
-    if pips.layout and not pips.stray:
-        return rank_of(pips.count)
-    # Out of layout: only a number both counts give, with nothing else as large beside.
-    same = centre.pips == pips.count >= 2 and not pips.stray
-    return rank_of(pips.count) if same else None
+    return rank_of(pips.count) if pips.layout and not pips.stray else None
 
 
 def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
@@ -344,7 +339,6 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
     rank_config = config.rank
     rank, match, margin = index.best()
     glyph_ok = rank is not None and match >= rank_config.least_match
-    sure_glyph = glyph_ok and margin >= rank_config.sure_margin
     # A court's index has its suit under the letter; where nothing is found there (run
     # into the picture's frame), only a letter matched clearly far better than any other.
     suit = index.suit_below > rank_config.least_suit or (
@@ -360,15 +354,18 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
         # The pips say which rank; the index must back it: that rank matches it well, and
         # nearly as well as any other (a 6 and a 9, an 8 and a 3 look alike when blurred).
         backing = dict(index.scores).get(counted, -1.0)
-        if backing >= rank_config.sure_match and backing >= match - rank_config.backing_slack:
+        # An ace's A has its suit under it: a joker's star or a lone 1 of a 10 has none.
+        marked = counted != "A" or index.suit_below > rank_config.least_suit
+        if backing >= rank_config.sure_match and marked and \
+                backing >= match - rank_config.backing_slack:
             return counted, config.agree_confidence
         return counted, config.alone_confidence
     if centre.picture and glyph_ok and rank in ("J", "Q", "K"):
         # Sure only where the middle holds a figure larger than any pip: blobs of uneven
         # sizes alone (decorated pips, a pip washed half away) make no court.
         figure = centre.largest_mm2 >= rank_config.court_figure_mm2
-        if sure_glyph and match >= rank_config.sure_match and suit and figure \
-                and not index.joker:
+        if margin >= rank_config.sure_margin and match >= rank_config.sure_match and suit \
+                and figure and not index.joker:
             return rank, config.agree_confidence * 0.95
         return rank, config.alone_confidence
     if glyph_ok:
