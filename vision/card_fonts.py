@@ -107,12 +107,12 @@ def as_seen(glyph: FloatArray, camera_height: int, squeeze: float) -> FloatArray
 def _tight_ten(font: Path) -> FloatArray | None:
     """A 10 set tight, as card indices set it: the 1 and the 0 a tenth of their height
     apart, feet level (a typeface's own 10 leaves a digit's width between them)."""
-    parts = [draw_text(font, digit) for digit in ("1", "0")]
-    if parts[0] is None or parts[1] is None:
-        return None
     boxes = []
-    for part in parts:
-        columns = np.nonzero((part > 0.25).any(axis=0))[0]
+    for digit in ("1", "0"):
+        part = draw_text(font, digit)
+        if part is None:
+            return None
+        columns = np.nonzero(np.asarray(part > 0.25).any(axis=0))[0]
         boxes.append(part[:, columns.min():columns.max() + 1])
     height = max(box.shape[0] for box in boxes)
     gap = np.zeros((height, max(1, height // 10)), np.float32)
