@@ -354,8 +354,9 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
         # The pips say which rank; the index must back it: that rank matches it well, and
         # nearly as well as any other (a 6 and a 9, an 8 and a 3 look alike when blurred).
         backing = dict(index.scores).get(counted, -1.0)
-        # An ace's A has its suit under it: a joker's star or a lone 1 of a 10 has none.
-        marked = counted != "A" or index.suit_below > rank_config.least_suit
+        # An ace's A has its suit under it (a joker's star or a lone 1 of a 10 has none),
+        # or, where no mark is found there, is matched clearly far better than any other.
+        marked = counted != "A" or suit
         if backing >= rank_config.sure_match and marked and \
                 backing >= match - rank_config.backing_slack:
             return counted, config.agree_confidence
