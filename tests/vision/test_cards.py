@@ -165,7 +165,10 @@ def test_held_out_themes_are_never_read_confidently_wrong(theme):
 
 @needs_themes
 @pytest.mark.parametrize("theme", [
-    "bellot",
+    pytest.param("bellot", marks=pytest.mark.xfail(
+        strict=True, reason="held out: since the index templates come from typefaces, not "
+        "from the tuning theme's faces, 7 of its 14 ranks are read sure here (the panel "
+        "asks for the rest); bench/bench_cards.py --heldout has the figures")),
     pytest.param("ornamental", marks=pytest.mark.xfail(
         strict=True, reason="held out: its ranks are seldom read sure (the panel asks)")),
 ])
