@@ -20,9 +20,11 @@ and, on some cards, a lamp's reflection), finds the mat and reads the spot with
 
 Families: ``tuning`` (the drawn faces and the tuning theme, the faces the reader was developed
 on) and, with ``--heldout``, ``heldout`` (themes of Debian's gnome-cards-data never used in
-tuning: :data:`vision.synth.card_themes.HELD_OUT_THEMES`).
+tuning: :data:`vision.synth.card_themes.HELD_OUT_THEMES`); with ``--other``, ``other``
+(:data:`OTHER_THEMES`, more themes of the package, whose misreads were looked at while the
+theme-independent reading was written, so neither tuning nor held out).
 
-    .venv/bin/python bench/bench_cards.py [--frames 1000] [--heldout] [--first 0]
+    .venv/bin/python bench/bench_cards.py [--frames 1000] [--heldout] [--other] [--first 0]
         [--compare-search]
 """
 
@@ -48,6 +50,9 @@ from vision.synth import render
 from vision.synth.camera import pixels_per_mm_at
 from vision.synth.card_sets import HELD_OUT_FACES, SPOT, TUNING_FACES, discard_scene
 from vision.synth.card_themes import themes_missing
+
+#: French-suited themes of gnome-cards-data beside the tuning and held-out ones.
+OTHER_THEMES: tuple[str, ...] = ("anglo_modern", "dondorf", "lattmann", "neoclassical")
 
 
 def compare_search(config: CardConfig, image: np.ndarray, location: BoardLocation,
@@ -142,6 +147,8 @@ def main() -> None:
     parser.add_argument("--heldout", action="store_true",
                         help="also (only, with --no-tuning) the held-out themes")
     parser.add_argument("--no-tuning", action="store_true", help="skip the tuning family")
+    parser.add_argument("--other", action="store_true",
+                        help="also more themes of the package, neither tuning nor held out")
     parser.add_argument("--compare-search", action="store_true",
                         help="also time the top card's search against trying every turn")
     parser.add_argument("--show", type=int, default=10,
@@ -159,6 +166,9 @@ def main() -> None:
     if options.heldout and missing is None:
         tally("heldout", HELD_OUT_FACES, options.frames, options.first, -1,
               options.compare_search)
+    if options.other and missing is None:
+        tally("other", tuple(f"theme:{name}" for name in OTHER_THEMES), options.frames,
+              options.first, 0, options.compare_search)
 
 
 if __name__ == "__main__":

@@ -2,11 +2,13 @@
 # Installs the Debian packages that the firmware build and the simulator tests need, and the card
 # themes the card reader's held-out test uses (gnome-cards-data, rasterised by librsvg2-bin's
 # rsvg-convert), espeak-ng, the speech engine of `--voice`, and chromium, the headless browser
-# the post-game review's page is opened in (tests/review), when we can. As root we install them;
+# the post-game review's page is opened in (tests/review), and the typefaces the card reader's
+# index templates are drawn from (`python -m vision.card_fonts`), when we can. As root we install them;
 # otherwise we say which are missing, and those tests skip themselves.
 set -u
 packages=(gcc-avr avr-libc binutils-avr arduino-core-avr libsimavr-dev libelf-dev pkg-config make gcc
-          gnome-cards-data librsvg2-bin espeak-ng chromium)
+          gnome-cards-data librsvg2-bin espeak-ng chromium
+          fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-urw-base35 fonts-freefont-ttf)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -18,15 +18,15 @@ that washes the ink out leaves too little to read: the card is then reported uns
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from contract.observation import CARD_RANKS
+from vision.card_fonts import FONT_GLYPH_FILE
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -55,11 +55,15 @@ class RankConfig:
     are the blobs within ``pip_sizes`` of the median blob's area. A blob larger than
     ``picture_mm2`` beside others, or more than ``most_pips`` blobs, is a picture; a court
     card's picture holds a figure of ``court_figure_mm2`` or more (no pip is that large). The index
-    is the topmost glyph in ``index_area_mm`` (the top of ``joker_area_mm``) at least
+    is the topmost glyph starting within ``index_start_mm`` of the card's side in
+    ``index_area_mm`` (the top of ``joker_area_mm``; both reach ``index_wide_mm`` from the
+    side where the glyph runs out of them, as a wide 10 does) filling ``least_glyph_fill``
+    of its box (no thin arc of the card's edge) and at least
     ``least_glyph_height_mm`` tall, its parts at least ``least_glyph_mm2`` (lines down the
     corner ``frame_line_mm`` long, a picture's frame, left out), those standing on its line
     and less than ``glyph_gap_mm`` apart joined (a blob filling more than
-    ``most_glyph_fill`` of its box is a patch of something else, no glyph); a glyph run
+    ``most_glyph_fill`` of its box is a patch of something else, no glyph, unless it is a
+    bar three times taller than wide: a plain 1); a glyph run
     together with its suit is cut at its waist, where its ink is narrower than
     ``waist_share`` of its typical row; else the mark under it starts within ``below_mm`` of
     its foot. The JOKER column holds ``joker_letters`` glyphs or more in ``joker_area_mm``,
@@ -85,6 +89,9 @@ class RankConfig:
     court_figure_mm2: float = 200.0
     most_pips: int = 11
     index_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 22.0)
+    index_start_mm: float = 9.5
+    index_wide_mm: float = 16.0
+    least_glyph_fill: float = 0.12
     least_glyph_mm2: float = 1.2
     least_glyph_height_mm: float = 2.5
     frame_line_mm: float = 16.0
@@ -282,15 +289,11 @@ def glyph_of(mask: FloatArray) -> Glyph:
     return Glyph(np.asarray(cut / norm if norm > 0 else cut), box.shape[0] / box.shape[1])
 
 
-#: Glyphs cut from the tuning faces by this very reader, made by
-#: ``python -m vision.synth.card_glyphs`` (ranks and shapes).
-GLYPH_FILE = Path(__file__).with_name("card_glyphs.npz")
-
-
 @lru_cache(maxsize=1)
 def glyph_templates() -> tuple[tuple[tuple[str, ...], FloatArray, FloatArray], ...]:
     """Every index rank drawn in each Hershey typeface, upright and italic, thin and bold,
-    and the glyphs of :data:`GLYPH_FILE` where it exists, as (ranks, shapes, aspects)."""
+    and in every typeface of :data:`vision.card_fonts.FONT_GLYPH_FILE` where it exists, as
+    (ranks, shapes, aspects)."""
     ranks, shapes, aspects = [], [], []
     for rank in INDEX_RANKS:
         for font in _FONTS:
@@ -303,19 +306,15 @@ def glyph_templates() -> tuple[tuple[tuple[str, ...], FloatArray, FloatArray], .
                     ranks.append(rank)
                     shapes.append(glyph.shape)
                     aspects.append(glyph.aspect)
-    if GLYPH_FILE.exists():
-        with np.load(GLYPH_FILE) as stored:
-            ranks += [str(rank) for rank in stored["ranks"]]
-            shapes += list(stored["shapes"].astype(np.float32) * (0.2 / 127))
-            aspects += list(stored["aspects"])
-    return ((tuple(ranks), np.array(shapes, np.float32).reshape(len(ranks), -1),
-             np.log(np.array(aspects, np.float32))),)
+    stored = _stored_glyphs("ranks", "shapes", "aspects")
+    return _by_label(ranks + stored[0], shapes + stored[1], aspects + stored[2])
 
 
 @lru_cache(maxsize=1)
 def mark_templates() -> tuple[tuple[tuple[str, ...], FloatArray, FloatArray], ...]:
-    """Marks under an index glyph: ``suit`` pips and ``letter`` s (a word's next letter), as
-    cut from the tuning faces into :data:`GLYPH_FILE`, and the letter O in each Hershey face."""
+    """Marks under an index glyph: ``suit`` symbols and ``letter`` s (a word's next letter)
+    drawn in every typeface of :data:`vision.card_fonts.FONT_GLYPH_FILE`, and the letter O
+    in each Hershey face."""
     labels, shapes, aspects = [], [], []
     for letter in ("O", "o"):
         for font in _FONTS:
@@ -326,13 +325,20 @@ def mark_templates() -> tuple[tuple[tuple[str, ...], FloatArray, FloatArray], ..
                 labels.append("letter")
                 shapes.append(glyph.shape)
                 aspects.append(glyph.aspect)
-    if GLYPH_FILE.exists():
-        with np.load(GLYPH_FILE) as stored:
-            labels += [str(label) for label in stored["mark_labels"]]
-            shapes += list(stored["mark_shapes"].astype(np.float32) * (0.2 / 127))
-            aspects += list(stored["mark_aspects"])
-    return ((tuple(labels), np.array(shapes, np.float32).reshape(len(labels), -1),
-             np.log(np.array(aspects, np.float32))),)
+    stored = _stored_glyphs("mark_labels", "mark_shapes", "mark_aspects")
+    return _by_label(labels + stored[0], shapes + stored[1], aspects + stored[2])
+
+
+def _stored_glyphs(labels: str, shapes: str, aspects: str
+                   ) -> tuple[list[str], list[FloatArray], list[float]]:
+    """The templates stored under those names in the typefaces' glyph file (none when it is
+    missing: the Hershey templates alone then)."""
+    if not FONT_GLYPH_FILE.exists():
+        return [], [], []
+    with np.load(FONT_GLYPH_FILE) as stored:
+        return ([str(label) for label in stored[labels]],
+                list(stored[shapes].astype(np.float32) * (0.2 / 127)),
+                [float(aspect) for aspect in stored[aspects]])
 
 
 def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
@@ -345,17 +351,36 @@ def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
 def _index_marks(config: RankConfig, ink: FloatArray, pixels_per_mm: float
                  ) -> tuple[FloatArray, FloatArray | None] | None:
     """The topmost glyph of the corner (several parts side by side joined, as in 10) and
-    the mark just under it (a rank's suit, or a word's next letter), or None."""
+    the mark just under it (a rank's suit, or a word's next letter), or None; looked for
+    again in a corner ``index_wide_mm`` wide where the glyph runs out of the usual one."""
+    found = _index_marks_within(config, ink, pixels_per_mm)
+    if found is None or found[0].shape[1] + found[2] < round(
+            config.index_area_mm[2] * pixels_per_mm) - 1:
+        return None if found is None else found[:2]
+    wide = config.index_wide_mm
+    wider = replace(config, index_area_mm=(*config.index_area_mm[:2], wide,
+                                           config.index_area_mm[3]),
+                    joker_area_mm=(*config.joker_area_mm[:2], wide, config.joker_area_mm[3]))
+    found = _index_marks_within(wider, ink, pixels_per_mm)
+    return None if found is None else found[:2]
+
+
+def _index_marks_within(config: RankConfig, ink: FloatArray, pixels_per_mm: float
+                        ) -> tuple[FloatArray, FloatArray | None, int] | None:
+    """:func:`_index_marks` in the corner ``config`` gives, with the glyph's left column."""
     window = _window(ink, config.index_area_mm, pixels_per_mm)
     mask = _column_mask(config, ink, pixels_per_mm)[:window.shape[0], :window.shape[1]]
     blobs = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
              if not _edge_line(blob, pixels_per_mm)
              and blob[3] >= config.least_glyph_height_mm * pixels_per_mm
-             and blob[4] <= config.most_glyph_fill * blob[2] * blob[3]
+             and (blob[4] <= config.most_glyph_fill * blob[2] * blob[3]
+                  or blob[3] >= 3 * blob[2])
+             and blob[4] >= config.least_glyph_fill * blob[2] * blob[3]
              and not _in_corner(blob, pixels_per_mm, config.inset_mm)]
-    if not blobs:
+    starting = [blob for blob in blobs if blob[0] <= config.index_start_mm * pixels_per_mm]
+    if not starting:
         return None
-    first = min(blobs, key=lambda blob: blob[1])
+    first = min(starting, key=lambda blob: blob[1])
     left, top, right, bottom = first[0], first[1], first[0] + first[2], first[1] + first[3]
     gap = config.glyph_gap_mm * pixels_per_mm
     for blob in sorted(blobs, key=lambda blob: blob[0]):
@@ -376,9 +401,10 @@ def _index_marks(config: RankConfig, ink: FloatArray, pixels_per_mm: float
         mark = np.where(below, window[top + waist:bottom, left:right], 0.0)[rows[0]:]
         glyph = np.where(mask[top:top + waist, left:right],
                          window[top:top + waist, left:right], 0.0)
-        return np.asarray(glyph), np.asarray(mark)
+        return np.asarray(glyph), np.asarray(mark), left
     glyph = np.where(mask[top:bottom, left:right], window[top:bottom, left:right], 0.0)
-    return np.asarray(glyph), _mark_below(config, ink, pixels_per_mm, (left, top, right, bottom))
+    return (np.asarray(glyph), _mark_below(config, ink, pixels_per_mm, (left, top, right, bottom)),
+            left)
 
 
 def _waist(mask: FloatArray, share: float) -> int | None:
@@ -455,7 +481,8 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
     from the topmost glyph (a word written down the side, upright or turned)."""
     window = _window(ink, config.joker_area_mm, pixels_per_mm)
     blobs = _blobs(window >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2)
-    marks = sorted((blob for blob in blobs if not _edge_line(blob, pixels_per_mm)),
+    marks = sorted((blob for blob in blobs if not _edge_line(blob, pixels_per_mm)
+                    and blob[0] <= config.index_start_mm * pixels_per_mm),
                    key=lambda blob: blob[1])
     if not marks:
         return 0
@@ -510,12 +537,33 @@ def _best_matches(config: RankConfig, glyph: Glyph,
                   ) -> dict[str, float]:
     """Each label's best match of ``glyph`` among ``templates``."""
     ((labels, shapes, aspects),) = templates
-    scores = shapes @ glyph.shape.reshape(-1) - config.aspect_weight * np.abs(
-        aspects - math.log(glyph.aspect))
-    best: dict[str, float] = {}
-    for label, score in zip(labels, scores.tolist(), strict=True):
-        best[label] = max(best.get(label, -1.0), score)
-    return best
+    # A plain sum of products, not a BLAS product: on a busy machine BLAS's threads wait on
+    # each other for longer than this small product takes alone.
+    scores = np.einsum("ij,j->i", shapes, glyph.shape.reshape(-1)) - config.aspect_weight * \
+        np.abs(aspects - math.log(glyph.aspect))
+    names, starts = _label_runs(labels)
+    return dict(zip(names, np.maximum.reduceat(scores, starts).tolist(), strict=True))
+
+
+@lru_cache(maxsize=4)
+def _label_runs(labels: tuple[str, ...]) -> tuple[tuple[str, ...], FloatArray]:
+    """The labels of ``labels`` in first-seen order and where each one's run starts, for
+    templates sorted by label (:func:`_by_label`)."""
+    starts = [index for index, label in enumerate(labels)
+              if index == 0 or labels[index - 1] != label]
+    names = tuple(labels[index] for index in starts)
+    if len(set(names)) != len(names):
+        raise ValueError("templates must be grouped by label")
+    return names, np.array(starts, np.intp)
+
+
+def _by_label(labels: list[str], shapes: list[FloatArray], aspects: list[float]
+              ) -> tuple[tuple[tuple[str, ...], FloatArray, FloatArray], ...]:
+    """Templates grouped by label (stable), as (labels, shapes, log aspects)."""
+    order = sorted(range(len(labels)), key=lambda index: labels[index])
+    return ((tuple(labels[index] for index in order),
+             np.array([shapes[index] for index in order], np.float32).reshape(len(order), -1),
+             np.log(np.array([aspects[index] for index in order], np.float32))),)
 
 
 def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from contract.observation import CardReading
+from vision.card_pips import PipConfig, PipCount, count_pips
 from vision.card_ranks import (
     CentreRead,
     IndexRead,
@@ -87,6 +88,7 @@ class CardConfig:
     line_turns: int = 6
     distinct_deg: float = 1.5
     rank: RankConfig = field(default_factory=RankConfig)
+    pips: PipConfig = field(default_factory=PipConfig)
     #: Confidences of the outcomes: both readings agree; one reading alone; none.
     agree_confidence: float = 0.97
     alone_confidence: float = 0.4
@@ -318,34 +320,53 @@ def refine_pose(config: CardConfig, crop: Image, pose: CardPose, pixels_per_mm: 
     return CardPose((float(centre[0]), float(centre[1])), pose.angle_deg - turn, pose.score)
 
 
-def judge(config: CardConfig, centre: CentreRead, index: IndexRead) -> tuple[str | None, float]:
-    """The rank and its confidence from the pips and the corner index (both corners')."""
+def counted_rank(centre: CentreRead, pips: PipCount | None) -> str | None:
+    """The rank the middle shows by its pips, or None: the pips' count where they stand in
+    a pip layout with nothing else as large beside them (an ace's one figure, centred);
+    without ``pips``, the plain count of :func:`vision.card_ranks.read_centre`."""
+    def rank_of(count: int) -> str | None:
+        return "A" if count == 1 else str(count) if 2 <= count <= 10 else None
+
+    if pips is None:
+        return rank_of(centre.pips)
+    return rank_of(pips.count) if pips.layout and not pips.stray else None
+
+
+def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
+          pips: PipCount | None = None) -> tuple[str | None, float]:
+    """The rank and its confidence from the middle (``centre`` and, where counted,
+    ``pips``) and the corner index (both corners'): sure only where the two agree."""
     rank_config = config.rank
     rank, match, margin = index.best()
     glyph_ok = rank is not None and match >= rank_config.least_match
-    sure_glyph = glyph_ok and margin >= rank_config.sure_margin
     # A court's index has its suit under the letter; where nothing is found there (run
     # into the picture's frame), only a letter matched clearly far better than any other.
     suit = index.suit_below > rank_config.least_suit or (
         index.suit_below == -1.0 and match >= rank_config.clear_match
         and margin >= rank_config.clear_margin)
     number_index = rank in NUMBER_RANKS and match >= rank_config.sure_match
-    if centre.picture and index.joker and not number_index:
+    # A joker's word has a letter under its J, a court's letter its suit.
+    if centre.picture and index.joker and not number_index and \
+            index.suit_below <= rank_config.least_suit:
         return "joker", config.agree_confidence * 0.95
-    counted = "A" if centre.pips == 1 else str(centre.pips) if 2 <= centre.pips <= 10 else None
+    counted = counted_rank(centre, pips)
     if counted is not None:
         # The pips say which rank; the index must back it: that rank matches it well, and
         # nearly as well as any other (a 6 and a 9, an 8 and a 3 look alike when blurred).
         backing = dict(index.scores).get(counted, -1.0)
-        if backing >= rank_config.sure_match and backing >= match - rank_config.backing_slack:
+        # An ace's A has its suit under it (a joker's star or a lone 1 of a 10 has none),
+        # or, where no mark is found there, is matched clearly far better than any other.
+        marked = counted != "A" or suit
+        if backing >= rank_config.sure_match and marked and \
+                backing >= match - rank_config.backing_slack:
             return counted, config.agree_confidence
         return counted, config.alone_confidence
     if centre.picture and glyph_ok and rank in ("J", "Q", "K"):
         # Sure only where the middle holds a figure larger than any pip: blobs of uneven
         # sizes alone (decorated pips, a pip washed half away) make no court.
         figure = centre.largest_mm2 >= rank_config.court_figure_mm2
-        if sure_glyph and match >= rank_config.sure_match and suit and figure \
-                and not index.joker:
+        if margin >= rank_config.sure_margin and match >= rank_config.sure_match and suit \
+                and figure and not index.joker:
             return rank, config.agree_confidence * 0.95
         return rank, config.alone_confidence
     if glyph_ok:
@@ -368,9 +389,10 @@ def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
     inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm)
             for face in faces]
     centre = read_centre(config.rank, inks[0], pixels_per_mm)
+    pips = count_pips(config.pips, inks[0], faces[0], pixels_per_mm)
     index = both_ways(read_index(config.rank, inks[0], pixels_per_mm),
                       read_index(config.rank, inks[1], pixels_per_mm))
-    rank, confidence = judge(config, centre, index)
+    rank, confidence = judge(config, centre, index, pips)
     middle = (origin_mm[0] + (pose.centre[0] + 0.5) / pixels_per_mm,
               origin_mm[1] + (pose.centre[1] + 0.5) / pixels_per_mm)
     return CardReading(rank, confidence, middle)

@@ -1,0 +1,195 @@
+"""A number card's pips counted whatever the deck's design: same-coloured blobs of one size in
+the card's middle, standing as every deck stands them.
+
+A number card from 2 to 10 shows its rank as that many pips of its suit, all of one size and
+one colour, in a layout all French-suited decks share: mirrored left to right, and (but for
+the 7's odd pip) the same when the card is turned half round. A corner index lies by the
+card's side, its suit mark far smaller than a pip. So the count needs no template of any
+deck: the blobs of ink clear of the index columns are grouped by size and colour, the largest
+group is the pips, and the layout's symmetry says whether the count can be trusted. An ace
+shows one figure in the middle (plain or decorated); a court card or a joker a picture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    Image = NDArray[Any]
+    FloatArray = NDArray[Any]
+else:
+    Image = np.ndarray
+    FloatArray = np.ndarray
+
+
+@dataclass(frozen=True)
+class PipConfig:
+    """How pips are told. Ink (``ink_level`` and more) is looked at inside ``area_mm`` (left,
+    top, right, bottom of the upright 63 x 88 mm face); blobs whose middle lies nearer the
+    card's side than ``index_column_mm`` belong to a corner index. A pip is a blob of at
+    least ``least_pip_mm2`` filling at least ``least_solidity`` of its convex hull; pips of
+    one card differ in area by at most ``size_ratio`` and in redness (red less the other
+    channels' larger, 0..255) by at most ``redness_gap``. Pips mirror each other within
+    ``layout_tolerance`` of a pip's width plus ``layout_slack_mm``. Any other blob larger
+    than ``stray_share`` of a pip makes the count unsure, but in the corners within
+    ``index_corner_mm`` of the sides (an index's) or round a lone pip (an ace's frame); one
+    figure of ``ace_least_mm2`` to
+    ``ace_most_mm2`` (a court's or a joker's figure is larger), filling ``ace_solidity`` of
+    its hull (a drawing's lines fill less), within ``ace_off_mm`` of the middle, is an
+    ace's."""
+
+    ink_level: float = 0.22
+    area_mm: tuple[float, float, float, float] = (4.0, 4.0, 59.0, 84.0)
+    index_column_mm: float = 10.5
+    index_corner_mm: tuple[float, float] = (16.0, 24.0)
+    least_pip_mm2: float = 6.0
+    least_solidity: float = 0.55
+    size_ratio: float = 1.7
+    redness_gap: float = 45.0
+    layout_tolerance: float = 0.3
+    layout_slack_mm: float = 1.5
+    stray_share: float = 0.5
+    ace_least_mm2: float = 40.0
+    ace_most_mm2: float = 700.0
+    ace_solidity: float = 0.65
+    ace_off_mm: float = 9.0
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One blob of ink on the face: middle and size (mm, mm2), convex fill, redness."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    area: float
+    solidity: float
+    redness: float
+
+
+@dataclass(frozen=True)
+class PipCount:
+    """What the middle shows: ``count`` pips of one size (0 when no group of pips stands
+    out), whether they stand in a pip layout (``layout``), whether other large ink shares
+    the middle (``stray``), and the largest blob's area (mm2)."""
+
+    count: int
+    layout: bool
+    stray: bool
+    largest_mm2: float
+
+
+def blobs_of(config: PipConfig, ink: FloatArray, face: Image, pixels_per_mm: float
+             ) -> list[Blob]:
+    """The blobs of ink inside ``config.area_mm`` with their middles, sizes and colours."""
+    left, top, right, bottom = (round(value * pixels_per_mm) for value in config.area_mm)
+    mask = (ink[top:bottom, left:right] >= config.ink_level).astype(np.uint8)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    colour = face[top:bottom, left:right].astype(np.int16)
+    redness_map = colour[..., 2] - np.maximum(colour[..., 0], colour[..., 1])
+    least = config.least_pip_mm2 * pixels_per_mm**2
+    found = []
+    for label in range(1, count):
+        x0, y0, across, down, area = (int(value) for value in stats[label])
+        if area < least:
+            continue
+        inside = labels[y0:y0 + down, x0:x0 + across] == label
+        contours, _ = cv2.findContours(inside.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.contourArea(cv2.convexHull(np.vstack(contours)))
+        redness = float(redness_map[y0:y0 + down, x0:x0 + across][inside].mean())
+        found.append(Blob((centres[label][0] + left) / pixels_per_mm,
+                          (centres[label][1] + top) / pixels_per_mm,
+                          across / pixels_per_mm, down / pixels_per_mm,
+                          area / pixels_per_mm**2, area / max(hull, 1.0), redness))
+    return found
+
+
+def count_pips(config: PipConfig, ink: FloatArray, face: Image, pixels_per_mm: float,
+               card_mm: tuple[float, float] = (63.0, 88.0)) -> PipCount:
+    """Count the pips in the middle of an upright face (``ink`` its ink map, ``face`` its
+    BGR image, both at ``pixels_per_mm``)."""
+    every = blobs_of(config, ink, face, pixels_per_mm)
+    width = card_mm[0]
+    middle = [blob for blob in every if config.index_column_mm <= blob.x
+              <= width - config.index_column_mm]
+    if not middle:
+        return PipCount(0, False, False, 0.0)
+    largest = max(blob.area for blob in middle)
+    pips = _pip_group(config, middle)
+    least = config.stray_share * min(pip.area for pip in pips)
+    strays = [blob for blob in middle if blob not in pips and blob.area >= least
+              and not _index_corner(config, blob, card_mm)
+              and not _frames(config, blob, pips)]
+    if len(pips) == 1:
+        ace = pips[0]
+        centred = abs(ace.x - width / 2) <= config.ace_off_mm and \
+            abs(ace.y - card_mm[1] / 2) <= config.ace_off_mm
+        sized = config.ace_least_mm2 <= ace.area <= config.ace_most_mm2 and \
+            ace.solidity >= config.ace_solidity
+        return PipCount(1, centred and sized, bool(strays), largest)
+    return PipCount(len(pips), _in_layout(config, pips), bool(strays), largest)
+
+
+def _index_corner(config: PipConfig, blob: Blob, card_mm: tuple[float, float]) -> bool:
+    """Whether ``blob`` lies in a corner where an index stands (reaching into the middle
+    in some designs): no stray figure beside the pips."""
+    width, height = card_mm
+    x_reach, y_reach = config.index_corner_mm
+    return (blob.x < x_reach or blob.x > width - x_reach) and \
+        (blob.y < y_reach or blob.y > height - y_reach)
+
+
+def _frames(config: PipConfig, blob: Blob, pips: list[Blob]) -> bool:
+    """Whether ``blob`` is a small frame round a lone pip (an ace's wreath or ring), not
+    a figure of its own."""
+    if len(pips) != 1 or blob.area > config.ace_most_mm2:
+        return False
+    pip = pips[0]
+    return abs(blob.x - pip.x) <= blob.width / 2 and abs(blob.y - pip.y) <= blob.height / 2 \
+        and blob.width >= pip.width and blob.height >= pip.height
+
+
+def _pip_group(config: PipConfig, blobs: list[Blob]) -> list[Blob]:
+    """The largest group of compact blobs of one size and colour (the larger blobs' group
+    where two are as large): a number card's pips."""
+    compact = [blob for blob in blobs if blob.solidity >= config.least_solidity]
+    best: list[Blob] = []
+    for reference in compact or blobs:
+        group = [blob for blob in compact
+                 if 1 / config.size_ratio <= blob.area / reference.area <= config.size_ratio
+                 and abs(blob.redness - reference.redness) <= config.redness_gap]
+        if len(group) > len(best) or (len(group) == len(best) and best and
+                                      sum(b.area for b in group) > sum(b.area for b in best)):
+            best = group
+    if not best:
+        best = [max(blobs, key=lambda blob: blob.area)]
+    return best
+
+
+def _in_layout(config: PipConfig, pips: list[Blob]) -> bool:
+    """Whether ``pips`` stand as a number card's do: each has a partner mirrored across the
+    group's middle line, and each has one turned half round about the group's middle (but
+    one, on a 7)."""
+    xs = np.array([pip.x for pip in pips])
+    ys = np.array([pip.y for pip in pips])
+    centre_x = (xs.min() + xs.max()) / 2
+    centre_y = (ys.min() + ys.max()) / 2
+    size = float(np.median([max(pip.width, pip.height) for pip in pips]))
+    tolerance = config.layout_tolerance * size + config.layout_slack_mm
+
+    def partnered(target_x: FloatArray, target_y: FloatArray) -> FloatArray:
+        apart = np.hypot(xs[None, :] - target_x[:, None], ys[None, :] - target_y[:, None])
+        return np.asarray(apart.min(axis=1) <= tolerance)
+
+    mirrored = partnered(2 * centre_x - xs, ys)
+    turned = partnered(2 * centre_x - xs, 2 * centre_y - ys)
+    unturned = int((~turned).sum())
+    return bool(mirrored.all()) and (unturned == 0 or (len(pips) == 7 and unturned == 1))
