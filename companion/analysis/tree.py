@@ -6,7 +6,8 @@ a chance node samples an outcome by its probability (so a chance node is never a
 new child is scored by one playout (:mod:`companion.analysis.evaluation`). Where hands are
 hidden (:mod:`companion.analysis.hidden`), every iteration deals the unseen cards anew and
 only the moves the dealt hand allows are considered (information-set search: the tree is the
-public game, each iteration one consistent guess of the hands).
+public game, each iteration one consistent guess of the hands). Where the game will be stopped
+at a ply cap (``plies_left``), a line that reaches the cap is scored as the cap scores it.
 """
 
 from __future__ import annotations
@@ -67,12 +68,13 @@ class Worker:
     """A tree search from one root position with its own seeded random generator."""
 
     def __init__(self, evaluation: Evaluation, position: Position, rng: random.Random,
-                 deal: HiddenDeal | None = None) -> None:
+                 deal: HiddenDeal | None = None, plies_left: int | None = None) -> None:
         self.game = evaluation.game
         self.evaluation = evaluation
         self.seats = evaluation.seats
         self.rng = rng
         self.deal = deal
+        self.plies_left = plies_left
         self.root = Node(self.game, position, self.seats)
 
     def run(self, playouts: int | None, deadline: float | None) -> RootStats:
@@ -103,6 +105,10 @@ class Worker:
             if node.over:
                 reward = self.evaluation.finished(node.position)
                 break
+            left = self._left(len(path) - 1)
+            if left == 0:
+                reward = self.evaluation.stopped(node.position)
+                break
             move, fresh = self._select(node, hands)
             if hands is not None and not node.chance:
                 hands.play(self.game, node.position, move)
@@ -113,7 +119,7 @@ class Worker:
             path.append(child)
             node = child
             if fresh:
-                reward = self._playout(node.position, hands)
+                reward = self._playout(node.position, hands, self._left(len(path) - 1))
                 break
         for visited in path:
             visited.visits += 1
@@ -143,10 +149,17 @@ class Worker:
                 best, best_value = move, value
         return best, False
 
-    def _playout(self, position: Position, hands: Hands | None) -> Chances:
-        """Random moves from ``position`` to the end or the cutoff, then its score."""
+    def _left(self, depth: int) -> int | None:
+        """Plies left before the game is stopped, ``depth`` plies below the root (None: no
+        cap)."""
+        return None if self.plies_left is None else max(self.plies_left - depth, 0)
+
+    def _playout(self, position: Position, hands: Hands | None, left: int | None) -> Chances:
+        """Random moves from ``position`` to the end, the cutoff or the ply cap (``left``
+        plies away), then its score."""
         game, rng, evaluation = self.game, self.rng, self.evaluation
-        for _ in range(evaluation.cutoff):
+        plies = evaluation.cutoff if left is None else min(evaluation.cutoff, left)
+        for _ in range(plies):
             if game.is_over(position):
                 return evaluation.finished(position)
             if game.is_chance(position):
@@ -164,4 +177,6 @@ class Worker:
             position = game.apply(position, move)
         if game.is_over(position):
             return evaluation.finished(position)
+        if plies == left:
+            return evaluation.stopped(position)
         return evaluation.cut_off(position)
