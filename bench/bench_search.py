@@ -13,6 +13,9 @@
   --blind-cap       the search bots are not told how many plies are left before the cap (as
                     before issue 22's second round); by default they are, and score a line
                     that reaches the cap as the cap scores it
+  --chosen-rolls    a bot that rolls at a decision (Coin Grid's turn start, where a double
+                    stack can be made) gets the face it named, as before issue 22's second
+                    round; by default the face is thrown at random
 
 Targets (issue 22): at Coin Isolation a 1-second search beats greedy in at least 80% and random
 in at least 95% of 100 games. The machine is shared, so a search is bounded by playouts equal to
@@ -33,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.analysis import SearchLimits, search
 from companion.analysis.bots import Bot, bot_move, parse_bot
 from companion.analysis.evaluation import leader_wins
+from companion.analysis.rolls import thrown
 from companion.games import get_game
 
 DEFAULT_CAP = 400
@@ -62,10 +66,11 @@ def measure_rate(name, players, seconds=1.0, positions=4, hints=True):
     return rates[len(rates) // 2]
 
 
-def play_game(name, players, bots, first_seat, index, cap, told_cap=True):
+def play_game(name, players, bots, first_seat, index, cap, told_cap=True, fair_rolls=True):
     """One game: the first bot plays ``first_seat``, the second every other seat (search bots
-    told the plies left before the cap when ``told_cap``). Returns the first bot's share of
-    the win, whether the cap ended it, and the plies."""
+    told the plies left before the cap when ``told_cap``; a bot that chooses to roll gets a
+    face thrown at random when ``fair_rolls``, else the face it named). Returns the first
+    bot's share of the win, whether the cap ended it, and the plies."""
     game = get_game(name)
     position = game.new_position(players, (), seed=index)
     seat_bot = {seat: bots[0] if seat == first_seat else bots[1]
@@ -87,6 +92,8 @@ def play_game(name, players, bots, first_seat, index, cap, told_cap=True):
             bot, hints = seat_bot[mover]
             left = cap - plies if told_cap else None
             move = _move(game, position, bot, hints, rng, hand, index * 1000 + plies, left)
+            if fair_rolls:
+                move = thrown(game, position, move, rng)
             if cards is not None:
                 cards.lay(mover, game.card_of(move))
         position = game.apply(position, move)
@@ -137,6 +144,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--cap", type=int, default=None)
     parser.add_argument("--blind-cap", action="store_true")
+    parser.add_argument("--chosen-rolls", action="store_true")
     args = parser.parse_args()
     game = get_game(args.game)
     playouts = args.playouts
@@ -157,7 +165,7 @@ def main():
         for index in range(args.first, args.first + args.games):
             first_seat = index % args.players + 1
             jobs.append(pool.submit(play_game, args.game, args.players, pairs, first_seat,
-                                    index, cap, not args.blind_cap))
+                                    index, cap, not args.blind_cap, not args.chosen_rolls))
         shares, capped, plies = 0.0, 0, 0
         for done, job in enumerate(jobs, start=1):
             share, was_capped, length = job.result()
