@@ -23,6 +23,14 @@ def folded_rolls(game: Game, position: Position) -> Rolls:
     return [(move, float(weight)) for move, weight in game.chance_outcomes(position)]
 
 
+def action_text(game: Game, position: Position, move: Move) -> str:
+    """How a search's move reads: ``roll`` for a face of a roll folded into the decision (the
+    search's one action for rolling, whatever face stands for it), else the move's text."""
+    if any(face == move for face, _ in folded_rolls(game, position)):
+        return "roll"
+    return move.text()
+
+
 def thrown(game: Game, position: Position, move: Move, rng: random.Random) -> Move:
     """``move`` as played: a face of a folded roll becomes a face thrown at random by its
     odds (the mover chose to roll, not the face); any other move is itself."""

@@ -50,3 +50,13 @@ def test_a_bot_that_rolls_gets_a_face_thrown_at_random():
     stack = next(move for move in GAME.legal_moves(position) if move not in
                  {face for face, _ in folded_rolls(GAME, position)})
     assert thrown(GAME, position, stack, rng) == stack
+
+
+def test_rules_best_names_the_roll_without_a_face():
+    from companion.cli.rules import best_lines
+
+    position = stack_or_roll(3)
+    result = search(GAME, position, SearchLimits(playouts=60, seed=2))
+    lines = best_lines(GAME, position, result, 1.0)
+    names = [line.split()[0] for line in lines[2:-1]]
+    assert "roll" in names and not any(name.startswith("roll:") for name in names)
