@@ -60,3 +60,12 @@ def test_rules_best_names_the_roll_without_a_face():
     lines = best_lines(GAME, position, result, 1.0)
     names = [line.split()[0] for line in lines[2:-1]]
     assert "roll" in names and not any(name.startswith("roll:") for name in names)
+
+
+def test_a_hint_at_the_table_names_the_roll_without_a_face():
+    from companion.hints import search_best
+
+    answer = search_best("coin-grid", stack_or_roll(3).to_json(), 0.2, 1)
+    assert GAME.parse_move(answer.best) in GAME.legal_moves(stack_or_roll(3))
+    assert answer.words in ("", "roll") and (answer.words == "roll") == answer.best.startswith(
+        "roll:")
