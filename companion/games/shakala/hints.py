@@ -12,9 +12,10 @@ game now to sowing on.
 
 The playouts are cut at once (0 plies): the tree's leaves are scored by the estimate directly,
 as Jokers and Coins' are. Eight random sowings moved gems between pits and cups by more than a
-move's difference, and made a playout about eight times dearer; with the bench's 40-ply cap
-told to the search, 128 playouts a move won 3 of the first 8 games against greedy at 0 plies
-against none of the first 7 at 8 plies (issue 22; few games, so a hint, not a proof).
+move's difference, and made a playout fourteen times dearer (128 against 1834 a processor
+second). With the bench's 40-ply cap told to the search, a 1-second search (1834 playouts) won
+10 of 10 games against greedy; 128 playouts won 3 of 10, and 128 at 8 plies, the cap not told,
+1.5 of 10 (issue 22).
 """
 
 from __future__ import annotations
