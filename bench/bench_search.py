@@ -8,12 +8,20 @@
   --no-hints        the first bot searches without the game's evaluation hints
   --against-hints   the first bot searches with hints, the second without (same playouts)
   --jobs 2          games played in that many processes at once
+  --cap N           stop a game after N plies and score it by progress (default: the demo's
+                    cap, else 400)
+  --blind-cap       the search bots are not told how many plies are left before the cap (as
+                    before issue 22's second round); by default they are, and score a line
+                    that reaches the cap as the cap scores it
+  --chosen-rolls    a bot that rolls at a decision (Coin Grid's turn start, where a double
+                    stack can be made) gets the face it named, as before issue 22's second
+                    round; by default the face is thrown at random
 
 Targets (issue 22): at Coin Isolation a 1-second search beats greedy in at least 80% and random
 in at least 95% of 100 games. The machine is shared, so a search is bounded by playouts equal to
 what one second gives (``--rate``), not by the clock. A game that reaches the ply cap (the
-demo's cap, else 400 plies) is scored by progress, and counted apart. A tie counts half.
-Every game is seeded (game index), so a run is reproducible.
+demo's cap, else 400 plies) is scored by progress (the leader wins), and counted apart. A tie
+counts half. Every game is seeded (game index), so a run is reproducible.
 """
 
 import argparse
@@ -28,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.analysis import SearchLimits, search
 from companion.analysis.bots import Bot, bot_move, parse_bot
 from companion.analysis.evaluation import leader_wins
+from companion.analysis.rolls import thrown
 from companion.games import get_game
 
 DEFAULT_CAP = 400
@@ -57,9 +66,11 @@ def measure_rate(name, players, seconds=1.0, positions=4, hints=True):
     return rates[len(rates) // 2]
 
 
-def play_game(name, players, bots, first_seat, index, cap):
-    """One game: the first bot plays ``first_seat``, the second every other seat. Returns the
-    first bot's share of the win, whether the cap ended it, and the plies."""
+def play_game(name, players, bots, first_seat, index, cap, told_cap=True, fair_rolls=True):
+    """One game: the first bot plays ``first_seat``, the second every other seat (search bots
+    told the plies left before the cap when ``told_cap``; a bot that chooses to roll gets a
+    face thrown at random when ``fair_rolls``, else the face it named). Returns the first
+    bot's share of the win, whether the cap ended it, and the plies."""
     game = get_game(name)
     position = game.new_position(players, (), seed=index)
     seat_bot = {seat: bots[0] if seat == first_seat else bots[1]
@@ -79,7 +90,10 @@ def play_game(name, players, bots, first_seat, index, cap):
                 cards.draw(mover)
                 hand = [rank for rank, _ in cards.hands[mover - 1]]
             bot, hints = seat_bot[mover]
-            move = _move(game, position, bot, hints, rng, hand, index * 1000 + plies)
+            left = cap - plies if told_cap else None
+            move = _move(game, position, bot, hints, rng, hand, index * 1000 + plies, left)
+            if fair_rolls:
+                move = thrown(game, position, move, rng)
             if cards is not None:
                 cards.lay(mover, game.card_of(move))
         position = game.apply(position, move)
@@ -94,16 +108,17 @@ def play_game(name, players, bots, first_seat, index, cap):
     return chances[first_seat - 1], True, plies
 
 
-def _move(game, position, bot, hints, rng, hand, seed):
+def _move(game, position, bot, hints, rng, hand, seed, plies_left):
     if bot.kind == "search" and not hints:
         limits = SearchLimits(seconds=bot.seconds if bot.playouts is None else None,
-                              playouts=bot.playouts, seed=seed, hints=False)
+                              playouts=bot.playouts, seed=seed, hints=False,
+                              plies_left=plies_left)
         best = search(game, position, limits, hand=hand).best
         if hand is not None and game.card_of(best) is None:
             return next(v for v in game.card_variants(position, best)
                         if game.card_of(v) in hand)
         return best
-    return bot_move(game, position, bot, rng, hand=hand, seed=seed)
+    return bot_move(game, position, bot, rng, hand=hand, seed=seed, plies_left=plies_left)
 
 
 def _dealt(game, players, index):
@@ -128,6 +143,8 @@ def main():
     parser.add_argument("--against-hints", action="store_true")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--cap", type=int, default=None)
+    parser.add_argument("--blind-cap", action="store_true")
+    parser.add_argument("--chosen-rolls", action="store_true")
     args = parser.parse_args()
     game = get_game(args.game)
     playouts = args.playouts
@@ -148,7 +165,7 @@ def main():
         for index in range(args.first, args.first + args.games):
             first_seat = index % args.players + 1
             jobs.append(pool.submit(play_game, args.game, args.players, pairs, first_seat,
-                                    index, cap))
+                                    index, cap, not args.blind_cap, not args.chosen_rolls))
         shares, capped, plies = 0.0, 0, 0
         for done, job in enumerate(jobs, start=1):
             share, was_capped, length = job.result()
@@ -161,7 +178,8 @@ def main():
              f"{'' if hint else ' without hints'}" for bot, hint in pairs]
     print(f"{args.game}, {args.players} players: {label[0]} against {label[1]}: won "
           f"{shares:g} of {args.games} games ({shares / args.games:.1%}), seats alternated; "
-          f"{capped} ended at the {cap}-ply cap (scored by progress); {plies / args.games:.0f} "
+          f"{capped} ended at the {cap}-ply cap (scored by progress; search "
+          f"{'not told' if args.blind_cap else 'told'} the plies left); {plies / args.games:.0f} "
           f"plies a game; {time.perf_counter() - began:.0f} s wall, this process "
           f"{time.process_time() - cpu:.0f} s processor")
 

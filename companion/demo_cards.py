@@ -96,9 +96,16 @@ class DealtCards:
             self.hands[seat - 1].append(self.draw_pile.pop())
 
     def lay(self, seat: int, rank: str | None) -> Card:
-        """``seat`` lays a card of ``rank`` (None: their first card) on their discard pile."""
+        """``seat`` lays a card of ``rank`` (None: their first card) on their discard pile;
+        a rank the seat does not hold is refused, so the table never drifts from the record."""
         hand = self.hands[seat - 1]
-        index = next((i for i, card in enumerate(hand) if card[0] == rank), 0)
+        if rank is None:
+            index = 0
+        else:
+            index = next((i for i, card in enumerate(hand) if card[0] == rank), -1)
+            if index < 0:
+                held = " ".join(card[0] for card in hand)
+                raise ValueError(f"seat {seat} holds no {rank} to lay (its hand: {held})")
         card = hand.pop(index)
         self.piles[seat - 1].append(card)
         return card

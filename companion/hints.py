@@ -69,12 +69,15 @@ class HintPolicy:
 @dataclass(frozen=True)
 class SearchAnswer:
     """What the search process found, as plain values: the best move's text, each seat's win
-    chance, the playouts made and the processor seconds it took."""
+    chance, the playouts made and the processor seconds it took; ``words``, how the screen
+    names the move when not by its text (``roll`` for a roll the mover may choose, whose face
+    is thrown, not chosen)."""
 
     best: str
     win_chance: Mapping[int, float]
     playouts: int
     seconds: float
+    words: str = ""
 
 
 @dataclass(frozen=True)
@@ -110,13 +113,16 @@ Searcher = Callable[[str, dict[str, Any], float, int], SearchAnswer]
 def search_best(name: str, data: dict[str, Any], seconds: float, seed: int) -> SearchAnswer:
     """Search a position given by game name and JSON (in the search process)."""
     from companion.analysis import SearchLimits, search
+    from companion.analysis.rolls import action_text
     from companion.games import get_game
 
     began = time.process_time()
     game = get_game(name)
-    found = search(game, game.position_from_json(data), SearchLimits(seconds=seconds, seed=seed))
+    position = game.position_from_json(data)
+    found = search(game, position, SearchLimits(seconds=seconds, seed=seed))
+    words = action_text(game, position, found.best)
     return SearchAnswer(found.best.text(), dict(found.win_chance), found.playouts,
-                        time.process_time() - began)
+                        time.process_time() - began, "" if words == found.best.text() else words)
 
 
 def warm_up() -> bool:
@@ -263,7 +269,7 @@ class TableHints:
         chances = ", ".join(f"{self._name(player)} {round(chance * 100)}%"
                             for player, chance in sorted(answer.win_chance.items()))
         shown = " (its path is highlighted)" if move.regions() else ""
-        text = (f"Hint for {self._name(seat)}: {answer.best}{shown}. "
+        text = (f"Hint for {self._name(seat)}: {answer.words or answer.best}{shown}. "
                 f"Estimated win chance: {chances}.{self._left(seat)}")
         latency = time.monotonic() - event.asked
         self.latencies.append(latency)

@@ -46,10 +46,13 @@ class Bot:
             return self.kind
         return f"search:{self.seconds:g}"
 
-    def limits(self, seed: int, workers: int = 1) -> SearchLimits:
-        """The search limits of a search bot's move."""
+    def limits(self, seed: int, workers: int = 1, plies_left: int | None = None
+               ) -> SearchLimits:
+        """The search limits of a search bot's move (``plies_left``: before the game is
+        stopped at a ply cap and scored by progress)."""
         seconds = self.seconds if self.playouts is None else None
-        return SearchLimits(seconds=seconds, playouts=self.playouts, seed=seed, workers=workers)
+        return SearchLimits(seconds=seconds, playouts=self.playouts, seed=seed, workers=workers,
+                            plies_left=plies_left)
 
 
 def parse_bot(text: str) -> Bot:
@@ -75,12 +78,13 @@ def parse_bot(text: str) -> Bot:
 
 def bot_move(game: Game, position: Position, bot: Bot, rng: random.Random, *,
              hand: Sequence[str] | None = None, seed: int = 0,
-             pool: Executor | None = None) -> Move:
+             pool: Executor | None = None, plies_left: int | None = None) -> Move:
     """The move ``bot`` makes in ``position`` (a decision, not a chance node). ``hand`` is the
     mover's cards in a card game (after drawing); ``seed`` seeds a search, ``pool`` runs it in
-    another process (so the caller's threads keep running)."""
+    another process (so the caller's threads keep running); ``plies_left`` tells a search
+    when the game will be stopped at a ply cap and scored by progress."""
     if bot.kind == "search":
-        limits = bot.limits(seed)
+        limits = bot.limits(seed, plies_left=plies_left)
         best = search(game, position, limits, hand=hand, pool=pool).best
         return best if hand is None else _with_card(game, position, best, hand)
     if hand is not None:

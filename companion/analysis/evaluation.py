@@ -51,6 +51,10 @@ class Evaluation:
             return tuple(float(chances.get(seat, 0.0)) for seat in range(1, self.seats + 1))
         return leader_wins(self.game.progress(position), self.seats)
 
+    def stopped(self, position: Position) -> Chances:
+        """The result of a game stopped at a ply cap: the leader on progress wins."""
+        return leader_wins(self.game.progress(position), self.seats)
+
 
 def leader_wins(progress: Mapping[int, float], seats: int) -> Chances:
     """The generic estimate: the seat(s) furthest on win, sharing a tie."""

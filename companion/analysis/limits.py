@@ -18,13 +18,17 @@ class SearchLimits:
     worker), or whichever comes first when both are given. ``seed`` makes a playout-bounded
     search reproducible; ``workers`` searches in that many processes at once (root
     parallelism), each with its share of the playouts. ``hints`` uses the game's evaluation
-    hints where it has them (:mod:`companion.analysis.evaluation`); off, for comparison."""
+    hints where it has them (:mod:`companion.analysis.evaluation`); off, for comparison.
+    ``plies_left``: the game is stopped after that many more plies (chance outcomes count) and
+    scored by progress, the leader winning, as the demo and the bench do at their ply cap; the
+    search scores a line that reaches the cap the same way instead of guessing beyond it."""
 
     seconds: float | None = None
     playouts: int | None = None
     seed: int = 0
     workers: int = 1
     hints: bool = True
+    plies_left: int | None = None
 
     def __post_init__(self) -> None:
         if self.seconds is None and self.playouts is None:
@@ -35,6 +39,9 @@ class SearchLimits:
             raise SearchError(f"a search needs at least 1 playout, not {self.playouts}")
         if self.workers < 1:
             raise SearchError(f"a search needs at least 1 worker, not {self.workers}")
+        if self.plies_left is not None and self.plies_left < 1:
+            raise SearchError("a search needs at least 1 ply left before the game is stopped, "
+                              f"not {self.plies_left}")
 
 
 @dataclass(frozen=True)

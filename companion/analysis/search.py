@@ -58,7 +58,8 @@ def run_worker(game: Game, position: Position, limits: SearchLimits, index: int,
     until the monotonic ``deadline`` at the latest."""
     evaluation = evaluation_for(game, position, limits.hints)
     deal = hidden_deal(game, position, hints_module(game), hand)
-    worker = Worker(evaluation, position, random.Random(f"{limits.seed}/{index}"), deal)
+    worker = Worker(evaluation, position, random.Random(f"{limits.seed}/{index}"), deal,
+                    limits.plies_left)
     return worker.run(playouts, deadline)
 
 

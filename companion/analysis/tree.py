@@ -6,7 +6,10 @@ a chance node samples an outcome by its probability (so a chance node is never a
 new child is scored by one playout (:mod:`companion.analysis.evaluation`). Where hands are
 hidden (:mod:`companion.analysis.hidden`), every iteration deals the unseen cards anew and
 only the moves the dealt hand allows are considered (information-set search: the tree is the
-public game, each iteration one consistent guess of the hands).
+public game, each iteration one consistent guess of the hands). A roll folded into a decision
+(:mod:`companion.analysis.rolls`) is one action, rolling, whose child is a chance node over the
+faces. Where the game will be stopped
+at a ply cap (``plies_left``), a line that reaches the cap is scored as the cap scores it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from itertools import islice
 
 from companion.analysis.evaluation import Chances, Evaluation
 from companion.analysis.hidden import Hands, HiddenDeal
+from companion.analysis.rolls import Rolls, folded_rolls
 from companion.games.base import Game, Move, Position
 
 #: How many legal moves a node considers (the first ones the engine lists), as the demo's bots
@@ -30,28 +34,49 @@ EXPLORATION = 1.0
 
 
 class Node:
-    """A position in the tree with its actions and statistics."""
+    """A position in the tree with its actions and statistics. ``rolling`` makes it the
+    chance node of a roll folded into the decision at ``position``, over those faces; a
+    decision with a folded roll lists it as one action, ``roll`` (its first face stands for
+    it), whose child is that chance node."""
 
-    __slots__ = ("chance", "children", "moves", "over", "position", "seat", "totals", "visits",
-                 "weights")
+    __slots__ = ("chance", "children", "moves", "over", "position", "roll", "rolls", "seat",
+                 "totals", "visits", "weights")
 
-    def __init__(self, game: Game, position: Position, seats: int) -> None:
+    def __init__(self, game: Game, position: Position, seats: int,
+                 rolling: Rolls | None = None) -> None:
         self.position = position
-        self.over = game.is_over(position)
-        self.chance = not self.over and game.is_chance(position)
+        self.over = rolling is None and game.is_over(position)
+        self.chance = rolling is not None or (not self.over and game.is_chance(position))
         self.seat = 0 if self.over else game.to_move(position)
         self.weights: list[float] = []
-        if self.chance:
+        self.roll: Move | None = None
+        self.rolls: Rolls = []
+        if rolling is not None:
+            self.moves: list[Move] = [move for move, _ in rolling]
+            self.weights = [weight for _, weight in rolling]
+        elif self.chance:
             outcomes = game.chance_outcomes(position)
-            self.moves: list[Move] = [move for move, _ in outcomes]
+            self.moves = [move for move, _ in outcomes]
             self.weights = [float(weight) for _, weight in outcomes]
         elif self.over:
             self.moves = []
         else:
             self.moves = list(islice(game.iter_moves(position), MOVE_LIMIT))
+            self._fold_rolls(game)
         self.children: dict[Move, Node] = {}
         self.visits = 0
         self.totals = [0.0] * seats
+
+    def _fold_rolls(self, game: Game) -> None:
+        """List a roll folded into this decision as one action, its first face."""
+        self.rolls = folded_rolls(game, self.position)
+        faces = {face for face, _ in self.rolls}
+        if not faces <= set(self.moves):
+            self.rolls = []
+            return
+        if self.rolls:
+            self.roll = self.rolls[0][0]
+            self.moves = [move for move in self.moves if move not in faces] + [self.roll]
 
 
 @dataclass(frozen=True)
@@ -67,12 +92,13 @@ class Worker:
     """A tree search from one root position with its own seeded random generator."""
 
     def __init__(self, evaluation: Evaluation, position: Position, rng: random.Random,
-                 deal: HiddenDeal | None = None) -> None:
+                 deal: HiddenDeal | None = None, plies_left: int | None = None) -> None:
         self.game = evaluation.game
         self.evaluation = evaluation
         self.seats = evaluation.seats
         self.rng = rng
         self.deal = deal
+        self.plies_left = plies_left
         self.root = Node(self.game, position, self.seats)
 
     def run(self, playouts: int | None, deadline: float | None) -> RootStats:
@@ -98,12 +124,20 @@ class Worker:
     def iterate(self) -> None:
         """One selection, expansion, playout and backup."""
         hands = self.deal.dealt(self.rng) if self.deal is not None else None
-        node, path = self.root, [self.root]
+        node, path, depth = self.root, [self.root], 0
         while True:
             if node.over:
                 reward = self.evaluation.finished(node.position)
                 break
+            left = self._left(depth)
+            if left == 0:
+                reward = self.evaluation.stopped(node.position)
+                break
             move, fresh = self._select(node, hands)
+            if node.roll is not None and move == node.roll:
+                node = self._rolling(node)
+                path.append(node)
+                continue
             if hands is not None and not node.chance:
                 hands.play(self.game, node.position, move)
             child = node.children.get(move)
@@ -112,14 +146,24 @@ class Worker:
                 node.children[move] = child
             path.append(child)
             node = child
+            depth += 1
             if fresh:
-                reward = self._playout(node.position, hands)
+                reward = self._playout(node.position, hands, self._left(depth))
                 break
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for index, share in enumerate(reward):
                 totals[index] += share
+
+    def _rolling(self, node: Node) -> Node:
+        """The chance node of the roll folded into ``node``'s decision (made on first use)."""
+        assert node.roll is not None
+        child = node.children.get(node.roll)
+        if child is None:
+            child = Node(self.game, node.position, self.seats, node.rolls)
+            node.children[node.roll] = child
+        return child
 
     def _select(self, node: Node, hands: Hands | None) -> tuple[Move, bool]:
         """The action to follow from ``node`` and whether it leads to a new child."""
@@ -143,10 +187,17 @@ class Worker:
                 best, best_value = move, value
         return best, False
 
-    def _playout(self, position: Position, hands: Hands | None) -> Chances:
-        """Random moves from ``position`` to the end or the cutoff, then its score."""
+    def _left(self, depth: int) -> int | None:
+        """Plies left before the game is stopped, ``depth`` plies below the root (None: no
+        cap)."""
+        return None if self.plies_left is None else max(self.plies_left - depth, 0)
+
+    def _playout(self, position: Position, hands: Hands | None, left: int | None) -> Chances:
+        """Random moves from ``position`` to the end, the cutoff or the ply cap (``left``
+        plies away), then its score."""
         game, rng, evaluation = self.game, self.rng, self.evaluation
-        for _ in range(evaluation.cutoff):
+        plies = evaluation.cutoff if left is None else min(evaluation.cutoff, left)
+        for _ in range(plies):
             if game.is_over(position):
                 return evaluation.finished(position)
             if game.is_chance(position):
@@ -164,4 +215,6 @@ class Worker:
             position = game.apply(position, move)
         if game.is_over(position):
             return evaluation.finished(position)
+        if plies == left:
+            return evaluation.stopped(position)
         return evaluation.cut_off(position)

@@ -310,18 +310,21 @@ def run_best(args: argparse.Namespace) -> int:
 
 def best_lines(game: Any, position: Any, result: Any, seconds: float) -> list[str]:
     """What ``rules best`` prints: the best move with the mover's chance, a table of the
-    candidates (visits and each seat's win chance), and the playouts made."""
+    candidates (visits and each seat's win chance), and the playouts made; a roll the mover
+    may choose reads ``roll`` (its face is thrown, not chosen)."""
+    from companion.analysis.rolls import action_text
+
     mover = game.to_move(position)
     seats = sorted(result.win_chance)
     chance = result.estimates[0].win_chance.get(mover, 0.0)
-    lines = [f"best: {result.best.text()} (player {mover} to move; win chance "
-             f"{chance:.0%} after it)"]
-    width = max(len(estimate.move.text()) for estimate in result.estimates)
+    names = [action_text(game, position, estimate.move) for estimate in result.estimates]
+    lines = [f"best: {names[0]} (player {mover} to move; win chance {chance:.0%} after it)"]
+    width = max(len(name) for name in names)
     heads = "  ".join(f"p{seat:<4}" for seat in seats)
     lines.append(f"{'move':<{width}}  {'visits':>7}  {heads}")
-    for estimate in result.estimates:
+    for name, estimate in zip(names, result.estimates, strict=True):
         cells = "  ".join(f"{estimate.win_chance.get(seat, 0.0):>5.0%}" for seat in seats)
-        lines.append(f"{estimate.move.text():<{width}}  {estimate.visits:>7}  {cells}")
+        lines.append(f"{name:<{width}}  {estimate.visits:>7}  {cells}")
     now = "  ".join(f"p{seat} {result.win_chance[seat]:.0%}" for seat in seats)
     lines.append(f"{result.playouts} playouts in {seconds:.1f} s; win chance now: {now}")
     return lines

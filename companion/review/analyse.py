@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from companion.analysis import SearchLimits, SearchResult, search
 from companion.analysis.evaluation import evaluation_for
-from companion.games.base import Game, Position
+from companion.analysis.rolls import action_text
+from companion.games.base import Game, Position, RulesError
 from companion.record.replay import GameTimeline
 
 if TYPE_CHECKING:
@@ -235,7 +236,18 @@ def _move_review(game: Game, valuer: _Valuer, ply: int, before_position: Positio
         return review
     found = valuer.result(before_position)
     best = found.estimates[0]
+    action = _action(game, before_position, text)
     played = next((estimate.win_chance.get(seat, 0.0) for estimate in found.estimates
-                   if estimate.move.text() == text), None)
-    return replace(review, best=best.move.text(), best_chance=best.win_chance.get(seat, 0.0),
-                   played_estimate=played)
+                   if action_text(game, before_position, estimate.move) == action), None)
+    best_text = action_text(game, before_position, best.move)
+    return replace(review, best=text if best_text == action else best_text,
+                   best_chance=best.win_chance.get(seat, 0.0), played_estimate=played)
+
+
+def _action(game: Game, position: Position, text: str) -> str:
+    """The search's action for the move played as ``text`` (``roll`` for any face of a roll
+    the mover chose to make)."""
+    try:
+        return action_text(game, position, game.parse_move(text))
+    except RulesError:
+        return text

@@ -15,7 +15,9 @@ Every card is accounted for at every moment:
 ``draw pile + hands + discard pile by rank + discards of unrecorded rank (+ 6 Jokers set aside
 with two players) == 162``. A rank's *unseen* count (in the draw pile or in some hand) is its
 copies less those face up in the discard pile; the public game lets the mover play any rank
-with an unseen copy (a 13th seven cannot be played).
+with an unseen copy (a 13th seven cannot be played), counted once the mover has drawn: at an
+empty draw pile the mover's draw shuffles the discard pile back first (:meth:`Cards.before_play`),
+so every rank is unseen again.
 
 JSON (the ``cards`` object of a position; every field required)::
 
@@ -90,6 +92,15 @@ class Cards:
     def penalized(self, seat: int) -> bool:
         """Whether ``seat`` played without drawing last turn and now plays from 4 cards."""
         return self.hands[seat - 1] == PENALIZED_HAND
+
+    def before_play(self, seat: int) -> Cards:
+        """The cards as ``seat`` plays from them: a seat that draws first (not penalized) from
+        an empty draw pile shuffles the discard pile into a new one, so every card laid since
+        the last shuffle may be in its hand. The public game and a search's guesses at the
+        hands must count from these cards, not from the face-up pile the draw takes away."""
+        if self.draw_pile or self.penalized(seat):
+            return self
+        return self._shuffle()
 
     def after_turn(self, seat: int, rank: int | None, no_draw: bool = False) -> Cards:
         """The cards after ``seat`` plays (or discards, ``rank`` None when it is not entered)

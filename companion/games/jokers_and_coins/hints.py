@@ -33,9 +33,10 @@ SCALE = 40.0
 
 def card_facts(position: Position) -> dict[str, Any]:
     """The public facts of the cards, as :class:`companion.analysis.hidden.HiddenDeal` reads
-    them."""
+    them: the cards as the mover plays from them (at an empty draw pile, the discard pile
+    already shuffled back by the mover's draw, so a drawn card is among the unseen)."""
     assert isinstance(position, JokersPosition)
-    cards = position.cards
+    cards = position.cards.before_play(position.to_move)
     pool = [rank for index, rank in enumerate(RANKS) for _ in range(cards.unseen(index))]
     face_up = [rank for index, rank in enumerate(RANKS) for _ in range(cards.discard[index])]
     return {"pool": pool, "hands": list(cards.hands), "draw_pile": cards.draw_pile,

@@ -148,8 +148,9 @@ def winning_team(position: JokersPosition) -> tuple[int, ...] | None:
 
 
 def available_ranks(position: JokersPosition) -> list[str]:
-    """Ranks the mover may play in the public game: those with an unseen copy."""
-    cards = position.cards
+    """Ranks the mover may play in the public game: those with an unseen copy once the mover
+    has drawn (a draw from an empty pile shuffles the discard pile back first)."""
+    cards = position.cards.before_play(position.to_move)
     return [rank for index, rank in enumerate(RANKS) if cards.unseen(index)]
 
 
@@ -258,7 +259,7 @@ def play(position: JokersPosition, move: JokersMove) -> JokersPosition:
     if move.kind == DISCARD:
         return _discard(position, move)
     assert move.card is not None
-    if not position.cards.unseen(RANK_INDEX[move.card]):
+    if not position.cards.before_play(mover).unseen(RANK_INDEX[move.card]):
         raise IllegalMoveError(f"{move.text()}: every {move.card} is face up in the discard "
                                "pile, so nobody holds one")
     wanted = (move.kind, move.steps)

@@ -9,6 +9,13 @@ points (:data:`~companion.games.shakala.position.WIN_POINTS`) whose opponent can
 with every gem left wins whatever happens (whoever empties the other), but only once the game
 ends, so such a position scores :data:`DECIDED` and not 1: the search still prefers ending the
 game now to sowing on.
+
+The playouts are cut at once (0 plies): the tree's leaves are scored by the estimate directly,
+as Jokers and Coins' are. Eight random sowings moved gems between pits and cups by more than a
+move's difference, and made a playout fourteen times dearer (128 against 1834 a processor
+second). With the bench's 40-ply cap told to the search, a 1-second search (1834 playouts) won
+10 of 10 games against greedy; 128 playouts won 3 of 10, and 128 at 8 plies, the cap not told,
+1.5 of 10 (issue 22).
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from companion.games.shakala.board import other, side_pits
 from companion.games.shakala.position import WIN_POINTS, ShakalaPosition
 
 #: Plies a playout runs before it is scored (a random Shakala game runs hundreds).
-PLAYOUT_PLIES = 8
+PLAYOUT_PLIES = 0
 #: The share of the gems on a seat's opponent's side that seat is expected to capture.
 OPPONENT_SIDE_SHARE = 0.55
 #: A lead of this many expected points makes a seat about e times likelier to win.

@@ -32,8 +32,11 @@ def naive_children(position: dict[str, Any]) -> list[dict[str, Any]]:
     seat = g.played_seat(position["coins"], position["to_move"])
     found: dict[str, dict[str, Any]] = {}
     nothing = False
+    cards = position["cards"]
+    reshuffles = cards["draw_pile"] == 0 and cards["hands"][str(position["to_move"])] == 5
     for rank in RANKS:
-        if g.copies(rank) - position["cards"]["discard_pile"][rank] <= 0:
+        face_up = 0 if reshuffles else cards["discard_pile"][rank]
+        if g.copies(rank) - face_up <= 0:
             continue
         results = card_results(g, position["coins"], seat, rank)
         if not results:

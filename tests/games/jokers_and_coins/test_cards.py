@@ -96,3 +96,17 @@ def test_cards_that_do_not_add_up_are_refused():
     data["cards"]["draw_pile"] -= 1
     with pytest.raises(PositionError, match="add up to 161, not 162"):
         GAME.read_position(data)
+
+
+def test_at_an_empty_draw_pile_the_mover_may_play_a_rank_the_shuffle_brings_back():
+    data = GAME.new_position(2).to_json()
+    cards = data["cards"]
+    cards["discard_pile"] = {rank: 12 for rank in RANKS[:12]} | {"K": 2, "joker": 0}
+    cards["draw_pile"] = 0
+    position = GAME.read_position(data)
+    assert "A:enter" in moves(position)
+    after = GAME.apply_text(position, "A:enter")
+    assert after.cards.shuffles == 1 and after.cards.to_json()["discard_pile"]["A"] == 1
+    data["cards"]["hands"]["1"], data["cards"]["discard_pile"]["K"] = 4, 3
+    penalized = GAME.read_position(data)
+    assert penalized.cards.draw_pile == 0 and moves(penalized) == ["K:enter"]
