@@ -161,6 +161,7 @@ class Director(RollingDirector, CardDirector):
         self._card_history: dict[int, DealtCards] = {}
         self._next_cards: DealtCards | None = None
         self._pool: Executor | None = None
+        self._scored_cap: int | None = None
         table.on_change(self._notify)
         table.on_verdict(self._verdict)
 
@@ -172,6 +173,7 @@ class Director(RollingDirector, CardDirector):
             return self._finish()
         cap = self.game.demo_ply_cap
         limit = self.options.max_turns if self.options.max_turns is not None else cap
+        self._scored_cap = cap if self.options.max_turns is None else None
         while not stop.is_set() and referee.phase is not Phase.OVER:
             self.report.turns = self._plies()
             if limit is not None and self.report.turns >= limit:
@@ -386,14 +388,18 @@ class Director(RollingDirector, CardDirector):
         return parse_bot(self.options.bots[(mover - 1) % len(self.options.bots)])
 
     def _search_options(self, bot: Bot, rng: random.Random) -> dict[str, Any]:
-        """A search bot's seed (from the turn's generator) and the process it searches in,
-        so its thinking does not hold the table's threads up; nothing for other bots (their
-        generator is left as it was)."""
+        """A search bot's seed (from the turn's generator), the process it searches in, so its
+        thinking does not hold the table's threads up, and the plies left when the game's demo
+        cap will stop and score the game; nothing for other bots (their generator is left as
+        it was)."""
         if bot.kind != "search":
             return {}
         if self._pool is None:
             self._pool = worker_pool(1)
-        return {"seed": rng.randrange(2**31), "pool": self._pool}
+        options: dict[str, Any] = {"seed": rng.randrange(2**31), "pool": self._pool}
+        if self._scored_cap is not None:
+            options["plies_left"] = max(self._scored_cap - self._plies(), 1)
+        return options
 
     def close(self) -> None:
         """Stop the search bots' worker process, if one was started."""

@@ -91,6 +91,9 @@ class GateConfig:
     #: Skin-coloured area above this is a hand (a penny is 285 mm^2 and copper looks like skin;
     #: a hand reaching in shows several thousand).
     skin_area_mm2: float = 1500.0
+    #: Skin-coloured area above this is a hand even without reaching the margin: more than a
+    #: pile of twelve pennies and four golden dollars touching (about 5,600 mm^2) covers.
+    lone_skin_area_mm2: float = 6500.0
 
 
 @dataclass(frozen=True)
@@ -243,20 +246,29 @@ def skin_mask(view: GateView) -> Image:
     return cv2.bitwise_and(mask, view.paper_mask)
 
 
-def _largest_area_mm2(mask: Image, mm_per_pixel: float) -> float:
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if count <= 1:
-        return 0.0
-    return float(stats[1:, cv2.CC_STAT_AREA].max()) * mm_per_pixel**2
-
-
 def hand_seen(view: GateView, config: GateConfig) -> bool:
-    """Whether a skin-coloured patch larger than ``skin_area_mm2`` lies on the mat.
+    """Whether a hand lies on the mat: a skin-coloured patch larger than ``skin_area_mm2`` that
+    reaches over the margin around the play area (an arm comes from outside the mat), or one
+    larger than ``lone_skin_area_mm2`` anywhere.
 
     Skin is looked for on its own, since pale skin is neither dark nor colourful against paper.
+    A pile of touching copper or brass coins inside the play area looks like skin too, and a
+    Shakala pit or cup holds a dozen of them, so a skin patch that does not reach the margin
+    counts only when no pile could be that large.
     """
     skin = cv2.morphologyEx(skin_mask(view), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return _largest_area_mm2(skin, config.mm_per_pixel) >= config.skin_area_mm2
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    if count <= 1:
+        return False
+    pixel_mm2 = config.mm_per_pixel**2
+    areas = stats[:, cv2.CC_STAT_AREA] * pixel_mm2
+    in_margin = np.bincount(labels[view.margin_mask > 0], minlength=count) * pixel_mm2
+    for label in range(1, count):
+        if areas[label] < config.skin_area_mm2:
+            continue
+        if in_margin[label] >= config.margin_area_mm2 or areas[label] >= config.lone_skin_area_mm2:
+            return True
+    return False
 
 
 def foreign_reason(view: GateView, config: GateConfig) -> tuple[str, str] | None:

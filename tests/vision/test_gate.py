@@ -8,6 +8,7 @@ import pytest
 from calibration.geometry import coin_isolation_mat
 from tests.vision.test_gate_scenes import (
     COPPER,
+    SKIN,
     Scene,
     board_with_pieces,
     hand_on_marker,
@@ -181,3 +182,28 @@ def test_a_shadow_sweeping_over_the_board_holds_the_gate_until_it_stops() -> Non
     assert [verdict.code for verdict in sweeping] == ["moving"] * 12
     # A shadow that stays put is light, not an object: the board counts once it has settled.
     assert [verdict.steady for verdict in verdicts[17:]] == [False] * 4 + [True] * 3
+
+
+def _penny_pile(count: int) -> Scene:
+    """``count`` pennies touching in a row of rows around d4, inside the play area (a Shakala
+    pit or cup holds such a pile): copper looks like skin."""
+    x, y = coin_isolation_mat().region("d4").centre
+    pennies = [((x + 19.0 * (index % 4) - 28.5, y + 19.0 * (index // 4) - 19.0), 19.05, COPPER)
+               for index in range(count)]
+    return Scene(coins=pennies)
+
+
+def test_a_still_pile_of_touching_pennies_is_not_a_hand() -> None:
+    gate = SteadyGate(coin_isolation_mat())
+    verdicts = feed(gate, [_penny_pile(7)] * 7)
+    assert "hand" not in {verdict.code for verdict in verdicts}
+    assert verdicts[-1].steady
+
+
+def test_a_large_skin_patch_inside_the_play_area_is_a_hand() -> None:
+    """A hand whose arm is out of view, or sleeved, still counts when no coin pile is as big."""
+    x, y = coin_isolation_mat().region("d4").centre
+    palm = [(x - 45, y - 45), (x + 45, y - 45), (x + 45, y + 45), (x - 45, y + 45)]
+    gate = SteadyGate(coin_isolation_mat())
+    verdicts = feed(gate, [Scene(polygons=[(palm, SKIN)])] * 6)
+    assert {verdict.code for verdict in verdicts} == {"hand"}
