@@ -161,7 +161,6 @@ class Director(RollingDirector, CardDirector):
         self._card_history: dict[int, DealtCards] = {}
         self._next_cards: DealtCards | None = None
         self._pool: Executor | None = None
-        self._scored_cap: int | None = None
         table.on_change(self._notify)
         table.on_verdict(self._verdict)
 
@@ -173,7 +172,6 @@ class Director(RollingDirector, CardDirector):
             return self._finish()
         cap = self.game.demo_ply_cap
         limit = self.options.max_turns if self.options.max_turns is not None else cap
-        self._scored_cap = cap if self.options.max_turns is None else None
         while not stop.is_set() and referee.phase is not Phase.OVER:
             self.report.turns = self._plies()
             if limit is not None and self.report.turns >= limit:
@@ -397,8 +395,9 @@ class Director(RollingDirector, CardDirector):
         if self._pool is None:
             self._pool = worker_pool(1)
         options: dict[str, Any] = {"seed": rng.randrange(2**31), "pool": self._pool}
-        if self._scored_cap is not None:
-            options["plies_left"] = max(self._scored_cap - self._plies(), 1)
+        scored_cap = self.game.demo_ply_cap if self.options.max_turns is None else None
+        if scored_cap is not None:
+            options["plies_left"] = max(scored_cap - self._plies(), 1)
         return options
 
     def close(self) -> None:
