@@ -520,9 +520,6 @@ def run_demo(
     assert isinstance(camera, SimCamera) and panel.twin is not None
     twin = panel.twin
     colours = {str(seat.number): seat.colour for seat in parts.seats}
-    # Frames are rendered when the table asks for them, not ahead: the table idles once a
-    # still board is read, and a frame rendered ahead then was thrown away when the board next
-    # changed (about 2 of the 8 frames a Coin Grid ply rendered).
     camera.synth.set_scene(replace(camera.scene, image_size=options.camera_size))
     board = PhysicalBoard(camera, colours, seed, referee.game.info.flat_tokens)
     board.lay_out(referee.game.layout(

@@ -403,7 +403,7 @@ class Table:
         spell, nothing has changed since, so that reading answers without reading again.
         """
         if frame.taken_at is not None:
-            asked = frame.taken_at  # a frame rendered ahead shows the table as it was then
+            asked = frame.taken_at  # the table as it was when the picture was taken
         markers = self.parts.vision_config.markers
         verdict, location = self._gate.look(frame.timestamp, frame.image, markers)
         self.gate_reason = verdict.reason

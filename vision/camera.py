@@ -92,7 +92,8 @@ class Frame:
     """One captured image (BGR, uint8, height x width x 3) with its time in seconds and index;
     ``name`` is the image file's name for folder sources (empty for others); ``taken_at`` is
     the ``time.monotonic()`` at which the picture was taken, for a source that knows it and may
-    hand a frame over after it was asked for the next (the synthetic camera rendering ahead)."""
+    hand a frame over well after its picture was taken (the synthetic camera takes its scene, then
+    renders it)."""
 
     image: Image
     timestamp: float

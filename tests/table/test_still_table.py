@@ -16,7 +16,7 @@ def test_a_still_table_is_not_rendered_again_until_it_changes(tmp_path):
         table.wait(lambda: table.table._steady_reading is not None)
         rendered = table.sim.synth.frames_read
         threading.Event().wait(1.5)  # the table is left alone a while
-        # One timed-out wait a second at most (a frame rendered ahead may be under way).
+        # One timed-out wait a second at most.
         assert table.sim.synth.frames_read - rendered <= 3
         table.board.hand(True)
         table.board.lay_out(GAME.layout(after))
