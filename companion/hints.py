@@ -22,8 +22,9 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from companion.analysis.rolls import folded_rolls
 from companion.display.snapshot import Message, PathView, Snapshot
-from companion.games.base import Game
+from companion.games.base import Game, Position
 from companion.referee import Effect, Phase, Record, Referee
 from companion.referee_events import RefereeView
 from contract.errors import CompanionError
@@ -205,8 +206,8 @@ class TableHints:
         self.thinking = None
         position = referee.position
         view = referee.view()
-        if position is None or position.state_hash() != event.state_hash or (
-                view.phase is not Phase.TURN):
+        if position is None or position.state_hash() != event.state_hash or not (
+                view.phase is Phase.TURN or self._decides_at_roll(view, position)):
             self.notice = None
             return []
         if event.answer is None:
@@ -236,7 +237,9 @@ class TableHints:
         """Why the mover cannot have a hint now, in one sentence; empty when they can."""
         if self.policy.mode == "off":
             return "Hints are off at this table; start it with --hints on to ask for them."
-        if view.phase is not Phase.TURN or view.to_move is None or referee.position is None:
+        position = referee.position
+        if view.to_move is None or position is None or not (
+                view.phase is Phase.TURN or self._decides_at_roll(view, position)):
             if view.phase is Phase.ROLL:
                 return "The dice decide now; ask for a hint once they are rolled."
             return "A hint can be asked for when it is a player's turn to move."
@@ -246,6 +249,14 @@ class TableHints:
                      else f"all {self.policy.limit} of their hints")
             return f"{self._name(seat)} has used {spent}."
         return ""
+
+    def _decides_at_roll(self, view: RefereeView, position: Position) -> bool:
+        """Whether the roll awaited is the mover's choice among others (Coin Grid's turn start
+        where a double stack can be made instead): a hint can then say "roll" or the other."""
+        if view.phase is not Phase.ROLL:
+            return False
+        faces = {face for face, _ in folded_rolls(self.game, position)}
+        return bool(faces) and any(move not in faces for move in self.game.legal_moves(position))
 
     def _submit(self, data: dict[str, Any], seed: int, asked: HintReady,
                 deliver: Callable[[HintReady], None]) -> None:
@@ -274,12 +285,12 @@ class TableHints:
         latency = time.monotonic() - event.asked
         self.latencies.append(latency)
         self.answers.append(answer)
-        self.shown = ShownHint(seat, answer.best, tuple(move.regions()), text, _anchor(view),
-                               latency)
+        named = answer.words or answer.best  # "roll", not the face that stood for it
+        self.shown = ShownHint(seat, named, tuple(move.regions()), text, _anchor(view), latency)
         self.notice = None
         return [Record("hint", {
             "player": seat,
-            "suggested": answer.best,
+            "suggested": named,
             "win_chance": {str(player): round(chance, 4)
                            for player, chance in sorted(answer.win_chance.items())},
             "source": event.source,

@@ -170,6 +170,33 @@ def test_at_a_roll_the_dice_decide_and_no_search_is_started():
     assert "Hints used: South 0, North 0" in shown.facts
 
 
+def test_a_hint_to_roll_is_shown_and_recorded_as_roll_not_as_a_face():
+    from companion.analysis.rolls import folded_rolls
+    from companion.games import get_game
+    from companion.hints import HintReady, SearchAnswer
+    from companion.referee import Record, Referee
+    from companion.screen_view import snapshot_of
+    from tests.analysis.test_folded_rolls import stack_or_roll
+
+    game = get_game("coin-grid")
+    position = stack_or_roll(3)
+    face = folded_rolls(game, position)[0][0].text()
+    referee = Referee(game, position, position=position)
+    hints = TableHints(game, HintPolicy("on"), {1: "South", 2: "North"}, searcher=broken)
+    event = HintReady(game.to_move(position), position.state_hash(), 0.0,
+                      answer=SearchAnswer(face, {1: 0.5, 2: 0.5}, 10, 0.1, "roll"))
+    try:  # a double stack or a roll is the mover's choice: a hint may be asked for
+        assert hints.press(referee, "panel", lambda ready: None) == []
+        assert hints.thinking is not None
+    finally:
+        hints.close()
+    [record] = hints.ready(event, referee)
+    assert isinstance(record, Record) and record.fields["suggested"] == "roll"
+    view = referee.view()
+    shown = hints.overlay(snapshot_of(view, (), game=game.name), view)
+    assert shown.path.label == "Hint: roll" and face not in shown.message.text
+
+
 def test_the_keyboards_h_is_the_panels_hint_button():
     import pygame
 
