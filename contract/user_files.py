@@ -75,7 +75,8 @@ def parse_json(text: str, name: str, error: type[CompanionError] = UserFileError
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as failure:
-        raise error(f"{name} is not JSON: {failure.msg} at line {failure.lineno} column "
+        what = failure.msg.removesuffix(" at")  # "Unterminated string starting at"
+        raise error(f"{name} is not JSON: {what} at line {failure.lineno} column "
                     f"{failure.colno}; fix the file or write it again") from None
     except _NotJsonNumber as failure:
         raise error(f"{name} is not JSON: {failure} is not a JSON number; "

@@ -31,6 +31,8 @@ BAD_FILES = {
     "deep nesting": (lambda path: path.write_text("[" * 100_000 + "]" * 100_000),
                      "too deeply"),
     "a list": (lambda path: path.write_text("[1, 2]"), "JSON object"),
+    "cut short": (lambda path: path.write_text('{"to_move": "a'),
+                  "not JSON: Unterminated string starting at line 1 column 13;"),
 }
 
 #: Commands that read a file the user names; FILE is replaced by the bad file.
