@@ -35,6 +35,17 @@ else:
     FloatArray = np.ndarray
 
 
+#: A camera tilted this much (degrees) from straight down shows enough perspective for its
+#: principal point to be solved; less, and it is drawn towards the frame's middle.
+SURE_TILT_DEG = 2.0
+
+
+def middle_of_view(homography: FloatArray, pixel: tuple[float, float]) -> tuple[float, float]:
+    """The mat point (mm) seen at ``pixel`` (ideal pixels)."""
+    point = np.linalg.solve(np.asarray(homography, np.float64), np.array([*pixel, 1.0]))
+    return float(point[0] / point[2]), float(point[1] / point[2])
+
+
 def principal_point(homography: FloatArray, focal_px: float,
                     image_size: tuple[int, int]) -> tuple[float, float] | None:
     """The principal point (px) that makes ``homography`` (mat mm -> ideal px) the view of a
@@ -115,7 +126,16 @@ def camera_pose(homography: FloatArray, image_size: tuple[int, int],
     length is solved."""
     if focal_px is None or focal_px <= 0:
         return camera_over_mat(homography, image_size)
+    middle = (image_size[0] / 2, image_size[1] / 2)
     point = principal_point(homography, focal_px, image_size)
     if point is None:
-        point = (image_size[0] / 2, image_size[1] / 2)
-    return decompose(homography, focal_px, point)
+        return decompose(homography, focal_px, middle)
+    # Looking nearly straight down, the mat shows too little perspective to place the
+    # principal point (marker noise moves it by hundreds of pixels): below
+    # ``SURE_TILT_DEG`` it is drawn towards the middle, all the way at none.
+    tilt = decompose(homography, focal_px, middle).tilt_deg(middle_of_view(homography,
+                                                                          middle))
+    weight = min(1.0, max(0.0, tilt / SURE_TILT_DEG))
+    blended = (middle[0] + weight * (point[0] - middle[0]),
+               middle[1] + weight * (point[1] - middle[1]))
+    return decompose(homography, focal_px, blended)

@@ -45,7 +45,8 @@ def tray_dice(dice: tuple[Die, ...], variation: Variation, seed: int = 0
     image = render(scene, seed).image
     location = find_board(CONFIG.markers, image, GEOMETRY)
     camera = camera_over_mat(location.homography, location.image_size)
-    return read_tray_in_frame(DiceConfig(), image, location, TRAY.bounds(), camera)
+    calibrated = DiceConfig(focal_px=scene.intrinsics()[0])
+    return read_tray_in_frame(calibrated, image, location, TRAY.bounds(), camera)
 
 
 def matched(dice: tuple[Die, ...], readings: tuple[DieReading, ...], variation: Variation
@@ -225,7 +226,8 @@ def test_no_still_die_of_the_tuning_set_is_read_with_a_wrong_value():
         image = render(scene, seed).image
         location = find_board(config.markers, image, GEOMETRY)
         camera = camera_over_mat(location.homography, location.image_size)
-        readings = read_tray_in_frame(DiceConfig(), image, location, TRAY.bounds(), camera)
+        calibrated = DiceConfig(focal_px=scene.intrinsics()[0])
+        readings = read_tray_in_frame(calibrated, image, location, TRAY.bounds(), camera)
         for die in scene.truth()["tray"].dice:
             near = [r for r in readings if math.dist(r.centre_mm, die.centre_mm) < 8.0]
             counts["dice"] += 1
