@@ -101,7 +101,9 @@ class DiceConfig:
     frame pixels where it is known (calibrated; the synthetic table's camera tells its own):
     the camera's place over the mat is then solved from the mat's homography with it
     (:func:`vision.camera_pose.camera_pose`) instead of taken from a camera whose principal
-    point is assumed in the frame's middle.
+    point is assumed in the frame's middle. A single die's top is the body less the sweep an
+    upright die of its edge shows there; when the top's side differs from that edge by more
+    than ``edge_agreement`` of it, the body is eroded again by the top's own side.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -109,7 +111,7 @@ class DiceConfig:
     brighter: float = 0.4
     darker: float = 0.9
     border_mm: float = 1.6
-    square_tolerance: float = 0.14
+    square_tolerance: float = 0.17
     least_fill: float = 0.6
     spread: float = 0.27
     least_margin: float = 0.2
@@ -136,6 +138,7 @@ class DiceConfig:
     widest_pip: float = 0.26
     empty_share: float = 0.9
     focal_px: float | None = None
+    edge_agreement: float = 0.05
 
 
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
@@ -329,6 +332,12 @@ def _top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], 
         # it, off its pips' middle or no square.
         top = _erode_beside(patch, (x0, y0), bodies, lean * edge)
         face = _face(config, top, (x0, y0), ppm, upright)
+        if face.rect[1][0] > 0:
+            # The body's edge counts blur and shadow in; the top's own side is the die's.
+            side = math.sqrt(face.rect[1][0] * face.rect[1][1])
+            if abs(side - edge) > config.edge_agreement * edge:
+                top = _erode_beside(patch, (x0, y0), bodies, lean * side)
+                face = _face(config, top, (x0, y0), ppm, upright)
         if face.flat and _outside_sweep(patch, face, (x0, y0), lean) > config.most_outside:
             face = _Face(face.mask, face.offset, face.rect, False)
         if not face.flat:
