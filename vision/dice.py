@@ -15,8 +15,12 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    swept along a segment ``d`` is as wide as the square across ``d`` and ``|d|`` longer along
    it, whatever the square's turn, and a square's second moments are the same in every
    direction: so the blob's principal axis is ``d``'s direction and its length less its
-   width is ``|d|``. Eroding the blob along ``d`` leaves the top face. The direction's sign is
-   the camera's lean (away from the camera's foot), taken at each die from the camera's pose.
+   width is ``|d|``. Eroding the blob along ``d`` leaves the top face. A single die is eroded
+   by the ``d`` the camera's pose gives an upright die of its edge at its place (the camera
+   placed by :mod:`vision.camera_pose` when its focal length is known; the blob's own
+   length would take a cocked die's side face in), so a cocked die keeps part of a side face
+   in its "top", which is then no square or off its pips' middle; other dice count as body
+   where they touch it.
    Blobs of several touching dice are eroded by the lean the single dice of the frame show
    (or the camera's) and split in as many squares as their area holds (two face to face
    across the middle of their rectangle); a single blob whose top is no square is tried as
