@@ -10,12 +10,16 @@ own scale), timing that warp and read. Per family of dice it prints:
 * cocked dice (tilted 20-45°, in separate frames) read as a value: must be 0;
 * ms per tray read (median and 95th percentile).
 
+The reader is given the synthetic camera's focal length by default (``--camera``), as a
+calibrated camera's would be: the camera's place over the mat follows from it and the mat's
+homography (:mod:`vision.camera_pose`).
+
 Families: ``tuning`` (:func:`vision.synth.dice_sets.tuning_tray`, the dice the reader was
 developed on) and ``heldout`` (:func:`vision.synth.dice_heldout.held_out_tray`, colours,
 sizes, pips, corners, blur and JPEG never used in tuning).
 
     .venv/bin/python bench/bench_dice.py [--frames 1000] [--cocked-frames 250]
-        [--families tuning,heldout]
+        [--families tuning,heldout] [--camera calibrated|assumed|middle]
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from companion.referee_rolls import SURE_DIE
 from contract.observation import DieReading
 from vision.dice import DiceConfig, read_tray_in_frame
 from vision.markers import find_board
-from vision.parallax import camera_over_mat
+from vision.parallax import DEFAULT_FOCAL_SHARE, camera_over_mat
 from vision.read import VisionConfig
 from vision.synth import SynthScene, render
 from vision.synth.dice_heldout import HELD_OUT_SEED_BASE, held_out_tray
@@ -54,22 +58,40 @@ SURE = 0.9
 MATCH_MM = 8.0
 
 
-def read_scene(config: VisionConfig, scene: SynthScene, seed: int
+#: How the reader is told the camera: ``calibrated`` gives it the synthetic camera's focal
+#: length (as a calibration would), ``assumed`` a focal length of
+#: :data:`vision.parallax.DEFAULT_FOCAL_SHARE` of the frame's width, ``middle`` none (the
+#: principal point is then taken in the frame's middle, as for an uncalibrated real camera).
+CAMERAS = ("calibrated", "assumed", "middle")
+
+
+def focal_for(scene: SynthScene, camera: str) -> float | None:
+    """The focal length (px) the reader is given for ``scene`` under ``camera``."""
+    if camera == "calibrated":
+        return scene.intrinsics()[0]
+    if camera == "assumed":
+        return DEFAULT_FOCAL_SHARE * scene.image_size[0]
+    return None
+
+
+def read_scene(config: VisionConfig, scene: SynthScene, seed: int, camera: str = "calibrated"
                ) -> tuple[tuple[DieReading, ...], float, float]:
     """The tray's dice as read from a rendered frame of ``scene``, and the read's wall-clock
     and processor ms (the processor's time is what a busy machine does not inflate)."""
     geometry = scene.geometry
     image = render(scene, seed).image
     location = find_board(config.markers, image, geometry)
-    camera = camera_over_mat(location.homography, location.image_size)
+    dice_config = replace(config.read.dice, focal_px=focal_for(scene, camera))
     tray = next(region for region in geometry.regions if region.kind == "tray")
     start, processor = time.perf_counter(), time.process_time()
-    dice = read_tray_in_frame(config.read.dice, image, location, tray.shape.bounds(), camera)
+    centred = camera_over_mat(location.homography, location.image_size)
+    dice = read_tray_in_frame(dice_config, image, location, tray.shape.bounds(), centred)
     return (dice, (time.perf_counter() - start) * 1000,
             (time.process_time() - processor) * 1000)
 
 
-def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig) -> None:
+def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig,
+          camera: str = "calibrated") -> None:
     """Read ``frames`` still frames and ``cocked_frames`` frames with cocked dice of ``family``
     and print the figures."""
     make, source = FAMILIES[family]
@@ -84,7 +106,7 @@ def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig)
         seed = index - frames if cocked else index
         scene = make(seed + (100_000 if cocked else 0), cocked)
         truth = scene.truth()["tray"].dice
-        dice, ms, cpu_ms = read_scene(config, scene, seed)
+        dice, ms, cpu_ms = read_scene(config, scene, seed, camera)
         times.append(ms)
         cpu_times.append(cpu_ms)
         used: set[int] = set()
@@ -117,7 +139,7 @@ def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig)
     still = max(1, counts["still dice"])
     print(f"== {family}: {frames} still frames + {cocked_frames} frames with cocked dice "
           f"({COCKED_DEG[0]:g}-{COCKED_DEG[1]:g} deg); images: {source}, rendered by "
-          "vision.synth (dice drawn in 3D by vision.synth.dice), 1920x1080")
+          f"vision.synth (dice drawn in 3D by vision.synth.dice), 1920x1080; camera {camera}")
     print(f"  still dice {counts['still dice']}: right {counts['still right'] / still:.2%}, "
           f"None {counts['still None'] / still:.2%}, wrong value {counts['still wrong']}, "
           f"missed {counts['still missed']}; colour named right "
@@ -144,9 +166,11 @@ def main() -> None:
     parser.add_argument("--cocked-frames", type=int, default=250,
                         help="frames with cocked dice per family")
     parser.add_argument("--families", default="tuning,heldout")
+    parser.add_argument("--camera", choices=CAMERAS, default="calibrated",
+                        help="what the reader is told of the camera (see CAMERAS)")
     options = parser.parse_args()
     for family in options.families.split(","):
-        tally(family, options.frames, options.cocked_frames, DiceConfig())
+        tally(family, options.frames, options.cocked_frames, DiceConfig(), options.camera)
 
 
 if __name__ == "__main__":

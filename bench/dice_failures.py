@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -44,7 +45,8 @@ def main() -> None:
         camera = camera_over_mat(location.homography, location.image_size)
         tray = next(region for region in scene.geometry.regions if region.kind == "tray")
         bounds = tray.shape.bounds()
-        dice = read_tray_in_frame(dice_config, image, location, bounds, camera)
+        calibrated = replace(dice_config, focal_px=scene.intrinsics()[0])
+        dice = read_tray_in_frame(calibrated, image, location, bounds, camera)
         view = rectify_window(image, location, bounds, 8.0)
         for number, die in enumerate(scene.truth()["tray"].dice):
             near = [(math.dist(read.centre_mm, die.centre_mm), read) for read in dice]

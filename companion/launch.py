@@ -32,6 +32,7 @@ from companion.screen_view import SeatView, default_seats, game_mat
 from companion.table import Table, TableParts
 from contract.errors import CompanionError
 from vision.camera import CameraOptions, SimCamera, open_camera
+from vision.read import VisionConfig
 from vision.synth import random_hand, with_hands
 
 
@@ -204,10 +205,11 @@ def table_parts(
     def reopen() -> Any:
         return open_camera(camera_url, camera_options)
 
+    camera = reopen()
     return TableParts(
         game=game,
         referee=referee,
-        camera=reopen(),
+        camera=camera,
         reopen_camera=reopen,
         panel=panel,
         geometry=geometry,
@@ -217,7 +219,20 @@ def table_parts(
         journal=journal,
         header_options={"camera": camera_url, "square_mm": square_mm},
         profile_path=profile_path,
+        vision_config=vision_config_for(camera),
     )
+
+
+def vision_config_for(camera: object) -> VisionConfig:
+    """The reader's settings for ``camera``: with its focal length where the camera knows it
+    (the synthetic table's does; a real camera's principal point is taken in the frame's
+    middle instead)."""
+    config = VisionConfig()
+    focal = getattr(camera, "focal_px", None)
+    if not isinstance(focal, int | float):
+        return config
+    dice = replace(config.read.dice, focal_px=float(focal))
+    return replace(config, read=replace(config.read, dice=dice))
 
 
 def recorded_square_mm(folder: Path) -> float | None:

@@ -435,6 +435,12 @@ class SimCamera(_SourceBase):
         self._last_scene: SynthScene | None = None
 
     @property
+    def focal_px(self) -> float:
+        """The synthetic camera's focal length in frame pixels, as a calibration of it would
+        find (the dice reader places the camera over the mat with it)."""
+        return self.scene.intrinsics()[0]
+
+    @property
     def scene(self) -> SynthScene:
         """The :class:`vision.synth.SynthScene` the next frame shows (as of frame 0 for a
         scene that is a function of the frame index)."""

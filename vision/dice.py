@@ -15,8 +15,12 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    swept along a segment ``d`` is as wide as the square across ``d`` and ``|d|`` longer along
    it, whatever the square's turn, and a square's second moments are the same in every
    direction: so the blob's principal axis is ``d``'s direction and its length less its
-   width is ``|d|``. Eroding the blob along ``d`` leaves the top face. The direction's sign is
-   the camera's lean (away from the camera's foot), taken at each die from the camera's pose.
+   width is ``|d|``. Eroding the blob along ``d`` leaves the top face. A single die is eroded
+   by the ``d`` the camera's pose gives an upright die of its edge at its place (the camera
+   placed by :mod:`vision.camera_pose` when its focal length is known; the blob's own
+   length would take a cocked die's side face in), so a cocked die keeps part of a side face
+   in its "top", which is then no square or off its pips' middle; other dice count as body
+   where they touch it.
    Blobs of several touching dice are eroded by the lean the single dice of the frame show
    (or the camera's) and split in as many squares as their area holds (two face to face
    across the middle of their rectangle); a single blob whose top is no square is tried as
@@ -55,6 +59,7 @@ import numpy as np
 
 from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
+from vision.camera_pose import camera_pose
 from vision.dice_pips import read_pips
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
@@ -96,7 +101,13 @@ class DiceConfig:
     only where its difference from the felt reaches ``edge_share`` of the most within
     ``edge_blur_mm`` (so that touching dice of different colours come apart); a blob is one
     die when no wider across the lean than ``most_across`` of its edge. ``side_slack`` and
-    ``most_outside`` tell cocked dice (above).
+    ``most_outside`` tell cocked dice (above). ``focal_px`` is the camera's focal length in
+    frame pixels where it is known (calibrated; the synthetic table's camera tells its own):
+    the camera's place over the mat is then solved from the mat's homography with it
+    (:func:`vision.camera_pose.camera_pose`) instead of taken from a camera whose principal
+    point is assumed in the frame's middle. A single die's top is the body less the sweep an
+    upright die of its edge shows there; when the top's side differs from that edge by more
+    than ``edge_agreement`` of it, the body is eroded again by the top's own side.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -104,7 +115,7 @@ class DiceConfig:
     brighter: float = 0.4
     darker: float = 0.9
     border_mm: float = 1.6
-    square_tolerance: float = 0.14
+    square_tolerance: float = 0.17
     least_fill: float = 0.6
     spread: float = 0.27
     least_margin: float = 0.2
@@ -130,12 +141,15 @@ class DiceConfig:
     spacing_range: tuple[float, float] = (0.18, 0.36)
     widest_pip: float = 0.26
     empty_share: float = 0.9
+    focal_px: float | None = None
+    edge_agreement: float = 0.05
 
 
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
 _MEAN_ROW = np.full((1, 3), 1.0 / 3.0, np.float32)
 _SUM_ROW = np.ones((1, 3), np.float32)
 _DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 @dataclass(frozen=True)
@@ -166,7 +180,10 @@ def read_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocation
                        camera: CameraOverMat) -> tuple[DieReading, ...]:
     """The dice in the tray ``bounds_mm`` (mat mm: left, top, right, bottom) of a camera
     frame, warped from the frame itself at ``config.pixels_per_mm`` (the mat's top view is
-    too coarse for pips, and resampling it again would blur them twice)."""
+    too coarse for pips, and resampling it again would blur them twice). Given
+    ``config.focal_px``, the camera is found again from ``location`` with it."""
+    if config.focal_px is not None:
+        camera = camera_pose(location.homography, location.image_size, config.focal_px)
     view = rectify_window(image, location, bounds_mm, config.pixels_per_mm,
                           interpolation=cv2.INTER_LINEAR)
     height, width = view.image.shape[:2]
@@ -314,7 +331,17 @@ def _top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], 
             lean_size, 1e-9)
         upright = (swept / edge <= lean_size + config.lean_slack
                    and sideways / edge <= config.side_slack)
-        face = _face(config, _erode_along(patch, axis * swept), (x0, y0), ppm, upright)
+        # The top face is where an upright cube's would be: the body less the sweep the
+        # camera gives a die of this edge here. A die cocked up keeps part of a side face in
+        # it, off its pips' middle or no square.
+        top = _erode_beside(patch, (x0, y0), bodies, lean * edge)
+        face = _face(config, top, (x0, y0), ppm, upright)
+        if face.rect[1][0] > 0:
+            # The body's edge counts blur and shadow in; the top's own side is the die's.
+            side = math.sqrt(face.rect[1][0] * face.rect[1][1])
+            if abs(side - edge) > config.edge_agreement * edge:
+                top = _erode_beside(patch, (x0, y0), bodies, lean * side)
+                face = _face(config, top, (x0, y0), ppm, upright)
         if face.flat and _outside_sweep(patch, face, (x0, y0), lean) > config.most_outside:
             face = _Face(face.mask, face.offset, face.rect, False)
         if not face.flat:
@@ -365,6 +392,29 @@ def _outside_sweep(patch: Image, face: _Face, offset: tuple[int, int], lean: Flo
     grow = max(3, 2 * round(0.08 * edge) + 1)
     expected = cv2.dilate(expected, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
     return float((patch & (1 - expected)).sum()) / max(1.0, float(patch.sum()))
+
+
+def _erode_beside(patch: Image, offset: tuple[int, int],
+                  bodies: list[tuple[Image, tuple[int, int]]], sweep: FloatArray) -> Image:
+    """:func:`_erode_along` of one body, where the other bodies count as body too: a die
+    cut from a touching one by colour lacks the side face the other hides or stands on, and
+    its top must not be eroded for it."""
+    reach = math.ceil(float(np.abs(sweep).max())) + 1
+    height, width = patch.shape
+    x0, y0 = offset[0] - reach, offset[1] - reach
+    window = np.zeros((height + 2 * reach, width + 2 * reach), np.uint8)
+    for other, (ox, oy) in bodies:
+        left, top = ox - x0, oy - y0
+        right, bottom = left + other.shape[1], top + other.shape[0]
+        if right <= 0 or bottom <= 0 or left >= window.shape[1] or top >= window.shape[0]:
+            continue
+        a, b = max(0, left), max(0, top)
+        c, d = min(window.shape[1], right), min(window.shape[0], bottom)
+        window[b:d, a:c] |= other[b - top:d - top, a - left:c - left]
+    # The seam between two bodies cut apart belongs to neither; close it.
+    window = cv2.morphologyEx(window, cv2.MORPH_CLOSE, _DISC5)
+    eroded = _erode_along(window, sweep)[reach:reach + height, reach:reach + width]
+    return eroded & patch
 
 
 def _erode_along(mask: Image, sweep: FloatArray) -> Image:

@@ -54,6 +54,7 @@ from vision.synth.camera import (
     distort_points,
     pixels_per_mm_at,
     pose_homography,
+    pose_intrinsics,
     remap_tables,
 )
 from vision.synth.cards import PlayedCard, draw_card
@@ -319,6 +320,11 @@ class SynthScene:
         """Where the camera stands: (x mm, y mm) over the mat and its height (mm)."""
         size = (self.geometry.width_mm, self.geometry.height_mm)
         return camera_centre(self.variation.pose, size, self.image_size)
+
+    def intrinsics(self) -> tuple[float, tuple[float, float]]:
+        """The camera's focal length and principal point (px), as a calibration would find."""
+        size = (self.geometry.width_mm, self.geometry.height_mm)
+        return pose_intrinsics(self.variation.pose, size, self.image_size)
 
     def homography(self) -> npt.NDArray[np.float64]:
         """The ideal 3x3 homography from mat millimetres to frame pixels (before lens bending)."""

@@ -79,24 +79,50 @@ def pose_homography(
     shifted so the mat's bounding box uses ``fill`` of the frame and sits at ``offset``.
     """
     width_mm, height_mm = mat_size_mm
-    width_px, height_px = image_size
-    focal = pose.focal_px * width_px / 1920.0
     corners = np.array(
         [[-width_mm / 2, -height_mm / 2], [width_mm / 2, -height_mm / 2],
          [width_mm / 2, height_mm / 2], [-width_mm / 2, height_mm / 2]]
     )
-    diagonal = math.hypot(width_mm, height_mm)
+    projected, middle, scale, centre = _fitted_projection(pose, corners, image_size)
+    target = ((projected - middle) * scale + centre).astype(np.float32)
+    source = (corners + np.array([width_mm / 2, height_mm / 2])).astype(np.float32)
+    return cv2.getPerspectiveTransform(source, target).astype(np.float64)
+
+
+def _fitted_projection(pose: CameraPose, corners: FloatArray, image_size: tuple[int, int]
+                       ) -> tuple[FloatArray, FloatArray, float, FloatArray]:
+    """The mat's corners (mat-centred mm) projected by the pose's lens (centred image
+    pixels), their bounding box's middle, and the scale and frame point that middle is put
+    at to fit the frame."""
+    width_px, height_px = image_size
+    focal = pose.focal_px * width_px / 1920.0
+    diagonal = float(np.hypot(*(corners.max(axis=0) - corners.min(axis=0))))
     distance = focal * diagonal / (pose.fill * min(width_px, height_px))
     projected = _project(corners, _rotation(pose), distance, focal)
     low, high = projected.min(axis=0), projected.max(axis=0)
     extent = high - low
     scale = pose.fill * min(width_px / extent[0], height_px / extent[1])
-    projected = (projected - (low + high) / 2) * scale
     free = np.array([width_px, height_px]) - extent * scale
     centre = np.array([width_px / 2, height_px / 2]) + np.array(pose.offset) * free / 2
-    target = (projected + centre).astype(np.float32)
-    source = (corners + np.array([width_mm / 2, height_mm / 2])).astype(np.float32)
-    return cv2.getPerspectiveTransform(source, target).astype(np.float64)
+    return projected, (low + high) / 2, float(scale), centre
+
+
+def pose_intrinsics(
+    pose: CameraPose, mat_size_mm: tuple[float, float], image_size: tuple[int, int]
+) -> tuple[float, tuple[float, float]]:
+    """The focal length (px) and principal point (px) of the camera of :func:`pose_homography`:
+    fitting the mat to the frame scales the lens's focal length and shifts the principal point
+    off the frame's middle, as a crop of a larger sensor would (what a calibration of this
+    camera would find)."""
+    width_mm, height_mm = mat_size_mm
+    corners = np.array(
+        [[-width_mm / 2, -height_mm / 2], [width_mm / 2, -height_mm / 2],
+         [width_mm / 2, height_mm / 2], [-width_mm / 2, height_mm / 2]]
+    )
+    _, middle, scale, centre = _fitted_projection(pose, corners, image_size)
+    focal = pose.focal_px * image_size[0] / 1920.0
+    principal = centre - middle * scale
+    return focal * scale, (float(principal[0]), float(principal[1]))
 
 
 def camera_centre(
