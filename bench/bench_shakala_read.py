@@ -7,7 +7,8 @@ plain camera. Each is read with :func:`vision.read.read_frame_details` and the d
 Per region kind it prints the share read exactly right (the count of every coin kind), and of
 the misreadings how many were flagged doubtful (confidence under the referee's
 ``UNSURE_CONFIDENCE``) against those read confidently wrong; then exactness by crowding and
-milliseconds per frame (reading only, rendering not timed).
+milliseconds per frame (reading only, rendering not timed) and the processor time of reading
+a crowded frame (one with a pit of 8 coins or more; wall times suffer from other load).
 
 Seeds ``0..N-1`` are the tuning range; ``--heldout`` reads seeds from 100000 on, with a dimmer
 light the tuning frames never have (never tuned on: report them separately). ``--start S``
@@ -37,6 +38,8 @@ from vision.synth.shakala_frames import HELDOUT_FIRST, shakala_scene
 
 #: Crowding buckets by the number of coins a region holds.
 BUCKETS = ((0, 0), (1, 3), (4, 7), (8, 12), (13, 99))
+#: A frame is crowded when a region holds this many coins or more.
+CROWDED = 8
 
 
 def bucket(count: int) -> str:
@@ -61,12 +64,15 @@ def main() -> None:
     tally: Counter[str] = Counter()
     by_crowd: Counter[tuple[str, bool]] = Counter()
     times: list[float] = []
+    crowded_cpu: list[float] = []
     shown: list[str] = []
     for seed in seeds:
         frame = render(shakala_scene(seed), seed)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         reading = read_frame_details(config, frame.image, geometry, profile)
         times.append((time.perf_counter() - start) * 1000)
+        if any(len(truth.coins) >= CROWDED for truth in frame.truth.values()):
+            crowded_cpu.append((time.process_time() - start_cpu) * 1000)
         for name, truth in frame.truth.items():
             kind = geometry.region(name).kind
             got = reading.observation.regions[name]
@@ -90,6 +96,9 @@ def main() -> None:
     label = "held-out" if args.heldout else "tuning"
     print(f"[shakala pits {label}, seeds {seeds.start}..{seeds.stop - 1}] {len(seeds)} frames")
     summary(tally, by_crowd, times, shown[:args.show])
+    if crowded_cpu:
+        print(f"  processor ms per crowded frame (a pit of {CROWDED} coins or more): median "
+              f"{statistics.median(crowded_cpu):.0f} over {len(crowded_cpu)} frames")
 
 
 def summary(tally: Counter[str], by_crowd: Counter[tuple[str, bool]], times: list[float],

@@ -15,10 +15,13 @@ How it looks, on a low-resolution top view of the whole mat (2 mm per pixel by d
   homography, so a refit of the lens (:mod:`vision.markers` refits it every so often) that
   trades distortion for homography, leaving the board where it was, is no motion;
 * foreign objects: the light's colour and unevenness are divided out against the paper's own
-  local white; then skin-coloured area larger than a few pennies is a hand, and of everything
-  clearly darker or more colourful than paper (coins, pawns, sleeves, shadows), a blob larger
-  than a square, or one reaching out over the margin around the play area (arms come from
-  outside the mat), is foreign. Coins and pawns are small blobs inside the play area.
+  local white; then skin-coloured area larger than a few pennies is a hand when it reaches
+  out over the margin around the play area (arms come from outside the mat) or could not be
+  coins (below), and of everything clearly darker or more colourful than paper (coins, pawns,
+  sleeves, shadows), a blob reaching over the margin, or one that could not be coins, is
+  foreign. Coins could not make a blob larger than the region it lies in can hold (a square,
+  a Shakala pit or cup, a dice tray), nor one spreading over paper no coin in a region can
+  reach (:mod:`vision.gate_regions`).
 
 :meth:`SteadyGate.look` finds the board itself and is what a referee calls per frame;
 :meth:`SteadyGate.look_still` judges a still photo on its own (no motion, no settle time).
@@ -35,6 +38,12 @@ from numpy.typing import NDArray
 
 from calibration.geometry import MatGeometry
 from vision.errors import MatNotFoundError
+from vision.gate_regions import (
+    LARGEST_COIN_AREA_MM2,
+    RegionLimits,
+    blob_too_large,
+    region_limits,
+)
 from vision.lens import distort_points
 from vision.markers import BoardLocation, MarkerConfig, find_board
 
@@ -83,17 +92,17 @@ class GateConfig:
     dark_ratio: float = 0.62
     #: ... or more saturated than this (HSV saturation, 0-255).
     saturation: float = 70.0
-    #: An object blob larger than this is foreign (a quarter is 462 mm^2, a square 2500 mm^2).
+    #: The least object blob that is foreign for its size: a region larger than this may hold
+    #: as large a blob as its own area (:mod:`vision.gate_regions`; a quarter is 462 mm^2, a
+    #: square 2500 mm^2, a Shakala pit 13,273 mm^2).
     foreign_area_mm2: float = 2600.0
     #: An object covering more than this of the margin around the play area is foreign (an arm
     #: crossing it covers thousands; a taken coin put down there, at most 551, does not count).
     margin_area_mm2: float = 700.0
-    #: Skin-coloured area above this is a hand (a penny is 285 mm^2 and copper looks like skin;
-    #: a hand reaching in shows several thousand).
+    #: Skin-coloured area above this may be a hand (a penny is 285 mm^2 and copper looks like
+    #: skin; a hand reaching in shows several thousand): it is one when it reaches the margin
+    #: or could not be coins, as a foreign object.
     skin_area_mm2: float = 1500.0
-    #: Skin-coloured area above this is a hand even without reaching the margin: more than a
-    #: pile of twelve pennies and four golden dollars touching (about 5,600 mm^2) covers.
-    lone_skin_area_mm2: float = 6500.0
 
 
 @dataclass(frozen=True)
@@ -246,15 +255,16 @@ def skin_mask(view: GateView) -> Image:
     return cv2.bitwise_and(mask, view.paper_mask)
 
 
-def hand_seen(view: GateView, config: GateConfig) -> bool:
+def hand_seen(view: GateView, config: GateConfig, limits: RegionLimits | None = None) -> bool:
     """Whether a hand lies on the mat: a skin-coloured patch larger than ``skin_area_mm2`` that
     reaches over the margin around the play area (an arm comes from outside the mat), or one
-    larger than ``lone_skin_area_mm2`` anywhere.
+    no coins could make where it lies (``limits``, :func:`vision.gate_regions.blob_too_large`;
+    without them, one larger than ``foreign_area_mm2``).
 
     Skin is looked for on its own, since pale skin is neither dark nor colourful against paper.
-    A pile of touching copper or brass coins inside the play area looks like skin too, and a
-    Shakala pit or cup holds a dozen of them, so a skin patch that does not reach the margin
-    counts only when no pile could be that large.
+    A pile of touching copper or brass coins looks like skin too, and a Shakala pit holds a pile
+    that can cover its whole floor, so a patch inside the play area counts only when it is
+    larger than its region could hold or spreads where no coin lies.
     """
     skin = cv2.morphologyEx(skin_mask(view), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
@@ -266,28 +276,56 @@ def hand_seen(view: GateView, config: GateConfig) -> bool:
     for label in range(1, count):
         if areas[label] < config.skin_area_mm2:
             continue
-        if in_margin[label] >= config.margin_area_mm2 or areas[label] >= config.lone_skin_area_mm2:
+        if in_margin[label] >= config.margin_area_mm2 or _why_not_coins(
+                labels, label, areas[label], config, limits) is not None:
             return True
     return False
 
 
-def foreign_reason(view: GateView, config: GateConfig) -> tuple[str, str] | None:
+def _why_not_coins(labels: Image, label: int, area_mm2: float, config: GateConfig,
+                   limits: RegionLimits | None) -> str | None:
+    """Why blob ``label`` of ``labels`` could not be coins lying where they may (``large``,
+    ``between``: :func:`vision.gate_regions.blob_too_large`), or None. A blob smaller than a
+    coin fits any region and strays nowhere; without ``limits``, only a blob larger than
+    ``foreign_area_mm2`` is too large."""
+    if area_mm2 < min(config.foreign_area_mm2, LARGEST_COIN_AREA_MM2):
+        return None
+    if limits is None:
+        return "large" if area_mm2 >= config.foreign_area_mm2 else None
+    return blob_too_large(limits, labels == label, area_mm2, config.mm_per_pixel)
+
+
+def foreign_reason(view: GateView, config: GateConfig, limits: RegionLimits | None = None
+                   ) -> tuple[str, str] | None:
     """(code, reason) when a foreign object other than a bare hand lies over the mat, else None.
 
-    Every object blob (see :func:`object_mask`) is checked for size and for reaching into the
-    margin around the play area; :func:`hand_seen` looks for skin.
+    Every object blob (see :func:`object_mask`) is checked for reaching into the margin around
+    the play area and for being no coins lying where they may (``limits``: larger than its
+    region could hold, or spreading where no coin lies; without them, larger than
+    ``foreign_area_mm2``); :func:`hand_seen` looks for skin.
     """
     pixel_mm2 = config.mm_per_pixel**2
     objects = object_mask(view, config)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(objects, connectivity=8)
     in_margin = np.bincount(labels[view.margin_mask > 0], minlength=count) * pixel_mm2
     for label in range(1, count):
-        area_mm2 = stats[label, cv2.CC_STAT_AREA] * pixel_mm2
-        if area_mm2 >= config.foreign_area_mm2:
+        why = _why_not_coins(labels, label, stats[label, cv2.CC_STAT_AREA] * pixel_mm2, config,
+                             limits)
+        if why == "large":
             return "foreign", "something large lies over the board"
         if in_margin[label] >= config.margin_area_mm2:
             return "foreign", "something reaches over the edge of the board"
+        if why == "between":
+            return "foreign", "something lies between the board's regions"
     return None
+
+
+def gate_limits(geometry: MatGeometry, masks: tuple[Image, Image, Image],
+                config: GateConfig) -> RegionLimits:
+    """The region limits of ``geometry`` on the gate's top view (:mod:`vision.gate_regions`)."""
+    paper, play, _ = masks
+    return region_limits(geometry, config.mm_per_pixel, paper.shape,
+                         cv2.bitwise_and(paper, play), config.foreign_area_mm2)
 
 
 def _lens_maps(finding: BoardFinding, view_to_mat: Matrix, size: tuple[int, int],
@@ -332,6 +370,7 @@ class SteadyGate:
     geometry: MatGeometry
     config: GateConfig = field(default_factory=GateConfig)
     _masks: tuple[Image, Image, Image] | None = field(default=None, repr=False)
+    _limits: RegionLimits | None = field(default=None, repr=False)
     _previous_view: Image | None = field(default=None, repr=False)
     _previous_corners: Matrix | None = field(default=None, repr=False)
     _clean_since: float | None = field(default=None, repr=False)
@@ -408,9 +447,10 @@ class SteadyGate:
             return "no-board", f"board not found: {markers_missing_reason(missing)}"
         if self._masks is None:
             self._masks = view_masks(self.geometry, self.config.mm_per_pixel, self.config)
+            self._limits = gate_limits(self.geometry, self._masks, self.config)
         view = top_view(image, finding, self.geometry, self.config.mm_per_pixel, self._masks)
         moving = self._moved(view, play_area_corners(finding, self.geometry))
-        hand = hand_seen(view, self.config)
+        hand = hand_seen(view, self.config, self._limits)
         if hand and missing:
             covered = markers_missing_reason(missing).removesuffix(" not seen")
             return "hand", f"a hand covers {covered}"
@@ -418,7 +458,7 @@ class SteadyGate:
             return "hand", "a hand is over the board"
         if missing:
             return "markers", markers_missing_reason(missing)
-        foreign = foreign_reason(view, self.config)
+        foreign = foreign_reason(view, self.config, self._limits)
         if foreign is not None:
             return foreign
         if moving:

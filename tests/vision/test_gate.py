@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from calibration.geometry import coin_isolation_mat
+from calibration.shakala_mat import shakala_mat
 from tests.vision.test_gate_scenes import (
+    BRASS,
     COPPER,
     SKIN,
     Scene,
@@ -15,10 +19,18 @@ from tests.vision.test_gate_scenes import (
     hand_over,
     sleeve_over,
 )
-from vision.gate import GateConfig, GateVerdict, SteadyGate, markers_missing_reason
+from vision.gate import (
+    GateConfig,
+    GateVerdict,
+    SteadyGate,
+    gate_limits,
+    markers_missing_reason,
+    view_masks,
+)
 from vision.markers import MarkerConfig, find_board
 
 STEP = 0.1  # seconds between frames, as a 10 fps feed
+Coin = tuple[tuple[float, float], float, tuple[int, int, int]]
 
 
 def feed(gate: SteadyGate, scenes: list[Scene], start: float = 0.0) -> list[GateVerdict]:
@@ -207,3 +219,108 @@ def test_a_large_skin_patch_inside_the_play_area_is_a_hand() -> None:
     gate = SteadyGate(coin_isolation_mat())
     verdicts = feed(gate, [Scene(polygons=[(palm, SKIN)])] * 6)
     assert {verdict.code for verdict in verdicts} == {"hand"}
+
+
+def _touching(centre: tuple[float, float], count: int, diameter: float,
+              colour: tuple[int, int, int], skip: int = 0) -> list[Coin]:
+    """``count`` coins packed as tightly as flat coins lie, each touching its neighbours, in
+    rings around ``centre`` (the first ``skip`` places left to other coins)."""
+    places = [(0.0, 0.0)]
+    ring = 1
+    while len(places) < skip + count:
+        for index in range(6 * ring):
+            side, step = divmod(index, ring)
+            places.append((ring * math.cos(math.pi / 3 * side)
+                           + step * math.cos(math.pi / 3 * (side + 2)),
+                           ring * math.sin(math.pi / 3 * side)
+                           + step * math.sin(math.pi / 3 * (side + 2))))
+        ring += 1
+    return [((centre[0] + diameter * x, centre[1] + diameter * y), diameter, colour)
+            for x, y in places[skip:skip + count]]
+
+
+def _oblong(centre: tuple[float, float], size: tuple[float, float],
+            angle_deg: float) -> list[tuple[float, float]]:
+    """The corners of a ``size`` rectangle (mm) centred on ``centre``, turned ``angle_deg``."""
+    cos, sin = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+    width, height = size[0] / 2, size[1] / 2
+    return [(centre[0] + cos * x - sin * y, centre[1] + sin * x + cos * y)
+            for x, y in ((-width, -height), (width, -height), (width, height), (-width, height))]
+
+
+def _judged(scene: Scene) -> GateVerdict:
+    verdict, _ = SteadyGate(scene.geometry).look_still(scene.frame())
+    return verdict
+
+
+PHONE = (70.0, 145.0)  # a phone's size in mm
+PHONE_BLACK = (40, 40, 42)
+
+
+def test_a_pit_of_twelve_touching_pennies_is_not_foreign() -> None:
+    """3,400 mm^2 of copper is more than a square holds but less than a Shakala pit does."""
+    mat = shakala_mat()
+    pile = _touching(mat.region("F").centre, 12, 19.05, COPPER)
+    assert _judged(Scene(coins=pile, geometry=mat)).steady
+    on_squares = _touching(coin_isolation_mat().region("d4").centre, 12, 19.05, COPPER)
+    assert not _judged(Scene(coins=on_squares)).steady
+
+
+def test_a_pit_piled_with_pennies_and_golden_dollars_is_no_hand() -> None:
+    """Twelve pennies ringed by seven golden dollars, all touching (about 7,300 mm^2 of metal
+    the colour of skin, more than the 6,500 mm^2 the gate once allowed a lone skin patch)."""
+    mat = shakala_mat()
+    centre = mat.region("g").centre
+    pile = _touching(centre, 12, 19.05, COPPER) + _touching(centre, 7, 26.49, BRASS, skip=12)
+    verdict = _judged(Scene(coins=pile, geometry=mat))
+    assert verdict.steady, verdict.reason
+    cup = _touching(mat.region("cup-south").centre, 16, 26.49, BRASS)
+    assert _judged(Scene(coins=cup, geometry=mat)).steady
+
+
+def test_a_palm_across_the_pits_is_a_hand() -> None:
+    mat = shakala_mat()
+    (left, top), (right, bottom) = mat.region("F").centre, mat.region("f").centre
+    between_four = ((left + right) / 2, (top + bottom) / 2)
+    between_two = (left, (top + bottom) / 2)  # across the gap between F and g
+    for middle in (between_four, between_two):
+        palm = _oblong(middle, (90.0, 100.0), 10.0)
+        verdict = _judged(Scene(polygons=[(palm, SKIN)], geometry=mat))
+        assert verdict.code == "hand", middle
+
+
+def test_a_phone_or_a_sleeve_over_the_pits_is_foreign() -> None:
+    mat = shakala_mat()
+    (left, top), (right, bottom) = mat.region("F").centre, mat.region("f").centre
+    between_four = ((left + right) / 2, (top + bottom) / 2)
+    between_two = (left, (top + bottom) / 2)  # across the gap between F and g
+    for middle, angle in ((between_four, 30.0), (between_four, 90.0), (between_two, 0.0)):
+        phone = _oblong(middle, PHONE, angle)
+        verdict = _judged(Scene(polygons=[(phone, PHONE_BLACK)], geometry=mat))
+        assert verdict.code == "foreign", (middle, angle)
+    sleeve = [(mat.width_mm, 300.0), (mat.width_mm, 370.0), (600.0, 360.0), (600.0, 315.0)]
+    verdict = _judged(Scene(polygons=[(sleeve, (90, 40, 30))], geometry=mat))
+    assert verdict.code == "foreign"
+    on_squares = _oblong(coin_isolation_mat().region("d4").centre, PHONE, 20.0)
+    verdict = _judged(Scene(polygons=[(on_squares, PHONE_BLACK)]))
+    assert verdict.reason == "something large lies over the board"
+
+
+def test_what_a_region_holds_follows_its_size() -> None:
+    config = GateConfig()
+    for mat in (coin_isolation_mat(), shakala_mat()):
+        gate = SteadyGate(mat)
+        masks = view_masks(mat, config.mm_per_pixel, config)
+        limits = gate_limits(mat, masks, config)
+        assert limits.holds_mm2[0] == config.foreign_area_mm2
+        for number, region in enumerate(mat.regions, start=1):
+            assert limits.holds_mm2[number] == max(region.shape.area(),
+                                                   config.foreign_area_mm2)
+            x, y = region.centre
+            pixel = (round(y / config.mm_per_pixel), round(x / config.mm_per_pixel))
+            assert limits.labels[pixel] == number
+        assert gate.geometry is mat
+    squares = gate_limits(coin_isolation_mat(), view_masks(coin_isolation_mat(), 2.0), config)
+    assert not squares.unreachable.any()  # squares tile the board: a coin may lie anywhere
+    pits = gate_limits(shakala_mat(), view_masks(shakala_mat(), 2.0), config)
+    assert pits.unreachable.any()  # the paper between four pits is out of every coin's reach

@@ -20,27 +20,31 @@ FRAME_SIZE = (1280, 720)
 COPPER = (60, 105, 175)
 SILVER = (175, 172, 168)
 SKIN = (120, 160, 215)
+BRASS = (70, 150, 190)
 
 
 @cache
-def mat_picture() -> np.ndarray:
-    image = render_mat(coin_isolation_mat(), PIXELS_PER_MM)
+def mat_picture(geometry: MatGeometry | None = None) -> np.ndarray:
+    image = render_mat(geometry or coin_isolation_mat(), PIXELS_PER_MM)
     image.setflags(write=False)
     return image
 
 
-def mat_to_image(shift: tuple[float, float] = (0.0, 0.0), tilt: float = 0.25) -> np.ndarray:
-    """Homography from mat millimetres to pixels of a 1280x720 frame, a little in perspective."""
-    geometry = coin_isolation_mat()
+def mat_to_image(shift: tuple[float, float] = (0.0, 0.0), tilt: float = 0.25,
+                 geometry: MatGeometry | None = None) -> np.ndarray:
+    """Homography from mat millimetres to pixels of a 1280x720 frame, a little in perspective:
+    the mat 650 pixels tall at its near edge, as wide as its shape makes it."""
+    geometry = geometry or coin_isolation_mat()
     source = np.array(
         [[0, 0], [geometry.width_mm, 0], [geometry.width_mm, geometry.height_mm],
          [0, geometry.height_mm]], np.float32
     )
     dx, dy = shift
+    half = 360 * geometry.width_mm / geometry.height_mm
     inset = 60 * tilt
     target = np.array(
-        [[330 + inset + dx, 40 + dy], [950 - inset + dx, 40 + dy], [1000 + dx, 690 + dy],
-         [280 + dx, 690 + dy]], np.float32
+        [[640 - half + 50 + inset + dx, 40 + dy], [640 + half - 50 - inset + dx, 40 + dy],
+         [640 + half + dx, 690 + dy], [640 - half + dx, 690 + dy]], np.float32
     )
     return cv2.getPerspectiveTransform(source, target)
 
@@ -58,9 +62,10 @@ class Scene:
     )
     shift: tuple[float, float] = (0.0, 0.0)
     light: float = 1.0
+    geometry: MatGeometry = field(default_factory=coin_isolation_mat)
 
     def frame(self, seed: int = 0) -> np.ndarray:
-        picture = mat_picture().copy()
+        picture = mat_picture(self.geometry).copy()
         scale = PIXELS_PER_MM
 
         def px(point: tuple[float, float]) -> tuple[int, int]:
@@ -73,7 +78,7 @@ class Scene:
             cv2.circle(picture, px(centre), round(6 * scale), (255, 255, 255), 2, cv2.LINE_AA)
         for points, colour in self.polygons:
             cv2.fillPoly(picture, [np.array([px(p) for p in points], np.int32)], colour)
-        homography = mat_to_image(self.shift)
+        homography = mat_to_image(self.shift, geometry=self.geometry)
         frame = np.full((FRAME_SIZE[1], FRAME_SIZE[0], 3), 90, np.uint8)
         warped = cv2.warpPerspective(
             picture, homography @ np.diag([1 / scale, 1 / scale, 1.0]), FRAME_SIZE,
