@@ -46,6 +46,7 @@ from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
+from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
@@ -249,6 +250,9 @@ def read_view(
         found.setdefault(name, []).append((fit, kinds[position], float(confidence[position])))
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
+    # Something unlike paper no rim was fitted to: a coin glinting white, or shiny on paper.
+    unlike = unlike_paper(config.presence, view.image, image, ppm, mask, reference.ink)
+    doubt = np.maximum(doubt, empty_doubts(config.presence, unlike, windows, ppm))
     pawns_at = _pawns_by_region(sightings, geometry)
     traces = _pawn_traces(config, labels, windows, ppm)
     regions: dict[str, RegionReading] = {}

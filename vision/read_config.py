@@ -10,6 +10,7 @@ from vision.frame_model import FrameModelConfig
 from vision.light import LightConfig
 from vision.loose import LooseConfig
 from vision.pawns import PawnConfig
+from vision.presence import PresenceConfig
 from vision.rims import RimConfig
 from vision.seeds import SeedConfig
 from vision.tops import TopConfig
@@ -93,3 +94,4 @@ class ReadConfig:
     dice: DiceConfig = field(default_factory=DiceConfig)
     cards: CardConfig = field(default_factory=CardConfig)
     loose: LooseConfig = field(default_factory=LooseConfig)
+    presence: PresenceConfig = field(default_factory=PresenceConfig)
