@@ -50,8 +50,10 @@ copper's orange-brown, not a red pawn's red); blobs of ``least_area_mm2`` (sure 
     ``margin_mm`` for the coins' rims to leave alone, by ``colour_margin_mm`` more for their
     faces' colours (a pawn's colour bleeds onto what lies beside it). A sighting of at least
     ``token_area_mm2`` is a flat token lying on its region (a counter the size of a quarter,
-    Jokers and Coins' pieces of seats 5 and 6), which no standing pawn's top covers: its foot
-    is its middle, and it hides no coin (a coin candidate inside it is its own rim).
+    Jokers and Coins' pieces of seats 5 and 6), which no standing pawn's top covers, unless
+    it is more than ``token_elongation`` times longer along the camera's lean than across
+    (a tall pawn seen at a slant, standing on a stack): its foot is its middle, and it hides
+    no coin (a coin candidate inside it is its own rim).
 
     Paint reflects light diffusely, never more of it than white paper under the same light:
     a blob of which ``specular_share`` or more is brighter than ``paint_brightest`` times
@@ -69,6 +71,7 @@ copper's orange-brown, not a red pawn's red); blobs of ``least_area_mm2`` (sure 
     margin_mm: float = 1.5
     colour_margin_mm: float = 2.0
     token_area_mm2: float = 300.0
+    token_elongation: float = 1.3
     paint_brightest: float = 1.1
     specular_share: float = 0.5
 
@@ -207,13 +210,23 @@ def _sighting(config: PawnConfig, colour: str, points: FloatArray, area_mm2: flo
     middle = points.mean(axis=0)
     sure = min(1.0, 0.5 + 0.5 * (area_mm2 - config.least_area_mm2)
                / max(config.sure_area_mm2 - config.least_area_mm2, 1e-6))
-    if area_mm2 >= config.token_area_mm2:
+    lean, _ = camera.lean(middle[None, :])
+    if area_mm2 >= config.token_area_mm2 and _elongation(points, lean[0]) <= (
+            config.token_elongation):
         return PawnSighting(colour, (float(middle[0]), float(middle[1])), float(area_mm2),
                             float(sure), flat=True)
-    lean, _ = camera.lean(middle[None, :])
     nearest = float(((points - middle) @ lean[0]).min())
     foot = middle + lean[0] * (nearest + config.base_radius_mm)
     return PawnSighting(colour, (float(foot[0]), float(foot[1])), float(area_mm2), float(sure))
+
+
+def _elongation(points: FloatArray, lean: FloatArray) -> float:
+    """How much longer a blob of ``points`` (mat mm) is along the camera's ``lean``
+    direction than across it (the ratio of their spreads)."""
+    offsets = points - points.mean(axis=0)
+    along = offsets @ lean
+    across = offsets @ np.array([-lean[1], lean[0]])
+    return float(along.std() / max(float(across.std()), 1e-6))
 
 
 def inside_tokens(sightings: list[PawnSighting], centres_mm: FloatArray) -> FloatArray:

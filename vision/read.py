@@ -44,6 +44,7 @@ from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.light import mat_reference, normalise, reference_blur
 from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
+from vision.metals import settle_metals
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
 from vision.presence import empty_doubts, unlike_paper
@@ -229,6 +230,9 @@ def read_view(
     chosen, frame = _coins_and_frame(config, candidates, presence, priors)
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
+    face_seen = (~candidates.under_pawn[chosen] & ~np.isnan(candidates.colours[chosen]).any(axis=1)
+                 & (candidates.clipped[chosen] < config.coins.glint_share))
+    kinds, confidence = settle_metals(config.metals, frame, priors, kinds, confidence, face_seen)
     # Silver coins differ by their size alone: one deep in a pile, whose size no ray could
     # measure against paper, is a doubtful kind.
     unsized = ~candidates.sized[chosen] & np.array(

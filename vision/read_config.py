@@ -9,6 +9,7 @@ from vision.dice import DiceConfig
 from vision.frame_model import FrameModelConfig
 from vision.light import LightConfig
 from vision.loose import LooseConfig
+from vision.metals import MetalCheckConfig
 from vision.pawns import PawnConfig
 from vision.presence import PresenceConfig
 from vision.rims import RimConfig
@@ -95,3 +96,4 @@ class ReadConfig:
     cards: CardConfig = field(default_factory=CardConfig)
     loose: LooseConfig = field(default_factory=LooseConfig)
     presence: PresenceConfig = field(default_factory=PresenceConfig)
+    metals: MetalCheckConfig = field(default_factory=MetalCheckConfig)
