@@ -38,7 +38,7 @@ def _capture(config: Any, candidates: Any, presence: Any, priors: Any) -> Any:
     return chosen, frame
 
 
-read_module._coins_and_frame = _capture  # type: ignore[assignment]
+read_module._coins_and_frame = _capture
 
 
 def metal(kind: str | None) -> str:
