@@ -10,10 +10,10 @@ window or the room, whatever its outline shows; an empty reading there is in dou
 
 Shadows are left out (they are darker than paper, and neutral: a pawn's, a stack's), and so
 are pawns with the margin their colour bleeds over, the mat's ink, and patches larger than
-any coin (a laminated mat's broad glare). Where the camera clipped the paper itself (an
-overexposed frame, a laminated mat's glare), a glinting coin is as white as the paper round
-it: whatever of a square the camera clipped is unseen, so an empty reading there is as much
-in doubt as where a coin-sized patch stands out.
+any coin (a laminated mat's broad glare). Where the camera clipped the paper itself white, a
+coin glinting white is as white as the paper round it: in a frame whose coins glint (the
+lamp clips some coin's face white), a square of clipped paper is unseen, and an empty
+reading there a doubt.
 """
 
 from __future__ import annotations
@@ -41,15 +41,19 @@ else:
 @dataclass(frozen=True)
 class PresenceConfig:
     """What is not paper: brighter than ``brighter`` times paper in its brightest channel,
-    clipped by the camera in any channel, or tinted by more than ``tint`` (in ``ln(red /
+    clipped white by the camera where the paper is not (``glint_brighter`` times paper:
+    clipped paper is paper), or tinted by more than ``tint`` (in ``ln(red /
     green)`` or ``ln(blue / green)``) while no darker than ``least_value`` of paper (a
     shadow's tint is noise). A patch of such pixels of ``least_mm2`` casts no doubt on an
     empty reading, one of ``sure_mm2`` casts ``most_doubt``, one over ``most_mm2`` (larger
-    than any coin with its bloom) none. Looked at ``pixels_per_mm`` (a coin is 18 mm
-    across or more); pawns are left out with ``pawn_margin_mm`` round them (their colour
-    bleeds, their gloss glints)."""
+    than any coin with its bloom), wider than ``most_across_mm`` or filling less than
+    ``least_fill`` of its bounding box (no disc) none. Paper the camera clipped white over
+    more than ``most_mm2`` is unseen: a coin glinting white there shows nothing. Looked at
+    ``pixels_per_mm`` (a coin is 18 mm across or more); pawns are left out with
+    ``pawn_margin_mm`` round them (their colour bleeds, their gloss glints)."""
 
     brighter: float = 1.15
+    glint_brighter: float = 1.04
     tint: float = 0.15
     least_value: float = 0.6
     least_mm2: float = 40.0
@@ -58,46 +62,75 @@ class PresenceConfig:
     most_doubt: float = 0.9
     pixels_per_mm: float = 1.0
     pawn_margin_mm: float = 3.0
+    most_across_mm: float = 32.0
+    least_fill: float = 0.45
 
 
 def unlike_paper(config: PresenceConfig, raw: Image, image: Image, pixels_per_mm: float,
-                 pawns: Image, ink: Image) -> Image:
-    """Where the top view is not paper (255), or unseen (128: the camera clipped it), at
-    ``config.pixels_per_mm``: ``raw`` is the rectified view as the camera gave it,
-    ``image`` the light-normalised one; ``pawns`` and ``ink`` (full size) mark what is left
-    out."""
-    scale = config.pixels_per_mm / pixels_per_mm
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    size = (small.shape[1], small.shape[0])
-    clipped = cv2.resize(raw, size, interpolation=cv2.INTER_AREA).max(axis=2) >= CLIPPED
+                 pawns: Image, ink: Image) -> tuple[Image, float]:
+    """Where the top view is not paper (255: brighter than paper, tinted, or a patch the
+    camera clipped white) or unseen (128: paper clipped white, broader than any coin), about
+    ``config.pixels_per_mm`` (a whole fraction of the view's scale, which OpenCV shrinks by
+    fastest), and that scale: ``raw`` is the rectified view as the camera gave it, ``image``
+    the light-normalised one; ``pawns`` and ``ink`` (full size) mark what is left out."""
+    step = max(1, round(pixels_per_mm / config.pixels_per_mm))
+    height, width = image.shape[:2]
+    size = (width // step, height // step)
+    crop = (slice(0, size[1] * step), slice(0, size[0] * step))
+
+    def shrunk(view: Image, interpolation: int) -> Image:
+        return cv2.resize(view[crop], size, interpolation=interpolation)
+
+    small = shrunk(image, cv2.INTER_AREA)
     values = np.maximum(small.astype(np.float32), 1.0)
     brightest = values.max(axis=2)
     blue, green, red = values[..., 0], values[..., 1], values[..., 2]
-    tinted = ((np.abs(np.log(red / green)) > config.tint)
-              | (np.abs(np.log(blue / green)) > config.tint))
+    ratio = np.float32(np.exp(config.tint))
+    tinted = (red > green * ratio) | (green > red * ratio) | (blue > green * ratio) | (
+        green > blue * ratio)
     tinted &= brightest >= config.least_value * PAPER
-    found = np.where(clipped, 128, np.where((brightest > config.brighter * PAPER) | tinted,
-                                            255, 0)).astype(np.uint8)
-    reach = 2 * round(config.pawn_margin_mm * config.pixels_per_mm) + 1
+    # A glint clips every channel: on paper the camera left unclipped it stands out (255);
+    # where the paper is clipped white too, nothing shows (128: unseen).
+    clipped = shrunk(raw, cv2.INTER_AREA).min(axis=2) >= CLIPPED
+    glint = clipped & (brightest > config.glint_brighter * PAPER)
+    found = np.where((brightest > config.brighter * PAPER) | tinted | glint, 255, 0
+                     ).astype(np.uint8)
+    count, blobs, stats, _ = cv2.connectedComponentsWithStats(clipped.astype(np.uint8),
+                                                             connectivity=8)
+    broad = np.zeros(count, bool)
+    broad[1:] = stats[1:, cv2.CC_STAT_AREA] > config.most_mm2 * (pixels_per_mm / step) ** 2
+    found[broad[blobs]] = 128
+    scale = pixels_per_mm / step
+    reach = 2 * round(config.pawn_margin_mm * scale) + 1
     left_out = cv2.max(
-        cv2.dilate(cv2.resize(pawns, size, interpolation=cv2.INTER_NEAREST),
+        cv2.dilate(shrunk(pawns, cv2.INTER_NEAREST),
                    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))),
-        cv2.resize(ink, size, interpolation=cv2.INTER_NEAREST))
+        shrunk(ink, cv2.INTER_NEAREST))
     found[left_out > 0] = 0
-    return found
+    return found, scale
 
 
-def empty_doubts(config: PresenceConfig, found: Image, windows: tuple[RegionWindow, ...],
-                 pixels_per_mm: float) -> FloatArray:
+def empty_doubts(config: PresenceConfig, found: tuple[Image, float],
+                 windows: tuple[RegionWindow, ...], pixels_per_mm: float,
+                 glinting: bool = False) -> FloatArray:
     """Per window (boxes in top-view px at ``pixels_per_mm``): the doubt an empty reading
-    there gets from the largest coin-sized patch of ``found`` (from :func:`unlike_paper`)
-    whose middle lies in it, or from how much of it the camera clipped."""
+    there gets from the largest coin-sized patch of ``found`` (from :func:`unlike_paper`,
+    with its scale) whose middle lies in it, and where this frame's coins glint (``glinting``:
+    the lamp clips some coin's face white), from how much of its paper the camera clipped
+    white."""
+    found_image, found_scale = found
     doubts = np.zeros(len(windows))
     _, _, stats, middles = cv2.connectedComponentsWithStats(
-        (found > 0).astype(np.uint8), connectivity=8)
-    area_mm2 = stats[1:, cv2.CC_STAT_AREA] / config.pixels_per_mm**2
-    coin_sized = (area_mm2 >= config.least_mm2) & (area_mm2 <= config.most_mm2)
-    scale = config.pixels_per_mm / pixels_per_mm
+        (found_image == 255).astype(np.uint8), connectivity=8)
+    area_mm2 = stats[1:, cv2.CC_STAT_AREA] / found_scale**2
+    across_mm = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+                           ) / found_scale
+    fill = area_mm2 / np.maximum(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]
+                                 / found_scale**2, 1e-9)
+    # A coin's patch is a disc, or part of one: compact, no wider than a coin.
+    coin_sized = ((area_mm2 >= config.least_mm2) & (area_mm2 <= config.most_mm2)
+                  & (across_mm <= config.most_across_mm) & (fill >= config.least_fill))
+    scale = found_scale / pixels_per_mm
     points = middles[1:]
     for index, window in enumerate(windows):
         if window.kind != "square":
@@ -106,8 +139,11 @@ def empty_doubts(config: PresenceConfig, found: Image, windows: tuple[RegionWind
         inside = (coin_sized & (points[:, 0] >= left) & (points[:, 0] < right)
                   & (points[:, 1] >= top) & (points[:, 1] < bottom))
         largest = float(area_mm2[inside].max()) if inside.any() else 0.0
-        unseen = np.count_nonzero(found[top:bottom, left:right] == 128)
-        doubts[index] = _doubt(config, max(largest, unseen / config.pixels_per_mm**2))
+        if glinting:
+            # A coin glinting as white as the clipped paper round it may lie there unseen.
+            unseen = np.count_nonzero(found_image[top:bottom, left:right] == 128)
+            largest = max(largest, unseen / found_scale**2)
+        doubts[index] = _doubt(config, largest)
     return doubts
 
 

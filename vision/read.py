@@ -256,7 +256,8 @@ def read_view(
                        loose_doubt)
     # Something unlike paper no rim was fitted to: a coin glinting white, or shiny on paper.
     unlike = unlike_paper(config.presence, view.image, image, ppm, mask, reference.ink)
-    doubt = np.maximum(doubt, empty_doubts(config.presence, unlike, windows, ppm))
+    glinting = bool((candidates.clipped[chosen] >= config.coins.glint_share).any())
+    doubt = np.maximum(doubt, empty_doubts(config.presence, unlike, windows, ppm, glinting))
     pawns_at = _pawns_by_region(sightings, geometry)
     traces = _pawn_traces(config, labels, windows, ppm)
     regions: dict[str, RegionReading] = {}
