@@ -90,11 +90,13 @@ def unlike_paper(config: PresenceConfig, raw: Image, image: Image, pixels_per_mm
         green > blue * ratio)
     tinted &= brightest >= config.least_value * PAPER
     # A glint clips every channel: on paper the camera left unclipped it stands out (255);
-    # where the paper is clipped white too, nothing shows (128: unseen).
-    clipped = shrunk(raw, cv2.INTER_AREA).min(axis=2) >= CLIPPED
-    glint = clipped & (brightest > config.glint_brighter * PAPER)
+    # where the camera clipped the paper (in any channel: what is left is too little to tell
+    # a glint's white by), it hardly shows (128: unseen).
+    camera = shrunk(raw, cv2.INTER_AREA)
+    glint = (camera.min(axis=2) >= CLIPPED) & (brightest > config.glint_brighter * PAPER)
     found = np.where((brightest > config.brighter * PAPER) | tinted | glint, 255, 0
                      ).astype(np.uint8)
+    clipped = camera.max(axis=2) >= CLIPPED
     count, blobs, stats, _ = cv2.connectedComponentsWithStats(clipped.astype(np.uint8),
                                                              connectivity=8)
     broad = np.zeros(count, bool)
