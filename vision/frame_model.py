@@ -60,7 +60,8 @@ class FrameFit:
     ``kind_offsets_mm`` per kind; ``tints`` per metal (silver (0, 0)); ``silver_field`` the
     silver colour the field expects at each coin (N, 2); ``single`` how likely each outline
     is a single coin's rather than a stack's (N,: a stack's top coin is named from its top
-    circle alone, or from what the stack's outline allows).
+    circle alone, or from what the stack's outline allows); ``by_colour`` each coin's metal
+    probabilities from its colour alone (N, M over ``metals``; alike where none was seen).
     """
 
     kinds: tuple[str, ...]
@@ -70,11 +71,14 @@ class FrameFit:
     tints: dict[str, tuple[float, float]] = field(default_factory=dict)
     silver_field: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
     single: FloatArray = field(default_factory=lambda: np.zeros(0))
+    metals: tuple[str, ...] = ()
+    by_colour: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
 
     def subset(self, keep: NDArray[np.bool_]) -> FrameFit:
         """The same fit with only the coins ``keep`` marks."""
         return replace(self, probabilities=self.probabilities[keep],
-                       silver_field=self.silver_field[keep], single=self.single[keep])
+                       silver_field=self.silver_field[keep], single=self.single[keep],
+                       by_colour=self.by_colour[keep])
 
     def best(self) -> tuple[list[str], FloatArray]:
         """Each coin's likeliest kind and its probability."""
@@ -563,7 +567,8 @@ def fit_frame(
     offsets = {prior.kind: float(value)
                for prior, value in zip(priors, frame.kind_offsets, strict=True)}
     single = frame.single_share(probabilities)
-    return FrameFit(kinds, probabilities, frame.offset, offsets, tints, frame.field, single)
+    return FrameFit(kinds, probabilities, frame.offset, offsets, tints, frame.field, single,
+                    tuple(frame.metals), frame.metal_posterior_from_colour())
 
 
 __all__ = ["FrameFit", "FrameModelConfig", "KindPrior", "faintness", "fit_frame"]

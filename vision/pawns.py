@@ -43,13 +43,22 @@ class PawnConfig:
     hue, but not a tinted metal's of the game's coins (within ``metal_hue_degrees`` of it
     and less than ``metal_saturation`` pure: a tarnished penny is a saturated orange-brown,
     a red pawn's hue lies about 20 degrees from it; brass lies 10 degrees from a yellow
-    pawn, which under glare is then lost); blobs of ``least_area_mm2`` (sure from
+    pawn, which under glare is then lost), unless nearer that metal's hue than any pawn
+colour's, however pure (a dark tarnished penny, its colour pushed pure by the camera, is
+copper's orange-brown, not a red pawn's red); blobs of ``least_area_mm2`` (sure from
     ``sure_area_mm2``); the foot ``base_radius_mm`` in from the nearest end; a mask grown by
     ``margin_mm`` for the coins' rims to leave alone, by ``colour_margin_mm`` more for their
     faces' colours (a pawn's colour bleeds onto what lies beside it). A sighting of at least
     ``token_area_mm2`` is a flat token lying on its region (a counter the size of a quarter,
-    Jokers and Coins' pieces of seats 5 and 6), which no standing pawn's top covers: its foot
-    is its middle, and it hides no coin (a coin candidate inside it is its own rim)."""
+    Jokers and Coins' pieces of seats 5 and 6), which no standing pawn's top covers, unless
+    it is more than ``token_elongation`` times longer along the camera's lean than across
+    (a tall pawn seen at a slant, standing on a stack): its foot is its middle, and it hides
+    no coin (a coin candidate inside it is its own rim).
+
+    Paint reflects light diffusely, never more of it than white paper under the same light:
+    a blob of which ``specular_share`` or more is brighter than ``paint_brightest`` times
+    paper is no pawn but a metal mirroring a coloured lamp or window (a nickel mirroring a
+    warm lamp is as pure a yellow as a pawn, and far brighter than the paper)."""
 
     core_saturation: float = 0.45
     least_value: float = 0.1
@@ -62,6 +71,9 @@ class PawnConfig:
     margin_mm: float = 1.5
     colour_margin_mm: float = 2.0
     token_area_mm2: float = 300.0
+    token_elongation: float = 1.3
+    paint_brightest: float = 1.1
+    specular_share: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -113,12 +125,29 @@ def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Ima
         # corners, as OpenCV's own opening by an even kernel shifts by a pixel.
         square = np.ones((2, 2), np.uint8)
         labels = cv2.dilate(cv2.erode(labels, square, anchor=(0, 0)), square, anchor=(1, 1))
+        labels = _without_mirrors(config, labels, brightest)
     return labels
+
+
+def _without_mirrors(config: PawnConfig, labels: Image, brightest: Image) -> Image:
+    """``labels`` without the blobs brighter than paint can be (see :class:`PawnConfig`):
+    metal mirroring a coloured light."""
+    count, blobs = cv2.connectedComponents((labels > 0).astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return labels
+    bright = (brightest > config.paint_brightest * PAPER).ravel()
+    sizes = np.bincount(blobs.ravel(), minlength=count)
+    glowing = np.bincount(blobs.ravel(), weights=bright, minlength=count)
+    mirrors = glowing >= config.specular_share * np.maximum(sizes, 1)
+    mirrors[0] = False
+    if not mirrors.any():
+        return labels
+    return np.where(mirrors[blobs], 0, labels).astype(np.uint8)
 
 
 def _classify(config: PawnConfig, pixels: FloatArray, profile: VisionProfile) -> FloatArray:
     """Per saturated BGR pixel (N, 3): 0, or 1 + the index of the pawn colour whose hue is
-    nearest within ``hue_degrees``, unless the pixel's colour is copper's."""
+    nearest within ``hue_degrees``, unless the pixel's colour is a tinted metal's."""
     blue, green, red = pixels[:, 0], pixels[:, 1], pixels[:, 2]
     hue = _hue(blue, green, red)
     gap = np.abs((hue[:, None] - colour_hues(profile)[None, :] + 180) % 360 - 180)
@@ -127,8 +156,10 @@ def _classify(config: PawnConfig, pixels: FloatArray, profile: VisionProfile) ->
     close = gap[np.arange(len(nearest)), nearest] <= config.hue_degrees
     purity = 1 - pixels.min(axis=1) / np.maximum(pixels.max(axis=1), 1.0)
     metal_gap = np.abs((hue[:, None] - metal_hues(profile)[None, :] + 180) % 360 - 180)
-    metal = (metal_gap <= config.metal_hue_degrees).any(axis=1) & (
-        purity < config.metal_saturation)
+    pawn_gap = gap[np.arange(len(nearest)), nearest]
+    metal = ((metal_gap <= config.metal_hue_degrees)
+             & ((purity < config.metal_saturation)[:, None]
+                | (metal_gap < pawn_gap[:, None]))).any(axis=1)
     return np.where(close & ~metal, nearest + 1, 0)
 
 
@@ -179,13 +210,23 @@ def _sighting(config: PawnConfig, colour: str, points: FloatArray, area_mm2: flo
     middle = points.mean(axis=0)
     sure = min(1.0, 0.5 + 0.5 * (area_mm2 - config.least_area_mm2)
                / max(config.sure_area_mm2 - config.least_area_mm2, 1e-6))
-    if area_mm2 >= config.token_area_mm2:
+    lean, _ = camera.lean(middle[None, :])
+    if area_mm2 >= config.token_area_mm2 and _elongation(points, lean[0]) <= (
+            config.token_elongation):
         return PawnSighting(colour, (float(middle[0]), float(middle[1])), float(area_mm2),
                             float(sure), flat=True)
-    lean, _ = camera.lean(middle[None, :])
     nearest = float(((points - middle) @ lean[0]).min())
     foot = middle + lean[0] * (nearest + config.base_radius_mm)
     return PawnSighting(colour, (float(foot[0]), float(foot[1])), float(area_mm2), float(sure))
+
+
+def _elongation(points: FloatArray, lean: FloatArray) -> float:
+    """How much longer a blob of ``points`` (mat mm) is along the camera's ``lean``
+    direction than across it (the ratio of their spreads)."""
+    offsets = points - points.mean(axis=0)
+    along = offsets @ lean
+    across = offsets @ np.array([-lean[1], lean[0]])
+    return float(along.std() / max(float(across.std()), 1e-6))
 
 
 def inside_tokens(sightings: list[PawnSighting], centres_mm: FloatArray) -> FloatArray:

@@ -44,8 +44,10 @@ from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.light import mat_reference, normalise, reference_blur
 from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
+from vision.metals import settle_metals
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
+from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
@@ -228,6 +230,9 @@ def read_view(
     chosen, frame = _coins_and_frame(config, candidates, presence, priors)
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
+    face_seen = (~candidates.under_pawn[chosen] & ~np.isnan(candidates.colours[chosen]).any(axis=1)
+                 & (candidates.clipped[chosen] < config.coins.glint_share))
+    kinds, confidence = settle_metals(config.metals, frame, priors, kinds, confidence, face_seen)
     # Silver coins differ by their size alone: one deep in a pile, whose size no ray could
     # measure against paper, is a doubtful kind.
     unsized = ~candidates.sized[chosen] & np.array(
@@ -249,6 +254,10 @@ def read_view(
         found.setdefault(name, []).append((fit, kinds[position], float(confidence[position])))
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
+    # Something unlike paper no rim was fitted to: a coin glinting white, or shiny on paper.
+    unlike = unlike_paper(config.presence, view.image, image, ppm, mask, reference.ink)
+    glinting = bool((candidates.clipped[chosen] >= config.coins.glint_share).any())
+    doubt = np.maximum(doubt, empty_doubts(config.presence, unlike, windows, ppm, glinting))
     pawns_at = _pawns_by_region(sightings, geometry)
     traces = _pawn_traces(config, labels, windows, ppm)
     regions: dict[str, RegionReading] = {}

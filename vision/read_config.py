@@ -9,7 +9,9 @@ from vision.dice import DiceConfig
 from vision.frame_model import FrameModelConfig
 from vision.light import LightConfig
 from vision.loose import LooseConfig
+from vision.metals import MetalCheckConfig
 from vision.pawns import PawnConfig
+from vision.presence import PresenceConfig
 from vision.rims import RimConfig
 from vision.seeds import SeedConfig
 from vision.tops import TopConfig
@@ -93,3 +95,5 @@ class ReadConfig:
     dice: DiceConfig = field(default_factory=DiceConfig)
     cards: CardConfig = field(default_factory=CardConfig)
     loose: LooseConfig = field(default_factory=LooseConfig)
+    presence: PresenceConfig = field(default_factory=PresenceConfig)
+    metals: MetalCheckConfig = field(default_factory=MetalCheckConfig)
