@@ -12,6 +12,7 @@ from vision.loose import LooseConfig
 from vision.pawns import PawnConfig
 from vision.rims import RimConfig
 from vision.seeds import SeedConfig
+from vision.size_doubt import SizeDoubtConfig
 from vision.tops import TopConfig
 
 #: Region kinds that hold several loose coins rather than one stack.
@@ -93,3 +94,4 @@ class ReadConfig:
     dice: DiceConfig = field(default_factory=DiceConfig)
     cards: CardConfig = field(default_factory=CardConfig)
     loose: LooseConfig = field(default_factory=LooseConfig)
+    size_doubt: SizeDoubtConfig = field(default_factory=SizeDoubtConfig)
