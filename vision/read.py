@@ -240,7 +240,9 @@ def read_view(
     open_kinds = plausible_kinds(frame.kinds, frame.probabilities,
                                  {prior.kind: prior.metal for prior in priors},
                                  config.size_doubt.other_metal)
-    partial |= stack_doubts(config.size_doubt, kinds, candidates.inner_mm[chosen], confidence,
+    # The rims are measured on the coins read surely on all their evidence (a glint hides a rim).
+    partial |= stack_doubts(config.size_doubt, kinds, candidates.inner_mm[chosen],
+                            np.where(partial, 0.0, confidence),
                             {prior.kind: prior.diameter_mm for prior in priors},
                             frame.offset_mm, open_kinds)
     confidence = np.where(partial, np.minimum(confidence, config.coins.hidden_confidence),
