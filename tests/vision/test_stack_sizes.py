@@ -1,9 +1,9 @@
 """A stack's outline names a larger coin than the one on top: the reading must say so.
 
-A dime on a nickel, or three nickels under a tilted camera, measure as wide as the coin under
-them or a quarter. The top coin's own circle tells: it is no raised rim of the outline's kind
-(:mod:`vision.size_doubt`). Real OpenCV on rendered frames, the project's sprite renderer
-(cheap), tilted cameras from its random variations.
+A dime on a nickel measures as wide as the nickel (as three nickels under a tilted camera
+measure as wide as a quarter). The top coin's own circle tells: it is no raised rim of the
+outline's kind (:mod:`vision.size_doubt`). Real OpenCV on frames of the project's sprite
+renderer (cheap), with the tilted cameras of its random variations.
 """
 
 from __future__ import annotations
