@@ -51,6 +51,7 @@ from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
+from vision.size_doubt import plausible_kinds, stack_doubts
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -240,6 +241,15 @@ def read_view(
     confidence = np.where(unsized, np.minimum(confidence, config.loose.unsized_confidence),
                           confidence)
     partial = _partial_evidence(config.coins, candidates, chosen, frame, kinds, priors)
+    # An outline whose top circle is no rim of its kind may be a stack's (vision.size_doubt).
+    open_kinds = plausible_kinds(frame.kinds, frame.probabilities,
+                                 {prior.kind: prior.metal for prior in priors},
+                                 config.size_doubt.other_metal)
+    # The rims are measured on the coins read surely on all their evidence (a glint hides a rim).
+    partial |= stack_doubts(config.size_doubt, kinds, candidates.inner_mm[chosen],
+                            np.where(partial, 0.0, confidence),
+                            {prior.kind: prior.diameter_mm for prior in priors},
+                            frame.offset_mm, open_kinds)
     confidence = np.where(partial, np.minimum(confidence, config.coins.hidden_confidence),
                           confidence)
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}

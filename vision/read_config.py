@@ -14,6 +14,7 @@ from vision.pawns import PawnConfig
 from vision.presence import PresenceConfig
 from vision.rims import RimConfig
 from vision.seeds import SeedConfig
+from vision.size_doubt import SizeDoubtConfig
 from vision.tops import TopConfig
 
 #: Region kinds that hold several loose coins rather than one stack.
@@ -97,3 +98,4 @@ class ReadConfig:
     loose: LooseConfig = field(default_factory=LooseConfig)
     presence: PresenceConfig = field(default_factory=PresenceConfig)
     metals: MetalCheckConfig = field(default_factory=MetalCheckConfig)
+    size_doubt: SizeDoubtConfig = field(default_factory=SizeDoubtConfig)
