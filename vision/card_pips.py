@@ -92,8 +92,11 @@ def blobs_of(config: PipConfig, ink: FloatArray, face: Image, pixels_per_mm: flo
     left, top, right, bottom = (round(value * pixels_per_mm) for value in config.area_mm)
     mask = (ink[top:bottom, left:right] >= config.ink_level).astype(np.uint8)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    colour = face[top:bottom, left:right].astype(np.int16)
-    redness_map = colour[..., 2] - np.maximum(colour[..., 0], colour[..., 1])
+    colour = face[top:bottom, left:right].astype(np.float32)
+    # Red less the other channels' larger, as a share of the ink's darkness: a lamp's
+    # reflection thins red ink and its darkness alike, so the share holds under glare.
+    darkness = np.maximum(255 - colour.min(axis=2), 20)
+    redness_map = 255 * (colour[..., 2] - np.maximum(colour[..., 0], colour[..., 1])) / darkness
     least = config.least_pip_mm2 * pixels_per_mm**2
     found = []
     for label in range(1, count):
@@ -192,4 +195,28 @@ def _in_layout(config: PipConfig, pips: list[Blob]) -> bool:
     mirrored = partnered(2 * centre_x - xs, ys)
     turned = partnered(2 * centre_x - xs, 2 * centre_y - ys)
     unturned = int((~turned).sum())
-    return bool(mirrored.all()) and (unturned == 0 or (len(pips) == 7 and unturned == 1))
+    if not mirrored.all() or not (unturned == 0 or (len(pips) == 7 and unturned == 1)):
+        return False
+    middle = int((np.abs(xs - centre_x) <= tolerance).sum())
+    return ((len(pips) - middle) // 2, middle) in COLUMNS.get(len(pips), ())
+
+
+#: How French-suited decks stand the pips of each number card: pips in each side column,
+#: and in the middle column (some decks stand an 8 four a side). A pip washed away by a
+#: lamp's reflection seldom leaves another card's columns (a 9 without its middle pip is no
+#: 8); where it can (a 7 without its odd pip stands as a 6), the index must tell them apart.
+COLUMNS: dict[int, tuple[tuple[int, int], ...]] = {
+    2: ((0, 2),), 3: ((0, 3),), 4: ((2, 0),), 5: ((2, 1),), 6: ((3, 0),), 7: ((3, 1),),
+    8: ((3, 2), (4, 0)), 9: ((4, 1),), 10: ((4, 2),),
+}
+
+
+def rivals(rank: str) -> tuple[str, ...]:
+    """The number ranks a pip count of ``rank`` could be mistaken for when pips of the
+    middle column are washed away or an extra blob is taken for one: those with as many
+    pips in a side column."""
+    if not rank.isdigit() or int(rank) not in COLUMNS:
+        return ()
+    sides = {side for side, _ in COLUMNS[int(rank)]}
+    return tuple(str(count) for count, layouts in COLUMNS.items()
+                 if str(count) != rank and any(side in sides for side, _ in layouts))

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from contract.observation import CardReading
-from vision.card_pips import PipConfig, PipCount, count_pips
+from vision.card_pips import PipConfig, PipCount, count_pips, rivals
 from vision.card_ranks import (
     CentreRead,
     IndexRead,
@@ -350,6 +350,18 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
             index.suit_below <= rank_config.least_suit:
         return "joker", config.agree_confidence * 0.95
     counted = counted_rank(centre, pips)
+    if counted is not None and counted in NUMBER_RANKS and pips is not None:
+        # Pips standing in a number card's columns name the rank but for a washed-away pip
+        # of the middle column (or a blob taken for one): the index must tell the count
+        # from those rivals, matching it and clearly better than each of them. Any other
+        # rank the index may prefer (a blurred 7 looks like an A) no pip layout could give.
+        scores = dict(index.scores)
+        backing = scores.get(counted, -1.0)
+        rival = max((scores.get(other, -1.0) for other in rivals(counted)), default=-1.0)
+        if backing >= rank_config.least_match and \
+                backing >= rival + rank_config.rival_margin:
+            return counted, config.agree_confidence
+        return counted, config.alone_confidence
     if counted is not None:
         # The pips say which rank; the index must back it: that rank matches it well, and
         # nearly as well as any other (a 6 and a 9, an 8 and a 3 look alike when blurred).
@@ -386,7 +398,8 @@ def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
         return None
     pose = refine_pose(config, crop, pose, pixels_per_mm)
     faces = [upright_face(crop, pose, pixels_per_mm, turn) for turn in (False, True)]
-    inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm)
+    inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm,
+                    config.rank.lift_mm)
             for face in faces]
     centre = read_centre(config.rank, inks[0], pixels_per_mm)
     pips = count_pips(config.pips, inks[0], faces[0], pixels_per_mm)
