@@ -373,17 +373,34 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
                 backing >= match - rank_config.backing_slack:
             return counted, config.agree_confidence
         return counted, config.alone_confidence
-    if centre.picture and glyph_ok and rank in ("J", "Q", "K"):
+    court, court_match, court_margin = _best_letter(index)
+    if centre.picture and court is not None and court_match >= rank_config.least_match:
         # Sure only where the middle holds a figure larger than any pip: blobs of uneven
-        # sizes alone (decorated pips, a pip washed half away) make no court.
+        # sizes alone (decorated pips, a pip washed half away) make no court. A picture
+        # and no pip layout leave only a court or an ace (a joker has no suit under its
+        # corner's first letter): the letter must stand clear of the other three, whatever
+        # digit a blurred J resembles (a 3).
         figure = centre.largest_mm2 >= rank_config.court_figure_mm2
-        if margin >= rank_config.sure_margin and match >= rank_config.sure_match and suit \
-                and figure and not index.joker:
-            return rank, config.agree_confidence * 0.95
-        return rank, config.alone_confidence
+        if court_margin >= rank_config.sure_margin and court_match >= rank_config.sure_match \
+                and suit and figure and not index.joker:
+            return court, config.agree_confidence * 0.95
+        return court, config.alone_confidence
     if glyph_ok:
         return rank, config.unread_confidence
     return None, config.unread_confidence
+
+
+#: What a corner's letter can be on a card with a picture and no pip layout.
+PICTURE_LETTERS: tuple[str, ...] = ("J", "Q", "K", "A")
+
+
+def _best_letter(index: IndexRead) -> tuple[str | None, float, float]:
+    """The court letter the index matches best among :data:`PICTURE_LETTERS` (None where
+    an A matches best), its match, and its margin over the next of those letters."""
+    scores = dict(index.scores)
+    ranked = sorted(PICTURE_LETTERS, key=lambda letter: -scores.get(letter, -1.0))
+    best, second = (scores.get(letter, -1.0) for letter in ranked[:2])
+    return (None if ranked[0] == "A" else ranked[0]), best, best - second
 
 
 def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
