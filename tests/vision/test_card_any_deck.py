@@ -65,7 +65,7 @@ def test_a_nine_whose_middle_pip_is_washed_away_is_not_read_sure_as_an_eight():
     card = PlayedCard("9", "spade", (0.0, 0.0), face=THEME)
     face, ink = seen(card)
     assert count_pips(PipConfig(), ink, face, 6.0).count == 9
-    cv2.circle(ink, (round(31.5 * 6), round(44 * 6)), round(6 * 6), 0.0, -1)
+    cv2.circle(ink, (round(31.5 * 6), 44 * 6), 6 * 6, 0.0, -1)
     washed = count_pips(PipConfig(), ink, face, 6.0)
     assert (washed.count, washed.layout) == (8, True)
     assert "9" in rivals("8")
