@@ -202,11 +202,12 @@ def _in_layout(config: PipConfig, pips: list[Blob]) -> bool:
 
 
 #: How French-suited decks stand the pips of each number card: pips in each side column,
-#: and in the middle column (some decks stand an 8 four a side). A pip washed away by a
+#: and in the middle column (some decks stand an 8 four a side, a 7 two a side and three
+#: down the middle). A pip washed away by a
 #: lamp's reflection seldom leaves another card's columns (a 9 without its middle pip is no
 #: 8); where it can (a 7 without its odd pip stands as a 6), the index must tell them apart.
 COLUMNS: dict[int, tuple[tuple[int, int], ...]] = {
-    2: ((0, 2),), 3: ((0, 3),), 4: ((2, 0),), 5: ((2, 1),), 6: ((3, 0),), 7: ((3, 1),),
+    2: ((0, 2),), 3: ((0, 3),), 4: ((2, 0),), 5: ((2, 1),), 6: ((3, 0),), 7: ((3, 1), (2, 3)),
     8: ((3, 2), (4, 0)), 9: ((4, 1),), 10: ((4, 2),),
 }
 

@@ -17,16 +17,18 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
 2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
    reads the same, as cards are printed point-symmetric.
 3. **Rank** (:mod:`vision.card_ranks`), from the corner index and the pips, each read the card
-   both ways up. The confidence says how well they agree: pips and index naming the same
-   number (or one pip and an A, or a picture holding a figure larger than any pip and J, Q or
-   K by a clear template match with a suit under it, or a picture and a JOKER column with no
-   suit) is sure; anything else is unsure, and the panel asks.
+   both ways up. The confidence says how well they agree: pips standing in a number card's
+   columns and an index telling that count from the counts a washed middle pip could leave
+   (or one pip and an A, or a picture holding a figure larger than any pip and J, Q or K
+   clear of the other letters a picture card can show, with a suit under it, or a JOKER
+   column or a corner star with no suit and no pip layout) is sure; anything else is
+   unsure, and the panel asks.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -55,6 +57,8 @@ else:
     Image = np.ndarray
     FloatArray = np.ndarray
 
+#: The label of the index templates of a joker's corner star (:mod:`vision.card_fonts`).
+STAR = "star"
 #: Ranks whose index is a number: no joker's corner reads as one.
 NUMBER_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 #: A poker card, width x height (mm).
@@ -337,6 +341,8 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
     """The rank and its confidence from the middle (``centre`` and, where counted,
     ``pips``) and the corner index (both corners'): sure only where the two agree."""
     rank_config = config.rank
+    star = dict(index.scores).get(STAR, -1.0)
+    index = replace(index, scores=tuple(item for item in index.scores if item[0] != STAR))
     rank, match, margin = index.best()
     glyph_ok = rank is not None and match >= rank_config.least_match
     # A court's index has its suit under the letter; where nothing is found there (run
@@ -350,6 +356,12 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
             index.suit_below <= rank_config.least_suit:
         return "joker", config.agree_confidence * 0.95
     counted = counted_rank(centre, pips)
+    if counted in (None, "A") and star >= rank_config.sure_match and \
+            star >= match + rank_config.sure_margin and \
+            index.suit_below <= rank_config.least_suit:
+        # No pip layout and a star in the corner, clearly no rank's glyph and with no suit
+        # under it: most decks' joker (a rank's index always has its suit under it).
+        return "joker", config.agree_confidence * 0.95
     if counted is not None and counted in NUMBER_RANKS and pips is not None:
         # Pips standing in a number card's columns name the rank but for a washed-away pip
         # of the middle column (or a blob taken for one): the index must tell the count
