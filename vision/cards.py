@@ -363,13 +363,14 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
         # under it: most decks' joker (a rank's index always has its suit under it).
         return "joker", config.agree_confidence * 0.95
     if counted is not None and counted in NUMBER_RANKS and pips is not None:
-        # Pips standing in a number card's columns name the rank but for a washed-away pip
-        # of the middle column (or a blob taken for one): the index must tell the count
-        # from those rivals, matching it and clearly better than each of them. Any other
-        # rank the index may prefer (a blurred 7 looks like an A) no pip layout could give.
+        # Pips standing in a number card's columns name the rank but for pips of the middle
+        # column washed away: the index must match the count and tell it clearly from
+        # those rivals. Any other rank the index may prefer (a blurred 7 looks like an A,
+        # a blurred 5 like a 6) no pip layout could give.
         scores = dict(index.scores)
         backing = scores.get(counted, -1.0)
-        rival = max((scores.get(other, -1.0) for other in rivals(counted)), default=-1.0)
+        rival = max((scores.get(other, -1.0) for other in rivals(counted, pips.columns)),
+                    default=-1.0)
         if backing >= rank_config.least_match and \
                 backing >= rival + rank_config.rival_margin:
             return counted, config.agree_confidence

@@ -78,15 +78,17 @@ def test_a_nine_whose_middle_pip_is_washed_away_is_not_read_sure_as_an_eight():
 
 
 def test_a_counted_number_needs_the_index_only_against_its_rivals():
-    """A blurred 7 may match an A best (no pip layout gives an A with seven pips): the
-    count stands where the index prefers 7 clearly to 6 and 8, and goes to the panel
-    where the index prefers a rival or matches nothing."""
+    """A blurred 7 may match an A or a 6 best (no pip layout gives an A, and no wash adds a
+    pip to a 6): seven pips standing three a side and one in the middle are a sure 7 where
+    the index prefers 7 clearly to 8 (an 8 with a middle pip washed away stands so), and go
+    to the panel where the index prefers the 8 or matches 7 poorly."""
     config = CardConfig()
     centre = CentreRead(7, False, 0.1, 50.0)
-    laid = PipCount(7, True, False, 50.0)
-    blurred = IndexRead((("A", 0.6), ("7", 0.52), ("6", 0.3), ("8", 0.35)), False, 0.45)
+    laid = PipCount(7, True, False, 50.0, (3, 1))
+    assert rivals("7", (3, 1)) == ("8",)
+    blurred = IndexRead((("A", 0.6), ("7", 0.52), ("6", 0.58), ("8", 0.35)), False, 0.45)
     assert judge(config, centre, blurred, laid) == ("7", config.agree_confidence)
-    rival = IndexRead((("A", 0.6), ("7", 0.52), ("6", 0.58), ("8", 0.35)), False, 0.45)
+    rival = IndexRead((("A", 0.6), ("7", 0.52), ("6", 0.3), ("8", 0.58)), False, 0.45)
     assert judge(config, centre, rival, laid)[1] < UNSURE_CONFIDENCE
     faint = IndexRead((("A", 0.6), ("7", 0.3), ("6", 0.1)), False, 0.45)
     assert judge(config, centre, faint, laid)[1] < UNSURE_CONFIDENCE
