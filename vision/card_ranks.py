@@ -127,6 +127,9 @@ class IndexRead:
     scores: tuple[tuple[str, float], ...]
     joker: bool
     suit_below: float = -1.0
+    #: Each corner's best label read alone (None where a corner shows no glyph); empty for
+    #: a reading not made of corners.
+    corners: tuple[str | None, ...] = ()
 
     def best(self) -> tuple[str | None, float, float]:
         """The best rank, its match and its margin over the next rank."""
@@ -475,13 +478,17 @@ def _mark_below(config: RankConfig, ink: FloatArray, pixels_per_mm: float,
 
 def _column_mask(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> FloatArray:
     """The ink of the corner's column (``joker_area_mm``, where the index and the mark under
-    it lie) without straight lines down it ``frame_line_mm`` long or longer: a picture's
-    frame printed close to the index, which the blur joins to the index's glyphs (no glyph
-    is that tall)."""
-    mask = (_window(ink, config.joker_area_mm, pixels_per_mm) >= config.ink_level)
+    it lie) without straight lines ``frame_line_mm`` long or longer, down it or across the
+    card: a picture's frame printed close to the index, which the blur joins to the index's
+    glyphs (no glyph is that tall or that wide; its top side is measured across the whole
+    card, as only its end reaches into the corner)."""
+    left, top, right, bottom = (round(value * pixels_per_mm) for value in config.joker_area_mm)
+    band = ink[top:bottom] >= config.ink_level
+    mask = band[:, left:right]
     size = max(3, round(config.frame_line_mm * pixels_per_mm))
     down = cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, np.ones((size, 1), np.uint8))
-    return np.asarray(mask & (down == 0))
+    across = cv2.morphologyEx(band.view(np.uint8), cv2.MORPH_OPEN, np.ones((1, size), np.uint8))
+    return np.asarray(mask & (down == 0) & (across[:, left:right] == 0))
 
 
 def _in_corner(blob: tuple[int, int, int, int, int], pixels_per_mm: float, inset_mm: float
@@ -602,4 +609,10 @@ def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:
     for rank, score in second.scores:
         scores[rank] = max(scores.get(rank, -1.0), score)
     return IndexRead(tuple(scores.items()), first.joker or second.joker,
-                     max(first.suit_below, second.suit_below))
+                     max(first.suit_below, second.suit_below),
+                     (*_corner_bests(first), *_corner_bests(second)))
+
+
+def _corner_bests(read: IndexRead) -> tuple[str | None, ...]:
+    """The corners' best labels of ``read`` (its own best when it is one corner's)."""
+    return read.corners or (read.best()[0],)

@@ -358,9 +358,11 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
     counted = counted_rank(centre, pips)
     if counted in (None, "A") and star >= rank_config.sure_match and \
             star >= match + rank_config.sure_margin and \
-            index.suit_below <= rank_config.least_suit:
-        # No pip layout and a star in the corner, clearly no rank's glyph and with no suit
-        # under it: most decks' joker (a rank's index always has its suit under it).
+            index.suit_below <= rank_config.least_suit and \
+            len(index.corners) >= 2 and all(corner == STAR for corner in index.corners):
+        # No pip layout and a star in both corners, clearly no rank's glyph and with no suit
+        # under it: most decks' joker (a rank's index always has its suit under it; a mark
+        # in a court's picture that looks like a star is seldom seen so in both corners).
         return "joker", config.agree_confidence * 0.95
     if counted is not None and counted in NUMBER_RANKS and pips is not None:
         # Pips standing in a number card's columns name the rank but for pips of the middle
