@@ -47,7 +47,8 @@ _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_CO
 @dataclass(frozen=True)
 class RankConfig:
     """How a face is read. Ink is a pixel's darkness against the card's white within
-    ``white_mm`` (``ink_level`` and more counts), ``inset_mm`` inside the card's outline.
+    ``white_mm`` (``ink_level`` and more counts), ``inset_mm`` inside the card's outline,
+    raised to full contrast where a lamp's reflection thinned all ink within ``lift_mm``.
     Pips are looked for inside ``pip_area_mm`` (left, top, right, bottom of the upright
     face); blobs smaller than ``least_pip_mm2`` are specks, blobs whose ink fills less than
     ``least_fill`` of their box are frame lines, a blob inside another's box is part of it
