@@ -128,9 +128,9 @@ class IndexRead:
     scores: tuple[tuple[str, float], ...]
     joker: bool
     suit_below: float = -1.0
-    #: Each corner's best label read alone (None where a corner shows no glyph); empty for
-    #: a reading not made of corners.
-    corners: tuple[str | None, ...] = ()
+    #: Each corner's own reading, where this one joins two (:func:`both_ways`): a letter
+    #: and the suit under it must be seen in one corner, not each in another.
+    corners: tuple[IndexRead, ...] = ()
 
     def best(self) -> tuple[str | None, float, float]:
         """The best rank, its match and its margin over the next rank."""
@@ -611,9 +611,4 @@ def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:
         scores[rank] = max(scores.get(rank, -1.0), score)
     return IndexRead(tuple(scores.items()), first.joker or second.joker,
                      max(first.suit_below, second.suit_below),
-                     (*_corner_bests(first), *_corner_bests(second)))
-
-
-def _corner_bests(read: IndexRead) -> tuple[str | None, ...]:
-    """The corners' best labels of ``read`` (its own best when it is one corner's)."""
-    return read.corners or (read.best()[0],)
+                     (*(first.corners or (first,)), *(second.corners or (second,))))

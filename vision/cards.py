@@ -358,8 +358,8 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
     counted = counted_rank(centre, pips)
     if counted in (None, "A") and star >= rank_config.sure_match and \
             star >= match + rank_config.sure_margin and \
-            index.suit_below <= rank_config.least_suit and \
-            len(index.corners) >= 2 and all(corner == STAR for corner in index.corners):
+            index.suit_below <= rank_config.least_suit and len(index.corners) >= 2 and \
+            all(corner.best()[0] == STAR for corner in index.corners):
         # No pip layout and a star in both corners, clearly no rank's glyph and with no suit
         # under it: most decks' joker (a rank's index always has its suit under it; a mark
         # in a court's picture that looks like a star is seldom seen so in both corners).
@@ -396,8 +396,10 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
         # corner's first letter): the letter must stand clear of the other three, whatever
         # digit a blurred J resembles (a 3).
         figure = centre.largest_mm2 >= rank_config.court_figure_mm2
+        clear = match >= rank_config.clear_match and margin >= rank_config.clear_margin
         if court_margin >= rank_config.sure_margin and court_match >= rank_config.sure_match \
-                and suit and figure and not index.joker:
+                and _suited_letter(rank_config, index, court, clear) and figure \
+                and not index.joker:
             return court, config.agree_confidence * 0.95
         return court, config.alone_confidence
     if glyph_ok:
@@ -416,6 +418,21 @@ def _best_letter(index: IndexRead) -> tuple[str | None, float, float]:
     ranked = sorted(PICTURE_LETTERS, key=lambda letter: -scores.get(letter, -1.0))
     best, second = (scores.get(letter, -1.0) for letter in ranked[:2])
     return (None if ranked[0] == "A" else ranked[0]), best, best - second
+
+
+def _suited_letter(config: RankConfig, index: IndexRead, court: str, clear: bool) -> bool:
+    """Whether a corner shows the letter ``court`` (best of :data:`PICTURE_LETTERS` there)
+    with a suit under it (or, with no mark found under it, matched ``clear`` ly), and no
+    corner shows it with a letter under it: a JOKER written down the side, whose J a
+    court's letter and the other corner's suit must not make a jack."""
+    suited = worded = False
+    for corner in index.corners or (index,):
+        letter, letter_match, _ = _best_letter(corner)
+        if letter != court or letter_match < config.least_match:
+            continue
+        suited |= corner.suit_below > config.least_suit or (corner.suit_below == -1.0 and clear)
+        worded |= -1.0 < corner.suit_below < -config.least_suit
+    return suited and not worded
 
 
 def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,

@@ -105,3 +105,16 @@ def test_a_court_letter_need_stand_clear_only_of_the_other_letters():
     assert judge(config, picture, unclear)[1] < UNSURE_CONFIDENCE
     no_suit = IndexRead((("J", 0.91), ("Q", 0.6)), False, -0.2)
     assert judge(config, picture, no_suit)[1] < UNSURE_CONFIDENCE
+
+
+def test_a_letter_and_a_suit_seen_in_different_corners_make_no_court():
+    """A joker whose corner spells JOKER (a J with a letter under it) and whose other corner
+    shows some mark over what looks like a suit is no sure jack: the letter and its suit
+    must stand in one corner, and a J over a letter is a word."""
+    config = CardConfig()
+    picture = CentreRead(0, True, 0.4, largest_mm2=1200.0)
+    word = IndexRead((("J", 0.6), ("4", 0.2), ("Q", 0.3), ("A", 0.35)), False, -0.46)
+    other = IndexRead((("J", 0.2), ("4", 0.37), ("Q", 0.1), ("A", 0.3)), False, 0.42)
+    assert judge(config, picture, both_ways(word, other))[1] < UNSURE_CONFIDENCE
+    suited = IndexRead((("J", 0.6), ("4", 0.2), ("Q", 0.3), ("A", 0.35)), False, 0.42)
+    assert judge(config, picture, both_ways(suited, other))[1] >= UNSURE_CONFIDENCE
