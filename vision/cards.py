@@ -422,16 +422,16 @@ def _best_letter(index: IndexRead) -> tuple[str | None, float, float]:
 
 def _suited_letter(config: RankConfig, index: IndexRead, court: str, clear: bool) -> bool:
     """Whether a corner shows the letter ``court`` (best of :data:`PICTURE_LETTERS` there)
-    with a suit under it (or, with no mark found under it, matched ``clear`` ly), and no
-    corner shows it with a letter under it: a JOKER written down the side, whose J a
-    court's letter and the other corner's suit must not make a jack."""
+    with a suit under it (or, with no mark found under it, matched ``clear`` ly), and, for
+    a J, no corner shows it with a letter under it: JOKER written down the side, whose J
+    and the other corner's suit-like mark must not make a jack."""
     suited = worded = False
     for corner in index.corners or (index,):
         letter, letter_match, _ = _best_letter(corner)
         if letter != court or letter_match < config.least_match:
             continue
         suited |= corner.suit_below > config.least_suit or (corner.suit_below == -1.0 and clear)
-        worded |= -1.0 < corner.suit_below < -config.least_suit
+        worded |= court == "J" and -1.0 < corner.suit_below < -config.least_suit
     return suited and not worded
 
 
