@@ -21,7 +21,7 @@ and, on some cards, a lamp's reflection), finds the mat and reads the spot with
 Families: ``tuning`` (the drawn faces and the tuning theme, the faces the reader was developed
 on) and, with ``--heldout``, ``heldout`` (themes of Debian's gnome-cards-data never used in
 tuning: :data:`vision.synth.card_themes.HELD_OUT_THEMES`); with ``--other``, ``other``
-(:data:`OTHER_THEMES`, more themes of the package, whose misreads were looked at while the
+(:data:`OTHER_THEMES`, ten more themes of the package, whose misreads were looked at while the
 theme-independent reading was written, so neither tuning nor held out).
 
     .venv/bin/python bench/bench_cards.py [--frames 1000] [--heldout] [--other] [--first 0]
@@ -51,8 +51,11 @@ from vision.synth.camera import pixels_per_mm_at
 from vision.synth.card_sets import HELD_OUT_FACES, SPOT, TUNING_FACES, discard_scene
 from vision.synth.card_themes import themes_missing
 
-#: French-suited themes of gnome-cards-data beside the tuning and held-out ones.
-OTHER_THEMES: tuple[str, ...] = ("anglo_modern", "dondorf", "lattmann", "neoclassical")
+#: French-suited themes of gnome-cards-data beside the tuning and held-out ones (ten: English,
+#: French, German and Russian court letters, jokers of every kind).
+OTHER_THEMES: tuple[str, ...] = ("anglo_modern", "dondorf", "lattmann", "neoclassical",
+                                 "ancient_french", "anglo_poker", "atlasnye", "berlin",
+                                 "guyenne-classic", "plastic")
 
 
 def compare_search(config: CardConfig, image: np.ndarray, location: BoardLocation,
@@ -113,6 +116,8 @@ def tally(family: str, faces: tuple[str, ...], frames: int, first: int, show: in
         outcome[kind] += 1
         if kind == "wrong" and card is not None and card.confidence >= SURE_CARD:
             outcome["sure wrong"] += 1
+        if kind == "right" and card is not None and card.confidence >= SURE_CARD:
+            outcome["sure right"] += 1
         if kind == "wrong" and show >= 0:
             wrong_by[f"{truth.rank}->{card.rank if card else None} ({scene.cards[-1].face})"] += 1
         if kind != "right" and show > 0:
@@ -126,7 +131,7 @@ def tally(family: str, faces: tuple[str, ...], frames: int, first: int, show: in
     for kind in ("right", "wrong", "unsure", "missed"):
         print(f"  {kind:>7}: {outcome[kind]:5d}  {100 * outcome[kind] / frames:6.2f}%")
     print(f"  wrong at confidence >= {SURE_CARD} (what the table takes without asking): "
-          f"{outcome['sure wrong']}")
+          f"{outcome['sure wrong']}; right at that confidence: {outcome['sure right']}")
     for what, count in wrong_by.most_common() if show >= 0 else ():
         print(f"    wrong {what}: {count}")
     print(f"  ms per read: median {np.median(times):.1f}, 95th percentile "

@@ -7,7 +7,7 @@ machine that builds them (DejaVu, Liberation, FreeFont, URW's base 35: serif and
 and wide, light and bold, upright and slanted), each squeezed as card indices often are and
 seen as a camera sees a 6 mm glyph from 1.5 to 2.5 pixels a millimetre. Court letters are
 those of English (J, Q, K), French (V, D, R), German (B, D, K) and Russian (В, Д, К) decks;
-an ace is A or, in old French decks, 1.
+an ace is A or, in old French decks, 1. A joker's corner star is drawn too (label ``star``).
 The marks under an index are told apart the same way: the four suits (from the typefaces'
 suit symbols) against a word's next letter (a joker's corner).
 
@@ -41,6 +41,9 @@ INDEX_TEXTS: dict[str, str] = {
     # French valet, dame, roi; German Bube, Dame, König; Russian валет, дама, король.
     "V": "J", "B": "J", "D": "Q", "R": "K", "В": "J", "Д": "Q", "К": "K",
 }
+#: A joker's corner shows no rank but, in most decks, a star (plain, outlined or in a ring):
+#: drawn as index templates labelled ``star`` (no rank: the reader takes it for a joker's).
+STAR_TEXTS: tuple[str, ...] = ("★", "☆", "✪", "✩", "✭", "✮", "✯", "✦", "✧", "✰")
 #: Marks under an index: a suit's symbol, or a letter of JOKER after its J.
 SUIT_TEXTS: tuple[str, ...] = ("♠", "♥", "♦", "♣", "♤", "♡", "♢", "♧")
 LETTER_TEXTS: tuple[str, ...] = ("O", "K", "E", "R", "o", "k", "e", "r")
@@ -128,6 +131,7 @@ def build(fonts: list[Path]) -> dict[str, FloatArray]:
     index: tuple[list[str], list[FloatArray], list[float]] = ([], [], [])
     marks: tuple[list[str], list[FloatArray], list[float]] = ([], [], [])
     texts = [(text, rank, index) for text, rank in INDEX_TEXTS.items()]
+    texts += [(text, "star", index) for text in STAR_TEXTS]
     texts += [(text, "suit", marks) for text in SUIT_TEXTS]
     texts += [(text, "letter", marks) for text in LETTER_TEXTS]
     for font in fonts:

@@ -84,6 +84,9 @@ class PipCount:
     layout: bool
     stray: bool
     largest_mm2: float
+    #: Where the pips stand in a number card's layout: pips in each side column and in the
+    #: middle column (None when not in a layout, or not counted so).
+    columns: tuple[int, int] | None = None
 
 
 def blobs_of(config: PipConfig, ink: FloatArray, face: Image, pixels_per_mm: float
@@ -92,8 +95,11 @@ def blobs_of(config: PipConfig, ink: FloatArray, face: Image, pixels_per_mm: flo
     left, top, right, bottom = (round(value * pixels_per_mm) for value in config.area_mm)
     mask = (ink[top:bottom, left:right] >= config.ink_level).astype(np.uint8)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    colour = face[top:bottom, left:right].astype(np.int16)
-    redness_map = colour[..., 2] - np.maximum(colour[..., 0], colour[..., 1])
+    colour = face[top:bottom, left:right].astype(np.float32)
+    # Red less the other channels' larger, as a share of the ink's darkness: a lamp's
+    # reflection thins red ink and its darkness alike, so the share holds under glare.
+    darkness = np.maximum(255 - colour.min(axis=2), 20)
+    redness_map = 255 * (colour[..., 2] - np.maximum(colour[..., 0], colour[..., 1])) / darkness
     least = config.least_pip_mm2 * pixels_per_mm**2
     found = []
     for label in range(1, count):
@@ -135,7 +141,8 @@ def count_pips(config: PipConfig, ink: FloatArray, face: Image, pixels_per_mm: f
         sized = config.ace_least_mm2 <= ace.area <= config.ace_most_mm2 and \
             ace.solidity >= config.ace_solidity
         return PipCount(1, centred and sized, bool(strays), largest)
-    return PipCount(len(pips), _in_layout(config, pips), bool(strays), largest)
+    columns = _layout(config, pips)
+    return PipCount(len(pips), columns is not None, bool(strays), largest, columns)
 
 
 def _index_corner(config: PipConfig, blob: Blob, card_mm: tuple[float, float]) -> bool:
@@ -174,10 +181,11 @@ def _pip_group(config: PipConfig, blobs: list[Blob]) -> list[Blob]:
     return best
 
 
-def _in_layout(config: PipConfig, pips: list[Blob]) -> bool:
-    """Whether ``pips`` stand as a number card's do: each has a partner mirrored across the
-    group's middle line, and each has one turned half round about the group's middle (but
-    one, on a 7)."""
+def _layout(config: PipConfig, pips: list[Blob]) -> tuple[int, int] | None:
+    """Where ``pips`` stand, as (pips in each side column, pips in the middle column), when
+    they stand as a number card's do (else None): each has a partner mirrored across the
+    group's middle line, each has one turned half round about the group's middle (but one,
+    on a 7), and their columns are a number card's (:data:`COLUMNS`)."""
     xs = np.array([pip.x for pip in pips])
     ys = np.array([pip.y for pip in pips])
     centre_x = (xs.min() + xs.max()) / 2
@@ -192,4 +200,34 @@ def _in_layout(config: PipConfig, pips: list[Blob]) -> bool:
     mirrored = partnered(2 * centre_x - xs, ys)
     turned = partnered(2 * centre_x - xs, 2 * centre_y - ys)
     unturned = int((~turned).sum())
-    return bool(mirrored.all()) and (unturned == 0 or (len(pips) == 7 and unturned == 1))
+    if not mirrored.all() or not (unturned == 0 or (len(pips) == 7 and unturned == 1)):
+        return None
+    middle = int((np.abs(xs - centre_x) <= tolerance).sum())
+    columns = ((len(pips) - middle) // 2, middle)
+    return columns if columns in COLUMNS.get(len(pips), ()) else None
+
+
+#: How French-suited decks stand the pips of each number card: pips in each side column,
+#: and in the middle column (some decks stand an 8 four a side, a 7 two a side and three
+#: down the middle). A pip washed away by a
+#: lamp's reflection seldom leaves another card's columns; where it can (a 7 without its odd
+#: pip stands as a 6), the index must tell them apart (:func:`rivals`).
+COLUMNS: dict[int, tuple[tuple[int, int], ...]] = {
+    2: ((0, 2),), 3: ((0, 3),), 4: ((2, 0),), 5: ((2, 1),), 6: ((3, 0),), 7: ((3, 1), (2, 3)),
+    8: ((3, 2), (4, 0)), 9: ((4, 1),), 10: ((4, 2),),
+}
+
+
+def rivals(rank: str, columns: tuple[int, int] | None = None) -> tuple[str, ...]:
+    """The number ranks a count of ``rank`` standing in ``columns`` (any of the rank's
+    layouts when not given) could be short of: those standing as many a side with more pips
+    down the middle, which a lamp's reflection can wash away without breaking the layout's
+    symmetry (a 7 without its odd pip stands as a 6). No wash adds a pip of the same size
+    and colour, and a side pip lost breaks the mirror."""
+    if not rank.isdigit() or int(rank) not in COLUMNS:
+        return ()
+    seen = (columns,) if columns is not None else COLUMNS[int(rank)]
+    return tuple(str(count) for count, layouts in COLUMNS.items()
+                 if str(count) != rank and any(side == seen_side and middle > seen_middle
+                                               for side, middle in layouts
+                                               for seen_side, seen_middle in seen))

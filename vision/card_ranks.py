@@ -47,7 +47,8 @@ _FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_CO
 @dataclass(frozen=True)
 class RankConfig:
     """How a face is read. Ink is a pixel's darkness against the card's white within
-    ``white_mm`` (``ink_level`` and more counts), ``inset_mm`` inside the card's outline.
+    ``white_mm`` (``ink_level`` and more counts), ``inset_mm`` inside the card's outline,
+    raised to full contrast where a lamp's reflection thinned all ink within ``lift_mm``.
     Pips are looked for inside ``pip_area_mm`` (left, top, right, bottom of the upright
     face); blobs smaller than ``least_pip_mm2`` are specks, blobs whose ink fills less than
     ``least_fill`` of their box are frame lines, a blob inside another's box is part of it
@@ -76,9 +77,12 @@ class RankConfig:
     suit where it matches a suit better than a letter by ``least_suit`` (a court with no
     mark found under its letter needs ``clear_match`` and ``clear_margin``). The pips'
     count is backed by the index where its rank matches at ``sure_match`` and within
-    ``backing_slack`` of the best."""
+    ``backing_slack`` of the best; a number card's count standing in its columns, where
+    its rank matches at ``least_match`` and by ``rival_margin`` better than each rank a
+    washed middle pip could leave (:func:`vision.card_pips.rivals`)."""
 
     white_mm: float = 16.0
+    lift_mm: float = 12.0
     inset_mm: float = 0.7
     ink_level: float = 0.22
     pip_area_mm: tuple[float, float, float, float] = (11.5, 7.0, 51.5, 81.0)
@@ -110,6 +114,7 @@ class RankConfig:
     aspect_weight: float = 0.3
     least_suit: float = 0.05
     backing_slack: float = 0.08
+    rival_margin: float = 0.08
     clear_match: float = 0.85
     clear_margin: float = 0.3
 
@@ -123,6 +128,9 @@ class IndexRead:
     scores: tuple[tuple[str, float], ...]
     joker: bool
     suit_below: float = -1.0
+    #: Each corner's own reading, where this one joins two (:func:`both_ways`): a letter
+    #: and the suit under it must be seen in one corner, not each in another.
+    corners: tuple[IndexRead, ...] = ()
 
     def best(self) -> tuple[str | None, float, float]:
         """The best rank, its match and its margin over the next rank."""
@@ -143,12 +151,13 @@ class CentreRead:
     largest_mm2: float = 0.0
 
 
-def ink_map(face: Image, pixels_per_mm: float, white_mm: float, inset_mm: float = 0.0
-            ) -> FloatArray:
+def ink_map(face: Image, pixels_per_mm: float, white_mm: float, inset_mm: float = 0.0,
+            lift_mm: float = 0.0) -> FloatArray:
     """Each pixel's darkness against the card's white around it (0 white .. 1 black), from
     the darkest of its channels so that red ink counts as much as black; nothing within
     ``inset_mm`` of the card's rounded outline (its edge, and what lies beyond it where the
-    card was found a little off)."""
+    card was found a little off); with ``lift_mm``, ink washed by a lamp's reflection is
+    raised to its full contrast again (:func:`_lifted`, over ``lift_mm``)."""
     # The channels' least, as ``face.min(axis=2)`` is, without numpy's slow short-axis reduction.
     darkest = np.minimum(np.minimum(face[..., 0], face[..., 1]), face[..., 2]).astype(np.float32)
     step = max(1, round(pixels_per_mm / 2))
@@ -160,7 +169,32 @@ def ink_map(face: Image, pixels_per_mm: float, white_mm: float, inset_mm: float 
     white = cv2.resize(white, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_LINEAR)
     ink = np.clip(1.0 - darkest / np.maximum(white, 1.0), 0.0, 1.0)
     ink = ink * _interior(face.shape[:2], pixels_per_mm, inset_mm)
+    if lift_mm > 0:
+        ink = _lifted(ink, step, max(3, round(lift_mm * pixels_per_mm / step) | 1))
     return _without_border(ink, pixels_per_mm, inset_mm)
+
+
+#: The ink a print shows where no lamp's reflection washes it (a pip's core reaches 0.8 or
+#: more); the most glare is made up for four times over, and only where some ink stands
+#: out of the card's grain (``LEAST_LIFTED``): plain white is never raised.
+FULL_INK, MOST_LIFT, LEAST_LIFTED = 0.6, 4.0, 0.12
+
+
+def _lifted(ink: FloatArray, step: int, size: int) -> FloatArray:
+    """``ink`` made up for a lamp's reflection: a reflection on a glossy card adds the same
+    light to the ink and to the white around it, so the ink's contrast falls by the same
+    share over the whole reflection (a smooth patch far larger than a pip). Where the
+    strongest ink within ``size`` (pixels at ``step``) falls short of :data:`FULL_INK`, the
+    ink there is raised by that shortfall (at most :data:`MOST_LIFT` times): a washed pip
+    keeps its whole shape, where a fixed level would keep only its core."""
+    small = ink[::step, ::step]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    strongest = cv2.GaussianBlur(cv2.dilate(small, kernel), (0, 0), size / 4)
+    raised = np.clip(FULL_INK / np.maximum(strongest, FULL_INK / MOST_LIFT), 1.0, MOST_LIFT)
+    gain = cv2.GaussianBlur(np.where(strongest >= LEAST_LIFTED, raised, 1.0).astype(np.float32),
+                            (0, 0), 1.0)
+    whole = cv2.resize(gain, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(np.minimum(ink * whole, 1.0), np.float32)
 
 
 def _without_border(ink: FloatArray, pixels_per_mm: float, inset_mm: float,
@@ -445,13 +479,17 @@ def _mark_below(config: RankConfig, ink: FloatArray, pixels_per_mm: float,
 
 def _column_mask(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> FloatArray:
     """The ink of the corner's column (``joker_area_mm``, where the index and the mark under
-    it lie) without straight lines down it ``frame_line_mm`` long or longer: a picture's
-    frame printed close to the index, which the blur joins to the index's glyphs (no glyph
-    is that tall)."""
-    mask = (_window(ink, config.joker_area_mm, pixels_per_mm) >= config.ink_level)
+    it lie) without straight lines ``frame_line_mm`` long or longer, down it or across the
+    card: a picture's frame printed close to the index, which the blur joins to the index's
+    glyphs (no glyph is that tall or that wide; its top side is measured across the whole
+    card, as only its end reaches into the corner)."""
+    left, top, right, bottom = (round(value * pixels_per_mm) for value in config.joker_area_mm)
+    band = ink[top:bottom] >= config.ink_level
+    mask = band[:, left:right]
     size = max(3, round(config.frame_line_mm * pixels_per_mm))
     down = cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, np.ones((size, 1), np.uint8))
-    return np.asarray(mask & (down == 0))
+    across = cv2.morphologyEx(band.view(np.uint8), cv2.MORPH_OPEN, np.ones((1, size), np.uint8))
+    return np.asarray(mask & (down == 0) & (across[:, left:right] == 0))
 
 
 def _in_corner(blob: tuple[int, int, int, int, int], pixels_per_mm: float, inset_mm: float
@@ -572,4 +610,5 @@ def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:
     for rank, score in second.scores:
         scores[rank] = max(scores.get(rank, -1.0), score)
     return IndexRead(tuple(scores.items()), first.joker or second.joker,
-                     max(first.suit_below, second.suit_below))
+                     max(first.suit_below, second.suit_below),
+                     (*(first.corners or (first,)), *(second.corners or (second,))))

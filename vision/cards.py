@@ -17,23 +17,25 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
 2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
    reads the same, as cards are printed point-symmetric.
 3. **Rank** (:mod:`vision.card_ranks`), from the corner index and the pips, each read the card
-   both ways up. The confidence says how well they agree: pips and index naming the same
-   number (or one pip and an A, or a picture holding a figure larger than any pip and J, Q or
-   K by a clear template match with a suit under it, or a picture and a JOKER column with no
-   suit) is sure; anything else is unsure, and the panel asks.
+   both ways up. The confidence says how well they agree: pips standing in a number card's
+   columns and an index telling that count from the counts a washed middle pip could leave
+   (or one pip and an A, or a picture holding a figure larger than any pip and J, Q or K
+   clear of the other letters a picture card can show, with a suit under it, or a JOKER
+   column or a corner star with no suit and no pip layout) is sure; anything else is
+   unsure, and the panel asks.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from contract.observation import CardReading
-from vision.card_pips import PipConfig, PipCount, count_pips
+from vision.card_pips import PipConfig, PipCount, count_pips, rivals
 from vision.card_ranks import (
     CentreRead,
     IndexRead,
@@ -55,6 +57,8 @@ else:
     Image = np.ndarray
     FloatArray = np.ndarray
 
+#: The label of the index templates of a joker's corner star (:mod:`vision.card_fonts`).
+STAR = "star"
 #: Ranks whose index is a number: no joker's corner reads as one.
 NUMBER_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 #: A poker card, width x height (mm).
@@ -337,6 +341,8 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
     """The rank and its confidence from the middle (``centre`` and, where counted,
     ``pips``) and the corner index (both corners'): sure only where the two agree."""
     rank_config = config.rank
+    star = dict(index.scores).get(STAR, -1.0)
+    index = replace(index, scores=tuple(item for item in index.scores if item[0] != STAR))
     rank, match, margin = index.best()
     glyph_ok = rank is not None and match >= rank_config.least_match
     # A court's index has its suit under the letter; where nothing is found there (run
@@ -350,6 +356,27 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
             index.suit_below <= rank_config.least_suit:
         return "joker", config.agree_confidence * 0.95
     counted = counted_rank(centre, pips)
+    if counted in (None, "A") and star >= rank_config.sure_match and \
+            star >= match + rank_config.sure_margin and \
+            index.suit_below <= rank_config.least_suit and len(index.corners) >= 2 and \
+            all(corner.best()[0] == STAR for corner in index.corners):
+        # No pip layout and a star in both corners, clearly no rank's glyph and with no suit
+        # under it: most decks' joker (a rank's index always has its suit under it; a mark
+        # in a court's picture that looks like a star is seldom seen so in both corners).
+        return "joker", config.agree_confidence * 0.95
+    if counted is not None and counted in NUMBER_RANKS and pips is not None:
+        # Pips standing in a number card's columns name the rank but for pips of the middle
+        # column washed away: the index must match the count and tell it clearly from
+        # those rivals. Any other rank the index may prefer (a blurred 7 looks like an A,
+        # a blurred 5 like a 6) no pip layout could give.
+        scores = dict(index.scores)
+        backing = scores.get(counted, -1.0)
+        rival = max((scores.get(other, -1.0) for other in rivals(counted, pips.columns)),
+                    default=-1.0)
+        if backing >= rank_config.least_match and \
+                backing >= rival + rank_config.rival_margin:
+            return counted, config.agree_confidence
+        return counted, config.alone_confidence
     if counted is not None:
         # The pips say which rank; the index must back it: that rank matches it well, and
         # nearly as well as any other (a 6 and a 9, an 8 and a 3 look alike when blurred).
@@ -361,17 +388,51 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
                 backing >= match - rank_config.backing_slack:
             return counted, config.agree_confidence
         return counted, config.alone_confidence
-    if centre.picture and glyph_ok and rank in ("J", "Q", "K"):
+    court, court_match, court_margin = _best_letter(index)
+    if centre.picture and court is not None and court_match >= rank_config.least_match:
         # Sure only where the middle holds a figure larger than any pip: blobs of uneven
-        # sizes alone (decorated pips, a pip washed half away) make no court.
+        # sizes alone (decorated pips, a pip washed half away) make no court. A picture
+        # and no pip layout leave only a court or an ace (a joker has no suit under its
+        # corner's first letter): the letter must stand clear of the other three, whatever
+        # digit a blurred J resembles (a 3).
         figure = centre.largest_mm2 >= rank_config.court_figure_mm2
-        if margin >= rank_config.sure_margin and match >= rank_config.sure_match and suit \
-                and figure and not index.joker:
-            return rank, config.agree_confidence * 0.95
-        return rank, config.alone_confidence
+        clear = match >= rank_config.clear_match and margin >= rank_config.clear_margin
+        if court_margin >= rank_config.sure_margin and court_match >= rank_config.sure_match \
+                and _suited_letter(rank_config, index, court, clear) and figure \
+                and not index.joker:
+            return court, config.agree_confidence * 0.95
+        return court, config.alone_confidence
     if glyph_ok:
         return rank, config.unread_confidence
     return None, config.unread_confidence
+
+
+#: What a corner's letter can be on a card with a picture and no pip layout.
+PICTURE_LETTERS: tuple[str, ...] = ("J", "Q", "K", "A")
+
+
+def _best_letter(index: IndexRead) -> tuple[str | None, float, float]:
+    """The court letter the index matches best among :data:`PICTURE_LETTERS` (None where
+    an A matches best), its match, and its margin over the next of those letters."""
+    scores = dict(index.scores)
+    ranked = sorted(PICTURE_LETTERS, key=lambda letter: -scores.get(letter, -1.0))
+    best, second = (scores.get(letter, -1.0) for letter in ranked[:2])
+    return (None if ranked[0] == "A" else ranked[0]), best, best - second
+
+
+def _suited_letter(config: RankConfig, index: IndexRead, court: str, clear: bool) -> bool:
+    """Whether a corner shows the letter ``court`` (best of :data:`PICTURE_LETTERS` there)
+    with a suit under it (or, with no mark found under it, matched ``clear`` ly), and, for
+    a J, no corner shows it with a letter under it: JOKER written down the side, whose J
+    and the other corner's suit-like mark must not make a jack."""
+    suited = worded = False
+    for corner in index.corners or (index,):
+        letter, letter_match, _ = _best_letter(corner)
+        if letter != court or letter_match < config.least_match:
+            continue
+        suited |= corner.suit_below > config.least_suit or (corner.suit_below == -1.0 and clear)
+        worded |= court == "J" and -1.0 < corner.suit_below < -config.least_suit
+    return suited and not worded
 
 
 def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
@@ -386,7 +447,8 @@ def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
         return None
     pose = refine_pose(config, crop, pose, pixels_per_mm)
     faces = [upright_face(crop, pose, pixels_per_mm, turn) for turn in (False, True)]
-    inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm)
+    inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm,
+                    config.rank.lift_mm)
             for face in faces]
     centre = read_centre(config.rank, inks[0], pixels_per_mm)
     pips = count_pips(config.pips, inks[0], faces[0], pixels_per_mm)

@@ -50,7 +50,9 @@ def themes_missing() -> str | None:
     return None
 
 
-@lru_cache(maxsize=6)
+#: Sheets kept rasterised: every theme a bench family draws from (rasterising one takes
+#: seconds; a sheet is about 40 MB).
+@lru_cache(maxsize=12)
 def theme_sheet(theme: str, pixels_per_mm: float = FACE_PIXELS_PER_MM) -> Image:
     """The whole theme drawing rasterised so that a card is a poker card's width at
     ``pixels_per_mm`` (BGR on white)."""
