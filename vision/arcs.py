@@ -21,21 +21,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from vision.arrays import FloatArray, Image
 from vision.light import PAPER
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 Circle = tuple[FloatArray, float]
 

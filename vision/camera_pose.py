@@ -21,19 +21,11 @@ middle is the camera's.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from vision.arrays import FloatArray
 from vision.parallax import CameraOverMat, camera_over_mat
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    FloatArray = NDArray[Any]
-else:
-    FloatArray = np.ndarray
-
 
 #: A camera tilted this much (degrees) from straight down shows enough perspective for its
 #: principal point to be solved; less, and it is drawn towards the frame's middle.

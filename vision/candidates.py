@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from contract.observation import COIN_KINDS
+from vision.arrays import FloatArray, Image
 from vision.faces import clipped_mask, edge_colours, face_colours, pawn_share
 from vision.light import PAPER
 from vision.loose import LooseCoins, find_loose_coins, read_by_circles
@@ -39,12 +40,6 @@ from vision.tops import TopCircles, top_circles
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 
 @dataclass(frozen=True, eq=False)

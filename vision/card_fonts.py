@@ -20,17 +20,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    FloatArray = NDArray[Any]
-else:
-    FloatArray = np.ndarray
+from vision.arrays import FloatArray
 
 #: The templates this module writes (and :mod:`vision.card_ranks` reads).
 FONT_GLYPH_FILE = Path(__file__).with_name("card_font_glyphs.npz")

@@ -13,19 +13,11 @@ shows one figure in the middle (plain or decorated); a court card or a joker a p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
+from vision.arrays import FloatArray, Image
 
 
 @dataclass(frozen=True)

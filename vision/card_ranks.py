@@ -20,22 +20,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from contract.observation import CARD_RANKS
+from vision.arrays import FloatArray, Image
 from vision.card_fonts import FONT_GLYPH_FILE
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 #: The ranks a corner glyph can show (a joker's corner is told by its stacked letters).
 INDEX_RANKS: tuple[str, ...] = CARD_RANKS[:-1]

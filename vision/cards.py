@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from contract.observation import CardReading
+from vision.arrays import FloatArray, Image
 from vision.card_pips import PipConfig, PipCount, count_pips, rivals
 from vision.card_ranks import (
     CentreRead,
@@ -47,15 +47,6 @@ from vision.card_ranks import (
 )
 from vision.markers import BoardLocation
 from vision.rectify import TopView, rectify_window
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 #: The label of the index templates of a joker's corner star (:mod:`vision.card_fonts`).
 STAR = "star"

@@ -10,22 +10,17 @@ which :func:`fit_capsules` fits where the far side shows it.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from vision.arrays import BoolArray, FloatArray
 from vision.faces import nan_median
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from vision.rims import RimConfig
-
-    FloatArray = NDArray[Any]
-    BoolArray = NDArray[np.bool_]
-else:
-    FloatArray = np.ndarray
-    BoolArray = np.ndarray
 
 
 def vector_length(across: FloatArray, down: FloatArray) -> FloatArray:

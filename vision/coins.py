@@ -11,19 +11,13 @@ the others, since coins at one distance from the camera are of much the same siz
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import cv2
 import numpy as np
 
+from vision.arrays import Image
 from vision.markers import to_grey
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-else:
-    Image = np.ndarray
 
 
 @dataclass(frozen=True)

@@ -52,27 +52,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
+from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
 from vision.dice_pips import read_pips
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
 from vision.rectify import TopView, rectify_window
 
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 @dataclass(frozen=True)
 class DiceConfig:

@@ -5,21 +5,15 @@ face's 3x3 grid, with a confidence from how far the weakest pip stands above the
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from vision.arrays import FloatArray, Image
+
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
     from vision.dice import DiceConfig
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 #: The 3x3 grid points of a face, (column, row) in -1..1, in a fixed order.
 GRID: tuple[tuple[int, int], ...] = tuple((c, r) for r in (-1, 0, 1) for c in (-1, 0, 1))

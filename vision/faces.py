@@ -13,21 +13,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
+from vision.arrays import FloatArray, Image
 from vision.light import PAPER
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 #: Rings the face is sampled on, as fractions of the top face's radius.
 FACE_RINGS = np.array([0.2, 0.35, 0.5, 0.62, 0.74, 0.86])

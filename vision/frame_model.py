@@ -29,20 +29,15 @@ set from the user's own coins.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from vision.arrays import BoolArray, FloatArray
 from vision.frame_priors import FrameModelConfig, KindPrior
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-    FloatArray = NDArray[Any]
-    BoolArray = NDArray[np.bool_]
-else:
-    FloatArray = np.ndarray
-    BoolArray = np.ndarray
 
 #: A tinted metal's colour counts as its own from this share of its tint up to :data:`TINT_LONG`
 #: times it (see :func:`_tint_gaps`).

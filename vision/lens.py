@@ -6,17 +6,11 @@ mat map onto the frame by one homography, and the conversions between frame pixe
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    FloatArray = NDArray[Any]
-else:
-    FloatArray = np.ndarray
+from vision.arrays import FloatArray
 
 
 def fit_homography(

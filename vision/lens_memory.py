@@ -10,20 +10,15 @@ the last fit and the corners it was made with; :func:`vision.markers.find_board`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from calibration.geometry import MatGeometry
+from vision.arrays import FloatArray
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
     from vision.markers import MarkerConfig
-
-    FloatArray = NDArray[Any]
-else:
-    FloatArray = np.ndarray
 
 
 class LensMemory:

@@ -10,20 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from calibration.geometry import MatGeometry
+from vision.arrays import Image
 from vision.rectify import RectifyConfig, TopView, view_bounds
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-else:
-    Image = np.ndarray
 
 #: The value paper takes in the normalised top view (leaves headroom for glare above white).
 PAPER = 200.0

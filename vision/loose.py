@@ -27,23 +27,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.arcs import ArcConfig, occlusion_order, size_by_arcs
+from vision.arrays import FloatArray, Image
 from vision.light import PAPER
 from vision.regions import RegionWindow
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 
 @dataclass(frozen=True)

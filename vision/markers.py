@@ -14,25 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from calibration.geometry import MatGeometry, Point, Rect
 from vision.allocator import keep_freed_memory
+from vision.arrays import FloatArray, Image
 from vision.errors import ImageReadError, MatNotFoundError
 from vision.lens import distort_points, fit_homography, fit_lens, undistort_points
 from vision.lens_memory import LensMemory
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 
 @dataclass(frozen=True)

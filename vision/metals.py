@@ -15,19 +15,16 @@ the coin is named the likeliest kind of that metal, still as a doubt.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from vision.arrays import FloatArray
 from vision.frame_model import FrameFit
 from vision.frame_priors import KindPrior
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-    FloatArray = NDArray[Any]
-else:
-    FloatArray = np.ndarray
 
 
 @dataclass(frozen=True)

@@ -14,18 +14,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from calibration.geometry import MatGeometry
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    FloatArray = NDArray[Any]
-else:
-    FloatArray = np.ndarray
+from vision.arrays import FloatArray
 
 #: Focal length (as a share of the image width) assumed where the homography cannot tell it:
 #: a camera looking nearly straight down, whose parallax is then small anyway.

@@ -12,25 +12,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from calibration.profile import METAL_COLOURS, VisionProfile
 from contract.observation import COIN_KINDS
+from vision.arrays import FloatArray, Image
 from vision.light import PAPER
 from vision.parallax import CameraOverMat
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
-
 
 #: A pawn colour purer than this (1 - darkest / brightest channel) has a hue to be found by.
 GREY_PURITY = 0.3

@@ -19,23 +19,14 @@ reading there a doubt.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
+from vision.arrays import FloatArray, Image
 from vision.faces import CLIPPED
 from vision.light import PAPER
 from vision.regions import RegionWindow
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 
 @dataclass(frozen=True)

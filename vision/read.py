@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from calibration.geometry import MatGeometry
 from calibration.profile import VisionProfile
 from contract.observation import COIN_KINDS, Observation, RegionReading
+from vision.arrays import FloatArray, Image
 from vision.candidates import (
     Candidates,
     coin_presence,
@@ -55,12 +56,6 @@ from vision.size_doubt import plausible_kinds, stack_doubts
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 
 @dataclass(frozen=True)

@@ -8,24 +8,15 @@ warped, which is what reading needs and keeps the warp fast.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from calibration.geometry import MatGeometry
+from vision.arrays import FloatArray, Image
 from vision.errors import VisionError
 from vision.lens import distort_points
 from vision.markers import BoardLocation
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 
 @dataclass(frozen=True)

@@ -5,21 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from calibration.geometry import Circle, MatGeometry
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
+from vision.arrays import FloatArray, Image
 
 
 @dataclass(frozen=True, eq=False)

@@ -20,11 +20,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from vision.arrays import BoolArray, FloatArray, Image
 from vision.circle_fits import (
     capsule_distance,
     consensus_circles,
@@ -38,14 +39,6 @@ from vision.light import PAPER
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-    BoolArray = NDArray[np.bool_]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
-    BoolArray = np.ndarray
 
 #: Bits of the flags image rays sample beside the colours: a pawn, a pixel the camera clipped.
 PAWN_FLAG = 1

@@ -11,22 +11,12 @@ every seed and keeps the ones that prove to be coins.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
+from vision.arrays import FloatArray, Image
 from vision.light import PAPER
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
-
 
 
 @dataclass(frozen=True)

@@ -16,18 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    FloatArray = NDArray[Any]
-    BoolArray = NDArray[np.bool_]
-else:
-    FloatArray = np.ndarray
-    BoolArray = np.ndarray
+from vision.arrays import BoolArray, FloatArray
 
 
 @dataclass(frozen=True)

@@ -18,21 +18,12 @@ metal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from vision.arrays import FloatArray, Image
 from vision.circle_fits import consensus_circles
 from vision.rims import RimConfig, ray_rises
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    Image = NDArray[Any]
-    FloatArray = NDArray[Any]
-else:
-    Image = np.ndarray
-    FloatArray = np.ndarray
 
 
 @dataclass(frozen=True)
