@@ -63,13 +63,14 @@ HEADER_KEY = "demo"
 
 @dataclass(frozen=True)
 class DemoOptions:
-    """How the demo plays: seats' bots, sloppiness, pace and how long it may take.
+    """How the demo plays: seats' bots (none: the game's ``GameInfo.demo_bots``), sloppiness,
+    pace and how long it may take.
 
     ``max_turns`` counts the moves and passes standing in the game (a resumed game included);
     ``max_tries`` is how many times one move is submitted before the director gives up.
     """
 
-    bots: tuple[str, ...] = ("greedy", "random")
+    bots: tuple[str, ...] = ()
     seed: int = 1
     sloppy_rate: float = 0.15
     speed: float = 1.0
@@ -494,6 +495,8 @@ def run_demo(
         game_options = replace(game_options, players=players)
     else:
         referee = new_referee(game_options)
+    if not options.bots:
+        options = replace(options, bots=referee.game.info.demo_bots)
     seed = options.seed
     panel = open_panel("sim://" if game_options.players <= 4 else f"sim://?seats={game_options.players}")
     mat = referee.game.info.mat

@@ -32,10 +32,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="comma-separated variants, e.g. diagonal (listed below)")
     parser.add_argument("--seed", type=number("--seed", 0, integer=True), default=1,
                         help="seed of the board, bots and camera (0 or more)")
-    parser.add_argument("--bot", "--bots", dest="bots", default="greedy,random",
+    parser.add_argument("--bot", "--bots", dest="bots", default=None,
                         help="bot per seat, comma-separated, repeated round the seats: random, "
                         "greedy, search (Monte Carlo tree search, 1 s a move) or "
-                        "search:SECONDS (default: greedy,random; --bots is the same option)")
+                        "search:SECONDS (default: the game's own, greedy,random; greedy for "
+                        "Jokers and Coins; --bots is the same option)")
     parser.add_argument("--speed", type=number("--speed", 0, 1000, above=True), default=1.0,
                         help="pace of the bots, above 0 up to 1000 (2 = twice as fast)")
     parser.add_argument("--sloppy", type=number("--sloppy", 0, 1), default=0.15,
@@ -83,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.launch import GameOptions, check_players, has_display
     from contract.errors import CompanionError
 
-    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
-    if not bots:
+    bots = tuple(name.strip() for name in (args.bots or "").split(",") if name.strip())
+    if args.bots is not None and not bots:
         raise CompanionError("--bot names no bot; use random, greedy, search or search:SECONDS")
     bots = tuple(parse_bot(bot).text() for bot in bots)
     check_players(args.game, args.players)

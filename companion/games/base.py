@@ -196,7 +196,7 @@ class GameInfo:
     ``unjudged_kinds`` are the kinds of mat region whose contents the game does not follow
     (Jokers and Coins' supply cups), so what the camera reads there is not held against a move;
     ``flat_tokens`` says its tokens are flat and coin-sized (Jokers and Coins' seats 5 and 6),
-    not standing pawns.
+    not standing pawns; ``demo_bots`` are the demo's bots by seat in turn when none are named.
     """
 
     title: str
@@ -214,6 +214,7 @@ class GameInfo:
     demo_plies: Mapping[int, int] = field(default_factory=dict)
     unjudged_kinds: tuple[str, ...] = ()
     flat_tokens: bool = False
+    demo_bots: tuple[str, ...] = ("greedy", "random")
 
     def players_text(self) -> str:
         """The player range in words: ``2 to 4 players``."""
@@ -451,6 +452,11 @@ class Game(ABC):
         """How far each seat is on its way to winning, for the demo's greedy bots: the score
         by default (a race game adds the distance its pieces have covered)."""
         return {seat: float(score) for seat, score in self.scores(position).items()}
+
+    def teams(self, position: Position) -> tuple[tuple[int, ...], ...]:
+        """The seats that win together, team by team (the demo's greedy bots play for their
+        team); by default every seat plays for itself."""
+        return tuple((seat,) for seat in self.scores(position))
 
     def facts(self, position: Position, last: tuple[Position, Move] | None
               ) -> tuple[str, ...]:

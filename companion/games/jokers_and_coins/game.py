@@ -114,7 +114,7 @@ class JokersAndCoins(Game):
         token_colours=("orange", "purple", "green", "red", "blue", "yellow"),
         score_unit=" home", seat_heading="Supply", seat_names=SEAT_NAMES,
         variants=VARIANT_NOTES, demo_plies=DEMO_PLIES, unjudged_kinds=("cup",),
-        flat_tokens=True,
+        flat_tokens=True, demo_bots=("greedy",),
     )
 
     def new_position(self, players: int = 4, variants: Sequence[str] = (),
@@ -237,6 +237,10 @@ class JokersAndCoins(Game):
     def progress(self, position: Position) -> dict[int, float]:
         """Coins HOME (100 each) and the spaces each seat's coins have come from START."""
         return covered(_position(position))
+
+    def teams(self, position: Position) -> tuple[tuple[int, ...], ...]:
+        """Pairs of opposite seats with 4 and 6 seats (or two threes), else every seat alone."""
+        return _position(position).ring.teams
 
     def facts(self, position: Position, last: tuple[Position, Move] | None
               ) -> tuple[str, ...]:
