@@ -34,9 +34,8 @@ MOST_PLIES = 3000
 
 
 def game_plies(players: int, seed: int, bots: Sequence[str]) -> int:
-    """Plies of one engine-only game of ``players`` seats, bots by seat in turn (the demo's
-    ``Random(f"{seed}/{plies}")`` draws, so a seed's game is the demo's when vision reads
-    right), passes included."""
+    """Plies of one engine-only game of ``players`` seats, bots by seat in turn, each ply's
+    draws seeded as the demo seeds them (``Random(f"{seed}/{plies}")``), passes included."""
     position = GAME.new_position(players)
     cards = DealtCards.deal(players, seed)
     plies = 0
