@@ -10,9 +10,9 @@ tilted up to 35 degrees under random light, glare included (``vision.synth.rando
 framed for the mat). Frames are read with :func:`vision.read.read_frame_details` and the
 default profile's coins and the two token colours, twice: the whole mat (every region, as
 the table read it before), and the regions the table reads now
-(:func:`companion.judged_regions.judged_geometry`: no supply cups, the mover's discard spot
-only). Per way of reading it prints: track and HOME spaces read wrong (coin kind or token
-colour), frames whose every space is right, spaces read wrong with confidence 0.5 or more, token
+(:func:`companion.judged_regions.judged_geometry`: of the discard spots only the mover's).
+Per way of reading it prints: track and HOME spaces read wrong (coin kind or token colour),
+frames whose every space is right, spaces read wrong with confidence 0.5 or more, token
 spaces read wrong (a token missed, mistaken or seen where none lies) and milliseconds per frame;
 and the ratio of the two ways' processor times in this run. The two reads of a frame take turns
 going first, frames are read grouped by seats, and each frame is read once untimed first (a
@@ -129,7 +129,7 @@ def score(frame: SynthFrame, observation_regions: Mapping[str, RegionReading],
     for region in geometry.regions:
         truth, reading = frame.truth[region.name], observation_regions.get(region.name)
         if reading is None:
-            continue  # not read (a supply cup, another seat's discard spot)
+            continue  # not read (another seat's discard spot)
         if region.kind == "cup":
             tally.cups += 1
             if (reading.count, tuple(reading.kinds)) != (len(truth.coins),

@@ -1,6 +1,6 @@
-"""The table reads only the regions the referee judges (companion.judged_regions): Jokers and
-Coins' supply cups and the other seats' discard spots are left out, the mat is still printed
-whole for the reader, and the ring reads as it does on the whole mat."""
+"""The table reads only the discard spot the referee judges (companion.judged_regions): the
+other seats' spots are left out, the mat is still printed whole for the reader, and the ring
+reads as it does on the whole mat."""
 
 from __future__ import annotations
 
@@ -28,18 +28,18 @@ def _played(players: int, plies: int, seed: int):
     return position
 
 
-def test_only_the_movers_discard_spot_and_no_supply_cup_is_read():
+def test_of_the_discard_spots_only_the_movers_is_read():
     geometry = mat_for_game(GAME.info.mat, players=4)
     position = _played(4, 6, seed=2)
     judged = judged_geometry(geometry, GAME, position)
     names = set(judged.region_names())
     mover = position.to_move
     assert {name for name in names if name.startswith("discard-")} == {f"discard-{mover}"}
-    assert not any(region.kind == "cup" for region in judged.regions)
     assert names == {region.name for region in geometry.regions
-                     if region.kind == "track" or region.name == f"discard-{mover}"}
+                     if region.kind != "discard" or region.name == f"discard-{mover}"}
+    assert any(region.kind == "cup" for region in judged.regions)  # evidence for coin sizes
     before_the_game = judged_geometry(geometry, GAME, None)
-    assert not any(region.kind in ("cup", "discard") for region in before_the_game.regions)
+    assert not any(region.kind == "discard" for region in before_the_game.regions)
     # The reader's caches are keyed by the mat: the same mat object every time.
     assert judged_geometry(geometry, GAME, position) is judged
 
