@@ -105,6 +105,8 @@ class JokersAndCoins(Game):
     """The Jokers and Coins rules engine (2 to 6 seats, seat 1 moves first)."""
 
     name = GAME_NAME
+    #: Greedy bots for every seat: they play for their team (:meth:`teams`).
+    demo_bots = ("greedy",)
     #: Seat colours (the screen, and the rings printed on the mat: calibration/ring_mat.py):
     #: Okabe-Ito colours. Seats 5 and 6 play blue and yellow tokens: the pair every common
     #: colour-blindness still tells apart (and by lightness alone), far in hue from copper.
@@ -237,6 +239,10 @@ class JokersAndCoins(Game):
     def progress(self, position: Position) -> dict[int, float]:
         """Coins HOME (100 each) and the spaces each seat's coins have come from START."""
         return covered(_position(position))
+
+    def teams(self, position: Position) -> tuple[tuple[int, ...], ...]:
+        """Pairs of opposite seats with 4 and 6 seats (or two threes), else every seat alone."""
+        return _position(position).ring.teams
 
     def facts(self, position: Position, last: tuple[Position, Move] | None
               ) -> tuple[str, ...]:
