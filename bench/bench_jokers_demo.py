@@ -1,7 +1,7 @@
 """Whole Jokers and Coins demo games on the synthetic table (printed, not asserted).
 
 Run: .venv/bin/python bench/bench_jokers_demo.py [--players 4] [--seeds 1,2] [--plies N]
-[--camera-size 1920x1080] [--plain-camera] [--fps 10] [--bots greedy,random]
+[--camera-size 1920x1080] [--plain-camera] [--fps 10] [--bots greedy,random] [--keep DIR]
 
 Target (issue 21): a whole 4-seat demo game under 3 minutes at ``--speed 1000``. Each game is
 played headless by the real referee, vision and journal (the bots' pauses shortened as with
@@ -48,6 +48,8 @@ def main() -> None:
     parser.add_argument("--fps", type=float, default=10.0, help="the synthetic camera's clock")
     parser.add_argument("--bots", default=None,
                         help="bots by seat in turn (default: the demo's own for the game)")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="keep each game's record and frames under KEEP/seed-N")
     args = parser.parse_args()
     width, height = (int(side) for side in args.camera_size.split("x"))
     cap = args.plies or get_game("jokers-and-coins").info.demo_plies[args.players]
@@ -57,7 +59,7 @@ def main() -> None:
                               camera_size=(width, height), max_turns=cap,
                               plain_camera=args.plain_camera)
         with tempfile.TemporaryDirectory() as folder:
-            out = Path(folder)
+            out = args.keep / f"seed-{seed}" if args.keep else Path(folder)
             start, processor = time.perf_counter(), time.process_time()
             report = run_demo(GameOptions("jokers-and-coins", args.players, (), seed), options,
                               out, headless=True, frames_per_second=args.fps)
