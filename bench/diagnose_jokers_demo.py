@@ -130,7 +130,7 @@ def main() -> None:
     cap = args.plies or get_game("jokers-and-coins").info.demo_plies[args.players]
     out = args.out / f"seed-{args.seed}"
     checker = Checker(out, args.truth_until)
-    table_module.read_frame_details = checker.read  # type: ignore[assignment]
+    table_module.read_frame_details = checker.read
     options = DemoOptions(seed=args.seed, speed=1000.0, max_turns=cap)
     start, processor = time.perf_counter(), time.process_time()
     report = run_demo(GameOptions("jokers-and-coins", args.players, (), args.seed), options,
