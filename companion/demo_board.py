@@ -71,7 +71,7 @@ class PhysicalBoard:
             self.squares[wrong] = self.squares.get(wrong, "") + coin
         else:
             self.squares[square] = coins[:-1]
-        self.camera.show(self.squares, self.pawns)
+        self._show()  # flat tokens stay flat
         return square
 
     def straighten(self, layout_seed: int) -> None:
