@@ -3,7 +3,7 @@ table's truth (printed, not asserted): where a whole game gives up, this says wh
 
 Every frame the table reads is compared, region by region, with what the synthetic table
 really held in it (``SynthFrame.truth``): each wrong reading of a track, HOME or discard space
-is printed with its ply and confidence, and the frame is saved as ``OUT/wrong/ply-P-frame-F.jpg``
+is printed with its ply and confidence, and the frame is saved as ``OUT/wrong/ply-P-N.png``
 beside a JSON of the differences. ``--truth-until N`` hands the referee the truth instead of a
 reading for the first N plies, so a failure late in a game is reached in minutes (the bots'
 moves do not depend on the readings: each turn's generator is seeded by the seed and the ply).
@@ -88,7 +88,25 @@ class Checker:
         self.read_frames += 1
         if truth is not None:
             self._compare(ply, image, reading.observation, truth, names)
+            self._log(ply, reading.observation, truth, names)
         return reading
+
+    def _log(self, ply: int, observation: Observation, truth: Any, names: dict[str, str]
+             ) -> None:
+        """One line per frame read: the coins and card truly there and as read."""
+        def held(region: str) -> str:
+            real = truth[region]
+            return real.card.rank if real.card is not None else (real.top or "")
+
+        real = {name: held(name) for name in names if name in truth and held(name)}
+        seen = {}
+        for name, reading in observation.regions.items():
+            text = reading.card.rank if reading.card is not None else reading.coin
+            if text:
+                seen[name] = f"{text}@{float(reading.confidence):.2f}"
+        self.out.mkdir(parents=True, exist_ok=True)
+        with (self.out / "readings.jsonl").open("a") as log:
+            log.write(json.dumps({"ply": ply, "truth": real, "read": seen}) + "\n")
 
     def _compare(self, ply: int, image: Any, observation: Observation, truth: Any,
                  names: dict[str, str]) -> None:
@@ -114,7 +132,7 @@ class Checker:
         folder = self.out / "wrong"
         folder.mkdir(parents=True, exist_ok=True)
         stem = folder / f"ply-{ply:03d}-{index:03d}"
-        cv2.imwrite(str(stem.with_suffix(".jpg")), image)
+        cv2.imwrite(str(stem.with_suffix(".png")), image)
         stem.with_suffix(".json").write_text(json.dumps(wrong) + "\n")
         print(f"  ply {ply}: read wrong (region, truth, read, confidence): {wrong}", flush=True)
 

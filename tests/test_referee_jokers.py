@@ -196,6 +196,20 @@ def test_a_misread_move_that_ended_the_game_can_be_taken_back():
     assert referee.phase is Phase.TURN and referee.position == position
 
 
+def test_a_partners_coin_played_is_accepted_while_the_camera_doubts_another_space():
+    """Seat 4, all HOME, moves seat 2's coin while the camera doubts its own h4-4 (seed 2's
+    light): the move fits every space the camera is sure of, so it is taken."""
+    home = ["h4-1", "h4-2", "h4-3", "h4-4"]
+    position = table(4, {4: home, 2: ["t14"]}, to_move=4)
+    referee = referee_at(position)
+    seen = camera_sees(GAME.layout(GAME.apply_text(position, "Q:t14>t24")), "Q", seat=4)
+    regions = dict(seen.regions)
+    regions["h4-4"] = RegionReading(None, confidence=0.1)
+    referee.handle(Press("END4"))
+    effects = referee.handle(Seen(Observation(regions), frame="f1"))
+    assert moves(effects) == [("Q:t14>t24", "Q", "camera")] and referee.phase is Phase.TURN
+
+
 def test_a_sloppy_move_is_rejected_and_the_put_right_one_accepted():
     position = table(4, {1: ["t20", "t50"]})
     referee = referee_at(position)
