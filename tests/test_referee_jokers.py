@@ -210,6 +210,21 @@ def test_a_partners_coin_played_is_accepted_while_the_camera_doubts_another_spac
     assert moves(effects) == [("Q:t14>t24", "Q", "camera")] and referee.phase is Phase.TURN
 
 
+def test_a_teammates_bump_is_accepted_while_the_camera_doubts_another_space():
+    """The mover's part of a bump (the teammate's coin not yet on its IN) fits every space the
+    camera is sure of: taken, and the IN asked for (it was refused for ever)."""
+    position = table(4, {1: ["t20"], 3: ["t30", "h3-4"]})
+    part = GAME.mover_part(position, GAME.parse_move("10:t20>t30"))
+    assert part is not None
+    regions = dict(camera_sees(part, "10").regions)
+    regions["h3-4"] = RegionReading(None, confidence=0.1)
+    referee = referee_at(position)
+    referee.handle(Press("END1"))
+    effects = referee.handle(Seen(Observation(regions), frame="f1"))
+    assert moves(effects) == [("10:t20>t30", "10", "camera")]
+    assert referee.phase is Phase.RESTORE and referee.view().marked == ("t40",)
+
+
 def test_a_sloppy_move_is_rejected_and_the_put_right_one_accepted():
     position = table(4, {1: ["t20", "t50"]})
     referee = referee_at(position)
