@@ -23,3 +23,19 @@ def test_a_knocked_off_coin_leaves_the_flat_tokens_flat():
         assert dict(scene.tokens) == {"t20": "blue", "t40": "yellow"} and not scene.pawns
     finally:
         camera.close()
+
+
+def test_laying_out_the_board_that_lies_there_films_no_new_frame():
+    camera = open_camera("sim://?seed=3&board=empty&mat=jokers-and-coins&seats=4")
+    assert isinstance(camera, SimCamera)
+    try:
+        board = PhysicalBoard(camera, {}, seed=3)
+        table = TableState({"t3": RegionContents("P"), "t9": RegionContents("N")})
+        board.lay_out(table)
+        shown = camera.scene
+        board.lay_out(TableState(dict(table.items())))
+        assert camera.scene is shown
+        board.lay_out(TableState({"t3": RegionContents("P")}))
+        assert camera.scene is not shown and "t9" not in camera.scene.coins_by_region()
+    finally:
+        camera.close()
