@@ -57,10 +57,6 @@ CLEARANCE_MM = 10.0
 TICK_GAP_MM = 3.0
 TICK_LENGTH_MM = 10.0
 TICK_WIDTH_MM = 3.0
-#: A seat's coloured bar outside its START and IN spaces starts further out: 3 mm outside, a
-#: coin in the space was read as another kind with confidence under a tilted, tinted light
-#: (a dime on IN 3 as a penny at 0.7 in 2 of 8 layouts of demo seed 1; none at 9 mm).
-SEAT_TICK_GAP_MM = 9.0
 #: The grey ticks that show a space, ``SPACE_TICK_WIDTH_MM`` wide, from and to these distances
 #: from its middle: along the ring in the 4 mm gap to the next space (two neighbours' ticks
 #: nearly meet), across it 4 to 6 mm beyond its edge.
@@ -237,13 +233,11 @@ def _seat_marks(ring: RingLayout, sides: tuple[_Side, ...], regions: dict[str, R
         side_index = ring.seat_side(seat)
         side = sides[side_index]
         first = side_index * ring.side_length + 1
-        seat_near = SPACE_RADIUS_MM + SEAT_TICK_GAP_MM
-        seat_far = seat_near + TICK_LENGTH_MM
         for word, offset in (("IN", ring.in_offset), ("START", ring.start_offset)):
             centre = regions[f"t{first + offset}"].centre
-            marks.append(_bar("seat", _moved(centre, side.inward, -seat_near),
-                              _moved(centre, side.inward, -seat_far), TICK_WIDTH_MM, colour))
-            marks.append(_label(_moved(centre, side.inward, -(seat_far + _LABEL_MM)),
+            marks.append(_bar("seat", _moved(centre, side.inward, -near),
+                              _moved(centre, side.inward, -far), TICK_WIDTH_MM, colour))
+            marks.append(_label(_moved(centre, side.inward, -(far + _LABEL_MM)),
                                 f"{word} {seat}", ""))
         row = [regions[f"t{first + ring.in_offset}"].centre,
                *(regions[f"h{seat}-{space}"].centre for space in range(1, HOME_SPACES + 1))]
