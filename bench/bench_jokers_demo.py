@@ -1,11 +1,12 @@
 """Whole Jokers and Coins demo games on the synthetic table (printed, not asserted).
 
 Run: .venv/bin/python bench/bench_jokers_demo.py [--players 4] [--seeds 1,2] [--plies N]
-[--camera-size 1920x1080] [--plain-camera] [--fps 10]
+[--camera-size 1920x1080] [--plain-camera] [--fps 10] [--bots greedy,random] [--keep DIR]
 
 Target (issue 21): a whole 4-seat demo game under 3 minutes at ``--speed 1000``. Each game is
 played headless by the real referee, vision and journal (the bots' pauses shortened as with
-``companion demo --speed 1000``); it prints the wall time, the plies played, the time per ply,
+``companion demo --speed 1000``, the demo's own bots unless ``--bots`` names others); it prints
+the wall and processor time (every thread of the process), the plies played, the time per ply,
 the referee's verdicts (rejected sloppy moves, misreadings, questions) and how each card was
 known, and whether the game ended or met the demo's ply cap.
 """
@@ -45,19 +46,25 @@ def main() -> None:
     parser.add_argument("--plain-camera", action="store_true",
                         help="a straight, evenly lit camera instead of a tilted one")
     parser.add_argument("--fps", type=float, default=10.0, help="the synthetic camera's clock")
+    parser.add_argument("--bots", default=None,
+                        help="bots by seat in turn (default: the demo's own for the game)")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="keep each game's record and frames under KEEP/seed-N")
     args = parser.parse_args()
     width, height = (int(side) for side in args.camera_size.split("x"))
     cap = args.plies or get_game("jokers-and-coins").info.demo_plies[args.players]
     for seed in (int(text) for text in args.seeds.split(",")):
-        options = DemoOptions(bots=("greedy", "random"), seed=seed, speed=1000.0,
+        bots = tuple(args.bots.split(",")) if args.bots else ()
+        options = DemoOptions(bots=bots, seed=seed, speed=1000.0,
                               camera_size=(width, height), max_turns=cap,
                               plain_camera=args.plain_camera)
         with tempfile.TemporaryDirectory() as folder:
-            out = Path(folder)
-            start = time.perf_counter()
+            out = args.keep / f"seed-{seed}" if args.keep else Path(folder)
+            start, processor = time.perf_counter(), time.process_time()
             report = run_demo(GameOptions("jokers-and-coins", args.players, (), seed), options,
                               out, headless=True, frames_per_second=args.fps)
             seconds = time.perf_counter() - start
+            processor = time.process_time() - processor
             sources = card_sources(out / "record") if (out / "record").exists() else Counter()
         per_ply = seconds / report.turns if report.turns else float("nan")
         ending = ("ended: " + (report.result or "")) if report.finished else (
@@ -65,7 +72,8 @@ def main() -> None:
         camera = "plain" if args.plain_camera else "tilted"
         print(f"{args.players} seats, seed {seed}, {camera} {width}x{height} at {args.fps:g} fps: "
               f"{seconds:.1f} s for "
-              f"{report.turns} plies ({per_ply:.2f} s a ply); {report.rejects} sloppy moves "
+              f"{report.turns} plies ({per_ply:.2f} s a ply), processor {processor:.1f} s "
+              f"({processor / max(report.turns, 1):.2f} s a ply); {report.rejects} sloppy moves "
               f"rejected, {report.misreads} misreadings, {report.asks} asked; cards known by "
               f"{dict(sources)}; {ending}", flush=True)
 

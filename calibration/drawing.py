@@ -224,7 +224,7 @@ def _mark_items(mark: Mark, square_mm: float) -> list[Item]:
 def _grid_lines(geometry: MatGeometry) -> list[Item]:
     """Thin lines along every square edge."""
     edges: set[tuple[Point, Point]] = set()
-    for region in geometry.regions:
+    for region in geometry.printed:
         if region.kind == "square" and isinstance(region.shape, Rect):
             left, top, right, bottom = region.shape.bounds()
             edges.update({((left, top), (right, top)), ((left, bottom), (right, bottom))})
@@ -255,7 +255,7 @@ def _ruler(left: float, baseline: float, label_mm: float) -> list[Item]:
 
 def mat_items(geometry: MatGeometry) -> list[Item]:
     """Everything printed on ``geometry``'s mat, back to front, in millimetres."""
-    squares = [region for region in geometry.regions if region.kind == "square"]
+    squares = [region for region in geometry.printed if region.kind == "square"]
     label_mm = 3.0
     square_mm = 50.0
     if squares:
@@ -265,7 +265,7 @@ def mat_items(geometry: MatGeometry) -> list[Item]:
         label_mm = max(2.0, min(4.0, square_mm * 0.07))
     items: list[Item] = []
     ticked = any(mark.kind == "space" for mark in geometry.marks)
-    for index, region in enumerate(geometry.regions):
+    for index, region in enumerate(geometry.printed):
         if region.kind == "square" and isinstance(region.shape, Rect):
             items.extend(_square_items(region, index, label_mm))
         elif region.kind in ("tray", "discard") and isinstance(region.shape, Rect):

@@ -175,7 +175,12 @@ class Marker:
 
 @dataclass(frozen=True)
 class MatGeometry:
-    """A printable board: its size, its play area, its regions and its four markers (all in mm)."""
+    """A printable board: its size, its play area, its regions and its four markers (all in mm).
+
+    ``printed_regions``, when given, are all the regions printed on the mat, of which
+    ``regions`` are those to read (a mat read in part looks the same: see
+    :mod:`companion.judged_regions`); empty, the mat prints its ``regions``.
+    """
 
     name: str
     width_mm: float
@@ -185,6 +190,7 @@ class MatGeometry:
     markers: tuple[Marker, ...]
     quiet_zone_mm: float
     marks: tuple[Mark, ...] = ()
+    printed_regions: tuple[Region, ...] = ()
 
     def __hash__(self) -> int:
         """Hashed once per object: the mat keys the per-geometry caches of every frame read,
@@ -192,13 +198,19 @@ class MatGeometry:
         cached = self.__dict__.get("_hash")
         if cached is None:
             cached = hash((self.name, self.width_mm, self.height_mm, self.play_area,
-                           self.regions, self.markers, self.quiet_zone_mm, self.marks))
+                           self.regions, self.markers, self.quiet_zone_mm, self.marks,
+                           self.printed_regions))
             object.__setattr__(self, "_hash", cached)
         return int(cached)
 
     def __getstate__(self) -> dict[str, object]:
         """Pickled without the cached hash, which another process would compute differently."""
         return {key: value for key, value in self.__dict__.items() if key != "_hash"}
+
+    @property
+    def printed(self) -> tuple[Region, ...]:
+        """Every region printed on the mat (``regions`` unless it is read in part)."""
+        return self.printed_regions or self.regions
 
     def region(self, name: str) -> Region:
         """The region called ``name``; raises :class:`GeometryError` when there is none."""

@@ -332,8 +332,6 @@ class Director(RollingDirector, CardDirector):
     def _take_back(self, position: Position, stop: threading.Event) -> bool:
         """Undo a move the referee accepted from a misreading; True once it is back."""
         referee = self.table.parts.referee
-        if referee.phase is Phase.OVER:
-            return False
         self.report.takebacks += 1
         self.press("UNDO")
         if not self._wait(lambda: referee.phase is Phase.UNDO, stop):

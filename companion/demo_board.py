@@ -33,18 +33,25 @@ class PhysicalBoard:
         self.squares: dict[str, str] = {}
         self.pawns: dict[str, str] = {}
         self.loose: set[str] = set()
+        #: Whether the camera has been shown this board at all.
+        self._shown = False
 
     def lay_out(self, table: TableState) -> None:
         """Make the table hold what ``table`` says (coins, and pawns or flat tokens in their
-        owners' colours)."""
-        self.squares = table.stacks()
-        self.pawns = {region: self._colours[contents.token] for region, contents in table.items()
-                      if contents.token is not None}
+        owners' colours); a table that already lies so is not shown again (the camera would
+        film a new frame of the same board)."""
+        squares = table.stacks()
+        pawns = {region: self._colours[contents.token] for region, contents in table.items()
+                 if contents.token is not None}
         self.loose |= {name for name, contents in table.items() if contents.loose}
+        if (squares, pawns) == (self.squares, self.pawns) and self._shown:
+            return
+        self.squares, self.pawns = squares, pawns
         self._show()
 
     def _show(self) -> None:
         """Show the camera what lies here now (tokens flat or standing, as the game plays)."""
+        self._shown = True
         squares = {name: held for name, held in self.squares.items() if held}
         if self._flat:
             self.camera.show(squares, {}, tokens=self.pawns)
@@ -71,7 +78,7 @@ class PhysicalBoard:
             self.squares[wrong] = self.squares.get(wrong, "") + coin
         else:
             self.squares[square] = coins[:-1]
-        self.camera.show(self.squares, self.pawns)
+        self._show()  # flat tokens stay flat
         return square
 
     def straighten(self, layout_seed: int) -> None:

@@ -99,6 +99,8 @@ class _State:
     last_seen: Observation | None = None
     rolls_shown: tuple[RollShown, ...] = ()
     resumed_path: tuple[str, ...] = ()
+    #: The regions a move left to finish by hand (RESTORE) while its undo is asked.
+    restoring: tuple[str, ...] = ()
 
 
 class Referee(RollingReferee, CardReferee):
@@ -236,6 +238,8 @@ class Referee(RollingReferee, CardReferee):
         if phase is Phase.SETUP:
             return self._press_in_setup(press)
         if phase is Phase.OVER:
+            if press.button == "UNDO":  # the last move was misread and ended the game
+                return self._ask_undo()
             self._say("The game is over; start a new game to play again.", "info")
             return []
         if phase is Phase.CHOOSING:
@@ -245,6 +249,9 @@ class Referee(RollingReferee, CardReferee):
         if phase is Phase.ROLL and press.button != "UNDO":
             return self._press_while_rolling(press)
         if phase is Phase.RESTORE:
+            if press.button == "UNDO":  # the move was misread: take it back, not finish it
+                self._state.restoring = self._state.marked
+                return self._ask_undo()
             return [WantFrame()] if press.button in ("CONFIRM", f"END{self._mover()}") else []
         if press.button == "UNDO":
             return self._ask_undo()
@@ -314,9 +321,15 @@ class Referee(RollingReferee, CardReferee):
         return [Lights(turn=self._mover(), verdict="ask")]
 
     def _press_while_undoing(self, press: Press) -> list[Effect]:
+        restoring, self._state.restoring = self._state.restoring, ()
         if press.button != "CONFIRM":
             self._begin_turn("The move stands.")
-            return [Lights(turn=self._mover())]
+            if restoring:  # still to be finished by hand, as before the undo was asked
+                self._state.phase, self._state.marked = Phase.RESTORE, restoring
+                self._say("The move stands; finish it by hand as marked, then press confirm.",
+                          "warning")
+                return [Lights(turn=self._mover(), verdict="ask")]
+            return [Lights(turn=self._lit_turn())]
         turn = self._state.history.pop()
         del self._state.log[len(self._state.log) - 1 - turn.passes:]
         self._state.position = turn.before

@@ -30,6 +30,7 @@ from calibration.profile import VisionProfile
 from companion.display.snapshot import CameraView, Snapshot
 from companion.games.base import Game, Position
 from companion.hints import HintReady, TableHints
+from companion.judged_regions import judged_geometry
 from companion.panel.driver import Panel
 from companion.panel.protocol import MAX_SEATS, LedMode, LedState
 from companion.panel.session import ButtonPress, PanelStatus, StatusKind
@@ -157,7 +158,7 @@ class Table:
         self._listeners: list[Callable[[Table], None]] = []
         self._verdict_listeners: list[Callable[[Verdict], None]] = []
         self._last_event: JournalEvent | None = None
-        self._steady_reading: tuple[Frame, Observation] | None = None
+        self._steady_reading: tuple[Frame, Observation, MatGeometry] | None = None
         #: Seconds the gate still waits for the board to settle after the last frame (0 when
         #: it is not settling).
         self._settle_left = 0.0
@@ -417,22 +418,25 @@ class Table:
             self._steady_reading = None
             return
         spell_began = frame.timestamp - verdict.still_s - 1e-6
-        if self._steady_reading is None or self._steady_reading[0].timestamp < spell_began:
+        # Only the regions the referee judges now are read (the mover's discard spot, say).
+        geometry = judged_geometry(self.parts.geometry, self.parts.game,
+                                   self.parts.referee.position)
+        last = self._steady_reading
+        if (last is None or last[0].timestamp < spell_began
+                or (last[2] is not geometry and self._wanted_since(asked))):
             self._steady_reading = None
             try:
                 reading = read_frame_details(  # the gate found the board in this frame
-                    self.parts.vision_config, frame.image, self.parts.geometry,
-                    self.parts.profile, location,
+                    self.parts.vision_config, frame.image, geometry, self.parts.profile,
+                    location,
                 )
             except VisionError as error:
                 self.gate_reason = str(error)
                 return
-            self._steady_reading = (frame, reading.observation)
-        with self._lock:
-            wanted = self._frame_wanted_after
-        if wanted is None or asked <= wanted:
+            self._steady_reading = (frame, reading.observation, geometry)
+        if self._steady_reading is None or not self._wanted_since(asked):
             return
-        read_frame, observation = self._steady_reading
+        read_frame, observation, _ = self._steady_reading
         self.answered_with = read_frame.index
         key = f"frame-{read_frame.index}"
         self._frames[key] = read_frame
@@ -441,6 +445,13 @@ class Table:
         observation = judged_only(observation, self.parts.geometry,
                                   self.parts.game.info.unjudged_kinds)
         self.events.put(Seen(observation.relabel_pawns(self._colour_to_player), key))
+
+    def _wanted_since(self, asked: float) -> bool:
+        """Whether a frame is wanted and the one asked of the camera at ``asked`` came after
+        the want."""
+        with self._lock:
+            wanted = self._frame_wanted_after
+        return wanted is not None and asked > wanted
 
     def _preview(self, frame: Frame, location: Any) -> CameraView:
         return camera_preview(frame, self.parts.geometry, location)

@@ -168,6 +168,63 @@ def test_a_teammate_bumped_to_its_in_is_waited_for_until_the_camera_sees_it():
     assert referee.phase is Phase.TURN and GAME.to_move(referee.position) == 2
 
 
+def test_a_teammates_bump_accepted_from_a_misreading_can_be_taken_back():
+    """A move misread as a teammate's bump leaves the referee waiting for the coin on its IN;
+    UNDO there takes the move back (it used to be ignored, and the demo gave up), and any
+    other answer to the undo leaves the bump still to be finished by hand."""
+    position = table(4, {1: ["t20"], 3: ["t30"]})
+    part = GAME.mover_part(position, GAME.parse_move("10:t20>t30"))
+    referee = referee_at(position)
+    play(referee, "10:t20>t30", card="10", layout=part)
+    assert referee.phase is Phase.RESTORE
+    referee.handle(Press("UNDO"))
+    assert referee.phase is Phase.UNDO
+    referee.handle(Press("SELECT"))
+    assert referee.phase is Phase.RESTORE and referee.view().marked == ("t40",)
+    referee.handle(Press("UNDO"))
+    referee.handle(Press("CONFIRM"))
+    assert referee.phase is Phase.TURN and referee.position == position
+
+
+def test_a_misread_move_that_ended_the_game_can_be_taken_back():
+    position = table(4, {1: ["h1-2", "h1-3", "h1-4", "t4"], 3: ["h3-1", "h3-2", "h3-3", "h3-4"]})
+    referee = referee_at(position)
+    play(referee, "A:t4>h1-1", card="A")
+    assert referee.phase is Phase.OVER
+    referee.handle(Press("UNDO"))
+    referee.handle(Press("CONFIRM"))
+    assert referee.phase is Phase.TURN and referee.position == position
+
+
+def test_a_partners_coin_played_is_accepted_while_the_camera_doubts_another_space():
+    """Seat 4, all HOME, moves seat 2's coin while the camera doubts its own h4-4 (seed 2's
+    light): the move fits every space the camera is sure of, so it is taken."""
+    home = ["h4-1", "h4-2", "h4-3", "h4-4"]
+    position = table(4, {4: home, 2: ["t14"]}, to_move=4)
+    referee = referee_at(position)
+    seen = camera_sees(GAME.layout(GAME.apply_text(position, "Q:t14>t24")), "Q", seat=4)
+    regions = dict(seen.regions)
+    regions["h4-4"] = RegionReading(None, confidence=0.1)
+    referee.handle(Press("END4"))
+    effects = referee.handle(Seen(Observation(regions), frame="f1"))
+    assert moves(effects) == [("Q:t14>t24", "Q", "camera")] and referee.phase is Phase.TURN
+
+
+def test_a_teammates_bump_is_accepted_while_the_camera_doubts_another_space():
+    """The mover's part of a bump (the teammate's coin not yet on its IN) fits every space the
+    camera is sure of: taken, and the IN asked for (it was refused for ever)."""
+    position = table(4, {1: ["t20"], 3: ["t30", "h3-4"]})
+    part = GAME.mover_part(position, GAME.parse_move("10:t20>t30"))
+    assert part is not None
+    regions = dict(camera_sees(part, "10").regions)
+    regions["h3-4"] = RegionReading(None, confidence=0.1)
+    referee = referee_at(position)
+    referee.handle(Press("END1"))
+    effects = referee.handle(Seen(Observation(regions), frame="f1"))
+    assert moves(effects) == [("10:t20>t30", "10", "camera")]
+    assert referee.phase is Phase.RESTORE and referee.view().marked == ("t40",)
+
+
 def test_a_sloppy_move_is_rejected_and_the_put_right_one_accepted():
     position = table(4, {1: ["t20", "t50"]})
     referee = referee_at(position)

@@ -38,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "greedy, purposeful (greedy, and goes for battles and the enemy where "
                         "the game says how), search (Monte Carlo tree search, 1 s a move) or "
                         "search:SECONDS (default: the game's, purposeful for Coin Grid, "
-                        "greedy,random for the others; --bots is the same option)")
+                        "greedy for Jokers and Coins, greedy,random for the others; --bots is "
+                        "the same option)")
     parser.add_argument("--speed", type=number("--speed", 0, 1000, above=True), default=1.0,
                         help="pace of the bots, above 0 up to 1000 (2 = twice as fast)")
     parser.add_argument("--sloppy", type=number("--sloppy", 0, 1), default=0.15,

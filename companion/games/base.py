@@ -465,6 +465,11 @@ class Game(ABC):
         such a bot plays as a greedy one."""
         return 0.0
 
+    def teams(self, position: Position) -> tuple[tuple[int, ...], ...]:
+        """The seats that win together, team by team (the demo's greedy bots play for their
+        team); by default every seat plays for itself."""
+        return tuple((seat,) for seat in self.scores(position))
+
     def facts(self, position: Position, last: tuple[Position, Move] | None
               ) -> tuple[str, ...]:
         """Short lines the screen shows beside the board about the game as a whole (the card

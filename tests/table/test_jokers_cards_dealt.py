@@ -9,6 +9,7 @@ import pytest
 from companion.demo_cards import DealtCards, choose_from_hand, full_deck
 from companion.games.jokers_and_coins import GAME
 from companion.games.jokers_and_coins.cards import RANK_INDEX
+from companion.games.jokers_and_coins.ring import SUPPLY
 
 
 def counted(cards: DealtCards) -> int:
@@ -63,3 +64,18 @@ def test_a_bot_with_no_playable_card_discards_one_it_holds_naming_it():
     assert move.text() in ("discard:7", "discard:3")
     enter = choose_from_hand(GAME, start, ["7", "K"], "greedy", random.Random(1))
     assert enter.text() == "K:enter"
+
+
+def test_the_greedy_bot_plays_for_its_team():
+    """Seat 1 holds a 5: it may bump its partner's coin (seat 3's, sent on to its IN, nearer
+    HOME) or walk another coin; the team gains most by the bump. A bot counting its partner
+    among its rivals would walk instead."""
+    from tests.games.jokers_and_coins.helpers import table
+
+    position = table(4, {1: ["t20", "t30"], 3: ["t25"]})
+    move = choose_from_hand(GAME, position, ["5"], "greedy", random.Random(1))
+    after = GAME.apply(position, move)
+    assert "t40" in {after.ring.place_name(3, place) for place in after.coins[2]}
+    rival = table(4, {1: ["t20", "t30"], 2: ["t25"]})
+    bump = GAME.apply(rival, choose_from_hand(GAME, rival, ["5"], "greedy", random.Random(1)))
+    assert bump.coins[1].count(SUPPLY) == 4  # seat 2's coin, nearly home, went back

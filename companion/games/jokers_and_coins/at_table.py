@@ -18,7 +18,7 @@ from companion.games.jokers_and_coins.cards import RANKS
 from companion.games.jokers_and_coins.moves import DISCARD, JokersMove
 from companion.games.jokers_and_coins.position import JokersPosition
 from companion.games.jokers_and_coins.ring import HOME_SPACES, SUPPLY
-from companion.games.jokers_and_coins.rules import distinct_plays, unplayable_ranks
+from companion.games.jokers_and_coins.rules import distinct_plays, played_seat, unplayable_ranks
 from companion.games.jokers_and_coins.table import layout
 from contract.table_state import TableState
 
@@ -42,12 +42,14 @@ def discards_by_rank(position: JokersPosition, move: JokersMove) -> list[JokersM
 
 def placed_by_hand(before: JokersPosition, after: JokersPosition) -> frozenset[str]:
     """The regions a bumped teammate's coin is put on by hand (its owner's IN); a coin sent
-    back to its supply leaves the ring, and the supply cups are not seen."""
-    ring, mover = before.ring, before.to_move
+    back to its supply leaves the ring, and the supply cups are not seen. The coins the mover
+    plays (a partner's, once the mover's own are HOME) are the mover's to move, not bumped."""
+    ring = before.ring
+    moving = {before.to_move, played_seat(before)}
     placed: set[str] = set()
     for seat in range(1, ring.players + 1):
         came = set(after.coins[seat - 1]) - set(before.coins[seat - 1]) - {SUPPLY}
-        if seat != mover:
+        if seat not in moving:
             placed.update(ring.place_name(seat, place) for place in came)
     return frozenset(placed)
 

@@ -88,7 +88,7 @@ from companion.games.jokers_and_coins.table import (
 )
 from companion.games.jokers_and_coins.text import draw_position
 from contract.observation import Observation
-from contract.table_state import TableState, seen_looks
+from contract.table_state import RegionLook, TableState, seen_looks
 
 __all__ = ["JokersAndCoins", "JokersMove", "JokersPosition"]
 
@@ -105,6 +105,8 @@ class JokersAndCoins(Game):
     """The Jokers and Coins rules engine (2 to 6 seats, seat 1 moves first)."""
 
     name = GAME_NAME
+    #: Greedy bots for every seat: they play for their team (:meth:`teams`).
+    demo_bots = ("greedy",)
     #: Seat colours (the screen, and the rings printed on the mat: calibration/ring_mat.py):
     #: Okabe-Ito colours. Seats 5 and 6 play blue and yellow tokens: the pair every common
     #: colour-blindness still tells apart (and by lightness alone), far in hue from copper.
@@ -214,6 +216,21 @@ class JokersAndCoins(Game):
                 found.append(move)
         return found
 
+    def candidates_except(self, position: Position, observation: Observation,
+                          unsure: frozenset[str]) -> list[Move] | None:
+        """Legal moves whose resulting coins, or the mover's own part of them, look like
+        ``observation`` in every region but the ``unsure`` ones: a doubt elsewhere on the ring
+        must not hide a bump whose coin is still to go onto its IN."""
+        position = _position(position)
+        seen = seen_looks(observation)
+        found: list[Move] = []
+        for move, child in successors(position):
+            shown = (layout(child), mover_part(position, child))
+            if any(table is not None and _alike_except(table.looks(), seen, unsure)
+                   for table in shown):
+                found.append(move)
+        return found
+
     def card_region(self, position: Position) -> str | None:
         """The mover's discard spot, ``discard-S``."""
         return discard_spot(_position(position).to_move)
@@ -237,6 +254,10 @@ class JokersAndCoins(Game):
     def progress(self, position: Position) -> dict[int, float]:
         """Coins HOME (100 each) and the spaces each seat's coins have come from START."""
         return covered(_position(position))
+
+    def teams(self, position: Position) -> tuple[tuple[int, ...], ...]:
+        """Pairs of opposite seats with 4 and 6 seats (or two threes), else every seat alone."""
+        return _position(position).ring.teams
 
     def facts(self, position: Position, last: tuple[Position, Move] | None
               ) -> tuple[str, ...]:
@@ -310,3 +331,11 @@ def _position(position: Position) -> JokersPosition:
 
 
 GAME = JokersAndCoins()
+
+
+def _alike_except(expected: Mapping[str, RegionLook], seen: Mapping[str, RegionLook],
+                  unsure: frozenset[str]) -> bool:
+    """Whether every region but the ``unsure`` ones looks the same in both."""
+    empty = RegionLook()
+    return all(expected.get(name, empty) == seen.get(name, empty)
+               for name in (expected.keys() | seen.keys()) - unsure)

@@ -49,6 +49,17 @@ def test_the_movers_part_of_a_partners_bump_leaves_its_in_empty():
     assert mover_part(position, GAME.apply_text(position, "5:t20>t25")) is None
 
 
+def test_a_partners_coin_the_mover_plays_is_moved_by_the_mover_not_left_to_place_by_hand():
+    """Seat 4, all HOME, plays seat 2's coin: the whole move is the mover's (it used to be
+    taken for a bumped coin still to be placed, so the demo's hand left it off the ring and a
+    doubt elsewhere made the referee refuse the move for ever: seed 2 gave up at ply 116)."""
+    home = ["h4-1", "h4-2", "h4-3", "h4-4"]
+    position = table(4, {4: home, 2: ["t14"], 3: ["t40"]}, to_move=4)
+    assert mover_part(position, GAME.apply_text(position, "Q:t14>t24")) is None
+    bump = table(4, {4: home, 2: ["t14"], 3: ["t24"]}, to_move=4)
+    assert mover_part(bump, GAME.apply_text(bump, "Q:t14>t24")) is None  # an opponent's
+
+
 def test_an_opponents_bump_leaves_nothing_to_do_that_the_camera_sees():
     position = table(4, {1: ["t20"], 2: ["t30", "t50"]})
     assert mover_part(position, GAME.apply_text(position, "10:t20>t30")) is None
