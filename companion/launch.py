@@ -195,9 +195,8 @@ def table_parts(
     profile_path: Path | None = None,
 ) -> TableParts:
     """Everything a table needs, with the camera opened (it raises a clear error if it can't).
-    The mat is read at ``square_mm`` (as printed), else as the profile was calibrated on it,
-    looking only for the coin kinds the game uses; the record's header names the camera, the
-    square size and the profile used."""
+    The mat is read at ``square_mm`` (as printed), else as the profile was calibrated on it;
+    the record's header names the camera, the square size and the profile used."""
     game = referee.game
     square_mm = square_mm_for(game.info.mat, square_mm, profile)
     variants = referee.template.to_json().get("variants", ())
@@ -214,7 +213,7 @@ def table_parts(
         reopen_camera=reopen,
         panel=panel,
         geometry=geometry,
-        profile=profile.only_kinds(game.info.coin_kinds),  # a 6-seat token is not a dollar
+        profile=profile,
         seats=seats_for(game, players),
         record_folder=record_folder,
         journal=journal,

@@ -134,6 +134,12 @@ class TableParts:
     gate_config: GateConfig = field(default_factory=GateConfig)
     hints: TableHints | None = None
 
+    @property
+    def reading_profile(self) -> VisionProfile:
+        """The profile the camera is read with: only the coin kinds the game uses (a six-seat
+        Jokers token is then no golden dollar, a kind only Shakala plays)."""
+        return self.profile.only_kinds(self.game.info.coin_kinds)
+
 
 class Table:
     """Runs one game at the table until it is over or :meth:`stop` is called."""
@@ -427,7 +433,7 @@ class Table:
             self._steady_reading = None
             try:
                 reading = read_frame_details(  # the gate found the board in this frame
-                    self.parts.vision_config, frame.image, geometry, self.parts.profile,
+                    self.parts.vision_config, frame.image, geometry, self.parts.reading_profile,
                     location,
                 )
             except VisionError as error:

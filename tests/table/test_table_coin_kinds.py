@@ -23,7 +23,7 @@ def test_a_six_seat_token_is_read_as_a_token_not_a_dollar(tmp_path):
     tokens = dict(scene.tokens)
     assert tokens
     observation = read_frame_details(VisionConfig(), render(scene, seed=1).image,
-                                     parts.geometry, parts.profile).observation
+                                     parts.geometry, parts.reading_profile).observation
     assert not [region for region in observation if observation.coin(region) == "S"]
     for region, colour in tokens.items():
         assert observation.coin(region) is None and observation.pawn(region) == colour, region
