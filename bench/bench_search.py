@@ -204,6 +204,8 @@ def main():
             shares += share
             capped += was_capped
             plies += length
+            print(f"  game {args.first + done - 1}: first bot's share {share:g}, {length} plies"
+                  f"{' (cap)' if was_capped else ''}", flush=True)
             if done % 10 == 0 or done == len(jobs):
                 print(f"  after {done} games: {shares / done:.1%}", flush=True)
     label = [f"{bot.text()}{'' if bot.playouts is None else f' ({bot.playouts} playouts)'}"
