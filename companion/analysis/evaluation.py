@@ -9,7 +9,8 @@ with ``PLAYOUT_PLIES`` (a shorter cutoff) and ``win_chances(position)`` (a grade
 material and mobility); :func:`evaluation_for` finds it without the game naming it. It may also
 give ``move_prior(position, move)`` (how promising a move looks before it is played, for the
 tree's progressive widening) and ``playout_move(position, moves, rng)`` (a playout's move
-instead of a uniform one).
+instead of a uniform one), and ``EXPLORATION``, UCB1's exploration weight when its estimates
+are sharper than random playouts' (a deterministic estimate at 0 plies needs less exploring).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Evaluation:
     estimate: Estimate | None = None
     prior: Prior | None = None
     policy: Policy | None = None
+    exploration: float | None = None
 
     def finished(self, position: Position) -> Chances:
         """The result of a finished game as each seat's share of the win."""
@@ -92,4 +94,4 @@ def evaluation_for(game: Game, position: Position, use_hints: bool = True) -> Ev
         return Evaluation(game, seats, GENERIC_PLAYOUT_PLIES)
     cutoff = int(getattr(hints, "PLAYOUT_PLIES", GENERIC_PLAYOUT_PLIES))
     return Evaluation(game, seats, cutoff, hints.win_chances, getattr(hints, "move_prior", None),
-                      getattr(hints, "playout_move", None))
+                      getattr(hints, "playout_move", None), getattr(hints, "EXPLORATION", None))

@@ -41,7 +41,7 @@ from companion.games.base import Game, Move, Position
 #: How many legal moves a node considers (the first ones the engine lists), as the demo's bots
 #: do; bounds a node in positions with thousands of paths.
 MOVE_LIMIT = 4000
-#: UCB1's exploration weight for win shares in [0, 1].
+#: UCB1's exploration weight for win shares in [0, 1] (a game's hints may set their own).
 EXPLORATION = 1.0
 #: A chance node of at most this many outcomes where a playout stops is scored by every
 #: outcome's estimate weighted by its odds (a battle, a die), not by one sampled outcome.
@@ -124,6 +124,8 @@ class Worker:
         self.rng = rng
         self.deal = deal
         self.plies_left = plies_left
+        self.exploration = (EXPLORATION if evaluation.exploration is None
+                            else evaluation.exploration)
         self.root = self._node(position)
 
     def run(self, playouts: int | None, deadline: float | None) -> RootStats:
@@ -218,7 +220,7 @@ class Worker:
         for move in widened:
             child = node.children[move]
             value = (self._value(child, index)
-                     + EXPLORATION * math.sqrt(log_visits / child.visits))
+                     + self.exploration * math.sqrt(log_visits / child.visits))
             if value > best_value:
                 best, best_value = move, value
         return best, False

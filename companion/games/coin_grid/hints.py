@@ -51,6 +51,10 @@ from companion.games.coin_grid.rules import battle_outcomes, double_squares, pla
 
 #: Plies a playout runs before it is scored.
 PLAYOUT_PLIES = 0
+#: UCB1's exploration weight: the estimate at 0 plies is deterministic and a coin's lead moves
+#: it by about 0.15, so the search's default (1.0) spread a second's playouts almost evenly
+#: over a roll's 150-odd moves and the most visited was nearly any of them.
+EXPLORATION = 0.25
 #: What each piece is worth: about its average battle roll, in dice.
 SINGLE = 1.0
 DOUBLE = 1.8
