@@ -16,6 +16,11 @@
   --chosen-rolls    a bot that rolls at a decision (Coin Grid's turn start, where a double
                     stack can be made) gets the face it named, as before issue 22's second
                     round; by default the face is thrown at random
+  --without PARTS   search without some of its parts, to measure what each adds (comma
+                    separated): chance (chance nodes averaged and stratified), widening
+                    (progressive widening by the hints' move prior), policy (the hints' playout
+                    policy), threats (Coin Grid's threat term in the evaluation)
+  --cutoff N        the hints' playout plies set to N (e.g. to measure the playout policy)
 
 Targets (issue 22): at Coin Isolation a 1-second search beats greedy in at least 80% and random
 in at least 95% of 100 games. The machine is shared, so a search is bounded by playouts equal to
@@ -33,9 +38,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.analysis import SearchLimits, search
+from companion.analysis import SearchLimits, search, tree
 from companion.analysis.bots import Bot, bot_move, parse_bot
-from companion.analysis.evaluation import leader_wins
+from companion.analysis.evaluation import hints_module, leader_wins
 from companion.analysis.rolls import thrown
 from companion.games import get_game
 
@@ -66,11 +71,33 @@ def measure_rate(name, players, seconds=1.0, positions=4, hints=True):
     return rates[len(rates) // 2]
 
 
-def play_game(name, players, bots, first_seat, index, cap, told_cap=True, fair_rolls=True):
+PARTS = ("chance", "widening", "policy", "threats")
+
+
+def configure(name, without=(), cutoff=None):
+    """Turn parts of the search off (``without``, names of :data:`PARTS`) and set the game's
+    playout plies, in this process, for measuring what each part adds."""
+    unknown = set(without) - set(PARTS)
+    if unknown:
+        raise SystemExit(f"unknown parts {sorted(unknown)}; use {', '.join(PARTS)}")
+    tree.CHANCE_AVERAGING = "chance" not in without
+    tree.PROGRESSIVE_WIDENING = "widening" not in without
+    tree.PLAYOUT_POLICY = "policy" not in without
+    hints = hints_module(get_game(name))
+    if hints is not None and hasattr(hints, "THREATS"):
+        hints.THREATS = "threats" not in without
+    if hints is not None and cutoff is not None:
+        hints.PLAYOUT_PLIES = cutoff
+
+
+def play_game(name, players, bots, first_seat, index, cap, told_cap=True, fair_rolls=True,
+              without=(), cutoff=None):
     """One game: the first bot plays ``first_seat``, the second every other seat (search bots
     told the plies left before the cap when ``told_cap``; a bot that chooses to roll gets a
-    face thrown at random when ``fair_rolls``, else the face it named). Returns the first
-    bot's share of the win, whether the cap ended it, and the plies."""
+    face thrown at random when ``fair_rolls``, else the face it named; ``without`` and
+    ``cutoff`` as :func:`configure` takes them). Returns the first bot's share of the win,
+    whether the cap ended it, and the plies."""
+    configure(name, without, cutoff)
     game = get_game(name)
     position = game.new_position(players, (), seed=index)
     seat_bot = {seat: bots[0] if seat == first_seat else bots[1]
@@ -145,9 +172,13 @@ def main():
     parser.add_argument("--cap", type=int, default=None)
     parser.add_argument("--blind-cap", action="store_true")
     parser.add_argument("--chosen-rolls", action="store_true")
+    parser.add_argument("--without", default="")
+    parser.add_argument("--cutoff", type=int, default=None)
     args = parser.parse_args()
     game = get_game(args.game)
     playouts = args.playouts
+    without = tuple(part for part in args.without.split(",") if part)
+    configure(args.game, without, args.cutoff)
     if args.rate:
         rate = measure_rate(args.game, args.players, hints=not args.no_hints)
         print(f"{args.game}: {rate:.0f} playouts a second of processor time (median of 4 "
@@ -165,17 +196,23 @@ def main():
         for index in range(args.first, args.first + args.games):
             first_seat = index % args.players + 1
             jobs.append(pool.submit(play_game, args.game, args.players, pairs, first_seat,
-                                    index, cap, not args.blind_cap, not args.chosen_rolls))
+                                    index, cap, not args.blind_cap, not args.chosen_rolls,
+                                    without, args.cutoff))
         shares, capped, plies = 0.0, 0, 0
         for done, job in enumerate(jobs, start=1):
             share, was_capped, length = job.result()
             shares += share
             capped += was_capped
             plies += length
+            print(f"  game {args.first + done - 1}: first bot's share {share:g}, {length} plies"
+                  f"{' (cap)' if was_capped else ''}", flush=True)
             if done % 10 == 0 or done == len(jobs):
                 print(f"  after {done} games: {shares / done:.1%}", flush=True)
     label = [f"{bot.text()}{'' if bot.playouts is None else f' ({bot.playouts} playouts)'}"
              f"{'' if hint else ' without hints'}" for bot, hint in pairs]
+    if without or args.cutoff is not None:
+        label[0] += (f" (without {', '.join(without) or 'nothing'}"
+                     f"{'' if args.cutoff is None else f', {args.cutoff}-ply playouts'})")
     print(f"{args.game}, {args.players} players: {label[0]} against {label[1]}: won "
           f"{shares:g} of {args.games} games ({shares / args.games:.1%}), seats alternated; "
           f"{capped} ended at the {cap}-ply cap (scored by progress; search "

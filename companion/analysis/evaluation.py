@@ -6,17 +6,22 @@ team wins together), a cut-off one is scored by an evaluation. Without hints the
 the generic one: the seat ahead on :meth:`~companion.games.base.Game.progress` wins (ties
 share). A game may add a ``hints`` module to its package (``companion/games/<game>/hints.py``)
 with ``PLAYOUT_PLIES`` (a shorter cutoff) and ``win_chances(position)`` (a graded estimate, e.g.
-material and mobility); :func:`evaluation_for` finds it without the game naming it.
+material and mobility); :func:`evaluation_for` finds it without the game naming it. It may also
+give ``move_prior(position, move)`` (how promising a move looks before it is played, for the
+tree's progressive widening) and ``playout_move(position, moves, rng)`` (a playout's move
+instead of a uniform one), and ``EXPLORATION``, UCB1's exploration weight when its estimates
+are sharper than random playouts' (a deterministic estimate at 0 plies needs less exploring).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
-from companion.games.base import Game, Position
+from companion.games.base import Game, Move, Position
 
 #: Plies a playout runs without hints before it is scored by progress: long enough that Coin
 #: Isolation's games (about 35 plies) end, short enough that a Coin Grid or Shakala playout
@@ -25,17 +30,23 @@ GENERIC_PLAYOUT_PLIES = 120
 
 Chances = tuple[float, ...]
 Estimate = Callable[[Position], Mapping[int, float]]
+Prior = Callable[[Position, Move], float]
+Policy = Callable[[Position, Sequence[Move], random.Random], Move]
 
 
 @dataclass(frozen=True)
 class Evaluation:
     """How playouts of one game are cut short and scored; ``seats`` is how many seats play,
-    ``estimate`` the win chance per seat of a position a playout stops in."""
+    ``estimate`` the win chance per seat of a position a playout stops in, ``prior`` how
+    promising a move looks (for progressive widening), ``policy`` a playout's move."""
 
     game: Game
     seats: int
     cutoff: int
     estimate: Estimate | None = None
+    prior: Prior | None = None
+    policy: Policy | None = None
+    exploration: float | None = None
 
     def finished(self, position: Position) -> Chances:
         """The result of a finished game as each seat's share of the win."""
@@ -82,4 +93,5 @@ def evaluation_for(game: Game, position: Position, use_hints: bool = True) -> Ev
     if hints is None or not hasattr(hints, "win_chances"):
         return Evaluation(game, seats, GENERIC_PLAYOUT_PLIES)
     cutoff = int(getattr(hints, "PLAYOUT_PLIES", GENERIC_PLAYOUT_PLIES))
-    return Evaluation(game, seats, cutoff, hints.win_chances)
+    return Evaluation(game, seats, cutoff, hints.win_chances, getattr(hints, "move_prior", None),
+                      getattr(hints, "playout_move", None), getattr(hints, "EXPLORATION", None))

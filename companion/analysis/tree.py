@@ -10,6 +10,18 @@ public game, each iteration one consistent guess of the hands). A roll folded in
 (:mod:`companion.analysis.rolls`) is one action, rolling, whose child is a chance node over the
 faces. Where the game will be stopped
 at a ply cap (``plies_left``), a line that reaches the cap is scored as the cap scores it.
+
+Dice games (issue 22's second round, measured on Coin Grid in ``bench/bench_search.py``):
+
+- **Chance nodes are averaged, not sampled blindly.** A playout that stops on a chance node of
+  few outcomes (a battle, a die) is scored by the outcomes' estimates weighted by their odds,
+  and in the tree a chance node's value is its outcomes' values weighted by their odds; the
+  outcome followed is the one furthest below its share of the visits (stratified), so a few
+  visits already see each outcome in proportion.
+- **Progressive widening** where the game's hints give a move prior (``move_prior``): below
+  the root, a decision considers its moves best prior first, and only ``WIDENING *
+  visits ** WIDENING_POWER`` of them (the root tries every move).
+- **A playout policy** where the hints give one (``playout_move``) instead of uniform moves.
 """
 
 from __future__ import annotations
@@ -29,8 +41,21 @@ from companion.games.base import Game, Move, Position
 #: How many legal moves a node considers (the first ones the engine lists), as the demo's bots
 #: do; bounds a node in positions with thousands of paths.
 MOVE_LIMIT = 4000
-#: UCB1's exploration weight for win shares in [0, 1].
+#: UCB1's exploration weight for win shares in [0, 1] (a game's hints may set their own).
 EXPLORATION = 1.0
+#: A chance node of at most this many outcomes where a playout stops is scored by every
+#: outcome's estimate weighted by its odds (a battle, a die), not by one sampled outcome.
+AVERAGED_OUTCOMES = 8
+#: Switches for measuring what each part adds (the bench's ``--without``): chance nodes
+#: averaged and stratified; progressive widening by the hints' move prior; the hints' playout
+#: policy.
+CHANCE_AVERAGING = True
+PROGRESSIVE_WIDENING = True
+PLAYOUT_POLICY = True
+#: Progressive widening: a node below the root with n visits considers its first
+#: ``ceil(WIDENING * (n + 1) ** WIDENING_POWER)`` moves by the hints' prior.
+WIDENING = 2.0
+WIDENING_POWER = 0.5
 
 
 class Node:
@@ -99,7 +124,9 @@ class Worker:
         self.rng = rng
         self.deal = deal
         self.plies_left = plies_left
-        self.root = Node(self.game, position, self.seats)
+        self.exploration = (EXPLORATION if evaluation.exploration is None
+                            else evaluation.exploration)
+        self.root = self._node(position)
 
     def run(self, playouts: int | None, deadline: float | None) -> RootStats:
         """Iterate until ``playouts`` iterations or the monotonic ``deadline``, whichever first
@@ -113,6 +140,16 @@ class Worker:
             if deadline is not None and time.monotonic() >= deadline:
                 break
         return self.stats()
+
+    def _node(self, position: Position) -> Node:
+        """A new node; a decision's moves best first by the hints' prior when it has one (ties
+        keep the engine's order)."""
+        node = Node(self.game, position, self.seats)
+        prior = self.evaluation.prior
+        if prior is not None and PROGRESSIVE_WIDENING and not node.chance and len(node.moves) > 1:
+            scores = {move: prior(position, move) for move in node.moves if move != node.roll}
+            node.moves.sort(key=lambda move: -scores.get(move, 0.0))
+        return node
 
     def stats(self) -> RootStats:
         """The root's children with their visits and totals, in the root's move order."""
@@ -142,7 +179,7 @@ class Worker:
                 hands.play(self.game, node.position, move)
             child = node.children.get(move)
             if child is None:
-                child = Node(self.game, self.game.apply(node.position, move), self.seats)
+                child = self._node(self.game.apply(node.position, move))
                 node.children[move] = child
             path.append(child)
             node = child
@@ -168,24 +205,62 @@ class Worker:
     def _select(self, node: Node, hands: Hands | None) -> tuple[Move, bool]:
         """The action to follow from ``node`` and whether it leads to a new child."""
         if node.chance:
-            move = self.rng.choices(node.moves, node.weights)[0]
+            move = self._outcome(node)
             return move, move not in node.children
         moves: Sequence[Move] = node.moves
         if hands is not None:
             moves = hands.allowed(self.game, node.position, moves)
-        untried = [move for move in moves if move not in node.children]
+        widened = self._widened(node, moves)
+        untried = [move for move in widened if move not in node.children]
         if untried:
-            return self.rng.choice(untried), True
+            return (untried[0] if widened is not moves else self.rng.choice(untried)), True
         log_visits = math.log(max(node.visits, 1))
         index = node.seat - 1
-        best, best_value = moves[0], -math.inf
-        for move in moves:
+        best, best_value = widened[0], -math.inf
+        for move in widened:
             child = node.children[move]
-            value = (child.totals[index] / child.visits
-                     + EXPLORATION * math.sqrt(log_visits / child.visits))
+            value = (self._value(child, index)
+                     + self.exploration * math.sqrt(log_visits / child.visits))
             if value > best_value:
                 best, best_value = move, value
         return best, False
+
+    def _widened(self, node: Node, moves: Sequence[Move]) -> Sequence[Move]:
+        """The moves a decision considers now: all at the root or without a prior, else the
+        first few by prior, more as the node is visited (progressive widening)."""
+        if (node is self.root or self.evaluation.prior is None or not PROGRESSIVE_WIDENING
+                or self.deal is not None):
+            return moves
+        count = math.ceil(WIDENING * (node.visits + 1) ** WIDENING_POWER)
+        return moves if count >= len(moves) else moves[:count]
+
+    def _outcome(self, node: Node) -> Move:
+        """A chance node's outcome to follow: by its odds, or with averaging the one furthest
+        below its share of the visits (stratified sampling)."""
+        if not CHANCE_AVERAGING:
+            return self.rng.choices(node.moves, node.weights)[0]
+        total = sum(node.weights)
+        seen = node.visits + 1
+        best, best_gap = node.moves[0], -math.inf
+        for move, weight in zip(node.moves, node.weights, strict=True):
+            child = node.children.get(move)
+            gap = weight / total - (child.visits if child is not None else 0) / seen
+            if gap > best_gap:
+                best, best_gap = move, gap
+        return best
+
+    def _value(self, node: Node, index: int) -> float:
+        """Seat ``index``'s mean win share through ``node``; a chance node's with averaging
+        is its outcomes' means weighted by their odds (outcomes not yet seen left out)."""
+        if not (node.chance and CHANCE_AVERAGING and node.children):
+            return node.totals[index] / node.visits
+        weighted = mass = 0.0
+        for move, weight in zip(node.moves, node.weights, strict=True):
+            child = node.children.get(move)
+            if child is not None and child.visits:
+                weighted += weight * child.totals[index] / child.visits
+                mass += weight
+        return weighted / mass if mass else node.totals[index] / node.visits
 
     def _left(self, depth: int) -> int | None:
         """Plies left before the game is stopped, ``depth`` plies below the root (None: no
@@ -193,9 +268,10 @@ class Worker:
         return None if self.plies_left is None else max(self.plies_left - depth, 0)
 
     def _playout(self, position: Position, hands: Hands | None, left: int | None) -> Chances:
-        """Random moves from ``position`` to the end, the cutoff or the ply cap (``left``
-        plies away), then its score."""
+        """Moves from ``position`` (uniform, or by the hints' policy) to the end, the cutoff or
+        the ply cap (``left`` plies away), then its score."""
         game, rng, evaluation = self.game, self.rng, self.evaluation
+        policy = evaluation.policy if PLAYOUT_POLICY else None
         plies = evaluation.cutoff if left is None else min(evaluation.cutoff, left)
         for _ in range(plies):
             if game.is_over(position):
@@ -210,6 +286,8 @@ class Worker:
                     moves = hands.allowed(game, position, moves)
                     move = rng.choice(moves)
                     hands.play(game, position, move)
+                elif policy is not None:
+                    move = policy(position, moves, rng)
                 else:
                     move = rng.choice(moves)
             position = game.apply(position, move)
@@ -217,4 +295,30 @@ class Worker:
             return evaluation.finished(position)
         if plies == left:
             return evaluation.stopped(position)
-        return evaluation.cut_off(position)
+        return self._estimate(position)
+
+    def _estimate(self, position: Position) -> Chances:
+        """The cut-off estimate; at a chance node of few outcomes, their estimates weighted by
+        their odds (with averaging on)."""
+        game, evaluation = self.game, self.evaluation
+        if not CHANCE_AVERAGING or hands_hidden(self.deal) or not game.is_chance(position):
+            return evaluation.cut_off(position)
+        outcomes = game.chance_outcomes(position)
+        if len(outcomes) > AVERAGED_OUTCOMES:
+            return evaluation.cut_off(position)
+        sums = [0.0] * self.seats
+        mass = 0.0
+        for move, weight in outcomes:
+            after = game.apply(position, move)
+            chances = (evaluation.finished(after) if game.is_over(after)
+                       else evaluation.cut_off(after))
+            share = float(weight)
+            mass += share
+            for index, chance in enumerate(chances):
+                sums[index] += share * chance
+        return tuple(total / mass for total in sums)
+
+
+def hands_hidden(deal: HiddenDeal | None) -> bool:
+    """Whether hands are hidden (a chance node there is a draw of many cards: sampled)."""
+    return deal is not None

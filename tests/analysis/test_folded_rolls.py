@@ -35,8 +35,9 @@ def test_rolling_is_one_action_whose_faces_the_search_samples_evenly():
     rolled = root.children[root.roll]
     assert rolled.chance and set(rolled.children) == faces
     visits = [child.visits for child in rolled.children.values()]
-    assert sum(visits) == rolled.visits > 30
+    assert sum(visits) == rolled.visits >= 12   # the hints rank double stacks above rolling
     assert min(visits) > 0 and max(visits) < 2.5 * rolled.visits / 6
+    assert max(visits) - min(visits) <= 1            # faces followed in proportion (stratified)
     estimates = search(GAME, position, SearchLimits(playouts=100, seed=2)).estimates
     assert len([estimate for estimate in estimates if estimate.move in faces]) == 1
 
