@@ -12,7 +12,7 @@ The marks under an index are told apart the same way: the four suits (from the t
 suit symbols) against a word's next letter (a joker's corner).
 
 ``python -m vision.card_fonts`` writes :data:`FONT_GLYPH_FILE`; the reader only loads it
-(:func:`vision.card_ranks.glyph_templates`), so reading needs no typeface installed.
+(:func:`vision.card_glyphs.glyph_templates`), so reading needs no typeface installed.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def _tight_ten(font: Path) -> FloatArray | None:
 def build(fonts: list[Path]) -> dict[str, FloatArray]:
     """The templates of every text in every typeface of ``fonts``, each squeeze and camera
     height: labels (ranks; ``suit`` or ``letter`` for marks), shapes and aspects."""
-    from vision.card_ranks import glyph_of
+    from vision.card_glyphs import glyph_of
 
     index: tuple[list[str], list[FloatArray], list[float]] = ([], [], [])
     marks: tuple[list[str], list[FloatArray], list[float]] = ([], [], [])
