@@ -38,16 +38,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.analysis import SearchLimits, search, tree
+from companion.analysis import SearchLimits, SearchParts, search
 from companion.analysis.bots import Bot, bot_move, parse_bot
-from companion.analysis.evaluation import hints_module, leader_wins
+from companion.analysis.evaluation import leader_wins
+from companion.analysis.limits import ALL_PARTS
 from companion.analysis.rolls import thrown
 from companion.games import get_game
 
 DEFAULT_CAP = 400
 
 
-def measure_rate(name, players, seconds=1.0, positions=4, hints=True):
+def measure_rate(name, players, seconds=1.0, positions=4, hints=True, parts=ALL_PARTS):
     """Playouts a second of a one-worker search (with the game's hints or without), the median
     over positions of random games (processor time, so other processes' load does not count)."""
     game = get_game(name)
@@ -65,7 +66,8 @@ def measure_rate(name, players, seconds=1.0, positions=4, hints=True):
             else:
                 position = game.apply(position, rng.choice(game.children(position)))
         began = time.process_time()
-        result = search(game, position, SearchLimits(seconds=seconds, seed=index, hints=hints))
+        result = search(game, position, SearchLimits(seconds=seconds, seed=index, hints=hints,
+                                                     parts=parts))
         rates.append(result.playouts / (time.process_time() - began))
     rates.sort()
     return rates[len(rates) // 2]
@@ -74,30 +76,23 @@ def measure_rate(name, players, seconds=1.0, positions=4, hints=True):
 PARTS = ("chance", "widening", "policy", "threats")
 
 
-def configure(name, without=(), cutoff=None):
-    """Turn parts of the search off (``without``, names of :data:`PARTS`) and set the game's
-    playout plies, in this process, for measuring what each part adds."""
+def search_parts(without=(), cutoff=None):
+    """The parts of the search to run, without ``without`` (names of :data:`PARTS`) and with
+    ``cutoff`` playout plies when given, for measuring what each part adds."""
     unknown = set(without) - set(PARTS)
     if unknown:
         raise SystemExit(f"unknown parts {sorted(unknown)}; use {', '.join(PARTS)}")
-    tree.CHANCE_AVERAGING = "chance" not in without
-    tree.PROGRESSIVE_WIDENING = "widening" not in without
-    tree.PLAYOUT_POLICY = "policy" not in without
-    hints = hints_module(get_game(name))
-    if hints is not None and hasattr(hints, "THREATS"):
-        hints.THREATS = "threats" not in without
-    if hints is not None and cutoff is not None:
-        hints.PLAYOUT_PLIES = cutoff
+    return SearchParts(chance_averaging="chance" not in without,
+                       progressive_widening="widening" not in without,
+                       playout_policy="policy" not in without,
+                       threats="threats" not in without, playout_plies=cutoff)
 
 
-def play_game(name, players, bots, first_seat, index, cap, told_cap=True, fair_rolls=True,
-              without=(), cutoff=None):
+def play_game(name, players, bots, first_seat, index, cap, told_cap=True, fair_rolls=True):
     """One game: the first bot plays ``first_seat``, the second every other seat (search bots
     told the plies left before the cap when ``told_cap``; a bot that chooses to roll gets a
-    face thrown at random when ``fair_rolls``, else the face it named; ``without`` and
-    ``cutoff`` as :func:`configure` takes them). Returns the first bot's share of the win,
-    whether the cap ended it, and the plies."""
-    configure(name, without, cutoff)
+    face thrown at random when ``fair_rolls``, else the face it named). Returns the first
+    bot's share of the win, whether the cap ended it, and the plies."""
     game = get_game(name)
     position = game.new_position(players, (), seed=index)
     seat_bot = {seat: bots[0] if seat == first_seat else bots[1]
@@ -139,7 +134,7 @@ def _move(game, position, bot, hints, rng, hand, seed, plies_left):
     if bot.kind == "search" and not hints:
         limits = SearchLimits(seconds=bot.seconds if bot.playouts is None else None,
                               playouts=bot.playouts, seed=seed, hints=False,
-                              plies_left=plies_left)
+                              plies_left=plies_left, parts=bot.parts)
         best = search(game, position, limits, hand=hand).best
         if hand is not None and game.card_of(best) is None:
             return next(v for v in game.card_variants(position, best)
@@ -178,15 +173,15 @@ def main():
     game = get_game(args.game)
     playouts = args.playouts
     without = tuple(part for part in args.without.split(",") if part)
-    configure(args.game, without, args.cutoff)
+    parts = search_parts(without, args.cutoff)
     if args.rate:
-        rate = measure_rate(args.game, args.players, hints=not args.no_hints)
+        rate = measure_rate(args.game, args.players, hints=not args.no_hints, parts=parts)
         print(f"{args.game}: {rate:.0f} playouts a second of processor time (median of 4 "
               f"one-second searches{' without hints' if args.no_hints else ''})", flush=True)
         playouts = max(1, round(rate))
     names = [parse_bot(text) for text in args.bots.split(",")]
-    bots = [(Bot(bot.kind, bot.seconds, playouts) if bot.kind == "search" and playouts
-             else bot) for bot in names]
+    bots = [Bot(bot.kind, bot.seconds, playouts or bot.playouts, parts) if bot.kind == "search"
+            else bot for bot in names]
     hints = [not args.no_hints, not args.against_hints]
     pairs = list(zip(bots, hints, strict=True))
     cap = args.cap or game.info.demo_plies.get(args.players) or game.demo_ply_cap or DEFAULT_CAP
@@ -196,8 +191,7 @@ def main():
         for index in range(args.first, args.first + args.games):
             first_seat = index % args.players + 1
             jobs.append(pool.submit(play_game, args.game, args.players, pairs, first_seat,
-                                    index, cap, not args.blind_cap, not args.chosen_rolls,
-                                    without, args.cutoff))
+                                    index, cap, not args.blind_cap, not args.chosen_rolls))
         shares, capped, plies = 0.0, 0, 0
         for done, job in enumerate(jobs, start=1):
             share, was_capped, length = job.result()

@@ -6,7 +6,15 @@ candidate's visits and estimated win chance per seat, and the position's win cha
 seed and playout bound give the same answer. See :mod:`companion.analysis.search`.
 """
 
-from companion.analysis.limits import MoveEstimate, SearchError, SearchLimits, SearchResult
+from companion.analysis.limits import (
+    MoveEstimate,
+    SearchError,
+    SearchLimits,
+    SearchParts,
+    SearchResult,
+)
 from companion.analysis.search import search
 
-__all__ = ["MoveEstimate", "SearchError", "SearchLimits", "SearchResult", "search"]
+__all__ = [
+    "MoveEstimate", "SearchError", "SearchLimits", "SearchParts", "SearchResult", "search",
+]

@@ -20,7 +20,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import islice
 
-from companion.analysis.limits import SearchError, SearchLimits
+from companion.analysis.limits import ALL_PARTS, SearchError, SearchLimits, SearchParts
 from companion.analysis.search import search
 from companion.games.base import Game, Move, Position
 
@@ -34,11 +34,13 @@ DEFAULT_SECONDS = 1.0
 
 @dataclass(frozen=True)
 class Bot:
-    """A bot: its kind and, for a search, its time or playouts a move."""
+    """A bot: its kind and, for a search, its time or playouts a move and the parts of the
+    search it runs (all by default)."""
 
     kind: str
     seconds: float | None = None
     playouts: int | None = None
+    parts: SearchParts = ALL_PARTS
 
     def text(self) -> str:
         """The bot's name as :func:`parse_bot` reads it (playout bounds have no text)."""
@@ -52,7 +54,7 @@ class Bot:
         stopped at a ply cap and scored by progress)."""
         seconds = self.seconds if self.playouts is None else None
         return SearchLimits(seconds=seconds, playouts=self.playouts, seed=seed, workers=workers,
-                            plies_left=plies_left)
+                            plies_left=plies_left, parts=self.parts)
 
 
 def parse_bot(text: str) -> Bot:

@@ -10,7 +10,9 @@ material and mobility); :func:`evaluation_for` finds it without the game naming 
 give ``move_prior(position, move)`` (how promising a move looks before it is played, for the
 tree's progressive widening) and ``playout_move(position, moves, rng)`` (a playout's move
 instead of a uniform one), and ``EXPLORATION``, UCB1's exploration weight when its estimates
-are sharper than random playouts' (a deterministic estimate at 0 plies needs less exploring).
+are sharper than random playouts' (a deterministic estimate at 0 plies needs less exploring),
+and ``win_chances_without_threats(position)`` where its estimate has a threat term that
+:class:`~companion.analysis.limits.SearchParts` can turn off.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
+from companion.analysis.limits import ALL_PARTS, SearchParts
 from companion.games.base import Game, Move, Position
 
 #: Plies a playout runs without hints before it is scored by progress: long enough that Coin
@@ -85,13 +88,22 @@ def hints_module(game: Game) -> ModuleType | None:
         return None
 
 
-def evaluation_for(game: Game, position: Position, use_hints: bool = True) -> Evaluation:
+def evaluation_for(game: Game, position: Position, use_hints: bool = True,
+                   parts: SearchParts = ALL_PARTS) -> Evaluation:
     """How playouts from ``position`` are scored: with the game's hints where it has them and
-    ``use_hints`` is set, else the generic way."""
+    ``use_hints`` is set, else the generic way; ``parts`` may turn the hints' policy or threats
+    off and set the playout's plies."""
     seats = len(game.scores(position))
     hints = hints_module(game) if use_hints else None
     if hints is None or not hasattr(hints, "win_chances"):
-        return Evaluation(game, seats, GENERIC_PLAYOUT_PLIES)
+        plies = GENERIC_PLAYOUT_PLIES if parts.playout_plies is None else parts.playout_plies
+        return Evaluation(game, seats, plies)
     cutoff = int(getattr(hints, "PLAYOUT_PLIES", GENERIC_PLAYOUT_PLIES))
-    return Evaluation(game, seats, cutoff, hints.win_chances, getattr(hints, "move_prior", None),
-                      getattr(hints, "playout_move", None), getattr(hints, "EXPLORATION", None))
+    if parts.playout_plies is not None:
+        cutoff = parts.playout_plies
+    estimate = hints.win_chances
+    if not parts.threats:
+        estimate = getattr(hints, "win_chances_without_threats", estimate)
+    policy = getattr(hints, "playout_move", None) if parts.playout_policy else None
+    return Evaluation(game, seats, cutoff, estimate, getattr(hints, "move_prior", None),
+                      policy, getattr(hints, "EXPLORATION", None))

@@ -13,6 +13,30 @@ class SearchError(RulesError):
 
 
 @dataclass(frozen=True)
+class SearchParts:
+    """Which parts of the search run, for measuring what each adds (``bench/bench_search.py
+    --without``); a search uses them all unless told otherwise. ``chance_averaging``: chance
+    nodes scored and followed by their odds; ``progressive_widening``: moves below the root
+    widened by the hints' prior; ``playout_policy``: playouts move by the hints' policy;
+    ``threats``: the hints' estimate counts threats where the game has them (Coin Grid);
+    ``playout_plies``: plies a playout runs before it is scored, instead of the hints' own."""
+
+    chance_averaging: bool = True
+    progressive_widening: bool = True
+    playout_policy: bool = True
+    threats: bool = True
+    playout_plies: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.playout_plies is not None and self.playout_plies < 0:
+            raise SearchError(f"a playout runs 0 plies or more, not {self.playout_plies}")
+
+
+#: Every part of the search, as a search runs unless told otherwise.
+ALL_PARTS = SearchParts()
+
+
+@dataclass(frozen=True)
 class SearchLimits:
     """How long a search runs: ``seconds`` of wall time, ``playouts`` in all (over every
     worker), or whichever comes first when both are given. ``seed`` makes a playout-bounded
@@ -21,7 +45,8 @@ class SearchLimits:
     hints where it has them (:mod:`companion.analysis.evaluation`); off, for comparison.
     ``plies_left``: the game is stopped after that many more plies (chance outcomes count) and
     scored by progress, the leader winning, as the demo and the bench do at their ply cap; the
-    search scores a line that reaches the cap the same way instead of guessing beyond it."""
+    search scores a line that reaches the cap the same way instead of guessing beyond it.
+    ``parts``: which parts of the search run (all by default)."""
 
     seconds: float | None = None
     playouts: int | None = None
@@ -29,6 +54,7 @@ class SearchLimits:
     workers: int = 1
     hints: bool = True
     plies_left: int | None = None
+    parts: SearchParts = ALL_PARTS
 
     def __post_init__(self) -> None:
         if self.seconds is None and self.playouts is None:

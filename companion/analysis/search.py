@@ -56,10 +56,10 @@ def run_worker(game: Game, position: Position, limits: SearchLimits, index: int,
                hand: Sequence[str] | None) -> RootStats:
     """Worker ``index``'s search: its own seeded generator, ``playouts`` iterations at most,
     until the monotonic ``deadline`` at the latest."""
-    evaluation = evaluation_for(game, position, limits.hints)
+    evaluation = evaluation_for(game, position, limits.hints, limits.parts)
     deal = hidden_deal(game, position, hints_module(game), hand)
     worker = Worker(evaluation, position, random.Random(f"{limits.seed}/{index}"), deal,
-                    limits.plies_left)
+                    limits.plies_left, limits.parts)
     return worker.run(playouts, deadline)
 
 

@@ -35,6 +35,7 @@ from itertools import islice
 
 from companion.analysis.evaluation import Chances, Evaluation
 from companion.analysis.hidden import Hands, HiddenDeal
+from companion.analysis.limits import ALL_PARTS, SearchParts
 from companion.analysis.rolls import Rolls, folded_rolls
 from companion.games.base import Game, Move, Position
 
@@ -46,12 +47,6 @@ EXPLORATION = 1.0
 #: A chance node of at most this many outcomes where a playout stops is scored by every
 #: outcome's estimate weighted by its odds (a battle, a die), not by one sampled outcome.
 AVERAGED_OUTCOMES = 8
-#: Switches for measuring what each part adds (the bench's ``--without``): chance nodes
-#: averaged and stratified; progressive widening by the hints' move prior; the hints' playout
-#: policy.
-CHANCE_AVERAGING = True
-PROGRESSIVE_WIDENING = True
-PLAYOUT_POLICY = True
 #: Progressive widening: a node below the root with n visits considers its first
 #: ``ceil(WIDENING * (n + 1) ** WIDENING_POWER)`` moves by the hints' prior.
 WIDENING = 2.0
@@ -117,8 +112,10 @@ class Worker:
     """A tree search from one root position with its own seeded random generator."""
 
     def __init__(self, evaluation: Evaluation, position: Position, rng: random.Random,
-                 deal: HiddenDeal | None = None, plies_left: int | None = None) -> None:
+                 deal: HiddenDeal | None = None, plies_left: int | None = None,
+                 parts: SearchParts = ALL_PARTS) -> None:
         self.game = evaluation.game
+        self.parts = parts
         self.evaluation = evaluation
         self.seats = evaluation.seats
         self.rng = rng
@@ -146,7 +143,8 @@ class Worker:
         keep the engine's order)."""
         node = Node(self.game, position, self.seats)
         prior = self.evaluation.prior
-        if prior is not None and PROGRESSIVE_WIDENING and not node.chance and len(node.moves) > 1:
+        widening = self.parts.progressive_widening
+        if prior is not None and widening and not node.chance and len(node.moves) > 1:
             scores = {move: prior(position, move) for move in node.moves if move != node.roll}
             node.moves.sort(key=lambda move: -scores.get(move, 0.0))
         return node
@@ -228,7 +226,8 @@ class Worker:
     def _widened(self, node: Node, moves: Sequence[Move]) -> Sequence[Move]:
         """The moves a decision considers now: all at the root or without a prior, else the
         first few by prior, more as the node is visited (progressive widening)."""
-        if (node is self.root or self.evaluation.prior is None or not PROGRESSIVE_WIDENING
+        if (node is self.root or self.evaluation.prior is None
+                or not self.parts.progressive_widening
                 or self.deal is not None):
             return moves
         count = math.ceil(WIDENING * (node.visits + 1) ** WIDENING_POWER)
@@ -237,7 +236,7 @@ class Worker:
     def _outcome(self, node: Node) -> Move:
         """A chance node's outcome to follow: by its odds, or with averaging the one furthest
         below its share of the visits (stratified sampling)."""
-        if not CHANCE_AVERAGING:
+        if not self.parts.chance_averaging:
             return self.rng.choices(node.moves, node.weights)[0]
         total = sum(node.weights)
         seen = node.visits + 1
@@ -252,7 +251,7 @@ class Worker:
     def _value(self, node: Node, index: int) -> float:
         """Seat ``index``'s mean win share through ``node``; a chance node's with averaging
         is its outcomes' means weighted by their odds (outcomes not yet seen left out)."""
-        if not (node.chance and CHANCE_AVERAGING and node.children):
+        if not (node.chance and self.parts.chance_averaging and node.children):
             return node.totals[index] / node.visits
         weighted = mass = 0.0
         for move, weight in zip(node.moves, node.weights, strict=True):
@@ -271,7 +270,7 @@ class Worker:
         """Moves from ``position`` (uniform, or by the hints' policy) to the end, the cutoff or
         the ply cap (``left`` plies away), then its score."""
         game, rng, evaluation = self.game, self.rng, self.evaluation
-        policy = evaluation.policy if PLAYOUT_POLICY else None
+        policy = evaluation.policy
         plies = evaluation.cutoff if left is None else min(evaluation.cutoff, left)
         for _ in range(plies):
             if game.is_over(position):
@@ -301,7 +300,8 @@ class Worker:
         """The cut-off estimate; at a chance node of few outcomes, their estimates weighted by
         their odds (with averaging on)."""
         game, evaluation = self.game, self.evaluation
-        if not CHANCE_AVERAGING or hands_hidden(self.deal) or not game.is_chance(position):
+        if (not self.parts.chance_averaging or hands_hidden(self.deal)
+                or not game.is_chance(position)):
             return evaluation.cut_off(position)
         outcomes = game.chance_outcomes(position)
         if len(outcomes) > AVERAGED_OUTCOMES:

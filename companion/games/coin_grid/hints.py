@@ -67,8 +67,6 @@ ADVANCE_PER_RANK = 0.03
 SCALE = 0.12
 #: The share of the seat not about to roll's own threat that counts (the mover moves first).
 NEXT_THREAT = 0.5
-#: Whether threats count (off: material alone, for the bench's ``--without threats``).
-THREATS = True
 #: The prior of a quiet step per king step it brings the piece nearer the enemy.
 CLOSING = 0.02
 FACES = range(1, 7)
@@ -95,24 +93,29 @@ def material(position: CoinGridPosition, player: int) -> float:
     return value + RESERVE_COIN * position.reserve(player)
 
 
-def win_chances(position: Position) -> dict[int, float]:
-    """Each seat's chance to win from material and threats: 0 or 1 once a side has no piece;
-    a battle by its outcomes weighted by their odds."""
+def win_chances(position: Position, threats: bool = True) -> dict[int, float]:
+    """Each seat's chance to win from material and (unless ``threats`` is off) threats: 0 or 1
+    once a side has no piece; a battle by its outcomes weighted by their odds."""
     assert isinstance(position, CoinGridPosition)
     if position.phase == "battle":
-        south = sum(float(weight) * win_chances(play(position, outcome))[1]
+        south = sum(float(weight) * win_chances(play(position, outcome), threats)[1]
                     for outcome, weight in battle_outcomes(position))
         return {1: south, 2: 1.0 - south}
     for player in (1, 2):
         if position.piece_count(player) == 0:
             return {player: 0.0, other(player): 1.0}
     values = {player: material(position, player) for player in (1, 2)}
-    if THREATS:
+    if threats:
         for player, share in _threat_shares(position).items():
             values[player] += share * threat(position, player)
     lead = math.log(values[1] / values[2])
     south = 1.0 / (1.0 + math.exp(-lead / SCALE))
     return {1: south, 2: 1.0 - south}
+
+
+def win_chances_without_threats(position: Position) -> dict[int, float]:
+    """Each seat's chance to win from material alone (the bench's ``--without threats``)."""
+    return win_chances(position, threats=False)
 
 
 def _threat_shares(position: CoinGridPosition) -> dict[int, float]:
