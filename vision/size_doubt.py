@@ -51,6 +51,9 @@ class SizeDoubtConfig:
     smaller_top_share: float = 0.1
     #: How far a top circle's centre strays along the lean from where its height puts it (mm).
     rise_spread_mm: float = 0.2
+    #: How far a kind's rim may lie from the frame's common rim where too few sure coins of
+    #: that kind measure its own (a quarter's rim is wider than a dime's; mm).
+    kind_rim_spread_mm: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,13 @@ class FrameRims:
     def offset(self, kind: str) -> float:
         """The rim's offset from ``kind``'s size in this frame."""
         return self.offsets_mm.get(kind, self.common_mm)
+
+    def spread(self, kind: str, unknown_mm: float) -> float:
+        """How far ``kind``'s rim may stray about :meth:`offset`: the frame's spread, widened
+        by ``unknown_mm`` where the kind's own offset was not measured."""
+        if kind in self.offsets_mm:
+            return self.spread_mm
+        return math.hypot(self.spread_mm, unknown_mm)
 
 
 def frame_rims(config: SizeDoubtConfig, kinds: Sequence[str], inner_mm: FloatArray,
@@ -136,19 +146,22 @@ def smaller_top_odds(
     if rims is None:
         return odds
     inner = np.asarray(inner_mm, np.float64)
-    spread, share = rims.spread_mm, config.smaller_top_share
+    share, unknown = config.smaller_top_share, config.kind_rim_spread_mm
     for index in np.flatnonzero(np.isfinite(inner)).tolist():
         own = sizes[kinds[index]]
         rise = float(rise_mm[index]) / config.rise_spread_mm
+        spread = rims.spread(kinds[index], unknown)
+        # Both densities are scaled alike (times sqrt(2 pi) spread), so their ratio holds.
         single = (_normal((inner[index] - own - rims.offset(kinds[index])) / spread)
-                  * _heavy(rise))
+                  * _heavy(rise) / spread)
         stacked = 0.0
         for kind, size in sizes.items():
             if size >= own or (plausible is not None and kind not in plausible[index]):
                 continue
             low = size + rims.offset(kind)
             high = size + max(outline_offset_mm, rims.offset(kind))
-            within = _blurred_span(inner[index], low, high, spread)
+            within = _blurred_span(inner[index], low, high, rims.spread(kind, unknown)
+                                   ) / rims.spread(kind, unknown)
             higher = _heavy(rise - float(lean[index]) * thickness_mm / config.rise_spread_mm)
             stacked = max(stacked, within * higher)
         odds[index] = share * stacked / (share * stacked + (1 - share) * single + 1e-300)
