@@ -3,11 +3,11 @@ every coin's evidence as JSON lines (``--dump``) to weigh confidence rules again
 
 For each square of the frames read: the truth, the reading and its confidence, and for the
 coin the reader took there its outline's and top circle's diameters against the frame's
-expected sizes of the kinds on either side (in millimetres and in the size spread the
-camera's pixels per millimetre allow), the share of its face clipped by a glint, its colour's
-metal probabilities, its rim's agreement and contrast, whether a pawn stands on it, and the
-pixels per millimetre of the camera there. Then a tally of the sure-wrong squares by
-truth/read pair and by which evidence lay near a boundary.
+expected sizes of the two nearest kinds (mm), the share of its face clipped by a glint, its
+colour's metal probabilities, its rim's agreement and contrast, whether a pawn stands on it,
+the camera's pixels per millimetre and lean there, and its kind probabilities. Then a tally of
+the sure-wrong squares by truth/read pair. The JSON lines also hold the top face's and the top
+circle's centres (where a smaller top coin would lie swept further along the lean).
 
     PYTHONPATH=. .venv/bin/python bench/confidence_evidence.py [--sets tuning,FOLDER]
         [--frames 40] [--dump rows.jsonl]
@@ -27,7 +27,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import vision.candidates as candidates_module
 import vision.read as read_module
 from bench.vision_sets import frames
 from calibration.geometry import coin_isolation_mat
@@ -35,12 +34,10 @@ from calibration.profile import VisionProfile
 from contract.observation import COIN_KINDS
 from vision.parallax import camera_over_mat
 from vision.read import VisionConfig, read_frame_details
-from vision.rims import ray_rises
 
 #: What :func:`vision.read._coins_and_frame` saw in the frame being read.
 _SEEN: dict[str, Any] = {}
 _ORIGINAL = read_module._coins_and_frame
-_ORIGINAL_TOPS = candidates_module._top_circles
 SURE = 0.5
 
 
@@ -48,20 +45,6 @@ def _capture(config: Any, candidates: Any, presence: Any, priors: Any) -> Any:
     chosen, frame = _ORIGINAL(config, candidates, presence, priors)
     _SEEN.update(candidates=candidates, chosen=chosen, frame=frame, presence=presence)
     return chosen, frame
-
-
-def _capture_tops(config: Any, image: Any, flags: Any, tops: Any, radii: Any, agreement: Any,
-                  pixels_per_mm: float) -> Any:
-    found = _ORIGINAL_TOPS(config, image, flags, tops, radii, agreement, pixels_per_mm)
-    _SEEN["top_shift"] = (found.centres - tops) / pixels_per_mm
-    step = np.full(len(tops), np.nan)
-    rows = np.flatnonzero(np.isfinite(found.radii))
-    if len(rows):
-        near = found.radii[rows, None] + np.linspace(-0.8, 0.8, 9)[None, :] * pixels_per_mm
-        rise, _, _ = ray_rises(config.rims, image, flags, found.centres[rows], near)
-        step[rows] = np.median(rise.max(axis=2), axis=1)
-    _SEEN["top_step"] = step
-    return found
 
 
 def _coin_row(position: int, index: int, fit: Any, camera: Any) -> dict[str, Any]:
@@ -73,8 +56,7 @@ def _coin_row(position: int, index: int, fit: Any, camera: Any) -> dict[str, Any
     return {
         "centre": [float(centre[0]), float(centre[1])],
         "top_centre": [float(value) for value in candidates.tops_mm[index]],
-        "top_shift": [float(value) for value in _SEEN["top_shift"][index]],
-        "top_step": float(_SEEN["top_step"][index]),
+        "inner_centre": [float(value) for value in candidates.inner_centres_mm[index]],
         "diameter": float(candidates.diameters_mm[index]),
         "inner": float(candidates.inner_mm[index]),
         "expected": expected,
@@ -160,7 +142,6 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, help="write every square's row as JSON lines")
     args = parser.parse_args()
     read_module._coins_and_frame = _capture
-    candidates_module._top_circles = _capture_tops
     config = VisionConfig()
     profile = VisionProfile.default().only_kinds("PNDQ")
     every: list[dict[str, Any]] = []
