@@ -113,6 +113,10 @@ class Tally:
             f"  wrong at confidence >= {SURE}: {self.sure_wrong} ({self.sure_wrong / squares:.3%}"
             f" of squares); sure readings right: {sure_right:.3%} of {self.sure}; frames "
             f"with no sure error: {self.frames_not_misled / frames:.1%}",
+            # Every right square read below 0.5 is one the referee asks about.
+            f"  right squares read at >= {SURE}: {self.sure - self.sure_wrong} of "
+            f"{self.squares - self.wrong} "
+            f"({(self.sure - self.sure_wrong) / max(self.squares - self.wrong, 1):.1%})",
             "  by case (wrong / sure wrong / squares): " + ", ".join(
                 f"{case} {self.case_wrong[case]}/{self.case_sure_wrong[case]}/{count}"
                 for case, count in sorted(self.cases.items())),

@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, eq=False)
 class Candidates:
     """Outlines measured at every seed, in mat terms: base and top face centres (K, 2) mm,
-    diameters (K,), the top circle's diameter (K,; NaN where none, see :mod:`vision.tops`),
+    diameters (K,), the top circle's diameter (K,; NaN where none, see :mod:`vision.tops`)
+    and centre (K, 2; the top face's centre where none),
     face colours and edge colours (K, 2, see :func:`vision.faces.edge_colours`)
     mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
     pawn hides (K,), whether a pawn stands on the face (K,), the share of the face the camera
@@ -69,6 +70,7 @@ class Candidates:
     region: NDArray[np.intp]
     seed_region: NDArray[np.intp]
     sized: NDArray[np.bool_]
+    inner_centres_mm: FloatArray
 
 
 def _second_look(
@@ -241,7 +243,7 @@ def _measure_seeds(
     return Candidates(centres_mm, to_mm(view, tops), 2 * outlines.radii_px / ppm,
                        2 * inner.radii / ppm, faces.colours, edges, agreement, hidden,
                        faces.on_pawn > 0.5, faces.clipped, outlines.contrast, strength, region,
-                       seed_region, np.ones(len(seeds), bool))
+                       seed_region, np.ones(len(seeds), bool), to_mm(view, inner.centres))
 
 
 def _flags(clipped: Image, pawns: Image) -> Image:
@@ -413,5 +415,6 @@ def loose_candidates(config: ReadConfig, view: TopView, image: Image, pawns: Ima
         hidden=np.concatenate([coins.covered for _, coins in parts] or [np.zeros(0)]),
         under_pawn=faces.on_pawn > 0.5, clipped=faces.clipped, contrast=np.ones(count),
         strength=np.ones(count), region=region, seed_region=region.copy(),
-        sized=np.concatenate([coins.measured for _, coins in parts] or [np.zeros(0, bool)]))
+        sized=np.concatenate([coins.measured for _, coins in parts] or [np.zeros(0, bool)]),
+        inner_centres_mm=centres_mm)
     return candidates, doubts

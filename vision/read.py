@@ -52,7 +52,7 @@ from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
-from vision.size_doubt import plausible_kinds, stack_doubts
+from vision.size_doubt import plausible_kinds, smaller_top_odds, stack_doubts
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -188,6 +188,23 @@ def _partial_evidence(
     return np.asarray(partial, bool)
 
 
+def _smaller_top_odds(
+    config: ReadConfig, candidates: Candidates, chosen: NDArray[np.intp], frame: FrameFit,
+    kinds: list[str], sure: FloatArray, priors: tuple[KindPrior, ...],
+    open_kinds: list[frozenset[str]], camera: CameraOverMat,
+) -> FloatArray:
+    """Per chosen coin: the odds that its top circle is a smaller top coin's edge, not its
+    own rim (:func:`vision.size_doubt.smaller_top_odds`), from where the circle lies across
+    and how far its centre lies along the lean beyond a lone coin's top face."""
+    direction, lean = camera.lean(candidates.centres_mm[chosen])
+    shift = candidates.inner_centres_mm[chosen] - candidates.tops_mm[chosen]
+    rise = (shift * direction).sum(axis=1)
+    return smaller_top_odds(config.size_doubt, kinds, candidates.inner_mm[chosen], sure,
+                            {prior.kind: prior.diameter_mm for prior in priors},
+                            frame.offset_mm, rise, lean, config.rims.coin_thickness_mm,
+                            open_kinds)
+
+
 def read_view(
     config: ReadConfig, view: TopView, geometry: MatGeometry, profile: VisionProfile,
     camera: CameraOverMat | None = None, source: tuple[Image, BoardLocation] | None = None,
@@ -247,6 +264,9 @@ def read_view(
                             frame.offset_mm, open_kinds)
     confidence = np.where(partial, np.minimum(confidence, config.coins.hidden_confidence),
                           confidence)
+    confidence = confidence * (1.0 - _smaller_top_odds(config, candidates, chosen, frame, kinds,
+                                                       np.where(partial, 0.0, confidence),
+                                                       priors, open_kinds, camera))
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}
     for position, index in enumerate(chosen):
         fit = CoinFit(

@@ -10,10 +10,19 @@ its kind would have in this frame, and where a smaller kind's top coin would sho
 circle, the outline's size names the kind of a coin that may not be there: the reading is a
 doubt, whatever the outline's fit. The rim's offset and spread are this frame's own, from the
 coins read surely.
+
+Between the two lies a range where the top circle fits both a coin's own rim and a smaller top
+coin's edge: a nickel's edge on a quarter lies about where a lone quarter's rim does, a dime's
+on a nickel where a nickel's rim does. There the reading is only as sure as the odds that the
+circle is the rim (:func:`smaller_top_odds`): how well each explains where the circle lies
+across, and how far its centre lies along the lean (a top coin lies a coin's thickness higher
+than a lone coin's rim, so under a tilted camera its circle is swept that much further),
+weighed by how often a smaller coin lies on a larger one.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -37,6 +46,14 @@ class SizeDoubtConfig:
     rim_spreads: float = 2.5
     edge_spreads: float = 1.5
     other_metal: float = 0.05
+    #: How often a top circle is a smaller top coin's rather than the coin's own rim, before
+    #: the circle is measured (:func:`smaller_top_odds`).
+    smaller_top_share: float = 0.1
+    #: How far a top circle's centre strays along the lean from where its height puts it (mm).
+    rise_spread_mm: float = 0.2
+    #: How far a kind's rim may lie from the frame's common rim where too few sure coins of
+    #: that kind measure its own (a quarter's rim is wider than a dime's; mm).
+    kind_rim_spread_mm: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -52,6 +69,13 @@ class FrameRims:
     def offset(self, kind: str) -> float:
         """The rim's offset from ``kind``'s size in this frame."""
         return self.offsets_mm.get(kind, self.common_mm)
+
+    def spread(self, kind: str, unknown_mm: float) -> float:
+        """How far ``kind``'s rim may stray about :meth:`offset`: the frame's spread, widened
+        by ``unknown_mm`` where the kind's own offset was not measured."""
+        if kind in self.offsets_mm:
+            return self.spread_mm
+        return math.hypot(self.spread_mm, unknown_mm)
 
 
 def frame_rims(config: SizeDoubtConfig, kinds: Sequence[str], inner_mm: FloatArray,
@@ -103,6 +127,65 @@ def stack_doubts(
                 doubts[index] = True
                 break
     return doubts
+
+
+def smaller_top_odds(
+    config: SizeDoubtConfig, kinds: Sequence[str], inner_mm: FloatArray, confidence: FloatArray,
+    sizes: Mapping[str, float], outline_offset_mm: float, rise_mm: FloatArray,
+    lean: FloatArray, thickness_mm: float, plausible: Sequence[frozenset[str]] | None = None,
+) -> FloatArray:
+    """Per coin: the probability that its top circle is a smaller top coin's edge rather than
+    its own raised rim (see the module's docstring; 0 where no circle was found or the frame
+    has too few sure coins). ``rise_mm`` is how far each circle's centre lies along the lean
+    beyond where a lone coin's rim would (mm), ``lean`` how far a raised thing leans per mm
+    of height there, ``thickness_mm`` a coin's thickness; the rest as in
+    :func:`stack_doubts`. The circle is the rim about the frame's rim offset, within its
+    spread, or a top coin's edge anywhere from that coin's rim to its outline."""
+    odds = np.zeros(len(kinds))
+    rims = frame_rims(config, kinds, inner_mm, confidence, sizes)
+    if rims is None:
+        return odds
+    inner = np.asarray(inner_mm, np.float64)
+    share, unknown = config.smaller_top_share, config.kind_rim_spread_mm
+    for index in np.flatnonzero(np.isfinite(inner)).tolist():
+        own = sizes[kinds[index]]
+        rise = float(rise_mm[index]) / config.rise_spread_mm
+        spread = rims.spread(kinds[index], unknown)
+        # Both densities are scaled alike (times sqrt(2 pi) spread), so their ratio holds.
+        single = (_normal((inner[index] - own - rims.offset(kinds[index])) / spread)
+                  * _heavy(rise) / spread)
+        stacked = 0.0
+        for kind, size in sizes.items():
+            if size >= own or (plausible is not None and kind not in plausible[index]):
+                continue
+            low = size + rims.offset(kind)
+            high = size + max(outline_offset_mm, rims.offset(kind))
+            within = _blurred_span(inner[index], low, high, rims.spread(kind, unknown)
+                                   ) / rims.spread(kind, unknown)
+            higher = _heavy(rise - float(lean[index]) * thickness_mm / config.rise_spread_mm)
+            stacked = max(stacked, within * higher)
+        odds[index] = share * stacked / (share * stacked + (1 - share) * single + 1e-300)
+    return odds
+
+
+def _normal(standardised: float) -> float:
+    """The normal density at a standardised distance, times sqrt(2 pi)."""
+    return math.exp(-0.5 * standardised**2)
+
+
+def _heavy(standardised: float) -> float:
+    """A Student-t (3 degrees of freedom) density at a standardised distance, up to a
+    constant: a circle's centre now and then strays far (a glint, a pawn's shadow)."""
+    return (1.0 + standardised**2 / 3.0) ** -2
+
+
+def _blurred_span(value: float, low: float, high: float, spread: float) -> float:
+    """The density at ``value`` of a point anywhere from ``low`` to ``high`` measured within
+    ``spread``, times sqrt(2 pi) ``spread`` (as :func:`_normal`)."""
+    width = max(high - low, 1e-6)
+    inside = 0.5 * (math.erf((value - low) / (spread * math.sqrt(2)))
+                    - math.erf((value - high) / (spread * math.sqrt(2))))
+    return inside * math.sqrt(2 * math.pi) * spread / width
 
 
 def plausible_kinds(kinds: Sequence[str], probabilities: FloatArray, metals: Mapping[str, str],
