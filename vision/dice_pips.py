@@ -41,8 +41,9 @@ _LAYOUT_SETS: dict[frozenset[tuple[int, int]], int] = {pips: value for value, pi
 
 def read_pips(config: DiceConfig, image: Image, body: FloatArray,
                rect: tuple[tuple[float, float], tuple[float, float], float]
-               ) -> tuple[int | None, float]:
-    """(value or None, confidence) of a flat face, from its pips found as they are.
+               ) -> tuple[int | None, float, str]:
+    """(value or None, confidence, why None: "" when read) of a flat face, from its pips
+    found as they are.
 
     The contrast with the face's own colour is smoothed a little, and its local maxima on
     the face (away from its edges) are the candidate pips, strongest first. The value is the
@@ -59,14 +60,14 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     bottom = min(image.shape[0], int(cy) + reach + 1)
     local = image[top:bottom, left:right].astype(np.float32)
     if local.size == 0:
-        return None, 0.0
+        return None, 0.0, "face outside the tray"
     middle = np.array([cx - left, cy - top])
     inside = np.zeros(local.shape[:2], np.uint8)
     box = cv2.boxPoints(((float(middle[0]), float(middle[1])),
                          (w * config.face_inset, h * config.face_inset), angle))
     cv2.fillConvexPoly(inside, np.round(box).astype(np.int32), 1)
     if not inside.any():
-        return None, 0.0
+        return None, 0.0, "face empty"
     # The face's own colour, from its middle at full detail: the coarse outline's median may
     # take in felt or a side face, and then the face itself would stand out.
     body = np.median(local[inside > 0][::2], axis=0)
@@ -76,7 +77,7 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     peaks = cv2.dilate(contrast, np.ones((size, size), np.uint8))
     rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
     if len(rows) == 0:
-        return None, 0.0
+        return None, 0.0, "pips: none"
     heights = contrast[rows, columns]
     order = np.argsort(-heights)
     turn = math.radians(angle)
@@ -97,7 +98,7 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     plain = float(np.partition(values, len(values) // 4)[len(values) // 4])
     strongest = spots[0][0]
     if strongest < config.least_contrast:
-        return None, 0.0
+        return None, 0.0, "pips: faint"
     best: tuple[float, int | None] = (-1.0, None)
     for count in range(1, min(6, len(spots)) + 1):
         weakest = spots[count - 1][0]
@@ -109,10 +110,13 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
         if _layout_of(config, points, middle, edge, u, v) == count:
             best = (share, count)
     share, value = best
-    if value is None or share < config.least_margin:
-        return None, float(np.clip(share, 0.0, 1.0)) * 0.5
-    if not _pips_true_to_layout(config, contrast, inside, spots[:value], plain, edge, u, v):
-        return None, 0.4
+    if value is None:
+        return None, 0.0, "pips: no layout"
+    if share < config.least_margin:
+        return None, float(np.clip(share, 0.0, 1.0)) * 0.5, "pips: count doubtful"
+    untrue = _untrue_to_layout(config, contrast, inside, spots[:value], plain, edge, u, v)
+    if untrue:
+        return None, 0.4, untrue
     span = config.sure_margin - config.least_margin
     confidence = 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
     # A face's pips are all alike: one much fainter than the strongest may be something else
@@ -120,13 +124,14 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     evenness = spots[value - 1][0] / max(strongest, 1e-9)
     if evenness < config.even_pips:
         confidence = min(confidence, config.uneven_confidence)
-    return value, confidence
+    return value, confidence, ""
 
 
-def _pips_true_to_layout(config: DiceConfig, contrast: FloatArray, inside: Image,
-                         spots: list[tuple[float, FloatArray]], plain: float, edge: float,
-                         u: FloatArray, v: FloatArray) -> bool:
-    """Whether the pips read make their layout as a real face would: each spot no wider than
+def _untrue_to_layout(config: DiceConfig, contrast: FloatArray, inside: Image,
+                      spots: list[tuple[float, FloatArray]], plain: float, edge: float,
+                      u: FloatArray, v: FloatArray) -> str:
+    """Why the pips read do not make their layout as a real face would ("" when they do):
+    each spot no wider than
     a pip can be (``widest_pip`` of the edge: several pips blurred into one spot, or a pip
     and a fleck, are wider), and no grid point the layout leaves empty standing out like a pip
     (``empty_share`` of the weakest pip's contrast: a pip missed, a 4 read as 1)."""
@@ -134,9 +139,9 @@ def _pips_true_to_layout(config: DiceConfig, contrast: FloatArray, inside: Image
     weakest = spots[-1][0]
     for height, point in spots:
         if _spot_width(contrast, inside, point, height, plain, edge, points) > config.widest_pip:
-            return False
+            return "pips: a spot too wide"
     empty = _empty_points(contrast, points, len(spots), edge, u, v, plain, weakest)
-    return empty < config.empty_share
+    return "" if empty < config.empty_share else "pips: an empty grid point stands out"
 
 
 def _empty_points(contrast: FloatArray, points: FloatArray, value: int, edge: float,
