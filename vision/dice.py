@@ -60,10 +60,10 @@ from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
-from vision.dice_pips import read_pips
+from vision.dice_pips import median_colour, read_pips
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
-from vision.rectify import TopView, rectify_window
+from vision.rectify import TopView, window_warper
 
 
 @dataclass(frozen=True)
@@ -191,10 +191,22 @@ def explain_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocat
     """:func:`read_tray_in_frame`, each die with why it was read as None ("" when read)."""
     if config.focal_px is not None:
         camera = camera_pose(location.homography, location.image_size, config.focal_px)
-    view = rectify_window(image, location, bounds_mm, config.pixels_per_mm,
-                          interpolation=cv2.INTER_LINEAR)
-    height, width = view.image.shape[:2]
-    return explain_tray(config, view, (0, 0, width, height), camera)
+    left, top, right, bottom = bounds_mm
+    scale = config.pixels_per_mm
+    factor = max(1, round(scale / config.segment_pixels_per_mm))
+    # The whole tray at the outlines' detail; only the dice's windows at the pips'.
+    warp = window_warper(image, location, bounds_mm, scale)
+    size = (max(1, round((right - left) * scale)), max(1, round((bottom - top) * scale)))
+    coarse = warp((0, 0, size[0], size[1]), factor)
+
+    def window(box: tuple[int, int, int, int]) -> Image:
+        return warp(box, 1)
+
+    middle = ((left + right) / 2, (top + bottom) / 2)
+    direction, length = camera.lean(np.array([middle]))
+    lean = (float(direction[0, 0] * length[0]), float(direction[0, 1] * length[0]))
+    return explain_dice(config, coarse, scale / factor, lean, (left, top), camera,
+                        FineSource(window, scale, size))
 
 
 def read_dice(
@@ -211,28 +223,51 @@ def read_dice(
                                                 origin_mm, camera))
 
 
+@dataclass(frozen=True)
+class FineSource:
+    """Where pips are read: the tray at ``pixels_per_mm`` (``size`` pixels wide and high),
+    of which ``window`` gives the part (x0, y0, x1, y1) asked for. Warping only the dice's
+    windows from the frame at the pips' detail, not the whole tray, spares most of the
+    warp."""
+
+    window: Callable[[tuple[int, int, int, int]], Image]
+    pixels_per_mm: float
+    size: tuple[int, int]
+
+
+def _crop_source(image: Image, pixels_per_mm: float) -> FineSource:
+    """A :class:`FineSource` that crops ``image`` itself."""
+    def window(box: tuple[int, int, int, int]) -> Image:
+        return image[box[1]:box[3], box[0]:box[2]]
+    return FineSource(window, pixels_per_mm, (image.shape[1], image.shape[0]))
+
+
 def explain_dice(
     config: DiceConfig, tray_image: Image, pixels_per_mm: float,
     lean: tuple[float, float] = (0.0, 0.0), origin_mm: tuple[float, float] = (0.0, 0.0),
-    camera: CameraOverMat | None = None,
+    camera: CameraOverMat | None = None, fine: FineSource | None = None,
 ) -> tuple[tuple[DieReading, str], ...]:
     """:func:`read_dice`, each die with why it was read as None ("" when read): the test that
-    refused it (no top face, leaning, top no square, pips faint, fitting no layout, ...)."""
+    refused it (no top face, leaning, top no square, pips faint, fitting no layout, ...).
+    Given ``fine``, the pips are read there and ``tray_image`` serves for bodies and top
+    faces only."""
     if tray_image.ndim != 3 or tray_image.shape[2] != 3 or tray_image.size == 0:
         return ()
     # Bodies and top faces are found at about ``segment_pixels_per_mm`` (enough for a die's
-    # outline, and cheap), pips at the image's own scale.
+    # outline, and cheap), pips at the fine source's scale.
+    if fine is None:
+        fine = _crop_source(tray_image, pixels_per_mm)
     height, width = tray_image.shape[:2]
     factor = max(1, round(pixels_per_mm / config.segment_pixels_per_mm))
     coarse = tray_image
     if factor > 1:
         coarse = cv2.resize(tray_image, (max(1, width // factor), max(1, height // factor)),
                             interpolation=cv2.INTER_AREA)
-    scale_x = coarse.shape[1] / width
-    scale_y = coarse.shape[0] / height
-    ppm = pixels_per_mm * math.sqrt(scale_x * scale_y)
+    scale_x = coarse.shape[1] / fine.size[0]
+    scale_y = coarse.shape[0] / fine.size[1]
+    ppm = fine.pixels_per_mm * math.sqrt(scale_x * scale_y)
     smooth = cv2.GaussianBlur(coarse, (0, 0), 0.7)
-    felt = np.median(smooth[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32)
+    felt = median_colour(smooth[::3, ::3].reshape(-1, 3))
     bodies = _bodies(config, smooth, felt, ppm)
     if camera is None:
         def lean_at(point: FloatArray) -> FloatArray:
@@ -250,9 +285,9 @@ def explain_dice(
         (x, y), (w, h), angle = face.rect
         rect = (((x + 0.5) / scale_x - 0.5, (y + 0.5) / scale_y - 0.5),
                 (w / scale_x, h / scale_y), angle)
-        value, confidence, colour, why = _read_face(config, smooth, tray_image, felt, face, rect)
-        centre = (origin_mm[0] + (rect[0][0] + 0.5) / pixels_per_mm,
-                  origin_mm[1] + (rect[0][1] + 0.5) / pixels_per_mm)
+        value, confidence, colour, why = _read_face(config, smooth, fine, felt, face, rect)
+        centre = (origin_mm[0] + (rect[0][0] + 0.5) / fine.pixels_per_mm,
+                  origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
         readings.append((DieReading(value, confidence, colour, centre), why))
     return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1], item[0].centre_mm[0])))
 
@@ -512,22 +547,30 @@ def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float,
 # -- pips and colour -----------------------------------------------------------------------------
 
 
-def _read_face(config: DiceConfig, image: Image, fine: Image, felt: FloatArray, face: _Face,
-               rect: tuple[tuple[float, float], tuple[float, float], float]
+def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatArray,
+               face: _Face, rect: tuple[tuple[float, float], tuple[float, float], float]
                ) -> tuple[int | None, float, str, str]:
     """(value or None, confidence, colour name, why None) of one face, found in ``image``; its
-    pips are read in ``fine``, where the face's rectangle is ``rect``."""
+    pips are read in a window of ``fine``, where the face's rectangle is ``rect``."""
     height, width = face.mask.shape
     crop = image[face.offset[1]:face.offset[1] + height, face.offset[0]:face.offset[0] + width]
     inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     pixels = crop[inner > 0] if inner.any() else crop[face.mask > 0]
     if len(pixels) == 0:
         return None, 0.0, "unknown", "no top face"
-    body = np.median(pixels[::2].astype(np.float32), axis=0)
+    body = median_colour(pixels[::2].astype(np.float32))
     colour = colour_name(body, felt)
     if not face.flat:
         return None, 0.9, colour, face.why or "not flat"
-    value, confidence, why = read_pips(config, fine, body, rect)
+    (cx, cy), (w, h), angle = rect
+    reach = int(0.75 * (w + h) / 2) + 2
+    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    x1, y1 = min(fine.size[0], int(cx) + reach + 1), min(fine.size[1], int(cy) + reach + 1)
+    if x0 >= x1 or y0 >= y1:
+        return None, 0.0, colour, "face outside the tray"
+    window = fine.window((x0, y0, x1, y1))
+    value, confidence, why = read_pips(config, window, body,
+                                       ((cx - x0, cy - y0), (w, h), angle))
     return value, confidence, colour, why
 
 
