@@ -38,6 +38,14 @@ LAYOUTS: tuple[tuple[int, frozenset[tuple[int, int]]], ...] = (
 WIDTH_REACH = 0.25
 _LAYOUT_SETS: dict[frozenset[tuple[int, int]], int] = {pips: value for value, pips in LAYOUTS}
 _SUM_ROW = np.ones((1, 3), np.float32)
+#: How much shorter a 6's columns of three pips can look than its rows: the blur pulls the
+#: end pips' peaks towards the middle one, by up to 0.16 of their spacing just before the
+#: three merge into one spot (discs 0.19 of the edge across and 0.27 apart, blurred by
+#: Gaussians of 0.02-0.12 of the edge, centres found as :func:`_peak_centre` finds them; a
+#: blur along the column, as an oblique camera's in the top view, pulls them alike). The
+#: rows' pips are two spacings apart and hardly pulled; a cocked die's pips are not blurred
+#: together, and its 6 is held to ``most_stretch`` both ways.
+COLUMN_PULL = 0.16
 
 
 def median_colour(pixels: FloatArray) -> FloatArray:
@@ -254,7 +262,9 @@ def _peak_centre(contrast: FloatArray, point: FloatArray, reach: float, height: 
 def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge: float,
                u: FloatArray, v: FloatArray) -> int | None:
     """The value whose layout ``points`` (pips' centres, pixels) make on a face of ``edge``
-    centred at ``middle`` turned along ``u``, ``v``; None when they make none."""
+    centred at ``middle`` turned along ``u``, ``v``; None when they make none. A 6's columns
+    may be as much shorter than its rows as the blur between their pips can pull them
+    (:data:`COLUMN_PULL`), never longer."""
     centre = points.mean(axis=0)
     if np.linalg.norm(centre - middle) > config.off_centre * edge:
         return None
@@ -279,7 +289,17 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     design = np.column_stack([np.ones(len(points)), snapped])
     solution, *_ = np.linalg.lstsq(design, relative, rcond=None)
     axis_u, axis_v = solution[1], solution[2]
-    if value >= 4:
+    if value == 6:
+        # A 6's columns hold three pips each, close enough for the blur to pull the end ones
+        # in: the column may be shorter than the row by that pull, never longer.
+        in_column = 1 if np.all(np.abs(snapped[:, 0]) == 1) else 0
+        column = float(np.linalg.norm(solution[1 + in_column]))
+        row = float(np.linalg.norm(solution[2 - in_column]))
+        if column > row * (1.0 + config.most_stretch) or \
+                column < row * (1.0 - COLUMN_PULL) * (1.0 - config.most_stretch):
+            return None
+        spacing = (column + row) / 2
+    elif value >= 4:
         lengths = sorted((float(np.linalg.norm(axis_u)), float(np.linalg.norm(axis_v))))
         if 1.0 - lengths[0] / max(lengths[1], 1e-9) > config.most_stretch:
             return None
@@ -289,3 +309,4 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     if not config.spacing_range[0] <= spacing / edge <= config.spacing_range[1]:
         return None
     return value
+
