@@ -18,13 +18,19 @@ Families: ``tuning`` (:func:`vision.synth.dice_sets.tuning_tray`, the dice the r
 developed on) and ``heldout`` (:func:`vision.synth.dice_heldout.held_out_tray`, colours,
 sizes, pips, corners, blur and JPEG never used in tuning).
 
+With ``--against DIR`` (another checkout, e.g. /work/main), the same frames are also read by
+that checkout's reader, each frame by both in turn, and the ratio of their processor times is
+printed: a ratio measured in one run holds on a machine busy with other work, which inflates
+both alike.
+
     .venv/bin/python bench/bench_dice.py [--frames 1000] [--cocked-frames 250]
-        [--families tuning,heldout] [--camera calibrated|assumed|middle]
+        [--families tuning,heldout] [--camera calibrated|assumed|middle] [--against DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
 import time
@@ -65,6 +71,44 @@ MATCH_MM = 8.0
 CAMERAS = ("calibrated", "assumed", "middle")
 
 
+#: A reader of the tray: (dice config's focal length, frame, location, tray bounds, camera
+#: placed with the frame's middle as principal point) -> the dice, as
+#: :func:`vision.dice.read_tray_in_frame` gives them.
+TrayReader = Callable[[float | None, np.ndarray, object, tuple[float, float, float, float],
+                       object], tuple[DieReading, ...]]
+
+
+def reader_of(root: str | None) -> TrayReader:
+    """This checkout's tray reader, or (given ``root``) the one of the checkout at ``root``,
+    imported beside this one: its ``vision`` modules are loaded afresh and set aside again, so
+    each reader keeps its own."""
+    def reader(module: object) -> TrayReader:
+        config_type = module.DiceConfig  # type: ignore[attr-defined]
+        read = module.read_tray_in_frame  # type: ignore[attr-defined]
+
+        def read_tray(focal: float | None, image: np.ndarray, location: object,
+                      bounds: tuple[float, float, float, float], camera: object
+                      ) -> tuple[DieReading, ...]:
+            return tuple(read(config_type(focal_px=focal), image, location, bounds, camera))
+        return read_tray
+    if root is None:
+        return reader(importlib.import_module("vision.dice"))
+    ours = {name: module for name, module in sys.modules.items()
+            if name == "vision" or name.startswith("vision.")}
+    for name in ours:
+        del sys.modules[name]
+    sys.path.insert(0, str(Path(root).resolve()))
+    try:
+        theirs = importlib.import_module("vision.dice")
+    finally:
+        sys.path.pop(0)
+        for name in [name for name in sys.modules
+                     if name == "vision" or name.startswith("vision.")]:
+            del sys.modules[name]
+        sys.modules.update(ours)
+    return reader(theirs)
+
+
 def focal_for(scene: SynthScene, camera: str) -> float | None:
     """The focal length (px) the reader is given for ``scene`` under ``camera``."""
     if camera == "calibrated":
@@ -74,10 +118,12 @@ def focal_for(scene: SynthScene, camera: str) -> float | None:
     return None
 
 
-def read_scene(config: VisionConfig, scene: SynthScene, seed: int, camera: str = "calibrated"
-               ) -> tuple[tuple[DieReading, ...], float, float]:
-    """The tray's dice as read from a rendered frame of ``scene``, and the read's wall-clock
-    and processor ms (the processor's time is what a busy machine does not inflate)."""
+def read_scene(config: VisionConfig, scene: SynthScene, seed: int, camera: str = "calibrated",
+               other: TrayReader | None = None
+               ) -> tuple[tuple[DieReading, ...], float, float, float]:
+    """The tray's dice as read from a rendered frame of ``scene``, the read's wall-clock and
+    processor ms (the processor's time is what a busy machine does not inflate), and the
+    processor ms of the ``other`` reader on the same frame (0 without one)."""
     geometry = scene.geometry
     image = render(scene, seed).image
     location = find_board(config.markers, image, geometry)
@@ -86,12 +132,18 @@ def read_scene(config: VisionConfig, scene: SynthScene, seed: int, camera: str =
     start, processor = time.perf_counter(), time.process_time()
     centred = camera_over_mat(location.homography, location.image_size)
     dice = read_tray_in_frame(dice_config, image, location, tray.shape.bounds(), centred)
-    return (dice, (time.perf_counter() - start) * 1000,
-            (time.process_time() - processor) * 1000)
+    wall, cpu = (time.perf_counter() - start) * 1000, (time.process_time() - processor) * 1000
+    other_cpu = 0.0
+    if other is not None:
+        processor = time.process_time()
+        centred = camera_over_mat(location.homography, location.image_size)
+        other(dice_config.focal_px, image, location, tray.shape.bounds(), centred)
+        other_cpu = (time.process_time() - processor) * 1000
+    return dice, wall, cpu, other_cpu
 
 
 def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig,
-          camera: str = "calibrated") -> None:
+          camera: str = "calibrated", other: TrayReader | None = None) -> None:
     """Read ``frames`` still frames and ``cocked_frames`` frames with cocked dice of ``family``
     and print the figures."""
     make, source = FAMILIES[family]
@@ -100,15 +152,17 @@ def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig,
     counts: Counter[str] = Counter()
     times: list[float] = []
     cpu_times: list[float] = []
+    other_times: list[float] = []
     wrong: list[str] = []
     for index in range(frames + cocked_frames):
         cocked = index >= frames
         seed = index - frames if cocked else index
         scene = make(seed + (100_000 if cocked else 0), cocked)
         truth = scene.truth()["tray"].dice
-        dice, ms, cpu_ms = read_scene(config, scene, seed, camera)
+        dice, ms, cpu_ms, other_ms = read_scene(config, scene, seed, camera, other)
         times.append(ms)
         cpu_times.append(cpu_ms)
+        other_times.append(other_ms)
         used: set[int] = set()
         for die in truth:
             near = [(math.dist(read.centre_mm, die.centre_mm), number)
@@ -156,6 +210,11 @@ def tally(family: str, frames: int, cocked_frames: int, dice_config: DiceConfig,
     print(f"  ms per tray read: median {np.median(times):.2f}, p95 "
           f"{np.percentile(times, 95):.2f} (processor time: median {np.median(cpu_times):.2f}, "
           f"p95 {np.percentile(cpu_times, 95):.2f})")
+    if other is not None:
+        print(f"  the other reader on the same frames: processor time median "
+              f"{np.median(other_times):.2f} ms, total {sum(other_times):.0f} ms; this reader's "
+              f"total {sum(cpu_times):.0f} ms, "
+              f"ratio {sum(cpu_times) / max(1e-9, sum(other_times)):.2f}")
     for line in wrong[:10]:
         print(f"  wrong: {line}")
 
@@ -168,9 +227,12 @@ def main() -> None:
     parser.add_argument("--families", default="tuning,heldout")
     parser.add_argument("--camera", choices=CAMERAS, default="calibrated",
                         help="what the reader is told of the camera (see CAMERAS)")
+    parser.add_argument("--against", default=None,
+                        help="another checkout whose reader is timed on the same frames")
     options = parser.parse_args()
+    other = reader_of(options.against) if options.against else None
     for family in options.families.split(","):
-        tally(family, options.frames, options.cocked_frames, DiceConfig(), options.camera)
+        tally(family, options.frames, options.cocked_frames, DiceConfig(), options.camera, other)
 
 
 if __name__ == "__main__":

@@ -79,6 +79,10 @@ class VisionProfile:
     says the coin looks were measured by ``companion calibrate`` with this camera and these
     coins (sizes as the reader measures them, colours of each metal): reading then starts
     every frame from them instead of from physics alone (see :mod:`vision.read`).
+    ``focal_px`` is the camera's focal length in pixels of the frames it was calibrated with,
+    estimated from the empty mat's homography (:func:`vision.camera_pose.focal_from_homography`;
+    None when the views were too nearly straight down to tell): the dice reader places the
+    camera over the mat with it.
     """
 
     coins: tuple[CoinLook, ...]
@@ -96,6 +100,7 @@ class VisionProfile:
     mat: str | None = None
     square_mm: float | None = None
     calibrated: bool = False
+    focal_px: float | None = None
     version: int = PROFILE_VERSION
 
     @classmethod
@@ -160,6 +165,7 @@ class VisionProfile:
             mat=data.get("mat"),
             square_mm=None if data.get("square_mm") is None else float(data["square_mm"]),
             calibrated=data.get("calibrated", False),
+            focal_px=None if data.get("focal_px") is None else float(data["focal_px"]),
             **numbers,  # type: ignore[arg-type]
         )
         profile.check(source)
@@ -181,6 +187,8 @@ class VisionProfile:
                 raise ProfileError(f"{source} has a non-positive {name}")
         if self.square_mm is not None and self.square_mm <= 0:
             raise ProfileError(f"{source} has a non-positive square_mm")
+        if self.focal_px is not None and self.focal_px <= 0:
+            raise ProfileError(f"{source} has a non-positive focal_px")
         names = [pawn.name for pawn in self.pawns]
         if len(set(names)) != len(names):
             raise ProfileError(f"{source} names a pawn colour twice")

@@ -219,17 +219,19 @@ def table_parts(
         journal=journal,
         header_options={"camera": camera_url, "square_mm": square_mm},
         profile_path=profile_path,
-        vision_config=vision_config_for(camera),
+        vision_config=vision_config_for(camera, profile),
     )
 
 
-def vision_config_for(camera: object) -> VisionConfig:
+def vision_config_for(camera: object, profile: VisionProfile | None = None) -> VisionConfig:
     """The reader's settings for ``camera``: with its focal length where the camera knows it
-    (the synthetic table's does; a real camera's principal point is taken in the frame's
-    middle instead)."""
+    (the synthetic table's does), else as calibration estimated it (``profile.focal_px``);
+    with neither, the principal point is taken in the frame's middle."""
     config = VisionConfig()
     focal = getattr(camera, "focal_px", None)
     if not isinstance(focal, int | float):
+        focal = None if profile is None else profile.focal_px
+    if focal is None:
         return config
     dice = replace(config.read.dice, focal_px=float(focal))
     return replace(config, read=replace(config.read, dice=dice))

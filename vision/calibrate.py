@@ -40,6 +40,7 @@ from vision.calibration_combine import (
     combine_layout,
     listed,
 )
+from vision.camera_pose import focal_from_homography
 from vision.clutter import cluttered_regions, find_clutter, printed_view
 from vision.errors import CalibrationError
 from vision.markers import BoardLocation, find_board
@@ -307,6 +308,25 @@ def learn_background(config: CalibrationConfig, geometry: MatGeometry,
     return empty_background(views)
 
 
+def learn_focal(config: CalibrationConfig, geometry: MatGeometry,
+                empty_frames: Sequence[Image]) -> float | None:
+    """The camera's focal length (px), the median of what each frame of the empty mat's
+    homography tells (:func:`vision.camera_pose.focal_from_homography`); None when none
+    tells it (a camera straight above the mat)."""
+    focals = []
+    for image in empty_frames:
+        location = find_board(config.vision.markers, image, geometry)
+        focal = focal_from_homography(location.homography, location.image_size)
+        if focal is not None:
+            focals.append(focal)
+    return float(np.median(focals)) if focals else None
+
+
+def with_focal(calibration: Calibration, focal_px: float | None) -> Calibration:
+    """``calibration`` whose profile holds the camera's focal length ``focal_px``."""
+    return replace(calibration, profile=replace(calibration.profile, focal_px=focal_px))
+
+
 def measure_layout_frame(
     config: CalibrationConfig, geometry: MatGeometry, background: Image, image: Image,
     layout: CalibrationLayout, base: VisionProfile | None = None, name: str = "frame",
@@ -374,6 +394,7 @@ def learn_profile(
     """Learn a profile from frames of the empty mat and frames of ``layout`` (both steps of
     :func:`learn_background` and :func:`learn_from_layout`)."""
     background = learn_background(config, geometry, empty_frames)
-    return learn_from_layout(config, geometry, background, layout_frames, layout, base)
+    calibration = learn_from_layout(config, geometry, background, layout_frames, layout, base)
+    return with_focal(calibration, learn_focal(config, geometry, empty_frames))
 
 

@@ -66,6 +66,9 @@ class Calibration:
         """Lines for the user: the frames used, each coin's measured size against its true
         size, each pawn, and which frames an object was left out of."""
         lines = [f"from {counted(len(self.frames), 'layout frame')}: {', '.join(self.frames)}"]
+        if self.profile.focal_px is not None:
+            lines.append(f"camera focal length about {self.profile.focal_px:.0f} px (from the "
+                         "empty mat's perspective, principal point taken in the frame's middle)")
         for coin in self.coins:
             true = COIN_KINDS[coin.kind][1]
             colour = ("washed out by glare" if coin.colour is None

@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from vision.arrays import FloatArray
-from vision.parallax import CameraOverMat, camera_over_mat
+from vision.parallax import CameraOverMat, camera_over_mat, solve_focal_px
 
 #: A camera tilted this much (degrees) from straight down shows enough perspective for its
 #: principal point to be solved; less, and it is drawn towards the frame's middle.
@@ -131,3 +131,27 @@ def camera_pose(homography: FloatArray, image_size: tuple[int, int],
     blended = (middle[0] + weight * (point[0] - middle[0]),
                middle[1] + weight * (point[1] - middle[1]))
     return decompose(homography, focal_px, blended)
+
+
+#: Below this tilt (degrees) one view of the mat shows too little perspective for its
+#: homography to tell the focal length (marker noise then decides it).
+LEAST_TILT_FOR_FOCAL_DEG = 8.0
+
+
+def focal_from_homography(homography: FloatArray, image_size: tuple[int, int]) -> float | None:
+    """The camera's focal length (px) from one view of the planar mat, as calibration can
+    learn it: with square pixels and the principal point taken in the frame's middle, the
+    homography's two rotation columns being orthonormal give it (see
+    :func:`vision.parallax.solve_focal_px`). None when the view is too nearly straight down
+    (under :data:`LEAST_TILT_FOR_FOCAL_DEG`) or no focal length fits. A camera whose principal
+    point lies far from the frame's middle gets a focal length off by as much."""
+    width, height = image_size
+    shift = np.array([[1.0, 0.0, -width / 2], [0.0, 1.0, -height / 2], [0.0, 0.0, 1.0]])
+    focal = solve_focal_px(shift @ np.asarray(homography, np.float64), width)
+    if focal is None:
+        return None
+    middle = (width / 2, height / 2)
+    camera = decompose(homography, focal, middle)
+    if camera.tilt_deg(middle_of_view(homography, middle)) < LEAST_TILT_FOR_FOCAL_DEG:
+        return None
+    return focal

@@ -60,10 +60,10 @@ from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
-from vision.dice_pips import read_pips
+from vision.dice_pips import median_colour, read_pips
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
-from vision.rectify import TopView, rectify_window
+from vision.rectify import TopView, window_warper
 
 
 @dataclass(frozen=True)
@@ -153,18 +153,25 @@ class _Face:
     offset: tuple[int, int]
     rect: tuple[tuple[float, float], tuple[float, float], float]
     flat: bool
+    why: str = ""
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
               camera: CameraOverMat) -> tuple[DieReading, ...]:
     """The dice in the window ``box`` (pixels x0, y0, x1, y1) of a top view seen by ``camera``."""
+    return tuple(die for die, _ in explain_tray(config, view, box, camera))
+
+
+def explain_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
+                 camera: CameraOverMat) -> tuple[tuple[DieReading, str], ...]:
+    """:func:`read_tray`, each die with why it was read as None ("" when read)."""
     x0, y0, x1, y1 = box
     scale = view.pixels_per_mm
     middle = view.to_mm((x0 + x1) / 2, (y0 + y1) / 2)
     direction, size = camera.lean(np.array([middle]))
     lean = (float(direction[0, 0] * size[0]), float(direction[0, 1] * size[0]))
     origin = (view.origin_mm[0] + x0 / scale, view.origin_mm[1] + y0 / scale)
-    return read_dice(config, view.image[y0:y1, x0:x1], scale, lean, origin, camera)
+    return explain_dice(config, view.image[y0:y1, x0:x1], scale, lean, origin, camera)
 
 
 def read_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocation,
@@ -174,12 +181,32 @@ def read_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocation
     frame, warped from the frame itself at ``config.pixels_per_mm`` (the mat's top view is
     too coarse for pips, and resampling it again would blur them twice). Given
     ``config.focal_px``, the camera is found again from ``location`` with it."""
+    return tuple(die for die, _ in explain_tray_in_frame(config, image, location, bounds_mm,
+                                                         camera))
+
+
+def explain_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocation,
+                          bounds_mm: tuple[float, float, float, float],
+                          camera: CameraOverMat) -> tuple[tuple[DieReading, str], ...]:
+    """:func:`read_tray_in_frame`, each die with why it was read as None ("" when read)."""
     if config.focal_px is not None:
         camera = camera_pose(location.homography, location.image_size, config.focal_px)
-    view = rectify_window(image, location, bounds_mm, config.pixels_per_mm,
-                          interpolation=cv2.INTER_LINEAR)
-    height, width = view.image.shape[:2]
-    return read_tray(config, view, (0, 0, width, height), camera)
+    left, top, right, bottom = bounds_mm
+    scale = config.pixels_per_mm
+    factor = max(1, round(scale / config.segment_pixels_per_mm))
+    # The whole tray at the outlines' detail; only the dice's windows at the pips'.
+    warp = window_warper(image, location, bounds_mm, scale)
+    size = (max(1, round((right - left) * scale)), max(1, round((bottom - top) * scale)))
+    coarse = warp((0, 0, size[0], size[1]), factor)
+
+    def window(box: tuple[int, int, int, int]) -> Image:
+        return warp(box, 1)
+
+    middle = ((left + right) / 2, (top + bottom) / 2)
+    direction, length = camera.lean(np.array([middle]))
+    lean = (float(direction[0, 0] * length[0]), float(direction[0, 1] * length[0]))
+    return explain_dice(config, coarse, scale / factor, lean, (left, top), camera,
+                        FineSource(window, scale, size))
 
 
 def read_dice(
@@ -192,21 +219,55 @@ def read_dice(
     away from the camera's foot: :meth:`vision.parallax.CameraOverMat.lean`); ``origin_mm``
     is the mat point of the crop's top-left pixel corner, for the dice's centres. Given the
     ``camera``, the lean is taken at each die instead (it changes across a tray)."""
+    return tuple(die for die, _ in explain_dice(config, tray_image, pixels_per_mm, lean,
+                                                origin_mm, camera))
+
+
+@dataclass(frozen=True)
+class FineSource:
+    """Where pips are read: the tray at ``pixels_per_mm`` (``size`` pixels wide and high),
+    of which ``window`` gives the part (x0, y0, x1, y1) asked for. Warping only the dice's
+    windows from the frame at the pips' detail, not the whole tray, spares most of the
+    warp."""
+
+    window: Callable[[tuple[int, int, int, int]], Image]
+    pixels_per_mm: float
+    size: tuple[int, int]
+
+
+def _crop_source(image: Image, pixels_per_mm: float) -> FineSource:
+    """A :class:`FineSource` that crops ``image`` itself."""
+    def window(box: tuple[int, int, int, int]) -> Image:
+        return image[box[1]:box[3], box[0]:box[2]]
+    return FineSource(window, pixels_per_mm, (image.shape[1], image.shape[0]))
+
+
+def explain_dice(
+    config: DiceConfig, tray_image: Image, pixels_per_mm: float,
+    lean: tuple[float, float] = (0.0, 0.0), origin_mm: tuple[float, float] = (0.0, 0.0),
+    camera: CameraOverMat | None = None, fine: FineSource | None = None,
+) -> tuple[tuple[DieReading, str], ...]:
+    """:func:`read_dice`, each die with why it was read as None ("" when read): the test that
+    refused it (no top face, leaning, top no square, pips faint, fitting no layout, ...).
+    Given ``fine``, the pips are read there and ``tray_image`` serves for bodies and top
+    faces only."""
     if tray_image.ndim != 3 or tray_image.shape[2] != 3 or tray_image.size == 0:
         return ()
     # Bodies and top faces are found at about ``segment_pixels_per_mm`` (enough for a die's
-    # outline, and cheap), pips at the image's own scale.
+    # outline, and cheap), pips at the fine source's scale.
+    if fine is None:
+        fine = _crop_source(tray_image, pixels_per_mm)
     height, width = tray_image.shape[:2]
     factor = max(1, round(pixels_per_mm / config.segment_pixels_per_mm))
     coarse = tray_image
     if factor > 1:
         coarse = cv2.resize(tray_image, (max(1, width // factor), max(1, height // factor)),
                             interpolation=cv2.INTER_AREA)
-    scale_x = coarse.shape[1] / width
-    scale_y = coarse.shape[0] / height
-    ppm = pixels_per_mm * math.sqrt(scale_x * scale_y)
+    scale_x = coarse.shape[1] / fine.size[0]
+    scale_y = coarse.shape[0] / fine.size[1]
+    ppm = fine.pixels_per_mm * math.sqrt(scale_x * scale_y)
     smooth = cv2.GaussianBlur(coarse, (0, 0), 0.7)
-    felt = np.median(smooth[::3, ::3].reshape(-1, 3), axis=0).astype(np.float32)
+    felt = median_colour(smooth[::3, ::3].reshape(-1, 3))
     bodies = _bodies(config, smooth, felt, ppm)
     if camera is None:
         def lean_at(point: FloatArray) -> FloatArray:
@@ -224,11 +285,11 @@ def read_dice(
         (x, y), (w, h), angle = face.rect
         rect = (((x + 0.5) / scale_x - 0.5, (y + 0.5) / scale_y - 0.5),
                 (w / scale_x, h / scale_y), angle)
-        reading = _read_face(config, smooth, tray_image, felt, face, rect)
-        centre = (origin_mm[0] + (rect[0][0] + 0.5) / pixels_per_mm,
-                  origin_mm[1] + (rect[0][1] + 0.5) / pixels_per_mm)
-        readings.append(DieReading(reading[0], reading[1], reading[2], centre))
-    return tuple(sorted(readings, key=lambda die: (die.centre_mm[1], die.centre_mm[0])))
+        value, confidence, colour, why = _read_face(config, smooth, fine, felt, face, rect)
+        centre = (origin_mm[0] + (rect[0][0] + 0.5) / fine.pixels_per_mm,
+                  origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
+        readings.append((DieReading(value, confidence, colour, centre), why))
+    return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1], item[0].centre_mm[0])))
 
 
 # -- bodies and top faces ------------------------------------------------------------------------
@@ -335,7 +396,7 @@ def _top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], 
                 top = _erode_beside(patch, (x0, y0), bodies, lean * side)
                 face = _face(config, top, (x0, y0), ppm, upright)
         if face.flat and _outside_sweep(patch, face, (x0, y0), lean) > config.most_outside:
-            face = _Face(face.mask, face.offset, face.rect, False)
+            face = _Face(face.mask, face.offset, face.rect, False, "body outside its sweep")
         if not face.flat:
             # Perhaps two dice face to face rather than one die (cocked, or too large).
             retry.append((patch, (x0, y0), face))
@@ -460,7 +521,7 @@ def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float,
     """The largest piece of ``top`` as a face, with whether it is a flat die's square top."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
     if count <= 1:
-        return _Face(top, offset, ((0.0, 0.0), (0.0, 0.0), 0.0), False)
+        return _Face(top, offset, ((0.0, 0.0), (0.0, 0.0), 0.0), False, "no top face")
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     piece = (labels == best).astype(np.uint8)
     contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -470,32 +531,47 @@ def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float,
     long, short = max(width, height), min(width, height)
     fill = float(piece.sum()) / max(1.0, width * height)
     low, high = (edge * ppm for edge in config.edge_mm)
-    flat = upright and (long - short <= config.square_tolerance * long and fill >= config.least_fill
-            and 0.9 * low <= math.sqrt(width * height) <= 1.2 * high)
+    why = ""
+    if not upright:
+        why = "sweep leaning"
+    elif long - short > config.square_tolerance * long:
+        why = "top no square"
+    elif fill < config.least_fill:
+        why = "top unfilled"
+    elif not 0.9 * low <= math.sqrt(width * height) <= 1.2 * high:
+        why = "top size"
     rect = ((x + offset[0], y + offset[1]), (width, height), angle)
-    return _Face(piece, offset, rect, flat)
+    return _Face(piece, offset, rect, not why, why)
 
 
 # -- pips and colour -----------------------------------------------------------------------------
 
 
-def _read_face(config: DiceConfig, image: Image, fine: Image, felt: FloatArray, face: _Face,
-               rect: tuple[tuple[float, float], tuple[float, float], float]
-               ) -> tuple[int | None, float, str]:
-    """(value or None, confidence, colour name) of one face, found in ``image``; its pips are
-    read in ``fine``, where the face's rectangle is ``rect``."""
+def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatArray,
+               face: _Face, rect: tuple[tuple[float, float], tuple[float, float], float]
+               ) -> tuple[int | None, float, str, str]:
+    """(value or None, confidence, colour name, why None) of one face, found in ``image``; its
+    pips are read in a window of ``fine``, where the face's rectangle is ``rect``."""
     height, width = face.mask.shape
     crop = image[face.offset[1]:face.offset[1] + height, face.offset[0]:face.offset[0] + width]
     inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     pixels = crop[inner > 0] if inner.any() else crop[face.mask > 0]
     if len(pixels) == 0:
-        return None, 0.0, "unknown"
-    body = np.median(pixels[::2].astype(np.float32), axis=0)
+        return None, 0.0, "unknown", "no top face"
+    body = median_colour(pixels[::2].astype(np.float32))
     colour = colour_name(body, felt)
     if not face.flat:
-        return None, 0.9, colour
-    value, confidence = read_pips(config, fine, body, rect)
-    return value, confidence, colour
+        return None, 0.9, colour, face.why or "not flat"
+    (cx, cy), (w, h), angle = rect
+    reach = int(0.75 * (w + h) / 2) + 2
+    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    x1, y1 = min(fine.size[0], int(cx) + reach + 1), min(fine.size[1], int(cy) + reach + 1)
+    if x0 >= x1 or y0 >= y1:
+        return None, 0.0, colour, "face outside the tray"
+    window = fine.window((x0, y0, x1, y1))
+    value, confidence, why = read_pips(config, window, body,
+                                       ((cx - x0, cy - y0), (w, h), angle))
+    return value, confidence, colour, why
 
 
 def colour_name(body: FloatArray, felt: FloatArray) -> str:

@@ -37,12 +37,31 @@ LAYOUTS: tuple[tuple[int, frozenset[tuple[int, int]]], ...] = (
 #: blurred into one fill it.
 WIDTH_REACH = 0.25
 _LAYOUT_SETS: dict[frozenset[tuple[int, int]], int] = {pips: value for value, pips in LAYOUTS}
+_SUM_ROW = np.ones((1, 3), np.float32)
+#: How much shorter a 6's columns of three pips can look than its rows: the blur pulls the
+#: end pips' peaks towards the middle one, by up to 0.16 of their spacing just before the
+#: three merge into one spot (discs 0.19 of the edge across and 0.27 apart, blurred by
+#: Gaussians of 0.02-0.12 of the edge, centres found as :func:`_peak_centre` finds them; a
+#: blur along the column, as an oblique camera's in the top view, pulls them alike). The
+#: rows' pips are two spacings apart and hardly pulled; a cocked die's pips are not blurred
+#: together, and its 6 is held to ``most_stretch`` both ways.
+COLUMN_PULL = 0.16
+
+
+def median_colour(pixels: FloatArray) -> FloatArray:
+    """The per-channel median of ``pixels`` (n by 3; the upper of the two middle values when n
+    is even), cheaper than :func:`numpy.median` on the few hundred pixels of a face."""
+    if len(pixels) == 0:
+        return np.zeros(pixels.shape[1:], np.float32)
+    middle = len(pixels) // 2
+    return np.asarray(np.partition(pixels, middle, axis=0)[middle], np.float32)
 
 
 def read_pips(config: DiceConfig, image: Image, body: FloatArray,
                rect: tuple[tuple[float, float], tuple[float, float], float]
-               ) -> tuple[int | None, float]:
-    """(value or None, confidence) of a flat face, from its pips found as they are.
+               ) -> tuple[int | None, float, str]:
+    """(value or None, confidence, why None: "" when read) of a flat face, from its pips
+    found as they are.
 
     The contrast with the face's own colour is smoothed a little, and its local maxima on
     the face (away from its edges) are the candidate pips, strongest first. The value is the
@@ -59,24 +78,25 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     bottom = min(image.shape[0], int(cy) + reach + 1)
     local = image[top:bottom, left:right].astype(np.float32)
     if local.size == 0:
-        return None, 0.0
+        return None, 0.0, "face outside the tray"
     middle = np.array([cx - left, cy - top])
     inside = np.zeros(local.shape[:2], np.uint8)
     box = cv2.boxPoints(((float(middle[0]), float(middle[1])),
                          (w * config.face_inset, h * config.face_inset), angle))
     cv2.fillConvexPoly(inside, np.round(box).astype(np.int32), 1)
     if not inside.any():
-        return None, 0.0
+        return None, 0.0, "face empty"
     # The face's own colour, from its middle at full detail: the coarse outline's median may
     # take in felt or a side face, and then the face itself would stand out.
-    body = np.median(local[inside > 0][::2], axis=0)
-    raw = np.sqrt(((local - body) ** 2).sum(axis=2))
+    body = median_colour(local[inside > 0][::2])
+    difference = local - body.astype(np.float32)
+    raw = cv2.sqrt(cv2.transform(cv2.multiply(difference, difference), _SUM_ROW))
     contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.pip_blur * edge))
     size = max(3, 2 * round(config.pip_apart * config.spread * edge / 2) + 1)
     peaks = cv2.dilate(contrast, np.ones((size, size), np.uint8))
     rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
     if len(rows) == 0:
-        return None, 0.0
+        return None, 0.0, "pips: none"
     heights = contrast[rows, columns]
     order = np.argsort(-heights)
     turn = math.radians(angle)
@@ -84,11 +104,13 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     v = np.array([-math.sin(turn), math.cos(turn)])
     spots: list[tuple[float, FloatArray]] = []
     least_apart = 0.5 * config.spread * edge
+    kept: list[tuple[float, float]] = []
     for index in order:
-        point = np.array([columns[index], rows[index]], np.float64)
-        if any(np.linalg.norm(point - other) < least_apart for _, other in spots):
+        x, y = float(columns[index]), float(rows[index])
+        if any((x - kx) ** 2 + (y - ky) ** 2 < least_apart ** 2 for kx, ky in kept):
             continue
-        spots.append((float(heights[index]), point))
+        kept.append((x, y))
+        spots.append((float(heights[index]), np.array([x, y])))
         if len(spots) > 6:
             break
     spots = [(height, _peak_centre(contrast, point, 0.7 * least_apart, height))
@@ -97,7 +119,7 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     plain = float(np.partition(values, len(values) // 4)[len(values) // 4])
     strongest = spots[0][0]
     if strongest < config.least_contrast:
-        return None, 0.0
+        return None, 0.0, "pips: faint"
     best: tuple[float, int | None] = (-1.0, None)
     for count in range(1, min(6, len(spots)) + 1):
         weakest = spots[count - 1][0]
@@ -109,10 +131,13 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
         if _layout_of(config, points, middle, edge, u, v) == count:
             best = (share, count)
     share, value = best
-    if value is None or share < config.least_margin:
-        return None, float(np.clip(share, 0.0, 1.0)) * 0.5
-    if not _pips_true_to_layout(config, contrast, inside, spots[:value], plain, edge, u, v):
-        return None, 0.4
+    if value is None:
+        return None, 0.0, "pips: no layout"
+    if share < config.least_margin:
+        return None, float(np.clip(share, 0.0, 1.0)) * 0.5, "pips: count doubtful"
+    untrue = _untrue_to_layout(config, contrast, inside, spots[:value], plain, edge, u, v)
+    if untrue:
+        return None, 0.4, untrue
     span = config.sure_margin - config.least_margin
     confidence = 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
     # A face's pips are all alike: one much fainter than the strongest may be something else
@@ -120,13 +145,14 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     evenness = spots[value - 1][0] / max(strongest, 1e-9)
     if evenness < config.even_pips:
         confidence = min(confidence, config.uneven_confidence)
-    return value, confidence
+    return value, confidence, ""
 
 
-def _pips_true_to_layout(config: DiceConfig, contrast: FloatArray, inside: Image,
-                         spots: list[tuple[float, FloatArray]], plain: float, edge: float,
-                         u: FloatArray, v: FloatArray) -> bool:
-    """Whether the pips read make their layout as a real face would: each spot no wider than
+def _untrue_to_layout(config: DiceConfig, contrast: FloatArray, inside: Image,
+                      spots: list[tuple[float, FloatArray]], plain: float, edge: float,
+                      u: FloatArray, v: FloatArray) -> str:
+    """Why the pips read do not make their layout as a real face would ("" when they do):
+    each spot no wider than
     a pip can be (``widest_pip`` of the edge: several pips blurred into one spot, or a pip
     and a fleck, are wider), and no grid point the layout leaves empty standing out like a pip
     (``empty_share`` of the weakest pip's contrast: a pip missed, a 4 read as 1)."""
@@ -134,9 +160,9 @@ def _pips_true_to_layout(config: DiceConfig, contrast: FloatArray, inside: Image
     weakest = spots[-1][0]
     for height, point in spots:
         if _spot_width(contrast, inside, point, height, plain, edge, points) > config.widest_pip:
-            return False
+            return "pips: a spot too wide"
     empty = _empty_points(contrast, points, len(spots), edge, u, v, plain, weakest)
-    return empty < config.empty_share
+    return "" if empty < config.empty_share else "pips: an empty grid point stands out"
 
 
 def _empty_points(contrast: FloatArray, points: FloatArray, value: int, edge: float,
@@ -184,7 +210,7 @@ def _spot_width(contrast: FloatArray, inside: Image, point: FloatArray, height: 
     x, y = round(float(point[0])), round(float(point[1]))
     x0, y0 = max(0, x - reach), max(0, y - reach)
     x1, y1 = min(columns, x + reach + 1), min(rows, y + reach + 1)
-    ys, xs = np.mgrid[y0:y1, x0:x1]
+    ys, xs = np.ogrid[y0:y1, x0:x1]
     disc = (xs - x) ** 2 + (ys - y) ** 2 <= reach * reach
     above = ((contrast[y0:y1, x0:x1] >= plain + 0.5 * (height - plain))
              & (inside[y0:y1, x0:x1] > 0) & disc).astype(np.uint8)
@@ -228,14 +254,17 @@ def _peak_centre(contrast: FloatArray, point: FloatArray, reach: float, height: 
     total = float(weight.sum())
     if total <= 0:
         return point
-    ys, xs = np.mgrid[y0:y1, x0:x1]
-    return np.array([(xs * weight).sum() / total, (ys * weight).sum() / total])
+    across = weight.sum(axis=0) @ np.arange(x0, x1, dtype=np.float64)
+    down = weight.sum(axis=1) @ np.arange(y0, y1, dtype=np.float64)
+    return np.array([across / total, down / total])
 
 
 def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge: float,
                u: FloatArray, v: FloatArray) -> int | None:
     """The value whose layout ``points`` (pips' centres, pixels) make on a face of ``edge``
-    centred at ``middle`` turned along ``u``, ``v``; None when they make none."""
+    centred at ``middle`` turned along ``u``, ``v``; None when they make none. A 6's columns
+    may be as much shorter than its rows as the blur between their pips can pull them
+    (:data:`COLUMN_PULL`), never longer."""
     centre = points.mean(axis=0)
     if np.linalg.norm(centre - middle) > config.off_centre * edge:
         return None
@@ -260,7 +289,17 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     design = np.column_stack([np.ones(len(points)), snapped])
     solution, *_ = np.linalg.lstsq(design, relative, rcond=None)
     axis_u, axis_v = solution[1], solution[2]
-    if value >= 4:
+    if value == 6:
+        # A 6's columns hold three pips each, close enough for the blur to pull the end ones
+        # in: the column may be shorter than the row by that pull, never longer.
+        in_column = 1 if np.all(np.abs(snapped[:, 0]) == 1) else 0
+        column = float(np.linalg.norm(solution[1 + in_column]))
+        row = float(np.linalg.norm(solution[2 - in_column]))
+        if column > row * (1.0 + config.most_stretch) or \
+                column < row * (1.0 - COLUMN_PULL) * (1.0 - config.most_stretch):
+            return None
+        spacing = (column + row) / 2
+    elif value >= 4:
         lengths = sorted((float(np.linalg.norm(axis_u)), float(np.linalg.norm(axis_v))))
         if 1.0 - lengths[0] / max(lengths[1], 1e-9) > config.most_stretch:
             return None
@@ -270,3 +309,4 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     if not config.spacing_range[0] <= spacing / edge <= config.spacing_range[1]:
         return None
     return value
+

@@ -69,19 +69,29 @@ def _focal_px(centred: FloatArray, width: int) -> float:
     """The focal length that makes the homography's first two columns orthogonal and of equal
     length, in the least-squares sense; :data:`DEFAULT_FOCAL_SHARE` of ``width`` where that
     is ill-posed or implausible."""
+    focal = solve_focal_px(centred, width)
+    return DEFAULT_FOCAL_SHARE * width if focal is None else focal
+
+
+def solve_focal_px(centred: FloatArray, width: int) -> float | None:
+    """The focal length (px) that makes the homography ``centred`` (mat mm -> pixels from the
+    principal point) the view of a camera with square pixels: its first two columns, less
+    the intrinsics, orthogonal and of equal length, in the least-squares sense. None where
+    that is ill-posed (a camera looking straight down shows no perspective to measure it by)
+    or implausible (outside 0.3-5 times ``width``)."""
     a1, a2 = centred[:, 0], centred[:, 1]
     orthogonal = (a1[0] * a2[0] + a1[1] * a2[1], a1[2] * a2[2])
     equal = (a1[0] ** 2 + a1[1] ** 2 - a2[0] ** 2 - a2[1] ** 2, a1[2] ** 2 - a2[2] ** 2)
     # Each constraint reads p / f^2 + q = 0; solve both for 1 / f^2 at once.
     denominator = orthogonal[0] ** 2 + equal[0] ** 2
     if denominator <= 0:
-        return DEFAULT_FOCAL_SHARE * width
+        return None
     inverse_square = -(orthogonal[0] * orthogonal[1] + equal[0] * equal[1]) / denominator
     if inverse_square <= 0:
-        return DEFAULT_FOCAL_SHARE * width
+        return None
     focal = 1.0 / math.sqrt(inverse_square)
     if not 0.3 * width <= focal <= 5.0 * width:
-        return DEFAULT_FOCAL_SHARE * width
+        return None
     return focal
 
 

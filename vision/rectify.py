@@ -7,6 +7,7 @@ warped, which is what reading needs and keeps the warp fast.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -142,6 +143,65 @@ def rectify_window(
                 return TopView(warped, pixels_per_mm, (left, top))
     warped = _warp(image, location, homography, (width, height), map_step, interpolation)
     return TopView(warped, pixels_per_mm, (left, top))
+
+
+def window_warper(
+    image: Image, location: BoardLocation, bounds_mm: tuple[float, float, float, float],
+    pixels_per_mm: float, lens_tolerance_px: float = 0.1,
+) -> Callable[[tuple[int, int, int, int], int], Image]:
+    """Parts of the view :func:`rectify_window` would give of ``bounds_mm``: the returned
+    function warps just the pixels (x0, y0, x1, y1) of that view, every ``step``-th one (the
+    middle of each ``step`` by ``step`` block), where the lens is straight or a homography
+    fitted once over the whole of ``bounds_mm`` stands in for it. Reading a few small windows
+    of a large region at full detail, and the whole at less, then costs a few small warps."""
+    left, top, right, bottom = bounds_mm
+    width = max(1, round((right - left) * pixels_per_mm))
+    height = max(1, round((bottom - top) * pixels_per_mm))
+    view_to_mm = np.array([[1 / pixels_per_mm, 0, left + 0.5 / pixels_per_mm],
+                           [0, 1 / pixels_per_mm, top + 0.5 / pixels_per_mm], [0, 0, 1]])
+    homography: FloatArray | None = np.asarray(location.homography @ view_to_mm)
+    if location.lens_k1 != 0.0:
+        homography = _lens_homography(np.asarray(homography), location, (width, height), 48,
+                                      lens_tolerance_px)
+    if homography is None:
+        def crop(box: tuple[int, int, int, int], step: int = 1) -> Image:
+            x0, y0, x1, y1 = box
+            part = (left + x0 / pixels_per_mm, top + y0 / pixels_per_mm,
+                    left + x1 / pixels_per_mm, top + y1 / pixels_per_mm)
+            return rectify_window(image, location, part, pixels_per_mm / step).image
+        return crop
+    whole = homography
+
+    def warp(box: tuple[int, int, int, int], step: int = 1) -> Image:
+        x0, y0, x1, y1 = box
+        shift = (step - 1) / 2
+        shifted = whole @ np.array([[step, 0.0, x0 + shift], [0.0, step, y0 + shift],
+                                    [0.0, 0.0, 1.0]])
+        size = (max(1, (x1 - x0) // step), max(1, (y1 - y0) // step))
+        return np.asarray(cv2.warpPerspective(
+            image, shifted, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE))
+    return warp
+
+
+def _lens_homography(homography: FloatArray, location: BoardLocation, size: tuple[int, int],
+                     map_step: int, lens_tolerance_px: float) -> FloatArray | None:
+    """A homography (view pixels -> frame pixels) standing in for ``homography`` and the
+    location's lens over a view of ``size``, or None where it strays more than
+    ``lens_tolerance_px`` from the lens-bent grid."""
+    grid = _lens_grid(homography, location, size, map_step)
+    count_y, count_x = grid.shape[:2]
+    columns = (np.arange(count_x, dtype=np.float64) - 0.5) * map_step - 0.5
+    rows = (np.arange(count_y, dtype=np.float64) - 0.5) * map_step - 0.5
+    view_points = np.stack(np.meshgrid(columns, rows), axis=-1).reshape(-1, 2)
+    frame_points = grid.reshape(-1, 2)
+    fitted, _ = cv2.findHomography(view_points, frame_points, 0)
+    if fitted is None:
+        return None
+    reach = cv2.perspectiveTransform(view_points.reshape(-1, 1, 2), fitted)
+    if np.abs(reach.reshape(-1, 2) - frame_points).max() > lens_tolerance_px:
+        return None
+    return np.asarray(fitted)
 
 
 def _warp(image: Image, location: BoardLocation, homography: FloatArray,

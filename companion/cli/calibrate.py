@@ -237,7 +237,7 @@ class _Session:
     def calibrate(self, layout: CalibrationLayout, count: int) -> Calibration:
         """Capture the empty mat, then the layout, and learn; raises CalibrationError (or a
         CameraError) with one sentence saying what went wrong and what to do."""
-        from vision.calibrate import learn_background
+        from vision.calibrate import learn_background, learn_focal, with_focal
 
         print(f"Calibrating mat {self.geometry.name!r} with camera {self.camera.url!r}.")
         first = "Step 1 of 2: clear the mat (no coins, no pawns) and take your hands away."
@@ -248,13 +248,14 @@ class _Session:
               f"{', '.join(frame.label for frame in empty)}.")
         background = learn_background(self.config, self.geometry,
                                       [frame.image for frame in empty])
+        focal = learn_focal(self.config, self.geometry, [frame.image for frame in empty])
         second = ("Step 2 of 2: put the coins and pawns shown on their squares, then take "
                   "your hands away.")
         print("Step 2 of 2: lay out these, then take your hands away:")
         for line in layout.instructions():
             print(f"  - {line}")
         self._stage(layout.squares(), layout.pawns_by_square(), second)
-        return self._learn(layout, background, count)
+        return with_focal(self._learn(layout, background, count), focal)
 
     def _stage(self, coins: dict[str, str], pawns: dict[str, str], text: str) -> None:
         """Ask for this layout on the screen; on the simulated table, lay it out as the user

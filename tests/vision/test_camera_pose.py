@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.camera_pose import camera_pose, decompose, principal_point
+from vision.camera_pose import camera_pose, decompose, focal_from_homography, principal_point
 from vision.synth.camera import CameraPose, camera_centre, pose_homography, pose_intrinsics
 
 MAT = (660.0, 720.0)
@@ -84,3 +85,63 @@ def test_an_impossible_focal_length_falls_back_to_the_middle_of_the_frame() -> N
     assert principal_point(homography, 1e5, FRAME) is None
     camera = camera_pose(homography, FRAME, 1e5)
     assert camera.height_mm > 0 and math.isfinite(camera.foot_mm[0])
+
+
+# -- the focal length from one view, as `companion calibrate` learns it ---------------------------
+
+
+def _centred(homography: np.ndarray, principal: tuple[float, float]) -> np.ndarray:
+    """``homography`` of a frame moved so that ``principal`` lies in its middle."""
+    shift = np.array([[1.0, 0.0, FRAME[0] / 2 - principal[0]],
+                      [0.0, 1.0, FRAME[1] / 2 - principal[1]], [0.0, 0.0, 1.0]])
+    return np.asarray(shift @ homography)
+
+
+@pytest.mark.parametrize("pose", POSES[:3:2])
+def test_the_focal_length_comes_back_from_a_rendered_view_of_the_mat(pose: CameraPose) -> None:
+    from calibration.geometry import coin_grid_mat
+    from vision.markers import find_board
+    from vision.read import VisionConfig
+    from vision.synth import SynthScene, Variation, render
+
+    geometry = coin_grid_mat()
+    scene = SynthScene.build({}, {}, geometry, Variation(pose=pose, noise=2.0, jpeg_quality=90))
+    location = find_board(VisionConfig().markers, render(scene, 0).image, geometry)
+    focal, principal = scene.intrinsics()
+    # The estimate takes the principal point in the frame's middle: where it lies there, the
+    # focal length comes back (the synthetic camera's lies elsewhere; see the next test).
+    found = focal_from_homography(_centred(location.homography, principal), FRAME)
+    assert found == pytest.approx(focal, rel=0.03)
+
+
+def test_a_principal_point_off_the_middle_misleads_the_estimate_and_straight_down_tells_none(
+) -> None:
+    pose = POSES[0]
+    homography = pose_homography(pose, MAT, FRAME)
+    focal, principal = pose_intrinsics(pose, MAT, FRAME)
+    assert focal_from_homography(_centred(homography, principal), FRAME) == pytest.approx(
+        focal, rel=1e-6)
+    assert math.dist(principal, (FRAME[0] / 2, FRAME[1] / 2)) > 100
+    off = focal_from_homography(homography, FRAME)
+    assert off is None or abs(off / focal - 1.0) > 0.02
+    assert focal_from_homography(pose_homography(POSES[4], MAT, FRAME), FRAME) is None
+
+
+def test_calibration_stores_the_focal_length_and_the_table_reads_dice_with_it(tmp_path) -> None:
+    from calibration.profile import ProfileError, VisionProfile
+    from companion.launch import vision_config_for
+
+    path = tmp_path / "profile.json"
+    replace(VisionProfile.default(), focal_px=1512.5).save(path)
+    profile = VisionProfile.load(path)
+    assert profile.focal_px == 1512.5
+    assert vision_config_for(object(), profile).read.dice.focal_px == 1512.5
+    assert vision_config_for(object(), VisionProfile.default()).read.dice.focal_px is None
+
+    class Told:
+        focal_px = 1400.0
+    assert vision_config_for(Told(), profile).read.dice.focal_px == 1400.0
+    data = profile.to_json()
+    data["focal_px"] = -3
+    with pytest.raises(ProfileError, match="focal_px"):
+        VisionProfile.from_json(data)
