@@ -218,6 +218,14 @@ class Shakala(Game):
         position = _position(position)
         return at_table.table_note(position, _move(move), self.apply(position, move))
 
+    def repetition_note(self, times: int) -> str:
+        """From the third time a position stands: that it has come back (the rulings set no
+        limit, so play goes on)."""
+        if times < 3:
+            return ""
+        return (f"This position has now come up {times} times; the rules set no limit, play "
+                "on until a player to move has no beads.")
+
     def seat_notes(self, position: Position) -> dict[int, str]:
         """Each player's beads in pits (and 20+ points once reached)."""
         return at_table.seat_notes(_position(position))
