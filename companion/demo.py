@@ -161,6 +161,9 @@ class Director(RollingDirector, CardDirector):
         self._card_history: dict[int, DealtCards] = {}
         self._next_cards: DealtCards | None = None
         self._pool: Executor | None = None
+        #: The positions the game has stood in, which purposeful bots do not go back to when
+        #: another move is as good (a resumed game's are read from its record).
+        self.seen: set[Position] = set()
         table.on_change(self._notify)
         table.on_verdict(self._verdict)
 
@@ -238,6 +241,7 @@ class Director(RollingDirector, CardDirector):
         plies = self._plies()
         rng = random.Random(f"{self.options.seed}/{plies}")
         mover = self.game.to_move(position)
+        self.seen.add(position)
         move = self._card_move(position, mover, rng) or self._choose(position, mover, rng)
         after = self.game.apply(position, move)
         expected = self._settled(after)
@@ -378,7 +382,8 @@ class Director(RollingDirector, CardDirector):
 
     def _choose(self, position: Position, mover: int, rng: random.Random) -> Move:
         bot = self._bot(mover)
-        return bot_move(self.game, position, bot, rng, **self._search_options(bot, rng))
+        return bot_move(self.game, position, bot, rng, seen=self.seen,
+                        **self._search_options(bot, rng))
 
     def _bot(self, mover: int) -> Bot:
         return parse_bot(self.options.bots[(mover - 1) % len(self.options.bots)])
@@ -457,6 +462,13 @@ def accepted_moves(record: Path) -> list[str]:
     """The line of play standing in a game record, as ``player: move`` (passes included)."""
     timeline = load_timeline(record)
     return [f"{step.event.player}: {step.event.move}" for step in timeline.standing_steps()]
+
+
+def standing_positions(record: Path) -> set[Position]:
+    """The positions a recorded game has stood in: its start and the position after each
+    standing move and pass."""
+    timeline = load_timeline(record)
+    return {timeline.start_of_play(), *(step.position for step in timeline.standing_steps())}
 
 
 def resumed_options(record: Path, options: DemoOptions) -> tuple[DemoOptions, int]:
@@ -540,6 +552,8 @@ def run_demo(
                                       screens / f"turn-{turn:03d}.png", cache=drawn))
 
     director = Director(table, board, lambda button: _press(twin, button), options, after_turn)
+    if resume:
+        director.seen.update(standing_positions(record))
     report_box: list[DemoReport] = []
 
     def direct() -> None:

@@ -452,7 +452,8 @@ class Referee(RollingReferee, CardReferee):
             state.card_note = card_words(card, str(fields["card_source"]))
         record = Record("move", fields)
         state.history.append(_Turn(before, move, 0))
-        note = self.game.table_note(before, move)
+        times = 1 + sum(turn.before == after for turn in state.history)
+        note = f"{self.game.table_note(before, move)} {self.game.repetition_note(times)}".strip()
         seen, state.last_seen = state.last_seen, None
         self._begin_turn(f"Player {player} played {move.text()}. {note}".strip())
         by_hand = self._left_by_hand(before, move, seen)

@@ -156,3 +156,18 @@ def test_the_doubt_threshold_is_the_referees():
     from companion.games.shakala.inference import DOUBT_BELOW
     from companion.judging import UNSURE_CONFIDENCE
     assert DOUBT_BELOW == UNSURE_CONFIDENCE
+
+
+def test_a_position_coming_back_a_third_time_is_told_and_play_goes_on():
+    """Two stones chase each other round the inner track: every eight sowings the board is as
+    it was, and from its third time the screen says so (the rulings set no limit)."""
+    position = board({"H": "s", "h": "s"}, cups=((1, 2, 3, 4), (4, 3, 2, 1)))
+    referee = Referee(GAME, position, position=position)
+    lap = ("H-es", "h-Es", "E-Fs", "e-fs", "F-Gs", "f-gs", "G-Hs", "g-hs")
+    for turn, text in enumerate(lap * 2, start=1):
+        after = GAME.apply(referee.position, GAME.parse_move(text))
+        play(referee, GAME.to_move(referee.position), camera_sees(after))
+        assert referee.position == after
+        told = "This position has now come up 3 times" in referee.view().message
+        assert told == (turn == 16), turn
+    assert referee.phase is Phase.TURN

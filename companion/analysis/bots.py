@@ -6,7 +6,9 @@ or ``search:SECONDS``; :func:`parse_bot` reads it. :func:`bot_move` picks the bo
 position: ``random`` any legal move, ``greedy`` the one that adds most to its score (a battle's
 outcomes by their odds; ties at random), ``purposeful`` the greedy gain plus what the game says
 the move does to get on with it (:meth:`~companion.games.base.Game.purpose`: Coin Grid's
-battles and advances; a game without one is played greedily), ``search`` the most visited move
+battles and advances, Shakala's look-ahead and drive to the end; a game without one is played
+greedily), and of equally good moves it leaves those that lead back to a position the game has
+already stood in (``seen``) while another is left, ``search`` the most visited move
 of a Monte Carlo tree search (:mod:`companion.analysis.search`). In a card game the bot plays
 from the cards it holds (:func:`companion.demo_cards.choose_from_hand` for random and greedy,
 purposeful as greedy; the search knows the bot's own hand and guesses the others').
@@ -15,7 +17,7 @@ purposeful as greedy; the search knows the bot's own hand and guesses the others
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from itertools import islice
@@ -80,11 +82,14 @@ def parse_bot(text: str) -> Bot:
 
 def bot_move(game: Game, position: Position, bot: Bot, rng: random.Random, *,
              hand: Sequence[str] | None = None, seed: int = 0,
-             pool: Executor | None = None, plies_left: int | None = None) -> Move:
+             pool: Executor | None = None, plies_left: int | None = None,
+             seen: Collection[Position] = ()) -> Move:
     """The move ``bot`` makes in ``position`` (a decision, not a chance node). ``hand`` is the
     mover's cards in a card game (after drawing); ``seed`` seeds a search, ``pool`` runs it in
     another process (so the caller's threads keep running); ``plies_left`` tells a search
-    when the game will be stopped at a ply cap and scored by progress."""
+    when the game will be stopped at a ply cap and scored by progress; ``seen`` holds the
+    positions the game has stood in, which a purposeful bot does not go back to when an
+    equally good move leads elsewhere."""
     if bot.kind == "search":
         limits = bot.limits(seed, plies_left=plies_left)
         best = search(game, position, limits, hand=hand, pool=pool).best
@@ -104,7 +109,10 @@ def bot_move(game: Game, position: Position, bot: Bot, rng: random.Random, *,
         gains = [value + game.purpose(position, move) for move, value in zip(moves, gains,
                                                                               strict=True)]
     top = max(gains)
-    return rng.choice([move for move, value in zip(moves, gains, strict=True) if value == top])
+    chosen = [move for move, value in zip(moves, gains, strict=True) if value == top]
+    if bot.kind == "purposeful" and seen:
+        chosen = [move for move in chosen if game.apply(position, move) not in seen] or chosen
+    return rng.choice(chosen)
 
 
 def gain(game: Game, position: Position, move: Move, mover: int) -> float:

@@ -35,11 +35,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="seed of the board, bots and camera (0 or more)")
     parser.add_argument("--bot", "--bots", dest="bots", default=None,
                         help="bot per seat, comma-separated, repeated round the seats: random, "
-                        "greedy, purposeful (greedy, and goes for battles and the enemy where "
-                        "the game says how), search (Monte Carlo tree search, 1 s a move) or "
-                        "search:SECONDS (default: the game's, purposeful for Coin Grid, "
-                        "greedy for Jokers and Coins, greedy,random for the others; --bots is "
-                        "the same option)")
+                        "greedy, purposeful (greedy, and gets on with the game where it says "
+                        "how: Coin Grid's battles, Shakala's endgame played to its end), search "
+                        "(Monte Carlo tree search, 1 s a move) or search:SECONDS (default: the "
+                        "game's, purposeful for Coin Grid and Shakala, greedy for Jokers and "
+                        "Coins, greedy,random for the others; --bots is the same option)")
     parser.add_argument("--speed", type=number("--speed", 0, 1000, above=True), default=1.0,
                         help="pace of the bots, above 0 up to 1000 (2 = twice as fast)")
     parser.add_argument("--sloppy", type=number("--sloppy", 0, 1), default=0.15,

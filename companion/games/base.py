@@ -428,6 +428,12 @@ class Game(ABC):
         away under another), in a sentence for the screen; empty by default."""
         return ""
 
+    def repetition_note(self, times: int) -> str:
+        """What the screen says when a move brings back a position the game has stood in
+        ``times`` times in all (this one included): for a game whose rules set no move limit,
+        so players at the table see that they are circling; empty by default."""
+        return ""
+
     def prompt(self, position: Position) -> str:
         """What the player to move does now, in a sentence for the screen; empty by default."""
         return ""

@@ -1,10 +1,12 @@
 """Shakala end to end on the simulated table (issue 20, items 5 and 6): the bots sow by hand
 into the rendered pits (sometimes dropping a coin into the wrong pit), the real camera reads
 every pit's coins, the real referee accepts or rejects, and the record replays, exports as
-text that plays back in the engine, and resumes; the demo stops at the game's ply cap."""
+text that plays back in the engine, and resumes; the demo stops at the game's ply cap, and its
+purposeful bots play an endgame of stones to the win."""
 
 import json
 import shutil
+from dataclasses import replace
 
 import pytest
 
@@ -12,7 +14,9 @@ from companion.demo import DemoOptions, run_demo
 from companion.games import get_game
 from companion.launch import GameOptions
 from companion.record.export import export_game, parse_game_text
+from companion.record.journal import JournalHeader, JournalWriter
 from companion.record.replay import load_timeline
+from tests.games.shakala.helpers import board
 from tests.table.conftest import FAST
 
 SEED = 4
@@ -78,3 +82,22 @@ def test_a_resumed_demo_plays_on_to_the_games_cap(shakala_game, monkeypatch, tmp
     assert resumed.turns == PLIES + 2 and resumed.capped_at == PLIES + 2
     assert resumed.moves[:PLIES] == report.moves
     assert load_timeline(out / "record").final.to_json() == resumed.final_position
+
+
+def test_a_demo_resumed_in_an_endgame_of_stones_plays_to_the_win(tmp_path):
+    """Every gem but one 4 is in South's cup and ten stones are left: South's purposeful bot
+    starves North, the game ends at the table and the screen names the winner. (Greedy bots
+    sowed on for over a hundred plies from here on some seeds.)"""
+    position = board({"A": "ss", "B": "ss", "D": "s", "E": "s", "F": "s", "H": "ss", "d": "s"},
+                     ((1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4), (4,)))
+    header = JournalHeader.from_position(position.to_json())
+    with JournalWriter.create(tmp_path / "record", header):
+        pass
+    neat = replace(options(None), sloppy_rate=0.0)
+    report = run_demo(GameOptions(game="shakala", seed=SEED), neat, tmp_path, headless=True,
+                      frames_per_second=FAST["fps"], resume=True)
+    assert report.gave_up is None and report.capped_at is None
+    assert report.finished and 0 < report.turns < 12
+    assert report.result == "player 1 wins (36 points to 4 points)"
+    final = load_timeline(tmp_path / "record").final
+    assert GAME.is_over(final) and GAME.result(final).winners == (1,)

@@ -13,7 +13,8 @@ Where the rulings are silent, this engine decides:
 1. Feeding is judged at the start of the move: gems in some pit and an opponent without beads.
 2. The 20 points to win stay 20 whatever gem values a variant sets.
 3. The game has no limit on moves (the rulings set none); the end is only an emptied side, and
-   random play can circle in an endgame of stones for ever.
+   random or greedy play can circle in an endgame of stones for ever. The demo's purposeful
+   bots play to end it (:mod:`~companion.games.shakala.purpose`).
 4. An indirect capture may take any gem on the opponent's side after the sowing, gems the mover
    has just dropped there included ("any gem from any of the opponent's pits").
 5. A legal move is a distinct position: ``legal_moves`` writes one order of drops for each;
@@ -24,8 +25,8 @@ Where the rulings are silent, this engine decides:
    :mod:`~companion.games.shakala.at_table`): a move is worked back from every pit's and
    cup's coins; a pit or cup read with a confidence under 0.5 may hold anything, so the
    referee asks where the doubt matters; the demo stops after
-   :attr:`Shakala.demo_ply_cap` turns, since nothing else ends a game of bots circling in
-   an endgame of stones.
+   :attr:`Shakala.demo_ply_cap` turns, a safety net far above the length of a game between
+   its purposeful bots.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from companion.games.shakala.position import (
     ShakalaPosition,
     starting_position,
 )
+from companion.games.shakala.purpose import purpose
 from companion.games.shakala.rules import (
     count_successors,
     is_over,
@@ -83,9 +85,12 @@ class Shakala(Game):
         token_colours=("red", "blue"), score_unit=" points", seat_heading="Cup",
         seat_names={2: SIDES}, variants=VARIANT_NOTES,
     )
-    #: The rulings set no move limit and the bots' endgame of stones can circle for ever, so
-    #: the demo stops here (and says so) unless the game ends first.
-    demo_ply_cap = 40
+    #: The rulings set no move limit, so the demo stops here (and says so) unless the game ends
+    #: first: a safety net, over three times the longest game (167 plies) the purposeful bots
+    #: played on the held-out seeds of ``bench/bench_shakala_lengths.py``.
+    demo_ply_cap = 600
+    #: Bots that take gems, keep them and play the endgame to its end.
+    demo_bots = ("purposeful", "purposeful")
 
     def new_position(self, players: int = 2, variants: Sequence[str] = (),
                      seed: int | None = None) -> ShakalaPosition:
@@ -144,6 +149,13 @@ class Shakala(Game):
         position = _position(position)
         return Result(winners=(winner(position),), scores=tuple(self.scores(position).items()),
                       unit=self.info.score_unit, termination=termination(position))
+
+    def purpose(self, position: Position, move: Move) -> float:
+        """What ``move`` does beyond the points it takes: the end, the points the opponent's
+        reply takes back in the endgame, starving the opponent with 20 points (see
+        :mod:`~companion.games.shakala.purpose`)."""
+        position = _position(position)
+        return purpose(position, self.apply(position, move))
 
     def legal_targets(self, position: Position) -> frozenset[str]:
         """The mover's pits that hold beads (the pits they can pick up)."""
@@ -205,6 +217,14 @@ class Shakala(Game):
         """The gems ``move`` captured and the endgame beginning, in a sentence."""
         position = _position(position)
         return at_table.table_note(position, _move(move), self.apply(position, move))
+
+    def repetition_note(self, times: int) -> str:
+        """From the third time a position stands: that it has come back (the rulings set no
+        limit, so play goes on)."""
+        if times < 3:
+            return ""
+        return (f"This position has now come up {times} times; the rules set no limit, play "
+                "on until a player to move has no beads.")
 
     def seat_notes(self, position: Position) -> dict[int, str]:
         """Each player's beads in pits (and 20+ points once reached)."""

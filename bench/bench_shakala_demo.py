@@ -1,0 +1,82 @@
+"""How long a whole Shakala demo game takes on the simulated table.
+
+Plays ``companion demo --game shakala --headless --speed 1000`` games (the command line's
+defaults: the game's purposeful bots on both seats, 15% sloppy sowings, a tilted 1920x1080
+camera whose clock runs at 10 frames a second) through :func:`companion.demo.run_demo`, and
+prints per seed: the turns played, whether the game ended (or stopped at the cap, or why the
+director gave up), the misreadings straightened, the candidates asked, the sloppy sowings
+refused; wall-clock and processor seconds (all threads; a busy machine inflates the first far
+more), frames rendered and the rendering's share of the processor time.
+
+Target (issue 20): a whole demo game under 3 minutes.
+
+    .venv/bin/python bench/bench_shakala_demo.py [--seeds 1,2,3] [--fps 10]
+        [--camera-size 1920x1080] [--plain]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_coin_grid_demo import RenderTally, size
+from companion.demo import DemoOptions, DemoReport, run_demo
+from companion.launch import GameOptions
+
+
+def play(seed: int, options: argparse.Namespace) -> tuple[DemoReport, float, float, RenderTally]:
+    """One demo game: its report, wall and processor seconds, and the rendering tally."""
+    demo = DemoOptions(seed=seed, speed=1000.0, plain_camera=options.plain,
+                       camera_size=options.camera_size)
+    with tempfile.TemporaryDirectory() as folder, RenderTally() as tally:
+        wall, processor = time.perf_counter(), time.process_time()
+        report = run_demo(GameOptions(game="shakala", seed=seed), demo, Path(folder),
+                          headless=True, frames_per_second=options.fps)
+        wall, processor = time.perf_counter() - wall, time.process_time() - processor
+    return report, wall, processor, tally
+
+
+def ending(report: DemoReport) -> str:
+    """``finished: player 1 wins ...``, ``stopped at the cap`` or why the director gave up."""
+    if report.gave_up:
+        return f"gave up: {report.gave_up}"
+    if report.finished:
+        return f"finished: {report.result}"
+    return f"stopped at the {report.capped_at}-turn cap" if report.capped_at else "not finished"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--fps", type=float, default=10.0)
+    parser.add_argument("--camera-size", type=size, default=(1920, 1080))
+    parser.add_argument("--plain", action="store_true")
+    options = parser.parse_args()
+    print(f"Shakala demo, speed 1000, {options.camera_size[0]}x{options.camera_size[1]} "
+          f"{'plain' if options.plain else 'tilted'} camera at {options.fps:g} fps, "
+          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the start", flush=True)
+    for seed in (int(text) for text in options.seeds.split(",")):
+        report, wall, processor, tally = play(seed, options)
+        turns = max(1, report.turns)
+        print(f"seed {seed}: {report.turns} turns, {ending(report)}; misreadings straightened "
+              f"{report.misreads} (taken back {report.takebacks}), candidates asked "
+              f"{report.asks}, sloppy sowings refused {report.rejects}")
+        print(f"  wall {wall:.1f} s, processor {processor:.1f} s "
+              f"({processor / max(wall, 1e-9):.2f} cores busy); {tally.frames} frames rendered, "
+              f"rendering {tally.seconds / max(processor, 1e-9):.0%} of the processor time; "
+              f"{1000 * processor / turns:.0f} ms of processor time a turn; load "
+              f"{os.getloadavg()[0]:.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
