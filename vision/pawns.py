@@ -122,12 +122,14 @@ def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Ima
 def _without_mirrors(config: PawnConfig, labels: Image, brightest: Image) -> Image:
     """``labels`` without the blobs brighter than paint can be (see :class:`PawnConfig`):
     metal mirroring a coloured light."""
-    count, blobs = cv2.connectedComponents((labels > 0).astype(np.uint8), connectivity=8)
+    count, blobs, stats, _ = cv2.connectedComponentsWithStats(
+        (labels > 0).astype(np.uint8), connectivity=8)
     if count <= 1:
         return labels
-    bright = (brightest > config.paint_brightest * PAPER).ravel()
-    sizes = np.bincount(blobs.ravel(), minlength=count)
-    glowing = np.bincount(blobs.ravel(), weights=bright, minlength=count)
+    # An 8-bit value exceeds a level exactly where it exceeds the level's whole part.
+    bright = brightest > math.floor(config.paint_brightest * PAPER)
+    sizes = stats[:, cv2.CC_STAT_AREA]
+    glowing = np.bincount(blobs[bright], minlength=count)
     mirrors = glowing >= config.specular_share * np.maximum(sizes, 1)
     mirrors[0] = False
     if not mirrors.any():
