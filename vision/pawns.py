@@ -177,18 +177,22 @@ def find_pawns(
     least = config.least_area_mm2 * pixels_per_mm**2
     present = np.bincount(labels.ravel(), minlength=len(profile.pawns) + 1)
     for index, pawn in enumerate(profile.pawns):
-        if present[index + 1] < least:
+        if present[index + 1] < max(least, 1):
             continue
-        mask = (labels == index + 1).astype(np.uint8)
-        count, blobs, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        mask = cv2.compare(labels, index + 1, cv2.CMP_EQ)
+        # The blobs within this colour's bounding box (x, y): the same blobs, in the same
+        # order, for a fraction of the image.
+        x, y, box_width, box_height = cv2.boundingRect(mask)
+        count, blobs, stats, _ = cv2.connectedComponentsWithStats(
+            mask[y : y + box_height, x : x + box_width], connectivity=8)
         for blob in range(1, count):
             left, top, width, height, area = stats[blob]
             if area < least:
                 continue
             rows, columns = np.nonzero(blobs[top : top + height, left : left + width] == blob)
             points = np.column_stack([
-                origin_mm[0] + (columns + left + 0.5) / pixels_per_mm,
-                origin_mm[1] + (rows + top + 0.5) / pixels_per_mm,
+                origin_mm[0] + (columns + (left + x) + 0.5) / pixels_per_mm,
+                origin_mm[1] + (rows + (top + y) + 0.5) / pixels_per_mm,
             ])
             sightings.append(_sighting(config, pawn.name, points, area / pixels_per_mm**2,
                                        camera))
