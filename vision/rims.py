@@ -127,10 +127,16 @@ def ray_maps(centres: FloatArray, ray_count: int, radii: FloatArray
     every centre or (K, S) each its own): float32 (K * J, S) each, one row a ray."""
     directions = _directions(ray_count)
     along = radii.reshape(-1, radii.shape[-1])[:, None, :]  # (1|K, 1, S)
-    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * along
-    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * along
-    shape = (len(centres) * ray_count, radii.shape[-1])
-    return xs.reshape(shape).astype(np.float32), ys.reshape(shape).astype(np.float32)
+    shape = (len(centres), ray_count, radii.shape[-1])
+    maps = []
+    for axis in range(2):
+        # Added in float64 and rounded to float32 as it is stored (as ``astype`` would),
+        # without a float64 array of every sample.
+        coordinate = np.empty(shape, np.float32)
+        np.add(centres[:, None, None, axis], directions[None, :, None, axis] * along,
+               out=coordinate, casting="same_kind")
+        maps.append(coordinate.reshape(-1, shape[2]))
+    return maps[0], maps[1]
 
 
 def sample_maps(image: Image, maps: tuple[FloatArray, FloatArray], count: int, ray_count: int,
