@@ -179,7 +179,7 @@ def find_pawns(
     for index, pawn in enumerate(profile.pawns):
         if present[index + 1] < max(least, 1):
             continue
-        mask = cv2.compare(labels, index + 1, cv2.CMP_EQ)
+        mask = (labels == index + 1).view(np.uint8)  # 0 or 1, no copy
         # The blobs within this colour's bounding box (x, y): the same blobs, in the same
         # order, for a fraction of the image.
         x, y, box_width, box_height = cv2.boundingRect(mask)

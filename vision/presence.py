@@ -126,7 +126,7 @@ def empty_doubts(config: PresenceConfig, found: tuple[Image, float],
     found_image, found_scale = found
     doubts = np.zeros(len(windows))
     _, _, stats, middles = cv2.connectedComponentsWithStats(
-        cv2.compare(found_image, 255, cv2.CMP_EQ), connectivity=8)
+        (found_image == 255).view(np.uint8), connectivity=8)
     area_mm2 = stats[1:, cv2.CC_STAT_AREA] / found_scale**2
     across_mm = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
                            ) / found_scale
