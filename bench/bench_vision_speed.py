@@ -5,10 +5,11 @@
 of the physically rendered tuning set (from ``bench/.cache``, rendered by
 ``bench_vision.py``), with ``--heldout N`` the first N of its held-out set, and with
 ``--samples FOLDER`` every frame of a folder (``../shared/vision-samples``) are read with
-:func:`vision.read.read_frame` by the code of this tree and, with ``--baseline TREE``, by the code of another tree (``/work/main`` before a
-speed-up), each in its own process, the two taking turns frame by frame so that both see the
-same load of the machine (each first reads one frame to warm up). It prints the median
-processor milliseconds a frame of each, their ratio (of the medians and of the totals), and
+:func:`vision.read.read_frame` by the code of this tree and, with ``--baseline TREE``, by
+the code of another tree (``/work/main`` before a speed-up), each in its own process, the
+two taking turns frame by frame so that both see the same load of the machine (each first
+reads one frame to warm up). It prints the median processor milliseconds a frame of each,
+their ratio (of the medians and of the totals), and
 how many frames' observations (their JSON, timings left out) differ: a speed-up must read
 the same.
 
