@@ -7,7 +7,8 @@ Frames of three kinds are rendered once and saved (``--frames`` of each):
   (:mod:`bench.bench_ring_read`), with a pile of one to three cards on every seat's discard
   spot (drawn faces; the top card at any turn);
 * ``shakala``: Shakala frames with crowded pits (:mod:`vision.synth.shakala_frames`: the
-  seeds whose frames have a pit topped up to 8 to 12 coins).
+  seeds whose frames have a pit topped up to 8 to 12 coins);
+* ``coin-grid``: Coin Grid positions of random play (:mod:`bench.bench_coin_grid_read`).
 
 Each frame is read with :func:`vision.read.read_frame` by the code of this tree and, with
 ``--baseline TREE``, by the code of another tree (``/work/main`` before a speed-up), each in
@@ -43,7 +44,7 @@ if "--worker" not in sys.argv:  # a worker reads with the code of its PYTHONPATH
 #: The first held-out seed (frames never looked at while making the reader faster).
 HELDOUT_FIRST = 100_000
 #: The kinds of frames, in the order printed.
-KINDS = ("jokers-4", "jokers-6", "shakala")
+KINDS = ("jokers-4", "jokers-6", "shakala", "coin-grid")
 
 
 def jokers_frame(seed: int, players: int) -> tuple[np.ndarray, str]:
@@ -90,6 +91,15 @@ def shakala_frame(seed: int) -> tuple[np.ndarray, str]:
     return render(shakala_scene(seed), seed).image, "shakala"
 
 
+def coin_grid_frame(seed: int) -> tuple[np.ndarray, str]:
+    """The Coin Grid frame of ``seed`` (:mod:`bench.bench_coin_grid_read`), and its mat's
+    name."""
+    from bench.bench_coin_grid_read import random_position, scene
+    from vision.synth import render
+
+    return render(scene(seed, random_position(seed)), seed).image, "coin-grid"
+
+
 def make_frames(folder: Path, frames: int, first: int) -> list[Path]:
     """Render ``frames`` frames of every kind into ``folder``; their files."""
     paths = []
@@ -99,6 +109,8 @@ def make_frames(folder: Path, frames: int, first: int) -> list[Path]:
         for seed in seeds:
             if kind == "shakala":
                 image, mat = shakala_frame(seed)
+            elif kind == "coin-grid":
+                image, mat = coin_grid_frame(seed)
             else:
                 image, mat = jokers_frame(seed, int(kind.split("-")[1]))
             path = folder / f"{kind}-{seed}.npz"
@@ -116,6 +128,10 @@ def geometry_and_profile(mat: str) -> tuple[object, object]:
 
     if mat == "shakala":
         return shakala_mat(), VisionProfile.default()
+    if mat == "coin-grid":
+        from calibration.geometry import coin_grid_mat
+
+        return coin_grid_mat(), VisionProfile.default()
     from companion.games.jokers_and_coins import GAME
 
     return mat_for_game(GAME.info.mat, players=int(mat.split(":")[1])), reading_profile()

@@ -3,16 +3,18 @@
 ``--frames`` synthetic 1920x1080 frames of the Coin Isolation mat (the scenes
 ``bench_vision_work.py`` counts instructions on) and, with ``--tuning N``, the first N frames
 of the physically rendered tuning set (from ``bench/.cache``, rendered by
-``bench_vision.py``) are read with :func:`vision.read.read_frame` by the code of this tree
-and, with ``--baseline TREE``, by the code of another tree (``/work/main`` before a
-speed-up), each in its own process, the two taking turns frame by frame so that both see the
-same load of the machine (each first reads one frame to warm up). It prints the median
-processor milliseconds a frame of each, their ratio (of the medians and of the totals), and
+``bench_vision.py``), with ``--heldout N`` the first N of its held-out set, and with
+``--samples FOLDER`` every frame of a folder (``../shared/vision-samples``) are read with
+:func:`vision.read.read_frame` by the code of this tree and, with ``--baseline TREE``, by
+the code of another tree (``/work/main`` before a speed-up), each in its own process, the
+two taking turns frame by frame so that both see the same load of the machine (each first
+reads one frame to warm up). It prints the median processor milliseconds a frame of each,
+their ratio (of the medians and of the totals), and
 how many frames' observations (their JSON, timings left out) differ: a speed-up must read
 the same.
 
     PYTHONPATH=. .venv/bin/python bench/bench_vision_speed.py [--frames 10] [--tuning 0]
-        [--baseline /work/main]
+        [--heldout 0] [--samples ../shared/vision-samples] [--baseline /work/main]
 """
 
 from __future__ import annotations
@@ -36,8 +38,10 @@ if "--worker" not in sys.argv:  # a worker reads with the code of its PYTHONPATH
 FIRST_SEED = 1000
 
 
-def make_frames(folder: Path, frames: int, tuning: int) -> list[Path]:
-    """Save ``frames`` synthetic frames and the first ``tuning`` cached tuning frames."""
+def make_frames(folder: Path, frames: int, tuning: int, heldout: int = 0,
+                samples: Path | None = None) -> list[Path]:
+    """Save ``frames`` synthetic frames, the first ``tuning`` and ``heldout`` cached frames
+    of those families, and every frame of the ``samples`` folder."""
     import cv2
 
     from vision.synth import random_scene, random_variation, render
@@ -47,13 +51,19 @@ def make_frames(folder: Path, frames: int, tuning: int) -> list[Path]:
         path = folder / f"synth-{seed}.npy"
         np.save(path, render(random_scene(seed, random_variation(seed, 35.0)), seed).image)
         paths.append(path)
-    cache = Path(__file__).resolve().parent / ".cache" / "tuning"
-    for seed in range(tuning):
-        image = cv2.imread(str(cache / f"{seed}.png"), cv2.IMREAD_COLOR)
+    cache = Path(__file__).resolve().parent / ".cache"
+    images = [(f"{family}-{seed}", cache / family / f"{seed}.png")
+              for family, count in (("tuning", tuning), ("heldout", heldout))
+              for seed in range(count)]
+    if samples is not None:
+        images += [(f"sample-{image.stem}", image) for image in sorted(samples.iterdir())
+                   if image.suffix in (".jpg", ".jpeg", ".png")]
+    for name, source in images:
+        image = cv2.imread(str(source), cv2.IMREAD_COLOR)
         if image is None:
-            raise SystemExit(f"tuning frame {seed} is not rendered: run bench_vision.py "
-                             f"--sets tuning --frames {tuning} first")
-        path = folder / f"tuning-{seed}.npy"
+            raise SystemExit(f"{source} is not rendered: run bench_vision.py --sets "
+                             f"{source.parent.name} --frames N first")
+        path = folder / f"{name}.npy"
         np.save(path, image)
         paths.append(path)
     return paths
@@ -87,6 +97,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=10, help="synthetic frames")
     parser.add_argument("--tuning", type=int, default=0, help="cached tuning frames")
+    parser.add_argument("--heldout", type=int, default=0, help="cached held-out frames")
+    parser.add_argument("--samples", type=Path, default=None,
+                        help="a folder of frames to read too (../shared/vision-samples)")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another tree to read the same frames with (before a speed-up)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -94,14 +107,18 @@ def main() -> int:
     if args.worker:
         worker()
         return 0
-    if args.frames + args.tuning < 1:
-        raise SystemExit("give --frames or --tuning frames to read")
+    if args.samples is not None and not args.samples.is_dir():
+        raise SystemExit(f"{args.samples} is no folder of frames")
     tree = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as folder:
-        paths = make_frames(Path(folder), args.frames, args.tuning)
+        paths = make_frames(Path(folder), args.frames, args.tuning, args.heldout, args.samples)
+        if not paths:
+            raise SystemExit("give --frames, --tuning, --heldout or --samples frames to read")
         answers = _read_all([tree, *([args.baseline] if args.baseline else [])], paths)
     ours = [float(str(line["processor_ms"])) for line in answers[0]]
-    text = (f"{len(paths)} frames ({args.frames} synthetic, {args.tuning} tuning), 1920x1080: "
+    samples = len(paths) - args.frames - args.tuning - args.heldout
+    text = (f"{len(paths)} frames ({args.frames} synthetic, {args.tuning} tuning, "
+            f"{args.heldout} held-out, {samples} samples): "
             f"processor ms per frame {statistics.median(ours):.1f}")
     if args.baseline:
         theirs = [float(str(line["processor_ms"])) for line in answers[1]]

@@ -88,7 +88,10 @@ def consensus_circles(
     across += down
     distance = np.sqrt(across, out=across)
     tolerance = config.agree_mm * 1.5 * pixels_per_mm
-    votes = ((np.abs(distance - radii[..., None]) < tolerance) & valid[:, None, :]).sum(axis=2)
+    distance -= radii[..., None]
+    agree = np.abs(distance, out=distance) < tolerance
+    agree &= valid[:, None, :]
+    votes = np.count_nonzero(agree, axis=2)  # a count, without summing booleans as integers
     votes = np.where(usable, votes, -1)
     best = np.argmax(votes, axis=1)
     rows = np.arange(len(points))

@@ -39,7 +39,8 @@ def nan_median(values: FloatArray, axis: int) -> FloatArray:
     a coin a pawn hides has no face to measure, which is no error). The same values as
     ``np.nanmedian``, by one sort (NaN sorts last) instead of its masked-array path, which
     costs several times more on the short rows measured here."""
-    rows = np.moveaxis(np.asarray(values), axis, -1)
+    # Rows contiguous: sorting along strided rows costs several times more.
+    rows = np.ascontiguousarray(np.moveaxis(np.asarray(values), axis, -1))
     if rows.shape[-1] == 0:
         return np.full(rows.shape[:-1], np.nan, rows.dtype)
     ordered = np.sort(rows, axis=-1)

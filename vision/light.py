@@ -79,6 +79,23 @@ def mat_reference(
 ) -> MatReference:
     """The :class:`MatReference` of ``geometry`` for a top view of this scale and margin
     (see :class:`LightConfig` for the rest)."""
+    printed = _printed_mat(geometry, pixels_per_mm, margin_mm, ink_band_mm, dark_ink,
+                           dark_band_mm)
+    view = printed.image
+    if blur_px > 0:
+        view = cv2.GaussianBlur(view, (0, 0), blur_px)
+    view = np.maximum(view, 40)  # never divide by (near) black
+    view.setflags(write=False)
+    return MatReference(view, printed.ink)
+
+
+@lru_cache(maxsize=4)
+def _printed_mat(
+    geometry: MatGeometry, pixels_per_mm: float, margin_mm: float, ink_band_mm: float,
+    dark_ink: int, dark_band_mm: float,
+) -> MatReference:
+    """The mat's rendering for the top view, unblurred, and where its ink is: the same for
+    every frame of a camera session, whatever blur the camera's distance asks of it."""
     from calibration.mats import render_mat
 
     left, top, width, height = view_bounds(RectifyConfig(pixels_per_mm, margin_mm), geometry)
@@ -98,9 +115,6 @@ def mat_reference(
         reach = max(1, round(dark_band_mm * pixels_per_mm))
         ink = cv2.max(ink, cv2.dilate(strong, cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2)))
-    if blur_px > 0:
-        view = cv2.GaussianBlur(view, (0, 0), blur_px)
-    view = np.maximum(view, 40)  # never divide by (near) black
     view.setflags(write=False)
     ink.setflags(write=False)
     return MatReference(view, ink)

@@ -122,12 +122,14 @@ def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Ima
 def _without_mirrors(config: PawnConfig, labels: Image, brightest: Image) -> Image:
     """``labels`` without the blobs brighter than paint can be (see :class:`PawnConfig`):
     metal mirroring a coloured light."""
-    count, blobs = cv2.connectedComponents((labels > 0).astype(np.uint8), connectivity=8)
+    count, blobs, stats, _ = cv2.connectedComponentsWithStats(
+        (labels > 0).astype(np.uint8), connectivity=8)
     if count <= 1:
         return labels
-    bright = (brightest > config.paint_brightest * PAPER).ravel()
-    sizes = np.bincount(blobs.ravel(), minlength=count)
-    glowing = np.bincount(blobs.ravel(), weights=bright, minlength=count)
+    # An 8-bit value exceeds a level exactly where it exceeds the level's whole part.
+    bright = brightest > math.floor(config.paint_brightest * PAPER)
+    sizes = stats[:, cv2.CC_STAT_AREA]
+    glowing = np.bincount(blobs[bright], minlength=count)
     mirrors = glowing >= config.specular_share * np.maximum(sizes, 1)
     mirrors[0] = False
     if not mirrors.any():
@@ -175,18 +177,22 @@ def find_pawns(
     least = config.least_area_mm2 * pixels_per_mm**2
     present = np.bincount(labels.ravel(), minlength=len(profile.pawns) + 1)
     for index, pawn in enumerate(profile.pawns):
-        if present[index + 1] < least:
+        if present[index + 1] < max(least, 1):
             continue
-        mask = (labels == index + 1).astype(np.uint8)
-        count, blobs, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        mask = (labels == index + 1).view(np.uint8)  # 0 or 1, no copy
+        # The blobs within this colour's bounding box (x, y): the same blobs, in the same
+        # order, for a fraction of the image.
+        x, y, box_width, box_height = cv2.boundingRect(mask)
+        count, blobs, stats, _ = cv2.connectedComponentsWithStats(
+            mask[y : y + box_height, x : x + box_width], connectivity=8)
         for blob in range(1, count):
             left, top, width, height, area = stats[blob]
             if area < least:
                 continue
             rows, columns = np.nonzero(blobs[top : top + height, left : left + width] == blob)
             points = np.column_stack([
-                origin_mm[0] + (columns + left + 0.5) / pixels_per_mm,
-                origin_mm[1] + (rows + top + 0.5) / pixels_per_mm,
+                origin_mm[0] + (columns + (left + x) + 0.5) / pixels_per_mm,
+                origin_mm[1] + (rows + (top + y) + 0.5) / pixels_per_mm,
             ])
             sightings.append(_sighting(config, pawn.name, points, area / pixels_per_mm**2,
                                        camera))

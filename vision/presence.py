@@ -126,7 +126,7 @@ def empty_doubts(config: PresenceConfig, found: tuple[Image, float],
     found_image, found_scale = found
     doubts = np.zeros(len(windows))
     _, _, stats, middles = cv2.connectedComponentsWithStats(
-        (found_image == 255).astype(np.uint8), connectivity=8)
+        (found_image == 255).view(np.uint8), connectivity=8)
     area_mm2 = stats[1:, cv2.CC_STAT_AREA] / found_scale**2
     across_mm = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
                            ) / found_scale
@@ -135,20 +135,25 @@ def empty_doubts(config: PresenceConfig, found: tuple[Image, float],
     # A coin's patch is a disc, or part of one: compact, no wider than a coin.
     coin_sized = ((area_mm2 >= config.least_mm2) & (area_mm2 <= config.most_mm2)
                   & (across_mm <= config.most_across_mm) & (fill >= config.least_fill))
+    squares = [index for index, window in enumerate(windows) if window.kind == "square"]
+    if not squares:
+        return doubts
+    # Every square's box at the found image's scale, and the coin-sized patches' middles in
+    # it, all at once (rounded half to even, as Python's round).
     scale = found_scale / pixels_per_mm
-    points = middles[1:]
-    for index, window in enumerate(windows):
-        if window.kind != "square":
-            continue
-        left, top, right, bottom = (round(value * scale) for value in window.box)
-        inside = (coin_sized & (points[:, 0] >= left) & (points[:, 0] < right)
-                  & (points[:, 1] >= top) & (points[:, 1] < bottom))
-        largest = float(area_mm2[inside].max()) if inside.any() else 0.0
+    boxes = np.round(np.array([windows[index].box for index in squares], np.float64) * scale)
+    left, top, right, bottom = boxes.astype(int).T
+    points, areas = middles[1:][coin_sized], area_mm2[coin_sized]
+    inside = ((points[None, :, 0] >= left[:, None]) & (points[None, :, 0] < right[:, None])
+              & (points[None, :, 1] >= top[:, None]) & (points[None, :, 1] < bottom[:, None]))
+    largest = np.where(inside, areas[None, :], 0.0).max(axis=1, initial=0.0)
+    for row, index in enumerate(squares):
         if glinting:
             # A coin glinting as white as the clipped paper round it may lie there unseen.
-            unseen = np.count_nonzero(found_image[top:bottom, left:right] == 128)
-            largest = max(largest, unseen / found_scale**2)
-        doubts[index] = _doubt(config, largest)
+            unseen = np.count_nonzero(found_image[top[row]:bottom[row], left[row]:right[row]]
+                                      == 128)
+            largest[row] = max(largest[row], unseen / found_scale**2)
+        doubts[index] = _doubt(config, float(largest[row]))
     return doubts
 
 

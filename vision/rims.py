@@ -127,10 +127,16 @@ def ray_maps(centres: FloatArray, ray_count: int, radii: FloatArray
     every centre or (K, S) each its own): float32 (K * J, S) each, one row a ray."""
     directions = _directions(ray_count)
     along = radii.reshape(-1, radii.shape[-1])[:, None, :]  # (1|K, 1, S)
-    xs = centres[:, None, None, 0] + directions[None, :, None, 0] * along
-    ys = centres[:, None, None, 1] + directions[None, :, None, 1] * along
-    shape = (len(centres) * ray_count, radii.shape[-1])
-    return xs.reshape(shape).astype(np.float32), ys.reshape(shape).astype(np.float32)
+    shape = (len(centres), ray_count, radii.shape[-1])
+    maps = []
+    for axis in range(2):
+        # Added in float64 and rounded to float32 as it is stored (as ``astype`` would),
+        # without a float64 array of every sample.
+        coordinate = np.empty(shape, np.float32)
+        np.add(centres[:, None, None, axis], directions[None, :, None, axis] * along,
+               out=coordinate, casting="same_kind")
+        maps.append(coordinate.reshape(-1, shape[2]))
+    return maps[0], maps[1]
 
 
 def sample_maps(image: Image, maps: tuple[FloatArray, FloatArray], count: int, ray_count: int,
@@ -176,6 +182,41 @@ def _gather(values: FloatArray, indices: NDArray[np.intp]) -> FloatArray:
     return np.asarray(values.reshape(-1)[flat])
 
 
+def _smoothed(plane: FloatArray) -> FloatArray:
+    """A colour plane of rays (K, J, S float32) smoothed a little along each ray (1, 2, 1),
+    its end samples as they are: noise must not make steps of its own. Computed on the
+    flattened rays (contiguous, unbuffered arithmetic; a ray's ends, where its neighbours
+    would mix in, are set afterwards): the same values as the plain expression."""
+    flat = plane.reshape(-1)
+    smooth = np.empty_like(flat)
+    middle = smooth[1:-1]
+    np.multiply(flat[1:-1], np.float32(2), out=middle)
+    np.add(flat[:-2], middle, out=middle)
+    np.add(middle, flat[2:], out=middle)
+    np.divide(middle, np.float32(4), out=middle)
+    rays: FloatArray = smooth.reshape(plane.shape)
+    rays[..., 0] = plane[..., 0]
+    rays[..., -1] = plane[..., -1]
+    return rays
+
+
+def _squared_rises(planes: list[FloatArray], reach: int) -> FloatArray:
+    """The squared length of the colour planes' change (K, J, S - 2 reach, float32) across
+    ``reach`` samples each way of every sample of the smoothed rays (the rise towards the
+    inside at sample ``reach + i`` is element ``i``). Computed on the flattened rays, whose
+    last ``2 reach`` samples of each ray (mixing in the next ray) are dropped at the end."""
+    shape = planes[0].shape
+    squared = np.zeros(shape, np.float32).reshape(-1)
+    change = np.zeros_like(squared)
+    length = len(squared) - 2 * reach
+    for plane in planes:
+        smooth = _smoothed(plane).reshape(-1)
+        np.subtract(smooth[:length], smooth[2 * reach :], out=change[:length])
+        np.multiply(change, change, out=change)
+        squared += change
+    return squared.reshape(shape)[..., : shape[-1] - 2 * reach]
+
+
 def _profiles(config: RimConfig, planes: list[FloatArray]) -> tuple[FloatArray, FloatArray]:
     """Per ray, the largest channel difference from the paper at its end (K, J, S), from the
     rays' colour planes (each (K, J, S)), and per seed the level the paper itself reaches with
@@ -187,9 +228,11 @@ def _profiles(config: RimConfig, planes: list[FloatArray]) -> tuple[FloatArray, 
     for paper, seed_paper in zip(papers, seed_papers, strict=True):
         odd |= np.abs(paper - seed_paper[:, None]) > config.least_step * PAPER
     profile = np.zeros(planes[0].shape, np.float32)
+    difference = np.empty_like(profile)
     for plane, paper, seed_paper in zip(planes, papers, seed_papers, strict=True):
         reference = np.where(odd, seed_paper[:, None], paper).astype(np.float32)
-        np.maximum(profile, np.abs(plane - reference[:, :, None]), out=profile)
+        np.subtract(plane, reference[:, :, None], out=difference)
+        np.maximum(profile, np.abs(difference, out=difference), out=profile)
     # The paper's own level and noise from the half of the rays that end on the plainest
     # paper (with an off-centre seed, some rays end on the coin).
     far = profile[:, :, -config.paper_samples :]
@@ -226,7 +269,7 @@ def _edges(
     """
     samples = profile.shape[2]
     usable = samples - config.paper_samples
-    threshold = np.maximum(config.least_step * PAPER, floor)
+    threshold = _float32_below(np.maximum(config.least_step * PAPER, floor))
     above = profile[:, :, :usable] > threshold[:, None, None]
     found = above.any(axis=2)
     last = usable - 1 - np.argmax(above[:, :, ::-1], axis=2)
@@ -236,13 +279,7 @@ def _edges(
     indices = np.clip(last[..., None] + offsets, reach, samples - 1 - reach)
     # The rise towards the inside at each sample, over ``reach`` samples each way of the
     # profile smoothed a little (noise must not make steps of its own).
-    squared = np.zeros(indices.shape, np.float32)
-    for plane in planes:
-        smooth = plane.copy()
-        smooth[..., 1:-1] = (plane[..., :-2] + 2 * plane[..., 1:-1] + plane[..., 2:]) / 4
-        change = (_gather(smooth, indices - reach)
-                  - _gather(smooth, indices + reach))
-        squared += change * change
+    squared = _gather(_squared_rises(planes, reach), indices - reach)
     into_glint = _gather(glint, indices - reach)
     rise = np.sqrt(squared).astype(np.float64)
     rise[into_glint] *= config.glint_step
@@ -265,6 +302,14 @@ def _edges(
     height = _gather(profile, inside[..., None])[..., 0]
     ran_out = found & (last >= usable - 1)
     return radius, found & ~ran_out & (steepest > 0), height / PAPER, ran_out
+
+
+def _float32_below(values: FloatArray) -> FloatArray:
+    """The largest float32 at or below each value: a float32 array is greater than it
+    exactly where it is greater than the value itself, without being cast to float64."""
+    below = values.astype(np.float32)
+    return np.where(below.astype(np.float64) > values,
+                    np.nextafter(below, np.float32(-np.inf)), below)
 
 
 @dataclass(frozen=True, eq=False)
@@ -453,15 +498,9 @@ def ray_rises(
     itself; the radii (px) the changes are centred on; and where a pawn lies (K, J, S).
     ``radii`` as in :func:`sample_rays`, ``flags`` as in :func:`measure_outlines`."""
     count, rays, reach = len(centres), config.ray_count, config.rise_samples
-    samples = radii.shape[-1]
     maps = ray_maps(centres, rays, radii)
     planes = colour_planes(sample_maps(image, maps, count, rays))
-    squared = np.zeros((count, rays, samples - 2 * reach), np.float32)
-    for plane in planes:
-        smooth = plane.copy()
-        smooth[..., 1:-1] = (plane[..., :-2] + 2 * plane[..., 1:-1] + plane[..., 2:]) / 4
-        change = smooth[..., : -2 * reach] - smooth[..., 2 * reach :]
-        squared += change * change
+    squared = _squared_rises(planes, reach)
     marks = sample_maps(flags, maps, count, rays, cv2.INTER_NEAREST)
     clipped = (marks[..., : -2 * reach] & GLINT_FLAG) > 0
     rise = np.sqrt(squared)

@@ -80,10 +80,9 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
         cv2.MORPH_ELLIPSE, (spacing, spacing)))
     peaks &= summed > least
     if ink is not None:
-        printed = cv2.resize(ink, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
-        paper = 1.0 - printed.astype(np.float32) / 255
+        paper, paper_share = _paper(ink, (small.shape[1], small.shape[0]), window)
         unprinted = cv2.blur(unlike * paper, (window, window)) / np.maximum(
-            cv2.blur(paper, (window, window)), config.least_paper)
+            paper_share, config.least_paper)
         peaks &= unprinted > least
     rows, columns = np.nonzero(peaks)
     order = np.argsort(-summed[rows, columns])
@@ -91,3 +90,24 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
     strength = (summed[rows[order], columns[order]] - level) / (least - level)
     return (points + 0.5) * pixels_per_mm - 0.5, strength.astype(np.float64)
 
+
+#: The last ink image's paper (:func:`_paper`): the mat's ink is the same every frame.
+_PAPER_MEMO: list[tuple[Image, tuple[int, int, int], FloatArray, FloatArray]] = []
+
+
+def _paper(ink: Image, size: tuple[int, int], window: int) -> tuple[FloatArray, FloatArray]:
+    """How much of each pixel at ``size`` (width, height) is unprinted paper (0-1, from the
+    full-size ``ink`` mask), and its mean over ``window`` squares: made once for a read-only
+    ink image (the mat reference's, the same every frame of a camera session)."""
+    key = (size[0], size[1], window)
+    for memo_ink, memo_key, paper, share in _PAPER_MEMO:
+        if memo_ink is ink and memo_key == key:
+            return paper, share
+    printed = cv2.resize(ink, size, interpolation=cv2.INTER_AREA)
+    paper = 1.0 - printed.astype(np.float32) / 255
+    share = cv2.blur(paper, (window, window))
+    paper.setflags(write=False)
+    share.setflags(write=False)
+    if not ink.flags.writeable:
+        _PAPER_MEMO[:] = [(ink, key, paper, share)]
+    return paper, share
