@@ -97,11 +97,10 @@ def test_a_layout_whose_only_frame_misses_a_coin_is_learned_from_the_other_coins
 
 def test_a_layout_with_no_coin_found_is_refused_saying_what_to_do(background: np.ndarray
                                                                   ) -> None:
-    with pytest.raises(CalibrationError, match=r"^no penny found on c3 in any of the 2 layout "
-                       r"frames, nor any other coin of the layout on its square: put the coins "
-                       r"on the squares shown, alone and flat, with the whole mat in view$"):
-        learn_from_layout(CONFIG, GEOMETRY, background,
-                          [frame(scene({}), seed) for seed in (6, 7)], LAYOUT)
+    with pytest.raises(CalibrationError, match=r"^no penny found on c3, nor any other coin of "
+                       r"the layout on its square: put the coins on the squares shown, alone "
+                       r"and flat, with the whole mat in view$"):
+        learn_from_layout(CONFIG, GEOMETRY, background, [frame(scene({}), 6)], LAYOUT)
 
 
 @pytest.mark.parametrize(("square", "kind", "others"), [
