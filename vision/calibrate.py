@@ -266,8 +266,9 @@ def _reflectance(crop: _Crop, printed: Image) -> Image:
 def measure_pawn(config: CalibrationConfig, view: TopView, background: Image,
                  geometry: MatGeometry, square: str, name: str,
                  base: VisionProfile) -> PawnMeasure:
-    """Measure the pawn on ``square``: the median colour against white paper of its coloured
-    (or, for a black pawn, its dark) pixels, and the size of the object."""
+    """Measure the pawn on ``square``: the median colour against white paper of the purer
+    half of its coloured pixels (or, for a black pawn, of its dark ones), and the size of the
+    object."""
     crop = _crop(view, background, _square_rect(geometry, square))
     height, width = view.image.shape[:2]
     printed = printed_view(geometry, view.pixels_per_mm, view.origin_mm, (width, height))
@@ -288,6 +289,11 @@ def measure_pawn(config: CalibrationConfig, view: TopView, background: Image,
         raise CalibrationError(
             f"the object on {square} is neither coloured nor black: stand the {name} pawn there"
         )
+    if chosen is coloured:
+        # The paint's own colour is its purest: the pawn's shaded side and the shadow it
+        # casts, brown or grey, are less saturated (their hue drifts towards the metals').
+        saturation = hsv[:, :, 1]
+        chosen = coloured & (saturation >= np.median(saturation[coloured]))
     colour = np.median(reflectance[chosen].astype(np.float64), axis=0)
     diameter = 2 * math.sqrt(np.count_nonzero(blob) / math.pi) / crop.pixels_per_mm
     blue, green, red = (round(float(np.clip(value, 0.0, 1.0)), 4) for value in colour)

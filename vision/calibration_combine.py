@@ -292,7 +292,7 @@ def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
                   pawns: Sequence[PawnMeasure]) -> tuple[VisionProfile, tuple[str, ...]]:
     """Measured kinds take their measured size; every kind takes its metal's colour (see
     :func:`every_metal`); the rest (and kinds glare washed out) keep the base look, sizes
-    scaled like the measured ones. When glare washed out every coin the coins keep the base
+    offset like the measured ones. When glare washed out every coin the coins keep the base
     looks and the profile is not marked calibrated (the reader then reads coins as without
     one). Also returns the warnings for coins washed out by glare (see
     :func:`washed_out_warnings`)."""
@@ -305,15 +305,17 @@ def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
     profile = replace(base, diameter_scale=1.0, calibrated=bool(measured))
     if measured:
         metals = every_metal(metal_colours(coins))
-        scales = [coin.diameter_mm / COIN_KINDS[coin.kind][1] for coin in measured.values()]
-        scale = float(np.median(scales))
+        # A camera's blur and a coin's rounded edge add about the same millimetres to every
+        # kind's outline: a kind not measured is offset like the median measured one.
+        offsets = [coin.diameter_mm - COIN_KINDS[coin.kind][1] for coin in measured.values()]
+        offset = float(np.median(offsets))
         looks = []
         for look in base.coins:
             colour = metals.get(COIN_KINDS[look.kind][2], look.colour)
             if look.kind in measured:
                 diameter = measured[look.kind].diameter_mm
             else:
-                diameter = round(COIN_KINDS[look.kind][1] * scale, 3)
+                diameter = round(COIN_KINDS[look.kind][1] + offset, 3)
             looks.append(CoinLook(look.kind, diameter, colour))
         profile = replace(profile, coins=tuple(looks))
     if pawns:

@@ -65,7 +65,7 @@ def test_learned_sizes_are_close_to_the_true_ones(learned: Calibration) -> None:
     assert sizes["D"] < sizes["P"] < sizes["N"] < sizes["Q"]
     profile_sizes = {look.kind: look.diameter_mm for look in learned.profile.coins}
     assert {kind: profile_sizes[kind] for kind in sizes} == sizes
-    # The dollar was not laid out: its true size, scaled like the measured coins.
+    # The dollar was not laid out: its true size, offset like the measured coins.
     assert profile_sizes["S"] == pytest.approx(COIN_KINDS["S"][1], abs=1.5)
     assert learned.profile.diameter_scale == 1.0
 

@@ -79,18 +79,19 @@ def test_a_layout_whose_only_frame_misses_a_coin_is_learned_from_the_other_coins
     background: np.ndarray, without_nickel: list[np.ndarray],
 ) -> None:
     """One photo of the layout, the nickel not found in it: the nickel's size is its true
-    size scaled like the coins measured, its colour the other silver coins', and the user is
-    told in one sentence rather than refused."""
+    size offset like the coins measured (blur adds millimetres, not a share), its colour the
+    other silver coins', and the user is told in one sentence rather than refused."""
     learned = learn_from_layout(CONFIG, GEOMETRY, background, without_nickel[:1], LAYOUT)
     assert [coin.kind for coin in learned.coins] == ["P", "D", "Q"]
     assert learned.warnings == (
         "no nickel found on f3, so the nickel's size was taken from the other coins' and its "
         "colour from the other silver coins': put a nickel (N) there and calibrate again for "
         "a closer profile",)
-    dime, quarter = learned.profile.coin("D"), learned.profile.coin("Q")
-    scales = [look.diameter_mm / COIN_KINDS[look.kind][1] for look in (dime, quarter)]
+    offsets = [coin.diameter_mm - COIN_KINDS[coin.kind][1] for coin in learned.coins]
     nickel = learned.profile.coin("N")
-    assert min(scales) - 1e-3 <= nickel.diameter_mm / COIN_KINDS["N"][1] <= max(scales) + 1e-3
+    assert nickel.diameter_mm == pytest.approx(COIN_KINDS["N"][1] + np.median(offsets),
+                                               abs=1e-3)
+    dime, quarter = learned.profile.coin("D"), learned.profile.coin("Q")
     assert nickel.colour == dime.colour == quarter.colour
     assert learned.profile.calibrated
 
@@ -125,10 +126,11 @@ def test_glare_on_a_silver_coin_takes_the_colour_from_the_other_silver_coins(
     shown = [coin.colour for coin in learned.coins if coin.kind in "NDQ" and coin.kind != kind]
     assert len(silver) == 1
     assert silver.pop() == pytest.approx(tuple(np.median(np.array(shown), axis=0)), abs=1e-4)
-    # Its size is its true size scaled like the coins measured without glare.
-    penny = next(coin for coin in learned.coins if coin.kind == "P")
-    scaled = COIN_KINDS[kind][1] * penny.diameter_mm / COIN_KINDS["P"][1]
-    assert learned.profile.coin(kind).diameter_mm == pytest.approx(scaled, abs=0.5)
+    # Its size is its true size offset like the coins measured without glare.
+    offsets = [coin.diameter_mm - COIN_KINDS[coin.kind][1] for coin in learned.coins
+               if coin.colour is not None]
+    assert learned.profile.coin(kind).diameter_mm == pytest.approx(
+        COIN_KINDS[kind][1] + np.median(offsets), abs=1e-3)
 
 
 def test_glare_in_some_frames_only_is_no_matter(
