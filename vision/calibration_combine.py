@@ -68,6 +68,12 @@ class Calibration:
         """Lines for the user: the frames used, each coin's measured size against its true
         size, each pawn, and which frames an object was left out of."""
         lines = [f"from {counted(len(self.frames), 'layout frame')}: {', '.join(self.frames)}"]
+        if self.profile.calibrated:
+            offsets = [look.diameter_mm - COIN_KINDS[look.kind][1]
+                       for look in self.profile.coins]
+            lines.append(f"coins measure {float(np.median(offsets)):+.2f} mm against their true "
+                         "size (the reader starts each frame from this and uses the pawn "
+                         "colours; each coin's own size and colour are recorded)")
         for coin in self.coins:
             true = COIN_KINDS[coin.kind][1]
             colour = ("washed out by glare" if coin.colour is None

@@ -89,8 +89,9 @@ def test_the_profile_is_saved_and_loaded_back(learned: Calibration, tmp_path: Pa
     learned.profile.save(path)
     assert VisionProfile.load(path) == learned.profile
     report = learned.report()
-    assert len(report) == 7 and report[0] == "from 2 layout frames: frame 1, frame 2"
-    assert "penny" in report[1] and "not measured" not in "".join(report)
+    assert len(report) == 8 and report[0] == "from 2 layout frames: frame 1, frame 2"
+    assert report[1].startswith("coins measure ") and " mm against their true size" in report[1]
+    assert "penny" in report[2] and "not measured" not in "".join(report)
 
 
 def test_the_learned_profile_reads_the_layout(
