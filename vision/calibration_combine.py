@@ -139,7 +139,7 @@ def combine_layout(frames: Sequence[LayoutFrame], layout: CalibrationLayout,
     coins), as is a coin whose face glare washed out; only a layout of which no coin at all
     was found stops calibration. Measured kinds get their measured diameter; every kind of a
     measured metal gets that metal's colour; kinds and pawn colours the layout does not hold
-    keep their base looks (sizes scaled like the measured ones). Raises
+    keep their base looks (sizes offset like the measured ones). Raises
     :class:`CalibrationError`.
     """
     if not frames:
