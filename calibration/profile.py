@@ -78,7 +78,8 @@ class VisionProfile:
     assumes the same print unless told otherwise (see :func:`square_mm_for`). ``calibrated``
     says the coin looks were measured by ``companion calibrate`` with this camera and these
     coins (sizes as the reader measures them, colours of each metal): reading then starts
-    every frame from them instead of from physics alone (see :mod:`vision.read`).
+    every frame from their common size offset instead of from physics alone (see
+    :func:`vision.read.model_for`).
     ``focal_px`` is the camera's focal length in pixels of the frames it was calibrated with,
     estimated from the empty mat's homography (:func:`vision.camera_pose.focal_from_homography`;
     None when the views were too nearly straight down to tell): the dice reader places the

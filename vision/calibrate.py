@@ -8,13 +8,14 @@ camera that makes pennies look 0.5 mm larger gets a profile whose penny is 0.5 m
 Pawns are found as the coloured (or black) difference from the empty mat on their square,
 and their colour against white paper is stored as :class:`~calibration.profile.PawnLook` wants it.
 
-The empty frames are compared with the printed mat (:mod:`vision.clutter`), which proves the
-mat was empty without asking the reader. Each layout frame is measured on its own
-(:func:`measure_layout_frame`) and the frames are combined (:func:`combine_layout`): an object
-counts from every frame it was found in, and only one missing from most frames stops
-calibration; a coin whose face glare washed out takes its metal's colour from the other coins
-of that metal. Pure functions of images and configuration: the command ``companion calibrate``
-does the capturing.
+The empty frames are compared with the printed mat (:mod:`vision.clutter`: round outlines of
+a coin's size, never shading), which proves the mat was empty without asking the reader. Each
+layout frame is measured on its own (:func:`measure_layout_frame`) and the frames are combined
+(:func:`combine_layout`): an object counts from every frame it was found in, one no frame
+found is learned from the other coins with a warning, and a coin whose face glare washed out
+takes its metal's colour from the other coins of that metal; only a layout with no coin found
+at all stops calibration. Pure functions of images and configuration: the command
+``companion calibrate`` does the capturing.
 """
 
 from __future__ import annotations
@@ -266,8 +267,9 @@ def _reflectance(crop: _Crop, printed: Image) -> Image:
 def measure_pawn(config: CalibrationConfig, view: TopView, background: Image,
                  geometry: MatGeometry, square: str, name: str,
                  base: VisionProfile) -> PawnMeasure:
-    """Measure the pawn on ``square``: the median colour against white paper of its coloured
-    (or, for a black pawn, its dark) pixels, and the size of the object."""
+    """Measure the pawn on ``square``: the median colour against white paper of the purer
+    half of its coloured pixels (or, for a black pawn, of its dark ones), and the size of the
+    object."""
     crop = _crop(view, background, _square_rect(geometry, square))
     height, width = view.image.shape[:2]
     printed = printed_view(geometry, view.pixels_per_mm, view.origin_mm, (width, height))
@@ -288,6 +290,11 @@ def measure_pawn(config: CalibrationConfig, view: TopView, background: Image,
         raise CalibrationError(
             f"the object on {square} is neither coloured nor black: stand the {name} pawn there"
         )
+    if chosen is coloured:
+        # The paint's own colour is its purest: the pawn's shaded side and the shadow it
+        # casts, brown or grey, are less saturated (their hue drifts towards the metals').
+        saturation = hsv[:, :, 1]
+        chosen = coloured & (saturation >= np.median(saturation[coloured]))
     colour = np.median(reflectance[chosen].astype(np.float64), axis=0)
     diameter = 2 * math.sqrt(np.count_nonzero(blob) / math.pi) / crop.pixels_per_mm
     blue, green, red = (round(float(np.clip(value, 0.0, 1.0)), 4) for value in colour)
@@ -371,8 +378,8 @@ def learn_from_layout(
 ) -> Calibration:
     """Measure every object of ``layout`` in each of ``layout_frames`` (named ``names``, by
     default ``frame 1`` and on) and learn: :func:`measure_layout_frame` on each, then
-    :func:`combine_layout`. Raises :class:`CalibrationError` naming the square whose object
-    is missing or wrong in most frames."""
+    :func:`combine_layout`. Raises :class:`CalibrationError` when no coin of the layout was
+    found in any frame."""
     if not layout_frames:
         raise CalibrationError("calibration needs at least one frame of the layout")
     names = names or [f"frame {number}" for number in range(1, len(layout_frames) + 1)]

@@ -2,10 +2,12 @@
 
 Each layout frame's measurements (:class:`LayoutFrame`, made by
 :func:`vision.calibrate.measure_layout_frame`) are combined square by square
-(:func:`combine_layout`): an object counts from every frame it was found in, and only one
-missing from most frames stops calibration. Measured kinds take their measured size and their
-metal its colour; a coin whose face glare washed out takes its metal's colour from the other
-coins of that metal, or the silver coins' with that metal's usual tint.
+(:func:`combine_layout`): an object counts from every frame it was found in, and one no frame
+found is left out with a warning (its kind learned from the other coins). Measured kinds take
+their measured size and their metal its colour; a coin whose face glare washed out takes its
+metal's colour from the other coins of that metal, or another metal's with that metal's usual
+tint; when glare washed out every coin, only the pawns are learned. Only a layout with no coin
+found at all stops calibration.
 """
 
 from __future__ import annotations
@@ -69,6 +71,12 @@ class Calibration:
         if self.profile.focal_px is not None:
             lines.append(f"camera focal length about {self.profile.focal_px:.0f} px (from the "
                          "empty mat's perspective, principal point taken in the frame's middle)")
+        if self.profile.calibrated:
+            offsets = [look.diameter_mm - COIN_KINDS[look.kind][1]
+                       for look in self.profile.coins]
+            lines.append(f"coins measure {float(np.median(offsets)):+.2f} mm against their true "
+                         "size (the reader starts each frame from this and uses the pawn "
+                         "colours; each coin's own size and colour are recorded)")
         for coin in self.coins:
             true = COIN_KINDS[coin.kind][1]
             colour = ("washed out by glare" if coin.colour is None
@@ -128,43 +136,74 @@ def combine_layout(frames: Sequence[LayoutFrame], layout: CalibrationLayout,
                    base: VisionProfile | None = None) -> Calibration:
     """Combine the measurements of ``frames`` into a calibration, and learn.
 
-    Each object is the median of the frames it was measured in: one that a noisy frame missed
-    still counts, and only one missing from most frames stops calibration (with the
-    problem, the frames it was missed in, and what to do). Measured kinds get their measured
-    diameter; every kind of a measured metal gets that metal's colour, from the coins whose
-    face showed it; kinds and pawn colours the layout does not hold keep their base looks
-    (sizes scaled like the measured ones). Raises :class:`CalibrationError`.
+    Each object is the median of the frames it was measured in: one that some frames missed
+    counts from those that saw it. One that no frame measured is left out with a warning
+    (its kind's size then comes from the other coins', its colour from its metal's other
+    coins), as is a coin whose face glare washed out; only a layout of which no coin at all
+    was found stops calibration. Measured kinds get their measured diameter; every kind of a
+    measured metal gets that metal's colour; kinds and pawn colours the layout does not hold
+    keep their base looks (sizes offset like the measured ones). Raises
+    :class:`CalibrationError`.
     """
     if not frames:
         raise CalibrationError("calibration needs at least one frame of the layout")
     base = base or VisionProfile.default()
-    coins = tuple(_combined_coin(frames, square) for _, square in layout.coins)
-    pawns = tuple(_combined_pawn(frames, square) for _, square in layout.pawns)
-    profile, warnings = _profile_from(base, coins, pawns)
-    return Calibration(profile, coins, pawns, tuple(frame.name for frame in frames), warnings)
+    found = [(square, _combined_coin(frames, square)) for _, square in layout.coins]
+    coins = tuple(coin for _, coin in found if coin is not None)
+    if not coins:
+        raise CalibrationError(_nothing_found(frames, layout))
+    pawns_found = [(square, _combined_pawn(frames, square)) for _, square in layout.pawns]
+    pawns = tuple(pawn for _, pawn in pawns_found if pawn is not None)
+    missed = [square for square, item in found + pawns_found if item is None]
+    warnings = tuple(_missed_warning(frames, square, layout) for square in missed)
+    profile, glare = _profile_from(base, coins, pawns)
+    return Calibration(profile, coins, pawns, tuple(frame.name for frame in frames),
+                       warnings + glare)
 
 
-def _measured_in(frames: Sequence[LayoutFrame], square: str,
-                 found: Sequence[object]) -> tuple[str, ...]:
-    """The names of the frames that missed the object on ``square``; raises CalibrationError
-    when they are most of the frames (more than half)."""
-    missed = tuple(frame.name for frame in frames if square in frame.problems)
-    if 2 * len(missed) > len(frames) or not found:
-        problems = [frame.problems[square] for frame in frames if square in frame.problems]
-        problem = max(problems, key=problems.count)  # the most common; the first of a tie
-        where = "" if len(frames) == 1 else (
-            f" in {len(missed)} of {len(frames)} frames ({', '.join(missed)})"
-        )
-        raise CalibrationError(f"{problem.what}{where}: {problem.fix}")
-    return missed
+def _problem(frames: Sequence[LayoutFrame], square: str) -> Problem | None:
+    """The most common problem the frames had with the object on ``square`` (the first of a
+    tie), or None when they had none."""
+    problems = [frame.problems[square] for frame in frames if square in frame.problems]
+    return max(problems, key=problems.count) if problems else None
 
 
-def _combined_coin(frames: Sequence[LayoutFrame], square: str) -> CoinMeasure:
-    """The median of the coin on ``square`` over the frames that measured it; its size from
-    those that saw its face when some did, since a glint that washes the face out also swells
-    the outline."""
+def _nothing_found(frames: Sequence[LayoutFrame], layout: CalibrationLayout) -> str:
+    """The sentence for layout frames in which no coin was measured: the first coin's
+    problem, and what to do."""
+    square = layout.coins[0][1] if layout.coins else ""
+    problem = _problem(frames, square)
+    what = problem.what if problem else "no coin of the layout was found"
+    where = "" if len(frames) == 1 else f" in any of the {len(frames)} layout frames"
+    return (f"{what}{where}, nor any other coin of the layout on its square: put the coins "
+            "on the squares shown, alone and flat, with the whole mat in view")
+
+
+def _missed_warning(frames: Sequence[LayoutFrame], square: str,
+                    layout: CalibrationLayout) -> str:
+    """One sentence for an object no frame measured: why, and what was learned instead."""
+    problem = _problem(frames, square)
+    what = problem.what if problem else f"nothing was measured on {square}"
+    where = "" if len(frames) == 1 else " in any layout frame"
+    kinds = dict((square_of, kind) for kind, square_of in layout.coins)
+    if square in kinds:
+        name, _, metal = COIN_KINDS[kinds[square]]
+        instead = (f"so the {name}'s size was taken from the other coins' and its colour "
+                   f"from the other {metal} coins'")
+    else:
+        instead = "so that pawn keeps its usual colour"
+    fix = f": {problem.fix} and calibrate again for a closer profile" if problem else ""
+    return f"{what}{where}, {instead}{fix}"
+
+
+def _combined_coin(frames: Sequence[LayoutFrame], square: str) -> CoinMeasure | None:
+    """The median of the coin on ``square`` over the frames that measured it (None when none
+    did); its size from those that saw its face when some did, since a glint that washes the
+    face out also swells the outline."""
     measures = [frame.coins[square] for frame in frames if square in frame.coins]
-    missed = _measured_in(frames, square, measures)
+    if not measures:
+        return None
+    missed = tuple(frame.name for frame in frames if square not in frame.coins)
     colours = [measure.colour for measure in measures if measure.colour is not None]
     colour = None
     if colours:
@@ -174,10 +213,13 @@ def _combined_coin(frames: Sequence[LayoutFrame], square: str) -> CoinMeasure:
                        tuple(m.frames[0] for m in measures), missed)
 
 
-def _combined_pawn(frames: Sequence[LayoutFrame], square: str) -> PawnMeasure:
-    """The median of the pawn on ``square`` over the frames that measured it."""
+def _combined_pawn(frames: Sequence[LayoutFrame], square: str) -> PawnMeasure | None:
+    """The median of the pawn on ``square`` over the frames that measured it (None when
+    none did)."""
     measures = [frame.pawns[square] for frame in frames if square in frame.pawns]
-    missed = _measured_in(frames, square, measures)
+    if not measures:
+        return None
+    missed = tuple(frame.name for frame in frames if square not in frame.pawns)
     blue, green, red = (_median([m.colour[index] for m in measures]) for index in range(3))
     return PawnMeasure(measures[0].name, square, (blue, green, red),
                        _median([m.diameter_mm for m in measures]),
@@ -208,9 +250,13 @@ def metal_colours(coins: Sequence[CoinMeasure]) -> dict[str, tuple[float, float]
 def washed_out_warnings(coins: Sequence[CoinMeasure]) -> tuple[str, ...]:
     """One sentence per coin whose face glare washed out in every frame, saying where its
     metal's colour was taken from: the layout's other coins of that metal, or else the
-    reader's usual tint of that metal against the silver measured; raises CalibrationError
-    when no coin showed its colour at all (nothing to take a colour from)."""
-    shown = {COIN_KINDS[coin.kind][2] for coin in coins if coin.colour is not None}
+    reader's usual tint of that metal against another metal measured. When glare washed out
+    every coin, one sentence says the coins were not learned at all."""
+    shown = sorted({COIN_KINDS[coin.kind][2] for coin in coins if coin.colour is not None})
+    if not shown:
+        return ("glare washed out the face of every coin of the layout, so coins will be "
+                "read as without a profile and only the pawns were learned: move the light "
+                "so it does not glare on the coins and calibrate again to learn them",)
     warnings = []
     for coin in coins:
         if coin.colour is not None:
@@ -222,26 +268,42 @@ def washed_out_warnings(coins: Sequence[CoinMeasure]) -> tuple[str, ...]:
         if others:
             sources = listed([f"the {COIN_KINDS[other.kind][0]} on {other.square}"
                               for other in others])
-        elif "silver" in shown:
-            sources = f"the silver coins' with {metal}'s usual tint"
-            advice = "; calibrate again with the light off it for a closer colour"
         else:
-            raise CalibrationError(
-                f"glare washed out the face of the {name} on {coin.square} and of every coin "
-                "of the layout: move the light so it does not glare on the coins"
-            )
+            sources = f"the {shown[-1]} coins' with {metal}'s usual tint"
+            advice = "; calibrate again with the light off it for a closer colour"
         warnings.append(f"glare washed out the face of the {name} on {coin.square}, so its "
                         f"colour was taken from {sources} and its size from the other coins' "
                         f"(glare swells a coin's outline){advice}")
     return tuple(warnings)
 
 
+def every_metal(shown: Mapping[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Each metal's colour: as ``shown`` by the layout's coins, else the reader's usual tint
+    of that metal against silver, silver itself worked back from a tinted metal shown when
+    no silver coin showed its colour. Empty when nothing was shown."""
+    tints = dict(FrameModelConfig().tints)
+    metals = dict(shown)
+    if "silver" not in metals:
+        for metal, colour in shown.items():
+            if metal in tints:
+                metals["silver"] = (round(colour[0] - tints[metal][0], 4),
+                                    round(colour[1] - tints[metal][1], 4))
+                break
+    if "silver" in metals:
+        silver = metals["silver"]
+        for metal, tint in tints.items():
+            metals.setdefault(metal, (round(silver[0] + tint[0], 4),
+                                      round(silver[1] + tint[1], 4)))
+    return metals
+
+
 def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
                   pawns: Sequence[PawnMeasure]) -> tuple[VisionProfile, tuple[str, ...]]:
-    """Measured kinds take their measured size; every kind of a measured metal takes that
-    metal's colour, and a metal no coin showed takes the measured silver's plus the reader's
-    usual tint; the rest (and kinds glare washed out) keep the base look, sizes scaled like
-    the measured ones. Also returns the warnings for coins washed out by glare (see
+    """Measured kinds take their measured size; every kind takes its metal's colour (see
+    :func:`every_metal`); the rest (and kinds glare washed out) keep the base look, sizes
+    offset like the measured ones. When glare washed out every coin the coins keep the base
+    looks and the profile is not marked calibrated (the reader then reads coins as without
+    one). Also returns the warnings for coins washed out by glare (see
     :func:`washed_out_warnings`)."""
     warnings = washed_out_warnings(coins)
     # A coin glare washed out in every frame was measured through the glare: its size is
@@ -249,23 +311,22 @@ def _profile_from(base: VisionProfile, coins: Sequence[CoinMeasure],
     measured: Mapping[str, CoinMeasure] = {
         coin.kind: coin for coin in coins if coin.colour is not None
     }
-    metals = metal_colours(coins)
-    if "silver" in metals:
-        silver = metals["silver"]
-        for metal, tint in FrameModelConfig().tints:
-            metals.setdefault(metal, (round(silver[0] + tint[0], 4),
-                                      round(silver[1] + tint[1], 4)))
-    scales = [coin.diameter_mm / COIN_KINDS[coin.kind][1] for coin in measured.values()]
-    scale = float(np.median(scales)) if scales else 1.0
-    looks = []
-    for look in base.coins:
-        colour = metals.get(COIN_KINDS[look.kind][2], look.colour)
-        if look.kind in measured:
-            diameter = measured[look.kind].diameter_mm
-        else:
-            diameter = round(COIN_KINDS[look.kind][1] * scale, 3)
-        looks.append(CoinLook(look.kind, diameter, colour))
-    profile = replace(base, coins=tuple(looks), diameter_scale=1.0, calibrated=True)
+    profile = replace(base, diameter_scale=1.0, calibrated=bool(measured))
+    if measured:
+        metals = every_metal(metal_colours(coins))
+        # A camera's blur and a coin's rounded edge add about the same millimetres to every
+        # kind's outline: a kind not measured is offset like the median measured one.
+        offsets = [coin.diameter_mm - COIN_KINDS[coin.kind][1] for coin in measured.values()]
+        offset = float(np.median(offsets))
+        looks = []
+        for look in base.coins:
+            colour = metals.get(COIN_KINDS[look.kind][2], look.colour)
+            if look.kind in measured:
+                diameter = measured[look.kind].diameter_mm
+            else:
+                diameter = round(COIN_KINDS[look.kind][1] + offset, 3)
+            looks.append(CoinLook(look.kind, diameter, colour))
+        profile = replace(profile, coins=tuple(looks))
     if pawns:
         learned = {pawn.name: PawnLook(pawn.name, pawn.colour) for pawn in pawns}
         kept = tuple(look for look in base.pawns if look.name not in learned)

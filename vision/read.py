@@ -100,24 +100,19 @@ def _kind_priors(profile: VisionProfile) -> tuple[KindPrior, ...]:
 
 def model_for(config: FrameModelConfig, profile: VisionProfile) -> FrameModelConfig:
     """The frame model's priors for ``profile``: a calibrated profile's coins, measured by
-    this very reader with this camera, give the size offset of each kind and each metal's
-    colour, which every frame then starts from (each frame still fits its own, within
-    ``calibrated_spread`` of them: the light of a game is not the light of calibration)."""
+    this very reader with this camera, give the common size offset (the median of its kinds'
+    offsets: the camera's blur and the coins' rounded edges), which every frame then starts
+    from (each frame still fits its own, within ``calibrated_spread`` of the usual spread).
+
+    The profile's per-kind offsets and metal colours are recorded but not used: measured on
+    one coin each under calibration's light, they did not reduce errors on the physically
+    based tuning scenes where each frame fits its own (``bench/bench_calibration_parts.py``).
+    """
     if not profile.calibrated:
         return config
-    offsets = {look.kind: look.diameter_mm - COIN_KINDS[look.kind][1] for look in profile.coins}
-    common = float(np.median(list(offsets.values())))
-    by_metal = {COIN_KINDS[look.kind][2]: look.colour for look in profile.coins}
-    silver = by_metal.get("silver", config.silver_colour)
-    tints = tuple((metal, (colour[0] - silver[0], colour[1] - silver[1]))
-                  for metal, colour in by_metal.items() if metal != "silver")
-    spread = config.calibrated_spread
-    return replace(
-        config, offset_mm=common, offset_spread_mm=spread * config.offset_spread_mm,
-        kind_offsets_mm=tuple((kind, value - common) for kind, value in offsets.items()),
-        silver_colour=silver, tints=tints or config.tints,
-        tint_spread=(spread * config.tint_spread[0], spread * config.tint_spread[1]),
-    )
+    offsets = [look.diameter_mm - COIN_KINDS[look.kind][1] for look in profile.coins]
+    return replace(config, offset_mm=float(np.median(offsets)),
+                   offset_spread_mm=config.calibrated_spread * config.offset_spread_mm)
 
 
 def _coins_and_frame(

@@ -164,6 +164,12 @@ def _grid_size(geometry: MatGeometry) -> tuple[int, int] | None:
     return len({name[0] for name in names}), len({name[1:] for name in names})
 
 
+#: Seconds a live camera's layout may stand still with an object missing (that the printed-mat
+#: check does not see: a coin glare washes white on white paper) before calibration goes on
+#: without it, with a warning; a user still laying out moves within that time.
+LAYOUT_PATIENCE_S = 6.0
+
+
 class _Window:
     """The side screen while calibrating: the board with what to lay out, the live camera, and
     what to do now. Closing the window (or Escape) stops the calibration."""
@@ -331,16 +337,20 @@ class _Session:
         """Measure steady frames of the layout until the last ``count`` of them show every
         object (for still photos: the photos of the layout, up to ``count``), and learn.
 
-        Each frame is measured once and the frames are combined, so a coin one noisy frame
-        missed still counts. Until the combination works (the user may still be laying out),
-        its problem is shown and the next frames are tried; on a live camera a frame that is
-        not steady starts the run of frames again. Photos of the empty mat beyond those the
-        first step took are passed over.
+        Each frame is measured once and the frames are combined, so a coin some frames missed
+        counts from those that saw it, and one none saw is learned from the other coins with a
+        warning. On a live camera the user may still be laying out: until every object of the
+        layout lies on its square in one of the run's frames (by the printed-mat check), or
+        the layout has stood still without it for ``LAYOUT_PATIENCE_S``, what is missing is
+        shown and the next frames are tried; a frame that is not steady starts the run again.
+        Photos of the empty mat beyond those the first step took are passed over.
         """
         from vision.camera import EndOfFrames
 
         step = _Step("the layout", self.timeout_s, count, self.stills)
         run: list[LayoutFrame] = []
+        seen: list[set[str]] = []
+        waited_for, since = "", 0.0
         while True:
             try:
                 frame, verdict, location = self._look()
@@ -351,14 +361,22 @@ class _Session:
                 step.problem = result
                 raise step.ended(end, len(run)) from None
             if not verdict.steady:
-                run = run if self.stills else []
+                run, seen = (run, seen) if self.stills else ([], [])
                 self._say(verdict.reason)
                 step.missed(frame, verdict.reason)
             elif self.stills and not self._clutter(frame, location):
                 step.took(frame)  # another photo of the empty mat
             else:
                 run = [*run, self._measure(frame, location, background, layout)][-count:]
-                result = _combined(run, layout) if len(run) == count else ""
+                if not self.stills:
+                    seen = [*seen, set(self._clutter(frame, location))][-count:]
+                result = ""
+                if len(run) == count:
+                    lacking = "" if self.stills else _still_laying_out(seen, layout)
+                    since = since if lacking == waited_for else frame.timestamp
+                    waited_for = lacking
+                    patient = frame.timestamp - since < LAYOUT_PATIENCE_S
+                    result = lacking if lacking and patient else _combined(run, layout)
                 if not isinstance(result, str):
                     return result
                 if result:
@@ -382,6 +400,24 @@ def _combined(run: list[LayoutFrame], layout: CalibrationLayout) -> Calibration 
         return combine_layout(run, layout)
     except CalibrationError as error:
         return str(error)
+
+
+def _still_laying_out(seen: list[set[str]], layout: CalibrationLayout) -> str:
+    """On a live camera: what the layout still lacks, judged against the printed mat in the
+    frames of the run (``seen``: the squares something lies on in each), or "" when every
+    object of the layout lies on its square in one of them. The combination forgives an
+    object the reader misses, so this is what waits for the user to finish laying out."""
+    shown = set().union(*seen) if seen else set()
+    wanted = [(f"the {colour} pawn", square) for colour, square in layout.pawns]
+    wanted = [(f"a {_coin_name(kind)}", square) for kind, square in layout.coins] + wanted
+    lacking = [f"{thing} on {square}" for thing, square in wanted if square not in shown]
+    return f"waiting for {_listed(tuple(lacking))}" if lacking else ""
+
+
+def _coin_name(kind: str) -> str:
+    from contract.observation import COIN_KINDS
+
+    return COIN_KINDS[kind][0]
 
 
 def _count(number: int, noun: str) -> str:
