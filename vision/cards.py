@@ -426,6 +426,30 @@ def _suited_letter(config: RankConfig, index: IndexRead, court: str, clear: bool
     return suited and not worded
 
 
+@dataclass(frozen=True)
+class FaceRead:
+    """What the reader sees on a card cut upright: the face, its ink, the middle's pips
+    and picture, and each corner's index (the top-left one, then the bottom-right one)."""
+
+    face: Image
+    ink: FloatArray
+    centre: CentreRead
+    pips: PipCount
+    corners: tuple[IndexRead, IndexRead]
+
+
+def read_face(config: CardConfig, face: Image, pixels_per_mm: float) -> FaceRead:
+    """Read ``face`` (upright, at ``pixels_per_mm``): the card turned half round is the
+    same image turned, so its ink is the ink turned too (one ink map, not two)."""
+    rank = config.rank
+    ink = ink_map(face, pixels_per_mm, rank.white_mm, rank.inset_mm, rank.lift_mm)
+    turned = np.ascontiguousarray(ink[::-1, ::-1])
+    return FaceRead(face, ink, read_centre(rank, ink, pixels_per_mm),
+                    count_pips(config.pips, ink, face, pixels_per_mm),
+                    (read_index(rank, ink, pixels_per_mm),
+                     read_index(rank, turned, pixels_per_mm)))
+
+
 def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
                  origin_mm: tuple[float, float] = (0.0, 0.0)) -> CardReading | None:
     """The card on top of the pile in ``crop`` (BGR uint8, a discard spot seen from above at
@@ -437,15 +461,8 @@ def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
     if pose is None:
         return None
     pose = refine_pose(config, crop, pose, pixels_per_mm)
-    faces = [upright_face(crop, pose, pixels_per_mm, turn) for turn in (False, True)]
-    inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm,
-                    config.rank.lift_mm)
-            for face in faces]
-    centre = read_centre(config.rank, inks[0], pixels_per_mm)
-    pips = count_pips(config.pips, inks[0], faces[0], pixels_per_mm)
-    index = both_ways(read_index(config.rank, inks[0], pixels_per_mm),
-                      read_index(config.rank, inks[1], pixels_per_mm))
-    rank, confidence = judge(config, centre, index, pips)
+    seen = read_face(config, upright_face(crop, pose, pixels_per_mm), pixels_per_mm)
+    rank, confidence = judge(config, seen.centre, both_ways(*seen.corners), seen.pips)
     middle = (origin_mm[0] + (pose.centre[0] + 0.5) / pixels_per_mm,
               origin_mm[1] + (pose.centre[1] + 0.5) / pixels_per_mm)
     return CardReading(rank, confidence, middle)
