@@ -61,8 +61,9 @@ class CardConfig:
     its length; the pose is then refined within ``refine_mm`` (:func:`refine_pose`). Only the
     turns of the straight lines in view are tried (:func:`line_turns`): the ``line_turns``
     strongest turns, ``distinct_deg`` apart, of lines at least ``line_mm`` long (a card's side
-    is one), each with the long side either way; ``angle_step_deg`` steps at every turn are
-    the slower exhaustive search. ``rank`` reads the face."""
+    is one), each with the long side either way, the ``first_lines`` strongest first and the
+    others only where no outline there shows ``whole_outline``; ``angle_step_deg`` steps at
+    every turn are the slower exhaustive search. ``rank`` reads the face."""
 
     pixels_per_mm: float = 6.0
     margin_mm: float = 15.0
@@ -75,6 +76,8 @@ class CardConfig:
     refine_mm: float = 2.5
     line_mm: float = 30.0
     line_turns: int = 6
+    first_lines: int = 3
+    whole_outline: float = 0.9
     distinct_deg: float = 1.5
     rank: RankConfig = field(default_factory=RankConfig)
     pips: PipConfig = field(default_factory=PipConfig)
@@ -213,6 +216,19 @@ def search_image(config: CardConfig, crop: Image, pixels_per_mm: float) -> Float
     return np.asarray(cv2.GaussianBlur(small, (0, 0), 0.7))
 
 
+def _best_of_lines(config: CardConfig, small: FloatArray, turns: FloatArray) -> CardPose:
+    """The best outline at ``turns`` (two a line direction, strongest lines first): the
+    strongest ``first_lines`` directions are tried first, and the rest only where no outline
+    there showed ``whole_outline`` of its weakest half-side (a card on top shows its whole
+    outline; one whose sides are partly hidden, or no card, falls short)."""
+    first = 2 * config.first_lines
+    pose = _best_at(config, small, turns[:first])
+    if pose.score >= config.whole_outline or len(turns) <= first:
+        return pose
+    rest = _best_at(config, small, turns[first:])
+    return rest if rest.score > pose.score else pose
+
+
 def find_card(config: CardConfig, crop: Image, pixels_per_mm: float, exhaustive: bool = False
               ) -> CardPose | None:
     """The top card's pose in ``crop`` (BGR, a discard spot at ``pixels_per_mm``), centre in
@@ -220,9 +236,10 @@ def find_card(config: CardConfig, crop: Image, pixels_per_mm: float, exhaustive:
     are tried (:func:`line_turns`), or every ``angle_step_deg`` when ``exhaustive``."""
     small = search_image(config, crop, pixels_per_mm)
     factor = config.search_pixels_per_mm / pixels_per_mm
-    turns = np.arange(0.0, 180.0, config.angle_step_deg) if exhaustive else \
-        line_turns(config, small)
-    pose = _best_at(config, small, turns)
+    if exhaustive:
+        pose = _best_at(config, small, np.arange(0.0, 180.0, config.angle_step_deg))
+    else:
+        pose = _best_of_lines(config, small, line_turns(config, small))
     if pose.score < config.least_outline:
         return None
     centre = (pose.centre[0] / factor, pose.centre[1] / factor)
