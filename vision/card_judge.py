@@ -14,7 +14,7 @@ fail in different ways agree; anything else is unsure, and the panel asks:
   the other letters a picture card can show, with its suit under it in one corner, or the same
   letter read clearly in both corners.
 * **Jokers.** JOKER written down the side; a star in both corners with no suit under it and no
-  pip layout; or corners with no mark at all round a figure larger than any pip.
+  pip layout; or a round emblem in each corner, round a figure larger than any pip.
 """
 
 from __future__ import annotations
@@ -82,8 +82,8 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
     its J, a court's letter its suit); a star in both corners, clearly no rank's glyph and
     with no suit under it, and no pip layout (a rank's index always has its suit under it;
     a mark in a court's picture that looks like a star is seldom seen so in both corners);
-    or, round a figure larger than any pip and no pip layout, no mark at all or an emblem
-    (:func:`_emblem`) in each corner (a rank always prints its index)."""
+    or, round a figure larger than any pip and no pip layout, an emblem (:func:`_emblem`)
+    in each corner (a rank always prints its index)."""
     rank_config = config.rank
     rank, match, _ = index.best()
     # A digit-like glyph (a blurred J looks like a 3 or a 7) vetoes a word seen in only
@@ -105,7 +105,7 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
         return "joker", sure
     if counted is None and not index.joker and \
             _largest(centre, pips) >= rank_config.court_figure_mm2 and \
-            all(_joker_mark(rank_config, corner) for corner in index.corners):
+            all(_emblem(rank_config, corner) for corner in index.corners):
         return "joker", sure
     return None
 
@@ -114,14 +114,12 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
 EMBLEM_ASPECT = 1.33
 
 
-def _joker_mark(config: RankConfig, corner: IndexRead) -> bool:
-    """Whether a corner shows what a joker's may and no rank's index: nothing, or an
-    emblem: one piece of ink as wide as tall (a ring, a roundel), matching no glyph well
-    (no rank's, and no star's either: a court whose index is printed inside its picture may
-    show a star-like mark in a corner), with nothing under it (a rank's index is its glyph
-    over its suit, or beside it as two pieces)."""
-    if not corner.scores:
-        return True
+def _emblem(config: RankConfig, corner: IndexRead) -> bool:
+    """Whether a corner shows an emblem and no rank's index: one piece of ink as wide as
+    tall (a ring, a roundel), matching no glyph well (no rank's, and no star's either: a
+    court whose index is printed inside its picture may show a star-like mark in a corner),
+    with nothing under it (a rank's index is its glyph over its suit, or beside it as two
+    pieces). An empty corner is no emblem: such a court may show nothing there at all."""
     _, match, _ = corner.best()
     return corner.parts == 1 and corner.suit_below == -1.0 and \
         1 / EMBLEM_ASPECT <= corner.aspect <= EMBLEM_ASPECT and match < config.sure_match
