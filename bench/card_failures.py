@@ -29,9 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_cards import OTHER_THEMES
 from companion.judging import UNSURE_CONFIDENCE
-from vision.card_pips import count_pips
-from vision.card_ranks import both_ways, ink_map, read_centre, read_index
-from vision.cards import CardConfig, find_card, judge, refine_pose, upright_face
+from vision.card_ranks import both_ways
+from vision.cards import CardConfig, find_card, judge, read_face, refine_pose, upright_face
 from vision.markers import MarkerConfig, find_board
 from vision.rectify import rectify_window
 from vision.synth import render
@@ -78,14 +77,8 @@ def diagnose_crop(config: CardConfig, crop: np.ndarray, truth: str,
     pose = refine_pose(config, crop, pose, scale)
     off_mm = math.dist(pose.centre, pose_truth[0]) / scale
     off_deg = abs((pose.angle_deg - pose_truth[1] + 90.0) % 180.0 - 90.0)
-    faces_cut = [upright_face(crop, pose, scale, turn) for turn in (False, True)]
-    rank_config = config.rank
-    inks = [ink_map(face, scale, rank_config.white_mm, rank_config.inset_mm,
-                    rank_config.lift_mm)
-            for face in faces_cut]
-    centre = read_centre(rank_config, inks[0], scale)
-    pips = count_pips(config.pips, inks[0], faces_cut[0], scale)
-    corners = [read_index(rank_config, ink, scale) for ink in inks]
+    seen = read_face(config, upright_face(crop, pose, scale), scale)
+    centre, pips, corners = seen.centre, seen.pips, seen.corners
     index = both_ways(*corners)
     rank, confidence = judge(config, centre, index, pips)
     if rank is None or confidence < UNSURE_CONFIDENCE:
@@ -112,7 +105,7 @@ def diagnose_crop(config: CardConfig, crop: np.ndarray, truth: str,
             "index location"
     else:
         stage = "judge"
-    return outcome, stage, detail, faces_cut[0]
+    return outcome, stage, detail, seen.face
 
 
 def contact_sheets(tiles: list[tuple[str, np.ndarray]], out: Path, name: str,

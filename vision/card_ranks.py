@@ -53,11 +53,12 @@ class RankConfig:
     its foot. The JOKER column holds ``joker_letters`` glyphs or more in ``joker_area_mm``,
     each less than ``letter_gap_mm`` below the one above, or a word (one letter's height
     wide, at most ``word_width_mm``, clear of the card's edge) at least ``word_mm`` tall and
-    three times taller than wide. A glyph matches a template with a correlation of
-    ``least_match`` (``sure_match`` for full confidence), by a margin of ``sure_margin``
-    over the best other rank, less ``aspect_weight`` times how far their boxes' shapes
-    differ (log of the ratio of their height over width). The mark under the glyph is a
-    suit where it matches a suit better than a letter by ``least_suit`` (a court with no
+    three times taller than wide (at least ``long_word_mm`` tall, whatever lies under its
+    top: no glyph and its suit run together reach so far). A glyph matches a template with a
+    correlation of ``least_match`` (``sure_match`` for full confidence), by a margin of
+    ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far their
+    boxes' shapes differ (log of the ratio of their height over width). The mark under the
+    glyph is a suit where it matches a suit better than a letter by ``least_suit`` (a court with no
     mark found under its letter needs ``clear_match`` and ``clear_margin``). The pips'
     count is backed by the index where its rank matches at ``sure_match`` and within
     ``backing_slack`` of the best; a number card's count standing in its columns, where
@@ -89,6 +90,7 @@ class RankConfig:
     joker_area_mm: tuple[float, float, float, float] = (0.0, 0.0, 11.0, 44.0)
     joker_letters: int = 4
     word_mm: float = 12.0
+    long_word_mm: float = 18.0
     word_width_mm: float = 6.0
     letter_gap_mm: float = 3.0
     least_match: float = 0.45
@@ -114,6 +116,10 @@ class IndexRead:
     #: Each corner's own reading, where this one joins two (:func:`both_ways`): a letter
     #: and the suit under it must be seen in one corner, not each in another.
     corners: tuple[IndexRead, ...] = ()
+    #: The glyph's box, height over width, and its parts (pieces of ink: two for a 10, or a
+    #: letter with its suit beside it); 0 where no glyph was found or corners are joined.
+    aspect: float = 0.0
+    parts: int = 0
 
     def best(self) -> tuple[str | None, float, float]:
         """The best rank, its match and its margin over the next rank."""
@@ -421,6 +427,8 @@ def _edge_line(blob: tuple[int, int, int, int, int], pixels_per_mm: float) -> bo
 
 #: What :func:`_stacked_letters` counts for a word whose letters run together.
 WORD = 99
+#: What it counts for a word taller than any rank's glyph with its suit run under it.
+LONG_WORD = 100
 
 
 def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> int:
@@ -428,8 +436,12 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
     from the topmost glyph (a word written down the side, upright or turned)."""
     window = _window(ink, config.joker_area_mm, pixels_per_mm)
     blobs = _blobs(window >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2)
+    # Slivers along the card's edge (thinner than a millimetre, or a few specks in a large
+    # box) are no letters and must not hide the word under them.
     marks = sorted((blob for blob in blobs if not _edge_line(blob, pixels_per_mm)
-                    and blob[0] <= config.index_start_mm * pixels_per_mm),
+                    and blob[0] <= config.index_start_mm * pixels_per_mm
+                    and min(blob[2], blob[3]) >= pixels_per_mm
+                    and blob[4] >= config.least_glyph_fill * blob[2] * blob[3]),
                    key=lambda blob: blob[1])
     if not marks:
         return 0
@@ -439,8 +451,9 @@ def _stacked_letters(config: RankConfig, ink: FloatArray, pixels_per_mm: float) 
     clear = top[0] > (config.inset_mm + 0.5) * pixels_per_mm
     if clear and top[3] >= config.word_mm * pixels_per_mm and top[3] >= 3 * top[2] \
             and top[2] <= config.word_width_mm * pixels_per_mm:
-        # A word down the side, its letters run together: no rank is this tall and thin.
-        return WORD
+        # A word down the side, its letters run together: no rank is this tall and thin,
+        # and no rank's glyph with its suit run under it is as tall as a long one.
+        return LONG_WORD if top[3] >= config.long_word_mm * pixels_per_mm else WORD
     letters = [blob for blob in marks
                if 1.5 * pixels_per_mm <= max(blob[2], blob[3]) <= 12.0 * pixels_per_mm]
     if not letters:
@@ -468,7 +481,8 @@ def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ind
     found = _index_marks(config, ink, pixels_per_mm)
     if found is None:
         return IndexRead((), joker)
-    best = best_matches(glyph_of(found[0]), glyph_templates(), config.aspect_weight)
+    glyph = glyph_of(found[0])
+    best = best_matches(glyph, glyph_templates(), config.aspect_weight)
     suit_below = -1.0
     if found[1] is not None:
         marks = best_matches(glyph_of(found[1]), mark_templates(), config.aspect_weight)
@@ -476,7 +490,11 @@ def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ind
     if letters == WORD and suit_below > config.least_suit:
         # A glyph run together with what lies under it, over a suit: a rank, not a word.
         joker = False
-    return IndexRead(tuple(best.items()), joker, suit_below)
+    if letters == LONG_WORD:
+        # What lies under the word's first letter is the rest of the word, not a suit.
+        suit_below = -1.0
+    parts = len(_blobs(found[0] >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2))
+    return IndexRead(tuple(best.items()), joker, suit_below, aspect=glyph.aspect, parts=parts)
 
 
 def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:

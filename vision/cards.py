@@ -16,26 +16,24 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
    the best score is under ``least_outline``, the spot holds no card.
 2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
    reads the same, as cards are printed point-symmetric.
-3. **Rank** (:mod:`vision.card_ranks`), from the corner index and the pips, each read the card
-   both ways up. The confidence says how well they agree: pips standing in a number card's
-   columns and an index telling that count from the counts a washed middle pip could leave
-   (or one pip and an A, or a picture holding a figure larger than any pip and J, Q or K
-   clear of the other letters a picture card can show, with a suit under it, or a JOKER
-   column or a corner star with no suit and no pip layout) is sure; anything else is
-   unsure, and the panel asks.
+3. **Rank** (:mod:`vision.card_ranks` reads the corner index and the middle, :mod:`vision.card_pips`
+   counts the pips, :mod:`vision.card_judge` weighs them): the card turned half round is the
+   same image turned, so one ink map serves both corners. The confidence says how well
+   readings that fail in different ways agree; anything else is unsure, and the panel asks.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from contract.observation import CardReading
 from vision.arrays import FloatArray, Image
-from vision.card_pips import PipConfig, PipCount, count_pips, rivals
+from vision.card_judge import judge
+from vision.card_pips import PipConfig, PipCount, count_pips
 from vision.card_ranks import (
     CentreRead,
     IndexRead,
@@ -48,10 +46,6 @@ from vision.card_ranks import (
 from vision.markers import BoardLocation
 from vision.rectify import TopView, rectify_window
 
-#: The label of the index templates of a joker's corner star (:mod:`vision.card_fonts`).
-STAR = "star"
-#: Ranks whose index is a number: no joker's corner reads as one.
-NUMBER_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 #: A poker card, width x height (mm).
 CARD_SIZE_MM: tuple[float, float] = (63.0, 88.0)
 
@@ -67,8 +61,9 @@ class CardConfig:
     its length; the pose is then refined within ``refine_mm`` (:func:`refine_pose`). Only the
     turns of the straight lines in view are tried (:func:`line_turns`): the ``line_turns``
     strongest turns, ``distinct_deg`` apart, of lines at least ``line_mm`` long (a card's side
-    is one), each with the long side either way; ``angle_step_deg`` steps at every turn are
-    the slower exhaustive search. ``rank`` reads the face."""
+    is one), each with the long side either way, the ``first_lines`` strongest first and the
+    others only where no outline there shows ``whole_outline``; ``angle_step_deg`` steps at
+    every turn are the slower exhaustive search. ``rank`` reads the face."""
 
     pixels_per_mm: float = 6.0
     margin_mm: float = 15.0
@@ -81,6 +76,8 @@ class CardConfig:
     refine_mm: float = 2.5
     line_mm: float = 30.0
     line_turns: int = 6
+    first_lines: int = 3
+    whole_outline: float = 0.9
     distinct_deg: float = 1.5
     rank: RankConfig = field(default_factory=RankConfig)
     pips: PipConfig = field(default_factory=PipConfig)
@@ -219,6 +216,19 @@ def search_image(config: CardConfig, crop: Image, pixels_per_mm: float) -> Float
     return np.asarray(cv2.GaussianBlur(small, (0, 0), 0.7))
 
 
+def _best_of_lines(config: CardConfig, small: FloatArray, turns: FloatArray) -> CardPose:
+    """The best outline at ``turns`` (two a line direction, strongest lines first): the
+    strongest ``first_lines`` directions are tried first, and the rest only where no outline
+    there showed ``whole_outline`` of its weakest half-side (a card on top shows its whole
+    outline; one whose sides are partly hidden, or no card, falls short)."""
+    first = 2 * config.first_lines
+    pose = _best_at(config, small, turns[:first])
+    if pose.score >= config.whole_outline or len(turns) <= first:
+        return pose
+    rest = _best_at(config, small, turns[first:])
+    return rest if rest.score > pose.score else pose
+
+
 def find_card(config: CardConfig, crop: Image, pixels_per_mm: float, exhaustive: bool = False
               ) -> CardPose | None:
     """The top card's pose in ``crop`` (BGR, a discard spot at ``pixels_per_mm``), centre in
@@ -226,9 +236,10 @@ def find_card(config: CardConfig, crop: Image, pixels_per_mm: float, exhaustive:
     are tried (:func:`line_turns`), or every ``angle_step_deg`` when ``exhaustive``."""
     small = search_image(config, crop, pixels_per_mm)
     factor = config.search_pixels_per_mm / pixels_per_mm
-    turns = np.arange(0.0, 180.0, config.angle_step_deg) if exhaustive else \
-        line_turns(config, small)
-    pose = _best_at(config, small, turns)
+    if exhaustive:
+        pose = _best_at(config, small, np.arange(0.0, 180.0, config.angle_step_deg))
+    else:
+        pose = _best_of_lines(config, small, line_turns(config, small))
     if pose.score < config.least_outline:
         return None
     centre = (pose.centre[0] / factor, pose.centre[1] / factor)
@@ -315,115 +326,28 @@ def refine_pose(config: CardConfig, crop: Image, pose: CardPose, pixels_per_mm: 
     return CardPose((float(centre[0]), float(centre[1])), pose.angle_deg - turn, pose.score)
 
 
-def counted_rank(centre: CentreRead, pips: PipCount | None) -> str | None:
-    """The rank the middle shows by its pips, or None: the pips' count where they stand in
-    a pip layout with nothing else as large beside them (an ace's one figure, centred);
-    without ``pips``, the plain count of :func:`vision.card_ranks.read_centre`."""
-    def rank_of(count: int) -> str | None:
-        return "A" if count == 1 else str(count) if 2 <= count <= 10 else None
+@dataclass(frozen=True)
+class FaceRead:
+    """What the reader sees on a card cut upright: the face, its ink, the middle's pips
+    and picture, and each corner's index (the top-left one, then the bottom-right one)."""
 
-    if pips is None:
-        return rank_of(centre.pips)
-    return rank_of(pips.count) if pips.layout and not pips.stray else None
-
-
-def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
-          pips: PipCount | None = None) -> tuple[str | None, float]:
-    """The rank and its confidence from the middle (``centre`` and, where counted,
-    ``pips``) and the corner index (both corners'): sure only where the two agree."""
-    rank_config = config.rank
-    star = dict(index.scores).get(STAR, -1.0)
-    index = replace(index, scores=tuple(item for item in index.scores if item[0] != STAR))
-    rank, match, margin = index.best()
-    glyph_ok = rank is not None and match >= rank_config.least_match
-    # A court's index has its suit under the letter; where nothing is found there (run
-    # into the picture's frame), only a letter matched clearly far better than any other.
-    suit = index.suit_below > rank_config.least_suit or (
-        index.suit_below == -1.0 and match >= rank_config.clear_match
-        and margin >= rank_config.clear_margin)
-    number_index = rank in NUMBER_RANKS and match >= rank_config.sure_match
-    # A joker's word has a letter under its J, a court's letter its suit.
-    if centre.picture and index.joker and not number_index and \
-            index.suit_below <= rank_config.least_suit:
-        return "joker", config.agree_confidence * 0.95
-    counted = counted_rank(centre, pips)
-    if counted in (None, "A") and star >= rank_config.sure_match and \
-            star >= match + rank_config.sure_margin and \
-            index.suit_below <= rank_config.least_suit and len(index.corners) >= 2 and \
-            all(corner.best()[0] == STAR for corner in index.corners):
-        # No pip layout and a star in both corners, clearly no rank's glyph and with no suit
-        # under it: most decks' joker (a rank's index always has its suit under it; a mark
-        # in a court's picture that looks like a star is seldom seen so in both corners).
-        return "joker", config.agree_confidence * 0.95
-    if counted is not None and counted in NUMBER_RANKS and pips is not None:
-        # Pips standing in a number card's columns name the rank but for pips of the middle
-        # column washed away: the index must match the count and tell it clearly from
-        # those rivals. Any other rank the index may prefer (a blurred 7 looks like an A,
-        # a blurred 5 like a 6) no pip layout could give.
-        scores = dict(index.scores)
-        backing = scores.get(counted, -1.0)
-        rival = max((scores.get(other, -1.0) for other in rivals(counted, pips.columns)),
-                    default=-1.0)
-        if backing >= rank_config.least_match and \
-                backing >= rival + rank_config.rival_margin:
-            return counted, config.agree_confidence
-        return counted, config.alone_confidence
-    if counted is not None:
-        # The pips say which rank; the index must back it: that rank matches it well, and
-        # nearly as well as any other (a 6 and a 9, an 8 and a 3 look alike when blurred).
-        backing = dict(index.scores).get(counted, -1.0)
-        # An ace's A has its suit under it (a joker's star or a lone 1 of a 10 has none),
-        # or, where no mark is found there, is matched clearly far better than any other.
-        marked = counted != "A" or suit
-        if backing >= rank_config.sure_match and marked and \
-                backing >= match - rank_config.backing_slack:
-            return counted, config.agree_confidence
-        return counted, config.alone_confidence
-    court, court_match, court_margin = _best_letter(index)
-    if centre.picture and court is not None and court_match >= rank_config.least_match:
-        # Sure only where the middle holds a figure larger than any pip: blobs of uneven
-        # sizes alone (decorated pips, a pip washed half away) make no court. A picture
-        # and no pip layout leave only a court or an ace (a joker has no suit under its
-        # corner's first letter): the letter must stand clear of the other three, whatever
-        # digit a blurred J resembles (a 3).
-        figure = centre.largest_mm2 >= rank_config.court_figure_mm2
-        clear = match >= rank_config.clear_match and margin >= rank_config.clear_margin
-        if court_margin >= rank_config.sure_margin and court_match >= rank_config.sure_match \
-                and _suited_letter(rank_config, index, court, clear) and figure \
-                and not index.joker:
-            return court, config.agree_confidence * 0.95
-        return court, config.alone_confidence
-    if glyph_ok:
-        return rank, config.unread_confidence
-    return None, config.unread_confidence
+    face: Image
+    ink: FloatArray
+    centre: CentreRead
+    pips: PipCount
+    corners: tuple[IndexRead, IndexRead]
 
 
-#: What a corner's letter can be on a card with a picture and no pip layout.
-PICTURE_LETTERS: tuple[str, ...] = ("J", "Q", "K", "A")
-
-
-def _best_letter(index: IndexRead) -> tuple[str | None, float, float]:
-    """The court letter the index matches best among :data:`PICTURE_LETTERS` (None where
-    an A matches best), its match, and its margin over the next of those letters."""
-    scores = dict(index.scores)
-    ranked = sorted(PICTURE_LETTERS, key=lambda letter: -scores.get(letter, -1.0))
-    best, second = (scores.get(letter, -1.0) for letter in ranked[:2])
-    return (None if ranked[0] == "A" else ranked[0]), best, best - second
-
-
-def _suited_letter(config: RankConfig, index: IndexRead, court: str, clear: bool) -> bool:
-    """Whether a corner shows the letter ``court`` (best of :data:`PICTURE_LETTERS` there)
-    with a suit under it (or, with no mark found under it, matched ``clear`` ly), and, for
-    a J, no corner shows it with a letter under it: JOKER written down the side, whose J
-    and the other corner's suit-like mark must not make a jack."""
-    suited = worded = False
-    for corner in index.corners or (index,):
-        letter, letter_match, _ = _best_letter(corner)
-        if letter != court or letter_match < config.least_match:
-            continue
-        suited |= corner.suit_below > config.least_suit or (corner.suit_below == -1.0 and clear)
-        worded |= court == "J" and -1.0 < corner.suit_below < -config.least_suit
-    return suited and not worded
+def read_face(config: CardConfig, face: Image, pixels_per_mm: float) -> FaceRead:
+    """Read ``face`` (upright, at ``pixels_per_mm``): the card turned half round is the
+    same image turned, so its ink is the ink turned too (one ink map, not two)."""
+    rank = config.rank
+    ink = ink_map(face, pixels_per_mm, rank.white_mm, rank.inset_mm, rank.lift_mm)
+    turned = np.ascontiguousarray(ink[::-1, ::-1])
+    return FaceRead(face, ink, read_centre(rank, ink, pixels_per_mm),
+                    count_pips(config.pips, ink, face, pixels_per_mm),
+                    (read_index(rank, ink, pixels_per_mm),
+                     read_index(rank, turned, pixels_per_mm)))
 
 
 def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
@@ -437,15 +361,8 @@ def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
     if pose is None:
         return None
     pose = refine_pose(config, crop, pose, pixels_per_mm)
-    faces = [upright_face(crop, pose, pixels_per_mm, turn) for turn in (False, True)]
-    inks = [ink_map(face, pixels_per_mm, config.rank.white_mm, config.rank.inset_mm,
-                    config.rank.lift_mm)
-            for face in faces]
-    centre = read_centre(config.rank, inks[0], pixels_per_mm)
-    pips = count_pips(config.pips, inks[0], faces[0], pixels_per_mm)
-    index = both_ways(read_index(config.rank, inks[0], pixels_per_mm),
-                      read_index(config.rank, inks[1], pixels_per_mm))
-    rank, confidence = judge(config, centre, index, pips)
+    seen = read_face(config, upright_face(crop, pose, pixels_per_mm), pixels_per_mm)
+    rank, confidence = judge(config, seen.centre, both_ways(*seen.corners), seen.pips)
     middle = (origin_mm[0] + (pose.centre[0] + 0.5) / pixels_per_mm,
               origin_mm[1] + (pose.centre[1] + 0.5) / pixels_per_mm)
     return CardReading(rank, confidence, middle)

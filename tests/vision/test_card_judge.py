@@ -1,0 +1,151 @@
+"""What holds for any deck when the corner index or the pips cannot be read, checked on faces of
+real themes of Debian's gnome-cards-data as a camera sees them, and on the judge's rules alone:
+a joker's corners carry no rank and no suit (a star, a round emblem, or JOKER down the side,
+even with its letters run together); a court is its letter read clearly in both corners;
+a number card is both corners' clear number where the pips are washed away, or its pips alone
+where both corners show their suit but no rival's glyph. Unsure goes to the panel: each rule has
+a case it must refuse."""
+
+from __future__ import annotations
+
+import cv2
+import pytest
+
+from companion.referee_cards import SURE_CARD
+from tests.vision.test_card_any_deck import seen
+from vision.card_judge import judge
+from vision.card_pips import PipConfig, PipCount, count_pips
+from vision.card_ranks import (
+    CentreRead,
+    IndexRead,
+    RankConfig,
+    both_ways,
+    ink_map,
+    read_centre,
+    read_index,
+)
+from vision.cards import CardConfig, read_discard_in_frame
+from vision.markers import MarkerConfig, find_board
+from vision.synth import render
+from vision.synth.card_sets import SPOT, TUNING_FACES, discard_scene
+from vision.synth.card_themes import themes_missing
+from vision.synth.cards import PlayedCard
+
+needs_themes = pytest.mark.skipif(themes_missing() is not None,
+                                  reason=f"card themes unavailable: {themes_missing()}")
+CONFIG = CardConfig()
+
+
+def reading(card: PlayedCard, pixels_per_mm: float = 2.2) -> tuple[str | None, float]:
+    """``card`` as a camera ``pixels_per_mm`` away sees it, read both ways up and judged."""
+    face, ink = seen(card, pixels_per_mm)
+    rank = RankConfig()
+    turned = ink_map(cv2.rotate(face, cv2.ROTATE_180), 6.0, rank.white_mm, rank.inset_mm,
+                     rank.lift_mm)
+    index = both_ways(read_index(rank, ink, 6.0), read_index(rank, turned, 6.0))
+    return judge(CONFIG, read_centre(rank, ink, 6.0), index,
+                 count_pips(PipConfig(), ink, face, 6.0))
+
+
+@needs_themes
+@pytest.mark.parametrize("pixels_per_mm", [1.8, 2.6])
+def test_a_joker_with_a_round_emblem_in_each_corner_is_read_a_sure_joker(pixels_per_mm):
+    card = PlayedCard("joker", "heart", (0.0, 0.0), face="theme:paris")
+    rank, confidence = reading(card, pixels_per_mm)
+    assert (rank, confidence >= SURE_CARD) == ("joker", True)
+
+
+def test_a_number_card_whose_pips_a_lamp_washes_away_is_read_by_both_corners():
+    card = PlayedCard("7", "heart", (0.0, 0.0), face="drawn:0", gloss=1.0)
+    face, ink = seen(card)
+    assert count_pips(PipConfig(), ink, face, 6.0).count < 7
+    rank, confidence = reading(card)
+    assert (rank, confidence >= SURE_CARD) == ("7", True)
+
+
+def corner(scores: dict[str, float], suit_below: float = -1.0, aspect: float = 1.0,
+           parts: int = 1) -> IndexRead:
+    return IndexRead(tuple(scores.items()), False, suit_below, aspect=aspect, parts=parts)
+
+
+PICTURE = CentreRead(0, True, 0.4, largest_mm2=1000.0)
+NO_LAYOUT = PipCount(3, False, True, 1000.0)
+
+
+def test_emblem_corners_round_a_picture_are_a_joker_but_not_with_a_suit_under_one():
+    emblem = corner({"4": 0.45, "star": 0.42, "A": 0.4})
+    assert judge(CONFIG, PICTURE, both_ways(emblem, emblem), NO_LAYOUT)[0] == "joker"
+    suited = corner({"4": 0.45, "star": 0.42, "A": 0.4}, suit_below=0.4)
+    assert judge(CONFIG, PICTURE, both_ways(emblem, suited), NO_LAYOUT)[1] < SURE_CARD
+    # A letter with its suit beside it is two pieces: a court's index, no emblem.
+    beside = corner({"Q": 0.39, "4": 0.25}, parts=2)
+    assert judge(CONFIG, PICTURE, both_ways(beside, beside), NO_LAYOUT)[1] < SURE_CARD
+    # A tall mark is a glyph, however poorly matched.
+    tall = corner({"A": 0.5, "2": 0.44}, aspect=2.0)
+    assert judge(CONFIG, PICTURE, both_ways(tall, tall), NO_LAYOUT)[1] < SURE_CARD
+
+
+def test_corners_showing_nothing_or_a_star_in_one_are_no_sure_joker():
+    """A court whose index is printed inside its picture may show nothing in its corners,
+    or a star-like mark in one corner and nothing in the other: no joker's corners (a
+    joker showing nothing there goes to the panel too)."""
+    star = corner({"star": 0.8, "6": 0.59, "4": 0.52})
+    empty = IndexRead((), False)
+    assert judge(CONFIG, PICTURE, both_ways(star, empty), NO_LAYOUT)[1] < SURE_CARD
+    assert judge(CONFIG, PICTURE, both_ways(empty, empty), NO_LAYOUT)[1] < SURE_CARD
+    emblem = corner({"4": 0.45, "star": 0.42, "A": 0.4})
+    assert judge(CONFIG, PICTURE, both_ways(emblem, empty), NO_LAYOUT)[1] < SURE_CARD
+
+
+def test_a_court_letter_read_clearly_in_both_corners_needs_no_suit_seen_under_it():
+    king = corner({"K": 0.85, "J": 0.36, "10": 0.31}, suit_below=0.04, aspect=1.3)
+    assert judge(CONFIG, PICTURE, both_ways(king, king), NO_LAYOUT) == \
+        ("K", CONFIG.agree_confidence * 0.95)
+    # A star matched better than the letter in its corner is no letter's index.
+    ringed = corner({"star": 0.81, "Q": 0.76, "8": 0.52})
+    assert judge(CONFIG, PICTURE, both_ways(ringed, ringed), NO_LAYOUT)[1] < SURE_CARD
+    # One corner alone is not enough.
+    other = corner({"K": 0.5, "Q": 0.45}, suit_below=0.0, aspect=1.3)
+    assert judge(CONFIG, PICTURE, both_ways(king, other), NO_LAYOUT)[1] < SURE_CARD
+
+
+def test_pips_in_their_columns_stand_alone_only_where_both_corners_show_a_suit_and_no_rival():
+    """Two pips down the middle and an index matching no digit well: a 2, unless a corner
+    could be a 3's (a 3 whose middle pip a reflection washed away stands as a 2), or the
+    corners show no suit (washed past reading, so a 3 would not show either)."""
+    two = PipCount(2, True, False, 140.0, (0, 2))
+    centre = CentreRead(2, False, 0.05, 140.0)
+    blurred = corner({"5": 0.52, "4": 0.5, "3": 0.3}, suit_below=0.4, aspect=1.8)
+    assert judge(CONFIG, centre, both_ways(blurred, blurred), two)[1] >= SURE_CARD
+    rival = corner({"5": 0.52, "4": 0.5, "3": 0.42}, suit_below=0.4, aspect=1.8)
+    assert judge(CONFIG, centre, both_ways(blurred, rival), two)[1] < SURE_CARD
+    washed = corner({"5": 0.52, "4": 0.5, "3": 0.3}, suit_below=-1.0, aspect=1.8)
+    assert judge(CONFIG, centre, both_ways(blurred, washed), two)[1] < SURE_CARD
+    # Another number read clearly contradicts the count (ten pips merged into two blots).
+    ten = corner({"10": 0.9, "Q": 0.43}, suit_below=0.45, aspect=1.0, parts=2)
+    assert judge(CONFIG, centre, both_ways(ten, ten), two)[1] < SURE_CARD
+
+
+def test_a_number_read_in_both_corners_is_not_taken_over_more_pips_than_it_names():
+    six = corner({"6": 0.92, "8": 0.6}, suit_below=0.5, aspect=1.5)
+    centre = CentreRead(0, False, 0.05, 60.0)
+    broken = PipCount(5, False, True, 60.0)
+    assert judge(CONFIG, centre, both_ways(six, six), broken) == \
+        ("6", CONFIG.agree_confidence * 0.9)
+    crowded = PipCount(8, False, True, 60.0)
+    assert judge(CONFIG, centre, both_ways(six, six), crowded)[1] < SURE_CARD
+
+
+@needs_themes
+@pytest.mark.parametrize("seed", [673, 651])
+def test_a_joker_in_a_pile_on_the_mat_is_read_a_sure_joker(seed):
+    """Frames the reader used to send to the panel: JOKER down the side of a card found a
+    hair off, a sliver of its edge above the word (seed 673), and a star in each corner of
+    a joker with no picture, nearly as like a Q in a ring (seed 651)."""
+    scene = discard_scene(seed, TUNING_FACES)
+    assert scene.cards[-1].rank == "joker"
+    image = render(scene, seed).image
+    spot = scene.geometry.region(SPOT)
+    location = find_board(MarkerConfig(), image, scene.geometry)
+    card = read_discard_in_frame(CONFIG, image, location, spot.shape.bounds())
+    assert card is not None and (card.rank, card.confidence >= SURE_CARD) == ("joker", True)

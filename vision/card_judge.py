@@ -1,0 +1,271 @@
+"""A card's rank and the reader's confidence in it, from what :mod:`vision.cards` sees on its face:
+the middle (pips in a number card's columns, or a picture) and both corners' index.
+
+Each rule says what holds for any French-suited deck and is sure only where two readings that
+fail in different ways agree; anything else is unsure, and the panel asks:
+
+* **Number cards.** Pips standing in a number card's columns name the rank, but for pips of the
+  middle column a lamp's reflection may wash away: the index must tell the count from those
+  rivals, or, where no corner can be read as a rival at all, the count stands alone. Where the
+  pips are hidden or broken, both corners must show the same number clearly with a suit under
+  it, and no more pips than it names may be counted.
+* **Aces.** One figure centred, and an A with its suit under it.
+* **Courts.** A picture holding a figure larger than any pip, and a letter that stands clear of
+  the other letters a picture card can show, with its suit under it in one corner, or the same
+  letter read clearly in both corners.
+* **Jokers.** JOKER written down the side; a star in both corners with no suit under it and no
+  pip layout; or a round emblem in each corner, round a figure larger than any pip.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from vision.card_pips import PipCount, rivals
+from vision.card_ranks import CentreRead, IndexRead, RankConfig
+
+if TYPE_CHECKING:
+    from vision.cards import CardConfig
+
+#: The label of the index templates of a joker's corner star (:mod:`vision.card_fonts`).
+STAR = "star"
+#: Ranks whose index is a number: no joker's corner reads as one.
+NUMBER_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
+#: What a corner's letter can be on a card with a picture and no pip layout.
+PICTURE_LETTERS: tuple[str, ...] = ("J", "Q", "K", "A")
+#: A verdict: the rank (None when unread) and the confidence.
+Verdict = tuple[str | None, float]
+
+
+def counted_rank(centre: CentreRead, pips: PipCount | None) -> str | None:
+    """The rank the middle shows by its pips, or None: the pips' count where they stand in
+    a pip layout with nothing else as large beside them (an ace's one figure, centred);
+    without ``pips``, the plain count of :func:`vision.card_ranks.read_centre`."""
+    def rank_of(count: int) -> str | None:
+        return "A" if count == 1 else str(count) if 2 <= count <= 10 else None
+
+    if pips is None:
+        return rank_of(centre.pips)
+    return rank_of(pips.count) if pips.layout and not pips.stray else None
+
+
+def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
+          pips: PipCount | None = None) -> Verdict:
+    """The rank and its confidence from the middle (``centre`` and, where counted,
+    ``pips``) and the corner index (both corners'): sure only where two readings agree."""
+    star = dict(index.scores).get(STAR, -1.0)
+    ranks = replace(index, scores=tuple(item for item in index.scores if item[0] != STAR))
+    counted = counted_rank(centre, pips)
+    verdict = _joker(config, centre, ranks, star, counted, pips)
+    if verdict is not None:
+        return verdict
+    if counted is not None and counted in NUMBER_RANKS and pips is not None:
+        return _counted_number(config, ranks, counted, pips)
+    if counted is not None:
+        return _counted(config, ranks, counted)
+    verdict = _number_by_index(config, centre, ranks, pips)
+    if verdict is not None:
+        return verdict
+    court, court_match, _ = _best_letter(ranks)
+    if centre.picture and court is not None and court_match >= config.rank.least_match:
+        return _court(config, centre, ranks, court, pips)
+    rank, match, _ = ranks.best()
+    if rank is not None and match >= config.rank.least_match:
+        return rank, config.unread_confidence
+    return None, config.unread_confidence
+
+
+def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float,
+           counted: str | None, pips: PipCount | None) -> Verdict | None:
+    """A sure joker, or None: JOKER down the side over a picture (a word has a letter under
+    its J, a court's letter its suit); a star in both corners, clearly no rank's glyph and
+    with no suit under it, and no pip layout (a rank's index always has its suit under it;
+    a mark in a court's picture that looks like a star is seldom seen so in both corners);
+    or, round a figure larger than any pip and no pip layout, an emblem (:func:`_emblem`)
+    in each corner (a rank always prints its index)."""
+    rank_config = config.rank
+    rank, match, _ = index.best()
+    # A digit-like glyph (a blurred J looks like a 3 or a 7) vetoes a word seen in only
+    # one corner; not one seen in both.
+    worded = len(index.corners) >= 2 and all(corner.joker for corner in index.corners)
+    number_index = rank in NUMBER_RANKS and match >= rank_config.sure_match and not worded
+    unsuited = index.suit_below <= rank_config.least_suit
+    sure = config.agree_confidence * 0.95
+    if centre.picture and index.joker and not number_index and unsuited:
+        return "joker", sure
+    if counted not in (None, "A") or not unsuited or len(index.corners) < 2:
+        return None
+    # A star need stand clear of the ranks' glyphs (a Q in a ring looks like one) only
+    # beside a figure a court's picture could hold.
+    clear = star >= match + rank_config.sure_margin or \
+        centre.largest_mm2 < rank_config.court_figure_mm2
+    if star >= rank_config.sure_match and clear and \
+            all(corner.best()[0] == STAR for corner in index.corners):
+        return "joker", sure
+    if counted is None and not index.joker and \
+            _largest(centre, pips) >= rank_config.court_figure_mm2 and \
+            all(_emblem(rank_config, corner) for corner in index.corners):
+        return "joker", sure
+    return None
+
+
+#: How far from square (height over width, either way) an emblem's box may be.
+EMBLEM_ASPECT = 1.33
+
+
+def _emblem(config: RankConfig, corner: IndexRead) -> bool:
+    """Whether a corner shows an emblem and no rank's index: one piece of ink as wide as
+    tall (a ring, a roundel), matching no glyph well (no rank's, and no star's either: a
+    court whose index is printed inside its picture may show a star-like mark in a corner),
+    with nothing under it (a rank's index is its glyph over its suit, or beside it as two
+    pieces). An empty corner is no emblem: such a court may show nothing there at all."""
+    _, match, _ = corner.best()
+    return corner.parts == 1 and corner.suit_below == -1.0 and \
+        1 / EMBLEM_ASPECT <= corner.aspect <= EMBLEM_ASPECT and match < config.sure_match
+
+
+def _counted_number(config: CardConfig, index: IndexRead, counted: str, pips: PipCount
+                    ) -> Verdict:
+    """Pips standing in a number card's columns name the rank but for pips of the middle
+    column washed away: the index must match the count and tell it clearly from those
+    rivals, or read as none of them and as no other number clearly (at ``clear_match``)
+    where both corners show their suit: a corner legible enough to show its suit was not
+    washed past reading, so a rival's glyph would have shown there (a reflection across the
+    whole card washes pips and corners alike, and then the panel asks).
+    Any other rank the index may prefer (a blurred 7 looks like an A, a blurred 5 like a
+    6) no pip layout could give."""
+    rank_config = config.rank
+    scores = dict(index.scores)
+    backing = scores.get(counted, -1.0)
+    rival = max((scores.get(other, -1.0) for other in rivals(counted, pips.columns)),
+                default=-1.0)
+    if backing >= rank_config.least_match and backing >= rival + rank_config.rival_margin:
+        return counted, config.agree_confidence
+    other = max((score for rank, score in scores.items()
+                 if rank in NUMBER_RANKS and rank != counted), default=-1.0)
+    legible = len(index.corners) >= 2 and all(
+        corner.suit_below > rank_config.least_suit for corner in index.corners)
+    if legible and rival < rank_config.least_match - rank_config.rival_margin and \
+            other < rank_config.clear_match:
+        return counted, config.agree_confidence * 0.9
+    return counted, config.alone_confidence
+
+
+def _counted(config: CardConfig, index: IndexRead, counted: str) -> Verdict:
+    """An ace's one figure (or a count without its columns): the index must back it, that
+    rank matching well and nearly as well as any other (a 6 and a 9, an 8 and a 3 look
+    alike when blurred); an ace's A has its suit under it (a joker's star or a lone 1 of a
+    10 has none) or, where no mark is found there, is matched clearly far better than any
+    other."""
+    rank_config = config.rank
+    _, match, margin = index.best()
+    backing = dict(index.scores).get(counted, -1.0)
+    marked = counted != "A" or _suit_under(rank_config, index, match, margin)
+    if backing >= rank_config.sure_match and marked and \
+            backing >= match - rank_config.backing_slack:
+        return counted, config.agree_confidence
+    return counted, config.alone_confidence
+
+
+def _suit_under(config: RankConfig, index: IndexRead, match: float, margin: float) -> bool:
+    """Whether the index's glyph has a suit under it or, where nothing is found there (run
+    into a picture's frame), is matched clearly far better than any other."""
+    return index.suit_below > config.least_suit or (
+        index.suit_below == -1.0 and match >= config.clear_match
+        and margin >= config.clear_margin)
+
+
+def _number_by_index(config: CardConfig, centre: CentreRead, index: IndexRead,
+                     pips: PipCount | None) -> Verdict | None:
+    """A number card whose pips are hidden or broken (a reflection across them, a stray
+    blot): sure where both corners show the same number clearly (matched at
+    ``clear_match`` and better than any other rank, or at ``sure_match`` and by
+    ``clear_margin``), each with its suit under it, and the middle holds no picture's
+    figure and no more pips than that number."""
+    rank_config = config.rank
+    if pips is None or len(index.corners) < 2:
+        return None
+    read = [corner.best() for corner in index.corners]
+    rank = read[0][0]
+    if rank not in NUMBER_RANKS or pips.count > int(rank) or \
+            centre.largest_mm2 >= rank_config.court_figure_mm2:
+        return None
+    for (corner_rank, match, margin), corner in zip(read, index.corners, strict=True):
+        clear = (match >= rank_config.clear_match and margin >= rank_config.sure_margin) or \
+            (match >= rank_config.sure_match and margin >= rank_config.clear_margin)
+        if corner_rank != rank or not clear or corner.suit_below <= rank_config.least_suit:
+            return None
+    return rank, config.agree_confidence * 0.9
+
+
+def _court(config: CardConfig, centre: CentreRead, index: IndexRead, court: str,
+           pips: PipCount | None) -> Verdict:
+    """A picture and no pip layout leave only a court or an ace: sure only where the middle
+    holds a figure larger than any pip (blobs of uneven sizes alone, decorated pips or a pip
+    washed half away, make no court) and the letter stands clear of the other three,
+    whatever digit a blurred J resembles (a 3), with its suit under it in one corner or
+    read clearly in both."""
+    rank_config = config.rank
+    _, court_match, court_margin = _best_letter(index)
+    _, match, margin = index.best()
+    figure = _largest(centre, pips) >= rank_config.court_figure_mm2
+    clear = match >= rank_config.clear_match and margin >= rank_config.clear_margin
+    lettered = _suited_letter(rank_config, index, court, clear) or \
+        _letter_in_both(rank_config, index, court)
+    if court_margin >= rank_config.sure_margin and court_match >= rank_config.sure_match \
+            and lettered and figure and not index.joker:
+        return court, config.agree_confidence * 0.95
+    return court, config.alone_confidence
+
+
+def _largest(centre: CentreRead, pips: PipCount | None) -> float:
+    """The largest figure (mm2) in the middle, as the picture's reading and the pips' count
+    (over a wider part of the face) each measured it."""
+    return max(centre.largest_mm2, 0.0 if pips is None else pips.largest_mm2)
+
+
+def _best_letter(index: IndexRead) -> tuple[str | None, float, float]:
+    """The court letter the index matches best among :data:`PICTURE_LETTERS` (None where
+    an A matches best), its match, and its margin over the next of those letters."""
+    scores = dict(index.scores)
+    ranked = sorted(PICTURE_LETTERS, key=lambda letter: -scores.get(letter, -1.0))
+    best, second = (scores.get(letter, -1.0) for letter in ranked[:2])
+    return (None if ranked[0] == "A" else ranked[0]), best, best - second
+
+
+def _worded(config: RankConfig, corner: IndexRead, court: str) -> bool:
+    """Whether ``corner`` shows a J with a letter under it: JOKER written down the side."""
+    return court == "J" and -1.0 < corner.suit_below < -config.least_suit
+
+
+def _suited_letter(config: RankConfig, index: IndexRead, court: str, clear: bool) -> bool:
+    """Whether a corner shows the letter ``court`` (best of :data:`PICTURE_LETTERS` there)
+    with a suit under it (or, with no mark found under it, matched ``clear`` ly), and, for
+    a J, no corner shows it with a letter under it: JOKER written down the side, whose J
+    and the other corner's suit-like mark must not make a jack."""
+    suited = worded = False
+    for corner in index.corners or (index,):
+        letter, letter_match, _ = _best_letter(corner)
+        if letter != court or letter_match < config.least_match:
+            continue
+        suited |= corner.suit_below > config.least_suit or (corner.suit_below == -1.0 and clear)
+        worded |= _worded(config, corner, court)
+    return suited and not worded
+
+
+def _letter_in_both(config: RankConfig, index: IndexRead, court: str) -> bool:
+    """Whether both corners show the letter ``court`` clearly (their best match, a star's
+    included, at ``sure_match`` and by ``clear_margin`` over the other picture letters),
+    whatever the mark under it: a card is
+    printed point-symmetric, and a suit run into the picture's frame may read as nothing
+    or as junk; a J over a letter is still JOKER's."""
+    if len(index.corners) < 2:
+        return False
+    for corner in index.corners:
+        letter, letter_match, letter_margin = _best_letter(corner)
+        if letter != court or corner.best()[0] != court or \
+                letter_match < config.sure_match or letter_margin < config.clear_margin or \
+                _worded(config, corner, court):
+            return False
+    return True
