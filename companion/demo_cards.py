@@ -129,8 +129,9 @@ class DealtCards:
 def choose_from_hand(game: Game, position: Position, ranks: Sequence[str], bot: str,
                      rng: random.Random) -> Move:
     """The bot's move with the ranks it holds: a legal play of one of them (the best for
-    ``greedy``: the most progress of the coins it plays against the others'), else a discard
-    of one of them, naming its rank."""
+    ``greedy``: the most progress of the coins it plays against the others'; ``purposeful``:
+    that plus what :meth:`~companion.games.base.Game.purpose` says of the play), else a
+    discard of one of them, naming its rank."""
     held = set(ranks)
     plays: list[Move] = []
     discard: Move | None = None
@@ -146,11 +147,14 @@ def choose_from_hand(game: Game, position: Position, ranks: Sequence[str], bot: 
             return discard
         raise RuntimeError(f"no card of {sorted(held)} can be played or discarded")
     plays.sort(key=lambda move: move.text())
-    if bot != "greedy":
+    if bot not in ("greedy", "purposeful"):
         return rng.choice(plays)
     mover = game.to_move(position)
     teams = game.teams(position)
     gains = [_lead(game.progress(game.apply(position, move)), mover, teams) for move in plays]
+    if bot == "purposeful":
+        gains = [gain + game.purpose(position, move) for gain, move in zip(gains, plays,
+                                                                            strict=True)]
     best = max(gains)
     return rng.choice([move for move, gain in zip(plays, gains, strict=True) if gain == best])
 

@@ -46,6 +46,7 @@ from companion.games.base import (
     Termination,
     remembered_perft,
 )
+from companion.games.jokers_and_coins import strategy
 from companion.games.jokers_and_coins.at_table import (
     covered,
     discard_spot,
@@ -105,8 +106,9 @@ class JokersAndCoins(Game):
     """The Jokers and Coins rules engine (2 to 6 seats, seat 1 moves first)."""
 
     name = GAME_NAME
-    #: Greedy bots for every seat: they play for their team (:meth:`teams`).
-    demo_bots = ("greedy",)
+    #: Purposeful bots for every seat: they play for their team (:meth:`teams`), take coins
+    #: HOME and keep far-come coins out of reach (:meth:`purpose`).
+    demo_bots = ("purposeful",)
     #: Seat colours (the screen, and the rings printed on the mat: calibration/ring_mat.py):
     #: Okabe-Ito colours. Seats 5 and 6 play blue and yellow tokens: the pair every common
     #: colour-blindness still tells apart (and by lightness alone), far in hue from copper.
@@ -254,6 +256,12 @@ class JokersAndCoins(Game):
     def progress(self, position: Position) -> dict[int, float]:
         """Coins HOME (100 each) and the spaces each seat's coins have come from START."""
         return covered(_position(position))
+
+    def purpose(self, position: Position, move: Move) -> float:
+        """How much the play lowers the risk of the mover's team's coins being bumped (see
+        :mod:`~companion.games.jokers_and_coins.strategy`)."""
+        before = _position(position)
+        return strategy.purpose(before, self.apply(before, move), before.to_move)
 
     def teams(self, position: Position) -> tuple[tuple[int, ...], ...]:
         """Pairs of opposite seats with 4 and 6 seats (or two threes), else every seat alone."""
