@@ -26,6 +26,9 @@ from contract.table_state import TableState
 PLAYS_SHOWN = 6
 #: What a coin in HOME is worth beyond the spaces it came: it is safe from every bump.
 HOME_BONUS = 30.0
+#: What each HOME space deeper is worth: a coin left on the first HOME space blocks the row
+#: (no coin passes its own), so the coins behind it cannot come HOME.
+HOME_DEPTH = 25.0
 
 
 def discard_spot(seat: int) -> str:
@@ -92,7 +95,7 @@ def spaces_come(ring: Ring, seat: int, place: int) -> float:
     nearly at its IN."""
     way = (ring.ins[seat - 1] - ring.starts[seat - 1]) % ring.size + 1
     if place >= ring.size:
-        return way + place - ring.size + 1 + HOME_BONUS
+        return way + 1 + HOME_BONUS + HOME_DEPTH * (place - ring.size)
     return way - (ring.ins[seat - 1] - place) % ring.size
 
 

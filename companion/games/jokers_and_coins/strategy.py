@@ -30,6 +30,11 @@ HAND = 5
 RANK_COUNT = 13
 #: The backward count of a 7.
 BACKWARD = 7
+#: What a coin in play is worth beyond its spaces come: more coins on the track give more
+#: plays to choose from (a card fits one coin or another).
+IN_PLAY = 0.0
+#: What the risk of a bump weighs against progress.
+RISK_WEIGHT = 1.0
 
 
 def exposure(position: JokersPosition, seats: tuple[int, ...]) -> float:
@@ -51,7 +56,14 @@ def purpose(before: JokersPosition, after: JokersPosition, mover: int) -> float:
     """How much the play from ``before`` to ``after`` lowers the risk to the mover's team's
     coins (negative when it leaves them more exposed)."""
     team = before.ring.team_of[mover]
-    return exposure(before, team) - exposure(after, team)
+    risk = exposure(before, team) - exposure(after, team)
+    return RISK_WEIGHT * risk + IN_PLAY * (_in_play(after, team) - _in_play(before, team))
+
+
+def _in_play(position: JokersPosition, seats: tuple[int, ...]) -> int:
+    """How many of ``seats``' coins are on the track."""
+    size = position.ring.size
+    return sum(1 for seat in seats for place in position.coins[seat - 1] if 0 <= place < size)
 
 
 def _bump_chance(position: JokersPosition, place: int, opponents: list[int]) -> float:
