@@ -93,10 +93,12 @@ from contract.table_state import RegionLook, TableState, seen_looks
 
 __all__ = ["JokersAndCoins", "JokersMove", "JokersPosition"]
 
-#: The demo's ply cap by seats: bots' games with 2 to 4 seats mostly end within it (41 to 299
-#: plies for seeds 1 to 5 with 4 seats, one of 759), but with teams of 5 and 6 seats they run
-#: into thousands of plies, every coin bumped again and again.
-DEMO_PLIES = {2: 300, 3: 300, 4: 300, 5: 200, 6: 200}
+#: The demo's ply cap by seats (bench/bench_jokers_bots.py, the demo's purposeful bots, seeds
+#: 1 to 20): 2 seats end in 57 plies (median; at most 100), 4 in 117 (at most 170), 5 in 167
+#: (at most 208), 6 in about 200 (at most about 300): two teams' eight coins each round a
+#: ring of 108 spaces. Before the bots valued a coin HOME above one on the track, 6-seat
+#: games never ended (3000 plies).
+DEMO_PLIES = {2: 300, 3: 300, 4: 300, 5: 300, 6: 400}
 SEAT_NAMES = {players: tuple(f"seat {seat} ({SEAT_PIECES[seat - 1]})"
                              for seat in range(1, players + 1))
               for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)}

@@ -5,7 +5,7 @@ import pytest
 
 from companion.games.base import IllegalMoveError
 from companion.games.jokers_and_coins import GAME
-from companion.games.jokers_and_coins.at_table import HOME_BONUS, covered, facts, mover_part
+from companion.games.jokers_and_coins.at_table import HOME_BONUS, HOME_DEPTH, covered, facts, mover_part
 from companion.games.jokers_and_coins.cards import RANK_INDEX
 from contract.observation import Observation, RegionReading
 from tests.games.jokers_and_coins.helpers import table
@@ -95,7 +95,7 @@ def test_the_screen_lines_name_the_card_its_plays_teams_and_the_cards_left():
 def test_progress_counts_spaces_from_start_and_coins_home():
     position = table(4, {1: ["t9", "t20", "h1-2"], 2: ["t27"]})
     way_to_in = 72 - 5 + 1  # START (t9) round the ring to IN (t4), both counted
-    second_home = way_to_in + 2 + HOME_BONUS
+    second_home = way_to_in + 1 + HOME_BONUS + HOME_DEPTH
     assert covered(position) == {1: 1 + 12 + second_home, 2: 1, 3: 0, 4: 0}
 
 
