@@ -5,7 +5,13 @@ import pytest
 
 from companion.games.base import IllegalMoveError
 from companion.games.jokers_and_coins import GAME
-from companion.games.jokers_and_coins.at_table import HOME_BONUS, HOME_DEPTH, covered, facts, mover_part
+from companion.games.jokers_and_coins.at_table import (
+    HOME_BONUS,
+    HOME_DEPTH,
+    covered,
+    facts,
+    mover_part,
+)
 from companion.games.jokers_and_coins.cards import RANK_INDEX
 from contract.observation import Observation, RegionReading
 from tests.games.jokers_and_coins.helpers import table
