@@ -5,8 +5,9 @@ from its hand, and the played card laid face up on the mover's discard spot.
 each hand, each seat's discard pile. It is rebuilt from the seed and the cards of the moves
 standing in the record, so a resumed demo holds the same hands. A turn is the rules text's:
 draw one card (the draw pile, when empty, is the discard piles shuffled), then play or discard
-one. The bot (:func:`choose_from_hand`) plays the best (``greedy``) or any (``random``) legal
-play of the cards it holds, and discards a card when none of them has a play; a ``search`` bot
+one. The bot (:func:`choose_from_hand`) plays the best (``greedy``; ``purposeful``: the greedy
+gain plus the game's :meth:`~companion.games.base.Game.purpose`) or any (``random``) legal play
+of the cards it holds, and discards a card when none of them has a play; a ``search`` bot
 searches knowing its own cards and guessing the others' (:mod:`companion.analysis.bots`).
 
 Kept apart from :mod:`companion.demo`, whose :class:`~companion.demo.Director` calls it.
@@ -43,7 +44,9 @@ MOVE_LIMIT = 4000
 #: What a rival team's lost progress is worth to the greedy bot against its own team's gain:
 #: it bumps a rival's coin when that sets the rival back twice as far as its best advance.
 #: Counted fully (1.0), bumps for their own sake kept 4-seat games 177 plies long (median of
-#: 60 seeds, some over the demo's cap of 300), 163 at one half (bench/bench_jokers_bots.py).
+#: 60 seeds, some over the demo's cap of 300), 163 at one half (bench/bench_jokers_bots.py;
+#: measured before a coin HOME counted above every track coin: 0, 0.25, 0.5 and 1 then gave
+#: 6-seat medians of 208, 198, 210.5 and 231 plies, within the noise of 20 seeds).
 RIVAL_WEIGHT = 0.5
 #: Faces the demo's cards are drawn with: the synthetic card styles.
 FACES = ("drawn:0", "drawn:1", "drawn:2", "drawn:3")
