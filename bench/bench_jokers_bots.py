@@ -10,7 +10,10 @@ time of a ply (bench/bench_demo_turns.py), so this is the part of the demo's len
 decide.
 
     PYTHONPATH=. .venv/bin/python bench/bench_jokers_bots.py [--players 4] [--seeds 60]
-        [--bots greedy --bots greedy,random] [--rival-weight 0.5]
+        [--first 1] [--bots greedy --bots greedy,random] [--rival-weight 0.5]
+
+Seeds 1 to 20 are the ones the bots were tuned on; report seeds 100 to 119 (``--first 100
+--seeds 20``) as the held-out figures.
 """
 
 from __future__ import annotations
@@ -57,7 +60,9 @@ def game_plies(players: int, seed: int, bots: Sequence[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, choices=range(2, 7), default=4)
-    parser.add_argument("--seeds", type=int, default=60, help="seeds 1..N")
+    parser.add_argument("--seeds", type=int, default=60, help="how many seeds")
+    parser.add_argument("--first", type=int, default=1,
+                        help="the first seed (1: the seeds tuned on; 100: held out)")
     parser.add_argument("--bots", action="append", default=None,
                         help="a line-up, bots by seat in turn (repeat to compare; default: "
                         "the demo's own line-up and the old greedy,random)")
@@ -69,12 +74,13 @@ def main(argv: list[str] | None = None) -> int:
         demo_cards.RIVAL_WEIGHT = args.rival_weight
     lineups = args.bots or [",".join(GAME.demo_bots), "greedy,random"]
     cap = GAME.info.demo_plies.get(args.players)
-    print(f"{args.players} seats, seeds 1..{args.seeds}, greedy's rival weight "
+    seeds = range(args.first, args.first + args.seeds)
+    print(f"{args.players} seats, seeds {seeds[0]}..{seeds[-1]}, greedy's rival weight "
           f"{demo_cards.RIVAL_WEIGHT:g}, demo cap {cap}:")
     for lineup in lineups:
         bots = tuple(name.strip() for name in lineup.split(","))
         start = time.process_time()
-        plies = [game_plies(args.players, seed, bots) for seed in range(1, args.seeds + 1)]
+        plies = [game_plies(args.players, seed, bots) for seed in seeds]
         seconds = time.process_time() - start
         over = sum(count > cap for count in plies) if cap else 0
         print(f"  {lineup}: median {statistics.median(plies):g} plies, max {max(plies)}, "

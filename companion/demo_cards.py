@@ -5,8 +5,9 @@ from its hand, and the played card laid face up on the mover's discard spot.
 each hand, each seat's discard pile. It is rebuilt from the seed and the cards of the moves
 standing in the record, so a resumed demo holds the same hands. A turn is the rules text's:
 draw one card (the draw pile, when empty, is the discard piles shuffled), then play or discard
-one. The bot (:func:`choose_from_hand`) plays the best (``greedy``) or any (``random``) legal
-play of the cards it holds, and discards a card when none of them has a play; a ``search`` bot
+one. The bot (:func:`choose_from_hand`) plays the best (``greedy``; ``purposeful``: the greedy
+gain plus the game's :meth:`~companion.games.base.Game.purpose`) or any (``random``) legal play
+of the cards it holds, and discards a card when none of them has a play; a ``search`` bot
 searches knowing its own cards and guessing the others' (:mod:`companion.analysis.bots`).
 
 Kept apart from :mod:`companion.demo`, whose :class:`~companion.demo.Director` calls it.
@@ -43,7 +44,9 @@ MOVE_LIMIT = 4000
 #: What a rival team's lost progress is worth to the greedy bot against its own team's gain:
 #: it bumps a rival's coin when that sets the rival back twice as far as its best advance.
 #: Counted fully (1.0), bumps for their own sake kept 4-seat games 177 plies long (median of
-#: 60 seeds, some over the demo's cap of 300), 163 at one half (bench/bench_jokers_bots.py).
+#: 60 seeds, some over the demo's cap of 300), 163 at one half (bench/bench_jokers_bots.py;
+#: with today's purposeful bots, 0, 0.25 and 0.5 give 6-seat medians of 208, 198 and 210.5
+#: plies on seeds 1 to 20, within the noise).
 RIVAL_WEIGHT = 0.5
 #: Faces the demo's cards are drawn with: the synthetic card styles.
 FACES = ("drawn:0", "drawn:1", "drawn:2", "drawn:3")
@@ -129,8 +132,9 @@ class DealtCards:
 def choose_from_hand(game: Game, position: Position, ranks: Sequence[str], bot: str,
                      rng: random.Random) -> Move:
     """The bot's move with the ranks it holds: a legal play of one of them (the best for
-    ``greedy``: the most progress of the coins it plays against the others'), else a discard
-    of one of them, naming its rank."""
+    ``greedy``: the most progress of the coins it plays against the others'; ``purposeful``:
+    that plus what :meth:`~companion.games.base.Game.purpose` says of the play), else a
+    discard of one of them, naming its rank."""
     held = set(ranks)
     plays: list[Move] = []
     discard: Move | None = None
@@ -146,11 +150,14 @@ def choose_from_hand(game: Game, position: Position, ranks: Sequence[str], bot: 
             return discard
         raise RuntimeError(f"no card of {sorted(held)} can be played or discarded")
     plays.sort(key=lambda move: move.text())
-    if bot != "greedy":
+    if bot not in ("greedy", "purposeful"):
         return rng.choice(plays)
     mover = game.to_move(position)
     teams = game.teams(position)
     gains = [_lead(game.progress(game.apply(position, move)), mover, teams) for move in plays]
+    if bot == "purposeful":
+        gains = [gain + game.purpose(position, move) for gain, move in zip(gains, plays,
+                                                                            strict=True)]
     best = max(gains)
     return rng.choice([move for move, gain in zip(plays, gains, strict=True) if gain == best])
 

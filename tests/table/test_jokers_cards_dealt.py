@@ -76,6 +76,7 @@ def test_the_greedy_bot_plays_for_its_team():
     move = choose_from_hand(GAME, position, ["5"], "greedy", random.Random(1))
     after = GAME.apply(position, move)
     assert "t40" in {after.ring.place_name(3, place) for place in after.coins[2]}
-    rival = table(4, {1: ["t20", "t30"], 2: ["t25"]})
+    # Seat 2's coin on t20 is two spaces before its IN (t22), nearly home.
+    rival = table(4, {1: ["t15", "t30"], 2: ["t20"]})
     bump = GAME.apply(rival, choose_from_hand(GAME, rival, ["5"], "greedy", random.Random(1)))
     assert bump.coins[1].count(SUPPLY) == 4  # seat 2's coin, nearly home, went back

@@ -17,13 +17,18 @@ from __future__ import annotations
 from companion.games.jokers_and_coins.cards import RANKS
 from companion.games.jokers_and_coins.moves import DISCARD, JokersMove
 from companion.games.jokers_and_coins.position import JokersPosition
-from companion.games.jokers_and_coins.ring import HOME_SPACES, SUPPLY
+from companion.games.jokers_and_coins.ring import HOME_SPACES, SUPPLY, Ring
 from companion.games.jokers_and_coins.rules import distinct_plays, played_seat, unplayable_ranks
 from companion.games.jokers_and_coins.table import layout
 from contract.table_state import TableState
 
 #: How many legal plays of the last card the screen lists before ``...``.
 PLAYS_SHOWN = 6
+#: What a coin in HOME is worth beyond the spaces it came: it is safe from every bump.
+HOME_BONUS = 30.0
+#: What each HOME space deeper is worth: a coin left on the first HOME space blocks the row
+#: (no coin passes its own), so the coins behind it cannot come HOME.
+HOME_DEPTH = 25.0
 
 
 def discard_spot(seat: int) -> str:
@@ -66,20 +71,32 @@ def mover_part(before: JokersPosition, after: JokersPosition) -> TableState | No
 
 
 def covered(position: JokersPosition) -> dict[int, float]:
-    """Each seat's progress for a bot: 100 a coin HOME, plus the spaces its coins on the track
-    have come from START (a coin just behind START, sent back by a 7, is nearly at its IN)."""
+    """Each seat's progress for a bot: the spaces its coins have come on their way from START to
+    IN (:func:`spaces_come`), a coin in HOME counting the whole way to its HOME space plus
+    :data:`HOME_BONUS`. So a coin HOME is worth more than any coin on the track on every ring:
+    with 6 seats the way from START to IN is 104 spaces, and a flat 100 a coin HOME kept bots
+    from ever going HOME."""
     ring = position.ring
     found = {}
     for seat, places in enumerate(position.coins, start=1):
-        start = ring.starts[seat - 1]
         total = 0.0
         for place in places:
-            if place >= ring.size:
-                total += 100 + place - ring.size
-            elif place != SUPPLY:
-                total += (place - start) % ring.size + 1
+            if place != SUPPLY:
+                total += spaces_come(ring, seat, place)
         found[seat] = total
     return found
+
+
+def spaces_come(ring: Ring, seat: int, place: int) -> float:
+    """How far ``seat``'s coin on ``place`` has come: the way from START to IN less the spaces
+    left to IN (START is 1, IN the whole way), a HOME space the whole way on plus
+    :data:`HOME_BONUS`. A coin just past its IN has a lap to go, so it counts as just behind
+    START (0 or a few below), not as nearly home; one just behind START, sent back by a 7, is
+    nearly at its IN."""
+    way = (ring.ins[seat - 1] - ring.starts[seat - 1]) % ring.size + 1
+    if place >= ring.size:
+        return way + 1 + HOME_BONUS + HOME_DEPTH * (place - ring.size)
+    return way - (ring.ins[seat - 1] - place) % ring.size
 
 
 def facts(position: JokersPosition, last: tuple[JokersPosition, JokersMove] | None

@@ -46,6 +46,7 @@ from companion.games.base import (
     Termination,
     remembered_perft,
 )
+from companion.games.jokers_and_coins import strategy
 from companion.games.jokers_and_coins.at_table import (
     covered,
     discard_spot,
@@ -92,10 +93,12 @@ from contract.table_state import RegionLook, TableState, seen_looks
 
 __all__ = ["JokersAndCoins", "JokersMove", "JokersPosition"]
 
-#: The demo's ply cap by seats: bots' games with 2 to 4 seats mostly end within it (41 to 299
-#: plies for seeds 1 to 5 with 4 seats, one of 759), but with teams of 5 and 6 seats they run
-#: into thousands of plies, every coin bumped again and again.
-DEMO_PLIES = {2: 300, 3: 300, 4: 300, 5: 200, 6: 200}
+#: The demo's ply cap by seats (bench/bench_jokers_bots.py, the demo's purposeful bots, seeds
+#: 1 to 20): 2 seats end in 57 plies (median; at most 100), 4 in 117 (at most 170), 5 in 167
+#: (at most 208), 6 in about 200 (at most about 300): two teams' eight coins each round a
+#: ring of 108 spaces. Before the bots valued a coin HOME above one on the track, 6-seat
+#: games never ended (3000 plies).
+DEMO_PLIES = {2: 300, 3: 300, 4: 300, 5: 300, 6: 400}
 SEAT_NAMES = {players: tuple(f"seat {seat} ({SEAT_PIECES[seat - 1]})"
                              for seat in range(1, players + 1))
               for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
@@ -105,8 +108,9 @@ class JokersAndCoins(Game):
     """The Jokers and Coins rules engine (2 to 6 seats, seat 1 moves first)."""
 
     name = GAME_NAME
-    #: Greedy bots for every seat: they play for their team (:meth:`teams`).
-    demo_bots = ("greedy",)
+    #: Purposeful bots for every seat: they play for their team (:meth:`teams`), take coins
+    #: HOME and keep far-come coins out of reach (:meth:`purpose`).
+    demo_bots = ("purposeful",)
     #: Seat colours (the screen, and the rings printed on the mat: calibration/ring_mat.py):
     #: Okabe-Ito colours. Seats 5 and 6 play blue and yellow tokens: the pair every common
     #: colour-blindness still tells apart (and by lightness alone), far in hue from copper.
@@ -254,6 +258,12 @@ class JokersAndCoins(Game):
     def progress(self, position: Position) -> dict[int, float]:
         """Coins HOME (100 each) and the spaces each seat's coins have come from START."""
         return covered(_position(position))
+
+    def purpose(self, position: Position, move: Move) -> float:
+        """How much the play lowers the risk of the mover's team's coins being bumped (see
+        :mod:`~companion.games.jokers_and_coins.strategy`)."""
+        before = _position(position)
+        return strategy.purpose(before, self.apply(before, move), before.to_move)
 
     def teams(self, position: Position) -> tuple[tuple[int, ...], ...]:
         """Pairs of opposite seats with 4 and 6 seats (or two threes), else every seat alone."""

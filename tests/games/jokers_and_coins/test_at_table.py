@@ -5,7 +5,13 @@ import pytest
 
 from companion.games.base import IllegalMoveError
 from companion.games.jokers_and_coins import GAME
-from companion.games.jokers_and_coins.at_table import covered, facts, mover_part
+from companion.games.jokers_and_coins.at_table import (
+    HOME_BONUS,
+    HOME_DEPTH,
+    covered,
+    facts,
+    mover_part,
+)
 from companion.games.jokers_and_coins.cards import RANK_INDEX
 from contract.observation import Observation, RegionReading
 from tests.games.jokers_and_coins.helpers import table
@@ -94,4 +100,16 @@ def test_the_screen_lines_name_the_card_its_plays_teams_and_the_cards_left():
 
 def test_progress_counts_spaces_from_start_and_coins_home():
     position = table(4, {1: ["t9", "t20", "h1-2"], 2: ["t27"]})
-    assert covered(position) == {1: 1 + 12 + 101, 2: 1, 3: 0, 4: 0}
+    way_to_in = 72 - 5 + 1  # START (t9) round the ring to IN (t4), both counted
+    second_home = way_to_in + 1 + HOME_BONUS + HOME_DEPTH
+    assert covered(position) == {1: 1 + 12 + second_home, 2: 1, 3: 0, 4: 0}
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_a_coin_home_is_worth_more_than_any_coin_on_the_track(players):
+    """With 6 seats the way from START to IN is longer than the old flat 100 a coin HOME, and
+    bots kept their coins on the track rather than take them HOME."""
+    ring = GAME.new_position(players).ring
+    on_in = table(players, {1: [f"t{ring.ins[0] + 1}"]})
+    home = table(players, {1: ["h1-1"]})
+    assert covered(home)[1] > covered(on_in)[1] == (ring.ins[0] - ring.starts[0]) % ring.size + 1

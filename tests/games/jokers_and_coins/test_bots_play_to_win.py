@@ -1,0 +1,63 @@
+"""The demo's Jokers and Coins bots play as players who want to win (issue 21, item 6): they take
+coins HOME rather than bump for nothing, keep a far-come coin out of an opponent's reach when
+another play gains as much, and so a 6-seat game ends within the demo's cap."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.demo_cards import DealtCards, choose_from_hand
+from companion.games.jokers_and_coins import GAME
+from tests.games.jokers_and_coins.helpers import table
+
+BOT = GAME.demo_bots[0]
+
+
+def places(position, seat: int) -> set[str]:
+    return {position.ring.place_name(seat, place) for place in position.coins[seat - 1]}
+
+
+def test_the_bot_takes_a_coin_home_rather_than_bump():
+    """Six seats: seat 1's coin on t2 is two spaces before its IN (t4); a 3 takes it HOME, or
+    bumps seat 2's coin on t30 with the coin on t27. The way round a 6-seat ring is longer than
+    the old flat worth of a coin HOME, so the old bot bumped."""
+    position = table(6, {1: ["t2", "t27"], 2: ["t30"]})
+    for seed in range(5):
+        move = choose_from_hand(GAME, position, ["3"], BOT, random.Random(seed))
+        assert "h1-1" in places(GAME.apply(position, move), 1), move.text()
+
+
+def test_the_bot_moves_a_far_come_coin_out_of_reach_when_another_play_gains_as_much():
+    """Seat 1's coin on t60 has come 52 spaces and stands 10 ahead of seat 2's coin on t50 (a
+    10, J, Q or K bumps it); a 5 moves it on to t65, out of reach, or moves the coin on t30
+    just as far. The bot moves the coin in danger."""
+    position = table(6, {1: ["t30", "t60"], 2: ["t50"]})
+    assert GAME.purpose(position, GAME.parse_move("5:t60>t65")) > 0
+    for seed in range(5):
+        move = choose_from_hand(GAME, position, ["5"], BOT, random.Random(seed))
+        assert move.text() == "5:t60>t65"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_six_seat_game_of_the_demo_bots_ends_within_the_demo_cap(seed):
+    """Dealt and played as the demo plays it (real hands, each seat's draw, forced passes):
+    before, coins near IN never went HOME and six seats ran past 3000 plies."""
+    cap = GAME.info.demo_plies[6]
+    position = GAME.new_position(6)
+    cards = DealtCards.deal(6, seed)
+    plies = 0
+    while not GAME.is_over(position) and plies < cap:
+        mover = GAME.to_move(position)
+        cards.draw(mover)
+        move = choose_from_hand(GAME, position, cards.ranks(mover), BOT,
+                                random.Random(f"{seed}/{plies}"))
+        cards.lay(mover, GAME.card_of(move))
+        position = GAME.apply(position, move)
+        plies += 1
+        while not GAME.is_over(position) and (forced := GAME.forced(position)) is not None:
+            position = GAME.apply(position, forced)
+            plies += 1
+    assert GAME.is_over(position), f"no team home after {plies} plies"
+    assert GAME.result(position).team
