@@ -10,8 +10,8 @@ battles and advances, Shakala's look-ahead and drive to the end; a game without 
 greedily), and of equally good moves it leaves those that lead back to a position the game has
 already stood in (``seen``) while another is left, ``search`` the most visited move
 of a Monte Carlo tree search (:mod:`companion.analysis.search`). In a card game the bot plays
-from the cards it holds (:func:`companion.demo_cards.choose_from_hand` for random and greedy,
-purposeful as greedy; the search knows the bot's own hand and guesses the others').
+from the cards it holds (:func:`companion.demo_cards.choose_from_hand` for random, greedy and
+purposeful; the search knows the bot's own hand and guesses the others').
 """
 
 from __future__ import annotations
@@ -97,8 +97,7 @@ def bot_move(game: Game, position: Position, bot: Bot, rng: random.Random, *,
     if hand is not None:
         from companion.demo_cards import choose_from_hand
 
-        kind = "greedy" if bot.kind == "purposeful" else bot.kind
-        return choose_from_hand(game, position, list(dict.fromkeys(hand)), kind, rng)
+        return choose_from_hand(game, position, list(dict.fromkeys(hand)), bot.kind, rng)
     moves = sorted(islice(game.iter_moves(position), BOT_MOVE_LIMIT),
                    key=lambda move: move.text())
     if bot.kind == "random":

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from companion.analysis.bots import bot_move, parse_bot
 from companion.demo_cards import DealtCards, choose_from_hand
 from companion.games.jokers_and_coins import GAME
 from tests.games.jokers_and_coins.helpers import table
@@ -37,6 +38,16 @@ def test_the_bot_moves_a_far_come_coin_out_of_reach_when_another_play_gains_as_m
     assert GAME.purpose(position, GAME.parse_move("5:t60>t65")) > 0
     for seed in range(5):
         move = choose_from_hand(GAME, position, ["5"], BOT, random.Random(seed))
+        assert move.text() == "5:t60>t65"
+
+
+def test_a_purposeful_bot_named_on_the_command_line_plays_purposefully_from_its_hand():
+    """``--bot purposeful`` and the search bench go through :func:`bot_move`, which once played
+    a purposeful bot with cards as a greedy one: the coin in danger stayed where it was."""
+    position = table(6, {1: ["t30", "t60"], 2: ["t50"]})
+    for seed in range(5):
+        move = bot_move(GAME, position, parse_bot("purposeful"), random.Random(seed),
+                        hand=["5"])
         assert move.text() == "5:t60>t65"
 
 
