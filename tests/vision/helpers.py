@@ -2,13 +2,51 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
 from calibration.geometry import coin_isolation_mat
 from calibration.profile import VisionProfile
-from vision.read import VisionConfig
+from vision.read import VisionConfig, read_frame
+from vision.synth import SynthScene, random_variation, render
 
 CONFIG = VisionConfig()
 PROFILE = VisionProfile.default().only_kinds("PNDQ")
 GEOMETRY = coin_isolation_mat()
+#: The coins' true diameters in mm, by the letters the sprite scenes use.
+COIN_SIZES_MM = {"D": 17.91, "P": 19.05, "N": 21.21, "Q": 24.26}
+
+
+@dataclass(frozen=True)
+class StackReadings:
+    """How stacks laid among single coins were read over several frames: each stack read as
+    another coin than its top one at confidence 0.5 or more (seed, square, coin, confidence),
+    and how many single coins were read right, and right at 0.5 or more."""
+
+    sure_wrong: list[tuple[int, str, str | None, float]]
+    singles_right: int
+    singles_sure: int
+
+
+def read_stacks_among_singles(stacks: Mapping[str, str], singles: Mapping[str, str],
+                              seeds: Iterable[int]) -> StackReadings:
+    """Render the sprite table with ``stacks`` and ``singles`` (coins bottom first, by
+    square) under each seed's random variation and read every frame."""
+    sure_wrong: list[tuple[int, str, str | None, float]] = []
+    singles_right = singles_sure = 0
+    for seed in seeds:
+        scene = SynthScene.build({**stacks, **singles}, {}, GEOMETRY, random_variation(seed),
+                                 layout_seed=seed)
+        observation = read_frame(CONFIG, render(scene, seed).image, GEOMETRY, PROFILE)
+        for square, coins in stacks.items():
+            reading = observation[square]
+            if reading.coin != coins[-1] and reading.confidence >= 0.5:
+                sure_wrong.append((seed, square, reading.coin, round(reading.confidence, 2)))
+        right = [observation[square] for square, coin in singles.items()
+                 if observation[square].coin == coin]
+        singles_right += len(right)
+        singles_sure += sum(reading.confidence >= 0.5 for reading in right)
+    return StackReadings(sure_wrong, singles_right, singles_sure)
 
 
 def wrong_regions(observation, truth) -> list[tuple[str, str, str | None, str | None]]:

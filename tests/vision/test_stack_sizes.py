@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.read import read_frame
-from vision.synth import SynthScene, random_variation, render
+from .helpers import COIN_SIZES_MM as SIZES
+from .helpers import read_stacks_among_singles
 
-from .helpers import CONFIG, GEOMETRY, PROFILE
-
-SIZES = {"D": 17.91, "P": 19.05, "N": 21.21, "Q": 24.26}
 #: Dimes on nickels, with single coins of every kind round them (the frame's rims are measured
 #: on its own sure coins).
 STACKS = {"b2": "ND", "e3": "ND", "c7": "ND"}
@@ -28,17 +25,8 @@ def test_a_dime_on_a_nickel_is_mostly_not_read_as_the_nickel_with_confidence() -
     # Before the top circle was checked against the rims, nearly all of these stacks read as
     # the nickel at confidence 0.5 or more. The dime is not always found, and in this
     # renderer a nickel's relief ring can lie where a dime's edge would: some still do.
-    sure_wrong, singles_right = [], 0
-    for seed in SEEDS:
-        scene = SynthScene.build({**STACKS, **SINGLES}, {}, GEOMETRY, random_variation(seed),
-                                 layout_seed=seed)
-        observation = read_frame(CONFIG, render(scene, seed).image, GEOMETRY, PROFILE)
-        for square, coins in STACKS.items():
-            reading = observation[square]
-            if reading.coin != coins[-1] and reading.confidence >= 0.5:
-                sure_wrong.append((seed, square, reading.coin, round(reading.confidence, 2)))
-        singles_right += sum(observation[square].coin == coin
-                             for square, coin in SINGLES.items())
+    readings = read_stacks_among_singles(STACKS, SINGLES, SEEDS)
+    sure_wrong, singles_right = readings.sure_wrong, readings.singles_right
     assert len(sure_wrong) <= 2 * len(SEEDS) * len(STACKS) // 3, sure_wrong
     # The doubt is the stacks' alone: the single coins are still read.
     assert singles_right >= 0.95 * len(SEEDS) * len(SINGLES), singles_right
