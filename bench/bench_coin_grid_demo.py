@@ -67,13 +67,15 @@ class RenderTally:
         feed.render = self._render
 
 
-def play(seed: int, options: argparse.Namespace) -> tuple[DemoReport, float, float, RenderTally]:
-    """One demo game: its report, wall and processor seconds, and the rendering tally."""
+def play(seed: int, options: argparse.Namespace, game: str = "coin-grid"
+         ) -> tuple[DemoReport, float, float, RenderTally]:
+    """One demo game of ``game``: its report, wall and processor seconds, and the rendering
+    tally."""
     demo = DemoOptions(seed=seed, speed=1000.0, max_turns=options.max_turns,
                        plain_camera=options.plain, camera_size=options.camera_size)
     with tempfile.TemporaryDirectory() as folder, RenderTally() as tally:
         wall, processor = time.perf_counter(), time.process_time()
-        report = run_demo(GameOptions(game="coin-grid", seed=seed), demo, Path(folder),
+        report = run_demo(GameOptions(game=game, seed=seed), demo, Path(folder),
                           headless=True, frames_per_second=options.fps)
         wall, processor = time.perf_counter() - wall, time.process_time() - processor
     return report, wall, processor, tally

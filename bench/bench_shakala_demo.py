@@ -10,7 +10,7 @@ more), frames rendered and the rendering's share of the processor time.
 
 Target (issue 20): a whole demo game under 3 minutes.
 
-    .venv/bin/python bench/bench_shakala_demo.py [--seeds 1,2,3] [--fps 10]
+    .venv/bin/python bench/bench_shakala_demo.py [--seeds 1,2,3] [--max-turns N] [--fps 10]
         [--camera-size 1920x1080] [--plain]
 """
 
@@ -19,8 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -29,21 +27,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_coin_grid_demo import RenderTally, size
-from companion.demo import DemoOptions, DemoReport, run_demo
-from companion.launch import GameOptions
-
-
-def play(seed: int, options: argparse.Namespace) -> tuple[DemoReport, float, float, RenderTally]:
-    """One demo game: its report, wall and processor seconds, and the rendering tally."""
-    demo = DemoOptions(seed=seed, speed=1000.0, plain_camera=options.plain,
-                       camera_size=options.camera_size)
-    with tempfile.TemporaryDirectory() as folder, RenderTally() as tally:
-        wall, processor = time.perf_counter(), time.process_time()
-        report = run_demo(GameOptions(game="shakala", seed=seed), demo, Path(folder),
-                          headless=True, frames_per_second=options.fps)
-        wall, processor = time.perf_counter() - wall, time.process_time() - processor
-    return report, wall, processor, tally
+from bench.bench_coin_grid_demo import play, size
+from companion.demo import DemoReport
 
 
 def ending(report: DemoReport) -> str:
@@ -58,6 +43,7 @@ def ending(report: DemoReport) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--max-turns", type=int, default=None)
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--camera-size", type=size, default=(1920, 1080))
     parser.add_argument("--plain", action="store_true")
@@ -66,7 +52,7 @@ def main() -> None:
           f"{'plain' if options.plain else 'tilted'} camera at {options.fps:g} fps, "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the start", flush=True)
     for seed in (int(text) for text in options.seeds.split(",")):
-        report, wall, processor, tally = play(seed, options)
+        report, wall, processor, tally = play(seed, options, game="shakala")
         turns = max(1, report.turns)
         print(f"seed {seed}: {report.turns} turns, {ending(report)}; misreadings straightened "
               f"{report.misreads} (taken back {report.takebacks}), candidates asked "
