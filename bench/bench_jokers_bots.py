@@ -19,7 +19,6 @@ Seeds 1 to 20 are the ones the bots were tuned on; report seeds 100 to 119 (``--
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -29,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import demo_cards
-from companion.demo_cards import DealtCards, choose_from_hand
+from companion.demo_cards import play_dealt_game
 from companion.games.jokers_and_coins import GAME
 
 #: Plies after which a game is given up as endless (well past every demo cap).
@@ -37,24 +36,9 @@ MOST_PLIES = 3000
 
 
 def game_plies(players: int, seed: int, bots: Sequence[str]) -> int:
-    """Plies of one engine-only game of ``players`` seats, bots by seat in turn, each ply's
-    draws seeded as the demo seeds them (``Random(f"{seed}/{plies}")``), passes included."""
-    position = GAME.new_position(players)
-    cards = DealtCards.deal(players, seed)
-    plies = 0
-    while not GAME.is_over(position) and plies < MOST_PLIES:
-        rng = random.Random(f"{seed}/{plies}")
-        mover = GAME.to_move(position)
-        cards.draw(mover)
-        move = choose_from_hand(GAME, position, cards.ranks(mover),
-                                bots[(mover - 1) % len(bots)], rng)
-        cards.lay(mover, GAME.card_of(move))
-        position = GAME.apply(position, move)
-        plies += 1
-        while not GAME.is_over(position) and (forced := GAME.forced(position)) is not None:
-            position = GAME.apply(position, forced)
-            plies += 1
-    return plies
+    """Plies of one engine-only game of ``players`` seats, bots by seat in turn, played as the
+    demo plays it (:func:`companion.demo_cards.play_dealt_game`), passes included."""
+    return play_dealt_game(GAME, players, seed, bots, MOST_PLIES)[1]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -162,6 +162,29 @@ def choose_from_hand(game: Game, position: Position, ranks: Sequence[str], bot: 
     return rng.choice([move for move, gain in zip(plays, gains, strict=True) if gain == best])
 
 
+def play_dealt_game(game: Game, players: int, seed: int, bots: Sequence[str],
+                    most_plies: int) -> tuple[Position, int]:
+    """An engine-only game as the demo deals and plays it: hands dealt by ``seed``, each
+    mover drawing, then playing from its hand as ``bots`` (by seat in turn) choose, each ply's
+    choice seeded as the demo seeds it (``Random(f"{seed}/{plies}")``), forced passes applied
+    and counted; stopped after ``most_plies``. Returns the last position and the plies."""
+    position = game.new_position(players)
+    cards = DealtCards.deal(players, seed)
+    plies = 0
+    while not game.is_over(position) and plies < most_plies:
+        mover = game.to_move(position)
+        cards.draw(mover)
+        move = choose_from_hand(game, position, cards.ranks(mover),
+                                bots[(mover - 1) % len(bots)], random.Random(f"{seed}/{plies}"))
+        cards.lay(mover, game.card_of(move))
+        position = game.apply(position, move)
+        plies += 1
+        while not game.is_over(position) and (forced := game.forced(position)) is not None:
+            position = game.apply(position, forced)
+            plies += 1
+    return position, plies
+
+
 def discard_cards(geometry: MatGeometry, cards: DealtCards, seed: int) -> tuple[PlayedCard, ...]:
     """The top two cards of each seat's discard pile as they lie on its discard spot (a little
     askew, the top one last)."""

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from companion.analysis.bots import bot_move, parse_bot
-from companion.demo_cards import DealtCards, choose_from_hand
+from companion.demo_cards import choose_from_hand, play_dealt_game
 from companion.games.jokers_and_coins import GAME
 from tests.games.jokers_and_coins.helpers import table
 
@@ -55,20 +55,6 @@ def test_a_purposeful_bot_named_on_the_command_line_plays_purposefully_from_its_
 def test_a_six_seat_game_of_the_demo_bots_ends_within_the_demo_cap(seed):
     """Dealt and played as the demo plays it (real hands, each seat's draw, forced passes):
     before, coins near IN never went HOME and six seats ran past 3000 plies."""
-    cap = GAME.info.demo_plies[6]
-    position = GAME.new_position(6)
-    cards = DealtCards.deal(6, seed)
-    plies = 0
-    while not GAME.is_over(position) and plies < cap:
-        mover = GAME.to_move(position)
-        cards.draw(mover)
-        move = choose_from_hand(GAME, position, cards.ranks(mover), BOT,
-                                random.Random(f"{seed}/{plies}"))
-        cards.lay(mover, GAME.card_of(move))
-        position = GAME.apply(position, move)
-        plies += 1
-        while not GAME.is_over(position) and (forced := GAME.forced(position)) is not None:
-            position = GAME.apply(position, forced)
-            plies += 1
+    position, plies = play_dealt_game(GAME, 6, seed, [BOT], GAME.info.demo_plies[6])
     assert GAME.is_over(position), f"no team home after {plies} plies"
     assert GAME.result(position).team
