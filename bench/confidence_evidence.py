@@ -27,7 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import vision.read as read_module
+from bench import read_capture
+from bench.read_capture import SEEN
 from bench.vision_sets import frames
 from calibration.geometry import coin_isolation_mat
 from calibration.profile import VisionProfile
@@ -35,21 +36,12 @@ from contract.observation import COIN_KINDS
 from vision.parallax import camera_over_mat
 from vision.read import VisionConfig, read_frame_details
 
-#: What :func:`vision.read._coins_and_frame` saw in the frame being read.
-_SEEN: dict[str, Any] = {}
-_ORIGINAL = read_module._coins_and_frame
 SURE = 0.5
-
-
-def _capture(config: Any, candidates: Any, presence: Any, priors: Any) -> Any:
-    chosen, frame = _ORIGINAL(config, candidates, presence, priors)
-    _SEEN.update(candidates=candidates, chosen=chosen, frame=frame, presence=presence)
-    return chosen, frame
 
 
 def _coin_row(position: int, index: int, fit: Any, camera: Any) -> dict[str, Any]:
     """One chosen coin's evidence."""
-    candidates = _SEEN["candidates"]
+    candidates = SEEN["candidates"]
     centre = candidates.centres_mm[index]
     expected = {kind: COIN_KINDS[kind][1] + fit.offset_mm + fit.kind_offsets_mm.get(kind, 0.0)
                 for kind in fit.kinds}
@@ -70,7 +62,7 @@ def _coin_row(position: int, index: int, fit: Any, camera: Any) -> dict[str, Any
         "agreement": float(candidates.agreement[index]),
         "under_pawn": bool(candidates.under_pawn[index]),
         "sized": bool(candidates.sized[index]),
-        "presence": float(_SEEN["presence"][index]),
+        "presence": float(SEEN["presence"][index]),
         "colour": [float(value) for value in candidates.colours[index]],
         "camera_ppm": float(camera.pixels_per_mm(np.array([centre], np.float64))[0]),
         "lean": float(math.dist(tuple(centre), camera.foot_mm) / camera.height_mm),
@@ -82,10 +74,10 @@ def frame_rows(frame: Any, profile: VisionProfile, config: VisionConfig) -> list
     geometry = coin_isolation_mat()
     details = read_frame_details(config, frame.image, geometry, profile)
     camera = camera_over_mat(details.location.homography, details.location.image_size)
-    fit = _SEEN["frame"]
+    fit = SEEN["frame"]
     coins_at: dict[str, list[dict[str, Any]]] = {}
-    for position, index in enumerate(_SEEN["chosen"]):
-        centre = tuple(_SEEN["candidates"].centres_mm[index])
+    for position, index in enumerate(SEEN["chosen"]):
+        centre = tuple(SEEN["candidates"].centres_mm[index])
         region = geometry.region_at(centre)
         if region is not None:
             coins_at.setdefault(region.name, []).append(_coin_row(position, index, fit, camera))
@@ -141,7 +133,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--dump", type=Path, help="write every square's row as JSON lines")
     args = parser.parse_args()
-    read_module._coins_and_frame = _capture
+    read_capture.install()
     config = VisionConfig()
     profile = VisionProfile.default().only_kinds("PNDQ")
     every: list[dict[str, Any]] = []

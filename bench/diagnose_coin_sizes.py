@@ -24,7 +24,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import vision.read as read_module
+from bench import read_capture
+from bench.read_capture import SEEN
 from bench.vision_sets import frames
 from calibration.geometry import coin_isolation_mat
 from calibration.profile import VisionProfile
@@ -32,23 +33,13 @@ from contract.observation import COIN_KINDS
 from vision.parallax import camera_over_mat
 from vision.read import VisionConfig, read_frame_details
 
-#: What :func:`vision.read._coins_and_frame` saw in the frame being read.
-_SEEN: dict[str, Any] = {}
-_ORIGINAL = read_module._coins_and_frame
-
-
-def _capture(config: Any, candidates: Any, presence: Any, priors: Any) -> Any:
-    chosen, frame = _ORIGINAL(config, candidates, presence, priors)
-    _SEEN.update(candidates=candidates, chosen=chosen, frame=frame)
-    return chosen, frame
-
 
 def _rows(frame: Any, profile: VisionProfile, config: VisionConfig) -> list[dict[str, Any]]:
     """One row per coin read on a square of ``frame``."""
     geometry = coin_isolation_mat()
     details = read_frame_details(config, frame.image, geometry, profile)
     camera = camera_over_mat(details.location.homography, details.location.image_size)
-    candidates, chosen, fit = _SEEN["candidates"], _SEEN["chosen"], _SEEN["frame"]
+    candidates, chosen, fit = SEEN["candidates"], SEEN["chosen"], SEEN["frame"]
     kinds, probabilities = fit.best()
     true_camera = frame.meta.get("camera", {})
     rows = []
@@ -138,7 +129,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--wrong-only", action="store_true")
     args = parser.parse_args()
-    read_module._coins_and_frame = _capture
+    read_capture.install()
     config = VisionConfig()
     profile = VisionProfile.default().only_kinds("PNDQ")
     every: list[dict[str, Any]] = []
