@@ -114,33 +114,20 @@ def rectify_window(
     """A top view of just the mat rectangle ``bounds_mm`` (left, top, right, bottom), warped
     from the camera frame at ``pixels_per_mm`` (finer than :func:`rectify`'s view when a small
     region needs the frame's full detail: sampling the frame once keeps what it shows)."""
-    left, top, right, bottom = bounds_mm
-    width = max(1, round((right - left) * pixels_per_mm))
-    height = max(1, round((bottom - top) * pixels_per_mm))
-    scale = pixels_per_mm
-    view_to_mm = np.array(
-        [[1 / scale, 0, left + 0.5 / scale], [0, 1 / scale, top + 0.5 / scale], [0, 0, 1]]
-    )
-    homography = np.asarray(location.homography @ view_to_mm)
+    left, top = bounds_mm[:2]
+    homography, (width, height) = _window_homography(location, bounds_mm, pixels_per_mm)
     if location.lens_k1 != 0.0:
         # Over a small region the lens bends the plane's image little: a homography fitted
         # to the lens-bent grid stands in for it where it stays within ``lens_tolerance_px``,
         # and spares computing a coordinate map per pixel.
-        grid = _lens_grid(homography, location, (width, height), map_step)
-        count_y, count_x = grid.shape[:2]
-        columns = (np.arange(count_x, dtype=np.float64) - 0.5) * map_step - 0.5
-        rows = (np.arange(count_y, dtype=np.float64) - 0.5) * map_step - 0.5
-        view_points = np.stack(np.meshgrid(columns, rows), axis=-1).reshape(-1, 2)
-        frame_points = grid.reshape(-1, 2)
-        fitted, _ = cv2.findHomography(view_points, frame_points, 0)
+        fitted = _lens_homography(homography, location, (width, height), map_step,
+                                  lens_tolerance_px)
         if fitted is not None:
-            reach = cv2.perspectiveTransform(view_points.reshape(-1, 1, 2), fitted)
-            if np.abs(reach.reshape(-1, 2) - frame_points).max() <= lens_tolerance_px:
-                bare = BoardLocation(location.homography, location.markers_found,
-                                     location.markers_missing, location.reprojection_px,
-                                     location.image_size, 0.0)
-                warped = _warp(image, bare, fitted, (width, height), map_step, interpolation)
-                return TopView(warped, pixels_per_mm, (left, top))
+            bare = BoardLocation(location.homography, location.markers_found,
+                                 location.markers_missing, location.reprojection_px,
+                                 location.image_size, 0.0)
+            warped = _warp(image, bare, fitted, (width, height), map_step, interpolation)
+            return TopView(warped, pixels_per_mm, (left, top))
     warped = _warp(image, location, homography, (width, height), map_step, interpolation)
     return TopView(warped, pixels_per_mm, (left, top))
 
@@ -154,15 +141,11 @@ def window_warper(
     middle of each ``step`` by ``step`` block), where the lens is straight or a homography
     fitted once over the whole of ``bounds_mm`` stands in for it. Reading a few small windows
     of a large region at full detail, and the whole at less, then costs a few small warps."""
-    left, top, right, bottom = bounds_mm
-    width = max(1, round((right - left) * pixels_per_mm))
-    height = max(1, round((bottom - top) * pixels_per_mm))
-    view_to_mm = np.array([[1 / pixels_per_mm, 0, left + 0.5 / pixels_per_mm],
-                           [0, 1 / pixels_per_mm, top + 0.5 / pixels_per_mm], [0, 0, 1]])
-    homography: FloatArray | None = np.asarray(location.homography @ view_to_mm)
+    left, top = bounds_mm[:2]
+    plane, (width, height) = _window_homography(location, bounds_mm, pixels_per_mm)
+    homography: FloatArray | None = plane
     if location.lens_k1 != 0.0:
-        homography = _lens_homography(np.asarray(homography), location, (width, height), 48,
-                                      lens_tolerance_px)
+        homography = _lens_homography(plane, location, (width, height), 48, lens_tolerance_px)
     if homography is None:
         def crop(box: tuple[int, int, int, int], step: int = 1) -> Image:
             x0, y0, x1, y1 = box
@@ -182,6 +165,18 @@ def window_warper(
             image, shifted, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE))
     return warp
+
+
+def _window_homography(location: BoardLocation, bounds_mm: tuple[float, float, float, float],
+                       pixels_per_mm: float) -> tuple[FloatArray, tuple[int, int]]:
+    """The homography (view pixels -> ideal frame pixels) of a top view of the mat rectangle
+    ``bounds_mm`` (left, top, right, bottom) at ``pixels_per_mm``, and the view's size."""
+    left, top, right, bottom = bounds_mm
+    width = max(1, round((right - left) * pixels_per_mm))
+    height = max(1, round((bottom - top) * pixels_per_mm))
+    view_to_mm = np.array([[1 / pixels_per_mm, 0, left + 0.5 / pixels_per_mm],
+                           [0, 1 / pixels_per_mm, top + 0.5 / pixels_per_mm], [0, 0, 1]])
+    return np.asarray(location.homography @ view_to_mm), (width, height)
 
 
 def _lens_homography(homography: FloatArray, location: BoardLocation, size: tuple[int, int],
