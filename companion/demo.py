@@ -49,9 +49,11 @@ from companion.launch import (
     table_parts,
 )
 from companion.panel.driver import open_panel
+from companion.panel.twin import PanelTwin
+from companion.record.journal import JournalWriter
 from companion.record.replay import load_timeline
-from companion.referee import Phase
-from companion.table import Table, Verdict
+from companion.referee import Phase, Referee
+from companion.table import Table, TableParts, Verdict
 from contract.table_state import TableState
 from vision.camera import CameraOptions, SimCamera
 
@@ -146,7 +148,7 @@ class Director(RollingDirector, CardDirector):
     throws dice (:mod:`companion.demo_rolls`), plays cards from real hands
     (:mod:`companion.demo_cards`)."""
 
-    def __init__(self, table: Table, board: PhysicalBoard, press: Callable[[str], None],
+    def __init__(self, table: Table, board: PhysicalBoard, press: Callable[[str], object],
                  options: DemoOptions, after_turn: Callable[[int], None] | None = None) -> None:
         self.table = table
         self.game: Game = table.parts.game
@@ -507,33 +509,11 @@ def run_demo(
     is handed the table before it starts (a voice or hints to attach).
     """
     record = out / "record"
-    journal = None
-    if resume:
-        referee, journal, players = resumed_referee(record)
-        say_where_the_tail_went(journal, "demo")
-        game_options = replace(game_options, players=players)
-    else:
-        referee = new_referee(game_options)
+    referee, journal, game_options = _referee(game_options, record, resume)
     if not options.bots:
         options = replace(options, bots=referee.game.demo_bots)
-    seed = options.seed
-    panel = open_panel("sim://" if game_options.players <= 4 else f"sim://?seats={game_options.players}")
-    mat = referee.game.info.mat
-    url = (f"sim://?seed={seed}&board=empty&mat={mat}"
-           + (f"&seats={game_options.players}" if mat in SEATED_MATS else "")
-           + ("&plain=1" if options.plain_camera else ""))
-    parts = table_parts(referee, url, panel, VisionProfile.default(), record,
-                        game_options.players, journal,
-                        camera_options=CameraOptions(fps=frames_per_second))
-    parts.header_options[HEADER_KEY] = options.to_json()
-    camera = parts.camera
-    assert isinstance(camera, SimCamera) and panel.twin is not None
-    twin = panel.twin
-    colours = {str(seat.number): seat.colour for seat in parts.seats}
-    camera.synth.set_scene(replace(camera.scene, image_size=options.camera_size))
-    board = PhysicalBoard(camera, colours, seed, referee.game.info.flat_tokens)
-    board.lay_out(referee.game.layout(
-        referee.position if referee.position is not None else referee.template))
+    parts, board, twin = _simulated_table(referee, journal, game_options, options, record,
+                                          frames_per_second)
     sink = HeadlessSink()
     table = Table(parts, sink)
     if on_verdict is not None:
@@ -551,9 +531,63 @@ def run_demo(
             saved.append(saver.submit(save_screenshot, sink.current(),
                                       screens / f"turn-{turn:03d}.png", cache=drawn))
 
-    director = Director(table, board, lambda button: _press(twin, button), options, after_turn)
+    director = Director(table, board, twin.press, options, after_turn)
     if resume:
         director.seen.update(standing_positions(record))
+    try:
+        report = _direct(director, table, sink, screens, headless)
+    finally:
+        director.close()
+        table.stop()
+        close_quietly(parts)
+        saver.shutdown(wait=True)
+    for screen in saved:
+        screen.result()  # a screen that could not be saved says so here
+    if (record / "journal.jsonl").exists():
+        report.moves = accepted_moves(record)
+    return report
+
+
+def _referee(game_options: GameOptions, record: Path, resume: bool
+             ) -> tuple[Referee, JournalWriter | None, GameOptions]:
+    """A new game's referee, or (``resume``) the one the record in ``record`` ends with, its
+    journal, and the game options with the record's number of players."""
+    if not resume:
+        return new_referee(game_options), None, game_options
+    referee, journal, players = resumed_referee(record)
+    say_where_the_tail_went(journal, "demo")
+    return referee, journal, replace(game_options, players=players)
+
+
+def _simulated_table(referee: Referee, journal: JournalWriter | None, game_options: GameOptions,
+                     options: DemoOptions, record: Path, frames_per_second: float
+                     ) -> tuple[TableParts, PhysicalBoard, PanelTwin]:
+    """The table's parts on a simulated panel and camera, the physical board the bots'
+    hands lay out as the game stands, and the panel's twin whose buttons they press."""
+    seed = options.seed
+    panel = open_panel("sim://" if game_options.players <= 4 else f"sim://?seats={game_options.players}")
+    mat = referee.game.info.mat
+    url = (f"sim://?seed={seed}&board=empty&mat={mat}"
+           + (f"&seats={game_options.players}" if mat in SEATED_MATS else "")
+           + ("&plain=1" if options.plain_camera else ""))
+    parts = table_parts(referee, url, panel, VisionProfile.default(), record,
+                        game_options.players, journal,
+                        camera_options=CameraOptions(fps=frames_per_second))
+    parts.header_options[HEADER_KEY] = options.to_json()
+    camera = parts.camera
+    assert isinstance(camera, SimCamera) and panel.twin is not None
+    colours = {str(seat.number): seat.colour for seat in parts.seats}
+    camera.synth.set_scene(replace(camera.scene, image_size=options.camera_size))
+    board = PhysicalBoard(camera, colours, seed, referee.game.info.flat_tokens)
+    board.lay_out(referee.game.layout(
+        referee.position if referee.position is not None else referee.template))
+    return parts, board, panel.twin
+
+
+def _direct(director: Director, table: Table, sink: HeadlessSink, screens: Path,
+            headless: bool) -> DemoReport:
+    """Run the director's game in its own thread while the table runs (headless) or the
+    window does; the director's report, also when it stopped on an error."""
     report_box: list[DemoReport] = []
 
     def direct() -> None:
@@ -564,27 +598,13 @@ def run_demo(
             raise
 
     director_thread = threading.Thread(target=direct, name="demo director", daemon=True)
-    try:
-        if headless:
-            table.start()
-            director_thread.start()
-            director_thread.join()
-            sink.save(screens / "final.png")
-        else:
-            director_thread.start()
-            run_windowed(table, lingering(lambda: not director_thread.is_alive(), 5.0))
-    finally:
-        director.close()
-        table.stop()
-        close_quietly(parts)
-        saver.shutdown(wait=True)
-    for screen in saved:
-        screen.result()  # a screen that could not be saved says so here
-    report = report_box[0] if report_box else director.report
-    if (record / "journal.jsonl").exists():
-        report.moves = accepted_moves(record)
-    return report
+    if headless:
+        table.start()
+        director_thread.start()
+        director_thread.join()
+        sink.save(screens / "final.png")
+    else:
+        director_thread.start()
+        run_windowed(table, lingering(lambda: not director_thread.is_alive(), 5.0))
+    return report_box[0] if report_box else director.report
 
-
-def _press(twin: Any, button: str) -> None:
-    twin.press(button)

@@ -71,7 +71,7 @@ class RollingDirector:
     board: PhysicalBoard
     options: DemoOptions
     report: DemoReport
-    press: Callable[[str], None]
+    press: Callable[[str], object]
     _verdicts: list[Verdict]
     _changed: threading.Condition
 
