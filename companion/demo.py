@@ -98,7 +98,7 @@ class DemoReport:
     move accepted and taken back); ``rethrows`` counts dice thrown flat that the camera could not
     read and asked to be thrown again, ``dice_wrong`` dice the journal holds with another value
     than the one thrown (both are among ``misreads``); ``moves`` is the line of play the journal
-    holds; ``capped_at`` is the game's demo cap (``Game.demo_ply_cap``) when the demo stopped
+    holds; ``capped_at`` is the game's demo cap (``Game.demo_cap``) when the demo stopped
     there.
     """
 
@@ -175,8 +175,7 @@ class Director(RollingDirector, CardDirector):
         referee = self.table.parts.referee
         if referee.phase is Phase.SETUP and not self._confirm_layout(stop):
             return self._finish()
-        cap = self.game.demo_ply_cap
-        limit = self.options.max_turns if self.options.max_turns is not None else cap
+        limit = self.options.max_turns if self.options.max_turns is not None else self._cap()
         while not stop.is_set() and referee.phase is not Phase.OVER:
             self.report.turns = self._plies()
             if limit is not None and self.report.turns >= limit:
@@ -400,10 +399,14 @@ class Director(RollingDirector, CardDirector):
         if self._pool is None:
             self._pool = worker_pool(1)
         options: dict[str, Any] = {"seed": rng.randrange(2**31), "pool": self._pool}
-        scored_cap = self.game.demo_ply_cap if self.options.max_turns is None else None
+        scored_cap = self._cap() if self.options.max_turns is None else None
         if scored_cap is not None:
             options["plies_left"] = max(scored_cap - self._plies(), 1)
         return options
+
+    def _cap(self) -> int | None:
+        """The game's own demo cap for this table's number of seats."""
+        return self.game.demo_cap(len(self.table.parts.seats))
 
     def close(self) -> None:
         """Stop the search bots' worker process, if one was started."""

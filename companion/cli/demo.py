@@ -78,7 +78,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo game and say where its record and screenshots went."""
-    from dataclasses import replace
 
     from companion.analysis.bots import parse_bot
     from companion.demo import DemoOptions, resumed_options, run_demo, write_summary
@@ -105,25 +104,19 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError(f"{out} already holds a demo game; resume it with --resume {out}, "
                              "remove it, or give --out NEW_FOLDER")
     game = GameOptions(args.game, args.players, variants, args.seed)
-    cap = get_game(args.game).demo_ply_cap
     options = DemoOptions(bots=bots, seed=args.seed, sloppy_rate=args.sloppy, speed=args.speed,
                           max_turns=args.max_turns, plain_camera=args.plain_camera,
                           camera_size=args.camera_size)
     if resume:
         options, players = resumed_options(out / "record", options)
         game = GameOptions(args.game, players, variants, options.seed)
-    capped = options.max_turns is None and game.players in get_game(args.game).info.demo_plies
-    if capped:
-        cap = get_game(args.game).info.demo_plies[game.players]
-        options = replace(options, max_turns=cap)
-        print(f"{get_game(args.game).info.title} games can run long: this demo stops after "
-              f"{cap} plies (--max-turns sets another cap).", flush=True)
     mode = "headless" if headless else "in a window"
     what = f"resuming {out}" if resume else (
         f"{args.game}, {args.players} players, variants {', '.join(variants) or 'none'}")
     print(f"Demo: {what}, seed {options.seed}, {mode}.", flush=True)
-    if args.max_turns is None and cap is not None and not resume:
-        print(f"{get_game(args.game).info.title} has no move limit: this demo stops after {cap} "
+    cap = get_game(args.game).demo_cap(game.players)
+    if options.max_turns is None and cap is not None:
+        print(f"{get_game(args.game).info.title} games can run long: this demo stops after {cap} "
               "turns unless the game ends first (--max-turns sets another cap).", flush=True)
     voice = _voice(args.voice, out)
     try:

@@ -266,6 +266,11 @@ class Game(ABC):
     #: turn, repeated.
     demo_bots: tuple[str, ...] = ("greedy", "random")
 
+    def demo_cap(self, players: int) -> int | None:
+        """Where the demo stops a game of ``players`` seats that has not ended: the game's cap
+        for that many players (``GameInfo.demo_plies``), else :attr:`demo_ply_cap`."""
+        return self.info.demo_plies.get(players, self.demo_ply_cap)
+
     @abstractmethod
     def new_position(
         self, players: int, variants: Sequence[str] = (), seed: int | None = None

@@ -92,13 +92,14 @@ def test_the_command_announces_the_ply_cap_of_a_game_that_can_run_long(monkeypat
     def fake_run_demo(game, options, out, headless, **kwargs):
         caps.append(options.max_turns)
         out.mkdir(parents=True, exist_ok=True)
-        return DemoReport(turns=options.max_turns or 0)
+        return DemoReport(turns=options.max_turns or 0, finished=options.max_turns is None)
 
     monkeypatch.setattr(companion.demo, "run_demo", fake_run_demo)
     code = main(["demo", "--game", "jokers-and-coins", "--players", "6", "--headless",
                  "--out", str(tmp_path / "capped")])
-    assert code == 0 and caps == [GAME.info.demo_plies[6]]
-    assert f"this demo stops after {caps[0]} plies" in capsys.readouterr().out
+    assert code == 0 and caps == [None]  # the director stops at the game's own cap
+    assert GAME.demo_cap(6) == GAME.info.demo_plies[6] == 400
+    assert f"this demo stops after {GAME.demo_cap(6)} turns" in capsys.readouterr().out
     main(["demo", "--game", "jokers-and-coins", "--players", "6", "--headless",
           "--max-turns", "7", "--out", str(tmp_path / "given")])
     assert caps[-1] == 7 and "stops after" not in capsys.readouterr().out
