@@ -12,6 +12,7 @@ from companion.cli.numbers import number
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from companion.demo import DemoReport
     from companion.table import Table
     from companion.voice import Voice
 
@@ -78,31 +79,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo game and say where its record and screenshots went."""
-
-    from companion.analysis.bots import parse_bot
     from companion.demo import DemoOptions, resumed_options, run_demo, write_summary
     from companion.games import get_game
     from companion.hints import HintPolicy
     from companion.launch import GameOptions, check_players, has_display
-    from contract.errors import CompanionError
 
-    named = args.bots if args.bots is not None else ",".join(get_game(args.game).demo_bots)
-    bots = tuple(name.strip() for name in named.split(",") if name.strip())
-    if not bots:
-        raise CompanionError("--bot names no bot; use random, greedy, purposeful, search or "
-                             "search:SECONDS")
-    bots = tuple(parse_bot(bot).text() for bot in bots)
+    bots = _bots(args)
     check_players(args.game, args.players)
     HintPolicy.parse(args.hints or ["off"])  # a bad setting is refused before anything starts
     variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
     headless = args.headless or not has_display()
     resume = args.resume is not None
-    out = args.resume if resume else args.out or _new_output_folder()
-    if resume and not (out / "record" / "journal.jsonl").exists():
-        raise CompanionError(f"{out} holds no demo game to resume; give the --out folder of one")
-    if not resume and (out / "record" / "journal.jsonl").exists():
-        raise CompanionError(f"{out} already holds a demo game; resume it with --resume {out}, "
-                             "remove it, or give --out NEW_FOLDER")
+    out = _output_folder(args)
     game = GameOptions(args.game, args.players, variants, args.seed)
     options = DemoOptions(bots=bots, seed=args.seed, sloppy_rate=args.sloppy, speed=args.speed,
                           max_turns=args.max_turns, plain_camera=args.plain_camera,
@@ -129,6 +117,50 @@ def run(args: argparse.Namespace) -> int:
     write_summary(out / "summary.json", report,
                   {"game": args.game, "players": game.players, "variants": list(variants),
                    "seed": options.seed})
+    _say_how_it_went(report)
+    say_where_it_went(out)
+    if report.gave_up:
+        return 1
+    if report.capped_at is not None:
+        print(f"Stopped at the demo's cap of {report.capped_at} turns (the game has no move "
+              "limit).")
+    return 0 if report.finished or options.max_turns is not None or report.capped_at else 1
+
+
+def _bots(args: argparse.Namespace) -> tuple[str, ...]:
+    """The seats' bots as ``--bots`` names them (else the game's demo bots), each checked."""
+    from companion.analysis.bots import parse_bot
+    from companion.games import get_game
+    from contract.errors import CompanionError
+
+    named = args.bots if args.bots is not None else ",".join(get_game(args.game).demo_bots)
+    bots = tuple(name.strip() for name in named.split(",") if name.strip())
+    if not bots:
+        raise CompanionError("--bot names no bot; use random, greedy, purposeful, search or "
+                             "search:SECONDS")
+    return tuple(parse_bot(bot).text() for bot in bots)
+
+
+def _output_folder(args: argparse.Namespace) -> Path:
+    """The folder the demo writes to: the one to resume, ``--out`` or a new one; refused when
+    a resume finds no game there or a new game would overwrite one."""
+    from contract.errors import CompanionError
+
+    if args.resume is not None:
+        out: Path = args.resume
+        if not (out / "record" / "journal.jsonl").exists():
+            raise CompanionError(f"{out} holds no demo game to resume; give the --out folder of "
+                                 "one")
+        return out
+    out = args.out or _new_output_folder()
+    if (out / "record" / "journal.jsonl").exists():
+        raise CompanionError(f"{out} already holds a demo game; resume it with --resume {out}, "
+                             "remove it, or give --out NEW_FOLDER")
+    return out
+
+
+def _say_how_it_went(report: DemoReport) -> None:
+    """The demo's figures in a sentence or three."""
     print(f"{report.turns} turns, {report.rejects} sloppy moves rejected and put right, "
           f"{report.misreads} misreadings straightened, {report.asks} asked; "
           f"result: {report.result or 'not finished'}.")
@@ -137,13 +169,6 @@ def run(args: argparse.Namespace) -> int:
               f"{report.dice_wrong} recorded with another value than thrown.")
     if report.gave_up:
         print(f"Gave up: {report.gave_up}.")
-    say_where_it_went(out)
-    if report.gave_up:
-        return 1
-    if report.capped_at is not None:
-        print(f"Stopped at the demo's cap of {report.capped_at} turns (the game has no move "
-              "limit).")
-    return 0 if report.finished or options.max_turns is not None or report.capped_at else 1
 
 
 def _table_setup(hints: list[str] | None, voice: Voice | None, resumed: Path | None
