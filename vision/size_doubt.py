@@ -54,6 +54,12 @@ class SizeDoubtConfig:
     #: How far a kind's rim may lie from the frame's common rim where too few sure coins of
     #: that kind measure its own (a quarter's rim is wider than a dime's; mm).
     kind_rim_spread_mm: float = 0.6
+    #: A coin is read as the smaller top coin its top circle names where the odds reach
+    #: ``top_odds``, ``top_agreement`` of the rays show the circle and the face's colour
+    #: gives that coin's metal ``top_metal`` of its probability or more.
+    top_odds: float = 0.5
+    top_agreement: float = 0.8
+    top_metal: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -129,22 +135,44 @@ def stack_doubts(
     return doubts
 
 
+@dataclass(frozen=True, eq=False)
+class SmallerTops:
+    """Per coin: the probability that its top circle is a smaller top coin's edge (N,) and
+    the kind that top coin would most likely be (N,; None where no smaller kind fits)."""
+
+    odds: FloatArray
+    kinds: list[str | None]
+
+
 def smaller_top_odds(
     config: SizeDoubtConfig, kinds: Sequence[str], inner_mm: FloatArray, confidence: FloatArray,
     sizes: Mapping[str, float], outline_offset_mm: float, rise_mm: FloatArray,
     lean: FloatArray, thickness_mm: float, plausible: Sequence[frozenset[str]] | None = None,
 ) -> FloatArray:
     """Per coin: the probability that its top circle is a smaller top coin's edge rather than
-    its own raised rim (see the module's docstring; 0 where no circle was found or the frame
-    has too few sure coins). ``rise_mm`` is how far each circle's centre lies along the lean
-    beyond where a lone coin's rim would (mm), ``lean`` how far a raised thing leans per mm
-    of height there, ``thickness_mm`` a coin's thickness; the rest as in
-    :func:`stack_doubts`. The circle is the rim about the frame's rim offset, within its
-    spread, or a top coin's edge anywhere from that coin's rim to its outline."""
+    its own raised rim (:attr:`SmallerTops.odds` of :func:`smaller_tops`)."""
+    return smaller_tops(config, kinds, inner_mm, confidence, sizes, outline_offset_mm, rise_mm,
+                        lean, thickness_mm, plausible).odds
+
+
+def smaller_tops(
+    config: SizeDoubtConfig, kinds: Sequence[str], inner_mm: FloatArray, confidence: FloatArray,
+    sizes: Mapping[str, float], outline_offset_mm: float, rise_mm: FloatArray,
+    lean: FloatArray, thickness_mm: float, plausible: Sequence[frozenset[str]] | None = None,
+) -> SmallerTops:
+    """Per coin: the probability that its top circle is a smaller top coin's edge rather than
+    its own raised rim, and that top coin's likeliest kind (see the module's docstring; 0 and
+    None where no circle was found or the frame has too few sure coins). ``rise_mm`` is how
+    far each circle's centre lies along the lean beyond where a lone coin's rim would (mm),
+    ``lean`` how far a raised thing leans per mm of height there, ``thickness_mm`` a coin's
+    thickness; the rest as in :func:`stack_doubts`. The circle is the rim about the frame's
+    rim offset, within its spread, or a top coin's edge anywhere from that coin's rim to its
+    outline."""
     odds = np.zeros(len(kinds))
+    tops: list[str | None] = [None] * len(kinds)
     rims = frame_rims(config, kinds, inner_mm, confidence, sizes)
     if rims is None:
-        return odds
+        return SmallerTops(odds, tops)
     inner = np.asarray(inner_mm, np.float64)
     share, unknown = config.smaller_top_share, config.kind_rim_spread_mm
     for index in np.flatnonzero(np.isfinite(inner)).tolist():
@@ -163,9 +191,10 @@ def smaller_top_odds(
             within = _blurred_span(inner[index], low, high, rims.spread(kind, unknown)
                                    ) / rims.spread(kind, unknown)
             higher = _heavy(rise - float(lean[index]) * thickness_mm / config.rise_spread_mm)
-            stacked = max(stacked, within * higher)
+            if within * higher > stacked:
+                stacked, tops[index] = within * higher, kind
         odds[index] = share * stacked / (share * stacked + (1 - share) * single + 1e-300)
-    return odds
+    return SmallerTops(odds, tops)
 
 
 def _normal(standardised: float) -> float:
