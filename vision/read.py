@@ -197,7 +197,8 @@ def _smaller_tops(
     rise = (shift * direction).sum(axis=1)
     return smaller_tops(config.size_doubt, kinds, candidates.inner_mm[chosen], sure,
                         {prior.kind: prior.diameter_mm for prior in priors},
-                        frame.offset_mm, rise, lean, config.rims.coin_thickness_mm, open_kinds)
+                        frame.offset_mm, rise, lean, config.rims.coin_thickness_mm, open_kinds,
+                        candidates.diameters_mm[chosen])
 
 
 def _read_tops(
@@ -206,7 +207,8 @@ def _read_tops(
     priors: tuple[KindPrior, ...],
 ) -> tuple[list[str], FloatArray]:
     """The kinds and confidences once smaller top coins are weighed: a coin whose top circle
-    is more likely a smaller coin's edge than its own rim (``top_odds``), a circle whose edge
+    is more likely a smaller coin's edge than its own rim, however its rim is placed
+    (``top_odds`` of :attr:`~vision.size_doubt.SmallerTops.outline_odds`), a circle whose edge
     ``top_agreement`` of the rays show (a coin's edge is whole, a ring of lettering is not)
     on a face whose colour gives that smaller coin's metal ``top_metal`` or more, seen
     ``whole`` (no pawn on it, no glint over it), is read as that smaller coin, at most a
@@ -217,14 +219,15 @@ def _read_tops(
     read = list(kinds)
     scaled = confidence * (1.0 - tops.odds)
     for position, top in enumerate(tops.kinds):
-        if top is None or tops.odds[position] < doubt.top_odds or not whole[position]:
+        if (top is None or tops.outline_odds[position] < doubt.top_odds
+                or not whole[position]):
             continue
         metal = metal_of[top]
         colour_share = (float(frame.by_colour[position, frame.metals.index(metal)])
                         if metal in frame.metals and len(frame.by_colour) else 0.0)
         if agreement[position] >= doubt.top_agreement and colour_share >= doubt.top_metal:
             read[position] = top
-            scaled[position] = min(float(tops.odds[position]),
+            scaled[position] = min(float(tops.outline_odds[position]),
                                    config.coins.hidden_confidence)
     return read, scaled
 

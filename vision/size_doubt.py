@@ -137,10 +137,13 @@ def stack_doubts(
 
 @dataclass(frozen=True, eq=False)
 class SmallerTops:
-    """Per coin: the probability that its top circle is a smaller top coin's edge (N,) and
-    the kind that top coin would most likely be (N,; None where no smaller kind fits)."""
+    """Per coin: the probability that its top circle is a smaller top coin's edge (N,), the
+    same against a lone coin's rim placed by its own outline as well as by its kind's size
+    (N,; at most ``odds``), and the kind that top coin would most likely be (N,; None where
+    no smaller kind fits)."""
 
     odds: FloatArray
+    outline_odds: FloatArray
     kinds: list[str | None]
 
 
@@ -159,6 +162,7 @@ def smaller_tops(
     config: SizeDoubtConfig, kinds: Sequence[str], inner_mm: FloatArray, confidence: FloatArray,
     sizes: Mapping[str, float], outline_offset_mm: float, rise_mm: FloatArray,
     lean: FloatArray, thickness_mm: float, plausible: Sequence[frozenset[str]] | None = None,
+    outlines_mm: FloatArray | None = None,
 ) -> SmallerTops:
     """Per coin: the probability that its top circle is a smaller top coin's edge rather than
     its own raised rim, and that top coin's likeliest kind (see the module's docstring; 0 and
@@ -167,21 +171,33 @@ def smaller_tops(
     ``lean`` how far a raised thing leans per mm of height there, ``thickness_mm`` a coin's
     thickness; the rest as in :func:`stack_doubts`. The circle is the rim about the frame's
     rim offset, within its spread, or a top coin's edge anywhere from that coin's rim to its
-    outline."""
+    outline. Given each coin's measured outline diameter (``outlines_mm``), ``outline_odds``
+    also lets a lone coin's rim lie the frame's usual gap inside its own outline: a coin
+    measured small all round shows its rim small too, and is no stack for it."""
     odds = np.zeros(len(kinds))
+    outline_odds = np.zeros(len(kinds))
     tops: list[str | None] = [None] * len(kinds)
     rims = frame_rims(config, kinds, inner_mm, confidence, sizes)
     if rims is None:
-        return SmallerTops(odds, tops)
+        return SmallerTops(odds, outline_odds, tops)
     inner = np.asarray(inner_mm, np.float64)
+    # Where a lone coin's rim lies: inside its kind's size, or inside its own outline.
+    own_sizes = np.array([sizes[kind] for kind in kinds], np.float64)
+    if outlines_mm is not None:
+        own_sizes = np.asarray(outlines_mm, np.float64)
+    gaps = frame_rims(config, kinds, inner - own_sizes, confidence,
+                      dict.fromkeys(sizes, 0.0)) or rims
     share, unknown = config.smaller_top_share, config.kind_rim_spread_mm
     for index in np.flatnonzero(np.isfinite(inner)).tolist():
         own = sizes[kinds[index]]
         rise = float(rise_mm[index]) / config.rise_spread_mm
-        spread = rims.spread(kinds[index], unknown)
         # Both densities are scaled alike (times sqrt(2 pi) spread), so their ratio holds.
-        single = (_normal((inner[index] - own - rims.offset(kinds[index])) / spread)
-                  * _heavy(rise) / spread)
+        spread = rims.spread(kinds[index], unknown)
+        single = _normal((inner[index] - own - rims.offset(kinds[index])) / spread) / spread
+        measured = gaps.spread(kinds[index], unknown)
+        either = max(single, _normal((inner[index] - own_sizes[index]
+                                      - gaps.offset(kinds[index])) / measured) / measured)
+        single, either = single * _heavy(rise), either * _heavy(rise)
         stacked = 0.0
         for kind, size in sizes.items():
             if size >= own or (plausible is not None and kind not in plausible[index]):
@@ -194,7 +210,9 @@ def smaller_tops(
             if within * higher > stacked:
                 stacked, tops[index] = within * higher, kind
         odds[index] = share * stacked / (share * stacked + (1 - share) * single + 1e-300)
-    return SmallerTops(odds, tops)
+        outline_odds[index] = share * stacked / (share * stacked + (1 - share) * either
+                                                 + 1e-300)
+    return SmallerTops(odds, outline_odds, tops)
 
 
 def _normal(standardised: float) -> float:
