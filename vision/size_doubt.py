@@ -184,7 +184,8 @@ def smaller_tops(
     # Where a lone coin's rim lies: inside its kind's size, or inside its own outline.
     own_sizes = np.array([sizes[kind] for kind in kinds], np.float64)
     if outlines_mm is not None:
-        own_sizes = np.asarray(outlines_mm, np.float64)
+        own_sizes = _measured_sizes(config, own_sizes, np.asarray(outlines_mm, np.float64),
+                                    outline_offset_mm, confidence)
     gaps = frame_rims(config, kinds, inner - own_sizes, confidence,
                       dict.fromkeys(sizes, 0.0)) or rims
     share, unknown = config.smaller_top_share, config.kind_rim_spread_mm
@@ -213,6 +214,21 @@ def smaller_tops(
         outline_odds[index] = share * stacked / (share * stacked + (1 - share) * either
                                                  + 1e-300)
     return SmallerTops(odds, outline_odds, tops)
+
+
+def _measured_sizes(config: SizeDoubtConfig, nominal: FloatArray, outlines: FloatArray,
+                    outline_offset_mm: float, confidence: FloatArray) -> FloatArray:
+    """Each coin's own size as its outline measures it, by no more than the frame's sure
+    coins' outlines stray about their kinds' sizes (twice their robust spread) from its
+    kind's size: a lone coin measures a little small or large all round, while a stack's
+    outline, the coins under it lying off its top coin, may be a whole kind larger."""
+    residual = outlines - nominal - outline_offset_mm
+    sure = np.isfinite(residual) & (np.asarray(confidence) >= config.sure_confidence)
+    if sure.sum() < config.least_coins:
+        return nominal + outline_offset_mm
+    middle = float(np.median(residual[sure]))
+    slack = 2 * 1.4826 * float(np.median(np.abs(residual[sure] - middle)))
+    return nominal + outline_offset_mm + np.clip(residual, middle - slack, middle + slack)
 
 
 def _normal(standardised: float) -> float:
