@@ -52,8 +52,9 @@ class Candidates:
     pawn hides (K,), whether a pawn stands on the face (K,), the share of the face the camera
     clipped (K,), contrast (K,), how far its seed
     stood out (K,), each one's region index by its fitted centre and its seed's (-1: none),
-    and whether its size was measured against paper (K,; a coin deep in a pile may not be,
-    :mod:`vision.loose`)."""
+    whether its size was measured against paper (K,; a coin deep in a pile may not be,
+    :mod:`vision.loose`) and the share of its rays that show the top circle (K,; 0 where
+    none)."""
 
     centres_mm: FloatArray
     tops_mm: FloatArray
@@ -71,6 +72,7 @@ class Candidates:
     seed_region: NDArray[np.intp]
     sized: NDArray[np.bool_]
     inner_centres_mm: FloatArray
+    inner_agreement: FloatArray
 
 
 def _second_look(
@@ -243,7 +245,8 @@ def _measure_seeds(
     return Candidates(centres_mm, to_mm(view, tops), 2 * outlines.radii_px / ppm,
                        2 * inner.radii / ppm, faces.colours, edges, agreement, hidden,
                        faces.on_pawn > 0.5, faces.clipped, outlines.contrast, strength, region,
-                       seed_region, np.ones(len(seeds), bool), to_mm(view, inner.centres))
+                       seed_region, np.ones(len(seeds), bool), to_mm(view, inner.centres),
+                       inner.agreement)
 
 
 def _flags(clipped: Image, pawns: Image) -> Image:
@@ -265,8 +268,10 @@ def _top_circles(config: ReadConfig, image: Image, flags: Image, tops: FloatArra
                         pixels_per_mm)
     centres = tops.copy()
     inner = np.full(len(tops), np.nan)
-    centres[worth], inner[worth] = found.centres, found.radii
-    return TopCircles(centres, inner, np.zeros(len(tops)))
+    agreement_found = np.zeros(len(tops))
+    centres[worth], inner[worth], agreement_found[worth] = (found.centres, found.radii,
+                                                            found.agreement)
+    return TopCircles(centres, inner, agreement_found)
 
 
 def _worth_measuring(
@@ -416,5 +421,5 @@ def loose_candidates(config: ReadConfig, view: TopView, image: Image, pawns: Ima
         under_pawn=faces.on_pawn > 0.5, clipped=faces.clipped, contrast=np.ones(count),
         strength=np.ones(count), region=region, seed_region=region.copy(),
         sized=np.concatenate([coins.measured for _, coins in parts] or [np.zeros(0, bool)]),
-        inner_centres_mm=centres_mm)
+        inner_centres_mm=centres_mm, inner_agreement=np.zeros(count))
     return candidates, doubts

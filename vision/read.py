@@ -52,7 +52,7 @@ from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
-from vision.size_doubt import plausible_kinds, smaller_top_odds, stack_doubts
+from vision.size_doubt import SmallerTops, plausible_kinds, smaller_tops, stack_doubts
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -183,21 +183,53 @@ def _partial_evidence(
     return np.asarray(partial, bool)
 
 
-def _smaller_top_odds(
+def _smaller_tops(
     config: ReadConfig, candidates: Candidates, chosen: NDArray[np.intp], frame: FrameFit,
     kinds: list[str], sure: FloatArray, priors: tuple[KindPrior, ...],
     open_kinds: list[frozenset[str]], camera: CameraOverMat,
-) -> FloatArray:
+) -> SmallerTops:
     """Per chosen coin: the odds that its top circle is a smaller top coin's edge, not its
-    own rim (:func:`vision.size_doubt.smaller_top_odds`), from where the circle lies across
-    and how far its centre lies along the lean beyond a lone coin's top face."""
+    own rim, and that coin's kind (:func:`vision.size_doubt.smaller_tops`), from where the
+    circle lies across and how far its centre lies along the lean beyond a lone coin's top
+    face."""
     direction, lean = camera.lean(candidates.centres_mm[chosen])
     shift = candidates.inner_centres_mm[chosen] - candidates.tops_mm[chosen]
     rise = (shift * direction).sum(axis=1)
-    return smaller_top_odds(config.size_doubt, kinds, candidates.inner_mm[chosen], sure,
-                            {prior.kind: prior.diameter_mm for prior in priors},
-                            frame.offset_mm, rise, lean, config.rims.coin_thickness_mm,
-                            open_kinds)
+    return smaller_tops(config.size_doubt, kinds, candidates.inner_mm[chosen], sure,
+                        {prior.kind: prior.diameter_mm for prior in priors},
+                        frame.offset_mm, rise, lean, config.rims.coin_thickness_mm, open_kinds,
+                        candidates.diameters_mm[chosen])
+
+
+def _read_tops(
+    config: ReadConfig, tops: SmallerTops, kinds: list[str], confidence: FloatArray,
+    agreement: FloatArray, whole: NDArray[np.bool_], frame: FrameFit,
+    priors: tuple[KindPrior, ...],
+) -> tuple[list[str], FloatArray]:
+    """The kinds and confidences once smaller top coins are weighed: a coin whose top circle
+    is more likely a smaller coin's edge than its own rim, however its rim is placed
+    (``top_odds`` of :attr:`~vision.size_doubt.SmallerTops.outline_odds`), a circle whose edge
+    ``top_agreement`` of the rays show (a coin's edge is whole, a ring of lettering is not)
+    on a face whose colour gives that smaller coin's metal ``top_metal`` or more, seen
+    ``whole`` (no pawn on it, no glint over it), is read as that smaller coin, at most a
+    doubt (the circle alone names it); every other coin's confidence is scaled by the odds
+    against a smaller top."""
+    doubt = config.size_doubt
+    metal_of = {prior.kind: prior.metal for prior in priors}
+    read = list(kinds)
+    scaled = confidence * (1.0 - tops.odds)
+    for position, top in enumerate(tops.kinds):
+        if (top is None or tops.outline_odds[position] < doubt.top_odds
+                or not whole[position]):
+            continue
+        metal = metal_of[top]
+        colour_share = (float(frame.by_colour[position, frame.metals.index(metal)])
+                        if metal in frame.metals and len(frame.by_colour) else 0.0)
+        if agreement[position] >= doubt.top_agreement and colour_share >= doubt.top_metal:
+            read[position] = top
+            scaled[position] = min(float(tops.outline_odds[position]),
+                                   config.coins.hidden_confidence)
+    return read, scaled
 
 
 def read_view(
@@ -248,6 +280,7 @@ def read_view(
     confidence = np.where(unsized, np.minimum(confidence, config.loose.unsized_confidence),
                           confidence)
     partial = _partial_evidence(config.coins, candidates, chosen, frame, kinds, priors)
+    whole = ~partial
     # An outline whose top circle is no rim of its kind may be a stack's (vision.size_doubt).
     open_kinds = plausible_kinds(frame.kinds, frame.probabilities,
                                  {prior.kind: prior.metal for prior in priors},
@@ -259,9 +292,10 @@ def read_view(
                             frame.offset_mm, open_kinds)
     confidence = np.where(partial, np.minimum(confidence, config.coins.hidden_confidence),
                           confidence)
-    confidence = confidence * (1.0 - _smaller_top_odds(config, candidates, chosen, frame, kinds,
-                                                       np.where(partial, 0.0, confidence),
-                                                       priors, open_kinds, camera))
+    tops = _smaller_tops(config, candidates, chosen, frame, kinds,
+                         np.where(partial, 0.0, confidence), priors, open_kinds, camera)
+    kinds, confidence = _read_tops(config, tops, kinds, confidence,
+                                   candidates.inner_agreement[chosen], whole, frame, priors)
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}
     for position, index in enumerate(chosen):
         fit = CoinFit(

@@ -54,6 +54,12 @@ class SizeDoubtConfig:
     #: How far a kind's rim may lie from the frame's common rim where too few sure coins of
     #: that kind measure its own (a quarter's rim is wider than a dime's; mm).
     kind_rim_spread_mm: float = 0.6
+    #: A coin is read as the smaller top coin its top circle names where the odds reach
+    #: ``top_odds``, ``top_agreement`` of the rays show the circle and the face's colour
+    #: gives that coin's metal ``top_metal`` of its probability or more.
+    top_odds: float = 0.5
+    top_agreement: float = 0.8
+    top_metal: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -129,31 +135,70 @@ def stack_doubts(
     return doubts
 
 
+@dataclass(frozen=True, eq=False)
+class SmallerTops:
+    """Per coin: the probability that its top circle is a smaller top coin's edge (N,), the
+    same against a lone coin's rim placed by its own outline as well as by its kind's size
+    (N,; at most ``odds``), and the kind that top coin would most likely be (N,; None where
+    no smaller kind fits)."""
+
+    odds: FloatArray
+    outline_odds: FloatArray
+    kinds: list[str | None]
+
+
 def smaller_top_odds(
     config: SizeDoubtConfig, kinds: Sequence[str], inner_mm: FloatArray, confidence: FloatArray,
     sizes: Mapping[str, float], outline_offset_mm: float, rise_mm: FloatArray,
     lean: FloatArray, thickness_mm: float, plausible: Sequence[frozenset[str]] | None = None,
 ) -> FloatArray:
     """Per coin: the probability that its top circle is a smaller top coin's edge rather than
-    its own raised rim (see the module's docstring; 0 where no circle was found or the frame
-    has too few sure coins). ``rise_mm`` is how far each circle's centre lies along the lean
-    beyond where a lone coin's rim would (mm), ``lean`` how far a raised thing leans per mm
-    of height there, ``thickness_mm`` a coin's thickness; the rest as in
-    :func:`stack_doubts`. The circle is the rim about the frame's rim offset, within its
-    spread, or a top coin's edge anywhere from that coin's rim to its outline."""
+    its own raised rim (:attr:`SmallerTops.odds` of :func:`smaller_tops`)."""
+    return smaller_tops(config, kinds, inner_mm, confidence, sizes, outline_offset_mm, rise_mm,
+                        lean, thickness_mm, plausible).odds
+
+
+def smaller_tops(
+    config: SizeDoubtConfig, kinds: Sequence[str], inner_mm: FloatArray, confidence: FloatArray,
+    sizes: Mapping[str, float], outline_offset_mm: float, rise_mm: FloatArray,
+    lean: FloatArray, thickness_mm: float, plausible: Sequence[frozenset[str]] | None = None,
+    outlines_mm: FloatArray | None = None,
+) -> SmallerTops:
+    """Per coin: the probability that its top circle is a smaller top coin's edge rather than
+    its own raised rim, and that top coin's likeliest kind (see the module's docstring; 0 and
+    None where no circle was found or the frame has too few sure coins). ``rise_mm`` is how
+    far each circle's centre lies along the lean beyond where a lone coin's rim would (mm),
+    ``lean`` how far a raised thing leans per mm of height there, ``thickness_mm`` a coin's
+    thickness; the rest as in :func:`stack_doubts`. The circle is the rim about the frame's
+    rim offset, within its spread, or a top coin's edge anywhere from that coin's rim to its
+    outline. Given each coin's measured outline diameter (``outlines_mm``), ``outline_odds``
+    also lets a lone coin's rim lie the frame's usual gap inside its own outline: a coin
+    measured small all round shows its rim small too, and is no stack for it."""
     odds = np.zeros(len(kinds))
+    outline_odds = np.zeros(len(kinds))
+    tops: list[str | None] = [None] * len(kinds)
     rims = frame_rims(config, kinds, inner_mm, confidence, sizes)
     if rims is None:
-        return odds
+        return SmallerTops(odds, outline_odds, tops)
     inner = np.asarray(inner_mm, np.float64)
+    # Where a lone coin's rim lies: inside its kind's size, or inside its own outline.
+    own_sizes = np.array([sizes[kind] for kind in kinds], np.float64)
+    if outlines_mm is not None:
+        own_sizes = _measured_sizes(config, own_sizes, np.asarray(outlines_mm, np.float64),
+                                    outline_offset_mm, confidence)
+    gaps = frame_rims(config, kinds, inner - own_sizes, confidence,
+                      dict.fromkeys(sizes, 0.0)) or rims
     share, unknown = config.smaller_top_share, config.kind_rim_spread_mm
     for index in np.flatnonzero(np.isfinite(inner)).tolist():
         own = sizes[kinds[index]]
         rise = float(rise_mm[index]) / config.rise_spread_mm
-        spread = rims.spread(kinds[index], unknown)
         # Both densities are scaled alike (times sqrt(2 pi) spread), so their ratio holds.
-        single = (_normal((inner[index] - own - rims.offset(kinds[index])) / spread)
-                  * _heavy(rise) / spread)
+        spread = rims.spread(kinds[index], unknown)
+        single = _normal((inner[index] - own - rims.offset(kinds[index])) / spread) / spread
+        measured = gaps.spread(kinds[index], unknown)
+        either = max(single, _normal((inner[index] - own_sizes[index]
+                                      - gaps.offset(kinds[index])) / measured) / measured)
+        single, either = single * _heavy(rise), either * _heavy(rise)
         stacked = 0.0
         for kind, size in sizes.items():
             if size >= own or (plausible is not None and kind not in plausible[index]):
@@ -163,9 +208,27 @@ def smaller_top_odds(
             within = _blurred_span(inner[index], low, high, rims.spread(kind, unknown)
                                    ) / rims.spread(kind, unknown)
             higher = _heavy(rise - float(lean[index]) * thickness_mm / config.rise_spread_mm)
-            stacked = max(stacked, within * higher)
+            if within * higher > stacked:
+                stacked, tops[index] = within * higher, kind
         odds[index] = share * stacked / (share * stacked + (1 - share) * single + 1e-300)
-    return odds
+        outline_odds[index] = share * stacked / (share * stacked + (1 - share) * either
+                                                 + 1e-300)
+    return SmallerTops(odds, outline_odds, tops)
+
+
+def _measured_sizes(config: SizeDoubtConfig, nominal: FloatArray, outlines: FloatArray,
+                    outline_offset_mm: float, confidence: FloatArray) -> FloatArray:
+    """Each coin's own size as its outline measures it, by no more than the frame's sure
+    coins' outlines stray about their kinds' sizes (twice their robust spread) from its
+    kind's size: a lone coin measures a little small or large all round, while a stack's
+    outline, the coins under it lying off its top coin, may be a whole kind larger."""
+    residual = outlines - nominal - outline_offset_mm
+    sure = np.isfinite(residual) & (np.asarray(confidence) >= config.sure_confidence)
+    if sure.sum() < config.least_coins:
+        return nominal + outline_offset_mm
+    middle = float(np.median(residual[sure]))
+    slack = 2 * 1.4826 * float(np.median(np.abs(residual[sure] - middle)))
+    return nominal + outline_offset_mm + np.clip(residual, middle - slack, middle + slack)
 
 
 def _normal(standardised: float) -> float:
