@@ -51,7 +51,10 @@ class FrameModelConfig:
     temperature, in shares that differ from coin to coin: so a coin's colour strays along the
     line of light colours (a blackbody's, :data:`vision.frame_model.LIGHT_DIRECTION`) far more
     than across it, while copper's tint stands out across it too. Colours along that line
-    count ``light_axis_share`` of themselves (1: as much as across it).
+    count ``light_axis_share`` of themselves (1: as much as across it): the coins of 52 frames
+    (40 of the physical renderer's tuning family, the 12 outside samples) spread along it a
+    median 3.3 times as far as across it (median absolute deviations, copper and silver
+    together), so about 0.3.
 
     A coin that stands out of the paper by little (a bright silver coin on white paper shows
     only its dark rounded edge, and its shadow beyond) has its outline found on whatever
