@@ -45,6 +45,18 @@ TINT_SHORT = 0.6
 TINT_LONG = 2.5
 #: Direction in ``(ln(red/green), ln(blue/green))`` in which copper's tint lies from silver's.
 COPPER_DIRECTION = np.array([0.92, -0.39])
+#: Direction in ``(ln(red/green), ln(blue/green))`` along which a light's colour moves as its
+#: colour temperature falls (a blackbody from 6,500 K to 2,700 K seen through sRGB primaries
+#: lies on this line within a few hundredths): warmer is redder and far less blue.
+LIGHT_DIRECTION = np.array([0.5, -0.866])
+
+
+def light_squeeze(share: float) -> FloatArray:
+    """The 2 x 2 map of colours that keeps what lies across the line of light colours and
+    scales what lies along it by ``share``."""
+    along = LIGHT_DIRECTION / np.hypot(*LIGHT_DIRECTION)
+    across = np.array([-along[1], along[0]])
+    return np.asarray(np.outer(across, across) + share * np.outer(along, along))
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,6 +115,9 @@ class _Frame:
                  inner: FloatArray, contrast: FloatArray) -> None:
         self.config = config
         self.priors = priors
+        # Colours arrive squeezed along the light's line (:func:`light_squeeze`).
+        self.squeeze = light_squeeze(config.light_axis_share)
+        self.unsqueeze = np.linalg.inv(self.squeeze)
         self.sizes = np.array([prior.diameter_mm for prior in priors])
         self.metals = sorted({prior.metal for prior in priors}, key=lambda m: m != "silver")
         self.metal_of = np.array([self.metals.index(prior.metal) for prior in priors])
@@ -254,7 +269,9 @@ class _Frame:
             total = weight.sum() + strength
             tint = (weight @ residual + strength * self.tint_prior[metal]) / total
             # Every metal but silver mirrors red more than green, tarnished or not.
-            tint[0] = max(tint[0], self.config.least_redder)
+            original = self.unsqueeze @ tint
+            original[0] = max(original[0], self.config.least_redder)
+            tint = self.squeeze @ original
             self.tints[metal] = tint
         self._refit_spreads(residual, metal_weights)
 
@@ -373,7 +390,8 @@ class _Frame:
         alike = np.full((len(self.diameters), len(self.metals)), 1.0 / len(self.metals))
         if "copper" not in self.metals or self.known.sum() < 2:
             return alike
-        return self.split_metals(COPPER_DIRECTION)
+        direction = self.squeeze @ COPPER_DIRECTION
+        return self.split_metals(direction / np.hypot(*direction))
 
     def split_metals(self, direction: FloatArray) -> FloatArray:
         """(N, M) hard first metals: the colours projected on ``direction`` (from silver
@@ -535,12 +553,14 @@ def fit_frame(
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
-    arguments = (config, priors, np.asarray(positions_mm, np.float64),
+    squeeze = light_squeeze(config.light_axis_share)
+    squeezed = _squeezed_config(config, squeeze)
+    arguments = (squeezed, priors, np.asarray(positions_mm, np.float64),
                  np.asarray(diameters_mm, np.float64), np.asarray(weights, np.float64),
-                 np.asarray(colours, np.float64),
+                 np.asarray(colours, np.float64) @ squeeze.T,
                  np.zeros(len(diameters_mm)) if clipped is None else np.asarray(clipped),
                  np.full((len(diameters_mm), 2), np.nan) if edge_colours is None
-                 else np.asarray(edge_colours, np.float64),
+                 else np.asarray(edge_colours, np.float64) @ squeeze.T,
                  np.full(len(diameters_mm), np.nan) if inner_mm is None
                  else np.asarray(inner_mm, np.float64),
                  np.ones(len(diameters_mm)) if contrast is None
@@ -558,12 +578,25 @@ def fit_frame(
     assert best is not None
     _, frame, probabilities = best
     tints = {metal: (float(tint[0]), float(tint[1]))
-             for metal, tint in zip(frame.metals, frame.tints, strict=True)}
+             for metal, tint in zip(frame.metals, frame.tints @ frame.unsqueeze.T, strict=True)}
     offsets = {prior.kind: float(value)
                for prior, value in zip(priors, frame.kind_offsets, strict=True)}
     single = frame.single_share(probabilities)
-    return FrameFit(kinds, probabilities, frame.offset, offsets, tints, frame.field, single,
-                    tuple(frame.metals), frame.metal_posterior_from_colour())
+    return FrameFit(kinds, probabilities, frame.offset, offsets, tints,
+                    frame.field @ frame.unsqueeze.T, single, tuple(frame.metals),
+                    frame.metal_posterior_from_colour())
+
+
+def _squeezed_config(config: FrameModelConfig, squeeze: FloatArray) -> FrameModelConfig:
+    """``config`` with its colours (the silver colour, the metals' tints) mapped by
+    ``squeeze``, as the frame's colours are."""
+    if config.light_axis_share == 1.0:
+        return config
+    silver = squeeze @ np.asarray(config.silver_colour, np.float64)
+    tints = tuple((metal, (float(value[0]), float(value[1])))
+                  for metal, value in ((metal, squeeze @ np.asarray(tint, np.float64))
+                                       for metal, tint in config.tints))
+    return replace(config, silver_colour=(float(silver[0]), float(silver[1])), tints=tints)
 
 
 __all__ = ["FrameFit", "FrameModelConfig", "KindPrior", "faintness", "fit_frame"]
