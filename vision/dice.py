@@ -60,6 +60,7 @@ from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
+from vision.dice_layout import fit_layout
 from vision.dice_pips import median_colour, read_pips
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
@@ -99,7 +100,12 @@ class DiceConfig:
     (:func:`vision.camera_pose.camera_pose`) instead of taken from a camera whose principal
     point is assumed in the frame's middle. A single die's top is the body less the sweep an
     upright die of its edge shows there; when the top's side differs from that edge by more
-    than ``edge_agreement`` of it, the body is eroded again by the top's own side.
+    than ``edge_agreement`` of it, the body is eroded again by the top's own side. Pips that
+    make no layout found spot by spot are fitted as a whole (:mod:`vision.dice_layout`): the
+    value is read when the least pip's height stands ``fit_gap`` of the tallest above every
+    empty grid point (``fit_sure_gap`` for full confidence), the grid's middle lies within
+    ``fit_most_offset`` of the edge from the face's, and pips of one height explain
+    ``fit_least_share`` of the face's contrast.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -135,6 +141,10 @@ class DiceConfig:
     empty_share: float = 0.9
     focal_px: float | None = None
     edge_agreement: float = 0.05
+    fit_gap: float = 0.35
+    fit_sure_gap: float = 0.7
+    fit_most_offset: float = 0.1
+    fit_least_share: float = 0.5
 
 
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
@@ -569,9 +579,16 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     if x0 >= x1 or y0 >= y1:
         return None, 0.0, colour, "face outside the tray"
     window = fine.window((x0, y0, x1, y1))
-    value, confidence, why = read_pips(config, window, body,
-                                       ((cx - x0, cy - y0), (w, h), angle))
-    return value, confidence, colour, why
+    local = ((cx - x0, cy - y0), (w, h), angle)
+    value, confidence, why = read_pips(config, window, body, local)
+    if value is not None or not why.startswith("pips:") or why == "pips: faint":
+        return value, confidence, colour, why
+    # The pips found spot by spot make no layout clearly (a 6's columns blurred into bars,
+    # a pip under a glint): the layout fitted as a whole may still be clear.
+    fit = fit_layout(config, window, local)
+    if fit.value is None:
+        return None, confidence, colour, f"{why}; fitted: {fit.why}"
+    return fit.value, fit.confidence, colour, ""
 
 
 def colour_name(body: FloatArray, felt: FloatArray) -> str:
