@@ -105,7 +105,9 @@ class DiceConfig:
     value is read when the least pip's height stands ``fit_gap`` of the tallest above every
     empty grid point (``fit_sure_gap`` for full confidence), the grid's middle lies within
     ``fit_most_offset`` of the edge from the face's, and pips of one height explain
-    ``fit_least_share`` of the face's contrast.
+    ``fit_least_share`` of the face's contrast. Values in ``confirmed_values`` (few pips,
+    whose grid's squareness the spots alone cannot show) are read only when the fit reads
+    them too.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -145,6 +147,7 @@ class DiceConfig:
     fit_sure_gap: float = 0.7
     fit_most_offset: float = 0.1
     fit_least_share: float = 0.5
+    confirmed_values: tuple[int, ...] = (2, 3)
 
 
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
@@ -581,6 +584,16 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     window = fine.window((x0, y0, x1, y1))
     local = ((cx - x0, cy - y0), (w, h), angle)
     value, confidence, why = read_pips(config, window, body, local)
+    if value in config.confirmed_values:
+        # Two or three pips on a diagonal say nothing of the grid's squareness, and a cocked
+        # die's top with a side face's pip beside it makes one: the face as a whole must
+        # show that layout, centred, with nothing else standing out.
+        fit = fit_layout(config, window, local)
+        if fit.value != value:
+            seen = fit.why or f"fitted as {fit.value}"
+            return None, min(confidence, config.uneven_confidence), colour, \
+                f"pips: not confirmed ({seen})"
+        return value, confidence, colour, why
     if value is not None or not why.startswith("pips:") or why == "pips: faint":
         return value, confidence, colour, why
     # The pips found spot by spot make no layout clearly (a 6's columns blurred into bars,
