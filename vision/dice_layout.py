@@ -18,7 +18,7 @@ a grid stretched one way explaining the pips clearly better than the square one 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -185,6 +185,21 @@ def _layout_share(placement: _Placement, mask: FloatArray, variance: float) -> f
     return float(explained) / max(variance, 1e-9)
 
 
+def _clearest_layout(heights: FloatArray) -> tuple[int, float]:
+    """The legal layout (index into :data:`vision.dice_pips.LAYOUTS`) whose pips' least height
+    stands furthest above its empty points' greatest (none counted below 0), and that gap as a
+    share of the tallest height (-1 when no height is positive)."""
+    strength = float(heights.max())
+    if strength <= 0:
+        return 0, -1.0
+    shares = heights / strength
+    inside = np.where(_LAYOUT_MASKS, shares[None, :], np.inf).min(axis=1)
+    outside = np.maximum(np.where(_LAYOUT_MASKS, -np.inf, shares[None, :]).max(axis=1), 0.0)
+    gaps = inside - outside
+    layout = int(np.argmax(gaps))
+    return layout, float(gaps[layout])
+
+
 def fit_layout(config: DiceConfig, image: Image,
                rect: tuple[tuple[float, float], tuple[float, float], float]) -> LayoutFit:
     """The layout the pips of the flat face ``rect`` (centre, size, angle in ``image``'s
@@ -193,16 +208,19 @@ def fit_layout(config: DiceConfig, image: Image,
     contrast = local_contrast(face_patch(image, rect)).astype(np.float64)
     spacings = np.array(SPACINGS) * PATCH_PER_EDGE
     placement = _place(contrast, spacings, spacings)
+    # The plain colour is the patch's median, which a heavily blurred 6 (its columns spread
+    # over half the face) pulls towards the pips': then the face, not the pips, stands out
+    # along the chosen direction. Both signs explain the contrast equally; the pips' is the
+    # one whose heights make a layout more clearly.
+    flipped = replace(placement, right=-placement.right, solution=-placement.solution)
+    placement, layout, gap = max(
+        ((candidate, *_clearest_layout(candidate.solution[:9]))
+         for candidate in (placement, flipped)), key=lambda item: item[2])
     heights = placement.solution[:9]
     strength = float(heights.max())
     if strength < config.least_contrast:
         return LayoutFit(None, 0.0, 0.0, 0.0, tuple(0.0 for _ in GRID), "pips faint")
     shares = heights / strength
-    inside = np.where(_LAYOUT_MASKS, shares[None, :], np.inf).min(axis=1)
-    outside = np.maximum(np.where(_LAYOUT_MASKS, -np.inf, shares[None, :]).max(axis=1), 0.0)
-    gaps = inside - outside
-    layout = int(np.argmax(gaps))
-    gap = float(gaps[layout])
     variance = float((contrast * contrast).sum()) - float(contrast.sum()) ** 2 / contrast.size
     share = _layout_share(placement, _LAYOUT_MASKS[layout].astype(np.float64), variance)
     rounded = tuple(round(float(height), 3) for height in shares)
