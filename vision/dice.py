@@ -583,12 +583,13 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
         return None, 0.0, colour, "face outside the tray"
     window = fine.window((x0, y0, x1, y1))
     local = ((cx - x0, cy - y0), (w, h), angle)
-    value, confidence, why = read_pips(config, window, body, local)
-    if value in config.confirmed_values:
+    value, confidence, why, pips_middle = read_pips(config, window, body, local)
+    if value in config.confirmed_values and pips_middle is not None:
         # Two or three pips on a diagonal say nothing of the grid's squareness, and a cocked
-        # die's top with a side face's pip beside it makes one: the face as a whole must
-        # show that layout, centred, with nothing else standing out.
-        fit = fit_layout(config, window, local)
+        # die's top with a side face's pip beside it makes one: the face as a whole, taken
+        # about the pips' middle (the outline's may be off by part of a neighbour), must
+        # show that layout with nothing else standing out.
+        fit = fit_layout(config, window, (pips_middle, (w, h), angle))
         if fit.value != value:
             seen = fit.why or f"fitted as {fit.value}"
             return None, min(confidence, config.uneven_confidence), colour, \
