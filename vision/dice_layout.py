@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import cv2
@@ -134,39 +135,51 @@ class _Placement:
     offset: tuple[float, float]
 
 
-def _place(contrast: FloatArray, spacings_x: FloatArray, spacings_y: FloatArray
-           ) -> _Placement:
-    """The grid placement (of the spacing pairs ``spacings_x``, ``spacings_y`` and the
-    :data:`OFFSETS`) whose nine blobs and a constant explain most of ``contrast``."""
-    side = contrast.shape[0]
+@lru_cache(maxsize=4)
+def _grid_model(side: int) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The blobs of every grid placement on a patch of ``side`` pixels, which no image
+    changes: the 1-D profiles (spacings by offsets by 3 places, rows of ``side``), the
+    least-squares normal matrices of the nine blobs and the constant (spacings by offsets
+    down by offsets across, 10 by 10) and their inverses."""
     sigma = BLOB_SIGMA * PATCH_PER_EDGE
     offsets = np.array(OFFSETS) * PATCH_PER_EDGE
-    across = _blobs(side, spacings_x, offsets, sigma)
-    down = _blobs(side, spacings_y, offsets, sigma)
-    count = len(offsets)
-    # responses[s, oy, j, ox, k]: the contrast under the blob at row j, column k.
-    responses = np.einsum("sajy,yx,sbkx->sajbk", down, contrast, across, optimize=True)
-    gram_x = np.einsum("sakx,salx->sakl", across, across)
-    gram_y = np.einsum("sajy,saly->sajl", down, down)
-    sums = np.einsum("saj,sbk->sabjk", down.sum(axis=3), across.sum(axis=3))
-    pairs = len(spacings_x)
+    spacings = np.array(SPACINGS) * PATCH_PER_EDGE
+    blobs = _blobs(side, spacings, offsets, sigma)
+    gram = np.einsum("sakx,salx->sakl", blobs, blobs)
+    sums = blobs.sum(axis=3)
+    pairs, count = len(spacings), len(offsets)
     normal = np.zeros((pairs, count, count, 10, 10))
-    normal[..., :9, :9] = np.einsum("sajl,sbkm->sabjklm", gram_y, gram_x).reshape(
+    normal[..., :9, :9] = np.einsum("sajl,sbkm->sabjklm", gram, gram).reshape(
         pairs, count, count, 9, 9)
-    normal[..., :9, 9] = sums.reshape(pairs, count, count, 9)
+    normal[..., :9, 9] = np.einsum("saj,sbk->sabjk", sums, sums).reshape(
+        pairs, count, count, 9)
     normal[..., 9, :9] = normal[..., :9, 9]
-    normal[..., 9, 9] = float(contrast.size)
+    normal[..., 9, 9] = float(side * side)
     normal[..., range(9), range(9)] += 1e-3
+    return blobs, offsets, normal, np.linalg.inv(normal)
+
+
+def _place(contrast: FloatArray) -> _Placement:
+    """The grid placement (of the :data:`SPACINGS` and :data:`OFFSETS`) whose nine blobs and
+    a constant explain most of ``contrast`` (a square patch)."""
+    side = contrast.shape[0]
+    blobs, offsets, normal, inverse = _grid_model(side)
+    pairs, count = blobs.shape[:2]
+    flat = blobs.reshape(-1, side)
+    # responses[s, oy, j, ox, k]: the contrast under the blob at row j, column k.
+    every = (flat @ contrast @ flat.T).reshape(pairs, count, 3, pairs, count, 3)
+    index = np.arange(pairs)
+    responses = every[index, :, :, index]
     total = float(contrast.sum())
     right = np.empty((pairs, count, count, 10))
     right[..., :9] = responses.transpose(0, 1, 3, 2, 4).reshape(pairs, count, count, 9)
     right[..., 9] = total
-    solution = np.linalg.solve(normal, right[..., None])[..., 0]
+    solution = np.einsum("sabij,sabj->sabi", inverse, right)
     explained = (solution * right).sum(axis=-1) - total * total / contrast.size
     s, oy, ox = np.unravel_index(int(np.argmax(explained)), explained.shape)
+    spacing = float(SPACINGS[s] * PATCH_PER_EDGE)
     return _Placement(normal[s, oy, ox], right[s, oy, ox], solution[s, oy, ox],
-                      float(explained[s, oy, ox]),
-                      (float(spacings_x[s]), float(spacings_y[s])),
+                      float(explained[s, oy, ox]), (spacing, spacing),
                       (float(offsets[ox]), float(offsets[oy])))
 
 
@@ -206,8 +219,7 @@ def fit_layout(config: DiceConfig, image: Image,
     pixels, as :func:`cv2.minAreaRect` gives it) make in ``image`` (BGR), fitted as the
     module's text says, and read as ``config`` (``fit_*``) asks."""
     contrast = local_contrast(face_patch(image, rect)).astype(np.float64)
-    spacings = np.array(SPACINGS) * PATCH_PER_EDGE
-    placement = _place(contrast, spacings, spacings)
+    placement = _place(contrast)
     # The plain colour is the patch's median, which a heavily blurred 6 (its columns spread
     # over half the face) pulls towards the pips': then the face, not the pips, stands out
     # along the chosen direction. Both signs explain the contrast equally; the pips' is the
