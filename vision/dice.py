@@ -317,13 +317,16 @@ def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     belongs to a die where that reaches 1 and half the most any pixel within the blur's reach
     shows (the middle of a blurred edge), so that outlines do not grow with the blur and
     touching dice of different colours come apart."""
-    logs = cv2.LUT(image, _LOG_TABLE)
-    logs -= np.log(felt + 4.0).astype(np.float32)
+    # Each channel's log less the felt's, looked up at once.
+    table = np.repeat(_LOG_TABLE[:, :, None], 3, axis=2) - np.log(felt + 4.0).astype(np.float32)
+    logs = cv2.LUT(image, table)
     level = cv2.transform(logs, _MEAN_ROW)
     squares = cv2.transform(cv2.multiply(logs, logs), _SUM_ROW)
-    chroma = cv2.sqrt(np.maximum(squares - 3.0 * level * level, 0.0))
-    score = np.maximum(np.maximum(chroma / config.chroma, level / config.brighter),
-                       -level / config.darker)
+    chroma = cv2.sqrt(cv2.max(cv2.subtract(squares, cv2.multiply(level, level, scale=3.0)),
+                              0.0))
+    score = cv2.max(cv2.max(chroma * np.float32(1.0 / config.chroma),
+                            level * np.float32(1.0 / config.brighter)),
+                    level * np.float32(-1.0 / config.darker))
     reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
     nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     mask = ((score > 1.0) & (score > config.edge_share * nearby)).astype(np.uint8)
