@@ -322,8 +322,8 @@ def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     logs = cv2.LUT(image, table)
     level = cv2.transform(logs, _MEAN_ROW)
     squares = cv2.transform(cv2.multiply(logs, logs), _SUM_ROW)
-    chroma = cv2.sqrt(cv2.max(cv2.subtract(squares, cv2.multiply(level, level, scale=3.0)),
-                              0.0))
+    difference = cv2.subtract(squares, cv2.multiply(level, level, scale=3.0))
+    chroma = cv2.sqrt(np.maximum(difference, 0.0, out=difference))
     score = cv2.max(cv2.max(chroma * np.float32(1.0 / config.chroma),
                             level * np.float32(1.0 / config.brighter)),
                     level * np.float32(-1.0 / config.darker))
@@ -332,8 +332,8 @@ def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     mask = ((score > 1.0) & (score > config.edge_share * nearby)).astype(np.uint8)
     border = max(2, round(config.border_mm * ppm))
     mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = 0, 0, 0, 0
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     least = 0.5 * (config.edge_mm[0] * ppm) ** 2
     bodies = []
     for contour in contours:
