@@ -211,7 +211,7 @@ def _spot_width(contrast: FloatArray, inside: Image, point: FloatArray, height: 
     x, y = round(float(point[0])), round(float(point[1]))
     x0, y0 = max(0, x - reach), max(0, y - reach)
     x1, y1 = min(columns, x + reach + 1), min(rows, y + reach + 1)
-    ys, xs = np.ogrid[y0:y1, x0:x1]
+    ys, xs = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
     disc = (xs - x) ** 2 + (ys - y) ** 2 <= reach * reach
     above = ((contrast[y0:y1, x0:x1] >= plain + 0.5 * (height - plain))
              & (inside[y0:y1, x0:x1] > 0) & disc).astype(np.uint8)
