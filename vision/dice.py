@@ -41,8 +41,11 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    on the face (every layout is symmetric about its middle), each near a point of a 3x3 grid
    at the face's turn, spaced 0.18-0.36 of the edge, its axes equally long (a die cocked up
    shows its top foreshortened, and is None). How far the ``n``-th maximum stands above the
-   next (or above the face's plain level), against the pips' contrast, is the confidence; a
-   face whose spots fit no layout is unreadable (None).
+   next (or above the face's plain level), against the pips' contrast, is the confidence.
+   Spots that fit no layout clearly (a 6's columns blurred into bars) are fitted as a whole
+   (:mod:`vision.dice_layout`: a blob at each grid point and a constant, by least squares),
+   and a 2 or 3 (whose grid's squareness so few pips cannot show) is read only when that fit
+   reads it too; a face that fits no layout either way is unreadable (None).
 
 The die's colour is named from its face colour, white-balanced by the felt's printed colour.
 """
