@@ -63,8 +63,8 @@ from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
-from vision.dice_layout import fit_layout
-from vision.dice_pips import median_colour, read_pips
+from vision.dice_layout import read_face_pips
+from vision.dice_pips import median_colour
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
 from vision.rectify import TopView, window_warper
@@ -589,26 +589,8 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
         return None, 0.0, colour, "face outside the tray"
     window = fine.window((x0, y0, x1, y1))
     local = ((cx - x0, cy - y0), (w, h), angle)
-    value, confidence, why, pips_middle = read_pips(config, window, body, local)
-    if value in config.confirmed_values and pips_middle is not None:
-        # Two or three pips on a diagonal say nothing of the grid's squareness, and a cocked
-        # die's top with a side face's pip beside it makes one: the face as a whole, taken
-        # about the pips' middle (the outline's may be off by part of a neighbour), must
-        # show that layout with nothing else standing out.
-        fit = fit_layout(config, window, (pips_middle, (w, h), angle))
-        if fit.value != value:
-            seen = fit.why or f"fitted as {fit.value}"
-            return None, min(confidence, config.uneven_confidence), colour, \
-                f"pips: not confirmed ({seen})"
-        return value, confidence, colour, why
-    if value is not None or not why.startswith("pips:") or why == "pips: faint":
-        return value, confidence, colour, why
-    # The pips found spot by spot make no layout clearly (a 6's columns blurred into bars,
-    # a pip under a glint): the layout fitted as a whole may still be clear.
-    fit = fit_layout(config, window, local)
-    if fit.value is None:
-        return None, confidence, colour, f"{why}; fitted: {fit.why}"
-    return fit.value, fit.confidence, colour, ""
+    value, confidence, why = read_face_pips(config, window, body, local)
+    return value, confidence, colour, why
 
 
 def colour_name(body: FloatArray, felt: FloatArray) -> str:

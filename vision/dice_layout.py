@@ -3,16 +3,19 @@
 A still die's top face is parallel to the mat, so in the mat's top view it is a square, and its
 pips are round spots at the points of a square 3x3 grid centred on the face (every layout is
 symmetric about its middle), spaced a quarter of the edge or so. Blurred by the camera, each
-pip is a blob; blobs of a 6's columns run together, and a face half in shadow or under a glint
-shifts its plain level. :func:`fit_layout` therefore models the face's contrast (its colour
-difference from its own local plain colour) as a constant plus one blob of a fitted height at
-each of the nine grid points, and fits those ten numbers by least squares for every grid
-placement and spacing near the face's outline: overlapping blobs share the contrast between
-them fairly, so three pips merged into a bar still give three heights. The placement that
-explains most of the contrast is the grid; the nine heights, against the tallest, say which
-points hold a pip, and the value is the legal layout whose pips stand out most clearly from its
-empty points. A die cocked up shows its top foreshortened across its tilt: from four pips up,
-a grid stretched one way explaining the pips clearly better than the square one refuses it.
+pip is a blob, and the blobs of a 6's columns run together. :func:`fit_layout` resamples the
+face's middle square to its own axes, takes each pixel's colour difference from the face's
+plain colour along the pips' colour (so felt or a side face caught at the edge mostly does not
+look like a pip), and models it as a constant plus one blob of a fitted height at each of the
+nine grid points, fitted by least squares for every grid placement and spacing near the
+outline's middle: overlapping blobs share the contrast between them, so three pips merged into
+a bar still give three heights. The placement that explains most of the contrast is the grid;
+the nine heights, against the tallest, say which points hold a pip, and the value is the legal
+layout whose pips stand most clearly above its empty points. A flat face's pips are centred on
+it and alike, so a grid off the outline's middle, or a layout whose pips of one height explain
+little of the contrast (a cocked die's top with a side face beside it), is not read.
+:func:`read_face_pips` is the reader's pip step: spots first (:mod:`vision.dice_pips`), a 2 or
+3 confirmed by the fit, spots making no layout handed to the fit.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
-from vision.dice_pips import GRID, LAYOUTS
+from vision.dice_pips import GRID, LAYOUTS, read_pips
 
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
@@ -250,3 +253,32 @@ def fit_layout(config: DiceConfig, image: Image,
     span = config.fit_sure_gap - config.fit_gap
     confidence = 0.5 + 0.5 * float(np.clip((gap - config.fit_gap) / span, 0.0, 1.0))
     return LayoutFit(int(_LAYOUT_VALUES[layout]), gap, confidence, share, rounded)
+
+
+def read_face_pips(config: DiceConfig, image: Image, body: FloatArray,
+                   rect: tuple[tuple[float, float], tuple[float, float], float]
+                   ) -> tuple[int | None, float, str]:
+    """(value or None, confidence, why None) of the flat face ``rect`` in ``image``: its pips
+    found spot by spot (:func:`vision.dice_pips.read_pips`), a 2 or 3 confirmed by the whole
+    face's fit and a face whose spots make no layout read by that fit alone."""
+    value, confidence, why, pips_middle = read_pips(config, image, body, rect)
+    size, angle = rect[1], rect[2]
+    if value in config.confirmed_values and pips_middle is not None:
+        # Two or three pips on a diagonal say nothing of the grid's squareness, and a cocked
+        # die's top with a side face's pip beside it makes one: the face as a whole, taken
+        # about the pips' middle (the outline's may be off by part of a neighbour), must
+        # show that layout with nothing else standing out.
+        fit = fit_layout(config, image, (pips_middle, size, angle))
+        if fit.value != value:
+            seen = fit.why or f"fitted as {fit.value}"
+            return None, min(confidence, config.uneven_confidence), \
+                f"pips: not confirmed ({seen})"
+        return value, confidence, why
+    if value is not None or not why.startswith("pips:") or why == "pips: faint":
+        return value, confidence, why
+    # The pips found spot by spot make no layout clearly (a 6's columns blurred into bars,
+    # a pip under a glint): the layout fitted as a whole may still be clear.
+    fit = fit_layout(config, image, rect)
+    if fit.value is None:
+        return None, confidence, f"{why}; fitted: {fit.why}"
+    return fit.value, fit.confidence, ""
