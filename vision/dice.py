@@ -41,8 +41,11 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    on the face (every layout is symmetric about its middle), each near a point of a 3x3 grid
    at the face's turn, spaced 0.18-0.36 of the edge, its axes equally long (a die cocked up
    shows its top foreshortened, and is None). How far the ``n``-th maximum stands above the
-   next (or above the face's plain level), against the pips' contrast, is the confidence; a
-   face whose spots fit no layout is unreadable (None).
+   next (or above the face's plain level), against the pips' contrast, is the confidence.
+   Spots that fit no layout clearly (a 6's columns blurred into bars) are fitted as a whole
+   (:mod:`vision.dice_layout`: a blob at each grid point and a constant, by least squares),
+   and a 2 or 3 (whose grid's squareness so few pips cannot show) is read only when that fit
+   reads it too; a face that fits no layout either way is unreadable (None).
 
 The die's colour is named from its face colour, white-balanced by the felt's printed colour.
 """
@@ -60,7 +63,8 @@ from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
-from vision.dice_pips import median_colour, read_pips
+from vision.dice_layout import read_face_pips
+from vision.dice_pips import median_colour
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
 from vision.rectify import TopView, window_warper
@@ -99,7 +103,14 @@ class DiceConfig:
     (:func:`vision.camera_pose.camera_pose`) instead of taken from a camera whose principal
     point is assumed in the frame's middle. A single die's top is the body less the sweep an
     upright die of its edge shows there; when the top's side differs from that edge by more
-    than ``edge_agreement`` of it, the body is eroded again by the top's own side.
+    than ``edge_agreement`` of it, the body is eroded again by the top's own side. Pips that
+    make no layout found spot by spot are fitted as a whole (:mod:`vision.dice_layout`): the
+    value is read when the least pip's height stands ``fit_gap`` of the tallest above every
+    empty grid point (``fit_sure_gap`` for full confidence), the grid's middle lies within
+    ``fit_most_offset`` of the edge from the face's, and pips of one height explain
+    ``fit_least_share`` of the face's contrast. Values in ``confirmed_values`` (few pips,
+    whose grid's squareness the spots alone cannot show) are read only when the fit reads
+    them too.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -135,6 +146,11 @@ class DiceConfig:
     empty_share: float = 0.9
     focal_px: float | None = None
     edge_agreement: float = 0.05
+    fit_gap: float = 0.35
+    fit_sure_gap: float = 0.7
+    fit_most_offset: float = 0.1
+    fit_least_share: float = 0.5
+    confirmed_values: tuple[int, ...] = (2, 3)
 
 
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
@@ -304,20 +320,23 @@ def _bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     belongs to a die where that reaches 1 and half the most any pixel within the blur's reach
     shows (the middle of a blurred edge), so that outlines do not grow with the blur and
     touching dice of different colours come apart."""
-    logs = cv2.LUT(image, _LOG_TABLE)
-    logs -= np.log(felt + 4.0).astype(np.float32)
+    # Each channel's log less the felt's, looked up at once.
+    table = np.repeat(_LOG_TABLE[:, :, None], 3, axis=2) - np.log(felt + 4.0).astype(np.float32)
+    logs = cv2.LUT(image, table)
     level = cv2.transform(logs, _MEAN_ROW)
     squares = cv2.transform(cv2.multiply(logs, logs), _SUM_ROW)
-    chroma = cv2.sqrt(np.maximum(squares - 3.0 * level * level, 0.0))
-    score = np.maximum(np.maximum(chroma / config.chroma, level / config.brighter),
-                       -level / config.darker)
+    difference = cv2.subtract(squares, cv2.multiply(level, level, scale=3.0))
+    chroma = cv2.sqrt(np.maximum(difference, 0.0, out=difference))
+    score = cv2.max(cv2.max(chroma * np.float32(1.0 / config.chroma),
+                            level * np.float32(1.0 / config.brighter)),
+                    level * np.float32(-1.0 / config.darker))
     reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
     nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     mask = ((score > 1.0) & (score > config.edge_share * nearby)).astype(np.uint8)
     border = max(2, round(config.border_mm * ppm))
     mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = 0, 0, 0, 0
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     least = 0.5 * (config.edge_mm[0] * ppm) ** 2
     bodies = []
     for contour in contours:
@@ -569,8 +588,8 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     if x0 >= x1 or y0 >= y1:
         return None, 0.0, colour, "face outside the tray"
     window = fine.window((x0, y0, x1, y1))
-    value, confidence, why = read_pips(config, window, body,
-                                       ((cx - x0, cy - y0), (w, h), angle))
+    local = ((cx - x0, cy - y0), (w, h), angle)
+    value, confidence, why = read_face_pips(config, window, body, local)
     return value, confidence, colour, why
 
 

@@ -59,9 +59,9 @@ def median_colour(pixels: FloatArray) -> FloatArray:
 
 def read_pips(config: DiceConfig, image: Image, body: FloatArray,
                rect: tuple[tuple[float, float], tuple[float, float], float]
-               ) -> tuple[int | None, float, str]:
-    """(value or None, confidence, why None: "" when read) of a flat face, from its pips
-    found as they are.
+               ) -> tuple[int | None, float, str, tuple[float, float] | None]:
+    """(value or None, confidence, why None: "" when read, the read pips' middle in
+    ``image``'s pixels or None) of a flat face, from its pips found as they are.
 
     The contrast with the face's own colour is smoothed a little, and its local maxima on
     the face (away from its edges) are the candidate pips, strongest first. The value is the
@@ -78,14 +78,14 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     bottom = min(image.shape[0], int(cy) + reach + 1)
     local = image[top:bottom, left:right].astype(np.float32)
     if local.size == 0:
-        return None, 0.0, "face outside the tray"
+        return None, 0.0, "face outside the tray", None
     middle = np.array([cx - left, cy - top])
     inside = np.zeros(local.shape[:2], np.uint8)
     box = cv2.boxPoints(((float(middle[0]), float(middle[1])),
                          (w * config.face_inset, h * config.face_inset), angle))
     cv2.fillConvexPoly(inside, np.round(box).astype(np.int32), 1)
     if not inside.any():
-        return None, 0.0, "face empty"
+        return None, 0.0, "face empty", None
     # The face's own colour, from its middle at full detail: the coarse outline's median may
     # take in felt or a side face, and then the face itself would stand out.
     body = median_colour(local[inside > 0][::2])
@@ -96,7 +96,7 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     peaks = cv2.dilate(contrast, np.ones((size, size), np.uint8))
     rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
     if len(rows) == 0:
-        return None, 0.0, "pips: none"
+        return None, 0.0, "pips: none", None
     heights = contrast[rows, columns]
     order = np.argsort(-heights)
     turn = math.radians(angle)
@@ -119,7 +119,7 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     plain = float(np.partition(values, len(values) // 4)[len(values) // 4])
     strongest = spots[0][0]
     if strongest < config.least_contrast:
-        return None, 0.0, "pips: faint"
+        return None, 0.0, "pips: faint", None
     best: tuple[float, int | None] = (-1.0, None)
     for count in range(1, min(6, len(spots)) + 1):
         weakest = spots[count - 1][0]
@@ -132,12 +132,12 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
             best = (share, count)
     share, value = best
     if value is None:
-        return None, 0.0, "pips: no layout"
+        return None, 0.0, "pips: no layout", None
     if share < config.least_margin:
-        return None, float(np.clip(share, 0.0, 1.0)) * 0.5, "pips: count doubtful"
+        return None, float(np.clip(share, 0.0, 1.0)) * 0.5, "pips: count doubtful", None
     untrue = _untrue_to_layout(config, contrast, inside, spots[:value], plain, edge, u, v)
     if untrue:
-        return None, 0.4, untrue
+        return None, 0.4, untrue, None
     span = config.sure_margin - config.least_margin
     confidence = 0.5 + 0.5 * float(np.clip((share - config.least_margin) / span, 0.0, 1.0))
     # A face's pips are all alike: one much fainter than the strongest may be something else
@@ -145,7 +145,8 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     evenness = spots[value - 1][0] / max(strongest, 1e-9)
     if evenness < config.even_pips:
         confidence = min(confidence, config.uneven_confidence)
-    return value, confidence, ""
+    middle_x, middle_y = np.mean([point for _, point in spots[:value]], axis=0)
+    return value, confidence, "", (float(middle_x) + left, float(middle_y) + top)
 
 
 def _untrue_to_layout(config: DiceConfig, contrast: FloatArray, inside: Image,
@@ -210,7 +211,7 @@ def _spot_width(contrast: FloatArray, inside: Image, point: FloatArray, height: 
     x, y = round(float(point[0])), round(float(point[1]))
     x0, y0 = max(0, x - reach), max(0, y - reach)
     x1, y1 = min(columns, x + reach + 1), min(rows, y + reach + 1)
-    ys, xs = np.ogrid[y0:y1, x0:x1]
+    ys, xs = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
     disc = (xs - x) ** 2 + (ys - y) ** 2 <= reach * reach
     above = ((contrast[y0:y1, x0:x1] >= plain + 0.5 * (height - plain))
              & (inside[y0:y1, x0:x1] > 0) & disc).astype(np.uint8)
