@@ -124,7 +124,8 @@ def measure_candidates(
                                  if window.kind in LOOSE_KINDS and index not in circled_windows])
     circled = np.isin(regions_at, circled_windows)
     seeds, strength = _with_middles(*find_seeds(config.seeds, image, ppm, mask, ink), windows)
-    seeded = np.where(circled, -1, regions_at)
+    # Seeds in piles are left to loose_candidates (no view-sized copy where there are none).
+    seeded = np.where(circled, -1, regions_at) if circled_windows else regions_at
     seeds, strength = _worth_measuring(config.coins, seeds, strength, seeded, windows, ppm)
     found = _measure_seeds(config, view, image, mask, camera, regions_at, clipped, flags,
                            seeds, strength)
