@@ -88,7 +88,8 @@ def _second_look(
     sigma = config.coins.retry_smoothing_mm * pixels_per_mm
     if not len(retry) or sigma <= 0:
         return outlines
-    smooth = cv2.GaussianBlur(image, (0, 0), sigma)
+    # Three channels blurred (the fourth, added for the rays, is constant): the same values.
+    smooth = with_fourth_channel(cv2.GaussianBlur(image, (0, 0), sigma))
     again = measure_outlines(config.rims, smooth, flags, seeds[retry], lean[retry],
                              pixels_per_mm, blur[retry], lean_per_mm[retry])
     better = again.agreement > outlines.agreement[retry]
@@ -211,7 +212,7 @@ def _measure_seeds(
     rays_image = with_fourth_channel(image)
     outlines = measure_outlines(config.rims, rays_image, flags, seeds, lean, ppm, blur,
                                 lean_per_mm)
-    outlines = _second_look(config, rays_image, flags, seeds, lean, ppm, blur, lean_per_mm,
+    outlines = _second_look(config, image, flags, seeds, lean, ppm, blur, lean_per_mm,
                             outlines)
     tops = outlines.top_centres(lean)
     hidden, agreement = outlines.covered, outlines.agreement
