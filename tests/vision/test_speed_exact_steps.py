@@ -1,5 +1,5 @@
-"""The frame model's kept size likelihoods give exactly the fit that computing them afresh
-gives."""
+"""The reader's shortcuts of the second speed pass give exactly what the plain computations
+gave: the frame model's kept size likelihoodsand the rays' paper levels."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from contract.observation import COIN_KINDS
 from vision.frame_model import FrameFit, KindPrior, _Frame, fit_frame
 from vision.frame_priors import FrameModelConfig
+from vision.rims import _paper_levels
 
 PRIORS = tuple(KindPrior(kind, COIN_KINDS[kind][1], COIN_KINDS[kind][2]) for kind in "PNDQ")
 
@@ -41,3 +42,18 @@ def test_the_fit_with_kept_size_likelihoods_is_the_fit_computed_afresh(
         assert fit.offset_mm == afresh.offset_mm and fit.tints == afresh.tints
         assert np.array_equal(fit.single, afresh.single)
         assert np.array_equal(fit.silver_field, afresh.silver_field)
+
+
+def test_the_rays_paper_levels_are_the_medians_of_sorted_samples() -> None:
+    rng = np.random.default_rng(3)
+    for samples in (6, 5, 8):
+        planes = [rng.integers(0, 256, (30, 48, 40)).astype(np.float32) for _ in range(3)]
+        planes[1][:, :10, -samples:] = 200.0  # ties, as on plain paper
+        planes[2][::2] = np.round(planes[2][::2] / 64) * 64  # few levels: more ties
+        papers, seeds = _paper_levels(planes, samples)
+        for plane, paper, seed in zip(planes, papers, seeds, strict=True):
+            ordered = np.sort(plane[:, :, -samples:], axis=-1)
+            half = samples // 2
+            expected = (ordered[..., half - 1] + ordered[..., half]) / 2
+            assert paper.dtype == expected.dtype and np.array_equal(paper, expected)
+            assert np.array_equal(seed, np.median(expected, axis=1))
