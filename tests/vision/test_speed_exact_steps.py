@@ -1,5 +1,6 @@
 """The reader's shortcuts of the second speed pass give exactly what the plain computations
-gave: the frame model's kept size likelihoodsand the rays' paper levels."""
+gave: the frame model's kept size likelihoods, the rays' paper levels, and the circle fits'
+conditioning test."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import numpy as np
 import pytest
 
 from contract.observation import COIN_KINDS
+from vision.circle_fits import _conditioned
 from vision.frame_model import FrameFit, KindPrior, _Frame, fit_frame
 from vision.frame_priors import FrameModelConfig
 from vision.rims import _paper_levels
@@ -57,3 +59,20 @@ def test_the_rays_paper_levels_are_the_medians_of_sorted_samples() -> None:
             expected = (ordered[..., half - 1] + ordered[..., half]) / 2
             assert paper.dtype == expected.dtype and np.array_equal(paper, expected)
             assert np.array_equal(seed, np.median(expected, axis=1))
+
+
+def test_the_conditioning_shortcut_answers_as_the_condition_number() -> None:
+    rng = np.random.default_rng(11)
+    points = rng.normal(0, 30, (200, 48, 2))
+    weights = rng.uniform(0, 1, (200, 48))
+    weights[:20, 2:] = 0.0  # two points: a singular fit
+    points[20:40, :, 1] = 3 * points[20:40, :, 0] + 5  # on one line
+    across, down = points[..., 0], points[..., 1]
+    rows = np.stack([across, down, np.ones_like(across), -(across**2 + down**2)], axis=1)
+    sums = (rows * weights[:, None, :]) @ rows.transpose(0, 2, 1)
+    # Conditioned about the limit, either side of it: decomposed.
+    near_limit = [np.diag([1e9, 1.0, least]) for least in (5e-4, 9e-4, 2e-3, 1e-2)]
+    matrices = np.concatenate([sums[:, :3, :3] + np.eye(3) * 1e-6, near_limit])
+    expected = np.linalg.cond(matrices) < 1e12
+    assert np.array_equal(_conditioned(matrices, 1e12), expected)
+    assert expected.any() and not expected.all()
