@@ -1,9 +1,10 @@
 """The reader's shortcuts of the second speed pass give exactly what the plain computations
-gave: the frame model's kept size likelihoods, the rays' paper levels, and the circle fits'
-conditioning test."""
+gave: the frame model's kept size likelihoods, the rays' paper levels, the circle fits'
+conditioning test, and the seeds' dilation by an ellipse."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -12,6 +13,7 @@ from vision.circle_fits import _conditioned
 from vision.frame_model import FrameFit, KindPrior, _Frame, fit_frame
 from vision.frame_priors import FrameModelConfig
 from vision.rims import _paper_levels
+from vision.seeds import dilated_by_ellipse
 
 PRIORS = tuple(KindPrior(kind, COIN_KINDS[kind][1], COIN_KINDS[kind][2]) for kind in "PNDQ")
 
@@ -76,3 +78,12 @@ def test_the_conditioning_shortcut_answers_as_the_condition_number() -> None:
     expected = np.linalg.cond(matrices) < 1e12
     assert np.array_equal(_conditioned(matrices, 1e12), expected)
     assert expected.any() and not expected.all()
+
+
+def test_dilating_by_the_ellipses_rectangles_is_dilating_by_the_ellipse() -> None:
+    rng = np.random.default_rng(13)
+    for size in (3, 5, 9, 13, 15, 21):
+        for image in (rng.uniform(0, 70, (97, 131)).astype(np.float32),
+                      rng.integers(0, 256, (60, 45)).astype(np.uint8)):
+            ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+            assert np.array_equal(dilated_by_ellipse(image, size), cv2.dilate(image, ellipse))
