@@ -238,14 +238,22 @@ class _Frame:
         partial = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
         squared = np.where(self.known[:, None], squared, (partial**2).sum(axis=2))
         squared = squared / self.colour_spread**2
-        edge_seen = ~np.isnan(self.edges[:, 0])
-        edge_gap = _tint_gaps(np.nan_to_num(self.edges), self.config.edge_tint_share * self.tints,
-                              edge_seen)
+        edge_seen, edges = self._edges_seen()
+        edge_gap = _tint_gaps(edges, self.config.edge_tint_share * self.tints, edge_seen)
         squared = squared + np.where(edge_seen[:, None], edge_gap, 0.0
                                      ) / self.config.edge_spread**2
         dimensions = (self.parts.sum(axis=1) + 2 * edge_seen)[:, None]
         dof = self.config.degrees_of_freedom
         return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
+
+    def _edges_seen(self) -> tuple[BoolArray, FloatArray]:
+        """Which coins' edge colours count (N,) and the edge colours, 0 where unseen (N, 2):
+        made once for the frame's edges, which no round changes."""
+        kept = self.__dict__.get("_kept_edges")
+        if kept is None or kept[0] is not self.edges:
+            kept = (self.edges, ~np.isnan(self.edges[:, 0]), np.nan_to_num(self.edges))
+            self.__dict__["_kept_edges"] = kept
+        return kept[1], kept[2]
 
     def posterior(self, colour_weight: float = 1.0) -> FloatArray:
         """(N, K) probabilities of each kind for each coin (colour counting ``colour_weight``
