@@ -34,7 +34,7 @@ from vision.circle_fits import (
     fit_circles,
     vector_length,
 )
-from vision.faces import nan_median
+from vision.faces import nan_median, plain_median
 from vision.light import PAPER
 
 if TYPE_CHECKING:
@@ -237,8 +237,8 @@ def _profiles(config: RimConfig, planes: list[FloatArray]) -> tuple[FloatArray, 
     far = profile[:, :, -config.paper_samples :]
     plainest = np.argsort(far.mean(axis=2), axis=1)[:, : config.ray_count // 2]
     far = np.take_along_axis(far, plainest[..., None], axis=1).reshape(len(profile), -1)
-    level = np.median(far, axis=1)
-    noise = 1.4826 * np.median(np.abs(far - level[:, None]), axis=1)
+    level = plain_median(far, axis=1)
+    noise = 1.4826 * plain_median(np.abs(far - level[:, None]), axis=1)
     return profile, level + config.noise_factor * noise
 
 
@@ -249,7 +249,7 @@ def _paper_levels(planes: list[FloatArray], samples: int
     once, and six samples' median through a sorting network (the same values as sorting)."""
     ends = np.stack([plane[:, :, -samples:] for plane in planes])  # (P, K, J, samples)
     papers = _middle_of_six(ends) if samples == 6 else _middle(ends)
-    return list(papers), list(np.median(papers, axis=2))
+    return list(papers), list(plain_median(papers, axis=2))
 
 
 #: Compare-exchanges that sort six values (an optimal network: 12 of them in 5 rounds).

@@ -1,6 +1,6 @@
 """The reader's shortcuts of the second speed pass give exactly what the plain computations
 gave: the frame model's kept size likelihoods, the rays' paper levels, the circle fits'
-conditioning test, and the seeds' dilation by an ellipse."""
+conditioning test, the seeds' dilation by an ellipse, and medians of floats."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from contract.observation import COIN_KINDS
 from vision.circle_fits import _conditioned
+from vision.faces import plain_median
 from vision.frame_model import FrameFit, KindPrior, _Frame, fit_frame
 from vision.frame_priors import FrameModelConfig
 from vision.rims import _paper_levels
@@ -87,3 +88,14 @@ def test_dilating_by_the_ellipses_rectangles_is_dilating_by_the_ellipse() -> Non
                       rng.integers(0, 256, (60, 45)).astype(np.uint8)):
             ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
             assert np.array_equal(dilated_by_ellipse(image, size), cv2.dilate(image, ellipse))
+
+
+def test_the_plain_median_is_numpys_median_of_floats() -> None:
+    rng = np.random.default_rng(17)
+    for dtype in (np.float32, np.float64):
+        for shape, axis in (((40, 48), 1), ((3, 30, 48), 2), ((12, 33, 3), 1), ((7, 144), 1),
+                            ((5, 1), 1), ((0, 6), 1), ((9, 4), 0)):
+            values = rng.normal(size=shape).astype(dtype)
+            values[::2] = np.round(values[::2], 1)  # ties
+            found, expected = plain_median(values, axis), np.median(values, axis=axis)
+            assert found.dtype == expected.dtype and np.array_equal(found, expected)
