@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.faces import CLIPPED
+from vision.halves import half_size
 from vision.light import PAPER
 from vision.regions import RegionWindow
 
@@ -72,7 +73,9 @@ def unlike_paper(config: PresenceConfig, raw: Image, image: Image, pixels_per_mm
     def shrunk(view: Image, interpolation: int) -> Image:
         return cv2.resize(view[crop], size, interpolation=interpolation)
 
-    blue, green, red = cv2.split(shrunk(image, cv2.INTER_AREA))
+    whole = size[0] * step == width and size[1] * step == height
+    half = half_size(image) if step == 2 and whole else shrunk(image, cv2.INTER_AREA)
+    blue, green, red = cv2.split(half)
     brightest = cv2.max(cv2.max(blue, green), red)
     # Tinted: one channel more than e^tint times another (through a table of each value
     # times e^tint: 8-bit operations only, a few per pixel).

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.halves import half_size
 from vision.light import PAPER
 
 
@@ -65,7 +66,10 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
     # At 1 px/mm (the windows are coins across), capped, so that a strong coin (a dark penny)
     # does not drown a faint one beside it.
     scale = 1.0 / pixels_per_mm
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    if scale == 0.5 and not (image.shape[0] % 2 or image.shape[1] % 2):
+        small = half_size(image)  # the same pixels, shrunk once for the frame
+    else:
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     unlike = np.minimum(unlikeness(small), np.uint8(config.most_level * PAPER)).astype(np.float32)
     if pawns is not None:
         covered = cv2.resize(pawns, (small.shape[1], small.shape[0]),

@@ -1,6 +1,7 @@
 """The reader's shortcuts of the second speed pass give exactly what the plain computations
 gave: the frame model's kept size likelihoods, the rays' paper levels, the circle fits'
-conditioning test, the seeds' dilation by an ellipse, and medians of floats."""
+conditioning test, the seeds' dilation by an ellipse, medians of floats, and the view shrunk to
+half once for every stage."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import numpy as np
 import pytest
 
 from contract.observation import COIN_KINDS
+from vision.arrays import FloatArray
 from vision.circle_fits import _conditioned
 from vision.faces import plain_median
 from vision.frame_model import FrameFit, KindPrior, _Frame, fit_frame
 from vision.frame_priors import FrameModelConfig
+from vision.halves import half_size
 from vision.rims import _paper_levels
 from vision.seeds import dilated_by_ellipse
 
@@ -95,7 +98,27 @@ def test_the_plain_median_is_numpys_median_of_floats() -> None:
     for dtype in (np.float32, np.float64):
         for shape, axis in (((40, 48), 1), ((3, 30, 48), 2), ((12, 33, 3), 1), ((7, 144), 1),
                             ((5, 1), 1), ((0, 6), 1), ((9, 4), 0)):
-            values = rng.normal(size=shape).astype(dtype)
+            values: FloatArray = rng.normal(size=shape).astype(dtype)
             values[::2] = np.round(values[::2], 1)  # ties
             found, expected = plain_median(values, axis), np.median(values, axis=axis)
             assert found.dtype == expected.dtype and np.array_equal(found, expected)
+
+
+def test_the_kept_half_is_opencvs_shrink_of_the_view_as_each_stage_made_it() -> None:
+    rng = np.random.default_rng(19)
+    view = rng.integers(0, 256, (120, 96, 3)).astype(np.uint8)
+    view.setflags(write=False)  # as the normalised view is
+    half = half_size(view)
+    assert half is half_size(view) and not half.flags.writeable  # made once, kept
+    assert np.array_equal(half, cv2.resize(view, (48, 60), interpolation=cv2.INTER_AREA))
+    assert np.array_equal(half, cv2.resize(view, None, fx=0.5, fy=0.5,
+                                           interpolation=cv2.INTER_AREA))  # the seeds' call
+    rendering = np.full((120, 96, 3), 200, np.uint8)
+    rendering.setflags(write=False)  # the mat's, shrunk every frame before the view is
+    kept = half_size(rendering)
+    assert half_size(view) is half and half_size(rendering) is kept  # both kept
+    changing = view.copy()  # writable: never kept, for it may change
+    assert half_size(changing) is not half_size(changing)
+    beneath = changing[:, :]  # read-only, over a writable array
+    beneath.setflags(write=False)
+    assert half_size(beneath) is not half_size(beneath)
