@@ -123,12 +123,15 @@ def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Ima
 def _without_mirrors(config: PawnConfig, labels: Image, brightest: Image) -> Image:
     """``labels`` without the blobs brighter than paint can be (see :class:`PawnConfig`):
     metal mirroring a coloured light."""
+    # An 8-bit value exceeds a level exactly where it exceeds the level's whole part.
+    bright = brightest > math.floor(config.paint_brightest * PAPER)
+    if config.specular_share > 0 and not cv2.countNonZero(cv2.bitwise_and(
+            bright.view(np.uint8), (labels > 0).view(np.uint8))):
+        return labels  # no labelled pixel brighter than paint: no blob to count as a mirror
     count, blobs, stats, _ = cv2.connectedComponentsWithStats(
         (labels > 0).astype(np.uint8), connectivity=8)
     if count <= 1:
         return labels
-    # An 8-bit value exceeds a level exactly where it exceeds the level's whole part.
-    bright = brightest > math.floor(config.paint_brightest * PAPER)
     sizes = stats[:, cv2.CC_STAT_AREA]
     glowing = np.bincount(blobs[bright], minlength=count)
     mirrors = glowing >= config.specular_share * np.maximum(sizes, 1)

@@ -1,7 +1,7 @@
 """The reader's shortcuts of the second speed pass give exactly what the plain computations
 gave: the frame model's kept size likelihoods, the rays' paper levels, the circle fits'
-conditioning test, the seeds' dilation by an ellipse, medians of floats, and the view shrunk to
-half once for every stage."""
+conditioning test, the seeds' dilation by an ellipse, medians of floats, the view shrunk to
+half once for every stage, and the labelling passes left out where nothing is to label."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from vision.faces import plain_median
 from vision.frame_model import FrameFit, KindPrior, _Frame, fit_frame
 from vision.frame_priors import FrameModelConfig
 from vision.halves import half_size
+from vision.pawns import PawnConfig, _without_mirrors
+from vision.presence import _components
 from vision.rims import _paper_levels
 from vision.seeds import dilated_by_ellipse
 
@@ -122,3 +124,37 @@ def test_the_kept_half_is_opencvs_shrink_of_the_view_as_each_stage_made_it() -> 
     beneath = changing[:, :]  # read-only, over a writable array
     beneath.setflags(write=False)
     assert half_size(beneath) is not half_size(beneath)
+
+
+def test_components_of_an_empty_mask_are_opencvs() -> None:
+    rng = np.random.default_rng(23)
+    for mask in (np.zeros((40, 30), np.uint8), (rng.random((40, 30)) < 0.1).astype(np.uint8) * 255):
+        count, blobs, stats = _components(mask)
+        expected_count, expected_blobs, expected_stats, _ = cv2.connectedComponentsWithStats(
+            mask, connectivity=8)
+        assert count == expected_count and np.array_equal(blobs, expected_blobs)
+        assert np.array_equal(stats, expected_stats)
+
+
+def _mirrors_removed(config: PawnConfig, labels: np.ndarray, brightest: np.ndarray
+                     ) -> np.ndarray:
+    """Pawn labels without the blobs brighter than paint, counted for every frame."""
+    count, blobs, stats, _ = cv2.connectedComponentsWithStats(
+        (labels > 0).astype(np.uint8), connectivity=8)
+    bright = brightest > np.floor(config.paint_brightest * 200.0)
+    glowing = np.bincount(blobs[bright], minlength=count)
+    mirrors = glowing >= config.specular_share * np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+    mirrors[0] = False
+    return np.where(mirrors[blobs], 0, labels).astype(np.uint8)
+
+
+def test_pawn_labels_with_no_pixel_brighter_than_paint_keep_every_blob() -> None:
+    rng = np.random.default_rng(29)
+    config = PawnConfig()
+    labels = np.zeros((60, 60), np.uint8)
+    labels[5:15, 5:15], labels[30:40, 20:35] = 1, 2
+    for glint in (0, 40, 255):  # none, a few and many bright pixels on the second blob
+        brightest = rng.integers(100, 215, (60, 60)).astype(np.uint8)
+        brightest[30:40, 20:35][rng.random((10, 15)) < glint / 255] = 240
+        assert np.array_equal(_without_mirrors(config, labels, brightest),
+                              _mirrors_removed(config, labels, brightest))
