@@ -90,7 +90,8 @@ def _second_look(
     sigma = config.coins.retry_smoothing_mm * pixels_per_mm
     if not len(retry) or sigma <= 0:
         return outlines
-    smooth = cv2.GaussianBlur(image, (0, 0), sigma)
+    # Three channels blurred (the fourth, added for the rays, is constant): the same values.
+    smooth = with_fourth_channel(cv2.GaussianBlur(image, (0, 0), sigma))
     again = measure_outlines(config.rims, smooth, flags, seeds[retry], lean[retry],
                              pixels_per_mm, blur[retry], lean_per_mm[retry])
     better = again.agreement > outlines.agreement[retry]
@@ -126,7 +127,8 @@ def measure_candidates(
                                  if window.kind in LOOSE_KINDS and index not in circled_windows])
     circled = np.isin(regions_at, circled_windows)
     seeds, strength = _with_middles(*find_seeds(config.seeds, image, ppm, mask, ink), windows)
-    seeded = np.where(circled, -1, regions_at)
+    # Seeds in piles are left to loose_candidates (no view-sized copy where there are none).
+    seeded = np.where(circled, -1, regions_at) if circled_windows else regions_at
     seeds, strength = _worth_measuring(config.coins, seeds, strength, seeded, windows, ppm)
     found = _measure_seeds(config, view, image, mask, camera, regions_at, clipped, flags,
                            seeds, strength)
@@ -212,7 +214,7 @@ def _measure_seeds(
     rays_image = with_fourth_channel(image)
     outlines = measure_outlines(config.rims, rays_image, flags, seeds, lean, ppm, blur,
                                 lean_per_mm)
-    outlines = _second_look(config, rays_image, flags, seeds, lean, ppm, blur, lean_per_mm,
+    outlines = _second_look(config, image, flags, seeds, lean, ppm, blur, lean_per_mm,
                             outlines)
     tops = outlines.top_centres(lean)
     hidden, agreement = outlines.covered, outlines.agreement

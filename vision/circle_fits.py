@@ -140,7 +140,7 @@ def _weighted_circle(
     sums = (rows * weight[:, None, :]) @ rows.transpose(0, 2, 1)
     normal = sums[:, :3, :3] + np.eye(3) * 1e-6
     # Too few points, or all on one line: the row keeps its circle.
-    solvable = (counted.sum(axis=1) >= 5) & (np.linalg.cond(normal) < 1e12)
+    solvable = (counted.sum(axis=1) >= 5) & _conditioned(normal, 1e12)
     normal[~solvable] = np.eye(3)
     solution = np.linalg.solve(normal, sums[:, :3, 3:])[..., 0]
     shift = -solution[:, :2] / 2
@@ -148,6 +148,25 @@ def _weighted_circle(
     sane = solvable & np.isfinite(new_radius) & (np.hypot(shift[:, 0], shift[:, 1]) < radius)
     return (np.where(sane[:, None], centre + shift, centre),
             np.where(sane, new_radius, radius))
+
+
+def _conditioned(matrices: FloatArray, most: float) -> BoolArray:
+    """Whether each symmetric positive definite 3 x 3 matrix (K, 3, 3) has a condition number
+    below ``most`` by ``np.linalg.cond``: surely so where its trace cubed over its
+    determinant (at least the condition number of such a matrix) lies a hundred times
+    below; only the others are decomposed (a singular value decomposition per matrix costs
+    far more than the bound)."""
+    a, b, c, d, e, f, g, h, i = (matrices[:, row, column] for row in range(3)
+                                 for column in range(3))
+    determinant = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    trace = a + e + i
+    with np.errstate(all="ignore"):
+        sure = (determinant > 0) & (trace**3 < determinant * (most / 100))
+    answer = sure.copy()
+    doubtful = np.flatnonzero(~sure)
+    if len(doubtful):
+        answer[doubtful] = np.linalg.cond(matrices[doubtful]) < most
+    return answer
 
 
 def fit_capsules(

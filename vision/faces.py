@@ -53,6 +53,20 @@ def nan_median(values: FloatArray, axis: int) -> FloatArray:
     return np.where(counts > 0, middle, np.nan).astype(rows.dtype, copy=False)
 
 
+def plain_median(values: FloatArray, axis: int) -> FloatArray:
+    """``np.median`` along ``axis`` of floats that hold no NaN: the same values, by one sort of
+    contiguous rows and the mean of the middle two, without ``np.median``'s partition and
+    checks, which cost several times more on the short rows of rays measured here."""
+    rows = np.ascontiguousarray(np.moveaxis(np.asarray(values), axis, -1))
+    if rows.dtype.kind != "f" or rows.shape[-1] == 0:
+        return np.asarray(np.median(values, axis=axis))
+    ordered = np.sort(rows, axis=-1)
+    half = rows.shape[-1] // 2
+    if rows.shape[-1] % 2:
+        return np.array(ordered[..., half])
+    return np.asarray((ordered[..., half - 1] + ordered[..., half]) / 2)
+
+
 def face_maps(centres: FloatArray, radii: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Where each face is sampled: ``cv2.remap`` maps with one row per coin."""
     map_x = (centres[:, 0, None] + radii[:, None] * _UNIT_X[None]).astype(np.float32)
@@ -149,11 +163,11 @@ def _ring_medians(image: Image, centres: FloatArray, radii: FloatArray,
     pixels = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     values = pixels.astype(np.float32)
     if pawns is None:
-        return np.asarray(np.median(values, axis=1)) + 1.0
+        return plain_median(values, axis=1) + 1.0
     covered = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
                         borderMode=cv2.BORDER_REPLICATE) > 0
     if not covered.any():
-        return np.asarray(np.median(values, axis=1)) + 1.0
+        return plain_median(values, axis=1) + 1.0
     return nan_median(np.where(covered[..., None], np.nan, values), axis=1) + 1.0
 
 

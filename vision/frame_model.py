@@ -28,7 +28,9 @@ set from the user's own coins.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import wraps
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -43,6 +45,9 @@ if TYPE_CHECKING:
 #: times it (see :func:`_tint_gaps`).
 TINT_SHORT = 0.6
 TINT_LONG = 2.5
+#: A frame's size likelihoods and the share a single coin explains them by
+#: (:meth:`_Frame._size_parts`).
+_SizeParts = tuple[FloatArray, FloatArray]
 #: Direction in ``(ln(red/green), ln(blue/green))`` in which copper's tint lies from silver's.
 COPPER_DIRECTION = np.array([0.92, -0.39])
 #: Direction in ``(ln(red/green), ln(blue/green))`` along which a light's colour moves as its
@@ -106,8 +111,39 @@ def _student(squared: FloatArray, dof: float) -> FloatArray:
     return -0.5 * (dof + 1) * np.log1p(squared / dof)
 
 
+#: The :class:`_Frame` attributes that only the colours' side of the fit reads: setting them
+#: keeps the size likelihoods (:func:`_kept_while_sizes_stand`).
+_COLOUR_STATE = frozenset({"field", "tints", "along_spread", "colour_spread", "one_metal"})
+
+
+_SizeMethod = Callable[["_Frame"], _SizeParts]
+
+
+def _kept_while_sizes_stand(method: _SizeMethod) -> _SizeMethod:
+    """``method`` computed once until an attribute the sizes may read is set again: each
+    round's refit and the final scores ask for the likelihoods the posterior just made."""
+
+    @wraps(method)
+    def kept(frame: _Frame) -> _SizeParts:
+        parts = frame.__dict__.get("_kept_sizes")
+        if parts is None:
+            parts = method(frame)
+            for part in parts:
+                part.setflags(write=False)
+            frame.__dict__["_kept_sizes"] = parts
+        return parts
+
+    return kept
+
+
 class _Frame:
     """The working state of one frame's fit."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        """Set an attribute; one the sizes may read drops the kept size likelihoods."""
+        if name not in _COLOUR_STATE:
+            self.__dict__.pop("_kept_sizes", None)
+        object.__setattr__(self, name, value)
 
     def __init__(self, config: FrameModelConfig, priors: tuple[KindPrior, ...],
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
@@ -172,6 +208,7 @@ class _Frame:
         """(N, K) log-density of each coin's outline and top circle under each kind."""
         return self._size_parts()[0]
 
+    @_kept_while_sizes_stand
     def _size_parts(self) -> tuple[FloatArray, FloatArray]:
         """(N, K) log-density of each coin's outline and top circle under each kind, and the
         share of it that a single coin explains. The rest is a stack's: its lower coins stick
@@ -216,14 +253,22 @@ class _Frame:
         partial = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
         squared = np.where(self.known[:, None], squared, (partial**2).sum(axis=2))
         squared = squared / self.colour_spread**2
-        edge_seen = ~np.isnan(self.edges[:, 0])
-        edge_gap = _tint_gaps(np.nan_to_num(self.edges), self.config.edge_tint_share * self.tints,
-                              edge_seen)
+        edge_seen, edges = self._edges_seen()
+        edge_gap = _tint_gaps(edges, self.config.edge_tint_share * self.tints, edge_seen)
         squared = squared + np.where(edge_seen[:, None], edge_gap, 0.0
                                      ) / self.config.edge_spread**2
         dimensions = (self.parts.sum(axis=1) + 2 * edge_seen)[:, None]
         dof = self.config.degrees_of_freedom
         return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
+
+    def _edges_seen(self) -> tuple[BoolArray, FloatArray]:
+        """Which coins' edge colours count (N,) and the edge colours, 0 where unseen (N, 2):
+        made once for the frame's edges, which no round changes."""
+        kept = self.__dict__.get("_kept_edges")
+        if kept is None or kept[0] is not self.edges:
+            kept = (self.edges, ~np.isnan(self.edges[:, 0]), np.nan_to_num(self.edges))
+            self.__dict__["_kept_edges"] = kept
+        return kept[1], kept[2]
 
     def posterior(self, colour_weight: float = 1.0) -> FloatArray:
         """(N, K) probabilities of each kind for each coin (colour counting ``colour_weight``

@@ -16,6 +16,7 @@ import numpy as np
 
 from calibration.geometry import MatGeometry
 from vision.arrays import Image
+from vision.halves import half_size
 from vision.rectify import RectifyConfig, TopView, view_bounds
 
 #: The value paper takes in the normalised top view (leaves headroom for glare above white).
@@ -136,6 +137,7 @@ def normalise(config: LightConfig, view: TopView, reference: MatReference) -> Im
         rows = slice(top, top + GAIN_STRIP_ROWS)
         cv2.multiply(lit[rows], cv2.LUT(reference.image[rows], table), dst=result[rows],
                      dtype=cv2.CV_8U)
+    result.setflags(write=False)  # read by every stage, changed by none (vision.halves)
     return result
 
 
@@ -167,8 +169,10 @@ def _ink_gains(config: LightConfig, normalised: Image, reference: MatReference,
     bands."""
     scale = 1.0 / pixels_per_mm
     small = cv2.resize(normalised, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    tones = cv2.resize(reference.image, (small.shape[1], small.shape[0]),
-                       interpolation=cv2.INTER_AREA)
+    halved = (reference.image.shape[0] // 2, reference.image.shape[1] // 2)
+    # The mat's rendering is the same every frame: shrunk once (vision.halves) where it halves.
+    tones = half_size(reference.image) if small.shape[:2] == halved else cv2.resize(
+        reference.image, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
     width = 256 // config.ink_levels
     least = config.least_ink_share * tones.shape[0] * tones.shape[1]
     table = np.ones((256, 3), np.float32)

@@ -19,6 +19,7 @@ import numpy as np
 from calibration.profile import METAL_COLOURS, VisionProfile
 from contract.observation import COIN_KINDS
 from vision.arrays import FloatArray, Image
+from vision.halves import half_size
 from vision.light import PAPER
 from vision.parallax import CameraOverMat
 
@@ -99,14 +100,14 @@ def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Ima
     height, width = image.shape[:2]
     if not profile.pawns:
         return np.zeros((height, width), np.uint8)
-    small = cv2.resize(image, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+    small = half_size(image)
     blue, green, red = cv2.split(small)
     brightest = cv2.max(cv2.max(blue, green), red)
     darkest = cv2.min(cv2.min(blue, green), red)
     keep = 1.0 - config.core_saturation  # saturated: darkest < (1 - s) brightest
     saturated = (darkest.astype(np.float32) < brightest.astype(np.float32) * keep) & (
         brightest > config.least_value * PAPER)
-    labels = np.zeros(small.shape[:2], np.uint8)
+    labels: Image = np.zeros(small.shape[:2], np.uint8)
     rows, columns = np.nonzero(saturated)
     if len(rows):
         pixels = small[rows, columns].astype(np.float32)
@@ -122,12 +123,15 @@ def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Ima
 def _without_mirrors(config: PawnConfig, labels: Image, brightest: Image) -> Image:
     """``labels`` without the blobs brighter than paint can be (see :class:`PawnConfig`):
     metal mirroring a coloured light."""
+    # An 8-bit value exceeds a level exactly where it exceeds the level's whole part.
+    bright = brightest > math.floor(config.paint_brightest * PAPER)
+    if config.specular_share > 0 and not cv2.countNonZero(cv2.bitwise_and(
+            bright.view(np.uint8), (labels > 0).view(np.uint8))):
+        return labels  # no labelled pixel brighter than paint: no blob to count as a mirror
     count, blobs, stats, _ = cv2.connectedComponentsWithStats(
         (labels > 0).astype(np.uint8), connectivity=8)
     if count <= 1:
         return labels
-    # An 8-bit value exceeds a level exactly where it exceeds the level's whole part.
-    bright = brightest > math.floor(config.paint_brightest * PAPER)
     sizes = stats[:, cv2.CC_STAT_AREA]
     glowing = np.bincount(blobs[bright], minlength=count)
     mirrors = glowing >= config.specular_share * np.maximum(sizes, 1)

@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.faces import CLIPPED
+from vision.halves import half_size
 from vision.light import PAPER
 from vision.regions import RegionWindow
 
@@ -72,7 +73,9 @@ def unlike_paper(config: PresenceConfig, raw: Image, image: Image, pixels_per_mm
     def shrunk(view: Image, interpolation: int) -> Image:
         return cv2.resize(view[crop], size, interpolation=interpolation)
 
-    blue, green, red = cv2.split(shrunk(image, cv2.INTER_AREA))
+    whole = size[0] * step == width and size[1] * step == height
+    half = half_size(image) if step == 2 and whole else shrunk(image, cv2.INTER_AREA)
+    blue, green, red = cv2.split(half)
     brightest = cv2.max(cv2.max(blue, green), red)
     # Tinted: one channel more than e^tint times another (through a table of each value
     # times e^tint: 8-bit operations only, a few per pixel).
@@ -94,7 +97,7 @@ def unlike_paper(config: PresenceConfig, raw: Image, image: Image, pixels_per_mm
     found = cv2.bitwise_or(cv2.bitwise_or(
         _over(brightest, config.brighter * PAPER), tinted), glint)
     clipped = _over(cv2.max(cv2.max(camera[0], camera[1]), camera[2]), CLIPPED - 1)
-    count, blobs, stats, _ = cv2.connectedComponentsWithStats(clipped, connectivity=8)
+    count, blobs, stats = _components(clipped)
     broad = np.zeros(count, bool)
     broad[1:] = stats[1:, cv2.CC_STAT_AREA] > config.most_mm2 * (pixels_per_mm / step) ** 2
     if broad.any():
@@ -107,6 +110,20 @@ def unlike_paper(config: PresenceConfig, raw: Image, image: Image, pixels_per_mm
         shrunk(ink, cv2.INTER_NEAREST))
     found = cv2.bitwise_and(found, cv2.bitwise_not(left_out))
     return found, scale
+
+
+def _components(mask: Image) -> tuple[int, Image, Image]:
+    """``cv2.connectedComponentsWithStats`` of a 0/255 ``mask`` (8-connected): the count,
+    the labels and the stats; without the labelling pass where the mask is empty (most
+    frames' clipped paper)."""
+    if not cv2.countNonZero(mask):
+        background = np.zeros((1, 5), np.int32)  # one component: the whole mask
+        background[0, cv2.CC_STAT_WIDTH] = mask.shape[1]
+        background[0, cv2.CC_STAT_HEIGHT] = mask.shape[0]
+        background[0, cv2.CC_STAT_AREA] = mask.size
+        return 1, np.zeros(mask.shape, np.int32), background
+    count, blobs, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return count, blobs, stats
 
 
 def _over(channel: Image, level: float) -> Image:

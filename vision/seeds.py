@@ -11,11 +11,13 @@ every seed and keeps the ones that prove to be coins.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.halves import half_size
 from vision.light import PAPER
 
 
@@ -64,7 +66,10 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
     # At 1 px/mm (the windows are coins across), capped, so that a strong coin (a dark penny)
     # does not drown a faint one beside it.
     scale = 1.0 / pixels_per_mm
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    if scale == 0.5 and not (image.shape[0] % 2 or image.shape[1] % 2):
+        small = half_size(image)  # the same pixels, shrunk once for the frame
+    else:
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     unlike = np.minimum(unlikeness(small), np.uint8(config.most_level * PAPER)).astype(np.float32)
     if pawns is not None:
         covered = cv2.resize(pawns, (small.shape[1], small.shape[0]),
@@ -76,8 +81,7 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
     lowest, level = np.percentile(summed[::2, ::2], [5, 25])
     least = level + max(config.spread_factor * (level - lowest), config.least_level * PAPER)
     spacing = max(3, round(config.spacing_mm)) | 1
-    peaks = summed >= cv2.dilate(summed, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (spacing, spacing)))
+    peaks = summed >= dilated_by_ellipse(summed, spacing)
     peaks &= summed > least
     if ink is not None:
         paper, paper_share = _paper(ink, (small.shape[1], small.shape[0]), window)
@@ -89,6 +93,34 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
     points = np.column_stack([columns[order], rows[order]]).astype(np.float64)
     strength = (summed[rows[order], columns[order]] - level) / (least - level)
     return (points + 0.5) * pixels_per_mm - 0.5, strength.astype(np.float64)
+
+
+def dilated_by_ellipse(image: Image, size: int) -> Image:
+    """``cv2.dilate`` of ``image`` by OpenCV's ellipse of ``size`` (odd): the largest of its
+    dilations by the ellipse's few rectangles (a rectangle is dilated by separable passes,
+    an ellipse point by point), the same values."""
+    dilated = None
+    for kernel, anchor in _ellipse_rectangles(size):
+        part = cv2.dilate(image, kernel, anchor=anchor)
+        dilated = part if dilated is None else cv2.max(dilated, part)
+    assert dilated is not None
+    return dilated
+
+
+@lru_cache(maxsize=8)
+def _ellipse_rectangles(size: int) -> tuple[tuple[Image, tuple[int, int]], ...]:
+    """The rectangles whose union is OpenCV's ellipse of ``size`` (odd), with their anchors:
+    one per half-width of its rows, as tall as the rows at least that wide."""
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    middle = size // 2
+    widths = [int(np.flatnonzero(row).max()) - middle if row.any() else -1 for row in ellipse]
+    rectangles = []
+    for width in sorted({width for width in widths if width >= 0}):
+        rows = [row for row, wide in enumerate(widths) if wide >= width]
+        kernel = np.ones((rows[-1] - rows[0] + 1, 2 * width + 1), np.uint8)
+        kernel.setflags(write=False)
+        rectangles.append((kernel, (width, middle - rows[0])))
+    return tuple(rectangles)
 
 
 #: The last ink image's paper (:func:`_paper`): the mat's ink is the same every frame.

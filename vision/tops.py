@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.circle_fits import consensus_circles
+from vision.faces import plain_median
 from vision.rims import RimConfig, ray_rises
 
 
@@ -72,7 +73,7 @@ def top_circles(
     distance = np.take_along_axis(middles[:, None, :].repeat(config.ray_count, axis=1),
                                   steepest[..., None], axis=2)[..., 0]
     strength = np.take_along_axis(rise, steepest[..., None], axis=2)[..., 0]
-    valid = strength > 0.5 * np.median(strength, axis=1, keepdims=True)
+    valid = strength > 0.5 * plain_median(strength, axis=1)[:, None]
     angles = np.linspace(0, 2 * np.pi, config.ray_count, endpoint=False)
     points = centres[:, None, :] + np.stack([np.cos(angles), np.sin(angles)], axis=1)[None] * (
         distance[..., None])
