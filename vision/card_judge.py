@@ -100,14 +100,21 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
     # beside a figure a court's picture could hold.
     clear = star >= match + rank_config.sure_margin or \
         centre.largest_mm2 < rank_config.court_figure_mm2
-    if star >= rank_config.sure_match and clear and \
-            all(corner.best()[0] == STAR for corner in index.corners):
+    starred = star >= rank_config.sure_match and \
+        all(corner.best()[0] == STAR for corner in index.corners)
+    if starred and (clear or all(_bare(corner) for corner in index.corners)):
         return "joker", sure
     if counted is None and not index.joker and \
             _largest(centre, pips) >= rank_config.court_figure_mm2 and \
             all(_emblem(rank_config, corner) for corner in index.corners):
         return "joker", sure
     return None
+
+
+def _bare(corner: IndexRead) -> bool:
+    """Whether a corner's glyph is one piece of ink with nothing under it: no suit below
+    or beside it, as a joker's mark stands (a court's letter always has its suit by it)."""
+    return corner.parts == 1 and corner.suit_below == -1.0
 
 
 #: How far from square (height over width, either way) an emblem's box may be.
@@ -195,22 +202,27 @@ def _suit_under(config: RankConfig, index: IndexRead, match: float, margin: floa
 
 def _number_by_index(config: CardConfig, centre: CentreRead, index: IndexRead,
                      pips: PipCount | None) -> Verdict | None:
-    """A number card whose pips are hidden or broken (a reflection across them, a stray
-    blot): sure where both corners show the same number clearly (matched at
+    """A number card or an ace whose pips are hidden or broken (a reflection across them,
+    a stray blot): sure where both corners show the same number (or A) clearly (matched at
     ``clear_match`` and better than any other rank, or at ``sure_match`` and by
-    ``clear_margin``), each with its suit under it, and the middle holds no picture's
-    figure and no more pips than that number."""
+    ``clear_margin``; or at ``sure_match`` and by ``sure_margin`` where one of the middle's
+    counts finds that many pips), each with its suit under it, and the middle holds no
+    picture's figure and no more pips than that number (an ace's broken pip stands in no
+    number's layout)."""
     rank_config = config.rank
     if pips is None or len(index.corners) < 2:
         return None
     read = [corner.best() for corner in index.corners]
     rank = read[0][0]
-    if rank not in NUMBER_RANKS or pips.count > int(rank) or \
-            centre.largest_mm2 >= rank_config.court_figure_mm2:
+    if rank not in (*NUMBER_RANKS, "A") or centre.largest_mm2 >= rank_config.court_figure_mm2:
+        return None
+    # An ace's pip a reflection breaks may leave a few pieces, but no number's layout.
+    count = 1 if rank == "A" else int(rank)
+    if (pips.layout and pips.count > 1) if rank == "A" else pips.count > count:
         return None
     # Where one of the middle's two counts finds that many pips, a corner need only read
     # the number surely, as a count and the corners that agree fail in different ways.
-    counted_alike = int(rank) in (centre.pips, pips.count)
+    counted_alike = count in (centre.pips, pips.count)
     for (corner_rank, match, margin), corner in zip(read, index.corners, strict=True):
         clear = (match >= rank_config.clear_match and margin >= rank_config.sure_margin) or \
             (match >= rank_config.sure_match and margin >= rank_config.clear_margin) or \
