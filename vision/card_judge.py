@@ -100,21 +100,14 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
     # beside a figure a court's picture could hold.
     clear = star >= match + rank_config.sure_margin or \
         centre.largest_mm2 < rank_config.court_figure_mm2
-    starred = star >= rank_config.sure_match and \
-        all(corner.best()[0] == STAR for corner in index.corners)
-    if starred and (clear or all(_bare(corner) for corner in index.corners)):
+    if star >= rank_config.sure_match and clear and \
+            all(corner.best()[0] == STAR for corner in index.corners):
         return "joker", sure
     if counted is None and not index.joker and \
             _largest(centre, pips) >= rank_config.court_figure_mm2 and \
             all(_emblem(rank_config, corner) for corner in index.corners):
         return "joker", sure
     return None
-
-
-def _bare(corner: IndexRead) -> bool:
-    """Whether a corner's glyph is one piece of ink with nothing under it: no suit below
-    or beside it, as a joker's mark stands (a court's letter always has its suit by it)."""
-    return corner.parts == 1 and corner.suit_below == -1.0
 
 
 #: How far from square (height over width, either way) an emblem's box may be.
