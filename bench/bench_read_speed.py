@@ -162,9 +162,9 @@ def worker() -> None:
 class Reader:
     """A worker process reading frames with the code of one tree."""
 
-    def __init__(self, tree: Path) -> None:
+    def __init__(self, tree: Path, script: Path | None = None) -> None:
         environment = {**os.environ, "PYTHONPATH": str(tree)}
-        script = Path(__file__).resolve()
+        script = script or Path(__file__).resolve()
         self.process = subprocess.Popen(
             [sys.executable, str(script), "--worker"], env=environment, cwd=tree,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -189,10 +189,12 @@ class Reader:
         self.process.wait(timeout=60)
 
 
-def read_all(trees: list[Path], paths: list[Path]) -> list[list[dict[str, object]]]:
+def read_all(trees: list[Path], paths: list[Path], script: Path | None = None
+             ) -> list[list[dict[str, object]]]:
     """Every frame read by every tree, the trees taking turns frame by frame (in turn first,
-    so that both see the same load of the machine), after one frame each to warm up."""
-    readers = [Reader(tree) for tree in trees]
+    so that both see the same load of the machine), after one frame each to warm up; the
+    workers are ``script --worker`` (this bench's by default)."""
+    readers = [Reader(tree, script) for tree in trees]
     answers: list[list[dict[str, object]]] = [[] for _ in trees]
     try:
         for reader in readers:

@@ -138,10 +138,12 @@ def _counted_number(config: CardConfig, index: IndexRead, counted: str, pips: Pi
     rank_config = config.rank
     scores = dict(index.scores)
     backing = scores.get(counted, -1.0)
-    rival = max((scores.get(other, -1.0) for other in rivals(counted, pips.columns)),
-                default=-1.0)
+    possible = () if pips.middle_clear else rivals(counted, pips.columns)
+    rival = max((scores.get(other, -1.0) for other in possible), default=-1.0)
     if backing >= rank_config.least_match and backing >= rival + rank_config.rival_margin:
         return counted, config.agree_confidence
+    if not possible and not _index_disagrees(rank_config, index, counted):
+        return counted, config.agree_confidence * 0.9
     other = max((score for rank, score in scores.items()
                  if rank in NUMBER_RANKS and rank != counted), default=-1.0)
     legible = len(index.corners) >= 2 and all(
@@ -150,6 +152,21 @@ def _counted_number(config: CardConfig, index: IndexRead, counted: str, pips: Pi
             other < rank_config.clear_match:
         return counted, config.agree_confidence * 0.9
     return counted, config.alone_confidence
+
+
+def _index_disagrees(config: RankConfig, index: IndexRead, rank: str) -> bool:
+    """Whether the corners read another rank than ``rank``: the same other rank best in
+    both (each at ``least_match``), or another number clearly in either (at ``clear_match``
+    and by ``sure_margin``)."""
+    read = [corner.best() for corner in index.corners or (index,)]
+    ranks = {corner_rank for corner_rank, match, _ in read
+             if match >= config.least_match}
+    both = len(read) >= 2 and len(ranks) == 1 and all(
+        match >= config.least_match for _, match, _ in read) and rank not in ranks
+    clearly = any(corner_rank != rank and corner_rank in NUMBER_RANKS
+                  and match >= config.clear_match and margin >= config.sure_margin
+                  for corner_rank, match, margin in read)
+    return both or clearly
 
 
 def _counted(config: CardConfig, index: IndexRead, counted: str) -> Verdict:
@@ -178,22 +195,32 @@ def _suit_under(config: RankConfig, index: IndexRead, match: float, margin: floa
 
 def _number_by_index(config: CardConfig, centre: CentreRead, index: IndexRead,
                      pips: PipCount | None) -> Verdict | None:
-    """A number card whose pips are hidden or broken (a reflection across them, a stray
-    blot): sure where both corners show the same number clearly (matched at
+    """A number card or an ace whose pips are hidden or broken (a reflection across them,
+    a stray blot): sure where both corners show the same number (or A) clearly (matched at
     ``clear_match`` and better than any other rank, or at ``sure_match`` and by
-    ``clear_margin``), each with its suit under it, and the middle holds no picture's
-    figure and no more pips than that number."""
+    ``clear_margin``; or at ``sure_match`` and by ``sure_margin`` where one of the middle's
+    counts finds that many pips), each with its suit under it, and the middle holds no
+    picture's figure and no more pips than that number (an ace's broken pip stands in no
+    number's layout)."""
     rank_config = config.rank
     if pips is None or len(index.corners) < 2:
         return None
     read = [corner.best() for corner in index.corners]
     rank = read[0][0]
-    if rank not in NUMBER_RANKS or pips.count > int(rank) or \
-            centre.largest_mm2 >= rank_config.court_figure_mm2:
+    if rank not in (*NUMBER_RANKS, "A") or centre.largest_mm2 >= rank_config.court_figure_mm2:
         return None
+    # An ace's pip a reflection breaks may leave a few pieces, but no number's layout.
+    count = 1 if rank == "A" else int(rank)
+    if (pips.layout and pips.count > 1) if rank == "A" else pips.count > count:
+        return None
+    # Where one of the middle's two counts finds that many pips, a corner need only read
+    # the number surely, as a count and the corners that agree fail in different ways.
+    counted_alike = count in (centre.pips, pips.count)
     for (corner_rank, match, margin), corner in zip(read, index.corners, strict=True):
         clear = (match >= rank_config.clear_match and margin >= rank_config.sure_margin) or \
-            (match >= rank_config.sure_match and margin >= rank_config.clear_margin)
+            (match >= rank_config.sure_match and margin >= rank_config.clear_margin) or \
+            (counted_alike and match >= rank_config.sure_match
+             and margin >= rank_config.sure_margin)
         if corner_rank != rank or not clear or corner.suit_below <= rank_config.least_suit:
             return None
     return rank, config.agree_confidence * 0.9

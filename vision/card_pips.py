@@ -34,7 +34,8 @@ class PipConfig:
     figure of ``ace_least_mm2`` to
     ``ace_most_mm2`` (a court's or a joker's figure is larger), filling ``ace_solidity`` of
     its hull (a drawing's lines fill less), within ``ace_off_mm`` of the middle, is an
-    ace's."""
+    ace's. The middle column is clear where no ink reaches ``trace_level`` in it but the
+    counted pips' (with ``trace_margin_mm`` round each)."""
 
     ink_level: float = 0.22
     area_mm: tuple[float, float, float, float] = (4.0, 4.0, 59.0, 84.0)
@@ -51,6 +52,8 @@ class PipConfig:
     ace_most_mm2: float = 700.0
     ace_solidity: float = 0.65
     ace_off_mm: float = 9.0
+    trace_level: float = 0.1
+    trace_margin_mm: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,9 @@ class PipCount:
     #: Where the pips stand in a number card's layout: pips in each side column and in the
     #: middle column (None when not in a layout, or not counted so).
     columns: tuple[int, int] | None = None
+    #: Whether the middle column between the outermost pips shows no trace of ink but the
+    #: counted pips: no pip of a rival's middle column was washed away there.
+    middle_clear: bool = False
 
 
 def blobs_of(config: PipConfig, ink: FloatArray, face: Image, pixels_per_mm: float
@@ -136,7 +142,38 @@ def count_pips(config: PipConfig, ink: FloatArray, face: Image, pixels_per_mm: f
             ace.solidity >= config.ace_solidity
         return PipCount(1, centred and sized, bool(strays), largest)
     columns = _layout(config, pips)
-    return PipCount(len(pips), columns is not None, bool(strays), largest, columns)
+    clear = columns is not None and _middle_clear(config, ink, pips, pixels_per_mm)
+    return PipCount(len(pips), columns is not None, bool(strays), largest, columns, clear)
+
+
+def _middle_clear(config: PipConfig, ink: FloatArray, pips: list[Blob], pixels_per_mm: float
+                  ) -> bool:
+    """Whether the middle column (a pip wide, between the top and bottom pips' middles)
+    shows no ink above ``trace_level`` (averaged over half a pip) but the counted pips
+    (each with ``trace_margin_mm`` round it): a lamp's reflection leaves a trace of a pip
+    it washes (raised again by the ink map), so where none shows, no middle pip is
+    missing."""
+    xs = [pip.x for pip in pips]
+    ys = [pip.y for pip in pips]
+    middle_x = (min(xs) + max(xs)) / 2
+    half = float(np.median([pip.width for pip in pips])) / 2
+    left = round((middle_x - half) * pixels_per_mm)
+    right = round((middle_x + half) * pixels_per_mm)
+    top, bottom = round(min(ys) * pixels_per_mm), round(max(ys) * pixels_per_mm)
+    strip = ink[top:bottom, left:right].copy()
+    if strip.size == 0:
+        return False
+    margin = config.trace_margin_mm
+    for pip in pips:
+        x0 = round((pip.x - pip.width / 2 - margin) * pixels_per_mm) - left
+        x1 = round((pip.x + pip.width / 2 + margin) * pixels_per_mm) - left
+        y0 = round((pip.y - pip.height / 2 - margin) * pixels_per_mm) - top
+        y1 = round((pip.y + pip.height / 2 + margin) * pixels_per_mm) - top
+        strip[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)] = 0.0
+    # Averaged over half a pip: the card's grain and a pip's blurred rim are specks and
+    # slivers; a washed pip's trace is as large as a pip.
+    size = max(3, round(half * pixels_per_mm))
+    return bool(cv2.blur(strip, (size, size)).max() < config.trace_level)
 
 
 def _index_corner(config: PipConfig, blob: Blob, card_mm: tuple[float, float]) -> bool:
