@@ -598,6 +598,10 @@ def fit_frame(
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
+    if any(prior.metal == "brass" for prior in priors):
+        # Brass differs from copper mostly in how yellow it is, which the line of light colours
+        # also runs through: where golden dollars may lie, colours keep their full weight.
+        config = replace(config, light_axis_share=1.0)
     squeeze = light_squeeze(config.light_axis_share)
     squeezed = _squeezed_config(config, squeeze)
     arguments = (squeezed, priors, np.asarray(positions_mm, np.float64),
