@@ -10,7 +10,9 @@ third frame is seen by the plain camera, the others by a random tilted camera un
 light. The frame is read as the table reads it (:func:`companion.judged_regions.judged_geometry`
 of the mat as printed, with the ring bench's profile), and every supply is scored:
 
-- exact count, and exact count and kinds (seats 1 to 4: every coin of the seat's kind);
+- exact count, and exact count and kinds (seats 1 to 4: every coin of the seat's kind); a
+  token seat's supply is right when its token's colour is read while it holds any and nothing
+  while it holds none (the synthetic table draws one token a region, however many);
 - misreads (count wrong), and how many of those the reading flags as doubtful (confidence under
   ``companion.judging.UNSURE_CONFIDENCE``, the referee's line), the rest sure and wrong;
 - right counts flagged doubtful (a note on the screen for nothing);
@@ -20,7 +22,7 @@ Seeds ``0..N-1`` are the tuning range; ``--heldout`` reads seeds from 300000 on 
 looked at while tuning (report them separately).
 
     PYTHONPATH=. .venv/bin/python bench/bench_supply_read.py [--frames 20] [--heldout]
-        [--players N] [--tokens] [--verbose]
+        [--start S] [--players N] [--tokens] [--verbose]
 """
 
 from __future__ import annotations
@@ -107,6 +109,8 @@ class Tally:
         """Score one supply holding ``held`` coins of ``kind``; whether its count was right."""
         reading = reading or RegionReading()
         count = reading.count or 0
+        if len(kind) > 1:  # a token seat's supply shows its token while it holds any
+            count = held if reading.pawn == kind and held else 0 if reading.pawn is None else -1
         doubtful = reading.confidence < UNSURE_CONFIDENCE
         self.supplies += 1
         self.by_kind[kind] += 1
@@ -164,13 +168,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=20)
     parser.add_argument("--heldout", action="store_true")
+    parser.add_argument("--start", type=int, default=0, help="begin this many seeds in")
     parser.add_argument("--players", type=int, choices=range(2, 7), default=None,
                         help="seats (default: 2 to 6 in turn)")
     parser.add_argument("--tokens", action="store_true",
                         help="seats 5 and 6's tokens lie in their supplies too")
     parser.add_argument("--verbose", action="store_true", help="print every misread supply")
     args = parser.parse_args(argv)
-    first = HELDOUT_FIRST if args.heldout else 0
+    first = (HELDOUT_FIRST if args.heldout else 0) + args.start
     tally = Tally()
     for seed in range(first, first + args.frames):
         read_seed(seed, args.players or 2 + seed % 5, args.tokens, tally, args.verbose)

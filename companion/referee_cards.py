@@ -135,7 +135,7 @@ class CardReferee:
             return ()
         history = self._state.history
         last = (history[-1].before, history[-1].move) if history else None
-        note = (self._state.card_note,) if self._state.card_note else ()
+        note = tuple(line for line in self._state.card_note.splitlines() if line)
         return (*note, *self.game.facts(position, last))
 
     def _left_by_hand(self, before: Position, move: Move, seen: Observation | None
@@ -148,8 +148,8 @@ class CardReferee:
             return []
         unsure = unsure_squares(seen) & regions
         if unsure:
-            self._state.card_note = (f"{self._state.card_note} The camera is unsure of "
-                                     f"{', '.join(sorted(unsure))}: check by eye.").strip()
+            self._state.card_note += (f"\nCamera unsure of {', '.join(sorted(unsure))}:"
+                                      " check by eye.")
         return [difference for difference in differences(
             appearance(self.game, self._current()), seen_looks(seen))
             if difference.square in regions and difference.square not in unsure]
