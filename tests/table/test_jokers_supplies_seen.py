@@ -104,3 +104,12 @@ def _reading(contents: RegionContents) -> RegionReading:
 
 def _card(rank: str) -> RegionReading:
     return RegionReading(card=CardReading(rank, 0.97, (0.0, 0.0)))
+
+
+def test_the_synthetic_table_lays_every_token_of_a_seat_its_supply_included():
+    position = table(6, {5: ["t10", "h5-2"]})
+    scene = SynthScene.from_table(GAME.layout(position), {"5": "blue", "6": "yellow"},
+                                  flat_tokens=True,
+                                  geometry=mat_for_game(GAME.info.mat, players=6))
+    assert scene.tokens == (("h5-2", "blue"), ("supply-5", "blue"), ("supply-6", "yellow"),
+                            ("t10", "blue"))
