@@ -75,3 +75,15 @@ def test_a_supply_no_move_changes_is_not_held_against_the_move():
     referee.handle(Press("END1"))
     effects = referee.handle(Seen(Observation(regions), frame="f1"))
     assert moves(effects) == [("5:t20>t25", "5", "camera")] and referee.phase is Phase.TURN
+
+
+def test_a_supply_counted_right_with_a_kind_misnamed_is_not_held_up():
+    """Silver coins in a pile are the camera's weakest reading: the count is what is judged."""
+    position = table(4, {1: ["t20"], 2: ["t25"]})
+    after = GAME.apply_text(position, "5:t20>t25")
+    regions = dict(camera_sees(GAME.layout(after), "5").regions)
+    regions["supply-2"] = RegionReading(count=4, kinds=("D", "N", "N", "N"))
+    referee = referee_at(position)
+    referee.handle(Press("END1"))
+    effects = referee.handle(Seen(Observation(regions), frame="f1"))
+    assert moves(effects) == [("5:t20>t25", "5", "camera")] and referee.phase is Phase.TURN
