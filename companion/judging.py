@@ -56,16 +56,6 @@ class Difference:
         return " and ".join(parts)
 
 
-def held_against(difference: Difference) -> bool:
-    """Whether a difference found while waiting for the players' hands counts: loose coins
-    whose count agrees count as put right, whatever kinds the camera names among them (a
-    silver coin half under others is the camera's weakest reading, and a pile's count is
-    what the players fix)."""
-    expected, seen = difference.expected, difference.seen
-    return not (expected.count is not None and expected.count == seen.count
-                and (expected.coin, expected.pawn) == (seen.coin, seen.pawn))
-
-
 def _loose_text(look: RegionLook) -> str:
     """Loose coins in words: ``3 coins (2 pennies, 1 nickel)`` or ``no coins``."""
     if not look.count:

@@ -21,14 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from companion.games.base import Game, Move, Position
-from companion.judging import (
-    Difference,
-    appearance,
-    differences,
-    held_against,
-    seen_looks,
-    unsure_squares,
-)
+from companion.judging import Difference, appearance, differences, seen_looks, unsure_squares
 from companion.referee_events import Effect, Lights, Phase, Record
 from contract.observation import Observation
 
@@ -159,8 +152,7 @@ class CardReferee:
                                       " check by eye.")
         return [difference for difference in differences(
             appearance(self.game, self._current()), seen_looks(seen))
-            if difference.square in regions and difference.square not in unsure
-            and held_against(difference)]
+            if difference.square in regions and difference.square not in unsure]
 
     def _reject_card(self, position: Position, region: str, problem: str,
                      observation: Observation, moves: list[Move]) -> list[Effect]:

@@ -18,14 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from companion.games.base import DiceRoll, Game, Move, Position
-from companion.judging import (
-    appearance,
-    describe,
-    differences,
-    held_against,
-    seen_looks,
-    unsure_squares,
-)
+from companion.judging import appearance, describe, differences, seen_looks, unsure_squares
 from companion.referee_events import (
     Effect,
     Lights,
@@ -321,7 +314,7 @@ class RollingReferee:
         unsure = unsure_squares(seen.observation)
         left = [difference for difference in differences(
             appearance(self.game, self._current()), seen_looks(seen.observation))
-            if difference.square not in unsure and held_against(difference)]
+            if difference.square not in unsure]
         if left:
             state.marked = tuple(difference.square for difference in left)
             self._say(f"The board is not as it should be yet: {describe(left)}; then press "

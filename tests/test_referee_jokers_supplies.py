@@ -85,5 +85,7 @@ def test_a_supply_counted_right_with_a_kind_misnamed_is_not_held_up():
     regions["supply-2"] = RegionReading(count=4, kinds=("D", "N", "N", "N"))
     referee = referee_at(position)
     referee.handle(Press("END1"))
-    effects = referee.handle(Seen(Observation(regions), frame="f1"))
+    judged = GAME.judged_observation(Observation(regions))  # as the table hands it over
+    assert judged.regions["supply-2"].kinds == ("N",) * 4
+    effects = referee.handle(Seen(judged, frame="f1"))
     assert moves(effects) == [("5:t20>t25", "5", "camera")] and referee.phase is Phase.TURN

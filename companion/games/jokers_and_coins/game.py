@@ -88,6 +88,7 @@ from companion.games.jokers_and_coins.table import (
     layout,
     position_from_reading,
     ring_looks,
+    supplies_counted,
 )
 from companion.games.jokers_and_coins.text import draw_position
 from contract.observation import Observation
@@ -257,6 +258,10 @@ class JokersAndCoins(Game):
         """The ring before a bumped teammate's coin is put on its IN by hand."""
         position = _position(position)
         return mover_part(position, self.apply(position, move))
+
+    def judged_observation(self, observation: Observation) -> Observation:
+        """The reading with each supply judged by its count alone."""
+        return supplies_counted(observation)
 
     def finished_by_hand(self, position: Position, move: Move) -> frozenset[str]:
         """A bumped teammate's IN and the supplies the move fills or takes from."""

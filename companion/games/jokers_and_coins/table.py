@@ -13,12 +13,14 @@ the layout holds each coin seat's supply as loose coins of its kind, so the came
 a bumped coin went back to its owner's supply and that an entry took one from the mover's
 (``bench/bench_supply_read.py`` measures the counts). A token seat's supply shows its token
 while it holds any: the reading names one token colour per region, not how many lie there.
-The ring alone says which move was made (:func:`ring_looks`); the supplies are checked after.
+The ring alone says which move was made (:func:`ring_looks`); the supplies are checked after,
+by their count (:func:`supplies_counted`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from companion.games.base import PositionError
 from companion.games.jokers_and_coins.cards import dealt
@@ -66,6 +68,18 @@ def layout(position: JokersPosition) -> TableState:
                 regions[ring.place_name(seat, place)] = seat_look(seat)
         regions[supply_name(seat)] = supply_contents(seat, places.count(SUPPLY))
     return TableState(regions)
+
+
+def supplies_counted(observation: Observation) -> Observation:
+    """``observation`` with each coin seat's supply read as that many of the seat's coins:
+    a supply is judged by its count (silver coins half under others are the camera's weakest
+    reading, and the count is what tells where a bumped coin went)."""
+    regions = dict(observation.regions)
+    for seat, coin in SEAT_COINS.items():
+        reading = regions.get(supply_name(seat))
+        if reading is not None and reading.count:
+            regions[supply_name(seat)] = replace(reading, kinds=(coin,) * reading.count)
+    return replace(observation, regions=regions)
 
 
 def ring_looks(looks: Mapping[str, RegionLook]) -> dict[str, RegionLook]:
