@@ -192,7 +192,8 @@ def _reach(direction: Point, half_side: float) -> float:
 
 
 def _seat_places(ring: RingLayout, side: _Side, seat: int) -> tuple[Region, Region]:
-    """Outside seat ``seat``'s side: its supply a third of the way along, then its discard."""
+    """Outside seat ``seat``'s side: its supply a third of the way along, then its discard.
+    The supply is ``piled``: players drop a bumped coin there as it falls, touching the others."""
     outward = (-side.inward[0], -side.inward[1])
     length = ring.side_length * ring.pitch_mm
     half = DISCARD_SIDE_MM / 2
@@ -201,7 +202,7 @@ def _seat_places(ring: RingLayout, side: _Side, seat: int) -> tuple[Region, Regi
     discard_along = supply_along + SUPPLY_RADIUS_MM + CLEARANCE_MM + _reach(side.along, half)
     discard_out = SPACE_RADIUS_MM + CLEARANCE_MM + _reach(outward, half)
     return (Region(f"supply-{seat}", "cup",
-                   Circle(side.at(supply_along, -supply_out), SUPPLY_RADIUS_MM)),
+                   Circle(side.at(supply_along, -supply_out), SUPPLY_RADIUS_MM), piled=True),
             Region(f"discard-{seat}", "discard",
                    Rect(side.at(discard_along, -discard_out), (DISCARD_SIDE_MM, DISCARD_SIDE_MM))))
 
@@ -316,7 +317,7 @@ def _shifted(region: Region, dx: float, dy: float) -> Region:
     centre = (shape.centre[0] + dx, shape.centre[1] + dy)
     moved: Shape = (Circle(centre, shape.radius) if isinstance(shape, Circle)
                     else Rect(centre, shape.size))
-    return Region(region.name, region.kind, moved)
+    return Region(region.name, region.kind, moved, region.piled)
 
 
 @lru_cache(maxsize=32)

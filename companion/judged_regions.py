@@ -7,10 +7,10 @@ older cards; in a 4-seat demo the four spots took 36% of a full read (py-spy). S
 hands the reader a mat without the other spots, printed as the whole mat is
 (``MatGeometry.printed_regions``): the reader divides the light out against the mat's
 rendering, and a green discard square missing from it misled the reading of ring spaces 40 mm
-away. The supply cups (``GameInfo.unjudged_kinds``) are still read though never judged: their
-coins are part of the evidence the frame model sizes every coin by, and without them nickels
-on the ring were read as quarters with confidence (``bench/bench_ring_read.py`` reads both
-ways in one run).
+away. The supply cups are read and judged (a bumped coin's, an entry's: see
+:mod:`companion.games.jokers_and_coins.at_table`); their coins are also part of the evidence
+the frame model sizes every coin by, and without them nickels on the ring were read as
+quarters with confidence (``bench/bench_ring_read.py`` reads both ways in one run).
 """
 
 from __future__ import annotations

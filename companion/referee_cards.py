@@ -135,19 +135,24 @@ class CardReferee:
             return ()
         history = self._state.history
         last = (history[-1].before, history[-1].move) if history else None
-        note = (self._state.card_note,) if self._state.card_note else ()
+        note = tuple(line for line in self._state.card_note.splitlines() if line)
         return (*note, *self.game.facts(position, last))
 
     def _left_by_hand(self, before: Position, move: Move, seen: Observation | None
                       ) -> list[Difference]:
-        """What the players still have to do by hand after ``move`` (a bumped coin onto its IN)
-        when the camera saw only the mover's part of it; regions it is unsure of aside."""
-        if seen is None or self.game.mover_part(before, move) is None:
+        """What the players still have to do by hand after ``move`` (a bumped coin onto its IN
+        or into its supply, an entered coin out of its supply) where the camera sees it
+        otherwise; regions it is unsure of aside, named on the screen instead."""
+        regions = self.game.finished_by_hand(before, move)
+        if seen is None or not regions:
             return []
-        unsure = unsure_squares(seen)
+        unsure = unsure_squares(seen) & regions
+        if unsure:
+            self._state.card_note += (f"\nCamera unsure of {', '.join(sorted(unsure))}:"
+                                      " check by eye.")
         return [difference for difference in differences(
             appearance(self.game, self._current()), seen_looks(seen))
-            if difference.square not in unsure]
+            if difference.square in regions and difference.square not in unsure]
 
     def _reject_card(self, position: Position, region: str, problem: str,
                      observation: Observation, moves: list[Move]) -> list[Effect]:

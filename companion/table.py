@@ -448,8 +448,8 @@ class Table:
         self._frames[key] = read_frame
         with self._lock:
             self._frame_wanted_after = None
-        observation = judged_only(observation, self.parts.geometry,
-                                  self.parts.game.info.unjudged_kinds)
+        observation = self.parts.game.judged_observation(judged_only(
+            observation, self.parts.geometry, self.parts.game.info.unjudged_kinds))
         self.events.put(Seen(observation.relabel_pawns(self._colour_to_player), key))
 
     def _wanted_since(self, asked: float) -> bool:

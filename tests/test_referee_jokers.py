@@ -236,7 +236,7 @@ def test_a_sloppy_move_is_rejected_and_the_put_right_one_accepted():
     assert moves(play(referee, "5:t20>t25", card="5")) == [("5:t20>t25", "5", "camera")]
 
 
-def test_a_coin_read_on_a_discard_spot_is_a_cards_picture_and_supplies_are_not_judged():
+def test_a_coin_read_on_a_discard_spot_is_a_cards_picture_and_supplies_are_judged():
     from calibration.geometry import mat_for_game
     from companion.table import judged_only
 
@@ -246,7 +246,7 @@ def test_a_coin_read_on_a_discard_spot_is_a_cards_picture_and_supplies_are_not_j
                         "discard-3": RegionReading("Q"),
                         "supply-1": RegionReading(count=3, kinds=("P", "P", "P"))})
     kept = judged_only(seen, geometry, GAME.info.unjudged_kinds)
-    assert "supply-1" not in kept.regions
+    assert kept.regions["supply-1"].count == 3
     assert kept.regions["t9"] == RegionReading("P")
     assert kept.regions["discard-2"].coin is None and kept.regions["discard-2"].card == card
     assert kept.regions["discard-3"].coin is None and kept.regions["discard-2"].pawn is None

@@ -35,6 +35,7 @@ import numpy as np
 from vision.arcs import ArcConfig, occlusion_order, size_by_arcs
 from vision.arrays import FloatArray, Image
 from vision.light import PAPER
+from vision.loose_area import AreaConfig, unexplained_faces
 from vision.regions import RegionWindow
 
 if TYPE_CHECKING:
@@ -108,6 +109,8 @@ class LooseConfig:
     least_votes: float = 2.0
     rim_samples: int = 90
     arcs: ArcConfig = field(default_factory=ArcConfig)
+    #: Coin-coloured area no coin found explains (a coin too blurred for an edge).
+    area: AreaConfig = field(default_factory=AreaConfig)
 
 
 def read_by_circles(config: LooseConfig, window: RegionWindow) -> bool:
@@ -410,6 +413,12 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     doubt, unexplained = _doubt(config, edges, live & clear_of_ink, found,
                                 diameters_mm[0] / 2 * pixels_per_mm)
     centres = np.array([centre for centre, _ in found], np.float64).reshape(-1, 2)
+    faces = unexplained_faces(config.area, patch, inside & ~_near(printed, config.ink_margin_mm
+                                                                  * pixels_per_mm),
+                              centres, np.array([radius for _, radius in found]),
+                              pixels_per_mm, diameters_mm[0] / 2)
+    if faces >= config.area.doubtful_faces:
+        doubt = max(doubt, config.doubt)
     centres += np.array([x0, y0], np.float64)
     return LooseCoins(centres, np.array([radius for _, radius in found], np.float64),
                       np.array(shares), np.array(covers), measured, doubt, unexplained,

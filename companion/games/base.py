@@ -465,6 +465,18 @@ class Game(ABC):
         IN); None (the default) when the mover's part leaves the table as the move does."""
         return None
 
+    def judged_observation(self, observation: Observation) -> Observation:
+        """What of the camera's reading the game judges: all of it by default; a game may
+        read a region less finely than the camera names it (Jokers and Coins counts its
+        supplies, whatever kinds the camera names in them)."""
+        return observation
+
+    def finished_by_hand(self, position: Position, move: Move) -> frozenset[str]:
+        """The regions the players fill or empty by hand with ``move`` off the regions that
+        tell the move (a bumped coin's supply or IN, the supply an entry takes a coin from):
+        the camera checks them once the move is known. None by default."""
+        return frozenset()
+
     def progress(self, position: Position) -> dict[int, float]:
         """How far each seat is on its way to winning, for the demo's greedy bots: the score
         by default (a race game adds the distance its pieces have covered)."""

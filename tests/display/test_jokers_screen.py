@@ -71,7 +71,8 @@ def test_every_token_of_a_token_seat_is_drawn(tmp_path):
     referee = Referee(GAME, position, position=position)
     seats = default_seats(6, GAME.info.token_colours)
     snapshot = snapshot_of(referee.view(), seats, game=GAME.name)
-    assert snapshot.tokens == (("h5-2", 5), ("t10", 5), ("t50", 5), ("t80", 6))
+    assert snapshot.tokens == (("h5-2", 5), ("supply-5", 5), ("supply-6", 6), ("t10", 5),
+                               ("t50", 5), ("t80", 6))
     path = save_screenshot(snapshot, tmp_path / "tokens.png", SIZE)
     image = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2RGB)
     boxes = dict(compute_layout(SIZE, players=6, mat=snapshot.mat).regions)

@@ -62,13 +62,14 @@ def test_tokens_lie_flat_where_the_table_says_and_are_the_truth_of_their_spaces(
     table = layout(_random_game(3, 6))
     scene = SynthScene.from_table(table, TOKENS, flat_tokens=True, geometry=geometry)
     assert scene.pawns == ()
-    on_board = table.tokens()
+    on_board = {region: contents.token for region, contents in table.items() if contents.token}
     assert {region: colour for region, colour in scene.tokens} == {
-        region: TOKENS[label] for label, region in on_board.items()}
-    for token in scene.placed_tokens():
-        assert math.dist(token.centre_mm, geometry.region(token.region).centre) < 1.0
+        region: TOKENS[label] for region, label in on_board.items()}
+    for token in scene.placed_tokens():  # a space has no room to spare; a supply cup has
+        if geometry.region(token.region).kind == "track":
+            assert math.dist(token.centre_mm, geometry.region(token.region).centre) < 1.0
     frame = render(replace(scene, variation=Variation(noise=0.0, jpeg_quality=0)), 0)
-    for label, region in on_board.items():
+    for region, label in on_board.items():
         assert frame.truth[region].pawn == TOKENS[label]
         pixel = frame.project([geometry.region(region).centre])[0]
         blue, green, red = frame.image[round(pixel[1]), round(pixel[0])].astype(int)

@@ -259,7 +259,10 @@ class SynthScene:
         regions with ``flat_tokens``; ``options`` go to :meth:`build`."""
         colour_of = dict(colours or {str(index + 1): c for index, c in enumerate(PLAYER_COLOURS)})
         on_board = {}
-        for label, region in table.tokens().items():
+        for region, contents in table.items():  # every token, several of one label too
+            label = contents.token
+            if label is None:
+                continue
             if label not in colour_of:
                 raise SynthError(f"no pawn colour for token {label!r}")
             on_board[region] = colour_of[label]

@@ -7,9 +7,13 @@ or infers it from the coins when only one rank explains them); a card with no le
 laid there too and the turn passes, its rank recorded (``discard:7``) when it is known.
 
 A bump is partly done by hand: the mover's coin takes the space, and the bumped coin goes back
-to its supply (off the ring, nothing more to see) or, for a teammate's coin, onto its owner's
-IN. The table right after the mover's own part (:func:`mover_part`) therefore may lack that
-coin on the IN; the referee accepts it, marks the IN and waits for the camera to see it there.
+to its supply or, for a teammate's coin, onto its owner's IN. The table right after the
+mover's own part (:func:`mover_part`) therefore may lack that coin on the IN; the referee
+accepts it, marks the IN and waits for the camera to see it there. The ring tells the move;
+then the supplies whose count it changes (the bumped coin's owner's, and the mover's on an
+entry) are checked too (:func:`finished_by_hand`): where the camera surely counts otherwise,
+the referee names the supply to put right and waits; where it is unsure, the screen says so
+and the game goes on.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from companion.games.jokers_and_coins.moves import DISCARD, JokersMove
 from companion.games.jokers_and_coins.position import JokersPosition
 from companion.games.jokers_and_coins.ring import HOME_SPACES, SUPPLY, Ring
 from companion.games.jokers_and_coins.rules import distinct_plays, played_seat, unplayable_ranks
-from companion.games.jokers_and_coins.table import layout
+from companion.games.jokers_and_coins.table import layout, supply_name
 from contract.table_state import TableState
 
 #: How many legal plays of the last card the screen lists before ``...``.
@@ -47,8 +51,8 @@ def discards_by_rank(position: JokersPosition, move: JokersMove) -> list[JokersM
 
 def placed_by_hand(before: JokersPosition, after: JokersPosition) -> frozenset[str]:
     """The regions a bumped teammate's coin is put on by hand (its owner's IN); a coin sent
-    back to its supply leaves the ring, and the supply cups are not seen. The coins the mover
-    plays (a partner's, once the mover's own are HOME) are the mover's to move, not bumped."""
+    back to its supply leaves the ring. The coins the mover plays (a partner's, once the
+    mover's own are HOME) are the mover's to move, not bumped."""
     ring = before.ring
     moving = {before.to_move, played_seat(before)}
     placed: set[str] = set()
@@ -57,6 +61,15 @@ def placed_by_hand(before: JokersPosition, after: JokersPosition) -> frozenset[s
         if seat not in moving:
             placed.update(ring.place_name(seat, place) for place in came)
     return frozenset(placed)
+
+
+def finished_by_hand(before: JokersPosition, after: JokersPosition) -> frozenset[str]:
+    """The regions the camera checks once the move from ``before`` to ``after`` is known: a
+    bumped teammate's IN (:func:`placed_by_hand`) and every supply whose count the move
+    changes (a bumped coin's owner's, the mover's on an entry)."""
+    changed = {supply_name(seat) for seat in range(1, before.players + 1)
+               if before.coins[seat - 1].count(SUPPLY) != after.coins[seat - 1].count(SUPPLY)}
+    return placed_by_hand(before, after) | changed
 
 
 def mover_part(before: JokersPosition, after: JokersPosition) -> TableState | None:

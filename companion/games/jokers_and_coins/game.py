@@ -52,6 +52,7 @@ from companion.games.jokers_and_coins.at_table import (
     discard_spot,
     discards_by_rank,
     facts,
+    finished_by_hand,
     mover_part,
 )
 from companion.games.jokers_and_coins.cards import reminder
@@ -86,6 +87,8 @@ from companion.games.jokers_and_coins.table import (
     bump_notes,
     layout,
     position_from_reading,
+    ring_looks,
+    supplies_counted,
 )
 from companion.games.jokers_and_coins.text import draw_position
 from contract.observation import Observation
@@ -119,8 +122,7 @@ class JokersAndCoins(Game):
         mat="jokers-and-coins", coin_kinds=COIN_KINDS, hidden_information=True,
         token_colours=("orange", "purple", "green", "red", "blue", "yellow"),
         score_unit=" home", seat_heading="Supply", seat_names=SEAT_NAMES,
-        variants=VARIANT_NOTES, demo_plies=DEMO_PLIES, unjudged_kinds=("cup",),
-        flat_tokens=True,
+        variants=VARIANT_NOTES, demo_plies=DEMO_PLIES, flat_tokens=True,
     )
 
     def new_position(self, players: int = 4, variants: Sequence[str] = (),
@@ -208,15 +210,17 @@ class JokersAndCoins(Game):
         return frozenset(targets)
 
     def candidates(self, position: Position, observation: Observation) -> list[Move]:
-        """Legal moves whose resulting coins look like ``observation``, or like the mover's
-        own part of the move (a bumped teammate's coin not yet on its IN); the same coin play
-        with different cards gives several, and a discard changes nothing."""
+        """Legal moves whose resulting coins on the ring look like ``observation``, or like the
+        mover's own part of the move (a bumped teammate's coin not yet on its IN); the same
+        coin play with different cards gives several, and a discard changes nothing. The
+        supplies are checked once the move is known (:meth:`finished_by_hand`)."""
         position = _position(position)
-        seen = seen_looks(observation)
+        seen = ring_looks(seen_looks(observation))
         found: list[Move] = []
         for move, child in successors(position):
             part = mover_part(position, child)
-            if layout(child).looks() == seen or (part is not None and part.looks() == seen):
+            if ring_looks(layout(child).looks()) == seen or (
+                    part is not None and ring_looks(part.looks()) == seen):
                 found.append(move)
         return found
 
@@ -226,11 +230,11 @@ class JokersAndCoins(Game):
         ``observation`` in every region but the ``unsure`` ones: a doubt elsewhere on the ring
         must not hide a bump whose coin is still to go onto its IN."""
         position = _position(position)
-        seen = seen_looks(observation)
+        seen = ring_looks(seen_looks(observation))
         found: list[Move] = []
         for move, child in successors(position):
             shown = (layout(child), mover_part(position, child))
-            if any(table is not None and _alike_except(table.looks(), seen, unsure)
+            if any(table is not None and _alike_except(ring_looks(table.looks()), seen, unsure)
                    for table in shown):
                 found.append(move)
         return found
@@ -254,6 +258,15 @@ class JokersAndCoins(Game):
         """The ring before a bumped teammate's coin is put on its IN by hand."""
         position = _position(position)
         return mover_part(position, self.apply(position, move))
+
+    def judged_observation(self, observation: Observation) -> Observation:
+        """The reading with each supply judged by its count alone."""
+        return supplies_counted(observation)
+
+    def finished_by_hand(self, position: Position, move: Move) -> frozenset[str]:
+        """A bumped teammate's IN and the supplies the move fills or takes from."""
+        position = _position(position)
+        return finished_by_hand(position, self.apply(position, move))
 
     def progress(self, position: Position) -> dict[int, float]:
         """Coins HOME (100 each) and the spaces each seat's coins have come from START."""

@@ -5,27 +5,35 @@ The regions are the ring's track spaces ``t1..tN`` and every seat's HOME spaces 
 quarters (:data:`SEAT_COINS`), so a coin's kind says whose it is; seats 5 and 6 play coloured
 tokens, drawn as a token labelled with the seat's number (``"5"``, ``"6"``; the camera tells
 them apart by hue, see ``GameInfo.token_colours``). A space holds one coin at most (landing
-bumps), so the camera sees everything on the ring. A coin not on the ring is in its seat's
-supply, the mat's cup ``supply-S`` beside its side, which the layout leaves out (as Coin Grid
-leaves out its reserves): four coins in a supply cup were counted wrong in 12 of 20 rendered
-cups (2026-11-26), too often to judge moves on, and a cup of several tokens is more than a
-region's reading says. So the camera does not see a bumped coin put back in its supply.
+bumps), so the camera sees everything on the ring.
+
+A coin not on the ring lies in its seat's supply, the mat's cup ``supply-S`` beside its side,
+where players drop coins loose, touching (a ``piled`` region, counted by :mod:`vision.loose`):
+the layout holds each coin seat's supply as loose coins of its kind, so the camera checks that
+a bumped coin went back to its owner's supply and that an entry took one from the mover's
+(``bench/bench_supply_read.py`` measures the counts). A token seat's supply shows its token
+while it holds any: the reading names one token colour per region, not how many lie there.
+The ring alone says which move was made (:func:`ring_looks`); the supplies are checked after,
+by their count (:func:`supplies_counted`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from companion.games.base import PositionError
 from companion.games.jokers_and_coins.cards import dealt
 from companion.games.jokers_and_coins.position import JokersPosition
 from companion.games.jokers_and_coins.ring import COINS, SUPPLY
 from contract.observation import Observation
-from contract.table_state import RegionContents, TableState
+from contract.table_state import RegionContents, RegionLook, TableState
 
 #: Seat -> its coin letter (seats 1 to 4).
 SEAT_COINS: Mapping[int, str] = {1: "P", 2: "N", 3: "D", 4: "Q"}
 COIN_KINDS = "PNDQ"
+#: The supply cups' names: ``supply-S``.
+SUPPLY_PREFIX = "supply-"
 #: Names of what each seat plays, for seat names and messages.
 SEAT_PIECES = ("pennies", "nickels", "dimes", "quarters", "blue tokens", "yellow tokens")
 
@@ -37,15 +45,46 @@ def seat_look(seat: int) -> RegionContents:
     return RegionContents("", str(seat))
 
 
+def supply_name(seat: int) -> str:
+    """Seat ``seat``'s supply cup on the mat: ``supply-3``."""
+    return f"{SUPPLY_PREFIX}{seat}"
+
+
+def supply_contents(seat: int, count: int) -> RegionContents:
+    """What ``count`` coins of ``seat`` in its supply look like: its coins loose, or its token
+    (one token's colour, however many lie there)."""
+    if seat in SEAT_COINS:
+        return RegionContents(SEAT_COINS[seat] * count, loose=True)
+    return RegionContents("", str(seat) if count else None, loose=True)
+
+
 def layout(position: JokersPosition) -> TableState:
-    """Every coin on the ring (see the module docstring)."""
+    """Every coin on the ring and in the supplies (see the module docstring)."""
     ring = position.ring
     regions = {}
     for seat, places in enumerate(position.coins, start=1):
         for place in places:
             if place != SUPPLY:
                 regions[ring.place_name(seat, place)] = seat_look(seat)
+        regions[supply_name(seat)] = supply_contents(seat, places.count(SUPPLY))
     return TableState(regions)
+
+
+def supplies_counted(observation: Observation) -> Observation:
+    """``observation`` with each coin seat's supply read as that many of the seat's coins:
+    a supply is judged by its count (silver coins half under others are the camera's weakest
+    reading, and the count is what tells where a bumped coin went)."""
+    regions = dict(observation.regions)
+    for seat, coin in SEAT_COINS.items():
+        reading = regions.get(supply_name(seat))
+        if reading is not None and reading.count:
+            regions[supply_name(seat)] = replace(reading, kinds=(coin,) * reading.count)
+    return replace(observation, regions=regions)
+
+
+def ring_looks(looks: Mapping[str, RegionLook]) -> dict[str, RegionLook]:
+    """``looks`` without the supplies: what tells one move from another."""
+    return {name: look for name, look in looks.items() if not name.startswith(SUPPLY_PREFIX)}
 
 
 def bump_notes(before: JokersPosition, after: JokersPosition, mover: int) -> list[str]:

@@ -18,8 +18,12 @@ def observed(position):
 
 def test_seats_1_to_4_are_coins_and_seats_5_and_6_tokens():
     layout = GAME.layout(table(6, {1: ["t1", "h1-2"], 4: ["t5"], 6: ["t9"]}))
-    assert layout.stacks() == {"t1": "P", "h1-2": "P", "t5": "Q"}  # supplies are not seen
-    assert layout.tokens() == {"6": "t9"}
+    assert layout.stacks() == {"t1": "P", "h1-2": "P", "t5": "Q", "supply-1": "PP",
+                               "supply-2": "NNNN", "supply-3": "DDDD", "supply-4": "QQQ"}
+    assert all(layout[f"supply-{seat}"].loose for seat in range(1, 7))
+    # A token seat's supply shows its token while it holds any, not how many.
+    assert layout["t9"].token == layout["supply-6"].token == "6"
+    assert layout["supply-5"].token == "5"
 
 
 def test_candidates_are_every_card_that_leaves_what_the_camera_sees():
