@@ -242,13 +242,7 @@ def read_view(
     ppm = view.pixels_per_mm
     if camera is None:
         camera = overhead_camera(geometry)
-    margin = geometry.play_area.left - view.origin_mm[0]
-    light = config.light
-    middle = np.array([geometry.play_area.centre], np.float64)
-    blur = reference_blur(light, ppm, float(camera.pixels_per_mm(middle)[0]))
-    reference = mat_reference(geometry, ppm, margin, blur, light.ink_band_mm, light.dark_ink,
-                              light.dark_band_mm)
-    image = normalise(config.light, view, reference)
+    image, ink = _normalised(config, view, geometry, camera)
     labels = pawn_labels(config.pawns, image, profile)
     sightings = find_pawns(config.pawns, labels, profile, ppm, view.origin_mm, camera)
     height, width = image.shape[:2]
@@ -256,15 +250,72 @@ def read_view(
     every_window = region_windows(geometry, ppm, view.origin_mm, (width, height))
     # Discard spots hold cards, whose pips are no coins: they are read on their own.
     windows = tuple(window for window in every_window if window.kind != "discard")
-    candidates = measure_candidates(config, view, image, mask, camera, windows, reference.ink)
-    loose_doubt = np.zeros(len(windows))
-    if any(read_by_circles(config.loose, window) for window in windows):
-        loose, loose_doubt = loose_candidates(config, view, image, mask, windows,
-                                              reference.ink)
-        candidates = joined(candidates, loose)
+    candidates, loose_doubt = _all_candidates(config, view, image, mask, camera, windows, ink)
     presence = coin_presence(config.coins, candidates)
     # A coin's outline inside a flat token is the token's own rim.
     presence = np.where(inside_tokens(sightings, candidates.centres_mm), 0.0, presence)
+    chosen, frame, kinds, confidence = _coin_kinds(config, candidates, presence, profile, camera)
+    found = _coins_by_region(candidates, chosen, kinds, confidence, windows)
+    doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
+                       loose_doubt)
+    # Something unlike paper no rim was fitted to: a coin glinting white, or shiny on paper.
+    unlike = unlike_paper(config.presence, view.image, image, ppm, mask, ink)
+    glinting = bool((candidates.clipped[chosen] >= config.coins.glint_share).any())
+    doubt = np.maximum(doubt, empty_doubts(config.presence, unlike, windows, ppm, glinting))
+    pawns_at = _pawns_by_region(sightings, geometry)
+    traces = _pawn_traces(config, labels, windows, ppm)
+    regions: dict[str, RegionReading] = {}
+    measured: list[tuple[str, CoinFit, str, float]] = []
+    for index, window in enumerate(windows):
+        coins = found.get(window.name, [])
+        measured.extend((window.name, fit, kind, conf) for fit, kind, conf in coins)
+        if window.kind == "tray":
+            regions[window.name] = _read_tray(config, view, window, geometry, camera, source)
+        elif window.kind == "discard":
+            # Cards lie there, not coins (a card reader reads them).
+            regions[window.name] = RegionReading(None, None, 1.0)
+        else:
+            regions[window.name] = _coin_region(config.coins, window, coins,
+                                                pawns_at.get(window.name), traces[index],
+                                                float(doubt[index]))
+    for window in every_window:
+        if window.kind == "discard":
+            regions[window.name] = _read_discard(config, view, window, geometry, source)
+    return ViewReading(regions, tuple(measured), tuple(sightings), frame)
+
+
+def _normalised(config: ReadConfig, view: TopView, geometry: MatGeometry,
+                camera: CameraOverMat) -> tuple[Image, Image]:
+    """The view with the light and the mat's printing divided out, and where the mat's ink
+    lies in it."""
+    light = config.light
+    middle = np.array([geometry.play_area.centre], np.float64)
+    blur = reference_blur(light, view.pixels_per_mm, float(camera.pixels_per_mm(middle)[0]))
+    margin = geometry.play_area.left - view.origin_mm[0]
+    reference = mat_reference(geometry, view.pixels_per_mm, margin, blur, light.ink_band_mm,
+                              light.dark_ink, light.dark_band_mm)
+    return normalise(config.light, view, reference), reference.ink
+
+
+def _all_candidates(config: ReadConfig, view: TopView, image: Image, mask: Image,
+                    camera: CameraOverMat, windows: tuple[RegionWindow, ...], ink: Image
+                    ) -> tuple[Candidates, FloatArray]:
+    """Every coin outline measured in ``windows``, those of piled regions (pits, cups) by
+    circles too, and each window's doubt that a pile holds coins no circle found."""
+    candidates = measure_candidates(config, view, image, mask, camera, windows, ink)
+    loose_doubt = np.zeros(len(windows))
+    if any(read_by_circles(config.loose, window) for window in windows):
+        loose, loose_doubt = loose_candidates(config, view, image, mask, windows, ink)
+        candidates = joined(candidates, loose)
+    return candidates, loose_doubt
+
+
+def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray,
+                profile: VisionProfile, camera: CameraOverMat
+                ) -> tuple[NDArray[np.intp], FrameFit, list[str], FloatArray]:
+    """The candidates taken as coins, the frame model fitted to them, and each coin's kind
+    and confidence once every doubt (a metal unsettled, a size unmeasured, a stack, a
+    smaller coin on top) has had its say."""
     config = replace(config, model=model_for(config.model, profile))
     priors = _kind_priors(profile)
     chosen, frame = _coins_and_frame(config, candidates, presence, priors)
@@ -296,6 +347,13 @@ def read_view(
                          np.where(partial, 0.0, confidence), priors, open_kinds, camera)
     kinds, confidence = _read_tops(config, tops, kinds, confidence,
                                    candidates.inner_agreement[chosen], whole, frame, priors)
+    return chosen, frame, kinds, confidence
+
+
+def _coins_by_region(candidates: Candidates, chosen: NDArray[np.intp], kinds: list[str],
+                     confidence: FloatArray, windows: tuple[RegionWindow, ...]
+                     ) -> dict[str, list[tuple[CoinFit, str, float]]]:
+    """The coins read, with their kinds and confidences, by the region they lie in."""
     found: dict[str, list[tuple[CoinFit, str, float]]] = {}
     for position, index in enumerate(chosen):
         fit = CoinFit(
@@ -306,59 +364,47 @@ def read_view(
         )
         name = windows[candidates.region[index]].name
         found.setdefault(name, []).append((fit, kinds[position], float(confidence[position])))
-    doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
-                       loose_doubt)
-    # Something unlike paper no rim was fitted to: a coin glinting white, or shiny on paper.
-    unlike = unlike_paper(config.presence, view.image, image, ppm, mask, reference.ink)
-    glinting = bool((candidates.clipped[chosen] >= config.coins.glint_share).any())
-    doubt = np.maximum(doubt, empty_doubts(config.presence, unlike, windows, ppm, glinting))
-    pawns_at = _pawns_by_region(sightings, geometry)
-    traces = _pawn_traces(config, labels, windows, ppm)
-    regions: dict[str, RegionReading] = {}
-    measured: list[tuple[str, CoinFit, str, float]] = []
-    for index, window in enumerate(windows):
-        pawn = pawns_at.get(window.name)
-        pawn_confidence = pawn.confidence if pawn is not None else 1.0
-        if pawn is None and traces[index]:
-            # Something pawn-coloured stands there, too little of it seen to be a pawn.
-            pawn_confidence = config.coins.hidden_confidence
-        pawn_name = pawn.colour if pawn is not None else None
-        coins = found.get(window.name, [])
-        measured.extend((window.name, fit, kind, conf) for fit, kind, conf in coins)
-        if pawn is not None and not coins and not pawn.flat:
-            # A pawn hides the middle of whatever it stands on (a flat token lies on paper).
-            doubt[index] = max(doubt[index], 1.0 - config.coins.hidden_confidence)
-        if window.kind == "tray":
-            # A tray holds dice, never pawns: a coloured die is no pawn.
-            if source is None:
-                dice = read_tray(config.dice, view, window.box, camera)
-            else:
-                bounds = geometry.region(window.name).shape.bounds()
-                dice = read_tray_in_frame(config.dice, source[0], source[1], bounds, camera)
-            regions[window.name] = RegionReading(
-                None, None, min([1.0, *(die.confidence for die in dice)]), dice=dice)
-        elif window.kind == "discard":
-            # Cards lie there, not coins (a card reader reads them).
-            regions[window.name] = RegionReading(None, None, 1.0)
-        elif window.kind in LOOSE_KINDS:
-            confidence_here = min([pawn_confidence, 1.0 - doubt[index],
-                                   *(conf for _, _, conf in coins)])
-            kinds_seen = tuple(sorted(kind for _, kind, _ in coins))
-            regions[window.name] = RegionReading(None, pawn_name, confidence_here,
-                                                 count=len(coins), kinds=kinds_seen)
-        elif coins:
-            fit, kind, conf = max(coins, key=lambda item: item[0].rim_share)
-            if pawn is not None and not pawn.flat:
-                # A pawn standing there hides part of the coin, wherever its face shows.
-                conf = min(conf, config.coins.hidden_confidence)
-            regions[window.name] = RegionReading(kind, pawn_name, min(conf, pawn_confidence))
-        else:
-            regions[window.name] = RegionReading(None, pawn_name,
-                                                 min(1.0 - doubt[index], pawn_confidence))
-    for window in every_window:
-        if window.kind == "discard":
-            regions[window.name] = _read_discard(config, view, window, geometry, source)
-    return ViewReading(regions, tuple(measured), tuple(sightings), frame)
+    return found
+
+
+def _coin_region(config: CoinConfig, window: RegionWindow,
+                 coins: list[tuple[CoinFit, str, float]], pawn: PawnSighting | None,
+                 pawn_trace: bool, doubt: float) -> RegionReading:
+    """A region of coins: its top coin (or, in a pile, how many of each kind) and pawn, as
+    sure as the least sure of them; ``doubt`` is the odds that a region read empty is not."""
+    pawn_confidence = pawn.confidence if pawn is not None else 1.0
+    if pawn is None and pawn_trace:
+        # Something pawn-coloured stands there, too little of it seen to be a pawn.
+        pawn_confidence = config.hidden_confidence
+    pawn_name = pawn.colour if pawn is not None else None
+    if pawn is not None and not coins and not pawn.flat:
+        # A pawn hides the middle of whatever it stands on (a flat token lies on paper).
+        doubt = max(doubt, 1.0 - config.hidden_confidence)
+    if window.kind in LOOSE_KINDS:
+        confidence_here = min([pawn_confidence, 1.0 - doubt, *(conf for _, _, conf in coins)])
+        kinds_seen = tuple(sorted(kind for _, kind, _ in coins))
+        return RegionReading(None, pawn_name, confidence_here, count=len(coins),
+                             kinds=kinds_seen)
+    if coins:
+        _, kind, conf = max(coins, key=lambda item: item[0].rim_share)
+        if pawn is not None and not pawn.flat:
+            # A pawn standing there hides part of the coin, wherever its face shows.
+            conf = min(conf, config.hidden_confidence)
+        return RegionReading(kind, pawn_name, min(conf, pawn_confidence))
+    return RegionReading(None, pawn_name, min(1.0 - doubt, pawn_confidence))
+
+
+def _read_tray(config: ReadConfig, view: TopView, window: RegionWindow, geometry: MatGeometry,
+               camera: CameraOverMat, source: tuple[Image, BoardLocation] | None
+               ) -> RegionReading:
+    """A dice tray's reading: its dice, from the camera frame's own detail where it is given.
+    A tray holds dice, never pawns: a coloured die is no pawn."""
+    if source is None:
+        dice = read_tray(config.dice, view, window.box, camera)
+    else:
+        bounds = geometry.region(window.name).shape.bounds()
+        dice = read_tray_in_frame(config.dice, source[0], source[1], bounds, camera)
+    return RegionReading(None, None, min([1.0, *(die.confidence for die in dice)]), dice=dice)
 
 
 def _read_discard(config: ReadConfig, view: TopView, window: RegionWindow,
