@@ -37,32 +37,23 @@ import numpy as np
 
 from vision.arrays import BoolArray, FloatArray
 from vision.frame_priors import FrameModelConfig, KindPrior
+from vision.frame_statistics import (
+    T_SCALE,
+    best_split,
+    student_log_density,
+    tint_gaps,
+    weighted_spread,
+)
+from vision.light_line import light_squeeze, squeezed_config
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-#: A tinted metal's colour counts as its own from this share of its tint up to :data:`TINT_LONG`
-#: times it (see :func:`_tint_gaps`).
-TINT_SHORT = 0.6
-TINT_LONG = 2.5
 #: A frame's size likelihoods and the share a single coin explains them by
 #: (:meth:`_Frame._size_parts`).
 _SizeParts = tuple[FloatArray, FloatArray]
 #: Direction in ``(ln(red/green), ln(blue/green))`` in which copper's tint lies from silver's.
 COPPER_DIRECTION = np.array([0.92, -0.39])
-#: Direction in ``(ln(red/green), ln(blue/green))`` along which a light's colour moves as its
-#: colour temperature falls (a blackbody from 6,500 K to 2,700 K seen through sRGB primaries
-#: lies on this line within a few hundredths): warmer is redder and far less blue.
-LIGHT_DIRECTION = np.array([0.5, -0.866])
-
-
-def light_squeeze(share: float) -> FloatArray:
-    """The 2 x 2 map of colours that keeps what lies across the line of light colours and
-    scales what lies along it by ``share``."""
-    along = LIGHT_DIRECTION / np.hypot(*LIGHT_DIRECTION)
-    across = np.array([-along[1], along[0]])
-    return np.asarray(np.outer(across, across) + share * np.outer(along, along))
-
 
 @dataclass(frozen=True, eq=False)
 class FrameFit:
@@ -99,16 +90,6 @@ class FrameFit:
         index = np.argmax(self.probabilities, axis=1)
         chosen = self.probabilities[np.arange(len(index)), index]
         return [self.kinds[i] for i in index], chosen
-
-
-#: The Student-t density's scale at 0 by degrees of freedom: Gamma((v+1)/2) / (sqrt(v pi)
-#: Gamma(v/2)).
-_T_SCALE = {2.0: 0.35355, 3.0: 0.36755, 4.0: 0.375, 5.0: 0.37961}
-
-
-def _student(squared: FloatArray, dof: float) -> FloatArray:
-    """Log-density (up to a constant) of a Student-t at squared standardised distances."""
-    return -0.5 * (dof + 1) * np.log1p(squared / dof)
 
 
 #: The :class:`_Frame` attributes that only the colours' side of the fit reads: setting them
@@ -219,12 +200,12 @@ class _Frame:
                     + (self.clip * self.glint_offset + self.faint * self.faint_offset)[:, None])
         spread = self.spreads()[:, None]
         gap = self.diameters[:, None] - expected
-        single = np.exp(_student((gap / spread) ** 2, dof)) * _T_SCALE[dof] / spread
+        single = np.exp(student_log_density((gap / spread) ** 2, dof)) * T_SCALE[dof] / spread
         stacked = ((gap > -spread) & (gap < reach)) / (reach + spread)
         inner_gap = self.inner[:, None] - self.sizes[None, :] - self.inner_offset
         inner_spread = self.inner_spread
-        inner_single = (np.exp(_student((inner_gap / inner_spread) ** 2, dof)) * _T_SCALE[dof]
-                        / inner_spread)
+        inner_single = (np.exp(student_log_density((inner_gap / inner_spread) ** 2, dof))
+                        * T_SCALE[dof] / inner_spread)
         inner_stacked = ((inner_gap > -inner_spread) & (inner_gap < reach)) / (
             reach + inner_spread)
         seen = self.has_inner[:, None]
@@ -248,13 +229,13 @@ class _Frame:
         """(N, M) log-likelihood of each coin's colour under each metal, over the ratios seen
         (0 where none was)."""
         residual = np.where(self.parts, self.colours - self.field, 0.0)  # (N, 2)
-        squared = _tint_gaps(residual, self.tints, self.known,
+        squared = tint_gaps(residual, self.tints, self.known,
                              self.along_spread / self.colour_spread)
         partial = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
         squared = np.where(self.known[:, None], squared, (partial**2).sum(axis=2))
         squared = squared / self.colour_spread**2
         edge_seen, edges = self._edges_seen()
-        edge_gap = _tint_gaps(edges, self.config.edge_tint_share * self.tints, edge_seen)
+        edge_gap = tint_gaps(edges, self.config.edge_tint_share * self.tints, edge_seen)
         squared = squared + np.where(edge_seen[:, None], edge_gap, 0.0
                                      ) / self.config.edge_spread**2
         dimensions = (self.parts.sum(axis=1) + 2 * edge_seen)[:, None]
@@ -335,13 +316,13 @@ class _Frame:
                 gap = np.abs(residual[:, 0] * unit[1] - residual[:, 1] * unit[0])
                 weight = metal_weights[:, metal] * self.known
                 along = residual @ unit - strength
-                own = _weighted_spread(along, weight)
+                own = weighted_spread(along, weight)
                 pull = self.config.along_prior_coins
                 blended = np.sqrt((weight.sum() * own**2 + pull * self.config.along_spread**2)
                                   / (weight.sum() + pull))
                 self.along_spread[metal] = min(blended, self.config.most_along_spread)
             gaps += metal_weights[:, metal] * gap
-        spread = _weighted_spread(gaps, self.known.astype(float))
+        spread = weighted_spread(gaps, self.known.astype(float))
         self.colour_spread = float(np.clip(spread, self.config.colour_spread,
                                            self.config.most_colour_spread))
         self.along_spread = np.maximum(self.along_spread, self.colour_spread)
@@ -380,7 +361,7 @@ class _Frame:
             self.config.faint_noise_mm)
         plain = sure * (1.0 - self.clip) * (1.0 - self.faint)
         rest = gap - self.clip * self.glint_offset - self.faint * self.faint_offset
-        spread = _weighted_spread(rest, plain + 1e-9)
+        spread = weighted_spread(rest, plain + 1e-9)
         self.size_spread = max(self.config.size_spread_mm, spread)
 
     def _group_fit(self, gap: FloatArray, sure: FloatArray, share: FloatArray,
@@ -391,7 +372,7 @@ class _Frame:
         member = sure * share
         strength = (self.size_spread / offset_spread) ** 2
         offset = float((member @ gap) / (member @ share + strength))
-        own = _weighted_spread(gap - share * offset, member * share + 1e-9)
+        own = weighted_spread(gap - share * offset, member * share + 1e-9)
         count = float(member.sum())
         pull = self.config.noise_prior_coins
         extra = max(own**2 - self.size_spread**2, 0.0)
@@ -410,7 +391,7 @@ class _Frame:
         self.inner_offset = float(((weight * residual).sum() + strength
                                    * self.config.inner_offset_mm) / (weight.sum() + strength))
         gap = inner - (probabilities * self.sizes).sum(axis=1) - self.inner_offset
-        spread = _weighted_spread(gap, self.weights * seen + 1e-9)
+        spread = weighted_spread(gap, self.weights * seen + 1e-9)
         self.inner_spread = max(self.config.inner_spread_mm, spread)
 
     def first_guess(self, metal_weights: FloatArray) -> None:
@@ -448,7 +429,7 @@ class _Frame:
         tint = float(np.hypot(*self.tint_prior[copper]))
         projected = (self.colours[self.known] - np.asarray(self.config.silver_colour)
                      ) @ direction
-        split = _best_split(np.sort(projected), tint / 2, self.config.colour_spread)
+        split = best_split(np.sort(projected), tint / 2, self.config.colour_spread)
         self.one_metal = split is None
         if split is None:
             is_copper = np.full(len(projected), np.median(projected) > tint / 2)
@@ -495,71 +476,12 @@ class _Frame:
         return weights
 
 
-def _best_split(order: FloatArray, least_gap: float, least_spread: float) -> float | None:
-    """Where sorted values split best into a low and a high group: the split whose groups'
-    means lie farthest apart for their pooled spread (at least ``least_spread``), among the
-    splits whose means lie ``least_gap`` apart or more; None where no split does. Every
-    split at once, from running sums."""
-    count = len(order)
-    if count < 2:
-        return None
-    sizes = np.arange(1, count, dtype=np.float64)
-    sums, squares = np.cumsum(order)[:-1], np.cumsum(order**2)[:-1]
-    low_mean = sums / sizes
-    high_mean = (order.sum() - sums) / (count - sizes)
-    # Each group's sum of squared deviations from its mean.
-    low_deviation = np.maximum(squares - sums * low_mean, 0.0)
-    high_deviation = np.maximum((order**2).sum() - squares
-                                - (order.sum() - sums) * high_mean, 0.0)
-    gap = high_mean - low_mean
-    spread = np.sqrt((low_deviation + high_deviation) / count)
-    score = np.where(gap >= least_gap, gap / np.maximum(spread, least_spread), 0.0)
-    best = int(np.argmax(score))
-    if score[best] <= 0.0:
-        return None
-    return float((order[best] + order[best + 1]) / 2)
-
-
-def _tint_gaps(residual: FloatArray, tints: FloatArray, rows: BoolArray,
-               stretch: FloatArray | None = None) -> FloatArray:
-    """(N, M) squared distance of each colour (its residual from the silver field, N x 2)
-    from each metal's tint (M x 2), for the ``rows`` that count. Along a tint, a gap counts
-    ``1 / stretch`` of itself (M,: the frame's coins of that metal differ more in how
-    strongly they are tinted than across it); without a ``stretch``, a colour stronger than
-    its tint costs little: only falling short of :data:`TINT_SHORT` of it, or exceeding it
-    :data:`TINT_LONG` times, counts along the tint. Across it every colour counts. Silver's
-    tint is none."""
-    strength = np.hypot(tints[:, 0], tints[:, 1])  # (M,)
-    unit = tints / np.maximum(strength, 1e-9)[:, None]
-    along = residual @ unit.T  # (N, M)
-    across = residual[:, None, 0] * unit[None, :, 1] - residual[:, None, 1] * unit[None, :, 0]
-    if stretch is None:
-        short = np.maximum(TINT_SHORT * strength[None] - along, 0.0)
-        long = 0.5 * np.maximum(along - TINT_LONG * strength[None], 0.0)
-        tinted = short**2 + long**2 + across**2
-    else:
-        tinted = ((along - strength[None]) / stretch[None]) ** 2 + across**2
-    plain = (residual**2).sum(axis=1)[:, None]
-    squared = np.where(strength[None] > 1e-6, tinted, plain)
-    return np.where(rows[:, None], squared, 0.0)
-
-
 def faintness(config: FrameModelConfig, contrast: FloatArray) -> FloatArray:
     """(N,) how faint each coin's edge is against the paper: 0 at ``faint_contrast`` and
     above, 1 at ``faintest_contrast`` and below."""
     span = max(config.faint_contrast - config.faintest_contrast, 1e-6)
     return np.asarray(np.clip((config.faint_contrast - np.asarray(contrast, np.float64)) / span,
                               0.0, 1.0))
-
-
-def _weighted_spread(values: FloatArray, weights: FloatArray) -> float:
-    """A robust spread: 1.4826 times the weighted median absolute value."""
-    if weights.sum() <= 0:
-        return 0.0
-    order = np.argsort(np.abs(values))
-    cumulative = np.cumsum(weights[order])
-    middle = order[np.searchsorted(cumulative, cumulative[-1] / 2)]
-    return float(1.4826 * abs(values[middle]))
 
 
 def _run(frame: _Frame, start: FloatArray | None) -> FloatArray:
@@ -603,7 +525,7 @@ def fit_frame(
         # also runs through: where golden dollars may lie, colours keep their full weight.
         config = replace(config, light_axis_share=1.0)
     squeeze = light_squeeze(config.light_axis_share)
-    squeezed = _squeezed_config(config, squeeze)
+    squeezed = squeezed_config(config, squeeze)
     arguments = (squeezed, priors, np.asarray(positions_mm, np.float64),
                  np.asarray(diameters_mm, np.float64), np.asarray(weights, np.float64),
                  np.asarray(colours, np.float64) @ squeeze.T,
@@ -634,18 +556,6 @@ def fit_frame(
     return FrameFit(kinds, probabilities, frame.offset, offsets, tints,
                     frame.field @ frame.unsqueeze.T, single, tuple(frame.metals),
                     frame.metal_posterior_from_colour())
-
-
-def _squeezed_config(config: FrameModelConfig, squeeze: FloatArray) -> FrameModelConfig:
-    """``config`` with its colours (the silver colour, the metals' tints) mapped by
-    ``squeeze``, as the frame's colours are."""
-    if config.light_axis_share == 1.0:
-        return config
-    silver = squeeze @ np.asarray(config.silver_colour, np.float64)
-    tints = tuple((metal, (float(value[0]), float(value[1])))
-                  for metal, value in ((metal, squeeze @ np.asarray(tint, np.float64))
-                                       for metal, tint in config.tints))
-    return replace(config, silver_colour=(float(silver[0]), float(silver[1])), tints=tints)
 
 
 __all__ = ["FrameFit", "FrameModelConfig", "KindPrior", "faintness", "fit_frame"]

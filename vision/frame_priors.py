@@ -49,7 +49,7 @@ class FrameModelConfig:
 
     What a metal mirrors is lit by the lamp, the room and the window, each of its own colour
     temperature, in shares that differ from coin to coin: so a coin's colour strays along the
-    line of light colours (a blackbody's, :data:`vision.frame_model.LIGHT_DIRECTION`) far more
+    line of light colours (a blackbody's, :data:`vision.light_line.LIGHT_DIRECTION`) far more
     than across it, while copper's tint stands out across it too. Colours along that line
     count ``light_axis_share`` of themselves (1: as much as across it): the coins of 52 frames
     (40 of the physical renderer's tuning family, the 12 outside samples) spread along it a

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from contract.observation import Observation
-from vision.frame_model import COPPER_DIRECTION, LIGHT_DIRECTION, fit_frame, light_squeeze
+from vision.frame_model import COPPER_DIRECTION, fit_frame
 from vision.frame_priors import FrameModelConfig, KindPrior
+from vision.light_line import LIGHT_DIRECTION, light_squeeze
 from vision.read import read_frame
 from vision.synth.physical import TableFrame, random_table_scene, render_table
 

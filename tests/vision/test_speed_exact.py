@@ -11,7 +11,7 @@ import numpy as np
 
 from calibration.geometry import coin_isolation_mat
 from vision.faces import nan_median
-from vision.frame_model import _best_split
+from vision.frame_statistics import best_split
 from vision.light import LightConfig, _ink_gains, divide_light, mat_reference
 from vision.markers import MarkerConfig, find_board
 from vision.rectify import RectifyConfig, TopView, rectify
@@ -71,7 +71,7 @@ def test_the_colour_split_from_running_sums_is_the_split_of_the_loop() -> None:
         if trial % 3 == 0:
             order = np.round(order, 2)  # equal colours
         expected = _split_by_loop(order, 0.1, 0.03)
-        assert _best_split(order, 0.1, 0.03) == expected
+        assert best_split(order, 0.1, 0.03) == expected
         found_none += expected is None
         found_some += expected is not None
     assert found_none and found_some  # both outcomes were exercised
