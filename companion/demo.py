@@ -17,11 +17,10 @@ same in an interrupted and resumed game as in an uninterrupted one, as long as v
 
 from __future__ import annotations
 
-import json
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,6 +32,7 @@ from companion.analysis.bots import Bot, bot_move, parse_bot
 from companion.analysis.search import worker_pool
 from companion.demo_board import HAND_FRAMES, PhysicalBoard
 from companion.demo_cards import CardDirector, DealtCards
+from companion.demo_record import HEADER_KEY, accepted_moves, standing_positions
 from companion.demo_rolls import RollingDirector
 from companion.display.render import RenderCache
 from companion.display.screen import save_screenshot
@@ -51,17 +51,10 @@ from companion.launch import (
 from companion.panel.driver import open_panel
 from companion.panel.twin import PanelTwin
 from companion.record.journal import JournalWriter
-from companion.record.replay import load_timeline
 from companion.referee import Phase, Referee
 from companion.table import Table, TableParts, Verdict
 from contract.table_state import TableState
 from vision.camera import CameraOptions, SimCamera
-
-#: The kinds of bot a seat may have (``search`` also as ``search:SECONDS``; see
-#: :mod:`companion.analysis.bots`).
-BOTS = ("random", "greedy", "purposeful", "search")
-#: Header option under which a demo game keeps its settings, so ``--resume`` plays on the same.
-HEADER_KEY = "demo"
 
 
 @dataclass(frozen=True)
@@ -449,48 +442,8 @@ class Director(RollingDirector, CardDirector):
             time.sleep(seconds / self.options.speed)
 
 
-def _size(value: Any) -> tuple[int, int]:
-    width, height = value
-    return int(width), int(height)
-
-
 def _selection_moved(referee: Any, selected: int) -> Callable[[], bool]:
     return lambda: referee.view().selected != selected
-
-
-def write_summary(path: Path, report: DemoReport, extra: Mapping[str, Any]) -> None:
-    """Write the demo's summary JSON."""
-    path.write_text(json.dumps({**report.to_json(), **extra}, indent=2) + "\n")
-
-
-def accepted_moves(record: Path) -> list[str]:
-    """The line of play standing in a game record, as ``player: move`` (passes included)."""
-    timeline = load_timeline(record)
-    return [f"{step.event.player}: {step.event.move}" for step in timeline.standing_steps()]
-
-
-def standing_positions(record: Path) -> set[Position]:
-    """The positions a recorded game has stood in: its start and the position after each
-    standing move and pass."""
-    timeline = load_timeline(record)
-    return {timeline.start_of_play(), *(step.position for step in timeline.standing_steps())}
-
-
-def resumed_options(record: Path, options: DemoOptions) -> tuple[DemoOptions, int]:
-    """The demo settings kept in a record's header (bots, seed, sloppiness) over ``options``,
-    with the number of players."""
-    header = load_timeline(record).header
-    kept = header.options.get(HEADER_KEY, {})
-    if isinstance(kept, dict):
-        options = replace(
-            options,
-            bots=tuple(kept.get("bots", options.bots)),
-            seed=int(kept.get("seed", options.seed)),
-            sloppy_rate=float(kept.get("sloppy_rate", options.sloppy_rate)),
-            plain_camera=bool(kept.get("plain_camera", options.plain_camera)),
-            camera_size=_size(kept.get("camera_size", options.camera_size)),
-        )
-    return options, header.players
 
 
 def run_demo(

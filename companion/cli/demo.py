@@ -79,7 +79,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo game and say where its record and screenshots went."""
-    from companion.demo import DemoOptions, resumed_options, run_demo, write_summary
+    from companion.demo import DemoOptions, run_demo
+    from companion.demo_record import resumed_options, write_summary
     from companion.games import get_game
     from companion.hints import HintPolicy
     from companion.launch import GameOptions, check_players, has_display

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from companion.demo import accepted_moves
+from companion.demo_record import accepted_moves
 from companion.record.replay import load_timeline
 from tests.table.conftest import REFERENCE_SEED
 

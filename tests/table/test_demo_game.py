@@ -9,7 +9,7 @@ import numpy as np
 import pygame
 import pytest
 
-from companion.demo import accepted_moves, write_summary
+from companion.demo_record import accepted_moves, write_summary
 from companion.display import pieces
 from companion.display.layout import compute_layout
 from companion.display.pieces import score_text, target_ring

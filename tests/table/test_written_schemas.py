@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from companion.demo import write_summary
+from companion.demo_record import write_summary
 from contract.schemas import first_error
 
 pytestmark = pytest.mark.slow
