@@ -1,0 +1,307 @@
+"""Finding dice in a tray crop: their bodies against the felt, and each die's top face.
+
+The physics is told in :mod:`vision.dice` (steps 1 to 3): a die is where the colour differs
+from the felt's; a still die's top face is its body less the sweep the camera's lean gives a
+cube of its edge; blobs of touching dice are eroded by the lean the single dice show and split;
+a top that is no square of a die's size, or a body that sweeps further or sideways, is a die
+cocked up, not flat.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.arrays import FloatArray, Image
+
+if TYPE_CHECKING:
+    from vision.dice import DiceConfig
+
+_LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
+_MEAN_ROW = np.full((1, 3), 1.0 / 3.0, np.float32)
+_SUM_ROW = np.ones((1, 3), np.float32)
+_DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+@dataclass(frozen=True)
+class TopFace:
+    """A top face found in the crop: its mask (a patch whose top-left corner lies at ``offset``
+    in the crop), its rectangle (crop pixels) and whether it is a flat die's square top."""
+
+    mask: Image
+    offset: tuple[int, int]
+    rect: tuple[tuple[float, float], tuple[float, float], float]
+    flat: bool
+    why: str = ""
+
+
+
+def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
+            ) -> list[tuple[Image, tuple[int, int]]]:
+    """Every die body of the crop as a patch (uint8 0/1, holes (pips) filled, print and specks
+    removed) and where its top-left corner lies.
+
+    A pixel's difference from the felt is measured in units of the least a die shows; it
+    belongs to a die where that reaches 1 and half the most any pixel within the blur's reach
+    shows (the middle of a blurred edge), so that outlines do not grow with the blur and
+    touching dice of different colours come apart."""
+    # Each channel's log less the felt's, looked up at once.
+    table = np.repeat(_LOG_TABLE[:, :, None], 3, axis=2) - np.log(felt + 4.0).astype(np.float32)
+    logs = cv2.LUT(image, table)
+    level = cv2.transform(logs, _MEAN_ROW)
+    squares = cv2.transform(cv2.multiply(logs, logs), _SUM_ROW)
+    difference = cv2.subtract(squares, cv2.multiply(level, level, scale=3.0))
+    chroma = cv2.sqrt(np.maximum(difference, 0.0, out=difference))
+    score = cv2.max(cv2.max(chroma * np.float32(1.0 / config.chroma),
+                            level * np.float32(1.0 / config.brighter)),
+                    level * np.float32(-1.0 / config.darker))
+    reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
+    nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    mask = ((score > 1.0) & (score > config.edge_share * nearby)).astype(np.uint8)
+    border = max(2, round(config.border_mm * ppm))
+    mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = 0, 0, 0, 0
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    least = 0.5 * (config.edge_mm[0] * ppm) ** 2
+    bodies = []
+    for contour in contours:
+        if cv2.contourArea(contour) < least:
+            continue
+        x, y, width, height = cv2.boundingRect(contour)
+        body = np.zeros((height + 4, width + 4), np.uint8)
+        cv2.drawContours(body, [contour], -1, 1, cv2.FILLED, offset=(2 - x, 2 - y))
+        bodies.append((body, (x - 2, y - 2)))
+    return bodies[:config.most_dice]
+
+
+def _sweep(points: FloatArray) -> tuple[FloatArray, float, float, float]:
+    """A blob's principal direction (unit), its length along it, its width across it (px) and
+    the area its outline encloses (px^2)."""
+    centred = points - points.mean(axis=0)
+    covariance = centred.T @ centred / max(1, len(points))
+    values, vectors = np.linalg.eigh(covariance)
+    axis = vectors[:, int(np.argmax(values))]
+    along = centred @ axis
+    across = centred @ np.array([-axis[1], axis[0]])
+    return axis, float(np.ptp(along)) + 1.0, float(np.ptp(across)) + 1.0, float(len(points))
+
+
+def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
+              lean_at: Callable[[FloatArray], FloatArray]) -> list[TopFace]:
+    """The top face of every die in the crop: single dice eroded by their own sweep along the
+    camera's lean at them (``lean_at``: crop pixel -> lean, pixels per pixel of height),
+    blobs of touching dice by the sweep the single dice show, then split.
+
+    A square swept along a direction is as wide across it as the square, and longer along it
+    by the sweep, whatever the square's turn: so the sweep is the blob's length along the lean
+    less its width across, which holds however much of the side faces shows against the felt
+    (a black die's shaded sides hardly do)."""
+    groups: list[tuple[Image, tuple[int, int]]] = []
+    faces: list[TopFace] = []
+    edges: list[float] = []
+    ratios: list[float] = []
+    retry: list[tuple[Image, tuple[int, int], TopFace]] = []
+    for patch, offset in bodies:
+        single = _single_face(config, patch, offset, bodies, ppm, lean_at)
+        if single is None:
+            groups.append((patch, offset))
+        elif not single[0].flat:
+            # Perhaps two dice face to face rather than one die (cocked, or too large).
+            retry.append((patch, offset, single[0]))
+        else:
+            faces.append(single[0])
+            edges.append(single[1])
+            ratios.append(single[2])
+    typical = float(np.median(edges)) if edges else 16.0 * ppm
+    ratio = float(np.median(ratios)) if ratios else None
+    for patch, offset in groups:
+        faces.extend(_group_faces(config, patch, offset, ppm, lean_at, typical, ratio))
+    for patch, offset, face in retry:
+        parts = _group_faces(config, patch, offset, ppm, lean_at, typical, ratio)
+        split = len(parts) >= 2 and any(part.flat for part in parts)
+        faces.extend(parts if split else [face])
+    return [face for face in faces if face.mask.any()]
+
+
+def _single_face(config: DiceConfig, patch: Image, offset: tuple[int, int],
+                 bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
+                 lean_at: Callable[[FloatArray], FloatArray]
+                 ) -> tuple[TopFace, float, float] | None:
+    """The top face of a body that is one die, with its edge (px) and how far its sides show
+    for its edge; None where the body is no single die (a blob of touching dice)."""
+    low, high = (edge * ppm for edge in config.edge_mm)
+    x0, y0 = offset
+    rows, columns = np.nonzero(patch)
+    points = np.column_stack([columns, rows]).astype(np.float64)
+    lean = np.asarray(lean_at(points.mean(axis=0) + np.array([x0, y0])), np.float64)
+    lean_size = float(np.linalg.norm(lean))
+    # The blob's own principal axis measures its sweep better than the camera's lean
+    # direction does (whose ends catch blur and shadow); the lean gives its sign.
+    axis, along, across, _ = _sweep(points)
+    if lean_size > 0.02 and axis @ lean < 0:
+        axis = -axis
+    swept = max(0.0, along - across)
+    area = float(len(points))
+    edge = math.sqrt(max(1.0, area - swept * across))
+    if not (0.85 * low <= edge <= 1.1 * high and across <= config.most_across * edge
+            and swept <= 1.5 * edge):
+        return None
+    # A flat die's side faces show as wide as the camera's lean makes them: a sweep much
+    # longer than that is a die cocked up on one side.
+    # And it sweeps along the lean: a die cocked up shows a side face on the side it rises,
+    # whichever way that is.
+    sideways = swept * abs(float(axis[0] * lean[1] - axis[1] * lean[0])) / max(lean_size, 1e-9)
+    upright = (swept / edge <= lean_size + config.lean_slack
+               and sideways / edge <= config.side_slack)
+    # The top face is where an upright cube's would be: the body less the sweep the
+    # camera gives a die of this edge here. A die cocked up keeps part of a side face in
+    # it, off its pips' middle or no square.
+    top = _erode_beside(patch, offset, bodies, lean * edge)
+    face = _face(config, top, offset, ppm, upright)
+    if face.rect[1][0] > 0:
+        # The body's edge counts blur and shadow in; the top's own side is the die's.
+        side = math.sqrt(face.rect[1][0] * face.rect[1][1])
+        if abs(side - edge) > config.edge_agreement * edge:
+            top = _erode_beside(patch, offset, bodies, lean * side)
+            face = _face(config, top, offset, ppm, upright)
+    if face.flat and _outside_sweep(patch, face, offset, lean) > config.most_outside:
+        face = TopFace(face.mask, face.offset, face.rect, False, "body outside its sweep")
+    return face, edge, swept / edge
+
+
+def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm: float,
+                 lean_at: Callable[[FloatArray], FloatArray], typical: float,
+                 ratio: float | None) -> list[TopFace]:
+    """The top faces of a blob of touching dice of edge ``typical`` (px) whose sides show
+    ``ratio`` of their edge (by default, as the camera's lean makes them)."""
+    rows, columns = np.nonzero(patch)
+    lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
+                                        rows.mean() + offset[1]])), np.float64)
+    size = float(np.linalg.norm(lean))
+    direction = lean / max(size, 1e-9)
+    top = _erode_along(patch, direction * (size if ratio is None else ratio) * typical)
+    area = float(top.sum())
+    parts = max(1, min(config.most_dice, round(area / (typical * typical))))
+    return [_face(config, part, offset, ppm) for part in _split(top, parts)]
+
+
+def _outside_sweep(patch: Image, face: TopFace, offset: tuple[int, int], lean: FloatArray
+                   ) -> float:
+    """The share of a body outside its top face swept towards the camera by the die's height
+    (its edge times the camera's ``lean``): none of a flat die is, but a cocked die shows a
+    side face on the side it rises, whichever way that is."""
+    (x, y), (width, height), angle = face.rect
+    edge = math.sqrt(width * height)
+    box = cv2.boxPoints(((x - offset[0], y - offset[1]), (width, height), angle))
+    hull = cv2.convexHull(np.vstack([box, box - lean[None, :] * edge]).astype(np.float32))
+    expected = np.zeros_like(patch)
+    cv2.fillConvexPoly(expected, np.round(hull).astype(np.int32).reshape(-1, 2), 1)
+    grow = max(3, 2 * round(0.08 * edge) + 1)
+    expected = cv2.dilate(expected, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+    return float((patch & (1 - expected)).sum()) / max(1.0, float(patch.sum()))
+
+
+def _erode_beside(patch: Image, offset: tuple[int, int],
+                  bodies: list[tuple[Image, tuple[int, int]]], sweep: FloatArray) -> Image:
+    """:func:`_erode_along` of one body, where the other bodies count as body too: a die
+    cut from a touching one by colour lacks the side face the other hides or stands on, and
+    its top must not be eroded for it."""
+    reach = math.ceil(float(np.abs(sweep).max())) + 1
+    height, width = patch.shape
+    x0, y0 = offset[0] - reach, offset[1] - reach
+    window = np.zeros((height + 2 * reach, width + 2 * reach), np.uint8)
+    for other, (ox, oy) in bodies:
+        left, top = ox - x0, oy - y0
+        right, bottom = left + other.shape[1], top + other.shape[0]
+        if right <= 0 or bottom <= 0 or left >= window.shape[1] or top >= window.shape[0]:
+            continue
+        a, b = max(0, left), max(0, top)
+        c, d = min(window.shape[1], right), min(window.shape[0], bottom)
+        window[b:d, a:c] |= other[b - top:d - top, a - left:c - left]
+    # The seam between two bodies cut apart belongs to neither; close it.
+    window = cv2.morphologyEx(window, cv2.MORPH_CLOSE, _DISC5)
+    eroded = _erode_along(window, sweep)[reach:reach + height, reach:reach + width]
+    return eroded & patch
+
+
+def _erode_along(mask: Image, sweep: FloatArray) -> Image:
+    """The points ``p`` of ``mask`` with the whole segment from ``p - sweep`` to ``p`` in it."""
+    dx, dy = round(float(sweep[0])), round(float(sweep[1]))
+    if dx == 0 and dy == 0:
+        return mask
+    kernel = np.zeros((abs(dy) + 1, abs(dx) + 1), np.uint8)
+    start = (abs(dx) if dx > 0 else 0, abs(dy) if dy > 0 else 0)
+    cv2.line(kernel, start, (start[0] - dx, start[1] - dy), 1, 1)
+    return cv2.erode(mask, kernel, anchor=start, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def _split(mask: Image, parts: int) -> list[Image]:
+    """``mask`` cut into ``parts`` compact pieces (k-means on its pixels' places)."""
+    if parts <= 1:
+        return [mask]
+    rows, columns = np.nonzero(mask)
+    if parts == 2:
+        # Two dice face to face: their tops make a rectangle twice as long as wide, cut
+        # across its middle.
+        points = np.column_stack([columns, rows]).astype(np.float32)
+        (x, y), (width, height), angle = cv2.minAreaRect(points)
+        long, short = max(width, height) + 1.0, min(width, height) + 1.0
+        if 1.6 <= long / short <= 2.5:
+            turn = math.radians(angle if width >= height else angle + 90.0)
+            along = (columns - x) * math.cos(turn) + (rows - y) * math.sin(turn)
+            pieces = []
+            for side in (along < 0, along >= 0):
+                piece = np.zeros_like(mask)
+                piece[rows[side], columns[side]] = 1
+                pieces.append(piece)
+            return pieces
+    points = np.column_stack([columns, rows]).astype(np.float32)
+    if len(points) < parts:
+        return [mask]
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, _ = cv2.kmeans(points, parts, None, criteria, 3,  # type: ignore[call-overload]
+                              cv2.KMEANS_PP_CENTERS)
+    pieces = []
+    for part in range(parts):
+        piece = np.zeros_like(mask)
+        chosen = labels.ravel() == part
+        piece[rows[chosen], columns[chosen]] = 1
+        pieces.append(piece)
+    return pieces
+
+
+def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float,
+          upright: bool = True) -> TopFace:
+    """The largest piece of ``top`` as a face, with whether it is a flat die's square top."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
+    if count <= 1:
+        return TopFace(top, offset, ((0.0, 0.0), (0.0, 0.0), 0.0), False, "no top face")
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    piece = (labels == best).astype(np.uint8)
+    contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    (x, y), (width, height), angle = cv2.minAreaRect(contours[0])
+    # minAreaRect measures between pixel centres; a pixel's extent adds one.
+    width, height = width + 1.0, height + 1.0
+    long, short = max(width, height), min(width, height)
+    fill = float(piece.sum()) / max(1.0, width * height)
+    low, high = (edge * ppm for edge in config.edge_mm)
+    why = ""
+    if not upright:
+        why = "sweep leaning"
+    elif long - short > config.square_tolerance * long:
+        why = "top no square"
+    elif fill < config.least_fill:
+        why = "top unfilled"
+    elif not 0.9 * low <= math.sqrt(width * height) <= 1.2 * high:
+        why = "top size"
+    rect = ((x + offset[0], y + offset[1]), (width, height), angle)
+    return TopFace(piece, offset, rect, not why, why)
+
+
+__all__ = ["TopFace", "find_bodies", "top_faces"]
