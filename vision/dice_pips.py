@@ -72,65 +72,23 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     level), against the pips' contrast."""
     (cx, cy), (w, h), angle = rect
     edge = (w + h) / 2
-    reach = int(0.75 * edge) + 2
-    left, top = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    right = min(image.shape[1], int(cx) + reach + 1)
-    bottom = min(image.shape[0], int(cy) + reach + 1)
-    local = image[top:bottom, left:right].astype(np.float32)
-    if local.size == 0:
-        return None, 0.0, "face outside the tray", None
+    face = _face_contrast(config, image, rect)
+    if isinstance(face, str):
+        return None, 0.0, face, None
+    contrast, inside, (left, top) = face
     middle = np.array([cx - left, cy - top])
-    inside = np.zeros(local.shape[:2], np.uint8)
-    box = cv2.boxPoints(((float(middle[0]), float(middle[1])),
-                         (w * config.face_inset, h * config.face_inset), angle))
-    cv2.fillConvexPoly(inside, np.round(box).astype(np.int32), 1)
-    if not inside.any():
-        return None, 0.0, "face empty", None
-    # The face's own colour, from its middle at full detail: the coarse outline's median may
-    # take in felt or a side face, and then the face itself would stand out.
-    body = median_colour(local[inside > 0][::2])
-    difference = local - body.astype(np.float32)
-    raw = cv2.sqrt(cv2.transform(cv2.multiply(difference, difference), _SUM_ROW))
-    contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.pip_blur * edge))
-    size = max(3, 2 * round(config.pip_apart * config.spread * edge / 2) + 1)
-    peaks = cv2.dilate(contrast, np.ones((size, size), np.uint8))
-    rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
-    if len(rows) == 0:
+    spots = _strongest_spots(config, contrast, inside, edge)
+    if not spots:
         return None, 0.0, "pips: none", None
-    heights = contrast[rows, columns]
-    order = np.argsort(-heights)
-    turn = math.radians(angle)
-    u = np.array([math.cos(turn), math.sin(turn)])
-    v = np.array([-math.sin(turn), math.cos(turn)])
-    spots: list[tuple[float, FloatArray]] = []
-    least_apart = 0.5 * config.spread * edge
-    kept: list[tuple[float, float]] = []
-    for index in order:
-        x, y = float(columns[index]), float(rows[index])
-        if any((x - kx) ** 2 + (y - ky) ** 2 < least_apart ** 2 for kx, ky in kept):
-            continue
-        kept.append((x, y))
-        spots.append((float(heights[index]), np.array([x, y])))
-        if len(spots) > 6:
-            break
-    spots = [(height, _peak_centre(contrast, point, 0.7 * least_apart, height))
-             for height, point in spots]
     values = contrast[inside > 0]
     plain = float(np.partition(values, len(values) // 4)[len(values) // 4])
     strongest = spots[0][0]
     if strongest < config.least_contrast:
         return None, 0.0, "pips: faint", None
-    best: tuple[float, int | None] = (-1.0, None)
-    for count in range(1, min(6, len(spots)) + 1):
-        weakest = spots[count - 1][0]
-        after = spots[count][0] if count < len(spots) else plain
-        share = (weakest - max(after, plain)) / max(strongest - plain, 1e-9)
-        if weakest < config.least_contrast or share <= best[0]:
-            continue
-        points = np.array([point for _, point in spots[:count]])
-        if _layout_of(config, points, middle, edge, u, v) == count:
-            best = (share, count)
-    share, value = best
+    turn = math.radians(angle)
+    u = np.array([math.cos(turn), math.sin(turn)])
+    v = np.array([-math.sin(turn), math.cos(turn)])
+    share, value = _best_count(config, spots, plain, middle, edge, u, v)
     if value is None:
         return None, 0.0, "pips: no layout", None
     if share < config.least_margin:
@@ -147,6 +105,79 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
         confidence = min(confidence, config.uneven_confidence)
     middle_x, middle_y = np.mean([point for _, point in spots[:value]], axis=0)
     return value, confidence, "", (float(middle_x) + left, float(middle_y) + top)
+
+
+def _face_contrast(config: DiceConfig, image: Image,
+                   rect: tuple[tuple[float, float], tuple[float, float], float]
+                   ) -> tuple[FloatArray, Image, tuple[int, int]] | str:
+    """A face's contrast with its own colour, smoothed a little, in a window about it; the
+    face's inset middle in that window; and the window's top-left corner in ``image``. Why
+    not, where the face lies outside the image or has no middle."""
+    (cx, cy), (w, h), angle = rect
+    edge = (w + h) / 2
+    reach = int(0.75 * edge) + 2
+    left, top = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    right = min(image.shape[1], int(cx) + reach + 1)
+    bottom = min(image.shape[0], int(cy) + reach + 1)
+    local = image[top:bottom, left:right].astype(np.float32)
+    if local.size == 0:
+        return "face outside the tray"
+    inside = np.zeros(local.shape[:2], np.uint8)
+    box = cv2.boxPoints(((cx - left, cy - top), (w * config.face_inset, h * config.face_inset),
+                         angle))
+    cv2.fillConvexPoly(inside, np.round(box).astype(np.int32), 1)
+    if not inside.any():
+        return "face empty"
+    # The face's own colour, from its middle at full detail: the coarse outline's median may
+    # take in felt or a side face, and then the face itself would stand out.
+    body = median_colour(local[inside > 0][::2])
+    difference = local - body.astype(np.float32)
+    raw = cv2.sqrt(cv2.transform(cv2.multiply(difference, difference), _SUM_ROW))
+    contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.pip_blur * edge))
+    return contrast, inside, (left, top)
+
+
+def _strongest_spots(config: DiceConfig, contrast: FloatArray, inside: Image, edge: float
+                     ) -> list[tuple[float, FloatArray]]:
+    """Up to seven local maxima of the contrast on the face, strongest first, none nearer
+    another than half the pips' spacing, each placed at its peak's centre."""
+    size = max(3, 2 * round(config.pip_apart * config.spread * edge / 2) + 1)
+    peaks = cv2.dilate(contrast, np.ones((size, size), np.uint8))
+    rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
+    heights = contrast[rows, columns]
+    spots: list[tuple[float, FloatArray]] = []
+    least_apart = 0.5 * config.spread * edge
+    kept: list[tuple[float, float]] = []
+    for index in np.argsort(-heights):
+        x, y = float(columns[index]), float(rows[index])
+        if any((x - kx) ** 2 + (y - ky) ** 2 < least_apart ** 2 for kx, ky in kept):
+            continue
+        kept.append((x, y))
+        spots.append((float(heights[index]), np.array([x, y])))
+        if len(spots) > 6:
+            break
+    return [(height, _peak_centre(contrast, point, 0.7 * least_apart, height))
+            for height, point in spots]
+
+
+def _best_count(config: DiceConfig, spots: list[tuple[float, FloatArray]], plain: float,
+                middle: FloatArray, edge: float, u: FloatArray, v: FloatArray
+                ) -> tuple[float, int | None]:
+    """The count of strongest spots that lie on their standard layout and stand furthest
+    above the next (or the face's plain level), with that margin as a share of the pips'
+    contrast; (-1, None) where no count does."""
+    strongest = spots[0][0]
+    best: tuple[float, int | None] = (-1.0, None)
+    for count in range(1, min(6, len(spots)) + 1):
+        weakest = spots[count - 1][0]
+        after = spots[count][0] if count < len(spots) else plain
+        share = (weakest - max(after, plain)) / max(strongest - plain, 1e-9)
+        if weakest < config.least_contrast or share <= best[0]:
+            continue
+        points = np.array([point for _, point in spots[:count]])
+        if _layout_of(config, points, middle, edge, u, v) == count:
+            best = (share, count)
+    return best
 
 
 def _untrue_to_layout(config: DiceConfig, contrast: FloatArray, inside: Image,
