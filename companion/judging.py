@@ -22,6 +22,9 @@ from contract.table_state import RegionLook, coins_text, seen_looks
 NEAREST_MOVE_LIMIT = 3000
 #: A square read with less confidence than this is one the camera is unsure of.
 UNSURE_CONFIDENCE = 0.5
+#: How many squares the camera may be overruled on when the players insist on a board it
+#: refused (pressing again without touching it).
+INSIST_SQUARES = 2
 
 
 @dataclass(frozen=True)

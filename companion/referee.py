@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 from companion.games.base import Game, Move, Position
 from companion.judging import (
+    INSIST_SQUARES,
     appearance,
     count_note,
     describe,
@@ -61,9 +62,6 @@ from companion.referee_events import (
 from companion.referee_rolls import RollingReferee, RollTally
 from contract.observation import Observation
 from contract.table_state import TableState
-
-#: How many squares the camera may be overruled on when a player insists on a rejected board.
-INSIST_SQUARES = 2
 
 
 @dataclass
@@ -101,6 +99,8 @@ class _State:
     resumed_path: tuple[str, ...] = ()
     #: The regions a move left to finish by hand (RESTORE) while its undo is asked.
     restoring: tuple[str, ...] = ()
+    #: What the camera saw when the board was last found not as it should be (RESTORE).
+    restore_refused: Observation | None = None
 
 
 class Referee(RollingReferee, CardReferee):
@@ -553,6 +553,7 @@ class Referee(RollingReferee, CardReferee):
         state.phase = Phase.OVER if self.game.is_over(self._current()) else Phase.TURN
         state.candidates, state.selected, state.marked = [], 0, ()
         state.rejected, state.over_camera, state.card_rejected = None, (), None
+        state.restore_refused = None
         state.tally, state.reading_dice = None, False
         told = self.game.prompt(self._current()) if prompt and state.phase is Phase.TURN else ""
         self._say(f"{message} {told}".strip(), "info")

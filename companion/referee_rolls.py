@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from companion.games.base import DiceRoll, Game, Move, Position
-from companion.judging import appearance, describe, differences, seen_looks, unsure_squares
+from companion.judging import (
+    INSIST_SQUARES,
+    appearance,
+    describe,
+    differences,
+    seen_looks,
+    unsure_squares,
+)
 from companion.referee_events import (
     Effect,
     Lights,
@@ -308,21 +315,44 @@ class RollingReferee:
         return [record, *rest, Lights(turn=self._lit_turn(), verdict=self._lamp())]
 
     def _restore_seen(self, seen: Seen) -> list[Effect]:
-        """The camera's view after the players changed the board as a roll asked: go on when it
-        shows the position (regions the camera is unsure of aside), else say what still differs."""
+        """The camera's view after the players changed the board as a move or roll asked: go
+        on when it shows the position (regions the camera is unsure of aside), else say what
+        still differs. Pressed again on a board unchanged since, where little differs, the
+        players' word goes over the camera's, and the journal says so."""
         state = self._state
         unsure = unsure_squares(seen.observation)
         left = [difference for difference in differences(
             appearance(self.game, self._current()), seen_looks(seen.observation))
             if difference.square not in unsure]
-        if left:
+        refused, state.restore_refused = state.restore_refused, None
+        if left and not self._insisted(refused, seen.observation, len(left)):
+            state.restore_refused = seen.observation
             state.marked = tuple(difference.square for difference in left)
             self._say(f"The board is not as it should be yet: {describe(left)}; then press "
-                      "confirm.", "error")
+                      "confirm. If it is right and the camera misreads it, press confirm again "
+                      "without touching the board.", "error")
             return [Lights(turn=self._mover(), verdict="red")]
-        self._begin_turn("The board is as it should be.")
+        effects: list[Effect] = []
+        if left:
+            text = ("The players confirmed the board over the camera, which saw "
+                    f"{', '.join(difference.square for difference in left)} otherwise.")
+            effects.append(Record("note", {"text": text, "source": "referee",
+                                           "state_hash": self._current().state_hash()}))
+            self._begin_turn(text)
+        else:
+            self._begin_turn("The board is as it should be.")
         rest = self._passes_until_move(state.history)
-        return [*rest, Lights(turn=self._lit_turn(), verdict=self._lamp())]
+        return [*effects, *rest, Lights(turn=self._lit_turn(), verdict=self._lamp())]
+
+    def _insisted(self, refused: Observation | None, observation: Observation,
+                  differing: int) -> bool:
+        """Whether the players pressed again on a board the camera sees as it did when it was
+        refused (regions it is unsure of aside), with few regions left to differ."""
+        if refused is None or differing > INSIST_SQUARES:
+            return False
+        unsure = unsure_squares(observation) | unsure_squares(refused)
+        changed = differences(seen_looks(refused), seen_looks(observation))
+        return all(difference.square in unsure for difference in changed)
 
     def _lamp(self) -> str | None:
         """The verdict lamp for the phase: ask while a roll is awaited."""

@@ -168,6 +168,35 @@ def test_a_teammate_bumped_to_its_in_is_waited_for_until_the_camera_sees_it():
     assert referee.phase is Phase.TURN and GAME.to_move(referee.position) == 2
 
 
+def test_players_pressing_again_on_an_unchanged_board_go_on_over_the_camera():
+    """A camera that surely misreads the board the players have put right must not hold the
+    game for ever: pressed again without the board changing, the players' word goes, and the
+    journal says the camera saw it otherwise. A board changed in between is judged afresh."""
+    position = table(4, {1: ["t20"], 3: ["t30"]})
+    part = GAME.mover_part(position, GAME.parse_move("10:t20>t30"))
+    referee = referee_at(position)
+    play(referee, "10:t20>t30", card="10", layout=part)
+    referee.handle(Press("CONFIRM"))
+    referee.handle(Seen(camera_sees(part)))
+    assert referee.phase is Phase.RESTORE and "press confirm again" in referee.view().message
+    moved = dict(part.items())
+    moved["t5"] = moved.pop("t30")  # the board changed since: judged afresh
+    referee.handle(Press("CONFIRM"))
+    referee.handle(Seen(camera_sees(TableState(moved))))
+    assert referee.phase is Phase.RESTORE and referee.view().severity == "error"
+    referee.handle(Press("CONFIRM"))
+    referee.handle(Seen(camera_sees(TableState(moved))))
+    assert referee.phase is Phase.RESTORE  # unchanged, but three regions differ: too many
+    referee.handle(Press("CONFIRM"))
+    referee.handle(Seen(camera_sees(part)))
+    referee.handle(Press("CONFIRM"))
+    effects = referee.handle(Seen(camera_sees(part)))
+    assert referee.phase is Phase.TURN and GAME.to_move(referee.position) == 2
+    notes = [effect.fields["text"] for effect in effects
+             if isinstance(effect, Record) and effect.kind == "note"]
+    assert notes == ["The players confirmed the board over the camera, which saw t40 otherwise."]
+
+
 def test_a_teammates_bump_accepted_from_a_misreading_can_be_taken_back():
     """A move misread as a teammate's bump leaves the referee waiting for the coin on its IN;
     UNDO there takes the move back (it used to be ignored, and the demo gave up), and any
