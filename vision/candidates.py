@@ -25,6 +25,7 @@ from vision.faces import clipped_mask, edge_colours, face_colours, pawn_share
 from vision.light import PAPER
 from vision.loose import LooseCoins, find_loose_coins, read_by_circles
 from vision.parallax import CameraOverMat
+from vision.ray_samples import with_fourth_channel
 from vision.read_config import CENTRED_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import TopView
 from vision.regions import RegionWindow, region_map
@@ -33,7 +34,6 @@ from vision.rims import (
     PAWN_FLAG,
     CoinOutlines,
     measure_outlines,
-    with_fourth_channel,
 )
 from vision.seeds import find_seeds
 from vision.tops import TopCircles, top_circles

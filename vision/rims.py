@@ -17,9 +17,7 @@ the rim only ever add outside the coin, so points outside the circle count for l
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import cv2
@@ -36,6 +34,13 @@ from vision.circle_fits import (
 )
 from vision.faces import nan_median, plain_median
 from vision.light import PAPER
+from vision.ray_samples import (
+    colour_planes,
+    gather_along_rays,
+    ray_directions,
+    ray_maps,
+    sample_maps,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -111,75 +116,6 @@ class CoinOutlines:
     def top_centres(self, lean: FloatArray) -> FloatArray:
         """Centres of the top faces: the base centres swept along ``lean`` (K, 2 unit)."""
         return self.centres + lean * self.sweep_px[:, None]
-
-
-@lru_cache(maxsize=4)
-def _directions(ray_count: int) -> FloatArray:
-    angles = np.linspace(0.0, 2 * math.pi, ray_count, endpoint=False)
-    directions = np.column_stack([np.cos(angles), np.sin(angles)])
-    directions.setflags(write=False)
-    return directions
-
-
-def ray_maps(centres: FloatArray, ray_count: int, radii: FloatArray
-             ) -> tuple[FloatArray, FloatArray]:
-    """``cv2.remap`` maps of ``ray_count`` rays from each centre at ``radii`` px ((S,) for
-    every centre or (K, S) each its own): float32 (K * J, S) each, one row a ray."""
-    directions = _directions(ray_count)
-    along = radii.reshape(-1, radii.shape[-1])[:, None, :]  # (1|K, 1, S)
-    shape = (len(centres), ray_count, radii.shape[-1])
-    maps = []
-    for axis in range(2):
-        # Added in float64 and rounded to float32 as it is stored (as ``astype`` would),
-        # without a float64 array of every sample.
-        coordinate = np.empty(shape, np.float32)
-        np.add(centres[:, None, None, axis], directions[None, :, None, axis] * along,
-               out=coordinate, casting="same_kind")
-        maps.append(coordinate.reshape(-1, shape[2]))
-    return maps[0], maps[1]
-
-
-def sample_maps(image: Image, maps: tuple[FloatArray, FloatArray], count: int, ray_count: int,
-                interpolation: int = cv2.INTER_LINEAR) -> FloatArray:
-    """``image`` sampled at ``maps`` (from :func:`ray_maps`): (K, J, S) or (K, J, S, C)."""
-    sampled = cv2.remap(image, maps[0], maps[1], interpolation, borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(sampled).reshape(count, ray_count, maps[0].shape[1], *image.shape[2:])
-
-
-def sample_rays(
-    image: Image, centres: FloatArray, ray_count: int, radii: FloatArray,
-    interpolation: int = cv2.INTER_LINEAR,
-) -> FloatArray:
-    """``image`` sampled along ``ray_count`` rays from each centre at ``radii`` px ((S,) for
-    every centre or (K, S) each its own): an array (K, J, S) or (K, J, S, C) for a C-channel
-    image."""
-    return sample_maps(image, ray_maps(centres, ray_count, radii), len(centres), ray_count,
-                       interpolation)
-
-
-def colour_planes(samples: FloatArray) -> list[FloatArray]:
-    """The blue, green and red planes (each (K, J, S) float32) of colour ray samples (of a
-    BGR image, or of one with a fourth channel, see :func:`with_fourth_channel`)."""
-    count, rays, length, channels = samples.shape[:4]
-    planes = cv2.split(samples.reshape(count * rays, length, channels))[:3]
-    return [plane.reshape(count, rays, length).astype(np.float32) for plane in planes]
-
-
-def with_fourth_channel(image: Image) -> Image:
-    """A BGR uint8 image with a fourth channel added, for sampling rays: OpenCV's remap
-    interpolates four interleaved channels faster than three, to the same values in the
-    first three (other images are returned as they are)."""
-    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-        return image
-    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2BGRA))
-
-
-def _gather(values: FloatArray, indices: NDArray[np.intp]) -> FloatArray:
-    """``values`` (K, J, S) at per-ray ``indices`` (K, J, W) along the last axis: a faster
-    ``np.take_along_axis`` for this one shape."""
-    count, rays, length = values.shape
-    flat = indices + (np.arange(count * rays) * length).reshape(count, rays, 1)
-    return np.asarray(values.reshape(-1)[flat])
 
 
 def _smoothed(plane: FloatArray) -> FloatArray:
@@ -303,8 +239,8 @@ def _edges(
     indices = np.clip(last[..., None] + offsets, reach, samples - 1 - reach)
     # The rise towards the inside at each sample, over ``reach`` samples each way of the
     # profile smoothed a little (noise must not make steps of its own).
-    squared = _gather(_squared_rises(planes, reach), indices - reach)
-    into_glint = _gather(glint, indices - reach)
+    squared = gather_along_rays(_squared_rises(planes, reach), indices - reach)
+    into_glint = gather_along_rays(glint, indices - reach)
     rise = np.sqrt(squared).astype(np.float64)
     rise[into_glint] *= config.glint_step
     steepest = rise.max(axis=2)
@@ -313,17 +249,17 @@ def _edges(
     peaks = (rise >= before) & (rise >= after) & (rise >= 0.5 * steepest[..., None])
     outer = peaks.shape[2] - 1 - np.argmax(peaks[..., ::-1], axis=2)
     # Sub-sample position of the step from a parabola through the rises about it.
-    left = _gather(before, outer[..., None])[..., 0]
-    middle = _gather(rise, outer[..., None])[..., 0]
-    right = _gather(after, outer[..., None])[..., 0]
+    left = gather_along_rays(before, outer[..., None])[..., 0]
+    middle = gather_along_rays(rise, outer[..., None])[..., 0]
+    right = gather_along_rays(after, outer[..., None])[..., 0]
     curvature = left - 2 * middle + right
     shift = np.where(curvature < -1e-6, 0.5 * (left - right) / np.where(
         curvature < -1e-6, curvature, -1.0), 0.0)
-    position = _gather(indices, outer[..., None])[..., 0] + np.clip(shift, -0.5, 0.5)
+    position = gather_along_rays(indices, outer[..., None])[..., 0] + np.clip(shift, -0.5, 0.5)
     step = radii[1] - radii[0]
     radius = radii[0] + position * step
     inside = np.clip(np.round(position).astype(int) - 2, 0, samples - 1)
-    height = _gather(profile, inside[..., None])[..., 0]
+    height = gather_along_rays(profile, inside[..., None])[..., 0]
     ran_out = found & (last >= usable - 1)
     return radius, found & ~ran_out & (steepest > 0), height / PAPER, ran_out
 
@@ -388,7 +324,7 @@ def _ray_edges(
                                         (marks & GLINT_FLAG) > 0)
     crossed = _pawn_near_edge((marks & PAWN_FLAG) > 0, edge, radii,
                               round(1.0 / config.ray_step_mm))
-    points = centres[:, None, :] + _directions(rays)[None] * edge[..., None]
+    points = centres[:, None, :] + ray_directions(rays)[None] * edge[..., None]
     return _RayEdges(points, valid & ~crossed, peak, crossed, ran_out)
 
 
@@ -588,7 +524,7 @@ def _ran_out_far(config: RimConfig, edges: _RayEdges, centres: FloatArray, lean:
                  ) -> NDArray[np.intp]:
     """Seeds whose far-side rays mostly ran out on the coin (``stack_ran_out`` of them): a
     stack longer than the rays reach."""
-    directions = _directions(config.ray_count)
+    directions = ray_directions(config.ray_count)
     far = directions @ lean.T > 0.5  # (J, K)
     share = (edges.ran_out & far.T).sum(axis=1) / np.maximum(far.sum(axis=0), 1)
     return np.flatnonzero(share >= config.stack_ran_out)
@@ -602,6 +538,6 @@ def _pawn_near_edge(on_pawn: BoolArray, edge: FloatArray, radii: FloatArray, rea
     at = np.searchsorted(radii, edge)
     offsets = np.arange(-reach, reach + 1)
     near = np.clip(at[..., None] + offsets, 0, len(radii) - 1)
-    return np.asarray(_gather(on_pawn, near).any(axis=2))
+    return np.asarray(gather_along_rays(on_pawn, near).any(axis=2))
 
 

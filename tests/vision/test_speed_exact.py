@@ -14,8 +14,8 @@ from vision.faces import nan_median
 from vision.frame_statistics import best_split
 from vision.light import LightConfig, _ink_gains, divide_light, mat_reference
 from vision.markers import MarkerConfig, find_board
+from vision.ray_samples import colour_planes, sample_rays, with_fourth_channel
 from vision.rectify import RectifyConfig, TopView, rectify
-from vision.rims import colour_planes, sample_rays, with_fourth_channel
 from vision.synth import random_scene, random_variation, render
 
 GEOMETRY = coin_isolation_mat()

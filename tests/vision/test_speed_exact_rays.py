@@ -12,16 +12,9 @@ import numpy as np
 from tests.vision.test_speed_exact import _view
 from vision.light import PAPER
 from vision.presence import PresenceConfig, _doubt, empty_doubts
+from vision.ray_samples import colour_planes, ray_maps, sample_rays, with_fourth_channel
 from vision.regions import RegionWindow
-from vision.rims import (
-    _float32_below,
-    _smoothed,
-    _squared_rises,
-    colour_planes,
-    ray_maps,
-    sample_rays,
-    with_fourth_channel,
-)
+from vision.rims import _float32_below, _smoothed, _squared_rises
 
 
 def _planes() -> list[np.ndarray]:
