@@ -86,17 +86,27 @@ def size(text: str) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def demo_options(description: str) -> argparse.Namespace:
+    """The command line of a whole-demo bench: seeds, a turn cap, the camera's pace and size."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--seeds", default="1,2,3")
     parser.add_argument("--max-turns", type=int, default=None)
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--camera-size", type=size, default=(1920, 1080))
     parser.add_argument("--plain", action="store_true")
-    options = parser.parse_args()
-    print(f"Coin Grid demo, speed 1000, {options.camera_size[0]}x{options.camera_size[1]} "
-          f"{'plain' if options.plain else 'tilted'} camera at {options.fps:g} fps, "
-          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the start")
+    return parser.parse_args()
+
+
+def setting(title: str, options: argparse.Namespace) -> str:
+    """The first line a whole-demo bench prints: the game, the camera and the machine."""
+    return (f"{title} demo, speed 1000, {options.camera_size[0]}x{options.camera_size[1]} "
+            f"{'plain' if options.plain else 'tilted'} camera at {options.fps:g} fps, "
+            f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the start")
+
+
+def main() -> None:
+    options = demo_options(__doc__.split("\n\n")[0])
+    print(setting("Coin Grid", options))
     for seed in (int(text) for text in options.seeds.split(",")):
         report, wall, processor, tally = play(seed, options)
         turns = max(1, report.turns)

@@ -16,7 +16,6 @@ Target (issue 20): a whole demo game under 3 minutes.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_coin_grid_demo import play, size
+from bench.bench_coin_grid_demo import demo_options, play, setting
 from companion.demo import DemoReport
 
 
@@ -41,16 +40,8 @@ def ending(report: DemoReport) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", default="1,2,3")
-    parser.add_argument("--max-turns", type=int, default=None)
-    parser.add_argument("--fps", type=float, default=10.0)
-    parser.add_argument("--camera-size", type=size, default=(1920, 1080))
-    parser.add_argument("--plain", action="store_true")
-    options = parser.parse_args()
-    print(f"Shakala demo, speed 1000, {options.camera_size[0]}x{options.camera_size[1]} "
-          f"{'plain' if options.plain else 'tilted'} camera at {options.fps:g} fps, "
-          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the start", flush=True)
+    options = demo_options(__doc__.split("\n\n")[0])
+    print(setting("Shakala", options), flush=True)
     for seed in (int(text) for text in options.seeds.split(",")):
         report, wall, processor, tally = play(seed, options, game="shakala")
         turns = max(1, report.turns)

@@ -456,7 +456,8 @@ def ray_rises(
     length of the colour planes' change across ``rise_samples`` samples each way, of the rays
     smoothed a little), a step into pixels the camera clipped counting ``glint_step`` of
     itself; the radii (px) the changes are centred on; and where a pawn lies (K, J, S).
-    ``radii`` as in :func:`sample_rays`, ``flags`` as in :func:`measure_outlines`."""
+    ``radii`` as in :func:`vision.ray_samples.sample_rays`, ``flags`` as in
+    :func:`measure_outlines`."""
     count, rays, reach = len(centres), config.ray_count, config.rise_samples
     maps = ray_maps(centres, rays, radii)
     planes = colour_planes(sample_maps(image, maps, count, rays))
