@@ -155,6 +155,14 @@ def unsure_squares(
     )
 
 
+def unchanged_since(before: Observation, now: Observation) -> bool:
+    """Whether the camera sees the board ``now`` as it did ``before``, regions it is unsure of
+    in either aside: the players pressed again without touching it."""
+    unsure = unsure_squares(now) | unsure_squares(before)
+    return all(difference.square in unsure
+               for difference in differences(seen_looks(before), seen_looks(now)))
+
+
 def moves_fitting_except(
     game: Game, position: Position, observation: Observation, unsure: frozenset[str]
 ) -> list[Move]:

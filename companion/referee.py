@@ -41,6 +41,7 @@ from companion.judging import (
     nearest_move,
     nearest_moves,
     seen_looks,
+    unchanged_since,
     unsure_squares,
 )
 from companion.referee_cards import CardReferee, card_seen, card_words, judge_card
@@ -379,11 +380,7 @@ class Referee(RollingReferee, CardReferee):
         """Offer the nearest legal move when the player pressed again on a board unchanged since
         its rejection (squares the camera is unsure of aside), if it differs little from it."""
         state = self._state
-        if state.rejected is None:
-            return []
-        unsure = unsure_squares(observation) | unsure_squares(state.rejected)
-        changed = differences(seen_looks(state.rejected), seen_looks(observation))
-        if any(difference.square not in unsure for difference in changed):
+        if state.rejected is None or not unchanged_since(state.rejected, observation):
             return []
         moves, differing = nearest_moves(self.game, position, seen_looks(observation))
         if not moves or not 0 < len(differing) <= INSIST_SQUARES:

@@ -24,6 +24,7 @@ from companion.judging import (
     describe,
     differences,
     seen_looks,
+    unchanged_since,
     unsure_squares,
 )
 from companion.referee_events import (
@@ -348,11 +349,8 @@ class RollingReferee:
                   differing: int) -> bool:
         """Whether the players pressed again on a board the camera sees as it did when it was
         refused (regions it is unsure of aside), with few regions left to differ."""
-        if refused is None or differing > INSIST_SQUARES:
-            return False
-        unsure = unsure_squares(observation) | unsure_squares(refused)
-        changed = differences(seen_looks(refused), seen_looks(observation))
-        return all(difference.square in unsure for difference in changed)
+        return (refused is not None and differing <= INSIST_SQUARES
+                and unchanged_since(refused, observation))
 
     def _lamp(self) -> str | None:
         """The verdict lamp for the phase: ask while a roll is awaited."""
