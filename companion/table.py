@@ -448,8 +448,8 @@ class Table:
         self._frames[key] = read_frame
         with self._lock:
             self._frame_wanted_after = None
-        observation = self.parts.game.judged_observation(judged_only(
-            observation, self.parts.geometry, self.parts.game.info.unjudged_kinds))
+        observation = self.parts.game.judged_observation(
+            judged_only(observation, self.parts.geometry))
         self.events.put(Seen(observation.relabel_pawns(self._colour_to_player), key))
 
     def _wanted_since(self, asked: float) -> bool:
@@ -463,19 +463,14 @@ class Table:
         return camera_preview(frame, self.parts.geometry, location)
 
 
-def judged_only(observation: Observation, geometry: MatGeometry,
-                unjudged_kinds: tuple[str, ...] = ()) -> Observation:
+def judged_only(observation: Observation, geometry: MatGeometry) -> Observation:
     """The observation the referee judges: nothing but the card on each discard spot (a
     discard spot holds cards, never coins, so a coin or pawn read there is the picture on a
-    card), and nothing of the regions of ``unjudged_kinds``, whose contents the game does not
-    follow."""
+    card)."""
     kinds = {region.name: region.kind for region in geometry.regions}
     regions = {}
     for name, reading in observation.regions.items():
-        kind = kinds.get(name)
-        if kind in unjudged_kinds:
-            continue
-        if kind == "discard":
+        if kinds.get(name) == "discard":
             reading = RegionReading(card=reading.card, confidence=reading.confidence)
         regions[name] = reading
     return replace(observation, regions=regions)

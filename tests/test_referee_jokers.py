@@ -274,7 +274,7 @@ def test_a_coin_read_on_a_discard_spot_is_a_cards_picture_and_supplies_are_judge
     seen = Observation({"t9": RegionReading("P"), "discard-2": RegionReading("D", "red", card=card),
                         "discard-3": RegionReading("Q"),
                         "supply-1": RegionReading(count=3, kinds=("P", "P", "P"))})
-    kept = judged_only(seen, geometry, GAME.info.unjudged_kinds)
+    kept = judged_only(seen, geometry)
     assert kept.regions["supply-1"].count == 3
     assert kept.regions["t9"] == RegionReading("P")
     assert kept.regions["discard-2"].coin is None and kept.regions["discard-2"].card == card

@@ -197,8 +197,6 @@ class GameInfo:
     seat beside the score; ``seat_names`` names the seats by player count; ``variants`` maps
     each variant's name to one line saying what it changes (the help of ``--variants``);
     ``demo_plies`` caps a demo game where games can run long (by players; the demo says so);
-    ``unjudged_kinds`` are the kinds of mat region whose contents the game does not follow
-    (Jokers and Coins' supply cups), so what the camera reads there is not held against a move;
     ``flat_tokens`` says its tokens are flat and coin-sized (Jokers and Coins' seats 5 and 6),
     not standing pawns.
     """
@@ -216,7 +214,6 @@ class GameInfo:
     seat_names: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     variants: Mapping[str, str] = field(default_factory=dict)
     demo_plies: Mapping[int, int] = field(default_factory=dict)
-    unjudged_kinds: tuple[str, ...] = ()
     flat_tokens: bool = False
 
     def players_text(self) -> str:

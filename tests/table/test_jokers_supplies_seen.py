@@ -42,8 +42,7 @@ def seen_by_camera(board: TableState, position, seed: int) -> Observation:
     frame = render(scene, seed)
     mat = judged_geometry(geometry, GAME, position)
     observation = read_frame_details(CONFIG, frame.image, mat, PROFILE).observation
-    observation = GAME.judged_observation(judged_only(observation, geometry,
-                                                      GAME.info.unjudged_kinds))
+    observation = GAME.judged_observation(judged_only(observation, geometry))
     regions = dict(observation.regions)
     regions["discard-1"] = _card("5")
     return Observation(regions)
