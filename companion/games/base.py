@@ -471,7 +471,7 @@ class Game(ABC):
     def finished_by_hand(self, position: Position, move: Move) -> frozenset[str]:
         """The regions the players fill or empty by hand with ``move`` off the regions that
         tell the move (a bumped coin's supply or IN, the supply an entry takes a coin from):
-        the camera checks them once the move is known. None by default."""
+        the camera checks them once the move is known. None of them by default."""
         return frozenset()
 
     def progress(self, position: Position) -> dict[int, float]:
