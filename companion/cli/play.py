@@ -11,7 +11,9 @@ from companion.cli import ListFormatter, game_help_later
 from companion.cli.numbers import number
 
 if TYPE_CHECKING:
+    from calibration.profile import VisionProfile
     from companion.hints import TableHints
+    from companion.record.journal import JournalWriter
     from companion.referee import Referee
     from companion.table import Table, TableParts
     from companion.voice import Voice
@@ -61,24 +63,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Open the devices, then referee until the game ends or the window is closed."""
     from companion.hints import HintPolicy
-    from companion.launch import (
-        GameOptions,
-        check_players,
-        close_quietly,
-        has_display,
-        is_finished,
-        lingering,
-        new_referee,
-        open_panel_or_keyboard,
-        open_profile,
-        recorded_square_mm,
-        resumed_referee,
-        run_windowed,
-        say_where_the_tail_went,
-        table_parts,
-        wait_until,
-    )
-    from companion.table import Table
+    from companion.launch import has_display, open_profile
     from contract.errors import CompanionError
 
     HintPolicy.parse(args.hints or ["off"])  # a bad setting is refused before anything opens
@@ -87,17 +72,43 @@ def run(args: argparse.Namespace) -> int:
         raise CompanionError("there is no window for the keyboard here; give --panel "
                              "/dev/ttyACM0 (or auto), or run where a display is available")
     profile = open_profile(args.profile)
-    journal = None
+    referee, journal, players, folder = _referee_and_folder(args)
+    parts = _table_parts(args, referee, profile, folder, players, journal)
+    print(f"Refereeing {referee.game.name}; the record will go to {folder} once the starting "
+          "layout is confirmed.", flush=True)
+    _referee_until_done(args, referee, parts, headless)
+    print(_ending(referee.view().result, folder))
+    return 0
+
+
+def _referee_and_folder(args: argparse.Namespace
+                        ) -> tuple[Referee, JournalWriter | None, int, Path]:
+    """The referee, the resumed journal (or None), the players and the record's folder."""
+    from companion.launch import (
+        GameOptions,
+        check_players,
+        new_referee,
+        resumed_referee,
+        say_where_the_tail_went,
+    )
+
     if args.resume is not None:
         referee, journal, players = resumed_referee(args.resume)
-        folder = args.resume
         say_where_the_tail_went(journal, "play")
-    else:
-        check_players(args.game, args.players)
-        variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
-        referee = new_referee(GameOptions(args.game, args.players, variants, None))
-        players = args.players
-        folder = args.record or Path("records") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        return referee, journal, players, args.resume
+    check_players(args.game, args.players)
+    variants = tuple(name.strip() for name in args.variants.split(",") if name.strip())
+    referee = new_referee(GameOptions(args.game, args.players, variants, None))
+    folder = args.record or Path("records") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return referee, None, args.players, folder
+
+
+def _table_parts(args: argparse.Namespace, referee: Referee, profile: VisionProfile,
+                 folder: Path, players: int, journal: JournalWriter | None) -> TableParts:
+    """Open the panel (or the keyboard) and the camera, closing the panel if the camera fails."""
+    from companion.launch import open_panel_or_keyboard, recorded_square_mm, table_parts
+    from contract.errors import CompanionError
+
     panel = open_panel_or_keyboard(args.panel)
     try:
         square_mm = args.square_mm
@@ -110,10 +121,17 @@ def run(args: argparse.Namespace) -> int:
             panel.close()
         raise
     parts.hints = _hints(args.hints, referee, parts, args.resume)
+    return parts
+
+
+def _referee_until_done(args: argparse.Namespace, referee: Referee, parts: TableParts,
+                        headless: bool) -> None:
+    """Run the table until the game ends (or the window is closed), then close every device."""
+    from companion.launch import close_quietly, is_finished, lingering, run_windowed, wait_until
+    from companion.table import Table
+
     table = Table(parts)
     voice = _voice(args.voice, table)
-    print(f"Refereeing {referee.game.name}; the record will go to {folder} once the starting "
-          "layout is confirmed.", flush=True)
     try:
         if headless:
             table.start()
@@ -125,8 +143,6 @@ def run(args: argparse.Namespace) -> int:
         close_quietly(parts)
         if voice is not None:
             voice.close(linger_s=3.0)
-    print(_ending(referee.view().result, folder))
-    return 0
 
 
 def _hints(words: list[str] | None, referee: Referee, parts: TableParts,
