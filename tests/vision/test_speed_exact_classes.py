@@ -1,19 +1,22 @@
 """Work the reader no longer does gives what doing it gave: faces of outlines that can be no
-coin, and the second look's blur beyond where its rays reach."""
+coin, and rays sampled beyond where the decision looks."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 import numpy as np
+import pytest
 
 from calibration.geometry import coin_isolation_mat
+from vision import rims
 from vision.candidates import Candidates, _faces_of_possible_coins, coin_presence
 from vision.faces import clipped_mask, edge_colours, face_colours
 from vision.markers import MarkerConfig, find_board
+from vision.ray_samples import with_fourth_channel
 from vision.read_config import CoinConfig
 from vision.rectify import RectifyConfig, rectify
-from vision.rims import CoinOutlines
+from vision.rims import GLINT_FLAG, PAWN_FLAG, CoinOutlines, RimConfig, _circle_profile, ray_rises
 from vision.synth import random_scene, random_variation, render
 
 GEOMETRY = coin_isolation_mat()
@@ -66,3 +69,34 @@ def test_faces_are_measured_where_a_coin_may_be_and_read_nowhere_else() -> None:
     assert np.array_equal(edges[present], every_edge[present], equal_nan=True)
     assert np.isnan(faces.colours[~present]).all() and np.isnan(edges[~present]).all()
     assert not faces.on_pawn[~present].any() and not faces.clipped[~present].any()
+
+
+def _whole_rays(config: RimConfig, image: np.ndarray, flags: np.ndarray, centres: np.ndarray,
+                radii: np.ndarray, guesses: np.ndarray, window: float
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rises along the whole of every ray, as the profile first read them."""
+    rise, middles, on_pawn = ray_rises(config, image, flags, centres, radii)
+    return rise, np.broadcast_to(middles, (len(centres), len(middles))), on_pawn
+
+
+def test_the_circle_profile_from_the_rays_near_the_guess_is_the_whole_rays_profile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    image, pixels_per_mm = _view()
+    config = RimConfig()
+    rng = np.random.default_rng(9)
+    height, width = image.shape[:2]
+    count = 150
+    centres = rng.uniform([0, 0], [width, height], (count, 2))
+    # Guesses of every size, some beyond the rays' ends (no window inside them at all).
+    guesses = rng.uniform(1.0, 20.0, count) * pixels_per_mm
+    radii = np.arange(config.ray_begin_mm, config.ray_end_mm, config.ray_step_mm) * pixels_per_mm
+    flags = np.zeros(image.shape[:2], np.uint8)
+    flags[200:400, 300:700] = PAWN_FLAG
+    flags[image.max(axis=2) >= 250] |= GLINT_FLAG
+    rays_image = with_fourth_channel(image)
+    near = _circle_profile(config, rays_image, flags, centres, guesses, radii, pixels_per_mm)
+    monkeypatch.setattr(rims, "_rises_near", _whole_rays)
+    whole = _circle_profile(config, rays_image, flags, centres, guesses, radii, pixels_per_mm)
+    for mine, theirs in zip(near, whole, strict=True):
+        assert np.array_equal(mine, theirs)
+    assert (near[1] > 0.5).sum() >= 1  # some rays from the centres show an edge
