@@ -559,6 +559,12 @@ def _pawn_near_edge(on_pawn: BoolArray, edge: FloatArray, radii: FloatArray, rea
     """Rays with a pawn within ``reach`` samples of their edge: the edge may be the pawn's,
     or the pawn leans over the coin's rim there. A pawn standing on the coin, which the rays
     leave before they reach the rim, does not count."""
+    crossing = np.flatnonzero(on_pawn.reshape(len(on_pawn), -1).any(axis=1))
+    if len(crossing) < len(on_pawn):  # the rays of a seed that cross no pawn are clear of one
+        near_pawn = np.zeros(edge.shape, bool)
+        if len(crossing):
+            near_pawn[crossing] = _pawn_near_edge(on_pawn[crossing], edge[crossing], radii, reach)
+        return near_pawn
     at = np.searchsorted(radii, edge)
     offsets = np.arange(-reach, reach + 1)
     near = np.clip(at[..., None] + offsets, 0, len(radii) - 1)

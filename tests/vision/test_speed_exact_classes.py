@@ -100,3 +100,17 @@ def test_the_circle_profile_from_the_rays_near_the_guess_is_the_whole_rays_profi
     for mine, theirs in zip(near, whole, strict=True):
         assert np.array_equal(mine, theirs)
     assert (near[1] > 0.5).sum() >= 1  # some rays from the centres show an edge
+
+
+def test_rays_that_cross_no_pawn_are_clear_of_one_as_the_full_test_finds() -> None:
+    rng = np.random.default_rng(4)
+    radii = np.arange(3.0, 17.0, 0.25) * 3.2
+    on_pawn = rng.random((60, 48, len(radii))) < 0.02
+    on_pawn[rng.random(60) < 0.6] = False  # most seeds' rays cross no pawn
+    edge = rng.uniform(radii[0] - 5, radii[-1] + 5, (60, 48))
+    fast = rims._pawn_near_edge(on_pawn, edge, radii, 4)
+    # The plain test of every ray: a pawn sample within four samples of its edge.
+    at = np.searchsorted(radii, edge)
+    near = np.clip(at[..., None] + np.arange(-4, 5), 0, len(radii) - 1)
+    full = np.take_along_axis(on_pawn, near, axis=2).any(axis=2)
+    assert fast.any() and np.array_equal(fast, full)
