@@ -21,7 +21,7 @@ import numpy as np
 
 from contract.observation import COIN_KINDS
 from vision.arrays import FloatArray, Image
-from vision.faces import clipped_mask, edge_colours, face_colours, pawn_share
+from vision.faces import Faces, clipped_mask, edge_colours, face_colours, pawn_share
 from vision.light import PAPER
 from vision.loose import LooseCoins, find_loose_coins, read_by_circles
 from vision.parallax import CameraOverMat
@@ -47,7 +47,8 @@ class Candidates:
     """Outlines measured at every seed, in mat terms: base and top face centres (K, 2) mm,
     diameters (K,), the top circle's diameter (K,; NaN where none, see :mod:`vision.tops`)
     and centre (K, 2; the top face's centre where none),
-    face colours and edge colours (K, 2, see :func:`vision.faces.edge_colours`)
+    face colours and edge colours (K, 2, see :func:`vision.faces.edge_colours`; NaN where the
+    rim agrees too little for any presence, see :func:`coin_presence`)
     mm, colours (K, 2), agreement with the circle on unhidden rays (K,), share of rays a
     pawn hides (K,), whether a pawn stands on the face (K,), the share of the face the camera
     clipped (K,), contrast (K,), how far its seed
@@ -232,9 +233,9 @@ def _measure_seeds(
                        inner.agreement)
     # The face is sampled inside the top coin's own circle where one was found.
     seen = np.isfinite(inner.radii)
-    faces = face_colours(image, clipped, bled, np.where(seen[:, None], inner.centres, tops),
-                         np.where(seen, inner.radii, outlines.radii_px))
-    edges = edge_colours(image, tops, outlines.radii_px, bled)
+    faces, edges = _faces_of_possible_coins(
+        config.coins, image, clipped, bled, np.where(seen[:, None], inner.centres, tops),
+        np.where(seen, inner.radii, outlines.radii_px), tops, outlines)
     centres_mm = to_mm(view, outlines.centres)
     columns = np.clip(np.round(outlines.centres[:, 0]).astype(int), 0, width - 1)
     rows = np.clip(np.round(outlines.centres[:, 1]).astype(int), 0, height - 1)
@@ -249,6 +250,29 @@ def _measure_seeds(
                        faces.on_pawn > 0.5, faces.clipped, outlines.contrast, strength, region,
                        seed_region, np.ones(len(seeds), bool), to_mm(view, inner.centres),
                        inner.agreement)
+
+
+def _faces_of_possible_coins(
+    config: CoinConfig, image: Image, clipped: Image, pawns: Image, face_centres: FloatArray,
+    face_radii: FloatArray, tops: FloatArray, outlines: CoinOutlines,
+) -> tuple[Faces, FloatArray]:
+    """The faces (:func:`vision.faces.face_colours`) and edge colours of the outlines whose
+    rim agrees well enough to give them any presence (:func:`coin_presence`); the others, no
+    coin whatever their face shows, get none (NaN colours, no pawn, nothing clipped): nearly
+    half of a frame's seeds are a coin's second seed or no coin, and their faces are never
+    read."""
+    rows = np.flatnonzero(outlines.agreement > _ramp(config)[0])
+    count = len(tops)
+    faces = Faces(np.full((count, 2), np.nan), np.full(count, np.nan), np.zeros(count),
+                  np.zeros(count))
+    edges = np.full((count, 2), np.nan)
+    if not len(rows):
+        return faces, edges
+    some = face_colours(image, clipped, pawns, face_centres[rows], face_radii[rows])
+    for name in ("colours", "brightness", "on_pawn", "clipped"):
+        getattr(faces, name)[rows] = getattr(some, name)
+    edges[rows] = edge_colours(image, tops[rows], outlines.radii_px[rows], pawns)
+    return faces, edges
 
 
 def _flags(clipped: Image, pawns: Image) -> Image:

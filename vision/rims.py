@@ -484,10 +484,10 @@ def _circle_profile(
     edge when its own change there is at least half its steepest within that window.
     """
     count, rays = len(centres), config.ray_count
-    rise, inner, on_pawn = ray_rises(config, image, flags, centres, radii)
     reach = config.rise_samples
     window = config.peak_window_mm * pixels_per_mm
-    near = np.abs(inner[None, :] - guesses[:, None]) <= window  # (K, S')
+    rise, inner, on_pawn = _rises_near(config, image, flags, centres, radii, guesses, window)
+    near = np.abs(inner - guesses[:, None]) <= window  # (K, S')
     crossed = (on_pawn[..., reach:-reach] & near[:, None, :]).any(axis=2)
     weight = (~crossed).astype(np.float32)
     mean = (rise * weight[..., None]).sum(axis=1) / np.maximum(weight.sum(axis=1), 1)[:, None]
@@ -503,7 +503,7 @@ def _circle_profile(
     shift = np.where(curvature < -1e-6, 0.5 * (a - c) / np.where(curvature < -1e-6,
                                                                    curvature, -1.0), 0.0)
     step = radii[1] - radii[0]
-    radius = inner[outer] + np.clip(shift, -0.5, 0.5) * step
+    radius = inner[rows, outer] + np.clip(shift, -0.5, 0.5) * step
     own = rise[rows, :, outer]  # (K, J): each ray's change at the radius
     steepest = np.where(near[:, None, :], rise, 0.0).max(axis=2)
     shows = (own >= 0.5 * steepest) & ~crossed
@@ -511,6 +511,29 @@ def _circle_profile(
     seen = np.maximum((~crossed).sum(axis=1), rays * config.least_seen)
     return (np.where(found, radius, guesses), np.where(found, shows.sum(axis=1) / seen, 0.0),
             crossed.mean(axis=1))
+
+
+def _rises_near(
+    config: RimConfig, image: Image, flags: Image, centres: FloatArray, radii: FloatArray,
+    guesses: FloatArray, window: float,
+) -> tuple[FloatArray, FloatArray, BoolArray]:
+    """:func:`ray_rises` along each ray only where :func:`_circle_profile` looks: the rises
+    (K, J, W) centred within ``window`` px of each coin's ``guesses`` radius and a sample
+    beyond on either side, their radii (K, W) and where a pawn lies (K, J, W + 2 reach).
+    Each coin's rays are sampled at a run of the same ``radii`` (S,) that reaches two samples
+    beyond those rises (the smoothing and the rise's reach), or to the ray's own end, so
+    every rise is the one the whole ray gives, for about two thirds of the samples."""
+    reach = config.rise_samples
+    middles = radii[reach:-reach]
+    wanted = np.abs(middles[None, :] - guesses[:, None]) <= window + 2 * (radii[1] - radii[0])
+    first = np.argmax(wanted, axis=1)
+    last = len(middles) - 1 - np.argmax(wanted[:, ::-1], axis=1)
+    length = min(int((last - first).max(initial=0)) + 1 + 2 * reach + 2, len(radii))
+    # Rises from ``first`` on need samples from one before it (the smoothing) in the ray's
+    # own indices; a run that would pass an end of the ray is moved inside it.
+    start = np.clip(first - 1, 0, len(radii) - length)
+    along = radii[start[:, None] + np.arange(length)[None, :]]  # (K, length)
+    return ray_rises(config, image, flags, centres, along)
 
 
 def _agreement(agree: BoolArray, long: NDArray[np.intp], rays: int) -> FloatArray:
@@ -536,6 +559,12 @@ def _pawn_near_edge(on_pawn: BoolArray, edge: FloatArray, radii: FloatArray, rea
     """Rays with a pawn within ``reach`` samples of their edge: the edge may be the pawn's,
     or the pawn leans over the coin's rim there. A pawn standing on the coin, which the rays
     leave before they reach the rim, does not count."""
+    crossing = np.flatnonzero(on_pawn.reshape(len(on_pawn), -1).any(axis=1))
+    if len(crossing) < len(on_pawn):  # the rays of a seed that cross no pawn are clear of one
+        near_pawn = np.zeros(edge.shape, bool)
+        if len(crossing):
+            near_pawn[crossing] = _pawn_near_edge(on_pawn[crossing], edge[crossing], radii, reach)
+        return near_pawn
     at = np.searchsorted(radii, edge)
     offsets = np.arange(-reach, reach + 1)
     near = np.clip(at[..., None] + offsets, 0, len(radii) - 1)
