@@ -202,8 +202,11 @@ class _Frame:
         gap = self.diameters[:, None] - expected
         single = np.exp(student_log_density((gap / spread) ** 2, dof)) * T_SCALE[dof] / spread
         stacked = ((gap > -spread) & (gap < reach)) / (reach + spread)
-        inner_gap = self.inner[:, None] - self.sizes[None, :] - self.inner_offset
-        inner_spread = self.inner_spread
+        # A glint's bloom moves the face's own circle out with the outline (the clipped
+        # face's edge is both), and as unsurely.
+        bloom = self.clip * self.glint_offset
+        inner_gap = self.inner[:, None] - self.sizes[None, :] - self.inner_offset - bloom[:, None]
+        inner_spread = np.hypot(self.inner_spread, self.glint_noise * self.clip)[:, None]
         inner_single = (np.exp(student_log_density((inner_gap / inner_spread) ** 2, dof))
                         * T_SCALE[dof] / inner_spread)
         inner_stacked = ((inner_gap > -inner_spread) & (inner_gap < reach)) / (
@@ -384,7 +387,7 @@ class _Frame:
         if not self.has_inner.any():
             return
         seen = self.has_inner
-        inner = np.where(seen, self.inner, 0.0)
+        inner = np.where(seen, self.inner - self.clip * self.glint_offset, 0.0)
         residual = inner[:, None] - self.sizes[None, :]
         weight = probabilities * (self.weights * seen)[:, None]
         strength = (self.inner_spread / self.config.inner_offset_spread_mm) ** 2
@@ -484,9 +487,10 @@ def faintness(config: FrameModelConfig, contrast: FloatArray) -> FloatArray:
                               0.0, 1.0))
 
 
-def _run(frame: _Frame, start: FloatArray | None) -> FloatArray:
+def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0) -> FloatArray:
     """Expectation-maximisation from first metals ``start``, or, where None, from sizes alone
-    (colour joins after the first half of the rounds): the kinds' probabilities."""
+    (colour joins after the first half of the rounds), the glints' offset starting at
+    ``bloom``: the kinds' probabilities."""
     sizes_first = start is None
     if start is None:
         # From sizes alone: every metal alike (the split of the colours, made once for the
@@ -495,6 +499,7 @@ def _run(frame: _Frame, start: FloatArray | None) -> FloatArray:
         frame.first_guess(alike)
     else:
         frame.first_guess(start)
+    frame.glint_offset = bloom
     rounds = frame.config.rounds
     probabilities = frame.posterior(0.0 if sizes_first else 1.0)
     for round_index in range(rounds):
@@ -539,10 +544,13 @@ def fit_frame(
     best: tuple[float, _Frame, FloatArray] | None = None
     first = _Frame(*arguments)
     starts: list[FloatArray | None] = [first.first_metals(), None]
-    for start in starts:
+    # A clipped face blooms past its edge by as much as a size step: its coins fit the next
+    # size up as well as their own, so the fit also starts from a bloom.
+    blooms = [0.0, config.glint_bloom_mm] if (first.clip >= 0.5).any() else [0.0]
+    for start, bloom in ((start, bloom) for start in starts for bloom in blooms):
         frame = _Frame(*arguments)
         frame.one_metal = first.one_metal
-        probabilities = _run(frame, start)
+        probabilities = _run(frame, start, bloom)
         score = frame.log_likelihood()
         if best is None or score > best[0]:
             best = (score, frame, probabilities)
