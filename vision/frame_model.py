@@ -54,6 +54,10 @@ if TYPE_CHECKING:
 _SizeParts = tuple[FloatArray, FloatArray]
 #: Direction in ``(ln(red/green), ln(blue/green))`` in which copper's tint lies from silver's.
 COPPER_DIRECTION = np.array([0.92, -0.39])
+#: How much better (log-likelihood) a fit started from a glint's bloom must explain the frame
+#: to replace the one started from none: a likelihood ratio of e, so that a tie keeps the
+#: fit the frame reaches by itself.
+BLOOM_MARGIN = 1.0
 
 @dataclass(frozen=True, eq=False)
 class FrameFit:
@@ -545,13 +549,14 @@ def fit_frame(
     first = _Frame(*arguments)
     starts: list[FloatArray | None] = [first.first_metals(), None]
     # A clipped face blooms past its edge by as much as a size step: its coins fit the next
-    # size up as well as their own, so the fit also starts from a bloom.
+    # size up as well as their own, so the fit also starts from a bloom, kept where it
+    # explains the frame better by more than BLOOM_MARGIN (else the two are a tie).
     blooms = [0.0, config.glint_bloom_mm] if (first.clip >= 0.5).any() else [0.0]
-    for start, bloom in ((start, bloom) for start in starts for bloom in blooms):
+    for bloom, start in ((bloom, start) for bloom in blooms for start in starts):
         frame = _Frame(*arguments)
         frame.one_metal = first.one_metal
         probabilities = _run(frame, start, bloom)
-        score = frame.log_likelihood()
+        score = frame.log_likelihood() - (BLOOM_MARGIN if bloom else 0.0)
         if best is None or score > best[0]:
             best = (score, frame, probabilities)
     assert best is not None
