@@ -20,7 +20,8 @@ its size and its colour fit, then refits the offsets, the metals' tints and the 
 The fit runs twice, from a first split of the colours along copper's tint and from sizes
 alone with colour joining half way, and the one that explains the coins best is kept: a
 tarnished penny and a silver coin mirroring a warm room can lie along any direction from each
-other.
+other. Where coins glint, both run again from a glint's bloom (a clipped face measures a size
+up), which is kept only where it explains the coins clearly better.
 The weights at the end are the kinds' probabilities, which is what confidence means here. A
 frame with few coins leans on the priors (:class:`FrameModelConfig`), which calibration can
 set from the user's own coins.

@@ -43,7 +43,7 @@ class FrameModelConfig:
     top circle as much as its outline (both are the clipped face's edge, bloomed past the
     metal's by the blur's tail). As glinting coins fit the next size up about as well as
     their own, the fit also starts from a bloom of ``glint_bloom_mm`` (a camera pixel or so
-    each side at 1.2-2 px/mm) and keeps what explains the frame best; where
+    each side at 1.2-2 px/mm), kept where it explains the frame clearly better; where
     its face shows no colour or is clipped on ``edge_glint`` of it, its edge and bloom show
     ``edge_tint_share`` of its metal's tint, within ``edge_spread``. An outline is a single
     coin's or, ``stack_share`` of the time, a stack's, whose lower coins stick out by up to
