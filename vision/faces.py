@@ -28,6 +28,8 @@ FACE_ANGLES = 32
 LEAST_USABLE = 0.15
 #: A channel at or above this in the camera's frame was clipped.
 CLIPPED = 250
+#: The most the light-normalised view holds (8 bits, paper at :data:`~vision.light.PAPER`).
+NORMALISED_TOP = 255
 
 _ANGLES = np.linspace(0, 2 * math.pi, FACE_ANGLES, endpoint=False)
 _UNIT_X = (np.cos(_ANGLES)[:, None] * FACE_RINGS[None, :]).ravel()
@@ -108,10 +110,13 @@ def face_colours(
                         borderMode=cv2.BORDER_REPLICATE) > 0  # (K, S, 3)
     values = np.maximum(pixels.astype(np.float32), 1.0)
     seen = ~on_pawn & (values.max(axis=2) > 8)
+    # A face brighter than the normalised view holds (about 1.3 times the paper) is cut off
+    # there as the camera cuts a glint off: its channels' ratio says nothing of the metal.
+    cut = on_clip | (pixels >= NORMALISED_TOP)
     blue, green, red = (values[..., channel] for channel in range(3))
     ratios = []
     for top, channel in ((red, 2), (blue, 0)):
-        usable = seen & ~on_clip[..., channel] & ~on_clip[..., 1]
+        usable = seen & ~cut[..., channel] & ~cut[..., 1]
         ratio = np.where(usable, np.log(top / green), np.nan)
         with np.errstate(all="ignore"):
             middle = nan_median(ratio, axis=1)

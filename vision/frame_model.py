@@ -20,7 +20,8 @@ its size and its colour fit, then refits the offsets, the metals' tints and the 
 The fit runs twice, from a first split of the colours along copper's tint and from sizes
 alone with colour joining half way, and the one that explains the coins best is kept: a
 tarnished penny and a silver coin mirroring a warm room can lie along any direction from each
-other.
+other. Where coins glint, both run again from a glint's bloom (a clipped face measures a size
+up), which is kept only where it explains the coins clearly better.
 The weights at the end are the kinds' probabilities, which is what confidence means here. A
 frame with few coins leans on the priors (:class:`FrameModelConfig`), which calibration can
 set from the user's own coins.
@@ -54,6 +55,10 @@ if TYPE_CHECKING:
 _SizeParts = tuple[FloatArray, FloatArray]
 #: Direction in ``(ln(red/green), ln(blue/green))`` in which copper's tint lies from silver's.
 COPPER_DIRECTION = np.array([0.92, -0.39])
+#: How much better (log-likelihood) a fit started from a glint's bloom must explain the frame
+#: to replace the one started from none: a likelihood ratio of e, so that a tie keeps the
+#: fit the frame reaches by itself.
+BLOOM_MARGIN = 1.0
 
 @dataclass(frozen=True, eq=False)
 class FrameFit:
@@ -202,8 +207,11 @@ class _Frame:
         gap = self.diameters[:, None] - expected
         single = np.exp(student_log_density((gap / spread) ** 2, dof)) * T_SCALE[dof] / spread
         stacked = ((gap > -spread) & (gap < reach)) / (reach + spread)
-        inner_gap = self.inner[:, None] - self.sizes[None, :] - self.inner_offset
-        inner_spread = self.inner_spread
+        # A glint's bloom moves the face's own circle out with the outline (the clipped
+        # face's edge is both), and as unsurely.
+        bloom = self.clip * self.glint_offset
+        inner_gap = self.inner[:, None] - self.sizes[None, :] - self.inner_offset - bloom[:, None]
+        inner_spread = np.hypot(self.inner_spread, self.glint_noise * self.clip)[:, None]
         inner_single = (np.exp(student_log_density((inner_gap / inner_spread) ** 2, dof))
                         * T_SCALE[dof] / inner_spread)
         inner_stacked = ((inner_gap > -inner_spread) & (inner_gap < reach)) / (
@@ -384,7 +392,7 @@ class _Frame:
         if not self.has_inner.any():
             return
         seen = self.has_inner
-        inner = np.where(seen, self.inner, 0.0)
+        inner = np.where(seen, self.inner - self.clip * self.glint_offset, 0.0)
         residual = inner[:, None] - self.sizes[None, :]
         weight = probabilities * (self.weights * seen)[:, None]
         strength = (self.inner_spread / self.config.inner_offset_spread_mm) ** 2
@@ -484,9 +492,10 @@ def faintness(config: FrameModelConfig, contrast: FloatArray) -> FloatArray:
                               0.0, 1.0))
 
 
-def _run(frame: _Frame, start: FloatArray | None) -> FloatArray:
+def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0) -> FloatArray:
     """Expectation-maximisation from first metals ``start``, or, where None, from sizes alone
-    (colour joins after the first half of the rounds): the kinds' probabilities."""
+    (colour joins after the first half of the rounds), the glints' offset starting at
+    ``bloom``: the kinds' probabilities."""
     sizes_first = start is None
     if start is None:
         # From sizes alone: every metal alike (the split of the colours, made once for the
@@ -495,6 +504,7 @@ def _run(frame: _Frame, start: FloatArray | None) -> FloatArray:
         frame.first_guess(alike)
     else:
         frame.first_guess(start)
+    frame.glint_offset = bloom
     rounds = frame.config.rounds
     probabilities = frame.posterior(0.0 if sizes_first else 1.0)
     for round_index in range(rounds):
@@ -539,11 +549,15 @@ def fit_frame(
     best: tuple[float, _Frame, FloatArray] | None = None
     first = _Frame(*arguments)
     starts: list[FloatArray | None] = [first.first_metals(), None]
-    for start in starts:
+    # A clipped face blooms past its edge by as much as a size step: its coins fit the next
+    # size up as well as their own, so the fit also starts from a bloom, kept where it
+    # explains the frame better by more than BLOOM_MARGIN (else the two are a tie).
+    blooms = [0.0, config.glint_bloom_mm] if (first.clip >= 0.5).any() else [0.0]
+    for bloom, start in ((bloom, start) for bloom in blooms for start in starts):
         frame = _Frame(*arguments)
         frame.one_metal = first.one_metal
-        probabilities = _run(frame, start)
-        score = frame.log_likelihood()
+        probabilities = _run(frame, start, bloom)
+        score = frame.log_likelihood() - (BLOOM_MARGIN if bloom else 0.0)
         if best is None or score > best[0]:
             best = (score, frame, probabilities)
     assert best is not None

@@ -39,7 +39,11 @@ class FrameModelConfig:
     The silver field is a Gaussian-weighted mean over coins within ``field_reach_mm``, drawn
     towards ``silver_colour`` as much as ``field_anchor`` coins would. ``rounds`` of EM. A
     face the camera clipped (a glint) is measured off by an offset common to the frame's
-    glints (within about ``glint_spread_mm``) and less surely (``glint_noise_mm`` more); where
+    glints (within about ``glint_spread_mm``) and less surely (``glint_noise_mm`` more), its
+    top circle as much as its outline (both are the clipped face's edge, bloomed past the
+    metal's by the blur's tail). As glinting coins fit the next size up about as well as
+    their own, the fit also starts from a bloom of ``glint_bloom_mm`` (a camera pixel or so
+    each side at 1.2-2 px/mm), kept where it explains the frame clearly better; where
     its face shows no colour or is clipped on ``edge_glint`` of it, its edge and bloom show
     ``edge_tint_share`` of its metal's tint, within ``edge_spread``. An outline is a single
     coin's or, ``stack_share`` of the time, a stack's, whose lower coins stick out by up to
@@ -99,6 +103,7 @@ class FrameModelConfig:
     inner_offset_spread_mm: float = 1.0
     inner_spread_mm: float = 0.35
     glint_noise_mm: float = 0.5
+    glint_bloom_mm: float = 1.5
     faint_contrast: float = 0.3
     faintest_contrast: float = 0.1
     faint_offset_spread_mm: float = 1.5
