@@ -134,12 +134,12 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
 
 def _court_lettered(config: RankConfig, index: IndexRead) -> bool:
     """Whether a corner not spelling JOKER reads a court's letter clearly (best, at
-    ``agree_match``) with no letter under it: a court's index, which a word seen in the
-    other corner contradicts, so neither is taken surely."""
+    ``agree_match``; a J with no letter under it, as JOKER's first letter has): a court's
+    index, which a word seen in the other corner contradicts, so neither is taken surely."""
     for corner in index.corners:
         rank, match, _ = corner.best()
         if not corner.joker and rank in COURT_LETTERS and match >= config.agree_match \
-                and corner.suit_below >= -config.least_suit:
+                and not _worded(config, corner, rank):
             return True
     return False
 
@@ -372,11 +372,14 @@ def _starred(config: RankConfig, index: IndexRead) -> bool:
 
 
 def _worded_joker(config: RankConfig, index: IndexRead, pips: PipCount) -> bool:
-    """Whether a corner spells JOKER down the side, neither corner has a suit under its
+    """Whether a corner spells JOKER down the side (or both show their glyph over a letter,
+    no suit: a word's first letters), neither corner has a suit under its
     glyph nor reads a court's letter clearly (:func:`_court_lettered`), and the middle is
     one figure or a picture, no number's pips: whatever number a word's round letters look
     like (an O like an 8), no number card is so."""
-    return index.joker and not pips.layout and not _court_lettered(config, index) and \
+    lettered = all(-1.0 < corner.suit_below < -config.least_suit for corner in index.corners)
+    return (index.joker or lettered) and not pips.layout and \
+        not _court_lettered(config, index) and \
         all(corner.suit_below <= config.least_suit for corner in index.corners)
 
 
