@@ -15,6 +15,14 @@ fail in different ways agree; anything else is unsure, and the panel asks:
   letter read clearly in both corners.
 * **Jokers.** JOKER written down the side; a star in both corners with no suit under it and no
   pip layout; or a round emblem in each corner, round a figure larger than any pip.
+
+Where those readings leave the card unsure, the card's structure decides what it can be
+(:func:`_by_structure`), whatever the deck draws: a suit under the index in both corners rules
+out a joker, a picture with more than one figure an ace, and no pip layout a number card, so
+only a court is left, told by the letter of J, Q and K that both corners read; a star in both
+corners with no suit under either, round a picture, is a joker, though less surely (the panel
+confirms). Corners that each read a different rank or mark clearly disagree: the reading is
+then unsure, whatever else agrees.
 """
 
 from __future__ import annotations
@@ -53,7 +61,20 @@ def counted_rank(centre: CentreRead, pips: PipCount | None) -> str | None:
 def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
           pips: PipCount | None = None) -> Verdict:
     """The rank and its confidence from the middle (``centre`` and, where counted,
-    ``pips``) and the corner index (both corners'): sure only where two readings agree."""
+    ``pips``) and the corner index (both corners'): sure only where two readings agree,
+    by the card's structure where they leave it unsure, and never sure where the two
+    corners clearly disagree."""
+    rank, confidence = _by_readings(config, centre, index, pips)
+    if confidence <= config.alone_confidence:
+        rank, confidence = _by_structure(config, centre, index, pips) or (rank, confidence)
+    if _corners_disagree(config.rank, index):
+        return rank, min(confidence, config.alone_confidence)
+    return rank, confidence
+
+
+def _by_readings(config: CardConfig, centre: CentreRead, index: IndexRead,
+                 pips: PipCount | None) -> Verdict:
+    """The rank and its confidence where the pips, the picture and the index agree."""
     star = dict(index.scores).get(STAR, -1.0)
     ranks = replace(index, scores=tuple(item for item in index.scores if item[0] != STAR))
     counted = counted_rank(centre, pips)
@@ -92,7 +113,8 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
     number_index = rank in NUMBER_RANKS and match >= rank_config.sure_match and not worded
     unsuited = index.suit_below <= rank_config.least_suit
     sure = config.agree_confidence * 0.95
-    if centre.picture and index.joker and not number_index and unsuited:
+    if centre.picture and index.joker and not number_index and unsuited and \
+            not _court_lettered(rank_config, index):
         return "joker", sure
     if counted not in (None, "A") or not unsuited or len(index.corners) < 2:
         return None
@@ -108,6 +130,18 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
             all(_emblem(rank_config, corner) for corner in index.corners):
         return "joker", sure
     return None
+
+
+def _court_lettered(config: RankConfig, index: IndexRead) -> bool:
+    """Whether a corner not spelling JOKER reads a court's letter clearly (best, at
+    ``agree_match``; a J with no letter under it, as JOKER's first letter has): a court's
+    index, which a word seen in the other corner contradicts, so neither is taken surely."""
+    for corner in index.corners:
+        rank, match, _ = corner.best()
+        if not corner.joker and rank in COURT_LETTERS and match >= config.agree_match \
+                and not _worded(config, corner, rank):
+            return True
+    return False
 
 
 #: How far from square (height over width, either way) an emblem's box may be.
@@ -296,3 +330,92 @@ def _letter_in_both(config: RankConfig, index: IndexRead, court: str) -> bool:
                 _worded(config, corner, court):
             return False
     return True
+
+
+#: The letters a court's corner shows (an A's picture is one figure, no court's).
+COURT_LETTERS: tuple[str, ...] = ("J", "Q", "K")
+
+
+def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
+                  pips: PipCount | None) -> Verdict | None:
+    """A court or a joker told by what every deck's structure allows, or None: a suit under
+    the index in both corners and no JOKER word leave no joker; more than one figure in
+    the middle no ace; no pip layout no number card: a court, whose letter is the one of
+    J, Q, K both corners read best and clearly before the other two, neither reading the
+    same number best. A star best in both corners, neither with a suit under it, round a
+    figure larger than any pip and no pip layout, is a joker, confirmed on the panel."""
+    rank_config = config.rank
+    if pips is None or len(index.corners) != 2 or \
+            _largest(centre, pips) < rank_config.court_figure_mm2 or \
+            (pips.layout and not pips.stray):
+        return None
+    if _starred(rank_config, index) or _worded_joker(rank_config, index, pips):
+        return "joker", config.shape_confidence
+    suited = all(corner.suit_below > rank_config.court_suit and not corner.joker
+                 for corner in index.corners)
+    if not suited or not (pips.stray or pips.count >= 2):
+        return None
+    letters = {_court_letter(rank_config, corner) for corner in index.corners}
+    numbers = {_best_rank(corner) for corner in index.corners}
+    if len(letters) != 1 or None in letters or (len(numbers) == 1 and
+                                                numbers <= set(NUMBER_RANKS)):
+        return None
+    return letters.pop(), config.agree_confidence * 0.9
+
+
+def _starred(config: RankConfig, index: IndexRead) -> bool:
+    """Whether both corners read a star best (at ``sure_match``), neither with a suit under
+    it (a mark matching a suit better than a letter by ``court_suit``, as a rank's suit
+    does): a joker's corner mark."""
+    return all(corner.best()[0] == STAR and corner.best()[1] >= config.sure_match
+               and corner.suit_below <= config.court_suit for corner in index.corners)
+
+
+def _worded_joker(config: RankConfig, index: IndexRead, pips: PipCount) -> bool:
+    """Whether a corner spells JOKER down the side (or both show their glyph over a letter,
+    no suit: a word's first letters), neither corner has a suit under its
+    glyph nor reads a court's letter clearly (:func:`_court_lettered`), and the middle is
+    one figure or a picture, no number's pips: whatever number a word's round letters look
+    like (an O like an 8), no number card is so."""
+    lettered = all(-1.0 < corner.suit_below < -config.least_suit for corner in index.corners)
+    return (index.joker or lettered) and not pips.layout and \
+        not _court_lettered(config, index) and \
+        all(corner.suit_below <= config.least_suit for corner in index.corners)
+
+
+def _court_letter(config: RankConfig, corner: IndexRead) -> str | None:
+    """The letter of :data:`COURT_LETTERS` ``corner`` matches best, where at ``least_match``
+    and by ``sure_margin`` over the other two; else None."""
+    scores = dict(corner.scores)
+    ranked = sorted(COURT_LETTERS, key=lambda letter: -scores.get(letter, -1.0))
+    best, second = (scores.get(letter, -1.0) for letter in ranked[:2])
+    return ranked[0] if best >= config.least_match and best - second >= config.sure_margin \
+        else None
+
+
+def _best_rank(corner: IndexRead) -> str | None:
+    """The rank (no star) ``corner`` matches best, or None where it reads none."""
+    ranked = [(score, rank) for rank, score in corner.scores if rank != STAR]
+    return max(ranked)[1] if ranked else None
+
+
+def _corners_disagree(config: RankConfig, index: IndexRead) -> bool:
+    """Whether the two corners each read a different rank or mark clearly, each at
+    ``agree_match`` and by ``sure_margin`` over its next: a card is printed point-symmetric,
+    so one of the two is misread. A star with no suit under it and a J over a letter (JOKER
+    down the side) are a joker's marks; a star over a suit is a blurred glyph, no claim."""
+    if len(index.corners) != 2:
+        return False
+    claims = set()
+    for corner in index.corners:
+        rank, match, margin = corner.best()
+        if rank is None or match < config.agree_match or margin < config.sure_margin:
+            continue
+        if rank == STAR:
+            if corner.suit_below > config.least_suit:
+                continue
+            rank = "joker"
+        elif _worded(config, corner, rank):
+            rank = "joker"
+        claims.add(rank)
+    return len(claims) == 2

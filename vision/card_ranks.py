@@ -98,6 +98,8 @@ class RankConfig:
     sure_margin: float = 0.08
     aspect_weight: float = 0.3
     least_suit: float = 0.05
+    court_suit: float = 0.2
+    agree_match: float = 0.7
     backing_slack: float = 0.08
     rival_margin: float = 0.08
     clear_match: float = 0.85

@@ -85,6 +85,9 @@ class CardConfig:
     agree_confidence: float = 0.97
     alone_confidence: float = 0.4
     unread_confidence: float = 0.15
+    #: A card told by its structure alone where a reading that fails otherwise cannot back
+    #: it (:func:`vision.card_judge.judge`): read, but confirmed on the panel.
+    shape_confidence: float = 0.6
 
 
 @dataclass(frozen=True)
