@@ -46,7 +46,8 @@ class InnerOutlineConfig:
     ``radius_step_mm``; the colour change is taken ``across_mm`` either side of the circle at
     ``angles`` angles, where the circle lies ``inside_mm`` or more inside the outline, on
     ``least_arc`` of the circle or more; its ``quantile`` is the score. A coin whose score
-    lies ``doubt_spreads`` robust spreads (at least ``least_spread`` of colour) above the
+    lies ``doubt_spreads`` robust spreads (at least ``least_spread`` of colour and
+    ``least_relative_spread`` of the median) above the
     median of the frame's coins read at ``sure_confidence`` (``least_coins`` or more of them,
     the ``most_coins`` surest) may be a stack with a smaller top coin; only coins read at
     ``least_confidence`` or more are looked at (a doubt changes no other reading)."""
@@ -64,6 +65,7 @@ class InnerOutlineConfig:
     quantile: float = 0.25
     doubt_spreads: float = 4.0
     least_spread: float = 1.0
+    least_relative_spread: float = 0.2
     sure_confidence: float = 0.9
     least_coins: int = 5
     most_coins: int = 8
@@ -188,7 +190,8 @@ def inner_outline_doubts(
         if len(measured) < config.least_coins:
             continue
         middle = float(np.median(measured))
-        spread = max(1.4826 * float(np.median(np.abs(measured - middle))), config.least_spread)
+        spread = max(1.4826 * float(np.median(np.abs(measured - middle))), config.least_spread,
+                     config.least_relative_spread * middle)
         column_scores = np.nan_to_num(scores[:, column], nan=-np.inf)
         doubts |= asked[:, column] & (column_scores > middle + config.doubt_spreads * spread)
     return doubts

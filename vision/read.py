@@ -257,7 +257,7 @@ def read_view(
     presence = np.where(inside_tokens(sightings, candidates.centres_mm), 0.0, presence)
     chosen, frame, kinds, confidence = _coin_kinds(config, candidates, presence, profile, camera)
     confidence = _inner_outline_doubt(config, view, image, candidates, chosen, kinds, confidence,
-                                      profile)
+                                      profile, windows)
     found = _coins_by_region(candidates, chosen, kinds, confidence, windows)
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
@@ -356,12 +356,17 @@ def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray
 def _inner_outline_doubt(
     config: ReadConfig, view: TopView, image: Image, candidates: Candidates,
     chosen: NDArray[np.intp], kinds: list[str], confidence: FloatArray, profile: VisionProfile,
+    windows: tuple[RegionWindow, ...],
 ) -> FloatArray:
     """The confidences once a smaller coin's whole outline inside a coin's own (a stack's top
-    coin, :mod:`vision.inner_outlines`) has made its kind, the outline's, a doubt."""
+    coin, :mod:`vision.inner_outlines`) has made its kind, the outline's, a doubt. Coins of
+    piles (pits, cups) lie side by side, not stacked: they are left alone."""
     ppm = view.pixels_per_mm
+    piled = np.array([candidates.region[index] >= 0
+                      and windows[candidates.region[index]].kind in LOOSE_KINDS
+                      for index in chosen], bool).reshape(-1)
     seen = (~candidates.under_pawn[chosen] & ~np.isnan(candidates.colours[chosen]).any(axis=1)
-            & (candidates.clipped[chosen] < config.coins.glint_share))
+            & (candidates.clipped[chosen] < config.coins.glint_share) & ~piled)
     centres = (candidates.tops_mm[chosen] - np.asarray(view.origin_mm)) * ppm - 0.5
     priors = _kind_priors(profile)
     doubts = inner_outline_doubts(
