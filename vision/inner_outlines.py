@@ -53,11 +53,11 @@ class InnerOutlineConfig:
     ``least_confidence`` or more are looked at (a doubt changes no other reading)."""
 
     least_gap_mm: float = 1.0
-    centre_step_mm: float = 0.5
+    centre_step_mm: float = 0.75
     least_shift_mm: float = 0.6
     sweep_allowance_mm: float = 0.8
     deeper_mm: float = 0.8
-    radius_step_mm: float = 0.4
+    radius_step_mm: float = 0.8
     across_mm: float = 0.6
     angles: int = 24
     inside_mm: float = 0.9

@@ -65,7 +65,7 @@ SINGLES = {"a1": "N", "c1": "Q", "e1": "P", "g1": "D", "b3": "Q", "d3": "N", "f3
 
 def test_smaller_top_coins_are_seldom_read_surely_as_the_coin_under_them() -> None:
     # A tuning-family table. Before the inner outlines, all 12 stacks were read surely as
-    # their bottom coin (nickels on quarters as quarters at 0.99 and 1.00); 8 now.
+    # their bottom coin (nickels on quarters as quarters at 0.99 and 1.00); 6 now.
     scene = TableScene.build({**STACKS, **SINGLES}, {}, GEOMETRY, variation_for("tuning", 5),
                              layout_seed=5)
     observation = read_frame(CONFIG, render_table(scene, seed=0).image, GEOMETRY, PROFILE)
