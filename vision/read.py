@@ -42,6 +42,7 @@ from vision.candidates import (
 from vision.cards import read_discard_in_frame, read_discard_in_view
 from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
+from vision.inner_outlines import inner_outline_doubts
 from vision.light import mat_reference, normalise, reference_blur
 from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
@@ -255,6 +256,8 @@ def read_view(
     # A coin's outline inside a flat token is the token's own rim.
     presence = np.where(inside_tokens(sightings, candidates.centres_mm), 0.0, presence)
     chosen, frame, kinds, confidence = _coin_kinds(config, candidates, presence, profile, camera)
+    confidence = _inner_outline_doubt(config, view, image, candidates, chosen, kinds, confidence,
+                                      profile, windows)
     found = _coins_by_region(candidates, chosen, kinds, confidence, windows)
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
@@ -348,6 +351,29 @@ def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray
     kinds, confidence = _read_tops(config, tops, kinds, confidence,
                                    candidates.inner_agreement[chosen], whole, frame, priors)
     return chosen, frame, kinds, confidence
+
+
+def _inner_outline_doubt(
+    config: ReadConfig, view: TopView, image: Image, candidates: Candidates,
+    chosen: NDArray[np.intp], kinds: list[str], confidence: FloatArray, profile: VisionProfile,
+    windows: tuple[RegionWindow, ...],
+) -> FloatArray:
+    """The confidences once a smaller coin's whole outline inside a coin's own (a stack's top
+    coin, :mod:`vision.inner_outlines`) has made its kind, the outline's, a doubt. Coins of
+    piles (pits, cups) lie side by side, not stacked: they are left alone."""
+    ppm = view.pixels_per_mm
+    piled = np.array([candidates.region[index] >= 0
+                      and windows[candidates.region[index]].kind in LOOSE_KINDS
+                      for index in chosen], bool).reshape(-1)
+    seen = (~candidates.under_pawn[chosen] & ~np.isnan(candidates.colours[chosen]).any(axis=1)
+            & (candidates.clipped[chosen] < config.coins.glint_share) & ~piled)
+    centres = (candidates.tops_mm[chosen] - np.asarray(view.origin_mm)) * ppm - 0.5
+    priors = _kind_priors(profile)
+    doubts = inner_outline_doubts(
+        config.inner_outlines, image, centres, candidates.diameters_mm[chosen] / 2 * ppm, kinds,
+        confidence, {prior.kind: prior.diameter_mm for prior in priors},
+        {prior.kind: prior.metal for prior in priors}, ppm, seen)
+    return np.where(doubts, np.minimum(confidence, config.coins.hidden_confidence), confidence)
 
 
 def _coins_by_region(candidates: Candidates, chosen: NDArray[np.intp], kinds: list[str],

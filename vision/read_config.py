@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from vision.cards import CardConfig
 from vision.dice import DiceConfig
 from vision.frame_model import FrameModelConfig
+from vision.inner_outlines import InnerOutlineConfig
 from vision.light import LightConfig
 from vision.loose import LooseConfig
 from vision.metals import MetalCheckConfig
@@ -99,3 +100,4 @@ class ReadConfig:
     presence: PresenceConfig = field(default_factory=PresenceConfig)
     metals: MetalCheckConfig = field(default_factory=MetalCheckConfig)
     size_doubt: SizeDoubtConfig = field(default_factory=SizeDoubtConfig)
+    inner_outlines: InnerOutlineConfig = field(default_factory=InnerOutlineConfig)

@@ -1,0 +1,197 @@
+"""A smaller coin lying on a larger one: its own whole outline inside the larger one's.
+
+A stack's top coin is seen whole; where it is smaller than the coin under it, a ring of that
+coin's face shows round it, wider on the side the top coin was pushed away from (coins are
+stacked by hand, never exactly centred) and swept along the lean by a coin's thickness under a
+tilted camera. So the top coin's edge is a circle about as far inside the outline as the two
+kinds' radii differ, lying *off* the outline's middle, and across it the colour changes all
+along the arc where the ring shows. A lone coin has circles inside its outline too (the inner
+edge of its raised rim, the lettering), but its rim is concentric with its outline and its
+lettering makes no whole circle.
+
+:func:`inner_outline_scores` measures, for each coin and each gap between its kind and a
+smaller one, the best such circle: its centre anywhere off the middle where the smaller coin
+still lies inside the outline, its radius the outline's less the gap, scored by how strongly the
+colour changes across it along the arc where it lies inside the outline (a low quantile, so
+that the change must hold nearly all along that arc, not only where a glint or a letter
+crosses it). A score means something only against the same scores of the frame's coins read
+surely (:func:`inner_outline_doubts`), which are nearly all lone coins: whatever the renderer,
+camera or light, a stack's inner outline stands out of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.arrays import FloatArray, Image
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+
+@dataclass(frozen=True)
+class InnerOutlineConfig:
+    """How a smaller top coin's outline is looked for (lengths in mm).
+
+    Only gaps of ``least_gap_mm`` or more between two kinds' radii are looked for (a narrower
+    ring is no wider than the outline's own blur). Centres lie on rings every
+    ``centre_step_mm`` from ``least_shift_mm`` off the middle (a concentric circle is the
+    rim's) out to the gap plus ``sweep_allowance_mm`` (a coin's thickness swept by the lean);
+    radii are the outline's less the gap and up to ``deeper_mm`` more, every
+    ``radius_step_mm``; the colour change is taken ``across_mm`` either side of the circle at
+    ``angles`` angles, where the circle lies ``inside_mm`` or more inside the outline, on
+    ``least_arc`` of the circle or more; its ``quantile`` is the score. A coin whose score
+    lies ``doubt_spreads`` robust spreads (at least ``least_spread`` of colour and
+    ``least_relative_spread`` of the median) above the
+    median of the frame's coins read at ``sure_confidence`` (``least_coins`` or more of them,
+    the ``most_coins`` surest) may be a stack with a smaller top coin; only coins read at
+    ``least_confidence`` or more are looked at (a doubt changes no other reading)."""
+
+    least_gap_mm: float = 1.0
+    centre_step_mm: float = 0.75
+    least_shift_mm: float = 0.6
+    sweep_allowance_mm: float = 0.8
+    deeper_mm: float = 0.8
+    radius_step_mm: float = 0.8
+    across_mm: float = 0.6
+    angles: int = 24
+    inside_mm: float = 0.9
+    least_arc: float = 0.3
+    quantile: float = 0.25
+    doubt_spreads: float = 4.0
+    least_spread: float = 1.0
+    least_relative_spread: float = 0.2
+    sure_confidence: float = 0.9
+    least_coins: int = 5
+    most_coins: int = 8
+    least_confidence: float = 0.5
+
+
+def _centre_offsets(reach_px: float, step_px: float, least_px: float) -> FloatArray:
+    """Offsets (M, 2 px) on rings every ``step_px`` from ``least_px`` out to ``reach_px``."""
+    offsets = [np.zeros((0, 2))]
+    radius = least_px
+    while radius <= reach_px + 1e-9:
+        count = max(6, int(np.ceil(2 * np.pi * radius / step_px)))
+        turn = np.linspace(0, 2 * np.pi, count, endpoint=False)
+        offsets.append(radius * np.stack([np.cos(turn), np.sin(turn)], axis=1))
+        radius += step_px
+    return np.vstack(offsets)
+
+
+def _best_circles(config: InnerOutlineConfig, image: Image, centres: FloatArray,
+                  outline_radii: FloatArray, gap_mm: float, pixels_per_mm: float) -> FloatArray:
+    """Per outline (``centres`` (C, 2), ``outline_radii`` (C,) px): the best score of circles
+    ``gap_mm`` (or up to ``deeper_mm`` more) inside it, off its middle; NaN where none fits."""
+    ppm = pixels_per_mm
+    offsets = _centre_offsets((gap_mm + config.sweep_allowance_mm) * ppm,
+                              config.centre_step_mm * ppm, config.least_shift_mm * ppm)
+    insets = np.arange(gap_mm, gap_mm + config.deeper_mm + 1e-9, config.radius_step_mm) * ppm
+    radii = outline_radii[:, None] - insets[None, :]  # (C, R)
+    turn = np.linspace(0, 2 * np.pi, config.angles, endpoint=False)
+    unit = np.stack([np.cos(turn), np.sin(turn)], axis=1)  # (A, 2)
+    across = config.across_mm * ppm
+    # (C, M, R, A, 2): each circle's points on its edge, about its outline's middle.
+    middles = (offsets[None, :, None, None, :]
+               + radii[:, None, :, None, None] * unit[None, None, None])
+    inside = (outline_radii[:, None, None, None] - np.hypot(middles[..., 0], middles[..., 1])
+              >= config.inside_mm * ppm)  # (C, M, R, A)
+    points = np.stack([middles + sign * across * unit for sign in (1.0, -1.0)])
+    points += centres[None, :, None, None, None, :]
+    flat = points.astype(np.float32).reshape(-1, config.angles, 2)
+    samples = cv2.remap(image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)[..., :3].astype(np.float32)
+    samples = samples.reshape(2, *inside.shape, 3)
+    change = np.sqrt(((samples[0] - samples[1]) ** 2).sum(axis=-1))
+    # The quantile of each circle's changes where it lies inside (NaN sorts last).
+    counts = inside.sum(axis=-1)
+    ordered = np.sort(np.where(inside, change, np.nan), axis=-1)
+    rank = np.floor(config.quantile * np.maximum(counts - 1, 0)).astype(np.intp)
+    quantiles = np.take_along_axis(ordered, rank[..., None], axis=-1)[..., 0]
+    quantiles = np.where(counts >= config.least_arc * config.angles, quantiles, -np.inf)
+    best = quantiles.reshape(len(centres), -1).max(axis=1)
+    return np.where(np.isfinite(best), best, np.nan)
+
+
+def smaller_gaps(config: InnerOutlineConfig, sizes: Mapping[str, float],
+                 metals: Mapping[str, str]) -> dict[str, list[float]]:
+    """Per kind: how far inside its edge each smaller kind of its own metal lies when
+    centred (mm; a top coin of another metal shows by its colour), for gaps of
+    ``least_gap_mm`` or more; gaps within ``radius_step_mm`` of a smaller one are taken as
+    that one (its search reaches ``deeper_mm`` further in)."""
+    pairs = {kind: [(size - sizes[other]) / 2 for other in sizes
+                    if metals[other] == metals[kind]
+                    and (size - sizes[other]) / 2 >= config.least_gap_mm]
+             for kind, size in sizes.items()}
+    merged: list[float] = []
+    for gap in sorted({gap for values in pairs.values() for gap in values}):
+        if not merged or gap - merged[-1] > config.radius_step_mm:
+            merged.append(gap)
+    return {kind: sorted({max(value for value in merged if value <= gap + 1e-9)
+                          for gap in values}) for kind, values in pairs.items()}
+
+
+def inner_outline_scores(
+    config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
+    gaps_mm: Sequence[float], looked: NDArray[np.bool_], pixels_per_mm: float,
+) -> FloatArray:
+    """For each coin (top-face ``centres`` (N, 2) and outline ``radii`` (N,) px in the
+    normalised ``image``) and each of ``gaps_mm`` where ``looked`` (N, G): the score of the
+    best circle that far inside the outline, off its middle (NaN where not looked for)."""
+    scores = np.full((len(centres), len(gaps_mm)), np.nan)
+    for column, gap in enumerate(gaps_mm):
+        rows = np.flatnonzero(looked[:, column])
+        if len(rows):
+            scores[rows, column] = _best_circles(config, image, centres[rows], radii[rows],
+                                                 float(gap), pixels_per_mm)
+    return scores
+
+
+def inner_outline_doubts(
+    config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
+    kinds: Sequence[str], confidence: FloatArray, sizes: Mapping[str, float],
+    metals: Mapping[str, str], pixels_per_mm: float, seen: NDArray[np.bool_],
+) -> NDArray[np.bool_]:
+    """Per coin: whether a smaller coin's whole outline may lie inside its own, so that its
+    kind (the outline's) may be the coin under the top one. Coins read as a kind with a
+    smaller kind of its metal (``metals`` by kind) are looked at, and the frame's sure coins
+    give the scores of lone coins;
+    only coins ``seen`` whole (no pawn, no glint) count. Nothing is doubted where too few
+    sure coins were measured."""
+    gaps_of = smaller_gaps(config, sizes, metals)
+    count = len(kinds)
+    doubts = np.zeros(count, bool)
+    # Only readings that would count as sure are worth the doubt.
+    asked_coins = seen & (np.asarray(confidence) >= config.least_confidence)
+    gaps = sorted({gap for index in np.flatnonzero(asked_coins).tolist()
+                   for gap in gaps_of[kinds[index]]})
+    sure = np.flatnonzero(seen & (np.asarray(confidence) >= config.sure_confidence))
+    if not gaps or len(sure) < config.least_coins:
+        return doubts
+    asked = np.array([[gap in gaps_of[kind] for gap in gaps] for kind in kinds], bool)
+    asked &= asked_coins[:, None]
+    # The frame's lone coins: its sure coins of kinds that can hide no smaller coin of their
+    # metal (a quarter may be a stack's bottom coin, a dime may not), then the others, the
+    # most confident first.
+    hides = np.array([bool(gaps_of[kind]) for kind in kinds], bool)
+    order = np.lexsort((-np.asarray(confidence)[sure], hides[sure]))
+    lone = np.zeros(count, bool)
+    lone[sure[order][:config.most_coins]] = True
+    scores = inner_outline_scores(config, image, centres, radii, gaps, asked | lone[:, None],
+                                  pixels_per_mm)
+    for column in range(len(gaps)):
+        measured = scores[lone, column]
+        measured = measured[np.isfinite(measured)]
+        if len(measured) < config.least_coins:
+            continue
+        middle = float(np.median(measured))
+        spread = max(1.4826 * float(np.median(np.abs(measured - middle))), config.least_spread,
+                     config.least_relative_spread * middle)
+        column_scores = np.nan_to_num(scores[:, column], nan=-np.inf)
+        doubts |= asked[:, column] & (column_scores > middle + config.doubt_spreads * spread)
+    return doubts
