@@ -149,11 +149,12 @@ class CauseTally:
             self._add("misreading", "ask without the play made", event)
             return
         looks = {_ring_key(game, game.apply(position, play)) for play in plays}
-        if len(looks) > 1:
-            strict = game.candidates(position, event.observation)
-            cause = "track doubtful" if not strict else "plays alike"
-            unsure = unsure_squares(event.observation) if not strict else frozenset()
-            self._add("ask", cause, event, tuple(sorted(unsure)))
+        if len(looks) > 1:  # plays that differ on the ring: doubtful spaces, or none
+            seen = seen_looks(event.observation)
+            unsure = tuple(sorted(name for name in unsure_squares(event.observation)
+                                  if any(dict(look).get(name, RegionLook()) != seen.get(name, RegionLook())
+                                         for look in looks)))
+            self._add("ask", "track doubtful" if unsure else "plays alike", event, unsure)
             return
         region = game.card_region(position)
         card = card_seen(event.observation, region)
