@@ -150,9 +150,9 @@ class CauseTally:
             return
         looks = {_ring_key(game, game.apply(position, play)) for play in plays}
         if len(looks) > 1:  # plays that differ on the ring: doubtful spaces, or none
-            seen = seen_looks(event.observation)
+            seen, empty = seen_looks(event.observation), RegionLook()
             unsure = tuple(sorted(name for name in unsure_squares(event.observation)
-                                  if any(dict(look).get(name, RegionLook()) != seen.get(name, RegionLook())
+                                  if any(dict(look).get(name, empty) != seen.get(name, empty)
                                          for look in looks)))
             self._add("ask", "track doubtful" if unsure else "plays alike", event, unsure)
             return
