@@ -167,7 +167,11 @@ class CauseTally:
         state, game = referee._state, self.game
         move = state.history[-1].move
         if truth is not None and move not in _plays_fitting(game, position, truth):
-            self._add("misreading", "wrong play accepted", event)
+            region = game.card_region(position)
+            same_coins = move in [play for fitting in game.candidates(position, truth)
+                                  for play in game.card_variants(position, fitting)]
+            cause = "card read wrong, play accepted" if same_coins else "wrong play accepted"
+            self._add("misreading", cause, event, (region,) if same_coins else ())
         elif referee.phase is Phase.RESTORE:
             marked = state.marked
             if truth is not None and any(name in marked for name in self._differing(event)):
