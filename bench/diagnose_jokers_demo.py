@@ -1,5 +1,6 @@
 """A Jokers and Coins demo game with the camera's readings checked against the synthetic
-table's truth (printed, not asserted): where a whole game gives up, this says why.
+table's truth (printed, not asserted): where a whole game gives up, this says why, and what
+each misreading and each question of the referee came from.
 
 Every frame the table reads is compared, region by region, with what the synthetic table
 really held in it (``SynthFrame.truth``): each wrong reading of a track, HOME or discard space
@@ -7,6 +8,14 @@ is printed with its ply and confidence, and the frame is saved as ``OUT/wrong/pl
 beside a JSON of the differences. ``--truth-until N`` hands the referee the truth instead of a
 reading for the first N plies, so a failure late in a game is reached in minutes (the bots'
 moves do not depend on the readings: each turn's generator is seeded by the seed and the ply).
+
+Each verdict the referee gives on a frame is also tallied by its cause (:mod:`bench.jokers_causes`):
+an ask (several plays listed on the panel) because the card was not read or read unsure, a space
+or supply read with doubt, or plays no camera can tell apart; a misreading (a right board
+refused, a wrong play accepted, a bumped coin's supply or IN refused) with each region read
+otherwise than the truth, its kind (ring space, HOME space, supply, discard spot), what was there
+and what was read at what confidence. The tally is printed at the end and written to
+``OUT/causes.json``.
 
     PYTHONPATH=. .venv/bin/python bench/diagnose_jokers_demo.py --seed 1 [--players 4]
         [--truth-until 100] [--plies 130] [--out /tmp/diagnosis]
@@ -28,11 +37,16 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import companion.table as table_module
+from bench.jokers_causes import CauseTally
 from companion.demo import DemoOptions, run_demo
 from companion.games import get_game
 from companion.launch import GameOptions
 from contract.observation import Observation, RegionReading
 from vision.synth import SynthFrame
+
+#: How many frames' truths are kept for the referee's verdicts (a frame read once may answer
+#: several presses while the board stays still).
+TRUTHS_KEPT = 256
 
 #: Region kinds whose readings are compared with the truth (the supply cups are not judged).
 COMPARED = ("track", "home", "discard")
@@ -50,6 +64,9 @@ class Checker:
         self.wrong_frames = 0
         self.read_frames = 0
         self._real = table_module.read_frame_details
+        #: id of each image read -> its truth as readings (the image is alive while read).
+        self._truths: dict[int, dict[str, RegionReading]] = {}
+        self.tally = CauseTally(self.truth_of, self.plies, out / "causes.jsonl")
 
     def attach(self, table: Any) -> None:
         """Wrap the synthetic camera's rendering so each image's scene is known."""
@@ -66,6 +83,12 @@ class Checker:
             return rendered, when
 
         synth.read_taken = remembered
+        self.tally.attach(table)
+
+    def truth_of(self, frame: str | None) -> dict[str, RegionReading] | None:
+        """The truth of the frame the table answered a press with (``frame-N``), as readings."""
+        shown = self.table._frames.get(frame) if self.table is not None and frame else None
+        return None if shown is None else self._truths.get(id(shown.image))
 
     def plies(self) -> int:
         journal = self.table.parts.journal if self.table is not None else None
@@ -80,6 +103,12 @@ class Checker:
         names = {region.name: region.kind for region in geometry.regions}
         truth = rendered.truth if rendered is not None else None
         ply = self.plies()
+        if truth is not None:
+            with self._lock:
+                self._truths[id(image)] = {name: region.reading()
+                                           for name, region in truth.items()}
+                if len(self._truths) > TRUTHS_KEPT:
+                    self._truths.pop(next(iter(self._truths)))
         if truth is not None and ply < self.truth_until:
             regions = {name: truth[name].reading() if name in truth else RegionReading()
                        for name in names}
@@ -160,6 +189,11 @@ def main() -> None:
           f"read by the camera, {checker.wrong_frames} with a wrong region; {report.rejects} "
           f"rejected, {report.misreads} misreadings, {report.asks} asked, {report.takebacks} "
           f"taken back; {ending}", flush=True)
+    print("verdicts by cause (verdict: cause: count; then regions read wrong by kind):")
+    print(checker.tally.summary(), flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "causes.json").write_text(json.dumps(
+        [cause.to_json() for cause in checker.tally.causes], indent=1) + "\n")
 
 
 if __name__ == "__main__":

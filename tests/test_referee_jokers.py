@@ -279,3 +279,38 @@ def test_a_coin_read_on_a_discard_spot_is_a_cards_picture_and_supplies_are_judge
     assert kept.regions["t9"] == RegionReading("P")
     assert kept.regions["discard-2"].coin is None and kept.regions["discard-2"].card == card
     assert kept.regions["discard-3"].coin is None and kept.regions["discard-2"].pawn is None
+
+
+def test_a_doubtful_space_read_as_it_was_does_not_hide_the_play_that_landed_there():
+    """Seat 3's Joker brings a dime from its supply onto its partner's penny on t9, whose
+    penny is still to go onto its IN by hand: on the ring only t9 has changed, and the camera,
+    unsure there, reads the penny still (the demo's ply 2 of seed 1). That reading also fits
+    a discard; the Joker, which the spaces the camera is sure of fit as well, must be among
+    the plays offered, not left out for the discard."""
+    position = table(4, {1: ["t9"]}, to_move=3)
+    part = GAME.mover_part(position, GAME.parse_move("joker:supply>t9"))
+    assert part is not None
+    seen = camera_sees(part, "?", seat=3)
+    regions = dict(seen.regions)
+    regions["t9"] = RegionReading("P", confidence=0.45)
+    referee = referee_at(position)
+    referee.handle(Press("END3"))
+    effects = referee.handle(Seen(Observation(regions), frame="f1"))
+    offered = referee.view().candidates if referee.phase is Phase.CHOOSING else ()
+    accepted = [move for move, _, _ in moves(effects)]
+    assert "joker:supply>t9" in (*offered, *accepted)
+    assert not accepted or accepted == ["joker:supply>t9"]
+
+
+def test_a_doubtful_space_read_right_still_names_the_play_its_reading_fits_first():
+    """A coin entering on an empty START, read there unsure, is still the play offered
+    first (or taken): the doubt adds plays, it does not reorder them."""
+    position = table(4, {}, to_move=1)
+    played = GAME.apply_text(position, "K:enter")
+    seen = camera_sees(GAME.layout(played), "K", confidence=0.4)
+    regions = dict(seen.regions)
+    regions["t9"] = RegionReading("P", confidence=0.45)
+    referee = referee_at(position)
+    referee.handle(Press("END1"))
+    referee.handle(Seen(Observation(regions), frame="f1"))
+    assert referee.phase is Phase.CHOOSING and referee.view().candidates[0] == "K:enter"

@@ -91,6 +91,7 @@ from companion.games.jokers_and_coins.table import (
     supplies_counted,
 )
 from companion.games.jokers_and_coins.text import draw_position
+from companion.judging import unsure_squares
 from contract.observation import Observation
 from contract.table_state import RegionLook, TableState, seen_looks
 
@@ -213,16 +214,25 @@ class JokersAndCoins(Game):
         """Legal moves whose resulting coins on the ring look like ``observation``, or like the
         mover's own part of the move (a bumped teammate's coin not yet on its IN); the same
         coin play with different cards gives several, and a discard changes nothing. The
-        supplies are checked once the move is known (:meth:`finished_by_hand`)."""
+        supplies are checked once the move is known (:meth:`finished_by_hand`).
+
+        A space the camera is unsure of is never held against a move, even when its reading
+        fits another play: a Joker or an entry that lands from the supply on another seat's
+        coin changes one space of the ring alone, and that space read unsure as it was before
+        looks like a discard. The plays its reading fits come first."""
         position = _position(position)
+        unsure = unsure_squares(observation)
         seen = ring_looks(seen_looks(observation))
         found: list[Move] = []
+        doubtful: list[Move] = []
         for move, child in successors(position):
-            part = mover_part(position, child)
-            if ring_looks(layout(child).looks()) == seen or (
-                    part is not None and ring_looks(part.looks()) == seen):
+            shown = (ring_looks(layout(child).looks()), _ring_part(position, child))
+            if any(table is not None and table == seen for table in shown):
                 found.append(move)
-        return found
+            elif unsure and any(table is not None and _alike_except(table, seen, unsure)
+                                for table in shown):
+                doubtful.append(move)
+        return found + doubtful
 
     def candidates_except(self, position: Position, observation: Observation,
                           unsure: frozenset[str]) -> list[Move] | None:
@@ -354,6 +364,13 @@ def _position(position: Position) -> JokersPosition:
 
 
 GAME = JokersAndCoins()
+
+
+def _ring_part(position: JokersPosition, child: JokersPosition) -> dict[str, RegionLook] | None:
+    """The ring once the mover has made their own part of the move (None: nothing is left to
+    do by hand)."""
+    part = mover_part(position, child)
+    return None if part is None else ring_looks(part.looks())
 
 
 def _alike_except(expected: Mapping[str, RegionLook], seen: Mapping[str, RegionLook],
