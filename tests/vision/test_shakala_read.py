@@ -173,3 +173,14 @@ def test_pits_read_right_are_not_flagged_for_a_lamps_haze_between_their_coins(se
     observation = read_frame(CONFIG, frame.image, shakala_mat(), PROFILE)
     assert misread(observation, frame.truth) == []
     assert all(observation[name].confidence >= UNSURE_CONFIDENCE for name in frame.truth)
+
+
+def test_a_cup_coin_whose_outline_scatters_off_its_circle_is_flagged_not_guessed():
+    """A benchmark frame where a quarter lying partly on another coin in a cup was read surely
+    a nickel: its outline against paper mixes in an edge or shadow not its own, its points
+    scatter off the circle fitted through them, and the cup is now flagged doubtful."""
+    seed = 322
+    frame = render(shakala_scene(seed), seed)
+    observation = read_frame(CONFIG, frame.image, shakala_mat(), PROFILE)
+    wrong = misread(observation, frame.truth)
+    assert all(confidence < UNSURE_CONFIDENCE for *_, confidence in wrong), wrong
