@@ -14,7 +14,8 @@ coin's middle meets its neighbour rather than paper. Here every rim is found as 
    vote no more; the next strongest centre follows, until none is left.
 3. Each coin is sized where its outline meets paper; one hemmed in by its neighbours keeps
    its rim's circle, sized again by the arcs of its outline open between them
-   (:mod:`vision.arcs`).
+   (:mod:`vision.arcs`). Either size is doubtful where the outline's points scatter off
+   their circle (a neighbour's edge or shadow mixed in) or too few rays see paper.
 4. What stays doubtful says so: coins covering each other by more than a third of a width,
    or coin-coloured area no circle explains (a coin hidden under others), are a doubt of the
    region.
