@@ -89,10 +89,12 @@ def main() -> None:
                 shown.append(f"seed {seed} {name}: {''.join(sorted(truth.coins)) or '-'} read "
                              f"{''.join(got.kinds) or '-'} ({got.confidence:.2f})")
         if (seed - first + 1) % args.every == 0 and seed + 1 < seeds.stop:
-            print(f"  after {seed - first + 1} frames: pits exactly right "
-                  f"{tally['pit right']}/{tally['pit']}, misreadings flagged "
-                  f"{tally['pit wrong flagged']}/"
-                  f"{tally['pit wrong flagged'] + tally['pit wrong sure']}", flush=True)
+            print(f"  after {seed - first + 1} frames: " + "; ".join(
+                f"{kind}s exactly right {tally[f'{kind} right']}/{tally[kind]}, misreadings "
+                f"flagged {tally[f'{kind} wrong flagged']}/"
+                f"{tally[f'{kind} wrong flagged'] + tally[f'{kind} wrong sure']}, right but "
+                f"flagged {tally[f'{kind} right but flagged']}" for kind in ("pit", "cup")),
+                flush=True)
     label = "held-out" if args.heldout else "tuning"
     print(f"[shakala pits {label}, seeds {seeds.start}..{seeds.stop - 1}] {len(seeds)} frames")
     summary(tally, by_crowd, times, shown[:args.show])

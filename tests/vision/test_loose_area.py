@@ -37,3 +37,19 @@ def test_plain_paper_and_the_print_left_out_are_no_coin():
     printed = np.zeros(patch.shape[:2], bool)
     printed[:, 50:] = True  # where the mat's print lies, nothing is looked at
     assert unexplained_faces(AreaConfig(), patch, ~printed, *none, PPM, DIME_RADIUS_MM) == 0.0
+
+
+def test_a_lamps_haze_brighter_than_paper_is_no_coin():
+    """Between crowded coins the light's normalisation can leave a haze brighter than paper in
+    every channel (a hot spot); a coin is darker than paper in some channel, so the haze asks
+    for nothing, while a blurred brass coin beside it still does."""
+    patch = np.full((128, 128, 3), PAPER, np.float32)
+    cv2.circle(patch, (64, 64), 40, (1.3 * PAPER,) * 3, -1)
+    patch = cv2.GaussianBlur(patch, (0, 0), 6.0)
+    free = np.ones(patch.shape[:2], bool)
+    none = np.zeros((0, 2)), np.zeros(0)
+    assert unexplained_faces(AreaConfig(), patch, free, *none, PPM, DIME_RADIUS_MM) == 0.0
+    cv2.circle(patch, (30, 30), round(DIME_RADIUS_MM * PPM), (90.0, 190.0, 215.0), -1)  # BGR
+    brass = cv2.GaussianBlur(patch, (0, 0), 2.5)
+    assert unexplained_faces(AreaConfig(), brass, free, *none, PPM, DIME_RADIUS_MM) \
+        >= AreaConfig().doubtful_faces
