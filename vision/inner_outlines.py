@@ -152,6 +152,28 @@ def inner_outline_scores(
     return scores
 
 
+def _marked(indices: NDArray[np.intp], count: int) -> NDArray[np.bool_]:
+    """A mask of ``count`` coins set at ``indices``."""
+    mask = np.zeros(count, bool)
+    mask[indices] = True
+    return mask
+
+
+def _stands_out(config: InnerOutlineConfig, scores: FloatArray, reference: NDArray[np.intp],
+                when_too_few: bool) -> NDArray[np.bool_]:
+    """Per coin: whether its score lies ``doubt_spreads`` robust spreads above the scores of
+    the ``reference`` coins (``when_too_few`` for every coin when fewer than ``least_coins``
+    of them were measured)."""
+    measured = scores[reference]
+    measured = measured[np.isfinite(measured)]
+    if len(measured) < config.least_coins:
+        return np.full(len(scores), when_too_few)
+    middle = float(np.median(measured))
+    spread = max(1.4826 * float(np.median(np.abs(measured - middle))), config.least_spread,
+                 config.least_relative_spread * middle)
+    return np.nan_to_num(scores, nan=-np.inf) > middle + config.doubt_spreads * spread
+
+
 def inner_outline_doubts(
     config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
     kinds: Sequence[str], confidence: FloatArray, sizes: Mapping[str, float],
@@ -160,8 +182,9 @@ def inner_outline_doubts(
     """Per coin: whether a smaller coin's whole outline may lie inside its own, so that its
     kind (the outline's) may be the coin under the top one. Coins read as a kind with a
     smaller kind of its metal (``metals`` by kind) are looked at, and the frame's sure coins
-    give the scores of lone coins;
-    only coins ``seen`` whole (no pawn, no glint) count. Nothing is doubted where too few
+    give the scores of lone coins; a coin must stand out from its own kind's sure coins too,
+    where there are enough of them (a drawn or struck rim every quarter shows is no nickel).
+    Only coins ``seen`` whole (no pawn, no glint) count. Nothing is doubted where too few
     sure coins were measured."""
     gaps_of = smaller_gaps(config, sizes, metals)
     count = len(kinds)
@@ -180,18 +203,17 @@ def inner_outline_doubts(
     # most confident first.
     hides = np.array([bool(gaps_of[kind]) for kind in kinds], bool)
     order = np.lexsort((-np.asarray(confidence)[sure], hides[sure]))
-    lone = np.zeros(count, bool)
-    lone[sure[order][:config.most_coins]] = True
-    scores = inner_outline_scores(config, image, centres, radii, gaps, asked | lone[:, None],
-                                  pixels_per_mm)
+    lone = sure[order][:config.most_coins]
+    scores = inner_outline_scores(config, image, centres, radii, gaps,
+                                  asked | _marked(lone, count)[:, None], pixels_per_mm)
+    sure_kinds = np.array([kinds[index] for index in sure.tolist()], dtype=object)
+    of_kind = {kind: sure[sure_kinds == kind] for kind in set(kinds)}
     for column in range(len(gaps)):
-        measured = scores[lone, column]
-        measured = measured[np.isfinite(measured)]
-        if len(measured) < config.least_coins:
-            continue
-        middle = float(np.median(measured))
-        spread = max(1.4826 * float(np.median(np.abs(measured - middle))), config.least_spread,
-                     config.least_relative_spread * middle)
-        column_scores = np.nan_to_num(scores[:, column], nan=-np.inf)
-        doubts |= asked[:, column] & (column_scores > middle + config.doubt_spreads * spread)
+        column_scores = scores[:, column]
+        suspects = asked[:, column] & _stands_out(config, column_scores, lone, False)
+        # A kind's own sure coins, where the frame has enough of them, must agree: a design
+        # or rim that every coin of that kind shows is no smaller coin on top.
+        for index in np.flatnonzero(suspects).tolist():
+            own = _stands_out(config, column_scores, of_kind[kinds[index]], True)
+            doubts[index] |= bool(own[index])
     return doubts

@@ -56,23 +56,24 @@ def test_a_nickel_off_the_middle_of_a_quarter_makes_it_a_doubt_and_the_rims_do_n
     assert doubts.tolist() == [index == 5 for index in range(8)]
 
 
-STACKS = {"b2": "QN", "d2": "ND", "f2": "QD", "h2": "QN", "a4": "ND", "c4": "QN",
-          "e4": "ND", "g4": "QD", "b6": "QN", "d6": "ND", "f6": "QN", "h6": "ND"}
+STACKS = {"b2": "QN", "d2": "ND", "f2": "QD", "g4": "QD", "b6": "QN", "d6": "ND"}
 SINGLES = {"a1": "N", "c1": "Q", "e1": "P", "g1": "D", "b3": "Q", "d3": "N", "f3": "P",
            "h3": "Q", "a5": "D", "c5": "N", "e5": "Q", "g5": "P", "a7": "N", "c7": "Q",
            "e7": "D", "g7": "N", "b8": "P", "d8": "Q", "f8": "N", "h8": "D"}
 
 
 def test_smaller_top_coins_are_seldom_read_surely_as_the_coin_under_them() -> None:
-    # A tuning-family table. Before the inner outlines, all 12 stacks were read surely as
-    # their bottom coin (nickels on quarters as quarters at 0.99 and 1.00); 6 now.
+    # A tuning-family table with six stacks among twenty single coins, so that most coins of
+    # each kind lie alone, as in play. Before the inner outlines, all six stacks were read
+    # surely as their bottom coin; three now. (Where most of a kind's coins are stacks, its
+    # own coins no longer show what a lone one looks like, and the doubt gives way.)
     scene = TableScene.build({**STACKS, **SINGLES}, {}, GEOMETRY, variation_for("tuning", 5),
                              layout_seed=5)
     observation = read_frame(CONFIG, render_table(scene, seed=0).image, GEOMETRY, PROFILE)
     sure_wrong = {square: observation[square] for square, coins in STACKS.items()
                   if observation[square].coin != coins[-1]
                   and observation[square].confidence >= SURE}
-    assert len(sure_wrong) <= 8, sure_wrong
+    assert len(sure_wrong) <= 4, sure_wrong
     # The single coins, quarters among them, are still read right and surely (19 of 20).
     sure_right = [square for square, coin in SINGLES.items()
                   if observation[square].coin == coin and observation[square].confidence >= SURE]
