@@ -144,11 +144,11 @@ def read_feature(name: str, feature: Feature, seeds: range, profile: VisionProfi
         for region_name, _ in scene.coins:
             truth, got = frame.truth[region_name], reading.observation.regions[region_name]
             tally.regions += 1
+            expected: tuple[object, ...] = (truth.top,)
+            read: tuple[object, ...] = (got.coin,)
             if scene.geometry.region(region_name).kind == "pit":
-                expected, read = (len(truth.coins), tuple(sorted(truth.coins))), \
-                    (got.count, tuple(sorted(got.kinds)))
-            else:
-                expected, read = (truth.top,), (got.coin,)
+                expected = (len(truth.coins), tuple(sorted(truth.coins)))
+                read = (got.count, tuple(sorted(got.kinds)))
             if expected != read:
                 tally.wrong += 1
                 tally.sure_wrong += got.confidence >= 0.5
