@@ -52,8 +52,8 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, default=None,
                         help="keep each game's record and frames under KEEP/seed-N")
     args = parser.parse_args()
-    camera_size = (tuple(int(side) for side in args.camera_size.split("x"))
-                   if args.camera_size else None)
+    width, _, height = (args.camera_size or "").partition("x")
+    camera_size = (int(width), int(height)) if args.camera_size else None
     cap = args.plies or get_game("jokers-and-coins").info.demo_plies[args.players]
     for seed in (int(text) for text in args.seeds.split(",")):
         bots = tuple(args.bots.split(",")) if args.bots else ()
