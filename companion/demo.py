@@ -81,9 +81,9 @@ class DemoOptions:
 
     def to_json(self) -> dict[str, Any]:
         """What a resumed demo needs to play on the same way."""
-        return {"bots": list(self.bots), "seed": self.seed, "sloppy_rate": self.sloppy_rate,
-                "plain_camera": self.plain_camera,
-                "camera_size": list(self.camera_size) if self.camera_size else None}
+        kept = {"bots": list(self.bots), "seed": self.seed, "sloppy_rate": self.sloppy_rate,
+                "plain_camera": self.plain_camera}
+        return kept | ({"camera_size": list(self.camera_size)} if self.camera_size else {})
 
 
 @dataclass
@@ -533,11 +533,11 @@ def _simulated_table(referee: Referee, journal: JournalWriter | None, game_optio
     parts = table_parts(referee, url, panel, VisionProfile.default(), record,
                         game_options.players, journal,
                         camera_options=CameraOptions(fps=frames_per_second))
-    parts.header_options[HEADER_KEY] = options.to_json()
     camera = parts.camera
     assert isinstance(camera, SimCamera) and panel.twin is not None
-    colours = {str(seat.number): seat.colour for seat in parts.seats}
     camera_size = options.camera_size or advised_camera_size(camera.scene.geometry)
+    parts.header_options[HEADER_KEY] = replace(options, camera_size=camera_size).to_json()
+    colours = {str(seat.number): seat.colour for seat in parts.seats}
     camera.synth.set_scene(replace(camera.scene, image_size=camera_size))
     board = PhysicalBoard(camera, colours, seed, referee.game.info.flat_tokens)
     board.lay_out(referee.game.layout(
