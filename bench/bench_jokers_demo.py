@@ -42,7 +42,8 @@ def main() -> None:
     parser.add_argument("--seeds", default="1")
     parser.add_argument("--plies", type=int, default=None,
                         help="ply cap (default: the demo's own cap for these seats)")
-    parser.add_argument("--camera-size", default="1920x1080")
+    parser.add_argument("--camera-size", default=None,
+                        help="WxH (default: the camera advised for the mat, 4K for 5 and 6 seats)")
     parser.add_argument("--plain-camera", action="store_true",
                         help="a straight, evenly lit camera instead of a tilted one")
     parser.add_argument("--fps", type=float, default=10.0, help="the synthetic camera's clock")
@@ -51,12 +52,13 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, default=None,
                         help="keep each game's record and frames under KEEP/seed-N")
     args = parser.parse_args()
-    width, height = (int(side) for side in args.camera_size.split("x"))
+    width, _, height = (args.camera_size or "").partition("x")
+    camera_size = (int(width), int(height)) if args.camera_size else None
     cap = args.plies or get_game("jokers-and-coins").info.demo_plies[args.players]
     for seed in (int(text) for text in args.seeds.split(",")):
         bots = tuple(args.bots.split(",")) if args.bots else ()
         options = DemoOptions(bots=bots, seed=seed, speed=1000.0,
-                              camera_size=(width, height), max_turns=cap,
+                              camera_size=camera_size, max_turns=cap,
                               plain_camera=args.plain_camera)
         with tempfile.TemporaryDirectory() as folder:
             out = args.keep / f"seed-{seed}" if args.keep else Path(folder)
@@ -69,8 +71,9 @@ def main() -> None:
         per_ply = seconds / report.turns if report.turns else float("nan")
         ending = ("ended: " + (report.result or "")) if report.finished else (
             f"gave up: {report.gave_up}" if report.gave_up else f"ply cap {cap} reached")
-        camera = "plain" if args.plain_camera else "tilted"
-        print(f"{args.players} seats, seed {seed}, {camera} {width}x{height} at {args.fps:g} fps: "
+        camera = ("plain" if args.plain_camera else "tilted") + " " + (
+            args.camera_size or "advised camera")
+        print(f"{args.players} seats, seed {seed}, {camera} at {args.fps:g} fps: "
               f"{seconds:.1f} s for "
               f"{report.turns} plies ({per_ply:.2f} s a ply), processor {processor:.1f} s "
               f"({processor / max(report.turns, 1):.2f} s a ply); {report.rejects} sloppy moves "

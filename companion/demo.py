@@ -31,6 +31,7 @@ from calibration.profile import VisionProfile
 from companion.analysis.bots import Bot, bot_move, parse_bot
 from companion.analysis.search import worker_pool
 from companion.demo_board import HAND_FRAMES, PhysicalBoard
+from companion.demo_camera import advised_camera_size
 from companion.demo_cards import CardDirector, DealtCards
 from companion.demo_record import HEADER_KEY, accepted_moves, standing_positions
 from companion.demo_rolls import RollingDirector
@@ -63,7 +64,9 @@ class DemoOptions:
 
     ``bots`` empty means the game's own (:attr:`~companion.games.base.Game.demo_bots`);
     ``max_turns`` counts the moves and passes standing in the game (a resumed game included);
-    ``max_tries`` is how many times one move is submitted before the director gives up.
+    ``max_tries`` is how many times one move is submitted before the director gives up;
+    ``camera_size`` None means the one advised for the game's mat
+    (:func:`~companion.demo_camera.advised_camera_size`).
     """
 
     bots: tuple[str, ...] = ()
@@ -74,12 +77,13 @@ class DemoOptions:
     turn_timeout_s: float = 60.0
     max_tries: int = 30
     plain_camera: bool = False
-    camera_size: tuple[int, int] = (1920, 1080)
+    camera_size: tuple[int, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """What a resumed demo needs to play on the same way."""
-        return {"bots": list(self.bots), "seed": self.seed, "sloppy_rate": self.sloppy_rate,
-                "plain_camera": self.plain_camera, "camera_size": list(self.camera_size)}
+        kept = {"bots": list(self.bots), "seed": self.seed, "sloppy_rate": self.sloppy_rate,
+                "plain_camera": self.plain_camera}
+        return kept | ({"camera_size": list(self.camera_size)} if self.camera_size else {})
 
 
 @dataclass
@@ -529,11 +533,12 @@ def _simulated_table(referee: Referee, journal: JournalWriter | None, game_optio
     parts = table_parts(referee, url, panel, VisionProfile.default(), record,
                         game_options.players, journal,
                         camera_options=CameraOptions(fps=frames_per_second))
-    parts.header_options[HEADER_KEY] = options.to_json()
     camera = parts.camera
     assert isinstance(camera, SimCamera) and panel.twin is not None
+    camera_size = options.camera_size or advised_camera_size(camera.scene.geometry)
+    parts.header_options[HEADER_KEY] = replace(options, camera_size=camera_size).to_json()
     colours = {str(seat.number): seat.colour for seat in parts.seats}
-    camera.synth.set_scene(replace(camera.scene, image_size=options.camera_size))
+    camera.synth.set_scene(replace(camera.scene, image_size=camera_size))
     board = PhysicalBoard(camera, colours, seed, referee.game.info.flat_tokens)
     board.lay_out(referee.game.layout(
         referee.position if referee.position is not None else referee.template))

@@ -54,6 +54,8 @@ def resumed_options(record: Path, options: DemoOptions) -> tuple[DemoOptions, in
     return options, header.players
 
 
-def _size(value: Any) -> tuple[int, int]:
+def _size(value: Any) -> tuple[int, int] | None:
+    if value is None:
+        return None  # the camera advised for the mat
     width, height = value
     return int(width), int(height)

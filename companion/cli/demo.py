@@ -60,8 +60,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "above 0 up to 1000")
     parser.add_argument("--plain-camera", action="store_true",
                         help="a straight, evenly lit synthetic camera instead of a tilted one")
-    parser.add_argument("--camera-size", type=camera_size, default=(1920, 1080), metavar="WxH",
-                        help="picture size of the synthetic camera (default 1920x1080; smaller "
+    parser.add_argument("--camera-size", type=camera_size, default=None, metavar="WxH",
+                        help="picture size of the synthetic camera (default the one the mat's "
+                        "guide advises: 1920x1080, 3840x2160 for 5 and 6 seats of Jokers and "
+                        "Coins; smaller "
                         f"renders faster), at least {MIN_CAMERA_SIDE} pixels on the shorter side "
                         f"and at most {MAX_CAMERA_SIDE} on either: smaller pictures of the tilted "
                         "camera are misread until the demo gives up")

@@ -1,0 +1,35 @@
+"""The picture size of the demo's synthetic camera: the one ``calibration/MATS.md`` advises for
+the mat, as a player setting up a real table would choose.
+
+A camera that frames the whole mat sees it at (its shorter side's pixels) / (the mat's longer
+side) pixels per millimetre. Below :data:`LEAST_PIXELS_PER_MM` a dime, a nickel and a quarter
+(about 3 mm apart) differ by under 3 pixels, and a soft lens's blur spans more millimetres than
+their raised rims: their faint silver outlines stray by millimetres and are read a size too
+large. The 5- and 6-seat Jokers and Coins mats are that large at 1920 x 1080, so a 4K camera is
+advised for them.
+"""
+
+from __future__ import annotations
+
+from calibration.geometry import MatGeometry
+
+#: The picture size of an ordinary camera, for every mat it sees closely enough.
+STANDARD_CAMERA = (1920, 1080)
+#: The picture size advised for mats too large for :data:`STANDARD_CAMERA`.
+LARGE_MAT_CAMERA = (3840, 2160)
+#: The fewest camera pixels per millimetre of mat at which coins' sizes are told apart.
+LEAST_PIXELS_PER_MM = 0.9
+
+
+def pixels_per_mm(camera_size: tuple[int, int], geometry: MatGeometry) -> float:
+    """Pixels per millimetre of a camera of ``camera_size`` framing the whole of ``geometry``
+    (its longer side across the picture's shorter one, as the mat may lie either way)."""
+    return min(camera_size) / max(geometry.width_mm, geometry.height_mm)
+
+
+def advised_camera_size(geometry: MatGeometry) -> tuple[int, int]:
+    """The picture size advised for ``geometry``: the standard camera, or a 4K one where the
+    standard camera would see the mat too coarsely to tell the coins' sizes apart."""
+    if pixels_per_mm(STANDARD_CAMERA, geometry) >= LEAST_PIXELS_PER_MM:
+        return STANDARD_CAMERA
+    return LARGE_MAT_CAMERA
