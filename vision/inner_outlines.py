@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.inner_outline_circles import centre_offsets, fast_inner_outline_scores
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -72,24 +73,12 @@ class InnerOutlineConfig:
     least_confidence: float = 0.5
 
 
-def _centre_offsets(reach_px: float, step_px: float, least_px: float) -> FloatArray:
-    """Offsets (M, 2 px) on rings every ``step_px`` from ``least_px`` out to ``reach_px``."""
-    offsets = [np.zeros((0, 2))]
-    radius = least_px
-    while radius <= reach_px + 1e-9:
-        count = max(6, int(np.ceil(2 * np.pi * radius / step_px)))
-        turn = np.linspace(0, 2 * np.pi, count, endpoint=False)
-        offsets.append(radius * np.stack([np.cos(turn), np.sin(turn)], axis=1))
-        radius += step_px
-    return np.vstack(offsets)
-
-
 def _best_circles(config: InnerOutlineConfig, image: Image, centres: FloatArray,
                   outline_radii: FloatArray, gap_mm: float, pixels_per_mm: float) -> FloatArray:
     """Per outline (``centres`` (C, 2), ``outline_radii`` (C,) px): the best score of circles
     ``gap_mm`` (or up to ``deeper_mm`` more) inside it, off its middle; NaN where none fits."""
     ppm = pixels_per_mm
-    offsets = _centre_offsets((gap_mm + config.sweep_allowance_mm) * ppm,
+    offsets = centre_offsets((gap_mm + config.sweep_allowance_mm) * ppm,
                               config.centre_step_mm * ppm, config.least_shift_mm * ppm)
     insets = np.arange(gap_mm, gap_mm + config.deeper_mm + 1e-9, config.radius_step_mm) * ppm
     radii = outline_radii[:, None] - insets[None, :]  # (C, R)
@@ -204,8 +193,8 @@ def inner_outline_doubts(
     hides = np.array([bool(gaps_of[kind]) for kind in kinds], bool)
     order = np.lexsort((-np.asarray(confidence)[sure], hides[sure]))
     lone = sure[order][:config.most_coins]
-    scores = inner_outline_scores(config, image, centres, radii, gaps,
-                                  asked | _marked(lone, count)[:, None], pixels_per_mm)
+    scores = fast_inner_outline_scores(config, image, centres, radii, gaps,
+                                       asked | _marked(lone, count)[:, None], pixels_per_mm)
     sure_kinds = np.array([kinds[index] for index in sure.tolist()], dtype=object)
     of_kind = {kind: sure[sure_kinds == kind] for kind in set(kinds)}
     for column in range(len(gaps)):
