@@ -42,14 +42,17 @@ def centre_offsets(reach_px: float, step_px: float, least_px: float) -> FloatArr
 
 
 def circle_points(config: InnerOutlineConfig, centres: FloatArray, outline_radii: FloatArray,
-                  gap_mm: float, pixels_per_mm: float
+                  gap_mm: float, pixels_per_mm: float, rings: int | None = None
                   ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.bool_]]:
     """The two sample points across each circle ``gap_mm`` (to ``deeper_mm`` more) inside
     each outline, off its middle (x and y, each (2, C, M, R, A) px as float32, the outer
-    side first), and which of them lie far enough inside the outline (C, M, R, A)."""
+    side first), and which of them lie far enough inside the outline (C, M, R, A); with
+    ``rings``, only the circles whose centres lie on that many innermost rings."""
     ppm = pixels_per_mm
-    offsets = centre_offsets((gap_mm + config.sweep_allowance_mm) * ppm,
-                             config.centre_step_mm * ppm, config.least_shift_mm * ppm)
+    reach = (gap_mm + config.sweep_allowance_mm) * ppm
+    if rings is not None:
+        reach = min(reach, (config.least_shift_mm + (rings - 1) * config.centre_step_mm) * ppm)
+    offsets = centre_offsets(reach, config.centre_step_mm * ppm, config.least_shift_mm * ppm)
     insets = np.arange(gap_mm, gap_mm + config.deeper_mm + 1e-9, config.radius_step_mm) * ppm
     radii = (outline_radii[:, None] - insets[None, :])[:, None, :, None]
     turn = np.linspace(0, 2 * np.pi, config.angles, endpoint=False)
@@ -119,14 +122,20 @@ def _squared_changes(image: Image, points: Sequence[tuple[NDArray[np.float32], N
 def fast_inner_outline_scores(
     config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
     gaps_mm: Sequence[float], looked: NDArray[np.bool_], pixels_per_mm: float,
+    rings: int | None = None,
 ) -> FloatArray:
     """The same scores as :func:`vision.inner_outlines.inner_outline_scores` ((N, G), NaN
-    where not ``looked`` for), every gap's circles sampled in one remap."""
+    where not ``looked`` for), every gap's circles sampled in one remap. With ``rings``, the
+    best of the circles on that many innermost rings of centres: a score at or below the
+    whole one (it is the best of fewer circles), finite only where the whole one is."""
     scores = np.full((len(centres), len(gaps_mm)), np.nan)
     columns = [column for column in range(len(gaps_mm)) if looked[:, column].any()]
+    if not columns:
+        return scores
     rows = [np.flatnonzero(looked[:, column]) for column in columns]
     geometry = [circle_points(config, centres[chosen], radii[chosen], float(gaps_mm[column]),
-                              pixels_per_mm) for column, chosen in zip(columns, rows, strict=True)]
+                              pixels_per_mm, rings)
+                for column, chosen in zip(columns, rows, strict=True)]
     changes = _squared_changes(image, [(x, y) for x, y, _ in geometry])
     for column, chosen, (_, _, inside), change in zip(columns, rows, geometry, changes,
                                                       strict=True):

@@ -163,6 +163,54 @@ def _stands_out(config: InnerOutlineConfig, scores: FloatArray, reference: NDArr
     return np.nan_to_num(scores, nan=-np.inf) > middle + config.doubt_spreads * spread
 
 
+#: The lone coins' scores are first bounded from below by their circles centred on this many
+#: innermost rings (a tenth or so of them).
+BOUND_RINGS = 2
+
+
+def _lone_and_asked_scores(
+    config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
+    gaps_mm: Sequence[float], asked: NDArray[np.bool_], lone: NDArray[np.bool_],
+    pixels_per_mm: float,
+) -> FloatArray:
+    """The scores of the ``asked`` coins (N, G) and of the ``lone`` ones (N,) at every gap,
+    as :func:`inner_outline_scores` gives them, except where a gap's lone coins not asked
+    themselves are not needed: where lower bounds of their scores already show that no asked
+    coin can stand out of them, they are left unmeasured (NaN, so none stands out)."""
+    spare = lone[:, None] & ~asked
+    scores = fast_inner_outline_scores(config, image, centres, radii, gaps_mm, asked,
+                                       pixels_per_mm)
+    bounds = fast_inner_outline_scores(config, image, centres, radii, gaps_mm, spare,
+                                       pixels_per_mm, BOUND_RINGS)
+    needed = np.zeros_like(spare)
+    for column in range(len(gaps_mm)):
+        references = np.where(spare[:, column], bounds[:, column], scores[:, column])[lone]
+        bounded = spare[lone, column]
+        if _may_stand_out(config, references, bounded, scores[asked[:, column], column]):
+            needed[:, column] = spare[:, column]
+    if needed.any():
+        measured = fast_inner_outline_scores(config, image, centres, radii, gaps_mm, needed,
+                                             pixels_per_mm)
+        scores = np.where(needed, measured, scores)
+    return scores
+
+
+def _may_stand_out(config: InnerOutlineConfig, references: FloatArray,
+                   bounded: NDArray[np.bool_], asked_scores: FloatArray) -> bool:
+    """Whether any of ``asked_scores`` may stand out (:func:`_stands_out`) of lone coins whose
+    scores are ``references``, or at least those where ``bounded`` (lower bounds: a median
+    and a least spread of lower bounds lie at or below the real ones). An unmeasured bound
+    (NaN) may hide a measured score: then anything may stand out."""
+    if np.isnan(references[bounded]).any():
+        return True
+    measured = references[np.isfinite(references)]
+    if len(measured) < config.least_coins:
+        return False
+    middle = float(np.median(measured))
+    spread = max(config.least_spread, config.least_relative_spread * middle)
+    return bool((asked_scores > middle + config.doubt_spreads * spread).any())
+
+
 def inner_outline_doubts(
     config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
     kinds: Sequence[str], confidence: FloatArray, sizes: Mapping[str, float],
@@ -193,8 +241,8 @@ def inner_outline_doubts(
     hides = np.array([bool(gaps_of[kind]) for kind in kinds], bool)
     order = np.lexsort((-np.asarray(confidence)[sure], hides[sure]))
     lone = sure[order][:config.most_coins]
-    scores = fast_inner_outline_scores(config, image, centres, radii, gaps,
-                                       asked | _marked(lone, count)[:, None], pixels_per_mm)
+    scores = _lone_and_asked_scores(config, image, centres, radii, gaps, asked,
+                                    _marked(lone, count), pixels_per_mm)
     sure_kinds = np.array([kinds[index] for index in sure.tolist()], dtype=object)
     of_kind = {kind: sure[sure_kinds == kind] for kind in set(kinds)}
     for column in range(len(gaps)):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import vision.read
+from vision import inner_outlines
 from vision.inner_outline_circles import fast_inner_outline_scores
 from vision.inner_outlines import InnerOutlineConfig, inner_outline_doubts, inner_outline_scores
 from vision.read import read_frame
@@ -51,3 +52,36 @@ def test_fast_scores_are_the_plain_scores_on_a_rendered_frame(
                                          pixels_per_mm)
             assert np.array_equal(fast, plain, equal_nan=True)
             assert np.isfinite(fast[looked]).mean() > 0.9  # coins, not empty circles
+
+
+def test_doubts_bounding_the_lone_coins_first_are_the_doubts_of_every_score(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.vision.test_inner_outlines import METALS, PPM, SIZES, _drawn_coins
+
+    rendered = _reader_arguments(monkeypatch, 1001)
+    monkeypatch.undo()
+    image, centres, radii = _drawn_coins(8, stack_at=5)
+    drawn = (InnerOutlineConfig(), image, centres, radii, ["Q"] * 8, np.full(8, 0.99), SIZES,
+             METALS, PPM, np.ones(8, bool))
+    bounded = [inner_outline_doubts(*arguments) for arguments in (rendered, drawn)]
+    skipped: list[bool] = []
+    original = inner_outlines._may_stand_out
+
+    def watched(*arguments: Any) -> bool:
+        skipped.append(not original(*arguments))
+        return original(*arguments)
+
+    monkeypatch.setattr(inner_outlines, "_may_stand_out", watched)
+    bounded_again = inner_outline_doubts(*rendered)
+    assert any(skipped)  # the rendered frame has a gap whose lone coins were only bounded
+
+    def every_score(config: InnerOutlineConfig, image: Any, centres: Any, radii: Any,
+                    gaps: Any, asked: Any, lone: Any, pixels_per_mm: float) -> Any:
+        return inner_outline_scores(config, image, centres, radii, gaps, asked | lone[:, None],
+                                    pixels_per_mm)
+
+    monkeypatch.setattr(inner_outlines, "_lone_and_asked_scores", every_score)
+    plain = [inner_outline_doubts(*arguments) for arguments in (rendered, drawn)]
+    assert np.array_equal(bounded[0], plain[0]) and np.array_equal(bounded_again, plain[0])
+    assert np.array_equal(bounded[1], plain[1]) and plain[1].tolist() == [
+        index == 5 for index in range(8)]
