@@ -11,6 +11,7 @@ quantile and the best). Its test compares the two on rendered frames.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import cv2
@@ -29,8 +30,10 @@ _ROW = 1024
 _OUTSIDE = np.iinfo(np.int32).max
 
 
+@lru_cache(maxsize=64)
 def centre_offsets(reach_px: float, step_px: float, least_px: float) -> FloatArray:
-    """Offsets (M, 2 px) on rings every ``step_px`` from ``least_px`` out to ``reach_px``."""
+    """Offsets (M, 2 px) on rings every ``step_px`` from ``least_px`` out to ``reach_px``
+    (kept for the next frame, which asks for the same ones: read-only)."""
     offsets = [np.zeros((0, 2))]
     radius = least_px
     while radius <= reach_px + 1e-9:
@@ -38,7 +41,9 @@ def centre_offsets(reach_px: float, step_px: float, least_px: float) -> FloatArr
         turn = np.linspace(0, 2 * np.pi, count, endpoint=False)
         offsets.append(radius * np.stack([np.cos(turn), np.sin(turn)], axis=1))
         radius += step_px
-    return np.vstack(offsets)
+    stacked = np.vstack(offsets)
+    stacked.flags.writeable = False
+    return stacked
 
 
 def circle_points(config: InnerOutlineConfig, centres: FloatArray, outline_radii: FloatArray,
