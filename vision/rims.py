@@ -153,22 +153,6 @@ def _squared_rises(planes: list[FloatArray], reach: int) -> FloatArray:
     return squared.reshape(shape)[..., : shape[-1] - 2 * reach]
 
 
-def _squared_rises_at(planes: list[FloatArray], reach: int,
-                      positions: NDArray[np.intp]) -> FloatArray:
-    """:func:`_squared_rises` at per-ray ``positions`` (K, J, W, each at most S - 1 -
-    2 ``reach``) only: the same float32 arithmetic on the few samples a ray's edge is looked
-    for in."""
-    count, rays, length = planes[0].shape
-    flat = positions + (np.arange(count * rays) * length).reshape(count, rays, 1)
-    squared = np.zeros(positions.shape, np.float32)
-    for plane in planes:
-        smooth = _smoothed(plane).reshape(-1)
-        change = smooth[flat] - smooth[flat + 2 * reach]
-        np.multiply(change, change, out=change)
-        squared += change
-    return squared
-
-
 def _profiles(config: RimConfig, planes: list[FloatArray]) -> tuple[FloatArray, FloatArray]:
     """Per ray, the largest channel difference from the paper at its end (K, J, S), from the
     rays' colour planes (each (K, J, S)), and per seed the level the paper itself reaches with
@@ -255,7 +239,7 @@ def _edges(
     indices = np.clip(last[..., None] + offsets, reach, samples - 1 - reach)
     # The rise towards the inside at each sample, over ``reach`` samples each way of the
     # profile smoothed a little (noise must not make steps of its own).
-    squared = _squared_rises_at(planes, reach, indices - reach)
+    squared = gather_along_rays(_squared_rises(planes, reach), indices - reach)
     rise = np.sqrt(squared).astype(np.float64)
     # Only the rays of seeds that reach a glint can step into one.
     glinting = np.flatnonzero(glint.reshape(len(glint), -1).any(axis=1))
