@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.inner_outline_circles import centre_offsets, fast_inner_outline_scores
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -72,24 +73,12 @@ class InnerOutlineConfig:
     least_confidence: float = 0.5
 
 
-def _centre_offsets(reach_px: float, step_px: float, least_px: float) -> FloatArray:
-    """Offsets (M, 2 px) on rings every ``step_px`` from ``least_px`` out to ``reach_px``."""
-    offsets = [np.zeros((0, 2))]
-    radius = least_px
-    while radius <= reach_px + 1e-9:
-        count = max(6, int(np.ceil(2 * np.pi * radius / step_px)))
-        turn = np.linspace(0, 2 * np.pi, count, endpoint=False)
-        offsets.append(radius * np.stack([np.cos(turn), np.sin(turn)], axis=1))
-        radius += step_px
-    return np.vstack(offsets)
-
-
 def _best_circles(config: InnerOutlineConfig, image: Image, centres: FloatArray,
                   outline_radii: FloatArray, gap_mm: float, pixels_per_mm: float) -> FloatArray:
     """Per outline (``centres`` (C, 2), ``outline_radii`` (C,) px): the best score of circles
     ``gap_mm`` (or up to ``deeper_mm`` more) inside it, off its middle; NaN where none fits."""
     ppm = pixels_per_mm
-    offsets = _centre_offsets((gap_mm + config.sweep_allowance_mm) * ppm,
+    offsets = centre_offsets((gap_mm + config.sweep_allowance_mm) * ppm,
                               config.centre_step_mm * ppm, config.least_shift_mm * ppm)
     insets = np.arange(gap_mm, gap_mm + config.deeper_mm + 1e-9, config.radius_step_mm) * ppm
     radii = outline_radii[:, None] - insets[None, :]  # (C, R)
@@ -174,6 +163,54 @@ def _stands_out(config: InnerOutlineConfig, scores: FloatArray, reference: NDArr
     return np.nan_to_num(scores, nan=-np.inf) > middle + config.doubt_spreads * spread
 
 
+#: The lone coins' scores are first bounded from below by their circles centred on this many
+#: innermost rings (a tenth or so of them).
+BOUND_RINGS = 2
+
+
+def _lone_and_asked_scores(
+    config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
+    gaps_mm: Sequence[float], asked: NDArray[np.bool_], lone: NDArray[np.bool_],
+    pixels_per_mm: float,
+) -> FloatArray:
+    """The scores of the ``asked`` coins (N, G) and of the ``lone`` ones (N,) at every gap,
+    as :func:`inner_outline_scores` gives them, except where a gap's lone coins not asked
+    themselves are not needed: where lower bounds of their scores already show that no asked
+    coin can stand out of them, they are left unmeasured (NaN, so none stands out)."""
+    spare = lone[:, None] & ~asked
+    scores = fast_inner_outline_scores(config, image, centres, radii, gaps_mm, asked,
+                                       pixels_per_mm)
+    bounds = fast_inner_outline_scores(config, image, centres, radii, gaps_mm, spare,
+                                       pixels_per_mm, BOUND_RINGS)
+    needed = np.zeros_like(spare)
+    for column in range(len(gaps_mm)):
+        references = np.where(spare[:, column], bounds[:, column], scores[:, column])[lone]
+        bounded = spare[lone, column]
+        if _may_stand_out(config, references, bounded, scores[asked[:, column], column]):
+            needed[:, column] = spare[:, column]
+    if needed.any():
+        measured = fast_inner_outline_scores(config, image, centres, radii, gaps_mm, needed,
+                                             pixels_per_mm)
+        scores = np.where(needed, measured, scores)
+    return scores
+
+
+def _may_stand_out(config: InnerOutlineConfig, references: FloatArray,
+                   bounded: NDArray[np.bool_], asked_scores: FloatArray) -> bool:
+    """Whether any of ``asked_scores`` may stand out (:func:`_stands_out`) of lone coins whose
+    scores are ``references``, or at least those where ``bounded`` (lower bounds: a median
+    and a least spread of lower bounds lie at or below the real ones). An unmeasured bound
+    (NaN) may hide a measured score: then anything may stand out."""
+    if np.isnan(references[bounded]).any():
+        return True
+    measured = references[np.isfinite(references)]
+    if len(measured) < config.least_coins:
+        return False
+    middle = float(np.median(measured))
+    spread = max(config.least_spread, config.least_relative_spread * middle)
+    return bool((asked_scores > middle + config.doubt_spreads * spread).any())
+
+
 def inner_outline_doubts(
     config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
     kinds: Sequence[str], confidence: FloatArray, sizes: Mapping[str, float],
@@ -204,8 +241,8 @@ def inner_outline_doubts(
     hides = np.array([bool(gaps_of[kind]) for kind in kinds], bool)
     order = np.lexsort((-np.asarray(confidence)[sure], hides[sure]))
     lone = sure[order][:config.most_coins]
-    scores = inner_outline_scores(config, image, centres, radii, gaps,
-                                  asked | _marked(lone, count)[:, None], pixels_per_mm)
+    scores = _lone_and_asked_scores(config, image, centres, radii, gaps, asked,
+                                    _marked(lone, count), pixels_per_mm)
     sure_kinds = np.array([kinds[index] for index in sure.tolist()], dtype=object)
     of_kind = {kind: sure[sure_kinds == kind] for kind in set(kinds)}
     for column in range(len(gaps)):

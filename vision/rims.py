@@ -240,9 +240,14 @@ def _edges(
     # The rise towards the inside at each sample, over ``reach`` samples each way of the
     # profile smoothed a little (noise must not make steps of its own).
     squared = gather_along_rays(_squared_rises(planes, reach), indices - reach)
-    into_glint = gather_along_rays(glint, indices - reach)
     rise = np.sqrt(squared).astype(np.float64)
-    rise[into_glint] *= config.glint_step
+    # Only the rays of seeds that reach a glint can step into one.
+    glinting = np.flatnonzero(glint.reshape(len(glint), -1).any(axis=1))
+    if len(glinting):
+        into_glint = gather_along_rays(glint[glinting], indices[glinting] - reach)
+        glinted = rise[glinting]
+        glinted[into_glint] *= config.glint_step
+        rise[glinting] = glinted
     steepest = rise.max(axis=2)
     before = np.concatenate([rise[..., :1], rise[..., :-1]], axis=2)
     after = np.concatenate([rise[..., 1:], rise[..., -1:]], axis=2)
