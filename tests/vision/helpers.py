@@ -4,17 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from calibration.geometry import coin_isolation_mat
 from calibration.profile import VisionProfile
+from vision.markers import find_board
 from vision.read import VisionConfig, read_frame
-from vision.synth import SynthScene, random_variation, render
+from vision.rectify import TopView, rectify
+from vision.synth import SynthScene, random_scene, random_variation, render
 
 CONFIG = VisionConfig()
 PROFILE = VisionProfile.default().only_kinds("PNDQ")
 GEOMETRY = coin_isolation_mat()
 #: The coins' true diameters in mm, by the letters the sprite scenes use.
 COIN_SIZES_MM = {"D": 17.91, "P": 19.05, "N": 21.21, "Q": 24.26}
+
+
+@lru_cache(maxsize=4)
+def rendered_top_view(seed: int) -> TopView:
+    """The rectified top view of a random rendered frame full of coins (tilt up to 35
+    degrees), as the reader's stages see it; cached, since several tests read the same one."""
+    scene = random_scene(seed, random_variation(seed, 35.0))
+    image = render(scene, seed).image
+    location = find_board(CONFIG.markers, image, scene.geometry)
+    return rectify(CONFIG.rectify, image, location, scene.geometry)
 
 
 @dataclass(frozen=True)

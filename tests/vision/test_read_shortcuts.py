@@ -15,16 +15,9 @@ from vision.read import VisionConfig, read_frame_details
 from vision.rectify import TopView, _fine_maps, _lens_grid, rectify, view_bounds, view_homography
 from vision.synth import random_scene, random_variation, render
 
-from .helpers import GEOMETRY, PROFILE
+from .helpers import GEOMETRY, PROFILE, rendered_top_view
 
 CONFIG = VisionConfig()
-
-
-def _view(seed: int) -> TopView:
-    scene = random_scene(seed, random_variation(seed, 35.0))
-    image = render(scene, seed).image
-    location = find_board(CONFIG.markers, image, scene.geometry)
-    return rectify(CONFIG.rectify, image, location, scene.geometry)
 
 
 def _plain_light(view: TopView) -> np.ndarray:
@@ -50,7 +43,7 @@ def _reference(view: TopView) -> MatReference:
 
 @pytest.mark.parametrize("black", [False, True])
 def test_the_light_is_clamped_only_where_it_reaches_black(black: bool) -> None:
-    view = _view(7)
+    view = rendered_top_view(7)
     if black:  # a dark patch wider than the light's window: the light there is 0
         image = view.image.copy()
         image[100:400, 100:400] = 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import warnings
-from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -13,21 +12,17 @@ from calibration.geometry import coin_isolation_mat
 from vision.faces import nan_median
 from vision.frame_statistics import best_split
 from vision.light import LightConfig, _ink_gains, divide_light, mat_reference
-from vision.markers import MarkerConfig, find_board
 from vision.ray_samples import colour_planes, sample_rays, with_fourth_channel
-from vision.rectify import RectifyConfig, TopView, rectify
-from vision.synth import random_scene, random_variation, render
+from vision.rectify import RectifyConfig, TopView
+
+from .helpers import rendered_top_view
 
 GEOMETRY = coin_isolation_mat()
 
 
-@lru_cache(maxsize=1)
 def _view() -> tuple[np.ndarray, float]:
     """A rectified top view of a rendered frame full of coins, and its scale."""
-    scene = random_scene(1003, random_variation(1003, 35.0))
-    image = render(scene, 1003).image
-    location = find_board(MarkerConfig(), image, GEOMETRY)
-    view = rectify(RectifyConfig(), image, location, GEOMETRY)
+    view = rendered_top_view(1003)
     return view.image, view.pixels_per_mm
 
 

@@ -3,8 +3,6 @@ coin, and rays sampled beyond where the decision looks."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import pytest
 
@@ -12,23 +10,18 @@ from calibration.geometry import coin_isolation_mat
 from vision import rims
 from vision.candidates import Candidates, _faces_of_possible_coins, coin_presence
 from vision.faces import clipped_mask, edge_colours, face_colours
-from vision.markers import MarkerConfig, find_board
 from vision.ray_samples import with_fourth_channel
 from vision.read_config import CoinConfig
-from vision.rectify import RectifyConfig, rectify
 from vision.rims import GLINT_FLAG, PAWN_FLAG, CoinOutlines, RimConfig, _circle_profile, ray_rises
-from vision.synth import random_scene, random_variation, render
+
+from .helpers import rendered_top_view
 
 GEOMETRY = coin_isolation_mat()
 
 
-@lru_cache(maxsize=1)
 def _view() -> tuple[np.ndarray, float]:
     """A rectified top view of a rendered frame full of coins, and its scale."""
-    scene = random_scene(1004, random_variation(1004, 35.0))
-    image = render(scene, 1004).image
-    location = find_board(MarkerConfig(), image, GEOMETRY)
-    view = rectify(RectifyConfig(), image, location, GEOMETRY)
+    view = rendered_top_view(1004)
     return view.image, view.pixels_per_mm
 
 
