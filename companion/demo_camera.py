@@ -12,13 +12,12 @@ advised for them.
 from __future__ import annotations
 
 from calibration.geometry import MatGeometry
+from vision.view_scale import LEAST_PIXELS_PER_MM
 
 #: The picture size of an ordinary camera, for every mat it sees closely enough.
 STANDARD_CAMERA = (1920, 1080)
 #: The picture size advised for mats too large for :data:`STANDARD_CAMERA`.
 LARGE_MAT_CAMERA = (3840, 2160)
-#: The fewest camera pixels per millimetre of mat at which coins' sizes are told apart.
-LEAST_PIXELS_PER_MM = 0.9
 
 
 def pixels_per_mm(camera_size: tuple[int, int], geometry: MatGeometry) -> float:

@@ -127,8 +127,11 @@ def snapshot_of(
     *,
     game: str = "coin-isolation",
     waiting_reason: str | None = None,
+    camera_advice: str | None = None,
 ) -> Snapshot:
-    """The snapshot to draw for ``view``; ``waiting_reason`` is the camera gate's last reason."""
+    """The snapshot to draw for ``view``; ``waiting_reason`` is the camera gate's last reason,
+    ``camera_advice`` what the players should change about the camera (shown beside the
+    referee's news, never over a warning)."""
     rules = get_game(game)
     data = view.position.to_json() if view.position is not None else {}
     info, board = rules.info, board_shape(rules, len(seats), data.get("variants", ()))
@@ -168,7 +171,7 @@ def snapshot_of(
                             else "Which move was it?"),
         selected=view.selected,
         last_moves=view.last_moves,
-        message=_message(view, waiting_reason),
+        message=_message(view, waiting_reason, camera_advice),
         result=view.result,
         facts=view.facts,
         tokens=tuple(sorted((name, int(contents.token)) for name, contents in view.table.items()
@@ -209,12 +212,16 @@ def layout_snapshot(
     )
 
 
-def _message(view: RefereeView, waiting_reason: str | None) -> Message:
+def _message(view: RefereeView, waiting_reason: str | None,
+             camera_advice: str | None = None) -> Message:
     if view.device_trouble:
         return Message(" ".join(view.device_trouble), "error")
     if view.phase is Phase.READING and waiting_reason:
         return Message(f"Waiting for a clear view of the board: {waiting_reason}.", "warning")
-    return Message(view.message, _severity(view.severity))
+    severity = _severity(view.severity)
+    if camera_advice and severity == "info":
+        return Message(f"{view.message} {camera_advice}".strip(), "warning")
+    return Message(view.message, severity)
 
 
 def _severity(text: str) -> Severity:

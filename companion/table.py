@@ -56,6 +56,7 @@ from vision.camera import CameraError, CameraSource, EndOfFrames, Frame
 from vision.errors import VisionError
 from vision.gate import GateConfig, SteadyGate
 from vision.read import VisionConfig, read_frame_details
+from vision.view_scale import coarse_view_advice
 
 #: Width of the camera picture handed to the screen; the screen shows it small.
 PREVIEW_WIDTH = 480
@@ -150,6 +151,8 @@ class Table:
         self.events: queue.Queue[Event | HintReady] = queue.Queue()
         self.stopped = threading.Event()
         self.gate_reason = "starting the camera"
+        #: Advice when the camera sees the mat too coarsely to tell the coins apart (or None).
+        self.camera_advice: str | None = None
         self.verdicts = 0
         #: Index of the camera frame whose reading answered the last request for a frame.
         self.answered_with: int | None = None
@@ -326,7 +329,8 @@ class Table:
     def _publish(self) -> None:
         view = self.parts.referee.view()
         snapshot = snapshot_of(
-            view, self.parts.seats, game=self.parts.game.name, waiting_reason=self.gate_reason
+            view, self.parts.seats, game=self.parts.game.name, waiting_reason=self.gate_reason,
+            camera_advice=self.camera_advice,
         )
         if self.parts.hints is not None:
             snapshot = self.parts.hints.overlay(snapshot, view)
@@ -440,6 +444,7 @@ class Table:
                 self.gate_reason = str(error)
                 return
             self._steady_reading = (frame, reading.observation, geometry)
+            self.camera_advice = coarse_view_advice(reading.location, self.parts.geometry)
         if self._steady_reading is None or not self._wanted_since(asked):
             return
         read_frame, observation, _ = self._steady_reading

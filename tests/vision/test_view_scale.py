@@ -1,0 +1,54 @@
+"""How finely the camera sees the mat, measured from where the markers put it, and the advice
+the players get when a camera is too coarse to tell the coins' sizes apart."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bench.bench_ring_read import random_position, table_scene
+from calibration.geometry import coin_isolation_mat, mat_for_game
+from companion.games import get_game
+from companion.games.jokers_and_coins import GAME
+from companion.screen_view import _message
+from companion.table import starting_referee
+from vision.markers import MarkerConfig, find_board
+from vision.synth import random_variation, render
+from vision.view_scale import LEAST_PIXELS_PER_MM, coarse_view_advice, seen_pixels_per_mm
+
+
+def _located(players: int, size: tuple[int, int]):
+    geometry = mat_for_game(GAME.info.mat, players=players)
+    scene = replace(table_scene(3, random_position(3, players), geometry, size),
+                    variation=random_variation(1))
+    return find_board(MarkerConfig(), render(scene, 3).image, geometry), geometry
+
+
+@pytest.mark.parametrize(("size", "coarse"), [((1920, 1080), True), ((3840, 2160), False)])
+def test_a_six_seat_mat_is_too_coarse_for_a_1080p_camera_and_not_for_a_4k_one(
+        size: tuple[int, int], coarse: bool) -> None:
+    location, geometry = _located(6, size)
+    scale = seen_pixels_per_mm(location, geometry)
+    # The whole mat's far side, foreshortened by the tilt, is seen at most at the
+    # picture's shorter side over the mat's longer one.
+    assert scale <= min(size) / max(geometry.width_mm, geometry.height_mm) * 1.05
+    advice = coarse_view_advice(location, geometry)
+    assert (advice is not None) == coarse == (scale < LEAST_PIXELS_PER_MM)
+    if advice is not None:
+        assert f"{scale:.2f} pixels per mm" in advice and "4K" in advice
+
+
+def test_the_advice_stands_beside_the_referees_news_but_never_over_trouble() -> None:
+    view = starting_referee(get_game("coin-isolation"), 2, (), 1).view()
+    advice = "The camera sees the mat at 0.60 pixels per mm, too coarse."
+    beside = _message(view, None, advice)
+    assert beside.severity == "warning" and beside.text == f"{view.message} {advice}".strip()
+    assert _message(view, None, None).text == view.message
+    trouble = replace(view, device_trouble=("The panel is unplugged.",))
+    assert _message(trouble, None, advice).text == "The panel is unplugged."
+
+
+def test_coin_isolation_seen_by_a_1080p_camera_needs_no_advice() -> None:
+    geometry = coin_isolation_mat()
+    assert min(1920, 1080) / max(geometry.width_mm, geometry.height_mm) > LEAST_PIXELS_PER_MM
