@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import cv2
 import numpy as np
@@ -404,16 +404,16 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     arcs = clears = np.zeros(len(found))
     if config.edge_sizes and found:
         outlines = _edge_radii(config, patch, found, pixels_per_mm)
-        measured = np.array([outline[2] for outline in outlines], bool)
+        measured = np.array([outline.sized for outline in outlines], bool)
         # A size not measured against paper is no better than the rim's own circle.
-        found = [(outline[0], outline[1]) if sized else circle
+        found = [(outline.centre, outline.radius) if sized else circle
                  for outline, circle, sized in zip(outlines, found, measured, strict=True)]
         found = _sized_by_arcs(config.arcs, edges, found, measured,
                                (diameters_mm[0] / 2, diameters_mm[1] / 2), pixels_per_mm)
         # An outline scattered off its circle keeps its size, as doubtful as an unmeasured one.
-        measured &= np.array([outline[5] for outline in outlines], bool)
-        arcs = np.array([outline[3] for outline in outlines])
-        clears = np.array([outline[4] for outline in outlines])
+        measured &= np.array([outline.round_outline for outline in outlines], bool)
+        arcs = np.array([outline.arc for outline in outlines])
+        clears = np.array([outline.clear_share for outline in outlines])
     # The print a misregistered view or a blur leaves a little off its mask (a pit's letter,
     # its rim) is no hidden coin's arc.
     clear_of_ink = ~_near(printed, config.ink_margin_mm * pixels_per_mm)[at[:, 1], at[:, 0]]
@@ -466,9 +466,20 @@ def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
     return (config.doubt if unexplained >= config.unexplained_rim else 0.0), unexplained
 
 
+class _Outline(NamedTuple):
+    """A coin's outline as :func:`_outline` measures it (centre and radius in px)."""
+
+    centre: FloatArray
+    radius: float
+    sized: bool
+    arc: float
+    clear_share: float
+    round_outline: bool
+
+
 def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float],
              others: list[tuple[FloatArray, float]], pixels_per_mm: float, outward: float
-             ) -> tuple[FloatArray, float, bool, float, float, bool]:
+             ) -> _Outline:
     """The coin's outline measured where it meets paper, as the ray reader does: along each
     ray that no coin of ``others`` blocks out to ``outward`` (px) beyond the circle, the
     outermost point where the unlikeness to paper falls half way from the coin's to the
@@ -488,7 +499,7 @@ def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float
             point = centre[None, :] + along * unit
             free &= np.hypot(*(point - other_centre[None, :]).T) > other_radius + step
     if free.sum() < config.least_rays:
-        return centre, radius, False, 0.0, 0.0, True
+        return _Outline(centre, radius, False, 0.0, 0.0, True)
     rings = np.arange(radius - inner, radius + outward + 1e-9, step)
     points = centre[None, None, :] + rings[None, :, None] * unit[free][:, None, :]
     samples = cv2.remap(unlike, points[..., 0].astype(np.float32),
@@ -502,7 +513,7 @@ def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float
     seen[np.flatnonzero(free)[clear]] = True
     arc, share = _seen_arc(seen), float(clear.mean())
     if clear.sum() < config.least_rays:
-        return centre, radius, False, arc, share, True
+        return _Outline(centre, radius, False, arc, share, True)
     edge = outermost[clear]
     low = samples[clear, np.minimum(edge + 1, len(rings) - 1)]
     high = samples[clear, edge]
@@ -513,7 +524,7 @@ def _outline(config: LooseConfig, unlike: Image, circle: tuple[FloatArray, float
     sized = size != radius and share >= config.least_clear and arc >= config.least_arc
     scatter = np.hypot(*(through - fitted[None, :]).T) - size
     round_outline = float(np.sqrt(np.mean(scatter**2))) <= config.outline_scatter_mm * pixels_per_mm
-    return fitted, size, sized, arc, share, round_outline
+    return _Outline(fitted, size, sized, arc, share, round_outline)
 
 
 def _seen_arc(seen: NDArray[np.bool_]) -> float:
@@ -528,7 +539,7 @@ def _seen_arc(seen: NDArray[np.bool_]) -> float:
 
 
 def _edge_radii(config: LooseConfig, patch: Image, found: list[tuple[FloatArray, float]],
-                pixels_per_mm: float) -> list[tuple[FloatArray, float, bool, float, float, bool]]:
+                pixels_per_mm: float) -> list[_Outline]:
     """Every coin's outline measured again with every other coin known (:func:`_outline`,
     out to ``paper_reach_mm`` beyond its circle), and whether it was."""
     unlike = _unlike(patch)
