@@ -1,7 +1,8 @@
 """The inner-outline circles' scores, sampled at once for every coin and gap.
 
-:func:`vision.inner_outlines.circle_scores` states the score plainly, one gap at a time; this
-module computes the very same numbers with less work, for the every-frame reader: every coin's
+The score of a circle is stated in :mod:`vision.inner_outlines`; its test states it plainly, one
+gap at a time, and this module computes the very same numbers with less work, for the
+every-frame reader: every coin's
 circles of every gap are sampled in one remap, the colour change is squared in integers where
 the image is of integers (exact), and its square root is taken only of each coin's best circle
 (the root keeps the order, so the quantile and the best of the roots are the roots of the
@@ -129,8 +130,10 @@ def fast_inner_outline_scores(
     gaps_mm: Sequence[float], looked: NDArray[np.bool_], pixels_per_mm: float,
     rings: int | None = None,
 ) -> FloatArray:
-    """The same scores as :func:`vision.inner_outlines.inner_outline_scores` ((N, G), NaN
-    where not ``looked`` for), every gap's circles sampled in one remap. With ``rings``, the
+    """For each coin (top-face ``centres`` (N, 2) and outline ``radii`` (N,) px in the
+    normalised ``image``) and each of ``gaps_mm`` where ``looked`` (N, G): the score of the
+    best circle that far inside the outline, off its middle (NaN where not looked for), every
+    gap's circles sampled in one remap. With ``rings``, the
     best of the circles on that many innermost rings of centres: a score at or below the
     whole one (it is the best of fewer circles), finite only where the whole one is."""
     scores = np.full((len(centres), len(gaps_mm)), np.nan)

@@ -9,14 +9,15 @@ along the arc where the ring shows. A lone coin has circles inside its outline t
 edge of its raised rim, the lettering), but its rim is concentric with its outline and its
 lettering makes no whole circle.
 
-:func:`inner_outline_scores` measures, for each coin and each gap between its kind and a
-smaller one, the best such circle: its centre anywhere off the middle where the smaller coin
-still lies inside the outline, its radius the outline's less the gap, scored by how strongly the
-colour changes across it along the arc where it lies inside the outline (a low quantile, so
-that the change must hold nearly all along that arc, not only where a glint or a letter
-crosses it). A score means something only against the same scores of the frame's coins read
-surely (:func:`inner_outline_doubts`), which are nearly all lone coins: whatever the renderer,
-camera or light, a stack's inner outline stands out of them.
+:func:`~vision.inner_outline_circles.fast_inner_outline_scores` measures, for each coin and
+each gap between its kind and a smaller one, the best such circle: its centre anywhere off
+the middle where the smaller coin still lies inside the outline, its radius the outline's
+less the gap, scored by how strongly the colour changes across it along the arc where it
+lies inside the outline (a low quantile, so that the change must hold nearly all along that
+arc, not only where a glint or a letter crosses it). A score means something only against
+the same scores of the frame's coins read surely (:func:`inner_outline_doubts`), which are
+nearly all lone coins: whatever the renderer, camera or light, a stack's inner outline stands
+out of them.
 """
 
 from __future__ import annotations
@@ -25,11 +26,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
-from vision.inner_outline_circles import centre_offsets, fast_inner_outline_scores
+from vision.inner_outline_circles import fast_inner_outline_scores
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -73,40 +73,6 @@ class InnerOutlineConfig:
     least_confidence: float = 0.5
 
 
-def _best_circles(config: InnerOutlineConfig, image: Image, centres: FloatArray,
-                  outline_radii: FloatArray, gap_mm: float, pixels_per_mm: float) -> FloatArray:
-    """Per outline (``centres`` (C, 2), ``outline_radii`` (C,) px): the best score of circles
-    ``gap_mm`` (or up to ``deeper_mm`` more) inside it, off its middle; NaN where none fits."""
-    ppm = pixels_per_mm
-    offsets = centre_offsets((gap_mm + config.sweep_allowance_mm) * ppm,
-                              config.centre_step_mm * ppm, config.least_shift_mm * ppm)
-    insets = np.arange(gap_mm, gap_mm + config.deeper_mm + 1e-9, config.radius_step_mm) * ppm
-    radii = outline_radii[:, None] - insets[None, :]  # (C, R)
-    turn = np.linspace(0, 2 * np.pi, config.angles, endpoint=False)
-    unit = np.stack([np.cos(turn), np.sin(turn)], axis=1)  # (A, 2)
-    across = config.across_mm * ppm
-    # (C, M, R, A, 2): each circle's points on its edge, about its outline's middle.
-    middles = (offsets[None, :, None, None, :]
-               + radii[:, None, :, None, None] * unit[None, None, None])
-    inside = (outline_radii[:, None, None, None] - np.hypot(middles[..., 0], middles[..., 1])
-              >= config.inside_mm * ppm)  # (C, M, R, A)
-    points = np.stack([middles + sign * across * unit for sign in (1.0, -1.0)])
-    points += centres[None, :, None, None, None, :]
-    flat = points.astype(np.float32).reshape(-1, config.angles, 2)
-    samples = cv2.remap(image, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE)[..., :3].astype(np.float32)
-    samples = samples.reshape(2, *inside.shape, 3)
-    change = np.sqrt(((samples[0] - samples[1]) ** 2).sum(axis=-1))
-    # The quantile of each circle's changes where it lies inside (NaN sorts last).
-    counts = inside.sum(axis=-1)
-    ordered = np.sort(np.where(inside, change, np.nan), axis=-1)
-    rank = np.floor(config.quantile * np.maximum(counts - 1, 0)).astype(np.intp)
-    quantiles = np.take_along_axis(ordered, rank[..., None], axis=-1)[..., 0]
-    quantiles = np.where(counts >= config.least_arc * config.angles, quantiles, -np.inf)
-    best = quantiles.reshape(len(centres), -1).max(axis=1)
-    return np.where(np.isfinite(best), best, np.nan)
-
-
 def smaller_gaps(config: InnerOutlineConfig, sizes: Mapping[str, float],
                  metals: Mapping[str, str]) -> dict[str, list[float]]:
     """Per kind: how far inside its edge each smaller kind of its own metal lies when
@@ -123,22 +89,6 @@ def smaller_gaps(config: InnerOutlineConfig, sizes: Mapping[str, float],
             merged.append(gap)
     return {kind: sorted({max(value for value in merged if value <= gap + 1e-9)
                           for gap in values}) for kind, values in pairs.items()}
-
-
-def inner_outline_scores(
-    config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
-    gaps_mm: Sequence[float], looked: NDArray[np.bool_], pixels_per_mm: float,
-) -> FloatArray:
-    """For each coin (top-face ``centres`` (N, 2) and outline ``radii`` (N,) px in the
-    normalised ``image``) and each of ``gaps_mm`` where ``looked`` (N, G): the score of the
-    best circle that far inside the outline, off its middle (NaN where not looked for)."""
-    scores = np.full((len(centres), len(gaps_mm)), np.nan)
-    for column, gap in enumerate(gaps_mm):
-        rows = np.flatnonzero(looked[:, column])
-        if len(rows):
-            scores[rows, column] = _best_circles(config, image, centres[rows], radii[rows],
-                                                 float(gap), pixels_per_mm)
-    return scores
 
 
 def _marked(indices: NDArray[np.intp], count: int) -> NDArray[np.bool_]:
@@ -174,9 +124,10 @@ def _lone_and_asked_scores(
     pixels_per_mm: float,
 ) -> FloatArray:
     """The scores of the ``asked`` coins (N, G) and of the ``lone`` ones (N,) at every gap,
-    as :func:`inner_outline_scores` gives them, except where a gap's lone coins not asked
-    themselves are not needed: where lower bounds of their scores already show that no asked
-    coin can stand out of them, they are left unmeasured (NaN, so none stands out)."""
+    as :func:`~vision.inner_outline_circles.fast_inner_outline_scores` gives them, except
+    where a gap's lone coins not asked themselves are not needed: where lower bounds of their
+    scores already show that no asked coin can stand out of them, they are left unmeasured
+    (NaN, so none stands out)."""
     spare = lone[:, None] & ~asked
     scores = fast_inner_outline_scores(config, image, centres, radii, gaps_mm, asked,
                                        pixels_per_mm)
