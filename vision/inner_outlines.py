@@ -194,14 +194,14 @@ def inner_outline_doubts(
     lone = sure[order][:config.most_coins]
     scores = _lone_and_asked_scores(config, image, centres, radii, gaps, asked,
                                     _marked(lone, count), pixels_per_mm)
-    sure_kinds = np.array([kinds[index] for index in sure.tolist()], dtype=object)
-    of_kind = {kind: sure[sure_kinds == kind] for kind in set(kinds)}
+    kind_of = np.array(kinds, dtype=object)
     for column in range(len(gaps)):
         column_scores = scores[:, column]
         suspects = asked[:, column] & _stands_out(config, column_scores, lone, False)
         # A kind's own sure coins, where the frame has enough of them, must agree: a design
         # or rim that every coin of that kind shows is no smaller coin on top.
-        for index in np.flatnonzero(suspects).tolist():
-            own = _stands_out(config, column_scores, of_kind[kinds[index]], True)
-            doubts[index] |= bool(own[index])
+        for kind in set(kind_of[suspects].tolist()):
+            own = sure[kind_of[sure] == kind]
+            doubts |= (suspects & (kind_of == kind)
+                       & _stands_out(config, column_scores, own, True))
     return doubts
