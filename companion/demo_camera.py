@@ -2,11 +2,9 @@
 the mat, as a player setting up a real table would choose.
 
 A camera that frames the whole mat sees it at (its shorter side's pixels) / (the mat's longer
-side) pixels per millimetre. Below :data:`LEAST_PIXELS_PER_MM` a dime, a nickel and a quarter
-(about 3 mm apart) differ by under 3 pixels, and a soft lens's blur spans more millimetres than
-their raised rims: their faint silver outlines stray by millimetres and are read a size too
-large. The 5- and 6-seat Jokers and Coins mats are that large at 1920 x 1080, so a 4K camera is
-advised for them.
+side) pixels per millimetre; below :data:`~vision.view_scale.LEAST_PIXELS_PER_MM` coins are read
+a size off (:mod:`vision.view_scale` says why). The 5- and 6-seat Jokers and Coins mats are seen
+that coarsely at 1920 x 1080, so a 4K camera is advised for them.
 """
 
 from __future__ import annotations
