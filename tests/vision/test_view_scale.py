@@ -8,13 +8,13 @@ from dataclasses import replace
 import pytest
 
 from bench.bench_ring_read import random_position, table_scene
-from calibration.geometry import coin_isolation_mat, mat_for_game
+from calibration.geometry import mat_for_game
 from companion.games import get_game
 from companion.games.jokers_and_coins import GAME
 from companion.screen_view import _message
 from companion.table import starting_referee
 from vision.markers import MarkerConfig, find_board
-from vision.synth import random_variation, render
+from vision.synth import random_scene, random_variation, render
 from vision.view_scale import LEAST_PIXELS_PER_MM, coarse_view_advice, seen_pixels_per_mm
 
 
@@ -49,6 +49,10 @@ def test_the_advice_stands_beside_the_referees_news_but_never_over_trouble() -> 
     assert _message(trouble, None, advice).text == "The panel is unplugged."
 
 
-def test_coin_isolation_seen_by_a_1080p_camera_needs_no_advice() -> None:
-    geometry = coin_isolation_mat()
-    assert min(1920, 1080) / max(geometry.width_mm, geometry.height_mm) > LEAST_PIXELS_PER_MM
+def test_coin_isolation_seen_by_a_1080p_camera_at_a_tilt_needs_no_advice() -> None:
+    scene = random_scene(1001, random_variation(1001, 35.0))
+    image = render(scene, 1001).image
+    assert image.shape[:2] == (1080, 1920)
+    location = find_board(MarkerConfig(), image, scene.geometry)
+    assert seen_pixels_per_mm(location, scene.geometry) >= LEAST_PIXELS_PER_MM
+    assert coarse_view_advice(location, scene.geometry) is None
