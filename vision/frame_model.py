@@ -558,8 +558,11 @@ def fit_frame(
     # size up as well as their own, so the fit also starts from a bloom, kept where it
     # explains the frame better by more than BLOOM_MARGIN (else the two are a tie).
     blooms = [0.0, config.glint_bloom_mm] if (first.clip >= 0.5).any() else [0.0]
-    for bloom, start in ((bloom, start) for bloom in blooms for start in starts):
-        frame = _Frame(*arguments)
+    for number, (bloom, start) in enumerate((bloom, start) for bloom in blooms
+                                            for start in starts):
+        # The first run starts from the frame the first metals were split on: the split
+        # set only ``one_metal``, which every later run's fresh frame is given.
+        frame = first if number == 0 else _Frame(*arguments)
         frame.one_metal = first.one_metal
         probabilities = _run(frame, start, bloom)
         score = frame.log_likelihood() - (BLOOM_MARGIN if bloom else 0.0)
