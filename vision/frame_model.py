@@ -243,9 +243,10 @@ class _Frame:
         squared = np.where(self.known[:, None], squared, (partial**2).sum(axis=2))
         squared = squared / self.colour_spread**2
         edge_seen, edges = self._edges_seen()
-        edge_gap = tint_gaps(edges, self.config.edge_tint_share * self.tints, edge_seen)
-        squared = squared + np.where(edge_seen[:, None], edge_gap, 0.0
-                                     ) / self.config.edge_spread**2
+        if edge_seen.any():  # else every edge term is 0, which adds nothing
+            edge_gap = tint_gaps(edges, self.config.edge_tint_share * self.tints, edge_seen)
+            squared = squared + np.where(edge_seen[:, None], edge_gap, 0.0
+                                         ) / self.config.edge_spread**2
         dimensions = (self.parts.sum(axis=1) + 2 * edge_seen)[:, None]
         dof = self.config.degrees_of_freedom
         return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
