@@ -1,0 +1,80 @@
+"""The frame model's shortcuts of the fifth speed pass give exactly the fits of the plain
+computations they replace: the first size offset's gaps taken kind by kind, and the edge
+colours' term left out where no coin's edge colour counts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from contract.observation import COIN_KINDS
+from vision.arrays import FloatArray
+from vision.frame_model import FrameFit, KindPrior, _Frame, fit_frame
+from vision.frame_priors import FrameModelConfig
+from vision.frame_statistics import tint_gaps
+
+PRIORS = tuple(KindPrior(kind, COIN_KINDS[kind][1], COIN_KINDS[kind][2]) for kind in "PNDQ")
+
+
+def _fit(seed: int, edges_seen: bool) -> FrameFit:
+    """The model fitted to a frame of coins of every kind, some glinting (with edge colours
+    where ``edges_seen``), faint, stacked or with a top circle."""
+    rng = np.random.default_rng(seed)
+    count = int(rng.integers(8, 50))
+    kinds = rng.integers(0, len(PRIORS), count)
+    sizes = np.array([PRIORS[kind].diameter_mm for kind in kinds])
+    copper = np.array([PRIORS[kind].metal == "copper" for kind in kinds])
+    diameters = sizes + 1.0 + rng.normal(0, 0.3, count) + rng.choice([0, 3.0], count, p=[0.9, 0.1])
+    colours = rng.normal(0, 0.03, (count, 2)) + np.where(copper[:, None], [0.2, -0.1], 0.0)
+    colours[rng.random(count) < 0.1] = np.nan
+    inner = np.where(rng.random(count) < 0.5, sizes - 2.0 + rng.normal(0, 0.3, count), np.nan)
+    edges = rng.normal(0, 0.02, (count, 2)) if edges_seen else np.full((count, 2), np.nan)
+    return fit_frame(FrameModelConfig(), PRIORS, rng.uniform(0, 400, (count, 2)), diameters,
+                     rng.uniform(0.3, 1.0, count), colours, rng.uniform(0, 1, count) ** 4,
+                     edges, inner, rng.uniform(0.05, 1.0, count))
+
+
+def _plain_first_guess(self: _Frame, metal_weights: FloatArray) -> None:
+    """:meth:`_Frame.first_guess` over one (shifts, coins, kinds) array."""
+    self.refit_field(metal_weights)
+    by_colour = self.metal_posterior_from_colour()
+    allowed = by_colour[:, self.metal_of] > 0.2
+    allowed |= ~allowed.any(axis=1, keepdims=True)
+    spread = self.config.offset_spread_mm
+    shifts = self.config.offset_mm + np.arange(-2.5, 2.5001, 0.05 / spread) * spread
+    gaps = (self.diameters[None, :, None] - shifts[:, None, None]
+            - self.sizes[None, None, :] - self.kind_offsets[None, None, :])
+    gaps = np.where(allowed[None], np.abs(gaps), np.inf).min(axis=2)
+    cost = (np.minimum(gaps, 1.0) * self.weights[None, :]).sum(axis=1)
+    cost += 0.5 * ((shifts - self.config.offset_mm) / spread) ** 2
+    self.offset = float(shifts[int(np.argmin(cost))])
+
+
+def _plain_metal_scores(self: _Frame) -> FloatArray:
+    """:meth:`_Frame.metal_scores` with the edge colours' term always added."""
+    residual = np.where(self.parts, self.colours - self.field, 0.0)
+    squared = tint_gaps(residual, self.tints, self.known, self.along_spread / self.colour_spread)
+    partial = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
+    squared = np.where(self.known[:, None], squared, (partial**2).sum(axis=2))
+    squared = squared / self.colour_spread**2
+    edge_seen, edges = self._edges_seen()
+    edge_gap = tint_gaps(edges, self.config.edge_tint_share * self.tints, edge_seen)
+    squared = squared + np.where(edge_seen[:, None], edge_gap, 0.0) / self.config.edge_spread**2
+    dimensions = (self.parts.sum(axis=1) + 2 * edge_seen)[:, None]
+    dof = self.config.degrees_of_freedom
+    return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
+
+
+def test_the_shortcut_fits_are_the_plain_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = [(seed, seed % 2 == 0) for seed in range(10)]
+    fast = [_fit(seed, edges) for seed, edges in cases]
+    monkeypatch.setattr(_Frame, "first_guess", _plain_first_guess)
+    monkeypatch.setattr(_Frame, "metal_scores", _plain_metal_scores)
+    for (seed, edges), fit in zip(cases, fast, strict=True):
+        plain = _fit(seed, edges)
+        assert np.array_equal(fit.probabilities, plain.probabilities)
+        assert fit.offset_mm == plain.offset_mm and fit.tints == plain.tints
+        assert fit.kind_offsets_mm == plain.kind_offsets_mm
+        assert np.array_equal(fit.single, plain.single)
+        assert np.array_equal(fit.silver_field, plain.silver_field)
+        assert np.array_equal(fit.by_colour, plain.by_colour)
