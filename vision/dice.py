@@ -141,6 +141,8 @@ class DiceConfig:
     face_inset: float = 0.8
     pip_apart: float = 0.8
     off_centre: float = 0.11
+    square_off_centre: float = 0.16
+    fit_turned_least_share: float = 0.7
     snap: float = 0.35
     spacing_range: tuple[float, float] = (0.18, 0.36)
     widest_pip: float = 0.26

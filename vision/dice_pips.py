@@ -59,7 +59,7 @@ def median_colour(pixels: FloatArray) -> FloatArray:
 
 def read_pips(config: DiceConfig, image: Image, body: FloatArray,
                rect: tuple[tuple[float, float], tuple[float, float], float]
-               ) -> tuple[int | None, float, str, tuple[float, float] | None]:
+               ) -> tuple[int | None, float, str, tuple[float, float, float] | None]:
     """(value or None, confidence, why None: "" when read, the read pips' middle in
     ``image``'s pixels or None) of a flat face, from its pips found as they are.
 
@@ -104,7 +104,22 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     if evenness < config.even_pips:
         confidence = min(confidence, config.uneven_confidence)
     middle_x, middle_y = np.mean([point for _, point in spots[:value]], axis=0)
-    return value, confidence, "", (float(middle_x) + left, float(middle_y) + top)
+    return value, confidence, "", (float(middle_x) + left, float(middle_y) + top,
+                                   _diagonal_turn([point for _, point in spots[:value]]))
+
+
+def _diagonal_turn(points: list[FloatArray]) -> float:
+    """The turn (degrees) of the square grid whose diagonal joins the two pips farthest apart
+    of ``points``: every layout from 2 up has pips in two opposite corners, and a square grid
+    is the same turned a quarter, so they fix its turn (0 for a single pip)."""
+    best, turn = -1.0, 0.0
+    for index, first in enumerate(points):
+        for second in points[index + 1:]:
+            step = second - first
+            length = float(step @ step)
+            if length > best:
+                best, turn = length, math.degrees(math.atan2(float(step[1]), float(step[0])))
+    return turn - 45.0
 
 
 def _face_contrast(config: DiceConfig, image: Image,
@@ -298,10 +313,11 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     may be as much shorter than its rows as the blur between their pips can pull them
     (:data:`COLUMN_PULL`), never longer."""
     centre = points.mean(axis=0)
-    if np.linalg.norm(centre - middle) > config.off_centre * edge:
+    offset = float(np.linalg.norm(centre - middle)) / edge
+    if offset > max(config.off_centre, config.square_off_centre):
         return None
     if len(points) == 1:
-        return 1
+        return 1 if offset <= config.off_centre else None
     relative = points - centre
     # The grid's spacing from the pips themselves (the face's outline may take in some of a
     # side face): every layout from 2 up has pips in two opposite corners, the farthest from
@@ -339,6 +355,8 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     else:
         spacing = float(np.linalg.norm(relative, axis=1).max()) / math.sqrt(2.0)
     if not config.spacing_range[0] <= spacing / edge <= config.spacing_range[1]:
+        return None
+    if offset > (config.square_off_centre if value >= 4 else config.off_centre):
         return None
     return value
 
