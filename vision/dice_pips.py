@@ -61,7 +61,8 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
                rect: tuple[tuple[float, float], tuple[float, float], float]
                ) -> tuple[int | None, float, str, tuple[float, float, float] | None]:
     """(value or None, confidence, why None: "" when read, the read pips' middle in
-    ``image``'s pixels or None) of a flat face, from its pips found as they are.
+    ``image``'s pixels and the turn (degrees) their diagonal gives the grid, or None) of a
+    flat face, from its pips found as they are.
 
     The contrast with the face's own colour is smoothed a little, and its local maxima on
     the face (away from its edges) are the candidate pips, strongest first. The value is the
@@ -313,11 +314,10 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     may be as much shorter than its rows as the blur between their pips can pull them
     (:data:`COLUMN_PULL`), never longer."""
     centre = points.mean(axis=0)
-    offset = float(np.linalg.norm(centre - middle)) / edge
-    if offset > max(config.off_centre, config.square_off_centre):
+    if np.linalg.norm(centre - middle) > config.off_centre * edge:
         return None
     if len(points) == 1:
-        return 1 if offset <= config.off_centre else None
+        return 1
     relative = points - centre
     # The grid's spacing from the pips themselves (the face's outline may take in some of a
     # side face): every layout from 2 up has pips in two opposite corners, the farthest from
@@ -355,8 +355,6 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     else:
         spacing = float(np.linalg.norm(relative, axis=1).max()) / math.sqrt(2.0)
     if not config.spacing_range[0] <= spacing / edge <= config.spacing_range[1]:
-        return None
-    if offset > (config.square_off_centre if value >= 4 else config.off_centre):
         return None
     return value
 
