@@ -45,7 +45,9 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    Spots that fit no layout clearly (a 6's columns blurred into bars) are fitted as a whole
    (:mod:`vision.dice_layout`: a blob at each grid point and a constant, by least squares),
    and a 2 or 3 (whose grid's squareness so few pips cannot show) is read only when that fit
-   reads it too; a face that fits no layout either way is unreadable (None).
+   reads it too (at the outline's turn, or at the turn the pips' diagonal fixes, which an
+   outline with a strip of side face left in it may miss by 10°); a face that fits no layout
+   either way is unreadable (None).
 
 The die's colour is named from its face colour, white-balanced by the felt's printed colour.
 """
@@ -111,7 +113,8 @@ class DiceConfig:
     ``fit_most_offset`` of the edge from the face's, and pips of one height explain
     ``fit_least_share`` of the face's contrast. Values in ``confirmed_values`` (few pips,
     whose grid's squareness the spots alone cannot show) are read only when the fit reads
-    them too.
+    them too: at the outline's turn, or else at the turn the pips' own diagonal gives the
+    grid, where pips of one height must explain ``fit_turned_least_share`` of the contrast.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -141,6 +144,7 @@ class DiceConfig:
     face_inset: float = 0.8
     pip_apart: float = 0.8
     off_centre: float = 0.11
+    fit_turned_least_share: float = 0.7
     snap: float = 0.35
     spacing_range: tuple[float, float] = (0.18, 0.36)
     widest_pip: float = 0.26

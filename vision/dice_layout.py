@@ -217,10 +217,12 @@ def _clearest_layout(heights: FloatArray) -> tuple[int, float]:
 
 
 def fit_layout(config: DiceConfig, image: Image,
-               rect: tuple[tuple[float, float], tuple[float, float], float]) -> LayoutFit:
+               rect: tuple[tuple[float, float], tuple[float, float], float],
+               least_share: float | None = None) -> LayoutFit:
     """The layout the pips of the flat face ``rect`` (centre, size, angle in ``image``'s
     pixels, as :func:`cv2.minAreaRect` gives it) make in ``image`` (BGR), fitted as the
-    module's text says, and read as ``config`` (``fit_*``) asks."""
+    module's text says, and read as ``config`` (``fit_*``) asks; ``least_share``, when
+    given, stands for ``config.fit_least_share``."""
     contrast = local_contrast(face_patch(image, rect)).astype(np.float64)
     placement = _place(contrast)
     # The plain colour is the patch's median, which a heavily blurred 6 (its columns spread
@@ -246,7 +248,7 @@ def fit_layout(config: DiceConfig, image: Image,
             config.fit_most_offset * PATCH_PER_EDGE:
         # A flat face's pips are centred on it; a cocked die's lie off its outline's middle.
         why = "off the face's middle"
-    elif share < config.fit_least_share:
+    elif share < (config.fit_least_share if least_share is None else least_share):
         why = "unlike a face's pips"
     if why:
         return LayoutFit(None, gap, 0.0, share, rounded, why)
@@ -268,7 +270,15 @@ def read_face_pips(config: DiceConfig, image: Image, body: FloatArray,
         # die's top with a side face's pip beside it makes one: the face as a whole, taken
         # about the pips' middle (the outline's may be off by part of a neighbour), must
         # show that layout with nothing else standing out.
-        fit = fit_layout(config, image, (pips_middle, size, angle))
+        fit = fit_layout(config, image, (pips_middle[:2], size, angle))
+        if fit.value != value:
+            # The outline's turn may be some degrees off the face's (a side face's strip
+            # left in it); the pips' own diagonal fixes the grid's turn exactly. Pips placed
+            # by themselves must explain more of the face (a cocked die's side-face pip,
+            # foreshortened and shaded otherwise, explains less than a real face's).
+            turned = fit_layout(config, image, (pips_middle[:2], size, pips_middle[2]),
+                                config.fit_turned_least_share)
+            fit = turned if turned.value == value else fit
         if fit.value != value:
             seen = fit.why or f"fitted as {fit.value}"
             return None, min(confidence, config.uneven_confidence), \

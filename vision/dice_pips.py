@@ -59,9 +59,10 @@ def median_colour(pixels: FloatArray) -> FloatArray:
 
 def read_pips(config: DiceConfig, image: Image, body: FloatArray,
                rect: tuple[tuple[float, float], tuple[float, float], float]
-               ) -> tuple[int | None, float, str, tuple[float, float] | None]:
+               ) -> tuple[int | None, float, str, tuple[float, float, float] | None]:
     """(value or None, confidence, why None: "" when read, the read pips' middle in
-    ``image``'s pixels or None) of a flat face, from its pips found as they are.
+    ``image``'s pixels and the turn (degrees) their diagonal gives the grid, or None) of a
+    flat face, from its pips found as they are.
 
     The contrast with the face's own colour is smoothed a little, and its local maxima on
     the face (away from its edges) are the candidate pips, strongest first. The value is the
@@ -104,7 +105,22 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     if evenness < config.even_pips:
         confidence = min(confidence, config.uneven_confidence)
     middle_x, middle_y = np.mean([point for _, point in spots[:value]], axis=0)
-    return value, confidence, "", (float(middle_x) + left, float(middle_y) + top)
+    return value, confidence, "", (float(middle_x) + left, float(middle_y) + top,
+                                   _diagonal_turn([point for _, point in spots[:value]]))
+
+
+def _diagonal_turn(points: list[FloatArray]) -> float:
+    """The turn (degrees) of the square grid whose diagonal joins the two pips farthest apart
+    of ``points``: every layout from 2 up has pips in two opposite corners, and a square grid
+    is the same turned a quarter, so they fix its turn (0 for a single pip)."""
+    best, turn = -1.0, 0.0
+    for index, first in enumerate(points):
+        for second in points[index + 1:]:
+            step = second - first
+            length = float(step @ step)
+            if length > best:
+                best, turn = length, math.degrees(math.atan2(float(step[1]), float(step[0])))
+    return turn - 45.0
 
 
 def _face_contrast(config: DiceConfig, image: Image,

@@ -12,7 +12,7 @@ import pytest
 
 from calibration.geometry import Rect
 from vision.dice import DiceConfig, explain_tray_in_frame
-from vision.dice_layout import fit_layout
+from vision.dice_layout import fit_layout, read_face_pips
 from vision.dice_pips import LAYOUTS
 from vision.markers import find_board
 from vision.parallax import camera_over_mat
@@ -123,3 +123,16 @@ def test_cocked_dice_showing_a_diagonal_pair_are_not_read():
             if truth is None:
                 assert value is None, (seed, value)
                 assert why, seed
+
+
+@pytest.mark.parametrize("value", (2, 3))
+def test_a_two_or_three_is_confirmed_at_its_pips_turn_when_the_outline_is_turned_off(value):
+    # An outline keeping a strip of side face is larger than the face and turned some
+    # degrees (here 15) off it; the pips' diagonal fixes the grid's turn (fails on main).
+    outline = ((EDGE - 0.5, EDGE - 0.5), (1.12 * EDGE, 1.12 * EDGE), 35.0)
+    for blur in (2.0, 3.5):
+        face = drawn_face(value, 20.0, blur)
+        read, confidence, why = read_face_pips(CONFIG, face, np.array([235.0, 235.0, 235.0]),
+                                               outline)
+        assert read == value, (blur, why)
+        assert confidence >= 0.5
