@@ -112,6 +112,53 @@ def _summary(rows: list[dict[str, Any]]) -> list[str]:
         lines.append(f"  by {title}: " + ", ".join(
             f"{name} {np.median(values):+.2f} (n {len(values)})"
             for name, values in sorted(buckets.items())))
+    return lines + _by_case_and_lean(known, error)
+
+
+#: Upper ends of the lean bands (mm a raised point moves per mm of height) the cases are
+#: split by: a coin's side and a stack's height show more the further the camera leans.
+LEAN_BANDS = (0.2, 0.4, 0.55, math.inf)
+
+
+def _case(row: dict[str, Any]) -> str | None:
+    """The case a coin's square is, for :func:`_by_case_and_lean` (None: a pawn's)."""
+    if row["pawn"]:
+        return None
+    coins = row["coins"]
+    if len(coins) == 1:
+        return "single, glinting" if row["clipped"] >= 0.5 else "single"
+    if len(set(coins)) > 1:
+        return "mixed stack"
+    return f"one-kind stack of {min(len(coins), 3)}{'+' if len(coins) >= 3 else ''}"
+
+
+def _by_case_and_lean(known: list[dict[str, Any]], error: np.ndarray) -> list[str]:
+    """Per case and lean band: the squares read wrong, the outline's size error less the
+    frame's offset and the top circle less the top coin's true size (medians): whether a
+    case reads a size up because of the camera's lean (a coin's side, a stack's height) or
+    whatever the lean (a stack's offsets)."""
+    lines = ["  by case and lean (wrong/coins, outline less offset, top circle less true):"]
+    cells: dict[tuple[str, int], list[int]] = {}
+    for index, row in enumerate(known):
+        case = _case(row)
+        if case is not None:
+            band = next(band for band, top in enumerate(LEAN_BANDS) if row["lean"] < top)
+            cells.setdefault((case, band), []).append(index)
+    for case in sorted({case for case, _ in cells}):
+        parts = []
+        for band in range(len(LEAN_BANDS)):
+            members = cells.get((case, band), [])
+            if not members:
+                continue
+            wrong = sum(known[index]["square_read"] != known[index]["top"] for index in members)
+            top = np.array([known[index]["inner"] - COIN_KINDS[known[index]["top"]][1]
+                            for index in members])
+            top = top[np.isfinite(top)]
+            low = 0.0 if band == 0 else LEAN_BANDS[band - 1]
+            parts.append(f"lean {low:.2f}+ {wrong}/{len(members)} "
+                         f"{np.median(error[members]):+.2f} "
+                         f"{np.median(top) if len(top) else math.nan:+.2f}")
+        lines.append(f"    {case}: " + "; ".join(parts))
     return lines
 
 
