@@ -2,11 +2,13 @@
 
 The face is sampled on rings inside the top face's outline (away from the rim, where the paper
 and the edge's own reflections blur in), leaving out pixels a pawn covers and pixels the camera
-clipped (a glint says nothing of the metal's colour). The colour is the per-channel median of
-what is left, as ``(ln(red/green), ln(blue/green))`` in the light-normalised view, where white
-paper is neutral: copper and brass are far from it towards red and yellow, silver near it, but
-every metal also takes the colour of what it mirrors (:mod:`vision.frame_model` therefore
-compares coins of one frame with each other, not with fixed colours).
+clipped (a glint says nothing of the metal's colour; of a face a glint washed out, only the
+border where red alone is clipped is left, :func:`_glint_blue_green`). The colour is the
+per-channel median of what is left, as ``(ln(red/green), ln(blue/green))`` in the
+light-normalised view, where white paper is neutral: copper and brass are far from it towards
+red and yellow, silver near it, but every metal also takes the colour of what it mirrors
+(:mod:`vision.frame_model` therefore compares coins of one frame with each other, not with
+fixed colours).
 """
 
 from __future__ import annotations
@@ -122,6 +124,10 @@ def face_colours(
             middle = nan_median(ratio, axis=1)
         ratios.append(np.where(usable.mean(axis=1) >= LEAST_USABLE, middle, np.nan))
     colour = np.column_stack(ratios)
+    washed = np.flatnonzero(np.isnan(colour).all(axis=1))
+    if len(washed):
+        colour[washed, 1] = _glint_blue_green(image, clipped, pawns, centres[washed],
+                                              radii[washed])
     unclipped = seen & ~on_clip.any(axis=2)
     with np.errstate(all="ignore"):
         level = nan_median(np.where(unclipped, values.mean(axis=2), np.nan), axis=1)
@@ -129,6 +135,34 @@ def face_colours(
     glint = on_clip.any(axis=2) & ~on_pawn
     clipped_share = glint.sum(axis=1) / np.maximum((~on_pawn).sum(axis=1), 1)
     return Faces(colour, brightness, on_pawn.mean(axis=1), clipped_share)
+
+
+#: Rings a washed-out face's glint border is sampled on (fractions of the face's radius), and
+#: the least share of those samples that must show red clipped alone.
+GLINT_RINGS = np.linspace(0.2, 0.98, 12)
+LEAST_GLINT_BORDER = 0.1
+
+
+def _glint_blue_green(image: Image, clipped: Image, pawns: Image, centres: FloatArray,
+                      radii: FloatArray) -> FloatArray:
+    """(K,) ``ln(blue/green)`` of faces a glint washed out (NaN where too little shows it):
+    the median over the pixels where the camera clipped red alone. Copper reflects red far
+    more than green at every angle, so round a copper glint lies a border where red is
+    clipped and green and blue are not; its blue against green is the metal's (silver's
+    border, where it has one, is the light's own colour)."""
+    map_x, map_y = _ring_maps(centres, radii, GLINT_RINGS, FACE_ANGLES)
+    pixels = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
+                        borderMode=cv2.BORDER_REPLICATE) > 0
+    on_clip = cv2.remap(clipped, map_x, map_y, cv2.INTER_NEAREST,
+                        borderMode=cv2.BORDER_REPLICATE) > 0
+    cut = on_clip | (pixels >= NORMALISED_TOP)
+    border = ~on_pawn & cut[..., 2] & ~cut[..., 1] & ~cut[..., 0]
+    values = np.maximum(pixels.astype(np.float32), 1.0)
+    ratio = np.where(border, np.log(values[..., 0] / values[..., 1]), np.nan)
+    with np.errstate(all="ignore"):
+        middle = nan_median(ratio, axis=1)
+    return np.where(border.mean(axis=1) >= LEAST_GLINT_BORDER, middle, np.nan)
 
 
 def pawn_share(pawns: Image, centres: FloatArray, radii: FloatArray) -> FloatArray:
@@ -154,17 +188,25 @@ EDGE_RING = (0.88, 1.12)
 PAPER_RING = (1.35, 1.5)
 
 
+def _ring_maps(centres: FloatArray, radii: FloatArray, fractions: FloatArray, angles: int
+               ) -> tuple[FloatArray, FloatArray]:
+    """``cv2.remap`` maps (one row per coin) of ``angles`` samples round each circle at
+    ``fractions`` of each coin's radius."""
+    turns = np.linspace(0, 2 * math.pi, angles, endpoint=False)
+    unit_x = (np.cos(turns)[:, None] * fractions[None, :]).ravel()
+    unit_y = (np.sin(turns)[:, None] * fractions[None, :]).ravel()
+    map_x = (centres[:, 0, None] + radii[:, None] * unit_x[None]).astype(np.float32)
+    map_y = (centres[:, 1, None] + radii[:, None] * unit_y[None]).astype(np.float32)
+    return map_x, map_y
+
+
 def _ring_medians(image: Image, centres: FloatArray, radii: FloatArray,
                   ring: tuple[float, float], pawns: Image | None = None) -> FloatArray:
     """Per coin, the per-channel median (K, 3) of ``image`` on four circles between the
     ``ring``'s fractions of each radius, leaving out what the ``pawns`` mask covers (NaN
     where it covers all)."""
-    angles = np.linspace(0, 2 * math.pi, FACE_ANGLES * 2, endpoint=False)
-    fractions = np.linspace(ring[0], ring[1], 4)
-    unit_x = (np.cos(angles)[:, None] * fractions[None, :]).ravel()
-    unit_y = (np.sin(angles)[:, None] * fractions[None, :]).ravel()
-    map_x = (centres[:, 0, None] + radii[:, None] * unit_x[None]).astype(np.float32)
-    map_y = (centres[:, 1, None] + radii[:, None] * unit_y[None]).astype(np.float32)
+    map_x, map_y = _ring_maps(centres, radii, np.linspace(ring[0], ring[1], 4),
+                              FACE_ANGLES * 2)
     pixels = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     values = pixels.astype(np.float32)
     if pawns is None:

@@ -137,7 +137,7 @@ class _Frame:
                  inner: FloatArray, contrast: FloatArray) -> None:
         self.config = config
         self.priors = priors
-        # Colours arrive squeezed along the light's line (:func:`light_squeeze`).
+        # Colours are squeezed along the light's line (:func:`light_squeeze`) here, edges before.
         self.squeeze = light_squeeze(config.light_axis_share)
         self.unsqueeze = np.linalg.inv(self.squeeze)
         self.sizes = np.array([prior.diameter_mm for prior in priors])
@@ -160,10 +160,16 @@ class _Frame:
         self.has_inner: BoolArray = np.isfinite(inner)
         self.inner_offset = config.inner_offset_mm
         self.inner_spread = config.inner_spread_mm
-        self.colours = colours
-        # Both ratios seen; a glint may leave only one of them (``parts``).
+        # Both ratios seen; a glint may leave only one of them (``parts``: a glinting penny
+        # clips red first, and its blue against green still tells copper from silver).
+        # Colours arrive unsqueezed: squeezing mixes the two ratios, so a colour with one
+        # ratio unseen is kept as it is (``partial_colours``) and weighed by its own
+        # (:meth:`_partial_gaps`).
         self.parts: BoolArray = ~np.isnan(colours)
         self.known: BoolArray = np.asarray(self.parts.all(axis=1), dtype=bool)
+        self.colours = np.where(self.known[:, None], np.nan_to_num(colours) @ self.squeeze.T,
+                                np.nan)
+        self.partial_colours = np.where(self.known[:, None], np.nan, colours)
         # Where a glint washes the face out, its edge and bloom keep a faint tint.
         glinting = (~self.known | (self.clip >= config.edge_glint)) & ~np.isnan(edges).any(axis=1)
         self.edges = np.where(glinting[:, None], edges, np.nan)
@@ -236,11 +242,10 @@ class _Frame:
     def metal_scores(self) -> FloatArray:
         """(N, M) log-likelihood of each coin's colour under each metal, over the ratios seen
         (0 where none was)."""
-        residual = np.where(self.parts, self.colours - self.field, 0.0)  # (N, 2)
+        residual = np.where(self.known[:, None], self.colours - self.field, 0.0)  # (N, 2)
         squared = tint_gaps(residual, self.tints, self.known,
                              self.along_spread / self.colour_spread)
-        partial = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
-        squared = np.where(self.known[:, None], squared, (partial**2).sum(axis=2))
+        squared = np.where(self.known[:, None], squared, self._partial_gaps())
         squared = squared / self.colour_spread**2
         edge_seen, edges = self._edges_seen()
         if edge_seen.any():  # else every edge term is 0, which adds nothing
@@ -250,6 +255,21 @@ class _Frame:
         dimensions = (self.parts.sum(axis=1) + 2 * edge_seen)[:, None]
         dof = self.config.degrees_of_freedom
         return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
+
+    def _partial_gaps(self) -> FloatArray:
+        """(N, M) squared gap of each colour seen in one ratio only from each metal's (its
+        field plus tint), in the unsqueezed ratios, each ratio over the share of the squeezed
+        spread that falls on it: a ratio that the light's line runs along varies the more
+        (the Gaussian's marginal). 0 where no ratio or both were seen."""
+        seen = self.parts & ~self.known[:, None]
+        if not seen.any():
+            return np.zeros((len(self.diameters), len(self.metals)))
+        field = self.field @ self.unsqueeze.T
+        tints = self.tints @ self.unsqueeze.T
+        variance = np.diag(self.unsqueeze @ self.unsqueeze.T)
+        residual = np.where(seen, self.partial_colours - field, 0.0)
+        gaps = (residual[:, None, :] - tints[None, :, :]) ** 2 / variance
+        return np.asarray((gaps * seen[:, None, :]).sum(axis=2))
 
     def _edges_seen(self) -> tuple[BoolArray, FloatArray]:
         """Which coins' edge colours count (N,) and the edge colours, 0 where unseen (N, 2):
@@ -544,7 +564,7 @@ def fit_frame(
     squeezed = squeezed_config(config, squeeze)
     arguments = (squeezed, priors, np.asarray(positions_mm, np.float64),
                  np.asarray(diameters_mm, np.float64), np.asarray(weights, np.float64),
-                 np.asarray(colours, np.float64) @ squeeze.T,
+                 np.asarray(colours, np.float64),
                  np.zeros(len(diameters_mm)) if clipped is None else np.asarray(clipped),
                  np.full((len(diameters_mm), 2), np.nan) if edge_colours is None
                  else np.asarray(edge_colours, np.float64) @ squeeze.T,

@@ -96,3 +96,25 @@ def test_the_frame_model_tells_copper_from_silver_across_the_light_line() -> Non
     squeezed, alike = wrong(FrameModelConfig().light_axis_share), wrong(1.0)
     assert squeezed <= coins / 10
     assert 3 * squeezed <= alike
+
+
+@pytest.mark.parametrize(("blue_green", "metal_kind"), [(-0.2, "P"), (0.0, "D")])
+def test_a_face_seen_in_blue_against_green_alone_is_named_by_it(blue_green: float,
+                                                                 metal_kind: str) -> None:
+    """A glint clips a penny's red first; its blue against green still tells its metal where
+    its size lies halfway between a penny's and a dime's (squeezing the colours along the
+    light line mixes the two ratios, which once lost such a colour altogether)."""
+    rng = np.random.default_rng(5)
+    kinds = ["P"] * 12 + ["D"] * 12
+    size = {"P": 19.05, "D": 17.91}
+    copper = np.array([0.23, -0.21])  # a tarnished penny's tint: bluer than the prior's
+    positions = rng.uniform(-100, 100, (len(kinds) + 1, 2))
+    diameters = np.array([size[kind] + 1.0 for kind in kinds] + [18.48 + 1.0])
+    colours = np.array([copper if kind == "P" else (0.0, 0.0) for kind in kinds]
+                       + [(np.nan, blue_green)]) + np.r_[rng.normal(0, 0.01, (len(kinds), 2)),
+                                                         np.zeros((1, 2))]
+    fit = fit_frame(FrameModelConfig(), PRIORS, positions, diameters,
+                    np.ones(len(diameters)), colours)
+    named, confidence = fit.best()
+    assert named[-1] == metal_kind
+    assert confidence[-1] >= 0.7
