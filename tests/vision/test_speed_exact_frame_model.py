@@ -52,10 +52,9 @@ def _plain_first_guess(self: _Frame, metal_weights: FloatArray) -> None:
 
 def _plain_metal_scores(self: _Frame) -> FloatArray:
     """:meth:`_Frame.metal_scores` with the edge colours' term always added."""
-    residual = np.where(self.parts, self.colours - self.field, 0.0)
+    residual = np.where(self.known[:, None], self.colours - self.field, 0.0)
     squared = tint_gaps(residual, self.tints, self.known, self.along_spread / self.colour_spread)
-    partial = (residual[:, None, :] - self.tints[None, :, :]) * self.parts[:, None, :]
-    squared = np.where(self.known[:, None], squared, (partial**2).sum(axis=2))
+    squared = np.where(self.known[:, None], squared, self._partial_gaps())
     squared = squared / self.colour_spread**2
     edge_seen, edges = self._edges_seen()
     edge_gap = tint_gaps(edges, self.config.edge_tint_share * self.tints, edge_seen)
