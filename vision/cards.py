@@ -13,7 +13,11 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
    outline there, on the share of its length where the image shows a straight edge along it
    (content inside a card, pips and pictures, has edges every way, a card's side one way);
    the best is then fitted to the card's sides at full detail (:func:`refine_pose`). Where
-   the best score is under ``least_outline``, the spot holds no card.
+   the best score is under ``least_outline``, no outline is whole: a white card lying on a
+   white card may show no edge there at all (both beyond the camera's range), so a card is
+   also sought whose sides show an edge but for a few half-sides lying in blank white
+   (:func:`unseen_side_poses`); of those, the one read most surely is taken (a card under
+   another lacks a corner's index), never surely. Where there is none, the spot holds no card.
 2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
    reads the same, as cards are printed point-symmetric.
 3. **Rank** (:mod:`vision.card_ranks` reads the corner index and the middle, :mod:`vision.card_pips`
@@ -314,7 +318,8 @@ def _unseen_scores(config: CardConfig, turned: FloatArray, white: float) -> Floa
         return scores
     inner = edges[1]
     seen = sum((edge >= config.least_outline).astype(np.float32) for edge in edges[0])
-    either = [np.minimum(edge + blank, 1.0) for edge, blank in zip(edges[0], blanks[0])]
+    either = [np.minimum(edge + blank, 1.0) for edge, blank in
+              zip(edges[0], blanks[0], strict=True)]
     whole = seen >= len(either) - config.unseen_sides
     scores[inner] = np.where(whole, _least(either) + 0.05 * _mean(edges[0]), 0.0)
     return scores
