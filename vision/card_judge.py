@@ -342,8 +342,10 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     the index in both corners and no JOKER word leave no joker; more than one figure in
     the middle no ace; no pip layout no number card: a court, whose letter is the one of
     J, Q, K both corners read best and clearly before the other two, neither reading the
-    same number best. A star best in both corners, neither with a suit under it, round a
-    figure larger than any pip and no pip layout, is a joker, confirmed on the panel."""
+    same number best; where no suit shows under the index, the letter both corners read best
+    of every rank (:func:`_letter_best_in_both`) names the court, confirmed on the panel. A
+    star best in both corners, neither with a suit under it, round a figure larger than any
+    pip and no pip layout, is a joker, confirmed on the panel."""
     rank_config = config.rank
     if pips is None or len(index.corners) != 2 or \
             _largest(centre, pips) < rank_config.court_figure_mm2 or \
@@ -354,13 +356,30 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     suited = all(corner.suit_below > rank_config.court_suit and not corner.joker
                  for corner in index.corners)
     if not suited or not (pips.stray or pips.count >= 2):
-        return None
+        letter = _letter_best_in_both(rank_config, index)
+        return None if letter is None else (letter, config.shape_confidence)
     letters = {_court_letter(rank_config, corner) for corner in index.corners}
     numbers = {_best_rank(corner) for corner in index.corners}
     if len(letters) != 1 or None in letters or (len(numbers) == 1 and
                                                 numbers <= set(NUMBER_RANKS)):
         return None
     return letters.pop(), config.agree_confidence * 0.9
+
+
+def _letter_best_in_both(config: RankConfig, index: IndexRead) -> str | None:
+    """The letter of J, Q, K both corners read best of every rank (at ``sure_match``, by
+    ``sure_margin`` over the other picture letters), neither over a letter (JOKER's J), or
+    None. Round a court's figure with no pip layout, where no suit shows under the index
+    (run into the picture's frame, washed), it names the court, though not surely."""
+    letters = set()
+    for corner in index.corners:
+        letter, match, margin = _best_letter(corner)
+        if letter is None or corner.best()[0] != letter or corner.joker or \
+                match < config.sure_match or margin < config.sure_margin or \
+                _worded(config, corner, letter):
+            return None
+        letters.add(letter)
+    return letters.pop() if len(letters) == 1 else None
 
 
 def _starred(config: RankConfig, index: IndexRead) -> bool:

@@ -13,7 +13,11 @@ tilt exactly), and :func:`read_discard` reads that image in three steps:
    outline there, on the share of its length where the image shows a straight edge along it
    (content inside a card, pips and pictures, has edges every way, a card's side one way);
    the best is then fitted to the card's sides at full detail (:func:`refine_pose`). Where
-   the best score is under ``least_outline``, the spot holds no card.
+   the best score is under ``least_outline``, no outline is whole: a white card lying on a
+   white card may show no edge there at all (both beyond the camera's range), so a card is
+   also sought whose sides show an edge but for a few half-sides lying in blank white
+   (:func:`unseen_side_poses`); of those, the one read most surely is taken (a card under
+   another lacks a corner's index), never surely. Where there is none, the spot holds no card.
 2. **Upright face.** The card is cut out of the view at its turn, long side down; either way up
    reads the same, as cards are printed point-symmetric.
 3. **Rank** (:mod:`vision.card_ranks` reads the corner index and the middle, :mod:`vision.card_pips`
@@ -88,6 +92,18 @@ class CardConfig:
     #: A card told by its structure alone where a reading that fails otherwise cannot back
     #: it (:func:`vision.card_judge.judge`): read, but confirmed on the panel.
     shape_confidence: float = 0.6
+    #: A white card on a white card may show no edge where it lies on the other (both white
+    #: beyond the camera's range): where no outline is whole, a card is also sought whose
+    #: half-sides show an edge along ``least_outline`` of their length, but for at most
+    #: ``unseen_sides`` of them lying in blank white instead (flat, at least ``white_share``
+    #: of the spot's white), edge and blank together along ``unseen_outline`` of each; the
+    #: ``unseen_candidates`` best such places are read, and the one read most surely is taken
+    #: at no more than ``unseen_confidence`` (the panel confirms it).
+    unseen_sides: int = 4
+    white_share: float = 0.85
+    unseen_outline: float = 0.8
+    unseen_candidates: int = 4
+    unseen_confidence: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -100,21 +116,36 @@ class CardPose:
     score: float
 
 
+def _turned(gray: FloatArray, angle_deg: float) -> FloatArray:
+    """The image turned by ``angle_deg`` about its middle."""
+    height, width = gray.shape
+    turn = cv2.getRotationMatrix2D((width / 2 - 0.5, height / 2 - 0.5), angle_deg, 1.0)
+    return np.asarray(cv2.warpAffine(gray, turn, (width, height), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE))
+
+
+def _band(config: CardConfig) -> int:
+    """The width (search pixels) of the band either side of a side's line."""
+    return 2 * max(1, round(config.edge_tolerance_mm * config.search_pixels_per_mm)) + 1
+
+
 def _rotated_edges(config: CardConfig, gray: FloatArray, angle_deg: float
                    ) -> tuple[FloatArray, FloatArray]:
     """The image turned by ``angle_deg`` about its middle, and where it shows a straight
     edge across rows (horizontal sides) and across columns (vertical sides): the gradient
     across stronger than along by ``edge_level``, within ``edge_tolerance_mm`` of the line."""
-    height, width = gray.shape
-    turn = cv2.getRotationMatrix2D((width / 2 - 0.5, height / 2 - 0.5), angle_deg, 1.0)
-    turned = cv2.warpAffine(gray, turn, (width, height), flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE)
+    return _edges(config, _turned(gray, angle_deg))
+
+
+def _edges(config: CardConfig, turned: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Where ``turned`` shows a straight edge across rows and across columns
+    (:func:`_rotated_edges`)."""
     # The gradients' difference is compared with four times the level rather than divided by
     # the Sobel kernel's 4: a power of two, so the same comparison bit for bit, and cheaper.
     steeper = (np.abs(cv2.Sobel(turned, cv2.CV_32F, 0, 1, ksize=3))
                - np.abs(cv2.Sobel(turned, cv2.CV_32F, 1, 0, ksize=3)))
     level = 4 * config.edge_level
-    size = 2 * max(1, round(config.edge_tolerance_mm * config.search_pixels_per_mm)) + 1
+    size = _band(config)
     # Dilated as bytes (0 or 1, as exact as floats and lighter), then made floats to average
     # (a box average of bytes straight to floats scales by a rounder 1/n: not the same).
     rows = cv2.dilate((steeper > level).view(np.uint8), np.ones((size, 1), np.uint8))
@@ -122,10 +153,11 @@ def _rotated_edges(config: CardConfig, gray: FloatArray, angle_deg: float
     return rows.astype(np.float32), columns.astype(np.float32)
 
 
-def _outline_scores(config: CardConfig, rows: FloatArray, columns: FloatArray
-                    ) -> FloatArray:
-    """For every place of the card's middle: the weakest of its eight half-sides' share of
-    length showing an edge (zero where the card would leave the image)."""
+def _half_sides(config: CardConfig, rows: FloatArray, columns: FloatArray
+                ) -> tuple[list[FloatArray], tuple[slice, slice]] | None:
+    """For every place of the card's middle, each of its eight half-sides' share of length
+    marked in ``rows`` (horizontal sides) or ``columns`` (vertical sides), over the places
+    ``inner`` where the card stays in the image (None where there are none)."""
     scale = config.search_pixels_per_mm
     half_w, half_h = (side * scale / 2 for side in CARD_SIZE_MM)
     length_w = max(3, round(config.side_share * CARD_SIZE_MM[0] * scale))
@@ -135,7 +167,7 @@ def _outline_scores(config: CardConfig, rows: FloatArray, columns: FloatArray
     height, width = rows.shape
     reach_x, reach_y = math.ceil(half_w) + 1, math.ceil(half_h) + 1
     if width <= 2 * reach_x or height <= 2 * reach_y:
-        return np.zeros((0, 0), np.float32)
+        return None
     inner = (slice(reach_y, height - reach_y), slice(reach_x, width - reach_x))
     quarter_w, quarter_h = half_w / 2, half_h / 2
 
@@ -147,6 +179,17 @@ def _outline_scores(config: CardConfig, rows: FloatArray, columns: FloatArray
              for sx in (-1, 1) for sy in (-1, 1)]
     sides += [shifted(along_columns, sx * half_w, sy * quarter_h)
               for sx in (-1, 1) for sy in (-1, 1)]
+    return sides, inner
+
+
+def _outline_scores(config: CardConfig, rows: FloatArray, columns: FloatArray
+                    ) -> FloatArray:
+    """For every place of the card's middle: the weakest of its eight half-sides' share of
+    length showing an edge (zero where the card would leave the image)."""
+    found = _half_sides(config, rows, columns)
+    if found is None:
+        return np.zeros((0, 0), np.float32)
+    sides, inner = found
     scores = np.zeros_like(rows)
     scores[inner] = _least(sides) + 0.05 * _mean(sides)
     return scores
@@ -248,6 +291,73 @@ def find_card(config: CardConfig, crop: Image, pixels_per_mm: float, exhaustive:
     centre = (pose.centre[0] / factor, pose.centre[1] / factor)
     pose = CardPose(centre, pose.angle_deg % 180.0, pose.score)
     return pose
+
+
+def _blank(config: CardConfig, turned: FloatArray, white: float
+           ) -> tuple[FloatArray, FloatArray]:
+    """Where ``turned`` is blank white (flat, at least ``white_share`` of ``white``) all
+    across the band of a horizontal side's line (rows) and of a vertical side's (columns)."""
+    level = 4 * config.edge_level
+    flat = ((np.abs(cv2.Sobel(turned, cv2.CV_32F, 0, 1, ksize=3)) <= level)
+            & (np.abs(cv2.Sobel(turned, cv2.CV_32F, 1, 0, ksize=3)) <= level)
+            & (turned >= config.white_share * white)).view(np.uint8)
+    size = _band(config)
+    rows = cv2.erode(flat, np.ones((size, 1), np.uint8))
+    columns = cv2.erode(flat, np.ones((1, size), np.uint8))
+    return rows.astype(np.float32), columns.astype(np.float32)
+
+
+def _unseen_scores(config: CardConfig, turned: FloatArray, white: float) -> FloatArray:
+    """For every place of the card's middle in ``turned``: the weakest of its half-sides'
+    share showing an edge or blank white, where at most ``unseen_sides`` of them fall short
+    of ``least_outline`` of edge alone (zero elsewhere)."""
+    edges = _half_sides(config, *_edges(config, turned))
+    blanks = _half_sides(config, *_blank(config, turned, white))
+    scores = np.zeros_like(turned)
+    if edges is None or blanks is None:
+        return scores
+    inner = edges[1]
+    seen = sum((edge >= config.least_outline).astype(np.float32) for edge in edges[0])
+    either = [np.minimum(edge + blank, 1.0) for edge, blank in
+              zip(edges[0], blanks[0], strict=True)]
+    whole = seen >= len(either) - config.unseen_sides
+    scores[inner] = np.where(whole, _least(either) + 0.05 * _mean(edges[0]), 0.0)
+    return scores
+
+
+def unseen_side_poses(config: CardConfig, crop: Image, pixels_per_mm: float
+                      ) -> list[CardPose]:
+    """Where a card whose outline is whole but for sides lying in blank white may lie in
+    ``crop`` (:data:`CardConfig.unseen_sides`), best first: at each line's turn the best
+    place and the best one a card's width away from it (a card under another lies at the
+    same turn sometimes), each of at least ``unseen_outline``."""
+    small = search_image(config, crop, pixels_per_mm)
+    factor = config.search_pixels_per_mm / pixels_per_mm
+    white = float(np.percentile(small, 99))
+    height, width = small.shape
+    apart = CARD_SIZE_MM[0] * config.search_pixels_per_mm / 2
+    poses = []
+    for angle in line_turns(config, small):
+        scores = _unseen_scores(config, _turned(small, float(angle)), white)
+        turn = cv2.getRotationMatrix2D((width / 2 - 0.5, height / 2 - 0.5), float(angle), 1)
+        back = cv2.invertAffineTransform(turn)
+        for _ in range(2):
+            y, x = np.unravel_index(int(np.argmax(scores)), scores.shape)
+            score = float(scores[y, x])
+            if score < config.unseen_outline:
+                break
+            point = back @ np.array([float(x), float(y), 1.0])
+            poses.append(CardPose((float(point[0]) / factor, float(point[1]) / factor),
+                                  float(angle) % 180.0, score))
+            cv2.circle(scores, (int(x), int(y)), round(apart), 0.0, -1)
+    poses.sort(key=lambda pose: -pose.score)
+    distinct: list[CardPose] = []
+    for pose in poses:
+        if all(math.dist(pose.centre, other.centre) > 5 * pixels_per_mm
+               or abs((pose.angle_deg - other.angle_deg + 90.0) % 180.0 - 90.0) > 5.0
+               for other in distinct):
+            distinct.append(pose)
+    return distinct[:config.unseen_candidates]
 
 
 def _corners(pose: CardPose, pixels_per_mm: float, share: float,
@@ -362,10 +472,42 @@ def read_discard(config: CardConfig, crop: Image, pixels_per_mm: float,
         raise ValueError(f"a discard spot is a BGR image, not an array of shape {crop.shape}")
     pose = find_card(config, crop, pixels_per_mm)
     if pose is None:
-        return None
+        return _read_unseen_sides(config, crop, pixels_per_mm, origin_mm)
     pose = refine_pose(config, crop, pose, pixels_per_mm)
+    rank, confidence = _read_at(config, crop, pose, pixels_per_mm)
+    return _reading(rank, confidence, pose, pixels_per_mm, origin_mm)
+
+
+def _read_at(config: CardConfig, crop: Image, pose: CardPose, pixels_per_mm: float
+             ) -> tuple[str | None, float]:
+    """The rank and confidence of the card lying at ``pose`` in ``crop``."""
     seen = read_face(config, upright_face(crop, pose, pixels_per_mm), pixels_per_mm)
-    rank, confidence = judge(config, seen.centre, both_ways(*seen.corners), seen.pips)
+    return judge(config, seen.centre, both_ways(*seen.corners), seen.pips)
+
+
+def _read_unseen_sides(config: CardConfig, crop: Image, pixels_per_mm: float,
+                       origin_mm: tuple[float, float]) -> CardReading | None:
+    """Where no card's outline is whole: the card whose outline is whole but for sides in
+    blank white (:func:`unseen_side_poses`) that reads most surely (a card under it lacks
+    a corner, so reads less surely), at no more than ``unseen_confidence``; None where there
+    is none."""
+    best: tuple[str | None, float, CardPose] | None = None
+    for pose in unseen_side_poses(config, crop, pixels_per_mm):
+        pose = refine_pose(config, crop, pose, pixels_per_mm)
+        rank, confidence = _read_at(config, crop, pose, pixels_per_mm)
+        if best is None or confidence > best[1]:
+            best = (rank, confidence, pose)
+    if best is None:
+        return None
+    rank, confidence, pose = best
+    return _reading(rank, min(confidence, config.unseen_confidence), pose, pixels_per_mm,
+                    origin_mm)
+
+
+def _reading(rank: str | None, confidence: float, pose: CardPose, pixels_per_mm: float,
+             origin_mm: tuple[float, float]) -> CardReading:
+    """The reading of the card at ``pose`` (crop pixels; the crop's top-left corner is
+    ``origin_mm`` on the mat)."""
     middle = (origin_mm[0] + (pose.centre[0] + 0.5) / pixels_per_mm,
               origin_mm[1] + (pose.centre[1] + 0.5) / pixels_per_mm)
     return CardReading(rank, confidence, middle)

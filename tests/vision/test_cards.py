@@ -14,6 +14,7 @@ import pytest
 from calibration.geometry import test_card_mat
 from calibration.profile import VisionProfile
 from companion.judging import UNSURE_CONFIDENCE
+from companion.referee_cards import SURE_CARD
 from contract.observation import CARD_RANKS, CardReading
 from vision.card_ranks import CentreRead, IndexRead, RankConfig, ink_map, read_index
 from vision.cards import (
@@ -30,6 +31,7 @@ from vision.markers import find_board
 from vision.read import VisionConfig, read_frame_details
 from vision.rectify import rectify_window
 from vision.synth import CameraPose, SynthScene, Variation, render
+from vision.synth.card_sets import discard_scene
 from vision.synth.card_themes import HELD_OUT_THEMES, TUNING_THEMES, themes_missing
 from vision.synth.cards import PlayedCard
 
@@ -84,6 +86,19 @@ def test_the_top_card_of_a_pile_is_read_not_the_ones_under_it():
     reading = read_pile((*under, top))
     assert sure(reading) and reading is not None and reading.rank == "5"
     assert math.dist(reading.centre_mm, top.centre_mm) < 2.0
+
+
+def test_a_white_card_on_a_white_card_is_found_by_the_sides_it_shows_and_confirmed():
+    """Tuning pile 232: a 5 whose lower left corner lies on a 9, both white beyond the
+    camera's range, so two of its half-sides show no edge at all. It is found by the sides
+    it shows, read, and taken unsure (the panel confirms it), not missed."""
+    scene = discard_scene(232)
+    image = render(scene, 232).image
+    location = find_board(CONFIG.markers, image, GEOMETRY)
+    reading = read_discard_in_frame(CardConfig(), image, location, SPOT.shape.bounds())
+    assert reading is not None and reading.rank == "5"
+    assert UNSURE_CONFIDENCE <= reading.confidence < SURE_CARD
+    assert math.dist(reading.centre_mm, scene.cards[-1].centre_mm) < 2.0
 
 
 def test_a_joker_is_read_as_a_joker():
