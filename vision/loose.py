@@ -57,7 +57,9 @@ class LooseConfig:
     size is then measured where its outline meets paper (within ``size_search_mm`` inside
     and ``paper_reach_mm`` beyond its rim, a step of ``least_step`` of paper, on at least
     ``least_rays`` rays); a silver coin (whose kind is its size) whose size could not be
-    measured so is read with a confidence of at most ``unsized_confidence``. A size counts
+    measured so is read with a confidence of at most ``unsized_confidence``, as is one
+    measured ``between_kinds`` or more of the way from its kind's size to the neighbouring
+    silver kind's (:mod:`vision.pile_sizes`). A size counts
     as measured only where the step showed on ``least_clear`` of the rays that reach paper
     and round ``least_arc`` of the circle without a longer gap: a silver face as pale as
     the paper, or a short arc, gives a circle that fits what shows yet is a kind too small
@@ -91,6 +93,7 @@ class LooseConfig:
     least_apart: float = 0.55
     edge_sizes: bool = True
     unsized_confidence: float = 0.45
+    between_kinds: float = 0.35
     outer_ratio: float = 1.12
     outer_votes: float = 0.6
     size_search_mm: float = 3.0
@@ -111,7 +114,10 @@ class LooseConfig:
     voting_weight: float = 0.25
     most_failures: int = 10
     pawn_margin_mm: float = 6.0
-    least_votes: float = 2.0
+    least_votes: float = 1.0
+    strong_votes: float = 2.0
+    least_metal: float = 0.12
+    face_reach: float = 0.8
     rim_samples: int = 90
     arcs: ArcConfig = field(default_factory=ArcConfig)
     #: Coin-coloured area no coin found explains (a coin too blurred for an edge).
@@ -154,6 +160,7 @@ class _Edges:
     along_x: Image
     along_y: Image
     grey: Image
+    darker: Image
 
 
 def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
@@ -177,7 +184,8 @@ def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
         magnitude[:, None] * PAPER / pixels_per_mm)
     weights = np.clip(magnitude / config.full_edge, 0.0, 1.0)
     points = np.column_stack([columns, rows]).astype(np.float64)
-    return _Edges(points, normals, weights, along_x, along_y, grey)
+    darker = (PAPER - smooth).max(axis=2).astype(np.float32)
+    return _Edges(points, normals, weights, along_x, along_y, grey, darker)
 
 
 class _Hough:
@@ -282,6 +290,25 @@ def _rim_share(config: LooseConfig, edges: _Edges, centre: FloatArray, radius: f
     return float(crossing[uncovered].mean()), float(covered.mean())
 
 
+def _bare_metal(config: LooseConfig, darker: Image, centre: FloatArray, radius: float,
+                found: list[tuple[FloatArray, float]]) -> float:
+    """The share of the circle's face (within ``face_reach`` of its radius) that no coin found
+    before covers and that is darker than paper by ``area.least_unlike`` of it in some channel
+    (a coin's metal, see :mod:`vision.loose_area`); 1 where every point is covered."""
+    rings = np.linspace(0.15, config.face_reach, 5) * radius
+    angles = np.linspace(0, 2 * math.pi, 36, endpoint=False)
+    points = (centre[None, None, :] + rings[:, None, None]
+              * np.stack([np.cos(angles), np.sin(angles)], axis=1)[None]).reshape(-1, 2)
+    bare = np.ones(len(points), bool)
+    for other, other_radius in found:
+        bare &= np.hypot(*(points - other[None, :]).T) > other_radius
+    if not bare.any():
+        return 1.0
+    values = cv2.remap(darker, points[bare, 0].astype(np.float32)[None],
+                       points[bare, 1].astype(np.float32)[None], cv2.INTER_LINEAR)
+    return float((values > config.area.least_unlike * PAPER).mean())
+
+
 def _refit(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_], centre: FloatArray,
            radius: float, pixels_per_mm: float, radii: FloatArray) -> tuple[FloatArray, float]:
     """The circle fitted again (least squares) to the live edge points on its rim that face
@@ -353,7 +380,13 @@ def _circles(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
             and bool(inside[row, column])
         apart = all(math.dist(fitted, other) >= config.least_apart * (radius + other_radius)
                     for other, other_radius in found)
-        if share < config.least_rim or not centred or not apart:
+        coin = share >= config.least_rim and centred and apart
+        # A weak peak (a coin mostly under others shows an arc of its rim) must show metal
+        # on the face no coin found covers: a ring drawn through a gap between coins shows
+        # paper there.
+        if coin and votes < config.strong_votes:
+            coin = _bare_metal(config, edges.darker, fitted, radius, found) >= config.least_metal
+        if not coin:
             spot = np.round((centre + 0.5) * hough.scale - 0.5).astype(int)
             cv2.circle(allowed, (int(spot[0]), int(spot[1])),
                        max(1, round(0.3 * radii[0] * hough.scale)), 0, -1)
