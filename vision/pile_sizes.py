@@ -4,10 +4,11 @@ Silver kinds differ by their size alone (a dime 17.91 mm, a nickel 21.21, a quar
 about 3 mm apart). A coin in a pit or cup is measured where its outline meets paper
 (:mod:`vision.loose`), but a neighbour's shadow or a cup's printed border mixed into that
 outline, or an arc on one side only, moves the size by a millimetre or more, and the frame
-model may still name the nearer kind at a confidence that says sure (tuning seeds 0-202:
-of 10 measured silver coins read a kind off, 8 lay over a third of the way from the kind read
-to the neighbouring silver kind, against 1 in 100 of those read right). So where the size
-does not clearly name one silver kind, the reading says so instead of guessing.
+model may still name the nearer kind at a confidence that says sure (the crowded tuning
+frames of seeds 0-179 with 177 and 202: of 12 measured silver coins read a kind off, 8 lay
+0.35 or more of the way from the kind read to the neighbouring silver kind, against 33 of the
+1,448 read right, in 14 of 1,237 regions read right and surely). So where the size does not
+clearly name one silver kind, the reading says so instead of guessing.
 """
 
 from __future__ import annotations
