@@ -10,7 +10,8 @@ coin's middle meets its neighbour rather than paper. Here every rim is found as 
 2. The strongest centre and radius is checked on the rim itself: the share of its circle
    where an edge crosses it radially, among the arcs no coin found before covers. A coin lying
    a third under another still shows two thirds of its rim, and the rim is fitted again to
-   the edge points on it. Accepted, its edges and everything inside it are explained and
+   the edge points on it; a weak peak must show metal where no coin found covers its face.
+   Accepted, its edges and everything inside it are explained and
    vote no more; the next strongest centre follows, until none is left.
 3. Each coin is sized where its outline meets paper; one hemmed in by its neighbours keeps
    its rim's circle, sized again by the arcs of its outline open between them
@@ -36,7 +37,7 @@ import numpy as np
 from vision.arcs import ArcConfig, occlusion_order, size_by_arcs
 from vision.arrays import FloatArray, Image
 from vision.light import PAPER
-from vision.loose_area import AreaConfig, unexplained_faces
+from vision.loose_area import AreaConfig, bare_metal, unexplained_faces
 from vision.regions import RegionWindow
 
 if TYPE_CHECKING:
@@ -75,7 +76,11 @@ class LooseConfig:
     it doubtful by ``doubt``; edges within ``ink_margin_mm`` of the mat's print are the
     print's, left a little off its mask, not a hidden coin's. At most ``most_coins`` a region
     and ``most_tries`` peaks looked at, stopping after ``most_failures`` peaks in a row that
-    are no coin or at a peak under ``least_votes``. Centres are voted for on a grid
+    are no coin or at a peak under ``least_votes``. A peak under ``strong_votes`` (a coin
+    mostly under others shows only an arc of its rim) is a coin only where at least
+    ``least_metal`` of its face within ``face_reach`` of its radius that no coin found covers
+    is metal (darker than paper by ``area.least_unlike``): a ring drawn through a gap
+    between coins shows paper there. Centres are voted for on a grid
     ``hough_scale`` as fine as the view, by edges of ``voting_weight`` and more.
     Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's. A coin
     whose size was not measured against paper is sized by its open arcs (``arcs``, see
@@ -290,25 +295,6 @@ def _rim_share(config: LooseConfig, edges: _Edges, centre: FloatArray, radius: f
     return float(crossing[uncovered].mean()), float(covered.mean())
 
 
-def _bare_metal(config: LooseConfig, darker: Image, centre: FloatArray, radius: float,
-                found: list[tuple[FloatArray, float]]) -> float:
-    """The share of the circle's face (within ``face_reach`` of its radius) that no coin found
-    before covers and that is darker than paper by ``area.least_unlike`` of it in some channel
-    (a coin's metal, see :mod:`vision.loose_area`); 1 where every point is covered."""
-    rings = np.linspace(0.15, config.face_reach, 5) * radius
-    angles = np.linspace(0, 2 * math.pi, 36, endpoint=False)
-    points = (centre[None, None, :] + rings[:, None, None]
-              * np.stack([np.cos(angles), np.sin(angles)], axis=1)[None]).reshape(-1, 2)
-    bare = np.ones(len(points), bool)
-    for other, other_radius in found:
-        bare &= np.hypot(*(points - other[None, :]).T) > other_radius
-    if not bare.any():
-        return 1.0
-    values = cv2.remap(darker, points[bare, 0].astype(np.float32)[None],
-                       points[bare, 1].astype(np.float32)[None], cv2.INTER_LINEAR)
-    return float((values > config.area.least_unlike * PAPER).mean())
-
-
 def _refit(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_], centre: FloatArray,
            radius: float, pixels_per_mm: float, radii: FloatArray) -> tuple[FloatArray, float]:
     """The circle fitted again (least squares) to the live edge points on its rim that face
@@ -385,7 +371,8 @@ def _circles(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
         # on the face no coin found covers: a ring drawn through a gap between coins shows
         # paper there.
         if coin and votes < config.strong_votes:
-            coin = _bare_metal(config, edges.darker, fitted, radius, found) >= config.least_metal
+            coin = bare_metal(config.area, edges.darker, (fitted, radius), found,
+                              config.face_reach) >= config.least_metal
         if not coin:
             spot = np.round((centre + 0.5) * hough.scale - 0.5).astype(int)
             cv2.circle(allowed, (int(spot[0]), int(spot[1])),
