@@ -6,9 +6,10 @@ by up to a third of a width), tilts up to 35 degrees, varied light; one frame in
 plain camera. Each is read with :func:`vision.read.read_frame_details` and the default profile.
 Per region kind it prints the share read exactly right (the count of every coin kind), and of
 the misreadings how many were flagged doubtful (confidence under the referee's
-``UNSURE_CONFIDENCE``) against those read confidently wrong; then exactness by crowding and
-milliseconds per frame (reading only, rendering not timed) and the processor time of reading
-a crowded frame (one with a pit of 8 coins or more; wall times suffer from other load).
+``UNSURE_CONFIDENCE``) against those read confidently wrong; then, by crowding, exactness and
+the misreadings flagged; milliseconds per frame (reading only, rendering not timed) and the
+processor time of reading a crowded frame (one with a pit of 8 coins or more; wall times
+suffer from other load).
 
 Seeds ``0..N-1`` are the tuning range; ``--heldout`` reads seeds from 100000 on, with a dimmer
 light the tuning frames never have (never tuned on: report them separately). ``--start S``
@@ -62,7 +63,7 @@ def main() -> None:
     seeds = range(first, first + args.frames)
     geometry, config, profile = shakala_mat(), VisionConfig(), VisionProfile.default()
     tally: Counter[str] = Counter()
-    by_crowd: Counter[tuple[str, bool]] = Counter()
+    by_crowd: Counter[tuple[str, bool | str]] = Counter()
     times: list[float] = []
     crowded_cpu: list[float] = []
     shown: list[str] = []
@@ -79,6 +80,9 @@ def main() -> None:
             right = (got.count, tuple(got.kinds)) == (len(truth.coins), tuple(sorted(truth.coins)))
             tally[f"{kind}"] += 1
             by_crowd[(bucket(len(truth.coins)), right)] += 1
+            if not right:
+                by_crowd[(bucket(len(truth.coins)), "flagged")] += int(
+                    got.confidence < UNSURE_CONFIDENCE)
             if right:
                 tally[f"{kind} right"] += 1
                 tally[f"{kind} right but flagged"] += int(got.confidence < UNSURE_CONFIDENCE)
@@ -103,10 +107,11 @@ def main() -> None:
               f"{statistics.median(crowded_cpu):.0f} over {len(crowded_cpu)} frames")
 
 
-def summary(tally: Counter[str], by_crowd: Counter[tuple[str, bool]], times: list[float],
+def summary(tally: Counter[str], by_crowd: Counter[tuple[str, bool | str]], times: list[float],
             shown: list[str]) -> None:
-    """Print the figures: per region kind, exactness and misreadings flagged; by crowding;
-    the time per frame; some misreadings."""
+    """Print the figures: per region kind, exactness and misreadings flagged; by crowding
+    (pits and cups together), exactness and misreadings flagged; the time per frame; some
+    misreadings."""
     for kind in ("pit", "cup"):
         total, exact = tally[kind], tally[f"{kind} right"]
         doubted, sure = tally[f"{kind} wrong flagged"], tally[f"{kind} wrong sure"]
@@ -119,6 +124,8 @@ def summary(tally: Counter[str], by_crowd: Counter[tuple[str, bool]], times: lis
     print("  exactly right by coins in the region: " + ", ".join(
         f"{name}: {by_crowd[(name, True)]}/{by_crowd[(name, True)] + by_crowd[(name, False)]}"
         for name in crowds))
+    print("  misreadings flagged doubtful by coins in the region: " + ", ".join(
+        f"{name}: {by_crowd[(name, 'flagged')]}/{by_crowd[(name, False)]}" for name in crowds))
     print(f"  ms per frame (reading): median {statistics.median(times):.0f}, "
           f"max {max(times):.0f}")
     for line in shown:

@@ -10,7 +10,8 @@ coin's middle meets its neighbour rather than paper. Here every rim is found as 
 2. The strongest centre and radius is checked on the rim itself: the share of its circle
    where an edge crosses it radially, among the arcs no coin found before covers. A coin lying
    a third under another still shows two thirds of its rim, and the rim is fitted again to
-   the edge points on it. Accepted, its edges and everything inside it are explained and
+   the edge points on it; a weak peak must show metal where no coin found covers its face.
+   Accepted, its edges and everything inside it are explained and
    vote no more; the next strongest centre follows, until none is left.
 3. Each coin is sized where its outline meets paper; one hemmed in by its neighbours keeps
    its rim's circle, sized again by the arcs of its outline open between them
@@ -36,7 +37,7 @@ import numpy as np
 from vision.arcs import ArcConfig, occlusion_order, size_by_arcs
 from vision.arrays import FloatArray, Image
 from vision.light import PAPER
-from vision.loose_area import AreaConfig, unexplained_faces
+from vision.loose_area import AreaConfig, bare_metal, unexplained_faces
 from vision.regions import RegionWindow
 
 if TYPE_CHECKING:
@@ -57,7 +58,9 @@ class LooseConfig:
     size is then measured where its outline meets paper (within ``size_search_mm`` inside
     and ``paper_reach_mm`` beyond its rim, a step of ``least_step`` of paper, on at least
     ``least_rays`` rays); a silver coin (whose kind is its size) whose size could not be
-    measured so is read with a confidence of at most ``unsized_confidence``. A size counts
+    measured so is read with a confidence of at most ``unsized_confidence``, as is one
+    measured ``between_kinds`` or more of the way from its kind's size to the neighbouring
+    silver kind's (:mod:`vision.pile_sizes`). A size counts
     as measured only where the step showed on ``least_clear`` of the rays that reach paper
     and round ``least_arc`` of the circle without a longer gap: a silver face as pale as
     the paper, or a short arc, gives a circle that fits what shows yet is a kind too small
@@ -73,7 +76,11 @@ class LooseConfig:
     it doubtful by ``doubt``; edges within ``ink_margin_mm`` of the mat's print are the
     print's, left a little off its mask, not a hidden coin's. At most ``most_coins`` a region
     and ``most_tries`` peaks looked at, stopping after ``most_failures`` peaks in a row that
-    are no coin or at a peak under ``least_votes``. Centres are voted for on a grid
+    are no coin or at a peak under ``least_votes``. A peak under ``strong_votes`` (a coin
+    mostly under others shows only an arc of its rim) is a coin only where at least
+    ``least_metal`` of its face within ``face_reach`` of its radius that no coin found covers
+    is metal (darker than paper by ``area.least_unlike``): a ring drawn through a gap
+    between coins shows paper there. Centres are voted for on a grid
     ``hough_scale`` as fine as the view, by edges of ``voting_weight`` and more.
     Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's. A coin
     whose size was not measured against paper is sized by its open arcs (``arcs``, see
@@ -91,6 +98,7 @@ class LooseConfig:
     least_apart: float = 0.55
     edge_sizes: bool = True
     unsized_confidence: float = 0.45
+    between_kinds: float = 0.35
     outer_ratio: float = 1.12
     outer_votes: float = 0.6
     size_search_mm: float = 3.0
@@ -111,7 +119,10 @@ class LooseConfig:
     voting_weight: float = 0.25
     most_failures: int = 10
     pawn_margin_mm: float = 6.0
-    least_votes: float = 2.0
+    least_votes: float = 1.0
+    strong_votes: float = 2.0
+    least_metal: float = 0.12
+    face_reach: float = 0.8
     rim_samples: int = 90
     arcs: ArcConfig = field(default_factory=ArcConfig)
     #: Coin-coloured area no coin found explains (a coin too blurred for an edge).
@@ -154,6 +165,7 @@ class _Edges:
     along_x: Image
     along_y: Image
     grey: Image
+    darker: Image
 
 
 def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
@@ -177,7 +189,8 @@ def _edges(config: LooseConfig, patch: Image, pixels_per_mm: float) -> _Edges:
         magnitude[:, None] * PAPER / pixels_per_mm)
     weights = np.clip(magnitude / config.full_edge, 0.0, 1.0)
     points = np.column_stack([columns, rows]).astype(np.float64)
-    return _Edges(points, normals, weights, along_x, along_y, grey)
+    darker = (PAPER - smooth).max(axis=2).astype(np.float32)
+    return _Edges(points, normals, weights, along_x, along_y, grey, darker)
 
 
 class _Hough:
@@ -353,7 +366,14 @@ def _circles(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
             and bool(inside[row, column])
         apart = all(math.dist(fitted, other) >= config.least_apart * (radius + other_radius)
                     for other, other_radius in found)
-        if share < config.least_rim or not centred or not apart:
+        coin = share >= config.least_rim and centred and apart
+        # A weak peak (a coin mostly under others shows an arc of its rim) must show metal
+        # on the face no coin found covers: a ring drawn through a gap between coins shows
+        # paper there.
+        if coin and votes < config.strong_votes:
+            coin = bare_metal(config.area, edges.darker, (fitted, radius), found,
+                              config.face_reach) >= config.least_metal
+        if not coin:
             spot = np.round((centre + 0.5) * hough.scale - 0.5).astype(int)
             cv2.circle(allowed, (int(spot[0]), int(spot[1])),
                        max(1, round(0.3 * radii[0] * hough.scale)), 0, -1)

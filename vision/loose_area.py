@@ -1,5 +1,5 @@
 """Coin-coloured area in a pit or cup that no coin found there explains: a coin the circles
-missed.
+missed; and whether a weak circle's bare face shows metal at all (:func:`bare_metal`).
 
 :mod:`vision.loose` doubts a count where strong edges lie outside every circle it fitted. A
 coin seen through a blurred or distant camera (a 1.4 m ring mat at 1920 x 1080 is under a
@@ -56,3 +56,24 @@ def unexplained_faces(config: AreaConfig, patch: Image, free: np.ndarray, centre
         outside &= np.hypot(columns - x, rows - y) > reach
     area_mm2 = np.count_nonzero(outside) / pixels_per_mm**2
     return float(area_mm2 / (np.pi * smallest_radius_mm**2))
+
+
+def bare_metal(config: AreaConfig, darker: Image, circle: tuple[FloatArray, float],
+               found: list[tuple[FloatArray, float]], face_reach: float) -> float:
+    """The share of the ``circle``'s face (centre and radius in px, out to ``face_reach`` of
+    its radius) that no coin of ``found`` covers and that is darker than paper by
+    ``least_unlike`` of it in some channel (``darker``: paper less the view's darkest
+    channel), as a coin's metal is; 1 where the coins found cover every point."""
+    centre, radius = circle
+    rings = np.linspace(0.15, face_reach, 5) * radius
+    angles = np.linspace(0, 2 * np.pi, 36, endpoint=False)
+    points = (centre[None, None, :] + rings[:, None, None]
+              * np.stack([np.cos(angles), np.sin(angles)], axis=1)[None]).reshape(-1, 2)
+    bare = np.ones(len(points), bool)
+    for other, other_radius in found:
+        bare &= np.hypot(*(points - other[None, :]).T) > other_radius
+    if not bare.any():
+        return 1.0
+    values = cv2.remap(darker, points[bare, 0].astype(np.float32)[None],
+                       points[bare, 1].astype(np.float32)[None], cv2.INTER_LINEAR)
+    return float((values > config.least_unlike * PAPER).mean())

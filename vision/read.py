@@ -49,6 +49,7 @@ from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.metals import settle_metals
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
+from vision.pile_sizes import between_silver_kinds
 from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
@@ -255,7 +256,10 @@ def read_view(
     presence = coin_presence(config.coins, candidates)
     # A coin's outline inside a flat token is the token's own rim.
     presence = np.where(inside_tokens(sightings, candidates.centres_mm), 0.0, presence)
-    chosen, frame, kinds, confidence = _coin_kinds(config, candidates, presence, profile, camera)
+    piled_windows = np.array([window.piled for window in windows] + [False], bool)
+    piled = piled_windows[np.where(candidates.region >= 0, candidates.region, -1)]
+    chosen, frame, kinds, confidence = _coin_kinds(config, candidates, presence, profile, camera,
+                                                   piled)
     confidence = _inner_outline_doubt(config, view, image, candidates, chosen, kinds, confidence,
                                       profile, windows)
     found = _coins_by_region(candidates, chosen, kinds, confidence, windows)
@@ -314,11 +318,12 @@ def _all_candidates(config: ReadConfig, view: TopView, image: Image, mask: Image
 
 
 def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray,
-                profile: VisionProfile, camera: CameraOverMat
+                profile: VisionProfile, camera: CameraOverMat, piled: NDArray[np.bool_]
                 ) -> tuple[NDArray[np.intp], FrameFit, list[str], FloatArray]:
     """The candidates taken as coins, the frame model fitted to them, and each coin's kind
-    and confidence once every doubt (a metal unsettled, a size unmeasured, a stack, a
-    smaller coin on top) has had its say."""
+    and confidence once every doubt (a metal unsettled, a size unmeasured or between two
+    silver kinds in a pile, a stack, a smaller coin on top) has had its say. ``piled`` marks
+    the candidates lying in a region of piled coins (a pit, a cup)."""
     config = replace(config, model=model_for(config.model, profile))
     priors = _kind_priors(profile)
     chosen, frame = _coins_and_frame(config, candidates, presence, priors)
@@ -331,6 +336,9 @@ def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray
     # measure against paper, is a doubtful kind.
     unsized = ~candidates.sized[chosen] & np.array(
         [COIN_KINDS[kind][2] == "silver" for kind in kinds], bool).reshape(-1)
+    # Nor does a size measured between two silver kinds name either (vision.pile_sizes).
+    unsized |= piled[chosen] & between_silver_kinds(
+        frame, priors, kinds, candidates.diameters_mm[chosen], config.loose.between_kinds)
     confidence = np.where(unsized, np.minimum(confidence, config.loose.unsized_confidence),
                           confidence)
     partial = _partial_evidence(config.coins, candidates, chosen, frame, kinds, priors)

@@ -13,7 +13,9 @@ from calibration.profile import VisionProfile
 from calibration.shakala_mat import shakala_mat
 from companion.judging import UNSURE_CONFIDENCE
 from contract.observation import COIN_KINDS
+from vision.frame_model import FrameFit, KindPrior
 from vision.loose import _seen_arc
+from vision.pile_sizes import between_silver_kinds
 from vision.read import VisionConfig, read_frame
 from vision.synth import SynthScene, Variation, random_variation, render
 from vision.synth.layout import least_gap_mm, loose_coins, scattered_coins
@@ -184,3 +186,42 @@ def test_a_cup_coin_whose_outline_scatters_off_its_circle_is_flagged_not_guessed
     observation = read_frame(CONFIG, frame.image, shakala_mat(), PROFILE)
     wrong = misread(observation, frame.truth)
     assert all(confidence < UNSURE_CONFIDENCE for *_, confidence in wrong), wrong
+
+
+def test_a_dime_lying_mostly_under_its_neighbours_is_still_counted():
+    """A benchmark frame (dim light, 2 px/mm) where a dime half under a nickel and a dime in
+    a pit of four showed only an arc of its rim: its centre drew too few votes to be looked
+    at, and the pit was read surely as three coins. A weak peak is now checked on its rim and
+    on the bare metal of its face, and the dime is counted."""
+    seed = 10
+    frame = render(shakala_scene(seed), seed)
+    observation = read_frame(CONFIG, frame.image, shakala_mat(), PROFILE)
+    assert observation["F"].kinds == tuple(sorted(frame.truth["F"].coins)) == ("D", "D", "N", "P")
+    assert all(confidence < UNSURE_CONFIDENCE
+               for *_, confidence in misread(observation, frame.truth))
+
+
+def test_a_silver_coin_measured_between_two_kinds_in_a_pit_or_cup_is_flagged_not_guessed():
+    """A benchmark frame where a nickel beside a penny in a pit, and one beside a dime in a
+    cup, each measured with its shadow about a millimetre and a half large, were read surely
+    as quarters (0.50 and 0.63): sizes over a third of the way to the next silver kind are a
+    doubt now."""
+    seed = 202
+    frame = render(shakala_scene(seed), seed)
+    observation = read_frame(CONFIG, frame.image, shakala_mat(), PROFILE)
+    wrong = misread(observation, frame.truth)
+    assert {name for name, *_ in wrong} >= {"g", "cup-north"}
+    assert all(confidence < UNSURE_CONFIDENCE for *_, confidence in wrong), wrong
+
+
+def test_sizes_between_silver_kinds_are_those_over_the_share_of_the_gap_to_the_next():
+    priors = tuple(KindPrior(kind, COIN_KINDS[kind][1], COIN_KINDS[kind][2]) for kind in "PDNQS")
+    frame = FrameFit(kinds=tuple("PDNQS"), probabilities=np.zeros((0, 5)), offset_mm=0.5,
+                     kind_offsets_mm={"Q": 0.2})
+    # A nickel is 21.71 mm as seen, a quarter 24.96 and a dime 18.41: 0.35 of the gap from
+    # the nickel to the quarter is 1.14 mm, to the dime 1.16 mm; nothing lies past the
+    # dime and the quarter, and a penny's size names no silver kind.
+    kinds = ["N", "N", "N", "D", "D", "Q", "P"]
+    sizes = np.array([22.5, 22.9, 20.1, 16.0, 19.8, 25.0, 20.4])
+    doubtful = between_silver_kinds(frame, priors, kinds, sizes, 0.35)
+    assert doubtful.tolist() == [False, True, True, False, True, False, False]
