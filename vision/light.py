@@ -197,18 +197,20 @@ def _ink_gains(config: LightConfig, normalised: Image, reference: MatReference,
 
 
 def raise_glints(config: LightConfig, raw: Image, normalised: Image, pixels_per_mm: float,
-                 most_mm2: float, most_across_mm: float) -> Image:
+                 sizes_mm2: tuple[float, float], most_across_mm: float) -> Image:
     """The ``normalised`` view with every glint the camera clipped white (in ``raw``, the
     view as the camera gave it) on paper it did not clip raised to the top the view holds.
 
     A pixel clipped in every channel is at least as bright as the camera can say, however
     little that is above the paper where the lamp's hot spot lights it: a coin glinting white
     there stands out of the paper by its clipping alone, whatever the normalised view shows
-    (a glint has no colour and no texture to show). Clipped patches larger than
-    ``most_mm2`` (more than any coin with its bloom) are paper the camera clipped (a hot
-    spot, a laminated mat's glare), where a glint is no brighter than the paper; those wider
-    than ``most_across_mm`` or filling less than ``config.glint_fill`` of their box are no
-    disc (a corner of clipped paper cut off by the mat's ink): all are left as they are.
+    (a glint has no colour and no texture to show). Clipped patches smaller than the least
+    of ``sizes_mm2`` (a speck, a highlight on a face, which its coin's rim shows anyway) are
+    left as they are; those larger than the most (more than any coin with its bloom) are
+    paper the camera clipped (a hot spot, a laminated mat's glare), where a glint is no
+    brighter than the paper; those wider than ``most_across_mm`` or filling less than
+    ``config.glint_fill`` of their box are no disc (a corner of clipped paper cut off by the
+    mat's ink): all are left as they are.
     """
     white = cv2.inRange(raw, np.full(3, CLIPPED), np.full(3, 255))
     if not cv2.countNonZero(white):
@@ -217,7 +219,8 @@ def raise_glints(config: LightConfig, raw: Image, normalised: Image, pixels_per_
     width, height = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
     area = stats[1:, cv2.CC_STAT_AREA]
     glints = np.zeros(count, bool)
-    glints[1:] = ((area <= most_mm2 * pixels_per_mm**2)
+    least, most = (size * pixels_per_mm**2 for size in sizes_mm2)
+    glints[1:] = ((area >= least) & (area <= most)
                   & (area >= config.glint_fill * width * height)
                   & (np.maximum(width, height) <= most_across_mm * pixels_per_mm))
     if not glints.any():

@@ -72,7 +72,7 @@ def test_only_coin_sized_discs_of_clipped_white_are_raised() -> None:
     corner = np.array([[150, 10], [190, 10], [150, 50]], np.int32)
     cv2.fillPoly(raw, [corner], (255, 255, 255))
     normalised = np.full(raw.shape, round(PAPER) + 6, np.uint8)
-    raised = raise_glints(CONFIG, raw, normalised, PIXELS_PER_MM, 700.0, 32.0)
+    raised = raise_glints(CONFIG, raw, normalised, PIXELS_PER_MM, (110.0, 700.0), 32.0)
     assert (raised[60, 60] == 255).all()
     for column, row in ((300, 300), (155, 20)):
         assert (raised[row, column] == normalised[row, column]).all(), (column, row)
