@@ -298,7 +298,8 @@ def _normalised(config: ReadConfig, view: TopView, geometry: MatGeometry,
     reference = mat_reference(geometry, view.pixels_per_mm, margin, blur, light.ink_band_mm,
                               light.dark_ink, light.dark_band_mm)
     # A glint on paper the camera did not clip stands out by its clipping, however bright the
-    # light there: a patch the presence check holds surely a coin's (vision.presence).
+    # light there: a patch no smaller than the least the presence check weighs, and no larger
+    # or wider than a coin with its bloom (vision.presence).
     presence = config.presence
     normalised = raise_glints(light, view.image, normalise(light, view, reference),
                               view.pixels_per_mm, (presence.least_mm2, presence.most_mm2),
