@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
-from vision.light import PAPER
+from vision.light import CLIPPED, PAPER
 
 #: Rings the face is sampled on, as fractions of the top face's radius.
 FACE_RINGS = np.array([0.2, 0.35, 0.5, 0.62, 0.74, 0.86])
@@ -28,8 +28,6 @@ FACE_RINGS = np.array([0.2, 0.35, 0.5, 0.62, 0.74, 0.86])
 FACE_ANGLES = 32
 #: The least share of a face's samples that must be usable for its colour to count.
 LEAST_USABLE = 0.15
-#: A channel at or above this in the camera's frame was clipped.
-CLIPPED = 250
 #: The most the light-normalised view holds (8 bits, paper at :data:`~vision.light.PAPER`).
 NORMALISED_TOP = 255
 

@@ -23,6 +23,8 @@ from vision.rectify import RectifyConfig, TopView, view_bounds
 PAPER = 200.0
 #: Rows of the view whose ink gains are made and applied at once (:func:`normalise`).
 GAIN_STRIP_ROWS = 64
+#: A channel at or above this in the camera's frame was clipped.
+CLIPPED = 250
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,8 @@ class LightConfig:
     where the camera sees it blurred or a fraction of a pixel off than a pale thin line
     does. A printer never prints the mat's tones exactly: each of ``ink_levels`` bands of
     the rendering's tone that covers ``least_ink_share`` of the view gets its own gain, per
-    channel."""
+    channel. A patch the camera clipped white is a glint (:func:`raise_glints`) where it fills
+    ``glint_fill`` of its box or more (a disc fills 0.79 of it)."""
 
     light_pixels_per_mm: float = 0.125
     light_window_mm: float = 40.0
@@ -47,6 +50,7 @@ class LightConfig:
     dark_band_mm: float = 3.5
     ink_levels: int = 16
     least_ink_share: float = 0.005
+    glint_fill: float = 0.65
 
 
 def reference_blur(config: LightConfig, pixels_per_mm: float,
@@ -190,3 +194,38 @@ def _ink_gains(config: LightConfig, normalised: Image, reference: MatReference,
         gains = PAPER / np.maximum(medians[used], 1.0)
         table[:, channel] = np.interp(np.arange(256), centres[used], gains)
     return table.reshape(256, 1, 3)
+
+
+def raise_glints(config: LightConfig, raw: Image, normalised: Image, pixels_per_mm: float,
+                 sizes_mm2: tuple[float, float], most_across_mm: float) -> Image:
+    """The ``normalised`` view with every glint the camera clipped white (in ``raw``, the
+    view as the camera gave it) on paper it did not clip raised to the top the view holds.
+
+    A pixel clipped in every channel is at least as bright as the camera can say, however
+    little that is above the paper where the lamp's hot spot lights it: a coin glinting white
+    there stands out of the paper by its clipping alone, whatever the normalised view shows
+    (a glint has no colour and no texture to show). Clipped patches smaller than the least
+    of ``sizes_mm2`` (a speck, a highlight on a face, which its coin's rim shows anyway) are
+    left as they are; those larger than the most (more than any coin with its bloom) are
+    paper the camera clipped (a hot spot, a laminated mat's glare), where a glint is no
+    brighter than the paper; those wider than ``most_across_mm`` or filling less than
+    ``config.glint_fill`` of their box are no disc (a corner of clipped paper cut off by the
+    mat's ink): all are left as they are.
+    """
+    white = cv2.inRange(raw, np.full(3, CLIPPED), np.full(3, 255))
+    if not cv2.countNonZero(white):
+        return normalised
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
+    width, height = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    area = stats[1:, cv2.CC_STAT_AREA]
+    glints = np.zeros(count, bool)
+    least, most = (size * pixels_per_mm**2 for size in sizes_mm2)
+    glints[1:] = ((area >= least) & (area <= most)
+                  & (area >= config.glint_fill * width * height)
+                  & (np.maximum(width, height) <= most_across_mm * pixels_per_mm))
+    if not glints.any():
+        return normalised
+    raised = np.array(normalised)
+    raised[glints[labels]] = 255
+    raised.setflags(write=False)
+    return raised

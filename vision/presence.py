@@ -24,9 +24,8 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
-from vision.faces import CLIPPED
 from vision.halves import half_size
-from vision.light import PAPER
+from vision.light import CLIPPED, PAPER
 from vision.regions import RegionWindow
 
 

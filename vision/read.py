@@ -43,7 +43,7 @@ from vision.cards import read_discard_in_frame, read_discard_in_view
 from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.inner_outlines import inner_outline_doubts
-from vision.light import mat_reference, normalise, reference_blur
+from vision.light import mat_reference, normalise, raise_glints, reference_blur
 from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.metals import settle_metals
@@ -301,7 +301,14 @@ def _normalised(config: ReadConfig, view: TopView, geometry: MatGeometry,
     margin = geometry.play_area.left - view.origin_mm[0]
     reference = mat_reference(geometry, view.pixels_per_mm, margin, blur, light.ink_band_mm,
                               light.dark_ink, light.dark_band_mm)
-    return normalise(config.light, view, reference), reference.ink
+    # A glint on paper the camera did not clip stands out by its clipping, however bright the
+    # light there: a patch no smaller than the least the presence check weighs, and no larger
+    # or wider than a coin with its bloom (vision.presence).
+    presence = config.presence
+    normalised = raise_glints(light, view.image, normalise(light, view, reference),
+                              view.pixels_per_mm, (presence.least_mm2, presence.most_mm2),
+                              presence.most_across_mm)
+    return normalised, reference.ink
 
 
 def _all_candidates(config: ReadConfig, view: TopView, image: Image, mask: Image,

@@ -84,3 +84,13 @@ def test_a_bright_penny_is_never_surely_silver(
                    and (kind == "P") != (observation[name].coin == "P")
                    and observation[name].confidence >= SURE]
     assert not wrong_metal
+
+
+def test_a_coin_glinting_white_on_paper_the_lamp_lights_bright_is_found(
+        bright_pennies: tuple[TableFrame, Observation]) -> None:
+    """Table 24's nickel on b3 glints white beside paper lit to within a few percent of the
+    camera's white: it stands out by its clipping, though hardly by its brightness (main read
+    the square as empty)."""
+    frame, observation = bright_pennies
+    assert frame.truth["b3"].coins == "N"
+    assert observation["b3"].coin is not None

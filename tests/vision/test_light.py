@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.light import PAPER, LightConfig, divide_light, mat_reference, normalise
+from vision.light import (
+    PAPER,
+    LightConfig,
+    divide_light,
+    mat_reference,
+    normalise,
+    raise_glints,
+)
 from vision.rectify import RectifyConfig, TopView, view_bounds
 
 from .helpers import GEOMETRY
@@ -52,3 +60,19 @@ def test_a_printers_own_tones_normalise_to_paper(dark_gain: float) -> None:
     # both near every edge); each tone's gain takes most of it out.
     assert _error(light_only, plain) >= 4
     assert _error(normalised, plain) <= 0.7 * _error(light_only, plain)
+
+
+def test_only_coin_sized_discs_of_clipped_white_are_raised() -> None:
+    """At 2 px/mm: a clipped disc of a dime's size on paper the camera did not clip is raised
+    to the view's top; clipped paper larger than any coin, and a clipped corner of a square
+    cut off by the mat's ink, are left as they are."""
+    raw = np.full((400, 400, 3), 240, np.uint8)
+    cv2.circle(raw, (60, 60), 18, (255, 255, 255), -1)  # a dime glinting whole
+    cv2.rectangle(raw, (150, 150), (390, 390), (255, 255, 255), -1)  # a hot spot
+    corner = np.array([[150, 10], [190, 10], [150, 50]], np.int32)
+    cv2.fillPoly(raw, [corner], (255, 255, 255))
+    normalised = np.full(raw.shape, round(PAPER) + 6, np.uint8)
+    raised = raise_glints(CONFIG, raw, normalised, PIXELS_PER_MM, (110.0, 700.0), 32.0)
+    assert (raised[60, 60] == 255).all()
+    for column, row in ((300, 300), (155, 20)):
+        assert (raised[row, column] == normalised[row, column]).all(), (column, row)
