@@ -343,12 +343,28 @@ def to_mm(view: TopView, pixels: FloatArray) -> FloatArray:
 def coin_presence(config: CoinConfig, candidates: Candidates) -> FloatArray:
     """How sure each candidate is a coin at all (0-1), from how well its rim fits a circle;
     one whose rim a pawn hides on more than ``hidden_share`` of its rays is at most a doubt
-    (``hidden_presence``)."""
+    (``hidden_presence``).
+
+    A faint outline must agree on more of its rays (:func:`faint_agreement`): the paper's
+    noise and what the light's division leaves of printed ink make steps just over the rays'
+    threshold everywhere, and some of them line up on part of a circle round an empty space,
+    while a coin's rim, however faint, shows nearly all round."""
     low, sure = _ramp(config)
-    ramp = np.clip((candidates.agreement - low) / (sure - low), 0.0, 1.0)
+    ramp = np.clip((faint_agreement(config, candidates.agreement, candidates.contrast) - low)
+                   / (sure - low), 0.0, 1.0)
     ramp = np.where(candidates.contrast >= config.least_contrast, ramp, 0.0)
     mostly_hidden = candidates.under_pawn & (candidates.hidden > config.hidden_share)
     return np.where(mostly_hidden, np.minimum(ramp, config.hidden_presence), ramp)
+
+
+def faint_agreement(config: CoinConfig, agreement: FloatArray, contrast: FloatArray
+                    ) -> FloatArray:
+    """The rims' ``agreement`` as evidence of a coin, given how far their edges stand out of
+    paper (``contrast``): ``faint_penalty`` less at ``least_contrast``, nothing less from
+    ``clear_contrast`` up, linearly between."""
+    span = max(config.clear_contrast - config.least_contrast, 1e-9)
+    shortfall = np.clip((config.clear_contrast - contrast) / span, 0.0, 1.0)
+    return agreement - config.faint_penalty * shortfall
 
 
 def _ramp(config: CoinConfig) -> tuple[float, float]:
