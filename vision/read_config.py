@@ -33,9 +33,10 @@ class CoinConfig:
     ``least_contrast`` of paper out of it, and its diameter, less the frame's offset, lies
     within ``size_margin_mm`` of the kinds' sizes. An outline standing out less than
     ``clear_contrast`` must agree on more rays, up to ``faint_penalty`` more at
-    ``least_contrast`` (:func:`vision.candidates.faint_agreement`). Outlines closer than ``apart_share`` of a
-    radius are one coin. At most ``seeds_per_region`` seeds are measured in a square (a coin
-    seldom makes more than two), ``max_loose_coins`` in a pit or cup, each at least
+    ``least_contrast`` (:func:`vision.candidates.faint_agreement`). Outlines closer than
+    ``apart_share`` of a radius are one coin. At most ``seeds_per_region`` seeds are measured
+    in a square (a coin seldom makes more than two), ``max_loose_coins`` in a pit or cup, each
+    at least
     ``loose_spacing_mm`` from the others there; ``loose_rounds`` more rounds seed those
     regions again with the coins found painted over (``painted_margin_mm`` wider than
     their outlines), where an outline overlapping a coin found by more than
