@@ -31,9 +31,10 @@ class CoinConfig:
     """When a fitted outline is a coin: its rim agrees with its circle on ``least_agreement``
     of the rays no pawn crosses (``sure_agreement`` for full confidence), it stands at least
     ``least_contrast`` of paper out of it, and its diameter, less the frame's offset, lies
-    within ``size_margin_mm`` of the kinds' sizes. An outline standing out less than
-    ``clear_contrast`` must agree on more rays, up to ``faint_penalty`` more at
-    ``least_contrast`` (:func:`vision.candidates.faint_agreement`). Outlines closer than
+    within ``size_margin_mm`` of the kinds' sizes. An outline sought at a space's middle
+    where no seed stood out, standing out less than ``clear_contrast``, must agree on more
+    rays, up to ``faint_penalty`` more at ``least_contrast``
+    (:func:`vision.candidates.faint_agreement`). Outlines closer than
     ``apart_share`` of a radius are one coin. At most ``seeds_per_region`` seeds are measured
     in a square (a coin seldom makes more than two), ``max_loose_coins`` in a pit or cup, each
     at least
