@@ -343,12 +343,43 @@ def to_mm(view: TopView, pixels: FloatArray) -> FloatArray:
 def coin_presence(config: CoinConfig, candidates: Candidates) -> FloatArray:
     """How sure each candidate is a coin at all (0-1), from how well its rim fits a circle;
     one whose rim a pawn hides on more than ``hidden_share`` of its rays is at most a doubt
-    (``hidden_presence``)."""
+    (``hidden_presence``).
+
+    An outline sought at a space's middle where no seed stood out of the paper (no seed's
+    outline lies inside it, :data:`vision.read_config.CENTRED_KINDS`) must agree on more of
+    its rays the fainter it is (:func:`faint_agreement`): there the paper's noise and what
+    the light's division leaves of printed ink make steps just over the rays' threshold, some
+    of which line up on part of a circle round the empty space, while a coin's face stands
+    out as a seed, and a coin's rim, however faint, shows nearly all round."""
     low, sure = _ramp(config)
-    ramp = np.clip((candidates.agreement - low) / (sure - low), 0.0, 1.0)
+    agreement = np.where(_unseeded(candidates),
+                         faint_agreement(config, candidates.agreement, candidates.contrast),
+                         candidates.agreement)
+    ramp = np.clip((agreement - low) / (sure - low), 0.0, 1.0)
     ramp = np.where(candidates.contrast >= config.least_contrast, ramp, 0.0)
     mostly_hidden = candidates.under_pawn & (candidates.hidden > config.hidden_share)
     return np.where(mostly_hidden, np.minimum(ramp, config.hidden_presence), ramp)
+
+
+def _unseeded(candidates: Candidates) -> NDArray[np.bool_]:
+    """Per candidate: whether no seed stood out within its outline (every outline inside it,
+    its own included, was measured from a space's middle, which stands out by nothing)."""
+    seeded = candidates.strength > 0
+    if not seeded.any():
+        return np.ones(len(seeded), bool)
+    centres = candidates.centres_mm
+    gaps = np.hypot(*(centres[:, None, :] - centres[None, seeded, :]).transpose(2, 0, 1))
+    return np.asarray(~(gaps < candidates.diameters_mm[:, None] / 2).any(axis=1), bool)
+
+
+def faint_agreement(config: CoinConfig, agreement: FloatArray, contrast: FloatArray
+                    ) -> FloatArray:
+    """The rims' ``agreement`` as evidence of a coin, given how far their edges stand out of
+    paper (``contrast``): ``faint_penalty`` less at ``least_contrast``, nothing less from
+    ``clear_contrast`` up, linearly between."""
+    span = max(config.clear_contrast - config.least_contrast, 1e-9)
+    shortfall = np.clip((config.clear_contrast - contrast) / span, 0.0, 1.0)
+    return agreement - config.faint_penalty * shortfall
 
 
 def _ramp(config: CoinConfig) -> tuple[float, float]:

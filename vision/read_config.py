@@ -31,9 +31,13 @@ class CoinConfig:
     """When a fitted outline is a coin: its rim agrees with its circle on ``least_agreement``
     of the rays no pawn crosses (``sure_agreement`` for full confidence), it stands at least
     ``least_contrast`` of paper out of it, and its diameter, less the frame's offset, lies
-    within ``size_margin_mm`` of the kinds' sizes. Outlines closer than ``apart_share`` of a
-    radius are one coin. At most ``seeds_per_region`` seeds are measured in a square (a coin
-    seldom makes more than two), ``max_loose_coins`` in a pit or cup, each at least
+    within ``size_margin_mm`` of the kinds' sizes. An outline sought at a space's middle
+    where no seed stood out, standing out less than ``clear_contrast``, must agree on more
+    rays, up to ``faint_penalty`` more at ``least_contrast``
+    (:func:`vision.candidates.faint_agreement`). Outlines closer than
+    ``apart_share`` of a radius are one coin. At most ``seeds_per_region`` seeds are measured
+    in a square (a coin seldom makes more than two), ``max_loose_coins`` in a pit or cup, each
+    at least
     ``loose_spacing_mm`` from the others there; ``loose_rounds`` more rounds seed those
     regions again with the coins found painted over (``painted_margin_mm`` wider than
     their outlines), where an outline overlapping a coin found by more than
@@ -59,6 +63,8 @@ class CoinConfig:
     least_agreement: float = 0.4
     sure_agreement: float = 0.7
     least_contrast: float = 0.05
+    clear_contrast: float = 0.09
+    faint_penalty: float = 0.7
     size_margin_mm: float = 3.0
     apart_share: float = 0.6
     pawn_size_margin_mm: float = 2.0

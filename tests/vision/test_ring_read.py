@@ -146,3 +146,21 @@ def test_vision_read_takes_the_seats_the_ring_was_printed_for(tmp_path, capsys):
     # A mat that has no seats refuses --players in one sentence.
     assert main(["vision", "read", str(path), "--mat", "coin-isolation", "--players", "6"]) == 2
     assert "no number of players" in capsys.readouterr().err
+
+
+def test_empty_spaces_where_faint_steps_line_up_read_empty():
+    """A 6-seat frame of the ring bench (tuning seed 17) whose noise and what the light's
+    division leaves of the printed ticks made steps just over the rays' threshold round two
+    empty spaces where no seed stood out, on part of a circle: both read as quarters before
+    (t5 at 0.9). A faint outline sought at a space's middle must agree nearly all round
+    (vision.candidates.coin_presence)."""
+    from bench.bench_ring_read import random_position, reading_profile, table_scene
+
+    geometry = mat_for_game("jokers-and-coins", players=6)
+    scene = table_scene(17, random_position(17, 6), geometry, (1920, 1080))
+    frame = render(scene, 17)
+    reading = read_frame_details(CONFIG, frame.image, geometry, reading_profile())
+    seen = [region.name for region in geometry.regions if region.kind == "track"
+            and not frame.truth[region.name].coins and frame.truth[region.name].pawn is None
+            and reading.observation[region.name].coin is not None]
+    assert seen == []
