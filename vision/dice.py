@@ -156,6 +156,7 @@ class DiceConfig:
     fit_most_offset: float = 0.1
     fit_least_share: float = 0.5
     confirmed_values: tuple[int, ...] = (2, 3)
+    pip_hole_mm: float = 2.7
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],

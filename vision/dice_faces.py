@@ -69,14 +69,27 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
     contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     least = 0.5 * (config.edge_mm[0] * ppm) ** 2
+    # White pips on a dark die (and the halo where the pip's contrast outshines the body's)
+    # leave holes and notches of about a pip's width in its body, on the top and side faces
+    # alike: each body alone is closed over them, so no two bodies merge.
+    pip = max(3, 2 * round(config.pip_hole_mm * ppm / 2) + 1)
+    closing = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip, pip))
     bodies = []
     for contour in contours:
         if cv2.contourArea(contour) < least:
             continue
         x, y, width, height = cv2.boundingRect(contour)
-        body = np.zeros((height + 4, width + 4), np.uint8)
-        cv2.drawContours(body, [contour], -1, 1, cv2.FILLED, offset=(2 - x, 2 - y))
-        bodies.append((body, (x - 2, y - 2)))
+        pad = 2 + pip // 2
+        body = np.zeros((height + 2 * pad, width + 2 * pad), np.uint8)
+        cv2.drawContours(body, [contour], -1, 1, cv2.FILLED, offset=(pad - x, pad - y))
+        body = cv2.morphologyEx(body, cv2.MORPH_CLOSE, closing)
+        # Kept within the crop, as the other steps index it by the patch's place.
+        left, top = max(0, x - pad), max(0, y - pad)
+        right = min(mask.shape[1], x + width + pad)
+        bottom = min(mask.shape[0], y + height + pad)
+        body = np.ascontiguousarray(body[top - y + pad:bottom - y + pad,
+                                         left - x + pad:right - x + pad])
+        bodies.append((body, (left, top)))
     return bodies[:config.most_dice]
 
 
