@@ -69,10 +69,10 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
     contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     least = 0.5 * (config.edge_mm[0] * ppm) ** 2
-    # White pips on a dark die (and the halo where the pip's contrast outshines the body's)
-    # leave holes and notches of about a pip's width in its body, on the top and side faces
-    # alike: each body alone is closed over them, so no two bodies merge.
-    pip = max(3, 2 * round(config.pip_hole_mm * ppm / 2) + 1)
+    # White pips on a dark die leave holes and notches in its body, on the top and side faces
+    # alike: a pip's width and, around it, the blur's reach where the pip's contrast outshines
+    # the body's. Each body alone is closed over them, so no two bodies merge.
+    pip = max(3, 2 * round((config.pip_hole_mm + config.edge_blur_mm) * ppm / 2) + 1)
     closing = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip, pip))
     bodies = []
     for contour in contours:
