@@ -115,6 +115,9 @@ class DiceConfig:
     whose grid's squareness the spots alone cannot show) are read only when the fit reads
     them too: at the outline's turn, or else at the turn the pips' own diagonal gives the
     grid, where pips of one height must explain ``fit_turned_least_share`` of the contrast.
+    White pips on a dark die notch its body by a pip's width (``pip_hole_mm``, about a sixth
+    of a 16 mm die's side) and the blur's halo around it: each body is closed over that much
+    before its top face is looked for.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
