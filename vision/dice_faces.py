@@ -78,19 +78,25 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     for contour in contours:
         if cv2.contourArea(contour) < least:
             continue
-        x, y, width, height = cv2.boundingRect(contour)
-        pad = 2 + pip // 2
-        body = np.zeros((height + 2 * pad, width + 2 * pad), np.uint8)
-        cv2.drawContours(body, [contour], -1, 1, cv2.FILLED, offset=(pad - x, pad - y))
-        body = cv2.morphologyEx(body, cv2.MORPH_CLOSE, closing)
-        # Kept within the crop, as the other steps index it by the patch's place.
-        left, top = max(0, x - pad), max(0, y - pad)
-        right = min(mask.shape[1], x + width + pad)
-        bottom = min(mask.shape[0], y + height + pad)
-        body = np.ascontiguousarray(body[top - y + pad:bottom - y + pad,
-                                         left - x + pad:right - x + pad])
-        bodies.append((body, (left, top)))
+        bodies.append(_closed_body(contour, closing, mask.shape[:2]))
     return bodies[:config.most_dice]
+
+
+def _closed_body(contour: np.ndarray, closing: Image, shape: tuple[int, ...]
+                 ) -> tuple[Image, tuple[int, int]]:
+    """One body's outline filled and closed by ``closing`` as a patch within a crop of
+    ``shape``, and where its top-left corner lies."""
+    x, y, width, height = cv2.boundingRect(contour)
+    pad = 2 + closing.shape[0] // 2
+    filled = np.zeros((height + 2 * pad, width + 2 * pad), np.uint8)
+    cv2.drawContours(filled, [contour], -1, 1, cv2.FILLED, offset=(pad - x, pad - y))
+    closed = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, closing)
+    # Kept within the crop, as the later steps index the crop by the patch's place.
+    left, top = max(0, x - pad), max(0, y - pad)
+    right, bottom = min(shape[1], x + width + pad), min(shape[0], y + height + pad)
+    body: Image = np.ascontiguousarray(closed[top - y + pad:bottom - y + pad,
+                                              left - x + pad:right - x + pad])
+    return body, (left, top)
 
 
 def _sweep(points: FloatArray) -> tuple[FloatArray, float, float, float]:
