@@ -260,6 +260,10 @@ def _erode_along(mask: Image, sweep: FloatArray) -> Image:
     return cv2.erode(mask, kernel, anchor=start, borderType=cv2.BORDER_CONSTANT, borderValue=0)
 
 
+#: The seed of the k-means that cuts touching dice apart (:func:`_split`).
+KMEANS_SEED = 1
+
+
 def _split(mask: Image, parts: int) -> list[Image]:
     """``mask`` cut into ``parts`` compact pieces (k-means on its pixels' places)."""
     if parts <= 1:
@@ -284,6 +288,9 @@ def _split(mask: Image, parts: int) -> list[Image]:
     if len(points) < parts:
         return [mask]
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    # k-means starts from OpenCV's global random state: seeded here, the same frame reads the
+    # same whatever was read before it.
+    cv2.setRNGSeed(KMEANS_SEED)
     _, labels, _ = cv2.kmeans(points, parts, None, criteria, 3,  # type: ignore[call-overload]
                               cv2.KMEANS_PP_CENTERS)
     pieces = []
