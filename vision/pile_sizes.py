@@ -17,7 +17,9 @@ Nor does a size measured well under the smallest silver kind: no coin's outline 
 small, but a nickel's raised rim ring is (0.8 to 0.9 of its width, a dime's size and a little
 less). Where a nickel's face is as pale as the paper, its outline barely steps and the circle
 settles on that ring (tuning seed 177's north cup: a nickel measured 17.74 mm where a dime was
-expected at 18.56 and a nickel at 22.07, read a dime at 1.00).
+expected at 18.56 and a nickel at 22.07, read a dime at 1.00). On ``bench_shakala_read.py
+--frames 100`` the two rules flag the one pit misreading left sure (24 of 25 flagged before)
+at a cost of 7 of 1,771 regions read right flagged too; held-out, 10 of 1,783.
 """
 
 from __future__ import annotations
