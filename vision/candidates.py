@@ -54,8 +54,9 @@ class Candidates:
     clipped (K,), contrast (K,), how far its seed
     stood out (K,), each one's region index by its fitted centre and its seed's (-1: none),
     whether its size was measured against paper (K,; a coin deep in a pile may not be,
-    :mod:`vision.loose`) and the share of its rays that show the top circle (K,; 0 where
-    none)."""
+    :mod:`vision.loose`), the share of its rays that show the top circle (K,; 0 where
+    none) and the arc of its outline its size was measured on (K,; 1 for the ray reader's
+    whole outlines, the seen arc for a pile's coins)."""
 
     centres_mm: FloatArray
     tops_mm: FloatArray
@@ -74,6 +75,7 @@ class Candidates:
     sized: NDArray[np.bool_]
     inner_centres_mm: FloatArray
     inner_agreement: FloatArray
+    seen_arc: FloatArray
 
 
 def _second_look(
@@ -249,7 +251,7 @@ def _measure_seeds(
                        2 * inner.radii / ppm, faces.colours, edges, agreement, hidden,
                        faces.on_pawn > 0.5, faces.clipped, outlines.contrast, strength, region,
                        seed_region, np.ones(len(seeds), bool), to_mm(view, inner.centres),
-                       inner.agreement)
+                       inner.agreement, np.ones(len(seeds)))
 
 
 def _faces_of_possible_coins(
@@ -478,5 +480,8 @@ def loose_candidates(config: ReadConfig, view: TopView, image: Image, pawns: Ima
         under_pawn=faces.on_pawn > 0.5, clipped=faces.clipped, contrast=np.ones(count),
         strength=np.ones(count), region=region, seed_region=region.copy(),
         sized=np.concatenate([coins.measured for _, coins in parts] or [np.zeros(0, bool)]),
-        inner_centres_mm=centres_mm, inner_agreement=np.zeros(count))
+        inner_centres_mm=centres_mm, inner_agreement=np.zeros(count),
+        seen_arc=np.concatenate([coins.seen_arc if coins.seen_arc is not None
+                                 else np.zeros(len(coins.radii)) for _, coins in parts]
+                                or [np.zeros(0)]))
     return candidates, doubts

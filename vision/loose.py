@@ -60,7 +60,9 @@ class LooseConfig:
     ``least_rays`` rays); a silver coin (whose kind is its size) whose size could not be
     measured so is read with a confidence of at most ``unsized_confidence``, as is one
     measured ``between_kinds`` or more of the way from its kind's size to the neighbouring
-    silver kind's (:mod:`vision.pile_sizes`). A size counts
+    silver kind's (``short_arc_between`` where measured on an arc under ``short_arc``)
+    (:mod:`vision.pile_sizes`), or ``under_smallest`` of the gap to the next
+    kind under the smallest silver kind's (a nickel's rim ring). A size counts
     as measured only where the step showed on ``least_clear`` of the rays that reach paper
     and round ``least_arc`` of the circle without a longer gap: a silver face as pale as
     the paper, or a short arc, gives a circle that fits what shows yet is a kind too small
@@ -99,6 +101,9 @@ class LooseConfig:
     edge_sizes: bool = True
     unsized_confidence: float = 0.45
     between_kinds: float = 0.35
+    under_smallest: float = 0.2
+    short_arc: float = 0.65
+    short_arc_between: float = 0.2
     outer_ratio: float = 1.12
     outer_votes: float = 0.6
     size_search_mm: float = 3.0

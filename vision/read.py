@@ -49,7 +49,7 @@ from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.metals import settle_metals
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
-from vision.pile_sizes import between_silver_kinds
+from vision.pile_sizes import between_silver_kinds, under_smallest_silver
 from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
@@ -344,8 +344,15 @@ def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray
     unsized = ~candidates.sized[chosen] & np.array(
         [COIN_KINDS[kind][2] == "silver" for kind in kinds], bool).reshape(-1)
     # Nor does a size measured between two silver kinds name either (vision.pile_sizes).
+    # A size measured on a short arc of the outline is looser: a smaller share makes it doubtful.
+    shares = np.where(candidates.seen_arc[chosen] < config.loose.short_arc,
+                      config.loose.short_arc_between, config.loose.between_kinds)
     unsized |= piled[chosen] & between_silver_kinds(
-        frame, priors, kinds, candidates.diameters_mm[chosen], config.loose.between_kinds)
+        frame, priors, kinds, candidates.diameters_mm[chosen], shares)
+    # Nor one measured well under the smallest silver kind: a nickel's rim ring, its outline
+    # missed.
+    unsized |= piled[chosen] & under_smallest_silver(
+        frame, priors, kinds, candidates.diameters_mm[chosen], config.loose.under_smallest)
     confidence = np.where(unsized, np.minimum(confidence, config.loose.unsized_confidence),
                           confidence)
     partial = _partial_evidence(config.coins, candidates, chosen, frame, kinds, priors)

@@ -15,7 +15,7 @@ from companion.judging import UNSURE_CONFIDENCE
 from contract.observation import COIN_KINDS
 from vision.frame_model import FrameFit, KindPrior
 from vision.loose import _seen_arc
-from vision.pile_sizes import between_silver_kinds
+from vision.pile_sizes import between_silver_kinds, under_smallest_silver
 from vision.read import VisionConfig, read_frame
 from vision.synth import SynthScene, Variation, random_variation, render
 from vision.synth.layout import least_gap_mm, loose_coins, scattered_coins
@@ -225,3 +225,32 @@ def test_sizes_between_silver_kinds_are_those_over_the_share_of_the_gap_to_the_n
     sizes = np.array([22.5, 22.9, 20.1, 16.0, 19.8, 25.0, 20.4])
     doubtful = between_silver_kinds(frame, priors, kinds, sizes, 0.35)
     assert doubtful.tolist() == [False, True, True, False, True, False, False]
+
+
+@pytest.mark.parametrize(("seed", "region"), [(97, "C"), (177, "cup-north")])
+def test_a_nickel_sized_on_its_rim_ring_or_a_short_arc_is_flagged_not_read_a_dime(seed, region):
+    """Benchmark frames where a nickel whose face is as pale as the paper was measured on its
+    raised rim ring (under a dime's size) or on 0.59 of its outline (a third of the way to a
+    nickel's), and read surely as a dime: the region is now flagged doubtful."""
+    frame = render(shakala_scene(seed), seed)
+    observation = read_frame(CONFIG, frame.image, shakala_mat(), PROFILE)
+    wrong = misread(observation, frame.truth)
+    assert all(confidence < UNSURE_CONFIDENCE for *_, confidence in wrong), wrong
+    assert observation[region].confidence < UNSURE_CONFIDENCE or region not in {
+        name for name, *_ in wrong}
+
+
+def test_a_dime_measured_well_under_a_dime_and_a_size_on_a_short_arc_are_doubtful():
+    priors = tuple(KindPrior(kind, COIN_KINDS[kind][1], COIN_KINDS[kind][2]) for kind in "PDNQS")
+    frame = FrameFit(kinds=tuple("PDNQS"), probabilities=np.zeros((0, 5)), offset_mm=0.5,
+                     kind_offsets_mm={})
+    # A dime is 18.41 mm as seen, a nickel 21.71: 0.2 of the gap is 0.66 mm. A penny or a
+    # nickel as small names no rim ring's doubt here (the nickel's is between kinds).
+    kinds = ["D", "D", "D", "P", "N"]
+    sizes = np.array([17.70, 17.80, 19.2, 17.0, 22.0])
+    assert under_smallest_silver(frame, priors, kinds, sizes, 0.2).tolist() == [
+        True, False, False, False, False]
+    # Per coin shares: the dime at 0.24 of the way to a nickel is doubtful at 0.2, not 0.35.
+    shares = np.array([0.35, 0.35, 0.2, 0.35, 0.35])
+    assert between_silver_kinds(frame, priors, kinds, sizes, shares).tolist() == [
+        False, False, True, False, False]

@@ -53,7 +53,8 @@ def test_faces_are_measured_where_a_coin_may_be_and_read_nowhere_else() -> None:
         np.zeros((count, 2)), np.zeros((count, 2)), np.full(count, 20.0), np.full(count, np.nan),
         every.colours, every_edge, outlines.agreement, np.zeros(count), every.on_pawn > 0.5,
         every.clipped, np.ones(count), np.ones(count), np.zeros(count, np.intp),
-        np.zeros(count, np.intp), np.ones(count, bool), np.zeros((count, 2)), np.zeros(count))
+        np.zeros(count, np.intp), np.ones(count, bool), np.zeros((count, 2)), np.zeros(count),
+        np.ones(count))
     present = coin_presence(config, candidates) > 0
     assert present.any() and (~present).any()
     for name in ("colours", "brightness", "on_pawn", "clipped"):
