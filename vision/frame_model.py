@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.arrays import BoolArray, FloatArray
-from vision.frame_priors import FrameModelConfig, KindPrior
+from vision.frame_priors import FrameModelConfig, KindPrior, faintness
 from vision.frame_statistics import (
     T_SCALE,
     best_split,
@@ -173,6 +173,8 @@ class _Frame:
         # Where a glint washes the face out, its edge and bloom keep a faint tint.
         glinting = (~self.known | (self.clip >= config.edge_glint)) & ~np.isnan(edges).any(axis=1)
         self.edges = np.where(glinting[:, None], edges, np.nan)
+        self._edge_seen: BoolArray = ~np.isnan(self.edges[:, 0])
+        self._edge_values: FloatArray = np.nan_to_num(self.edges)
         expected = dict(config.kind_offsets_mm)
         self.kind_prior = np.array([expected.get(prior.kind, 0.0) for prior in priors])
         self.kind_offsets = self.kind_prior.copy()
@@ -274,11 +276,7 @@ class _Frame:
     def _edges_seen(self) -> tuple[BoolArray, FloatArray]:
         """Which coins' edge colours count (N,) and the edge colours, 0 where unseen (N, 2):
         made once for the frame's edges, which no round changes."""
-        kept = self.__dict__.get("_kept_edges")
-        if kept is None or kept[0] is not self.edges:
-            kept = (self.edges, ~np.isnan(self.edges[:, 0]), np.nan_to_num(self.edges))
-            self.__dict__["_kept_edges"] = kept
-        return kept[1], kept[2]
+        return self._edge_seen, self._edge_values
 
     def posterior(self, colour_weight: float = 1.0) -> FloatArray:
         """(N, K) probabilities of each kind for each coin (colour counting ``colour_weight``
@@ -508,14 +506,6 @@ class _Frame:
         for metal in range(len(self.metals)):
             weights[:, metal] = probabilities[:, self.metal_of == metal].sum(axis=1)
         return weights
-
-
-def faintness(config: FrameModelConfig, contrast: FloatArray) -> FloatArray:
-    """(N,) how faint each coin's edge is against the paper: 0 at ``faint_contrast`` and
-    above, 1 at ``faintest_contrast`` and below."""
-    span = max(config.faint_contrast - config.faintest_contrast, 1e-6)
-    return np.asarray(np.clip((config.faint_contrast - np.asarray(contrast, np.float64)) / span,
-                              0.0, 1.0))
 
 
 def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0) -> FloatArray:

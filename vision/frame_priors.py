@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
+from vision.arrays import FloatArray
+
 
 @dataclass(frozen=True)
 class KindPrior:
@@ -109,3 +113,11 @@ class FrameModelConfig:
     faint_offset_spread_mm: float = 1.5
     faint_noise_mm: float = 0.5
     noise_prior_coins: float = 3.0
+
+
+def faintness(config: FrameModelConfig, contrast: FloatArray) -> FloatArray:
+    """(N,) how faint each coin's edge is against the paper: 0 at ``faint_contrast`` and
+    above, 1 at ``faintest_contrast`` and below."""
+    span = max(config.faint_contrast - config.faintest_contrast, 1e-6)
+    return np.asarray(np.clip((config.faint_contrast - np.asarray(contrast, np.float64)) / span,
+                              0.0, 1.0))

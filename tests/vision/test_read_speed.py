@@ -18,7 +18,8 @@ from tests.vision.helpers import GEOMETRY
 from vision.card_ranks import ink_map
 from vision.cards import CardConfig, _least, _mean, _outline_scores, _rotated_edges
 from vision.light import PAPER, LightConfig, _ink_gains, divide_light, mat_reference, normalise
-from vision.loose import LooseConfig, _channel_max, _edges, _Hough
+from vision.loose import LooseConfig, _edges, _Hough
+from vision.loose_outline import channel_max
 from vision.rectify import RectifyConfig, TopView, view_bounds
 
 PIXELS_PER_MM = 2.0
@@ -93,7 +94,7 @@ def test_circle_votes_for_every_radius_at_once_are_the_per_radius_counts() -> No
     before = hough.raw.copy()
     hough.explain(some)
     assert np.array_equal(hough.raw, before - _plain_votes(hough, some))
-    assert np.array_equal(_channel_max(np.abs(patch - PAPER)), np.abs(patch - PAPER).max(axis=2))
+    assert np.array_equal(channel_max(np.abs(patch - PAPER)), np.abs(patch - PAPER).max(axis=2))
 
 
 def _card_pile() -> np.ndarray:

@@ -14,7 +14,7 @@ from calibration.shakala_mat import shakala_mat
 from companion.judging import UNSURE_CONFIDENCE
 from contract.observation import COIN_KINDS
 from vision.frame_model import FrameFit, KindPrior
-from vision.loose import _seen_arc
+from vision.loose_outline import seen_arc
 from vision.pile_sizes import between_silver_kinds, under_smallest_silver
 from vision.read import VisionConfig, read_frame
 from vision.synth import SynthScene, Variation, random_variation, render
@@ -138,17 +138,17 @@ def test_a_silver_coin_whose_outline_shows_faintly_or_on_a_short_arc_is_flagged_
 
 def test_the_seen_arc_is_the_circle_less_its_longest_unseen_run():
     seen = np.ones(90, bool)
-    assert _seen_arc(seen) == 1.0
+    assert seen_arc(seen) == 1.0
     seen[10:40] = False  # a third of the rim unseen
-    assert _seen_arc(seen) == pytest.approx(60 / 90)
+    assert seen_arc(seen) == pytest.approx(60 / 90)
     seen[:] = False
     seen[[0, 45]] = True  # two rays opposite: half the circle is the longest gap
-    assert _seen_arc(seen) == pytest.approx(1 - 44 / 90)
+    assert seen_arc(seen) == pytest.approx(1 - 44 / 90)
     seen[:5] = True
     seen[85:] = True  # a run across the start of the circle counts as one
     seen[45] = False
-    assert _seen_arc(seen) == pytest.approx(10 / 90)
-    assert _seen_arc(np.zeros(90, bool)) == 0.0
+    assert seen_arc(seen) == pytest.approx(10 / 90)
+    assert seen_arc(np.zeros(90, bool)) == 0.0
 
 
 @pytest.mark.parametrize("seed", [3, 6])
