@@ -6,8 +6,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from calibration.geometry import coin_isolation_mat
 from calibration.profile import VisionProfile
+from contract.observation import COIN_KINDS
+from vision.frame_model import FrameFit, KindPrior, fit_frame
+from vision.frame_priors import FrameModelConfig
 from vision.markers import find_board
 from vision.read import VisionConfig, read_frame
 from vision.rectify import TopView, rectify
@@ -75,3 +80,26 @@ def wrong_regions(observation, truth) -> list[tuple[str, str, str | None, str | 
         if expected != got:
             wrong.append((name, region.coins, reading.coin, reading.pawn))
     return wrong
+
+
+#: The frame model's priors for the four common coins.
+FRAME_PRIORS = tuple(KindPrior(kind, COIN_KINDS[kind][1], COIN_KINDS[kind][2]) for kind in "PNDQ")
+
+
+def random_frame_fit(seed: int, edges_seen: bool = True) -> FrameFit:
+    """The frame model fitted to a made-up frame of coins of every kind, some glinting (with
+    edge colours where ``edges_seen``), faint, stacked or with a top circle, their sizes and
+    colours scattered as a camera scatters them."""
+    rng = np.random.default_rng(seed)
+    count = int(rng.integers(8, 50))
+    kinds = rng.integers(0, len(FRAME_PRIORS), count)
+    sizes = np.array([FRAME_PRIORS[kind].diameter_mm for kind in kinds])
+    copper = np.array([FRAME_PRIORS[kind].metal == "copper" for kind in kinds])
+    diameters = sizes + 1.0 + rng.normal(0, 0.3, count) + rng.choice([0, 3.0], count, p=[0.9, 0.1])
+    colours = rng.normal(0, 0.03, (count, 2)) + np.where(copper[:, None], [0.2, -0.1], 0.0)
+    colours[rng.random(count) < 0.1] = np.nan
+    inner = np.where(rng.random(count) < 0.5, sizes - 2.0 + rng.normal(0, 0.3, count), np.nan)
+    edges = rng.normal(0, 0.02, (count, 2)) if edges_seen else np.full((count, 2), np.nan)
+    return fit_frame(FrameModelConfig(), FRAME_PRIORS, rng.uniform(0, 400, (count, 2)),
+                     diameters, rng.uniform(0.3, 1.0, count), colours,
+                     rng.uniform(0, 1, count) ** 4, edges, inner, rng.uniform(0.05, 1.0, count))

@@ -224,21 +224,29 @@ def test_the_grid_through_two_diagonal_pips_is_square(turn):
     assert found_quarter == pytest.approx(quarter)
 
 
+def _tuning_dice(seed: int) -> list[tuple[int | None, DieReading | None]]:
+    """Each still die of tuning tray ``seed`` (its true value) with the reading within 8 mm
+    of it, read by a reader that knows the camera's focal length."""
+    scene = tuning_tray(seed)
+    image = render(scene, seed).image
+    location = find_board(CONFIG.markers, image, GEOMETRY)
+    camera = camera_over_mat(location.homography, location.image_size)
+    calibrated = DiceConfig(focal_px=scene.intrinsics()[0])
+    readings = read_tray_in_frame(calibrated, image, location, TRAY.bounds(), camera)
+    paired = []
+    for die in scene.truth()["tray"].dice:
+        near = [r for r in readings if math.dist(r.centre_mm, die.centre_mm) < 8.0]
+        paired.append((die.value, near[0] if near else None))
+    return paired
+
+
 def test_no_still_die_of_the_tuning_set_is_read_with_a_wrong_value():
-    config = VisionConfig()
     counts = {"right": 0, "wrong": 0, "dice": 0}
     for seed in range(300, 330):  # frames the benchmark's 1,000 do not reach
-        scene = tuning_tray(seed)
-        image = render(scene, seed).image
-        location = find_board(config.markers, image, GEOMETRY)
-        camera = camera_over_mat(location.homography, location.image_size)
-        calibrated = DiceConfig(focal_px=scene.intrinsics()[0])
-        readings = read_tray_in_frame(calibrated, image, location, TRAY.bounds(), camera)
-        for die in scene.truth()["tray"].dice:
-            near = [r for r in readings if math.dist(r.centre_mm, die.centre_mm) < 8.0]
+        for value, reading in _tuning_dice(seed):
             counts["dice"] += 1
-            if near and near[0].value is not None:
-                counts["right" if near[0].value == die.value else "wrong"] += 1
+            if reading is not None and reading.value is not None:
+                counts["right" if reading.value == value else "wrong"] += 1
     assert counts["wrong"] == 0, counts
     assert counts["right"] >= 0.7 * counts["dice"], counts
 
@@ -311,15 +319,8 @@ def test_a_refused_die_says_which_test_refused_it():
 def test_a_black_die_whose_white_pips_notch_its_body_is_read(seed):
     # Tuning frames whose black die's body, cut up by the halo of its white pips, left a top
     # no square (17) or unfilled (541) until each body was closed over a pip's width.
-    scene = tuning_tray(seed)
-    image = render(scene, seed).image
-    location = find_board(CONFIG.markers, image, GEOMETRY)
-    camera = camera_over_mat(location.homography, location.image_size)
-    calibrated = DiceConfig(focal_px=scene.intrinsics()[0])
-    readings = read_tray_in_frame(calibrated, image, location, TRAY.bounds(), camera)
-    for die in scene.truth()["tray"].dice:
-        near = [r for r in readings if math.dist(r.centre_mm, die.centre_mm) < 8.0]
-        assert near and near[0].value == die.value, (die, readings)
+    for value, reading in _tuning_dice(seed):
+        assert reading is not None and reading.value == value, (value, reading)
 
 
 def test_touching_dice_are_cut_apart_the_same_whatever_was_read_before() -> None:

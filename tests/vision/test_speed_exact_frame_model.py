@@ -7,31 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from contract.observation import COIN_KINDS
 from vision.arrays import FloatArray
-from vision.frame_model import FrameFit, KindPrior, _Frame, fit_frame
-from vision.frame_priors import FrameModelConfig
+from vision.frame_model import _Frame
 from vision.frame_statistics import tint_gaps
 
-PRIORS = tuple(KindPrior(kind, COIN_KINDS[kind][1], COIN_KINDS[kind][2]) for kind in "PNDQ")
-
-
-def _fit(seed: int, edges_seen: bool) -> FrameFit:
-    """The model fitted to a frame of coins of every kind, some glinting (with edge colours
-    where ``edges_seen``), faint, stacked or with a top circle."""
-    rng = np.random.default_rng(seed)
-    count = int(rng.integers(8, 50))
-    kinds = rng.integers(0, len(PRIORS), count)
-    sizes = np.array([PRIORS[kind].diameter_mm for kind in kinds])
-    copper = np.array([PRIORS[kind].metal == "copper" for kind in kinds])
-    diameters = sizes + 1.0 + rng.normal(0, 0.3, count) + rng.choice([0, 3.0], count, p=[0.9, 0.1])
-    colours = rng.normal(0, 0.03, (count, 2)) + np.where(copper[:, None], [0.2, -0.1], 0.0)
-    colours[rng.random(count) < 0.1] = np.nan
-    inner = np.where(rng.random(count) < 0.5, sizes - 2.0 + rng.normal(0, 0.3, count), np.nan)
-    edges = rng.normal(0, 0.02, (count, 2)) if edges_seen else np.full((count, 2), np.nan)
-    return fit_frame(FrameModelConfig(), PRIORS, rng.uniform(0, 400, (count, 2)), diameters,
-                     rng.uniform(0.3, 1.0, count), colours, rng.uniform(0, 1, count) ** 4,
-                     edges, inner, rng.uniform(0.05, 1.0, count))
+from .helpers import random_frame_fit
 
 
 def _plain_first_guess(self: _Frame, metal_weights: FloatArray) -> None:
@@ -66,11 +46,11 @@ def _plain_metal_scores(self: _Frame) -> FloatArray:
 
 def test_the_shortcut_fits_are_the_plain_fits(monkeypatch: pytest.MonkeyPatch) -> None:
     cases = [(seed, seed % 2 == 0) for seed in range(10)]
-    fast = [_fit(seed, edges) for seed, edges in cases]
+    fast = [random_frame_fit(seed, edges) for seed, edges in cases]
     monkeypatch.setattr(_Frame, "first_guess", _plain_first_guess)
     monkeypatch.setattr(_Frame, "metal_scores", _plain_metal_scores)
     for (seed, edges), fit in zip(cases, fast, strict=True):
-        plain = _fit(seed, edges)
+        plain = random_frame_fit(seed, edges)
         assert np.array_equal(fit.probabilities, plain.probabilities)
         assert fit.offset_mm == plain.offset_mm and fit.tints == plain.tints
         assert fit.kind_offsets_mm == plain.kind_offsets_mm

@@ -9,45 +9,25 @@ import cv2
 import numpy as np
 import pytest
 
-from contract.observation import COIN_KINDS
 from vision.arrays import FloatArray
 from vision.circle_fits import _conditioned
 from vision.faces import plain_median
-from vision.frame_model import FrameFit, KindPrior, _Frame, fit_frame
-from vision.frame_priors import FrameModelConfig
+from vision.frame_model import _Frame
 from vision.halves import half_size
 from vision.pawns import PawnConfig, _without_mirrors
 from vision.presence import _components
 from vision.rims import _paper_levels
 from vision.seeds import dilated_by_ellipse
 
-PRIORS = tuple(KindPrior(kind, COIN_KINDS[kind][1], COIN_KINDS[kind][2]) for kind in "PNDQ")
-
-
-def _fit(seed: int) -> FrameFit:
-    """The model fitted to a frame of coins of every kind, some glinting, faint, stacked or
-    with a top circle, their sizes and colours scattered as a camera scatters them."""
-    rng = np.random.default_rng(seed)
-    count = int(rng.integers(8, 50))
-    kinds = rng.integers(0, len(PRIORS), count)
-    sizes = np.array([PRIORS[kind].diameter_mm for kind in kinds])
-    copper = np.array([PRIORS[kind].metal == "copper" for kind in kinds])
-    diameters = sizes + 1.0 + rng.normal(0, 0.3, count) + rng.choice([0, 3.0], count, p=[0.9, 0.1])
-    colours = rng.normal(0, 0.03, (count, 2)) + np.where(copper[:, None], [0.2, -0.1], 0.0)
-    colours[rng.random(count) < 0.1] = np.nan
-    inner = np.where(rng.random(count) < 0.5, sizes - 2.0 + rng.normal(0, 0.3, count), np.nan)
-    edges = rng.normal(0, 0.02, (count, 2))
-    return fit_frame(FrameModelConfig(), PRIORS, rng.uniform(0, 400, (count, 2)), diameters,
-                     rng.uniform(0.3, 1.0, count), colours, rng.uniform(0, 1, count) ** 4,
-                     edges, inner, rng.uniform(0.05, 1.0, count))
+from .helpers import random_frame_fit
 
 
 def test_the_fit_with_kept_size_likelihoods_is_the_fit_computed_afresh(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    kept = [_fit(seed) for seed in range(12)]
+    kept = [random_frame_fit(seed) for seed in range(12)]
     monkeypatch.setattr(_Frame, "_size_parts", _Frame._size_parts.__wrapped__)  # type: ignore[attr-defined]
     for seed, fit in enumerate(kept):
-        afresh = _fit(seed)
+        afresh = random_frame_fit(seed)
         assert np.array_equal(fit.probabilities, afresh.probabilities)
         assert fit.offset_mm == afresh.offset_mm and fit.tints == afresh.tints
         assert np.array_equal(fit.single, afresh.single)
