@@ -30,8 +30,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The tests share the cores (pytest-xdist, one worker per core up to four, a file per worker at a
+# time so module fixtures are made once); the firmware tests run after them on their own, because
+# the simulated panel keeps the wall clock's pace and must not wait for a core.
 unit: $(STAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -m "not simavr" \
+		--numprocesses auto --maxprocesses 4 --dist loadfile
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -m simavr
 
 firmware:
 	$(MAKE) -C firmware
