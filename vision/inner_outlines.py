@@ -23,13 +23,14 @@ out of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.inner_outline_circles import fast_inner_outline_scores
+from vision.step_rings import StepRingConfig, foot_dips, radial_brightness, stands_out
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -51,7 +52,9 @@ class InnerOutlineConfig:
     ``least_relative_spread`` of the median) above the
     median of the frame's coins read at ``sure_confidence`` (``least_coins`` or more of them,
     the ``most_coins`` surest) may be a stack with a smaller top coin; only coins read at
-    ``least_confidence`` or more are looked at (a doubt changes no other reading)."""
+    ``least_confidence`` or more are looked at (a doubt changes no other reading). A top
+    coin lying too near the middle for its outline to be told from the rim shows by the
+    dark ring at its foot instead (``rings``, :mod:`vision.step_rings`)."""
 
     least_gap_mm: float = 1.0
     centre_step_mm: float = 0.75
@@ -71,6 +74,7 @@ class InnerOutlineConfig:
     least_coins: int = 5
     most_coins: int = 8
     least_confidence: float = 0.5
+    rings: StepRingConfig = field(default_factory=StepRingConfig)
 
 
 def smaller_gaps(config: InnerOutlineConfig, sizes: Mapping[str, float],
@@ -204,4 +208,33 @@ def inner_outline_doubts(
             own = sure[kind_of[sure] == kind]
             doubts |= (suspects & (kind_of == kind)
                        & _stands_out(config, column_scores, own, True))
+    return doubts | _foot_ring_doubts(config, image, centres, radii, gaps, asked, lone, sure,
+                                      kind_of, pixels_per_mm)
+
+
+def _foot_ring_doubts(
+    config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
+    gaps_mm: Sequence[float], asked: NDArray[np.bool_], lone: NDArray[np.intp],
+    sure: NDArray[np.intp], kind_of: NDArray[np.object_], pixels_per_mm: float,
+) -> NDArray[np.bool_]:
+    """Per coin: whether the ring at a smaller top coin's foot (:mod:`vision.step_rings`)
+    is darker, at one of the ``gaps_mm`` it is ``asked`` about, than on the frame's
+    ``lone`` coins and, where enough of them were measured, on its own kind's ``sure``
+    ones."""
+    rings = config.rings
+    measured = np.asarray(asked.any(axis=1), bool)
+    measured[lone] = True
+    measured[sure] = True
+    rows = np.flatnonzero(measured)
+    insets, brightness = radial_brightness(rings, image, centres[rows], radii[rows],
+                                           max(gaps_mm) + rings.face_to_mm, pixels_per_mm)
+    doubts = np.zeros(len(asked), bool)
+    for column, gap in enumerate(gaps_mm):
+        dips = np.full(len(asked), np.nan)
+        dips[rows] = foot_dips(rings, insets, brightness, gap)
+        suspects = asked[:, column] & stands_out(rings, dips, lone, config.least_coins, False)
+        for kind in set(kind_of[suspects].tolist()):
+            own = sure[kind_of[sure] == kind]
+            doubts |= (suspects & (kind_of == kind)
+                       & stands_out(rings, dips, own, config.least_coins, True))
     return doubts
