@@ -208,19 +208,21 @@ def inner_outline_doubts(
             own = sure[kind_of[sure] == kind]
             doubts |= (suspects & (kind_of == kind)
                        & _stands_out(config, column_scores, own, True))
-    return doubts | _foot_ring_doubts(config, image, centres, radii, gaps, asked, lone, sure,
-                                      kind_of, pixels_per_mm)
+    return doubts | _foot_ring_doubts(config, image, centres, radii, gaps, asked, lone,
+                                      sure, kind_of, hides, pixels_per_mm)
 
 
 def _foot_ring_doubts(
     config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
     gaps_mm: Sequence[float], asked: NDArray[np.bool_], lone: NDArray[np.intp],
-    sure: NDArray[np.intp], kind_of: NDArray[np.object_], pixels_per_mm: float,
+    sure: NDArray[np.intp], kind_of: NDArray[np.object_], hides: NDArray[np.bool_],
+    pixels_per_mm: float,
 ) -> NDArray[np.bool_]:
     """Per coin: whether the ring at a smaller top coin's foot (:mod:`vision.step_rings`)
     is darker, at one of the ``gaps_mm`` it is ``asked`` about, than on the frame's
-    ``lone`` coins and, where enough of them were measured, on its own kind's ``sure``
-    ones."""
+    ``lone`` coins and on its own kind's ``sure`` ones, or where too few of those were
+    measured, on the sure coins of every kind that ``hides`` a smaller one: their rims are
+    wider than the smallest kinds', which the lone coins mostly are."""
     rings = config.rings
     measured = np.asarray(asked.any(axis=1), bool)
     measured[lone] = True
@@ -235,6 +237,8 @@ def _foot_ring_doubts(
         suspects = asked[:, column] & stands_out(rings, dips, lone, config.least_coins, False)
         for kind in set(kind_of[suspects].tolist()):
             own = sure[kind_of[sure] == kind]
+            if np.isfinite(dips[own]).sum() < config.least_coins:
+                own = sure[hides[sure]]
             doubts |= (suspects & (kind_of == kind)
                        & stands_out(rings, dips, own, config.least_coins, True))
     return doubts

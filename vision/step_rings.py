@@ -41,10 +41,13 @@ class StepRingConfig:
     darkest of those circles from ``ring_before_mm`` short of the gap to ``ring_after_mm``
     beyond it (the top coin lies a little off the middle, the edge is blurred); the top face
     is the mean from ``face_from_mm`` to ``face_to_mm`` beyond the gap, and the band outside
-    the ring the brightest circle from the outline to where the ring's span begins. The dip
-    (the lesser of those two less the ring) makes a coin a doubt where it lies
+    the ring the brightest circle in the ``outside_mm`` before the ring's span begins (the
+    coin's own face or rim there, not the paper beyond its outline: a shiny lone coin's
+    rounded edge is darker than its mirror face, but no darker than its rim). The dip (the
+    lesser of those two less the ring) makes a coin a doubt where it lies
     ``doubt_spreads`` robust spreads (at least ``least_spread``) above the dips of the
-    frame's lone coins and of its own kind's sure coins."""
+    frame's lone coins and of its own kind's sure coins (see
+    :func:`vision.inner_outlines.inner_outline_doubts`)."""
 
     inset_step_mm: float = 0.25
     angles: int = 48
@@ -52,6 +55,7 @@ class StepRingConfig:
     ring_after_mm: float = 0.75
     face_from_mm: float = 2.0
     face_to_mm: float = 3.0
+    outside_mm: float = 0.5
     doubt_spreads: float = 5.0
     least_spread: float = 1.0
 
@@ -87,14 +91,16 @@ def foot_dips(config: StepRingConfig, insets: FloatArray, brightness: FloatArray
               gap_mm: float) -> FloatArray:
     """Each coin's dip at a smaller top coin's foot ``gap_mm`` inside its outline: how much
     darker the darkest circle about the gap is than both the top face inside it and the
-    band outside it (see :class:`StepRingConfig`; ``brightness`` from
-    :func:`radial_brightness`)."""
+    band just outside it (see :class:`StepRingConfig`; ``brightness`` from
+    :func:`radial_brightness`): a ring darker than what lies either side of it."""
     tolerance = 1e-9
     ring = ((insets >= gap_mm - config.ring_before_mm - tolerance)
             & (insets <= gap_mm + config.ring_after_mm + tolerance))
     face = ((insets >= gap_mm + config.face_from_mm - tolerance)
             & (insets <= gap_mm + config.face_to_mm + tolerance))
-    outside = insets <= gap_mm - config.ring_before_mm + tolerance
+    ring_starts = gap_mm - config.ring_before_mm
+    outside = ((insets <= ring_starts + tolerance)
+               & (insets >= ring_starts - config.outside_mm - tolerance))
     if not ring.any() or not face.any() or not outside.any():
         return np.full(len(brightness), np.nan)
     darkest = brightness[:, ring].min(axis=1)
