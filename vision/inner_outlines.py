@@ -222,7 +222,9 @@ def _foot_ring_doubts(
     is darker, at one of the ``gaps_mm`` it is ``asked`` about, than on the frame's
     ``lone`` coins and on its own kind's ``sure`` ones, or where too few of those were
     measured, on the sure coins of every kind that ``hides`` a smaller one: their rims are
-    wider than the smallest kinds', which the lone coins mostly are."""
+    wider than the smallest kinds', which the lone coins mostly are. Sure coins whose own
+    ring stands out of the lone coins' are left out of that reference: where several
+    stacks of one kind lie in a frame, they would hide each other."""
     rings = config.rings
     measured = np.asarray(asked.any(axis=1), bool)
     measured[lone] = True
@@ -235,10 +237,11 @@ def _foot_ring_doubts(
         dips = np.full(len(asked), np.nan)
         dips[rows] = foot_dips(rings, insets, brightness, gap)
         suspects = asked[:, column] & stands_out(rings, dips, lone, config.least_coins, False)
+        calm = sure[~suspects[sure]]
         for kind in set(kind_of[suspects].tolist()):
-            own = sure[kind_of[sure] == kind]
+            own = calm[kind_of[calm] == kind]
             if np.isfinite(dips[own]).sum() < config.least_coins:
-                own = sure[hides[sure]]
+                own = calm[hides[calm]]
             doubts |= (suspects & (kind_of == kind)
                        & stands_out(rings, dips, own, config.least_coins, True))
     return doubts
