@@ -226,9 +226,11 @@ def _foot_ring_doubts(
     ring stands out of the lone coins' are left out of that reference: where several
     stacks of one kind lie in a frame, they would hide each other."""
     rings = config.rings
+    # The coins asked about, and those any reference may take: the lone coins, and the sure
+    # coins of every kind that hides a smaller one (the kinds asked about among them).
     measured = np.asarray(asked.any(axis=1), bool)
     measured[lone] = True
-    measured[sure] = True
+    measured[sure[hides[sure]]] = True
     rows = np.flatnonzero(measured)
     insets, brightness = radial_brightness(rings, image, centres[rows], radii[rows],
                                            max(gaps_mm) + rings.face_to_mm, pixels_per_mm)

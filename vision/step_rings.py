@@ -72,19 +72,25 @@ def radial_brightness(config: StepRingConfig, image: Image, centres: FloatArray,
         return insets, np.zeros((0, len(insets)))
     turn = np.linspace(0, 2 * np.pi, config.angles, endpoint=False)
     circle_radii = np.maximum(radii[:, None] - insets[None, :] * pixels_per_mm, 0.0)
-    xs = centres[:, 0, None, None] + circle_radii[..., None] * np.cos(turn)
-    ys = centres[:, 1, None, None] + circle_radii[..., None] * np.sin(turn)
-    total = xs.size
+    total = count * len(insets) * config.angles
     padded = -(-total // _ROW) * _ROW
-    map_x = np.zeros(padded, np.float32)
-    map_y = np.zeros(padded, np.float32)
-    map_x[:total] = xs.reshape(-1)
-    map_y[:total] = ys.reshape(-1)
-    samples = cv2.remap(image, map_x.reshape(-1, _ROW), map_y.reshape(-1, _ROW),
-                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    channels = samples.reshape(padded, -1)[:total, :3].astype(np.float64)
-    brightness = channels.mean(axis=1).reshape(count, len(insets), config.angles)
-    return insets, np.median(brightness, axis=2)
+    maps = []
+    for axis, unit in enumerate((np.cos(turn), np.sin(turn))):
+        along = np.zeros(padded, np.float32)
+        along[:total] = (centres[:, axis, None, None]
+                         + circle_radii[..., None] * unit).reshape(-1)
+        maps.append(along.reshape(-1, _ROW))
+    map_x, map_y = maps
+    samples = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)
+    channels = samples.reshape(padded, -1)[:total]
+    # The channels summed one by one (exact in integers; a reduction over three is slow),
+    # and the median of the sums divided by three.
+    kind = np.int32 if np.issubdtype(channels.dtype, np.integer) else np.float64
+    summed = np.add(np.add(channels[:, 0], channels[:, 1], dtype=kind), channels[:, 2],
+                    dtype=kind)
+    medians = np.median(summed.reshape(count, len(insets), config.angles), axis=2)
+    return insets, np.asarray(medians, np.float64) / 3.0
 
 
 def foot_dips(config: StepRingConfig, insets: FloatArray, brightness: FloatArray,
