@@ -23,13 +23,14 @@ out of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.inner_outline_circles import fast_inner_outline_scores
+from vision.step_rings import StepRingConfig, foot_dips, radial_brightness, stands_out
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -51,7 +52,9 @@ class InnerOutlineConfig:
     ``least_relative_spread`` of the median) above the
     median of the frame's coins read at ``sure_confidence`` (``least_coins`` or more of them,
     the ``most_coins`` surest) may be a stack with a smaller top coin; only coins read at
-    ``least_confidence`` or more are looked at (a doubt changes no other reading)."""
+    ``least_confidence`` or more are looked at (a doubt changes no other reading). A top
+    coin lying too near the middle for its outline to be told from the rim shows by the
+    dark ring at its foot instead (``rings``, :mod:`vision.step_rings`)."""
 
     least_gap_mm: float = 1.0
     centre_step_mm: float = 0.75
@@ -71,6 +74,7 @@ class InnerOutlineConfig:
     least_coins: int = 5
     most_coins: int = 8
     least_confidence: float = 0.5
+    rings: StepRingConfig = field(default_factory=StepRingConfig)
 
 
 def smaller_gaps(config: InnerOutlineConfig, sizes: Mapping[str, float],
@@ -204,4 +208,42 @@ def inner_outline_doubts(
             own = sure[kind_of[sure] == kind]
             doubts |= (suspects & (kind_of == kind)
                        & _stands_out(config, column_scores, own, True))
+    return doubts | _foot_ring_doubts(config, image, centres, radii, gaps, asked, lone,
+                                      sure, kind_of, hides, pixels_per_mm)
+
+
+def _foot_ring_doubts(
+    config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
+    gaps_mm: Sequence[float], asked: NDArray[np.bool_], lone: NDArray[np.intp],
+    sure: NDArray[np.intp], kind_of: NDArray[np.object_], hides: NDArray[np.bool_],
+    pixels_per_mm: float,
+) -> NDArray[np.bool_]:
+    """Per coin: whether the ring at a smaller top coin's foot (:mod:`vision.step_rings`)
+    is darker, at one of the ``gaps_mm`` it is ``asked`` about, than on the frame's
+    ``lone`` coins and on its own kind's ``sure`` ones, or where too few of those were
+    measured, on the sure coins of every kind that ``hides`` a smaller one: their rims are
+    wider than the smallest kinds', which the lone coins mostly are. Sure coins whose own
+    ring stands out of the lone coins' are left out of that reference: where several
+    stacks of one kind lie in a frame, they would hide each other."""
+    rings = config.rings
+    # The coins asked about, and those any reference may take: the lone coins, and the sure
+    # coins of every kind that hides a smaller one (the kinds asked about among them).
+    measured = np.asarray(asked.any(axis=1), bool)
+    measured[lone] = True
+    measured[sure[hides[sure]]] = True
+    rows = np.flatnonzero(measured)
+    insets, brightness = radial_brightness(rings, image, centres[rows], radii[rows],
+                                           max(gaps_mm) + rings.face_to_mm, pixels_per_mm)
+    doubts = np.zeros(len(asked), bool)
+    for column, gap in enumerate(gaps_mm):
+        dips = np.full(len(asked), np.nan)
+        dips[rows] = foot_dips(rings, insets, brightness, gap)
+        suspects = asked[:, column] & stands_out(rings, dips, lone, config.least_coins, False)
+        calm = sure[~suspects[sure]]
+        for kind in set(kind_of[suspects].tolist()):
+            own = calm[kind_of[calm] == kind]
+            if np.isfinite(dips[own]).sum() < config.least_coins:
+                own = calm[hides[calm]]
+            doubts |= (suspects & (kind_of == kind)
+                       & stands_out(rings, dips, own, config.least_coins, True))
     return doubts
