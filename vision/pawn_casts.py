@@ -6,8 +6,9 @@ room yellowish against window-lit paper: as pure, in the light-normalised view, 
 paint. Two things tell such a cast from paint:
 
 * **Its colour is a ratio of two lights.** Lamps, rooms and daylight are near black bodies,
-  whose colours lie along one line in ``(ln(red/green), ln(blue/green))``: from 2,700 K to
-  12,000 K they move by (-1.04, +1.90) (Planck's law through the sRGB primaries). A cast is
+  whose colours lie along one line in ``(ln(red/green), ln(blue/green))``
+  (:data:`vision.light_line.LIGHT_DIRECTION`; from 2,700 K to 12,000 K they move by
+  (-1.04, +1.90), Planck's law through the sRGB primaries). A cast is
   the ratio of two such lights, so it lies on that line through the paper's white; a red,
   green, purple or bright yellow paint lies well off it. (The 8-bit view is gamma-encoded,
   which scales both log-ratios alike and keeps the line's direction.)
@@ -28,12 +29,11 @@ import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.halves import half_size
+from vision.light_line import LIGHT_DIRECTION
 from vision.pawns import PawnConfig
 
-#: Unit direction in ``(ln(red/green), ln(blue/green))`` along which black-body light
-#: warms (2,700-12,000 K: (1.04, -1.90) scaled to length 1), and across it.
-WARMING = np.array([0.48, -0.88])
-ACROSS_WARMING = np.array([0.88, 0.48])
+#: Unit direction across the line of light colours in ``(ln(red/green), ln(blue/green))``.
+ACROSS_LIGHT = np.array([-LIGHT_DIRECTION[1], LIGHT_DIRECTION[0]]) / np.hypot(*LIGHT_DIRECTION)
 
 
 def without_light_casts(config: PawnConfig, labels: Image, image: Image,
@@ -50,7 +50,7 @@ def without_light_casts(config: PawnConfig, labels: Image, image: Image,
     if large.sum() < 2:
         return labels
     colour, label = _blob_colours(labels, blobs, count, half_size(image))
-    on_line = np.abs(colour @ ACROSS_WARMING) <= config.cast_width
+    on_line = np.abs(colour @ ACROSS_LIGHT) <= config.cast_width
     chosen = np.flatnonzero(large & on_line)
     gaps = np.hypot(*(centres[chosen, None, :] - centres[None, chosen, :]).transpose(2, 0, 1))
     near = (gaps <= config.cast_reach_mm * scale) & (label[chosen, None] == label[None, chosen])
