@@ -14,12 +14,20 @@ paint. Two things tell such a cast from paint:
   which scales both log-ratios alike and keeps the line's direction.)
 * **Coins near each other mirror nearly the same light.** Across ``cast_reach_mm`` of the
   board the mirrored direction turns by well under the width of a window or a lamp's glow, so
-  a cast tints several coins near each other alike, while a pawn is one body, and the only
-  one of its colour nearby.
+  a cast tints several coins near each other alike.
 
-So blobs of one pawn colour lying on the black-body line, at least two of them within
-``cast_reach_mm`` of each other, are casts on coins, not pawns. A lone blob keeps its
-reading: a blue pawn's colour lies on the line too.
+Paint can lie on that line too, and only one side of it can be told apart: blue paint lies
+on its cold side, as far along it as casts reach (blue pawns measure 0.5-1.0 along it in the
+8-bit view, a silver coin mirroring 12,000 K sky against 2,700 K paper up to about
+1.0), so colour cannot tell a bluish coin from a blue pawn (nor from blue pawns or tokens
+near each other), and the rule leaves the cold side alone. On the warm side, yellow paint
+lies well off the line (about 0.5 across it) and
+orange far beyond where two lights reach (about 1.2 along it, against ``cast_along`` for a
+2,700 K room against 6,500-12,000 K daylight).
+
+So blobs of one pawn colour lying on the black-body line's warm side, within
+``cast_along`` along it, at least two of them within ``cast_reach_mm`` of each other, are
+casts on coins, not pawns. A lone blob keeps its reading.
 """
 
 from __future__ import annotations
@@ -32,8 +40,10 @@ from vision.halves import half_size
 from vision.light_line import LIGHT_DIRECTION
 from vision.pawns import PawnConfig
 
-#: Unit direction across the line of light colours in ``(ln(red/green), ln(blue/green))``.
-ACROSS_LIGHT = np.array([-LIGHT_DIRECTION[1], LIGHT_DIRECTION[0]]) / np.hypot(*LIGHT_DIRECTION)
+#: Unit directions along the line of light colours (warmer) in ``(ln(red/green),
+#: ln(blue/green))``, and across it.
+WARMER = LIGHT_DIRECTION / np.hypot(*LIGHT_DIRECTION)
+ACROSS_LIGHT = np.array([-WARMER[1], WARMER[0]])
 
 
 def without_light_casts(config: PawnConfig, labels: Image, image: Image,
@@ -50,7 +60,9 @@ def without_light_casts(config: PawnConfig, labels: Image, image: Image,
     if large.sum() < 2:
         return labels
     colour, label = _blob_colours(labels, blobs, count, half_size(image))
-    on_line = np.abs(colour @ ACROSS_LIGHT) <= config.cast_width
+    warmth = colour @ WARMER
+    on_line = ((np.abs(colour @ ACROSS_LIGHT) <= config.cast_width) & (warmth > 0)
+               & (warmth <= config.cast_along))
     chosen = np.flatnonzero(large & on_line)
     gaps = np.hypot(*(centres[chosen, None, :] - centres[None, chosen, :]).transpose(2, 0, 1))
     near = (gaps <= config.cast_reach_mm * scale) & (label[chosen, None] == label[None, chosen])

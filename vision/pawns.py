@@ -51,9 +51,10 @@ copper's orange-brown, not a red pawn's red); blobs of ``least_area_mm2`` (sure 
     paper is no pawn but a metal mirroring a coloured lamp or window (a nickel mirroring a
     warm lamp is as pure a yellow as a pawn, and far brighter than the paper).
 
-    Nor are blobs of one colour within ``cast_width`` of the black-body line, two or more of
-    them within ``cast_reach_mm`` of each other: silver mirroring a light of another colour
-    than the paper's (:mod:`vision.pawn_casts`; a ``cast_width`` of 0 keeps them)."""
+    Nor are blobs of one colour within ``cast_width`` of the black-body line, on its warm
+    side and no further along it than ``cast_along``, two or more of them within
+    ``cast_reach_mm`` of each other: silver mirroring a light of another colour than the
+    paper's (:mod:`vision.pawn_casts`; a ``cast_width`` of 0 keeps them)."""
 
     core_saturation: float = 0.45
     least_value: float = 0.1
@@ -70,6 +71,7 @@ copper's orange-brown, not a red pawn's red); blobs of ``least_area_mm2`` (sure 
     paint_brightest: float = 1.1
     specular_share: float = 0.5
     cast_width: float = 0.25
+    cast_along: float = 0.9
     cast_reach_mm: float = 100.0
 
 
