@@ -32,6 +32,8 @@ casts on coins, not pawns. A lone blob keeps its reading.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
 
@@ -39,6 +41,9 @@ from vision.arrays import FloatArray, Image
 from vision.halves import half_size
 from vision.light_line import LIGHT_DIRECTION
 from vision.pawns import PawnConfig
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 #: Unit directions along the line of light colours (warmer) in ``(ln(red/green),
 #: ln(blue/green))``, and across it.
@@ -50,20 +55,30 @@ def without_light_casts(config: PawnConfig, labels: Image, image: Image,
                         pixels_per_mm: float) -> Image:
     """``labels`` (from :func:`vision.pawns.pawn_labels`, at half the normalised ``image``'s
     ``pixels_per_mm``) without the blobs the module's description calls casts."""
-    if config.cast_width <= 0 or not labels.any():
+    if config.cast_width <= 0:
         return labels
+    scale = pixels_per_mm / 2
+    least = config.least_area_mm2 * scale**2
+    rows, columns = np.nonzero(labels)
+    if len(rows) < 2 * least:
+        return labels
+    pixels = np.maximum(half_size(image)[rows, columns].astype(np.float64), 1.0)
+    colours = np.column_stack([np.log(pixels[:, 2] / pixels[:, 1]),
+                               np.log(pixels[:, 0] / pixels[:, 1])])
+    if np.count_nonzero(_on_warm_line(config, colours)) < least:
+        return labels  # not a blob's worth of a warm cast's colour: the usual frame
     count, blobs, stats, centres = cv2.connectedComponentsWithStats(
         (labels > 0).view(np.uint8), connectivity=8)
-    scale = pixels_per_mm / 2
-    large = stats[:, cv2.CC_STAT_AREA] >= config.least_area_mm2 * scale**2
+    large = stats[:, cv2.CC_STAT_AREA] >= least
     large[0] = False
-    if large.sum() < 2:
-        return labels
-    colour, label = _blob_colours(labels, blobs, count, half_size(image))
-    warmth = colour @ WARMER
-    on_line = ((np.abs(colour @ ACROSS_LIGHT) <= config.cast_width) & (warmth > 0)
-               & (warmth <= config.cast_along))
-    chosen = np.flatnonzero(large & on_line)
+    which = np.asarray(blobs[rows, columns], np.intp)
+    size = np.maximum(np.bincount(which, minlength=count), 1)
+    colour = np.column_stack([np.bincount(which, colours[:, channel], minlength=count) / size
+                              for channel in range(2)])
+    votes = np.zeros((count, int(labels.max()) + 1))
+    np.add.at(votes, (which, labels[rows, columns]), 1)
+    label = votes.argmax(axis=1)
+    chosen = np.flatnonzero(large & _on_warm_line(config, colour))
     gaps = np.hypot(*(centres[chosen, None, :] - centres[None, chosen, :]).transpose(2, 0, 1))
     near = (gaps <= config.cast_reach_mm * scale) & (label[chosen, None] == label[None, chosen])
     np.fill_diagonal(near, False)
@@ -74,16 +89,9 @@ def without_light_casts(config: PawnConfig, labels: Image, image: Image,
     return np.where(casts[blobs], 0, labels).astype(np.uint8)
 
 
-def _blob_colours(labels: Image, blobs: FloatArray, count: int, small: Image
-                  ) -> tuple[FloatArray, FloatArray]:
-    """Per blob: its mean ``(ln(red/green), ln(blue/green))`` (count, 2) and its commonest
-    pawn label (count,)."""
-    rows, columns = np.nonzero(labels)
-    which = blobs[rows, columns]
-    pixels = np.maximum(small[rows, columns].astype(np.float64), 1.0)
-    size = np.maximum(np.bincount(which, minlength=count), 1)
-    red = np.bincount(which, np.log(pixels[:, 2] / pixels[:, 1]), minlength=count) / size
-    blue = np.bincount(which, np.log(pixels[:, 0] / pixels[:, 1]), minlength=count) / size
-    votes = np.zeros((count, int(labels.max()) + 1))
-    np.add.at(votes, (which, labels[rows, columns]), 1)
-    return np.column_stack([red, blue]), votes.argmax(axis=1)
+def _on_warm_line(config: PawnConfig, colours: FloatArray) -> NDArray[np.bool_]:
+    """Per ``(ln(red/green), ln(blue/green))`` colour (N, 2): whether it lies within
+    ``cast_width`` of the line of light colours, on its warm side, within ``cast_along``."""
+    warmth = colours @ WARMER
+    return np.asarray((np.abs(colours @ ACROSS_LIGHT) <= config.cast_width) & (warmth > 0)
+                      & (warmth <= config.cast_along))
