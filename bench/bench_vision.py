@@ -10,6 +10,8 @@ the time per 1920x1080 frame. Sets (see ``bench/vision_sets.py``):
 * ``tuning``: the physically based renderer, the family the reader may be tuned on;
 * ``heldout``: the physically based renderer's held-out family, never tuned on: the figures
   that count;
+* ``cold``: the tuning family's boards under a warm lamp and a cold window that flat coins
+  mirror, white balance off or set on the lamp-lit paper (a tuning set);
 * any folder of ``NAME.jpg`` + ``NAME.json`` truth, e.g. ``../shared/vision-samples``.
 
     .venv/bin/python bench/bench_vision.py [--sets synth,tuning,heldout] [--frames 100]
@@ -40,7 +42,7 @@ from vision.read import VisionConfig, read_frame
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", default="synth,tuning,heldout",
-                        help="comma-separated: synth, tuning, heldout or folders")
+                        help="comma-separated: synth, tuning, heldout, cold or folders")
     parser.add_argument("--frames", type=int, default=100, help="frames per named set")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,

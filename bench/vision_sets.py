@@ -4,6 +4,9 @@
   camera serves: coins painted matte, the reader's first tuning set.
 * ``tuning``: the physically based renderer (:mod:`vision.synth.physical`), tuning family.
 * ``heldout``: the same renderer's held-out family, which the reader is never tuned on.
+* ``cold``: the tuning family's boards and cameras under a warm lamp, a cold window that
+  flat coins mirror and a white balance that suits neither (:mod:`vision.synth.physical.cold`);
+  a tuning set.
 * a folder of ``frame_N.jpg`` (or ``.png``) with ``frame_N.json`` truth, in the layout of
   ``../shared/vision-samples`` (frames of a renderer written elsewhere).
 
@@ -28,7 +31,7 @@ from vision.synth import RegionTruth
 #: Where physically rendered frames are kept between runs.
 CACHE = Path(__file__).resolve().parent / ".cache"
 #: The sets the benchmark knows by name (a folder path is also a set).
-NAMED_SETS = ("synth", "tuning", "heldout")
+NAMED_SETS = ("synth", "tuning", "heldout", "cold")
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,7 +50,7 @@ def frames(set_name: str, count: int, seed: int, workers: int = 2,
     """``count`` frames of ``set_name`` from ``seed`` on (a folder yields all it holds)."""
     if set_name == "synth":
         yield from _synth_frames(count, seed, max_tilt)
-    elif set_name in ("tuning", "heldout"):
+    elif set_name in ("tuning", "heldout", "cold"):
         yield from _rendered_frames(set_name, count, seed, workers)
     else:
         yield from folder_frames(Path(set_name))

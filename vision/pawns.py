@@ -49,7 +49,12 @@ copper's orange-brown, not a red pawn's red); blobs of ``least_area_mm2`` (sure 
     Paint reflects light diffusely, never more of it than white paper under the same light:
     a blob of which ``specular_share`` or more is brighter than ``paint_brightest`` times
     paper is no pawn but a metal mirroring a coloured lamp or window (a nickel mirroring a
-    warm lamp is as pure a yellow as a pawn, and far brighter than the paper)."""
+    warm lamp is as pure a yellow as a pawn, and far brighter than the paper).
+
+    Nor are blobs of one colour within ``cast_width`` of the black-body line, on its warm
+    side and no further along it than ``cast_along``, two or more of them within
+    ``cast_reach_mm`` of each other: silver mirroring a light of another colour than the
+    paper's (:mod:`vision.pawn_casts`; a ``cast_width`` of 0 keeps them)."""
 
     core_saturation: float = 0.45
     least_value: float = 0.1
@@ -65,6 +70,9 @@ copper's orange-brown, not a red pawn's red); blobs of ``least_area_mm2`` (sure 
     token_elongation: float = 1.3
     paint_brightest: float = 1.1
     specular_share: float = 0.5
+    cast_width: float = 0.25
+    cast_along: float = 0.9
+    cast_reach_mm: float = 100.0
 
 
 @dataclass(frozen=True)

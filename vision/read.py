@@ -48,6 +48,7 @@ from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.metals import settle_metals
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
+from vision.pawn_casts import without_light_casts
 from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
 from vision.pile_sizes import between_silver_kinds, under_smallest_silver
 from vision.presence import empty_doubts, unlike_paper
@@ -245,7 +246,8 @@ def read_view(
     if camera is None:
         camera = overhead_camera(geometry)
     image, ink = _normalised(config, view, geometry, camera)
-    labels = pawn_labels(config.pawns, image, profile)
+    labels = without_light_casts(config.pawns, pawn_labels(config.pawns, image, profile), image,
+                                 ppm)
     sightings = find_pawns(config.pawns, labels, profile, ppm, view.origin_mm, camera)
     height, width = image.shape[:2]
     mask = pawn_mask(config.pawns, labels, (width, height), ppm)

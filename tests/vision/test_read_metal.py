@@ -11,6 +11,7 @@ from calibration.geometry import coin_isolation_mat
 from contract.observation import Observation
 from vision.light import PAPER
 from vision.parallax import overhead_camera
+from vision.pawn_casts import without_light_casts
 from vision.pawns import PawnConfig, find_pawns, pawn_labels
 from vision.read import read_frame
 from vision.synth import SynthScene, Variation, render
@@ -82,6 +83,31 @@ def test_a_coin_mirroring_a_warm_lamp_is_no_yellow_pawn() -> None:
     assert _disc_labels((70, 235, 250)) == set()
     # Yellow paint, as bright as paint gets (no brighter than paper), is a pawn.
     assert _disc_labels((25, 160, 184)) == {"yellow"}
+
+
+def _discs_labels(colour_bgr: tuple[float, float, float], gap_mm: float) -> set[str]:
+    """The pawn colours found, casts left out, in two 18 mm discs of ``colour_bgr`` (the
+    light-normalised view at 4 px/mm) ``gap_mm`` apart, or in one where the gap is 0."""
+    pixels_per_mm = 4
+    image = np.full((120 * pixels_per_mm, 200 * pixels_per_mm, 3), PAPER, np.uint8)
+    for offset in {-gap_mm / 2, gap_mm / 2}:
+        centre = (round((100 + offset) * pixels_per_mm), 60 * pixels_per_mm)
+        cv2.circle(image, centre, 9 * pixels_per_mm, colour_bgr, -1, cv2.LINE_AA)
+    labels = without_light_casts(PawnConfig(), pawn_labels(PawnConfig(), image, PROFILE),
+                                 image, pixels_per_mm)
+    return {PROFILE.pawns[label - 1].name for label in np.unique(labels) if label}
+
+
+def test_silver_coins_near_each_other_mirroring_a_warm_room_are_no_yellow_pawns() -> None:
+    # Silver mirroring a 2,700 K room against paper a cold window lights: a warm cast on the
+    # black-body line, as pure as a pawn, on two coins 60 mm apart.
+    warm_cast = (89.0, 150.0, 183.0)
+    assert _discs_labels(warm_cast, 60.0) == set()
+    # Alone, or with the next such blob beyond a cast's reach, it is read as it was.
+    assert _discs_labels(warm_cast, 0.0) == {"yellow"}
+    assert _discs_labels(warm_cast, 150.0) == {"yellow"}
+    # Red paint lies far off the black-body line: two red pawns near each other stay pawns.
+    assert _discs_labels((20.0, 20.0, 120.0), 60.0) == {"red"}
 
 
 def test_a_dark_tarnished_penny_is_no_red_pawn() -> None:

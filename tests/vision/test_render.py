@@ -25,6 +25,7 @@ from vision.synth.physical import (
     render_table,
     scene_radiance,
     tuning_variation,
+    variation_for,
 )
 from vision.synth.physical.heldout import HELDOUT_PAWN_SHAPES
 from vision.synth.physical.layout import coin_radius, place
@@ -272,3 +273,19 @@ def test_coins_stay_in_their_squares_and_neighbours_never_overlap(seed):
                 assert gap > 0.3
     assert {pawn.region for pawn in pawns} == set(scene.pawns_by_region())
     assert all(coin.region is None for coin in coins[len(on_board):])
+
+
+def test_the_cold_family_keeps_its_tuning_board_and_hangs_a_cold_window_where_coins_mirror_it():
+    for seed in range(20):
+        cold, tuning = variation_for("cold", seed), tuning_variation(seed)
+        assert cold.camera == tuning.camera
+        assert cold.style.pawn_shape == tuning.style.pawn_shape
+        assert random_table_scene(seed, family="cold").coins == random_table_scene(seed).coins
+        light = cold.light
+        assert light.lamp_kelvin <= 3500 and light.window_kelvin >= 6500 and light.window > 0
+        # Beyond the mat from the camera, within reach of a flat coin's mirror direction.
+        facing = (light.window_azimuth_deg - cold.camera.azimuth_deg - 180 + 180) % 360 - 180
+        assert abs(facing) <= 25
+        assert light.window_elevation_deg <= 90 - cold.camera.tilt_deg
+        assert light.window_elevation_deg + light.window_size_deg[1] / 2 >= (
+            70 - cold.camera.tilt_deg)

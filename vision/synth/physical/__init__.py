@@ -16,7 +16,8 @@ colour), ``environment`` (lamp, room, window, ground in reflections), ``objects`
 normals, shadow tests), ``relief`` (coin faces), ``textures`` (mat and table albedo), ``layout``
 (where coins and pawns lie), ``scene`` (scenes and truth), ``assembly`` (scene to tracer model),
 ``trace`` (ray casting, edge supersampling), ``shadows``, ``shading``, ``sensor`` (the webcam),
-``variation`` and ``heldout`` (the two families), ``renderer`` (frames), ``tool`` (command line).
+``variation``, ``heldout`` and ``cold`` (the families), ``renderer`` (frames), ``tool``
+(command line).
 
 Not modelled: reflections of coins and pawns in other coins, light bounced between objects
 (beyond the paper and table seen in reflections), hands, curled or creased paper.
@@ -29,8 +30,10 @@ Example::
     frame.project([(85.0, 435.0, 0.0)])        # mat mm -> frame pixels, lens included
     frame.meta()                               # every parameter, JSON-ready
 
-Families: :func:`tuning_variation` (broad ranges; the reader may be tuned on it) and
-:func:`heldout_variation` (different and wider; never tune on it). Command line:
+Families: :func:`tuning_variation` (broad ranges; the reader may be tuned on it),
+:func:`heldout_variation` (different and wider; never tune on it) and
+:func:`~vision.synth.physical.cold.cold_variation` (the tuning family's boards under a warm
+lamp and a cold window coins mirror; a tuning set). Command line:
 ``python -m vision.synth.physical.tool --family tuning --seed 7 --out frame.jpg --json truth.json``.
 """
 

@@ -19,12 +19,13 @@ from calibration.geometry import MatGeometry, coin_isolation_mat
 from contract.observation import COIN_KINDS
 from vision.synth import PLAYER_COLOURS, RegionTruth
 from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins
+from vision.synth.physical.cold import cold_variation
 from vision.synth.physical.heldout import heldout_variation
 from vision.synth.physical.materials import EXTRA_PAWN_COLOURS, PAWN_ALBEDO
 from vision.synth.physical.variation import Variation, tuning_variation
 
 #: The families of variation, by name.
-FAMILIES = ("tuning", "heldout")
+FAMILIES = ("tuning", "heldout", "cold")
 
 
 class SceneError(ValueError):
@@ -32,11 +33,13 @@ class SceneError(ValueError):
 
 
 def variation_for(family: str, seed: int) -> Variation:
-    """The variation of ``family`` ("tuning" or "heldout") for ``seed``."""
+    """The variation of ``family`` ("tuning", "heldout" or "cold") for ``seed``."""
     if family == "tuning":
         return tuning_variation(seed)
     if family == "heldout":
         return heldout_variation(seed)
+    if family == "cold":
+        return cold_variation(seed)
     raise SceneError(f"unknown family {family!r}; use {', '.join(FAMILIES)}")
 
 
