@@ -83,7 +83,11 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     closing = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip, pip))
     groups = _join_pieces(list(contours), opened, weak, least, float(closing.sum()),
                           round(config.grow_mm * ppm))
-    bodies = [_closed_body(group, closing, mask.shape[:2]) for group in groups]
+    # A die is convex: a body no larger than one die that fills too little of its convex
+    # hull takes the weaker pixels within the hull too.
+    one_die = config.one_die_share * (config.edge_mm[1] * ppm) ** 2
+    bodies = [_closed_body(group, closing, weak, config.fill_solidity, one_die)
+              for group in groups]
     return bodies[:config.most_dice]
 
 
@@ -116,15 +120,28 @@ def _join_pieces(contours: list[np.ndarray], core: Image, weak: Image, least: fl
     return groups
 
 
-def _closed_body(contours: list[np.ndarray], closing: Image, shape: tuple[int, ...]
-                 ) -> tuple[Image, tuple[int, int]]:
-    """One body's outlines filled and closed by ``closing`` as a patch within a crop of
-    ``shape``, and where its top-left corner lies."""
+def _closed_body(contours: list[np.ndarray], closing: Image, weak: Image, solidity: float,
+                 one_die: float) -> tuple[Image, tuple[int, int]]:
+    """One body's outlines filled and closed by ``closing`` as a patch within the crop, and
+    where its top-left corner lies. Where the closed body fills less than ``solidity`` of
+    its convex hull, and that hull is no larger than ``one_die`` px^2, the ``weak`` pixels
+    (uint8 0/1, the crop's) within the hull are its too."""
+    shape = weak.shape
     x, y, width, height = cv2.boundingRect(np.vstack(contours))
     pad = 2 + closing.shape[0] // 2
     filled = np.zeros((height + 2 * pad, width + 2 * pad), np.uint8)
     cv2.drawContours(filled, contours, -1, 1, cv2.FILLED, offset=(pad - x, pad - y))
     closed = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, closing)
+    outline, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(np.vstack(outline))
+    hull_area = cv2.contourArea(hull)
+    if float(closed.sum()) < solidity * hull_area and hull_area <= one_die:
+        inside: Image = np.zeros_like(filled)
+        cv2.drawContours(inside, [hull], -1, 1, cv2.FILLED)
+        window: Image = np.zeros_like(filled)
+        window[pad:pad + height, pad:pad + width] = weak[y:y + height, x:x + width]
+        more = cv2.bitwise_or(closed, cv2.bitwise_and(inside, window))
+        closed = cv2.morphologyEx(more, cv2.MORPH_CLOSE, closing)
     # Kept within the crop, as the later steps index the crop by the patch's place.
     left, top = max(0, x - pad), max(0, y - pad)
     right, bottom = min(shape[1], x + width + pad), min(shape[0], y + height + pad)
