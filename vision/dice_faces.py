@@ -9,6 +9,7 @@ cocked up, not flat.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -74,8 +75,12 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     # pieces too small to be a die. Pieces joined by weaker evidence within ``grow_mm`` of
     # them, of a hue unlike the felt's (a shadow is the felt darker, in the felt's own hue),
     # are one body.
-    weak = ((score > config.grow_share) & edge
-            & (chroma > np.float32(config.grow_chroma * config.chroma))).astype(np.uint8)
+    # Made only where a body needs it.
+    @functools.cache
+    def weak() -> Image:
+        hued = chroma > np.float32(config.grow_chroma * config.chroma)
+        return ((score > config.grow_share) & edge & hued).astype(np.uint8)
+
     # White pips on a dark die leave holes and notches in its body, on the top and side faces
     # alike: a pip's width and, around it, the blur's reach where the pip's contrast outshines
     # the body's. Each body alone is closed over them, so no two bodies merge.
@@ -86,25 +91,25 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     # A die is convex: a body no larger than one die that fills too little of its convex
     # hull takes the weaker pixels within the hull too.
     one_die = config.one_die_share * (config.edge_mm[1] * ppm) ** 2
-    bodies = [_closed_body(group, closing, weak, config.fill_solidity, one_die)
+    bodies = [_closed_body(group, closing, weak, mask.shape[:2], config.fill_solidity, one_die)
               for group in groups]
     return bodies[:config.most_dice]
 
 
-def _join_pieces(contours: list[np.ndarray], core: Image, weak: Image, least: float,
-                 smallest: float, reach: int) -> list[list[np.ndarray]]:
+def _join_pieces(contours: list[np.ndarray], core: Image, weak: Callable[[], Image],
+                 least: float, smallest: float, reach: int) -> list[list[np.ndarray]]:
     """The bodies as groups of outlines: each outline of at least ``least`` px^2 (a die's
-    size) with the smaller ones that ``weak`` pixels within ``reach`` px of ``core`` join to
+    size) with the smaller ones that ``weak()`` pixels within ``reach`` px of ``core`` join to
     it (when no other outline that size is joined too), and smaller ones joined only to each
     other where together they reach ``least``. Outlines under ``smallest`` px^2 (specks,
     which would pull a body's outline out once closed) join nothing."""
     areas = [cv2.contourArea(contour) for contour in contours]
-    if reach <= 0 or all(area >= least for area in areas):
+    if reach <= 0 or all(area >= least or area < smallest for area in areas):
         return [[contour] for contour, area in zip(contours, areas, strict=True)
                 if area >= least]
     size = 2 * reach + 1
     near = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-    _, labels = cv2.connectedComponents(core | (weak & near), connectivity=8)
+    _, labels = cv2.connectedComponents(core | (weak() & near), connectivity=8)
     joined: dict[int, list[int]] = {}
     for index, contour in enumerate(contours):
         x, y = contour[0, 0]
@@ -120,13 +125,13 @@ def _join_pieces(contours: list[np.ndarray], core: Image, weak: Image, least: fl
     return groups
 
 
-def _closed_body(contours: list[np.ndarray], closing: Image, weak: Image, solidity: float,
-                 one_die: float) -> tuple[Image, tuple[int, int]]:
+def _closed_body(contours: list[np.ndarray], closing: Image, weak: Callable[[], Image],
+                 shape: tuple[int, ...], solidity: float, one_die: float
+                 ) -> tuple[Image, tuple[int, int]]:
     """One body's outlines filled and closed by ``closing`` as a patch within the crop, and
     where its top-left corner lies. Where the closed body fills less than ``solidity`` of
     its convex hull, and that hull is no larger than ``one_die`` px^2, the ``weak`` pixels
-    (uint8 0/1, the crop's) within the hull are its too."""
-    shape = weak.shape
+    (uint8 0/1, the crop of ``shape``'s) within the hull are its too."""
     x, y, width, height = cv2.boundingRect(np.vstack(contours))
     pad = 2 + closing.shape[0] // 2
     filled = np.zeros((height + 2 * pad, width + 2 * pad), np.uint8)
@@ -139,7 +144,7 @@ def _closed_body(contours: list[np.ndarray], closing: Image, weak: Image, solidi
         inside: Image = np.zeros_like(filled)
         cv2.drawContours(inside, [hull], -1, 1, cv2.FILLED)
         window: Image = np.zeros_like(filled)
-        window[pad:pad + height, pad:pad + width] = weak[y:y + height, x:x + width]
+        window[pad:pad + height, pad:pad + width] = weak()[y:y + height, x:x + width]
         more = cv2.bitwise_or(closed, cv2.bitwise_and(inside, window))
         closed = cv2.morphologyEx(more, cv2.MORPH_CLOSE, closing)
     # Kept within the crop, as the later steps index the crop by the patch's place.
