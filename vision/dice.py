@@ -117,7 +117,14 @@ class DiceConfig:
     grid, where pips of one height must explain ``fit_turned_least_share`` of the contrast.
     White pips on a dark die notch its body by a pip's width (``pip_hole_mm``, about a sixth
     of a 16 mm die's side) and the blur's halo around it: each body is closed over that much
-    before its top face is looked for.
+    before its top face is looked for. A dark die on light felt scores about 1, and the halos
+    can cut its body into pieces each too small to be a die: pieces (larger than the closing
+    disc) that pixels within ``grow_mm`` of them join are one body, where those pixels score
+    ``grow_share`` and differ from the felt in hue by ``grow_chroma`` of ``chroma`` (a shadow
+    is the felt darker, in its own hue); no two pieces each a die's size are joined. A die is
+    convex: a body whose convex hull is no larger than ``one_die_share`` of the largest die's
+    square and which fills less than ``fill_solidity`` of that hull takes those weaker pixels
+    within the hull too.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -160,6 +167,11 @@ class DiceConfig:
     fit_least_share: float = 0.5
     confirmed_values: tuple[int, ...] = (2, 3)
     pip_hole_mm: float = 2.7
+    grow_mm: float = 4.0
+    grow_share: float = 0.6
+    grow_chroma: float = 0.5
+    fill_solidity: float = 0.9
+    one_die_share: float = 1.5
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],

@@ -9,6 +9,7 @@ cocked up, not flat.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -63,34 +64,89 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
                     level * np.float32(-1.0 / config.darker))
     reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
     nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    mask = ((score > 1.0) & (score > config.edge_share * nearby)).astype(np.uint8)
+    edge = score > config.edge_share * nearby
+    mask = ((score > 1.0) & edge).astype(np.uint8)
     border = max(2, round(config.border_mm * ppm))
     mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = 0, 0, 0, 0
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
     contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     least = 0.5 * (config.edge_mm[0] * ppm) ** 2
+    # A dark die on light felt scores about 1, and its pips' halos break its body into
+    # pieces too small to be a die. Pieces joined by weaker evidence within ``grow_mm`` of
+    # them, of a hue unlike the felt's (a shadow is the felt darker, in the felt's own hue),
+    # are one body.
+    # Made only where a body needs it.
+    @functools.cache
+    def weak() -> Image:
+        hued = chroma > np.float32(config.grow_chroma * config.chroma)
+        return ((score > config.grow_share) & edge & hued).astype(np.uint8)
+
     # White pips on a dark die leave holes and notches in its body, on the top and side faces
     # alike: a pip's width and, around it, the blur's reach where the pip's contrast outshines
     # the body's. Each body alone is closed over them, so no two bodies merge.
     pip = max(3, 2 * round((config.pip_hole_mm + config.edge_blur_mm) * ppm / 2) + 1)
     closing = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip, pip))
-    bodies = []
-    for contour in contours:
-        if cv2.contourArea(contour) < least:
-            continue
-        bodies.append(_closed_body(contour, closing, mask.shape[:2]))
+    groups = _join_pieces(list(contours), opened, weak, least, float(closing.sum()),
+                          round(config.grow_mm * ppm))
+    # A die is convex: a body no larger than one die that fills too little of its convex
+    # hull takes the weaker pixels within the hull too.
+    one_die = config.one_die_share * (config.edge_mm[1] * ppm) ** 2
+    bodies = [_closed_body(group, closing, weak, mask.shape[:2], config.fill_solidity, one_die)
+              for group in groups]
     return bodies[:config.most_dice]
 
 
-def _closed_body(contour: np.ndarray, closing: Image, shape: tuple[int, ...]
+def _join_pieces(contours: list[np.ndarray], core: Image, weak: Callable[[], Image],
+                 least: float, smallest: float, reach: int) -> list[list[np.ndarray]]:
+    """The bodies as groups of outlines: each outline of at least ``least`` px^2 (a die's
+    size) with the smaller ones that ``weak()`` pixels within ``reach`` px of ``core`` join to
+    it (when no other outline that size is joined too), and smaller ones joined only to each
+    other where together they reach ``least``. Outlines under ``smallest`` px^2 (specks,
+    which would pull a body's outline out once closed) join nothing."""
+    areas = [cv2.contourArea(contour) for contour in contours]
+    if reach <= 0 or all(area >= least or area < smallest for area in areas):
+        return [[contour] for contour, area in zip(contours, areas, strict=True)
+                if area >= least]
+    size = 2 * reach + 1
+    near = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    _, labels = cv2.connectedComponents(core | (weak() & near), connectivity=8)
+    joined: dict[int, list[int]] = {}
+    for index, contour in enumerate(contours):
+        x, y = contour[0, 0]
+        joined.setdefault(int(labels[y, x]), []).append(index)
+    groups = []
+    for members in joined.values():
+        large = [index for index in members if areas[index] >= least]
+        pieces = [index for index in members if areas[index] >= smallest]
+        if len(large) == 1 or (not large and sum(areas[index] for index in pieces) >= least):
+            groups.append([contours[index] for index in pieces])
+        else:
+            groups.extend([contours[index]] for index in large)
+    return groups
+
+
+def _closed_body(contours: list[np.ndarray], closing: Image, weak: Callable[[], Image],
+                 shape: tuple[int, ...], solidity: float, one_die: float
                  ) -> tuple[Image, tuple[int, int]]:
-    """One body's outline filled and closed by ``closing`` as a patch within a crop of
-    ``shape``, and where its top-left corner lies."""
-    x, y, width, height = cv2.boundingRect(contour)
+    """One body's outlines filled and closed by ``closing`` as a patch within the crop, and
+    where its top-left corner lies. Where the closed body fills less than ``solidity`` of
+    its convex hull, and that hull is no larger than ``one_die`` px^2, the ``weak`` pixels
+    (uint8 0/1, the crop of ``shape``'s) within the hull are its too."""
+    x, y, width, height = cv2.boundingRect(np.vstack(contours))
     pad = 2 + closing.shape[0] // 2
     filled = np.zeros((height + 2 * pad, width + 2 * pad), np.uint8)
-    cv2.drawContours(filled, [contour], -1, 1, cv2.FILLED, offset=(pad - x, pad - y))
+    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED, offset=(pad - x, pad - y))
     closed = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, closing)
+    outline, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(np.vstack(outline))
+    hull_area = cv2.contourArea(hull)
+    if float(closed.sum()) < solidity * hull_area and hull_area <= one_die:
+        inside: Image = np.zeros_like(filled)
+        cv2.drawContours(inside, [hull], -1, 1, cv2.FILLED)
+        window: Image = np.zeros_like(filled)
+        window[pad:pad + height, pad:pad + width] = weak()[y:y + height, x:x + width]
+        more = cv2.bitwise_or(closed, cv2.bitwise_and(inside, window))
+        closed = cv2.morphologyEx(more, cv2.MORPH_CLOSE, closing)
     # Kept within the crop, as the later steps index the crop by the patch's place.
     left, top = max(0, x - pad), max(0, y - pad)
     right, bottom = min(shape[1], x + width + pad), min(shape[0], y + height + pad)
