@@ -142,14 +142,18 @@ def _squared_rises(planes: list[FloatArray], reach: int) -> FloatArray:
     inside at sample ``reach + i`` is element ``i``). Computed on the flattened rays, whose
     last ``2 reach`` samples of each ray (mixing in the next ray) are dropped at the end."""
     shape = planes[0].shape
-    squared = np.zeros(shape, np.float32).reshape(-1)
-    change = np.zeros_like(squared)
+    squared = np.empty(shape, np.float32).reshape(-1)
+    change = np.empty_like(squared)
     length = len(squared) - 2 * reach
-    for plane in planes:
+    # The flat tail past ``length`` is the last ray's dropped samples: never computed. The
+    # first plane's squared change is the sum itself (0 plus a square is that square).
+    for number, plane in enumerate(planes):
         smooth = _smoothed(plane).reshape(-1)
-        np.subtract(smooth[:length], smooth[2 * reach :], out=change[:length])
-        np.multiply(change, change, out=change)
-        squared += change
+        target = squared if number == 0 else change
+        np.subtract(smooth[:length], smooth[2 * reach :], out=target[:length])
+        np.multiply(target[:length], target[:length], out=target[:length])
+        if number:
+            np.add(squared[:length], change[:length], out=squared[:length])
     return squared.reshape(shape)[..., : shape[-1] - 2 * reach]
 
 
@@ -162,10 +166,16 @@ def _profiles(config: RimConfig, planes: list[FloatArray]) -> tuple[FloatArray, 
     odd = np.zeros(papers[0].shape, bool)
     for paper, seed_paper in zip(papers, seed_papers, strict=True):
         odd |= np.abs(paper - seed_paper[:, None]) > config.least_step * PAPER
-    profile = np.zeros(planes[0].shape, np.float32)
+    # The first plane's difference is the profile itself (the largest of one absolute
+    # difference and the zeros it would be compared with is that difference).
+    profile = np.empty(planes[0].shape, np.float32)
     difference = np.empty_like(profile)
-    for plane, paper, seed_paper in zip(planes, papers, seed_papers, strict=True):
+    for number, (plane, paper, seed_paper) in enumerate(zip(planes, papers, seed_papers,
+                                                            strict=True)):
         reference = np.where(odd, seed_paper[:, None], paper).astype(np.float32)
+        if number == 0:
+            np.abs(np.subtract(plane, reference[:, :, None], out=profile), out=profile)
+            continue
         np.subtract(plane, reference[:, :, None], out=difference)
         np.maximum(profile, np.abs(difference, out=difference), out=profile)
     # The paper's own level and noise from the half of the rays that end on the plainest

@@ -70,8 +70,7 @@ def top_circles(
     on_pawn = pawned[..., reach:-reach]
     rise[on_pawn] = 0.0
     steepest = np.argmax(rise, axis=2)  # (K, J)
-    distance = np.take_along_axis(middles[:, None, :].repeat(config.ray_count, axis=1),
-                                  steepest[..., None], axis=2)[..., 0]
+    distance = np.take_along_axis(middles, steepest, axis=1)  # middles[k, steepest[k, j]]
     strength = np.take_along_axis(rise, steepest[..., None], axis=2)[..., 0]
     valid = strength > 0.5 * plain_median(strength, axis=1)[:, None]
     angles = np.linspace(0, 2 * np.pi, config.ray_count, endpoint=False)

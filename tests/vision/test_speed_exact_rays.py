@@ -14,7 +14,14 @@ from vision.light import PAPER
 from vision.presence import PresenceConfig, _doubt, empty_doubts
 from vision.ray_samples import colour_planes, ray_maps, sample_rays, with_fourth_channel
 from vision.regions import RegionWindow
-from vision.rims import _float32_below, _smoothed, _squared_rises
+from vision.rims import (
+    RimConfig,
+    _float32_below,
+    _paper_levels,
+    _profiles,
+    _smoothed,
+    _squared_rises,
+)
 
 
 def _planes() -> list[np.ndarray]:
@@ -38,6 +45,22 @@ def test_flattened_smoothing_and_rises_are_the_plain_expressions_to_the_bit() ->
         change = smooth[..., : -2 * reach] - smooth[..., 2 * reach :]
         expected += change * change
     assert np.array_equal(_squared_rises(planes, reach), expected)
+
+
+def test_the_profile_from_its_first_plane_on_is_the_plain_largest_difference() -> None:
+    planes = _planes()
+    config = RimConfig()
+    papers, seed_papers = _paper_levels(planes, config.paper_samples)
+    odd = np.zeros(papers[0].shape, bool)
+    for paper, seed_paper in zip(papers, seed_papers, strict=True):
+        odd |= np.abs(paper - seed_paper[:, None]) > config.least_step * PAPER
+    expected = np.zeros(planes[0].shape, np.float32)
+    for plane, paper, seed_paper in zip(planes, papers, seed_papers, strict=True):
+        reference = np.where(odd, seed_paper[:, None], paper).astype(np.float32)
+        expected = np.maximum(expected, np.abs(plane - reference[:, :, None]))
+    profile, _ = _profiles(config, planes)
+    assert profile.dtype == np.float32
+    assert np.array_equal(profile, expected)
 
 
 def test_ray_maps_are_the_float64_maps_rounded_once() -> None:
