@@ -18,8 +18,8 @@ coin's middle meets its neighbour rather than paper. Here every rim is found as 
    (:mod:`vision.arcs`). Either size is doubtful where the outline's points scatter off
    their circle (a neighbour's edge or shadow mixed in) or too few rays see paper.
 4. What stays doubtful says so: coins covering each other by more than a third of a width,
-   or coin-coloured area no circle explains (a coin hidden under others), are a doubt of the
-   region.
+   strong edges no coin as finally sized explains, or coin-coloured area no circle explains
+   (a coin hidden under others), are a doubt of the region.
 
 Pure functions of the configuration and the image; :mod:`vision.candidates` turns the circles
 into candidates the frame model names.
@@ -445,6 +445,8 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     # The print a misregistered view or a blur leaves a little off its mask (a pit's letter,
     # its rim) is no hidden coin's arc.
     clear_of_ink = ~_near(printed, config.ink_margin_mm * pixels_per_mm)[at[:, 1], at[:, 0]]
+    # A coin sized out beyond the ring that found it explains its own outline's edges too.
+    live &= _outside(edges.points, found, config.explained_mm * pixels_per_mm)
     doubt, unexplained = _doubt(config, edges, live & clear_of_ink, found,
                                 diameters_mm[0] / 2 * pixels_per_mm)
     centres = np.array([centre for centre, _ in found], np.float64).reshape(-1, 2)
@@ -492,6 +494,16 @@ def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
     strong = live & (edges.weights >= 0.5)
     unexplained = float(edges.weights[strong].sum()) / (2 * math.pi * smallest_px * 2)
     return (config.doubt if unexplained >= config.unexplained_rim else 0.0), unexplained
+
+
+def _outside(points: FloatArray, found: list[tuple[FloatArray, float]], reach_px: float
+             ) -> NDArray[np.bool_]:
+    """Which ``points`` lie farther than ``reach_px`` outside every circle of ``found``."""
+    outside = np.ones(len(points), bool)
+    for centre, radius in found:
+        offset = points - centre[None, :]
+        outside &= np.hypot(offset[:, 0], offset[:, 1]) > radius + reach_px
+    return outside
 
 
 def _near(mask: NDArray[np.bool_], reach_px: float) -> NDArray[np.bool_]:
