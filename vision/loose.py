@@ -18,8 +18,8 @@ coin's middle meets its neighbour rather than paper. Here every rim is found as 
    (:mod:`vision.arcs`). Either size is doubtful where the outline's points scatter off
    their circle (a neighbour's edge or shadow mixed in) or too few rays see paper.
 4. What stays doubtful says so: coins covering each other by more than a third of a width,
-   or coin-coloured area no circle explains (a coin hidden under others), are a doubt of the
-   region.
+   strong edges no coin as finally sized explains, or coin-coloured area no circle explains
+   (a coin hidden under others), are a doubt of the region.
 
 Pure functions of the configuration and the image; :mod:`vision.candidates` turns the circles
 into candidates the frame model names.
@@ -76,15 +76,17 @@ class LooseConfig:
     largest plus it.
     A region's coins overlapping more than ``doubt_overlap`` of the smaller width, or strong
     edges outside every circle as long as ``unexplained_rim`` of the smallest coin's rim, make
-    it doubtful by ``doubt``; edges within ``ink_margin_mm`` of the mat's print are the
-    print's, left a little off its mask, not a hidden coin's. At most ``most_coins`` a region
-    and ``most_tries`` peaks looked at, stopping after ``most_failures`` peaks in a row that
-    are no coin or at a peak under ``least_votes``. A peak under ``strong_votes`` (a coin
-    mostly under others shows only an arc of its rim) is a coin only where at least
-    ``least_metal`` of its face within ``face_reach`` of its radius that no coin found covers
-    is metal (darker than paper by ``area.least_unlike``): a ring drawn through a gap
-    between coins shows paper there. Centres are voted for on a grid
-    ``hough_scale`` as fine as the view, by edges of ``voting_weight`` and more.
+    it doubtful by ``doubt`` (hands drop coins a third over each other at most, and the two
+    circles' size errors add some 0.1 of a width: tuning seeds 0-99 read 4 pits right at
+    0.40-0.43 and flagged them for that alone); edges within ``ink_margin_mm`` of the mat's
+    print are the print's, left a little off its mask, not a hidden coin's. At most
+    ``most_coins`` a region and ``most_tries`` peaks looked at, stopping after
+    ``most_failures`` peaks in a row that are no coin or at a peak under ``least_votes``.
+    A peak under ``strong_votes`` (a coin mostly under others shows only an arc of its rim)
+    is a coin only where at least ``least_metal`` of its face within ``face_reach`` of its
+    radius that no coin found covers is metal (darker than paper by ``area.least_unlike``):
+    a ring drawn through a gap between coins shows paper there. Centres are voted for on a
+    grid ``hough_scale`` as fine as the view, by edges of ``voting_weight`` and more.
     Edges within ``pawn_margin_mm`` of a pawn (its dome and shadow) are no coin's. A coin
     whose size was not measured against paper is sized by its open arcs (``arcs``, see
     :mod:`vision.arcs`).
@@ -115,7 +117,7 @@ class LooseConfig:
     least_arc: float = 0.55
     outline_scatter_mm: float = 0.7
     explained_mm: float = 2.5
-    doubt_overlap: float = 0.4
+    doubt_overlap: float = 0.45
     unexplained_rim: float = 0.4
     ink_margin_mm: float = 2.0
     doubt: float = 0.8
@@ -443,6 +445,8 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
     # The print a misregistered view or a blur leaves a little off its mask (a pit's letter,
     # its rim) is no hidden coin's arc.
     clear_of_ink = ~_near(printed, config.ink_margin_mm * pixels_per_mm)[at[:, 1], at[:, 0]]
+    # A coin sized out beyond the ring that found it explains its own outline's edges too.
+    live &= _outside(edges.points, found, config.explained_mm * pixels_per_mm)
     doubt, unexplained = _doubt(config, edges, live & clear_of_ink, found,
                                 diameters_mm[0] / 2 * pixels_per_mm)
     centres = np.array([centre for centre, _ in found], np.float64).reshape(-1, 2)
@@ -490,6 +494,16 @@ def _doubt(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
     strong = live & (edges.weights >= 0.5)
     unexplained = float(edges.weights[strong].sum()) / (2 * math.pi * smallest_px * 2)
     return (config.doubt if unexplained >= config.unexplained_rim else 0.0), unexplained
+
+
+def _outside(points: FloatArray, found: list[tuple[FloatArray, float]], reach_px: float
+             ) -> NDArray[np.bool_]:
+    """Which ``points`` lie farther than ``reach_px`` outside every circle of ``found``."""
+    outside = np.ones(len(points), bool)
+    for centre, radius in found:
+        offset = points - centre[None, :]
+        outside &= np.hypot(offset[:, 0], offset[:, 1]) > radius + reach_px
+    return outside
 
 
 def _near(mask: NDArray[np.bool_], reach_px: float) -> NDArray[np.bool_]:

@@ -1,0 +1,138 @@
+"""Shakala's pit bench on frames rendered once: read the same cached frames with two trees.
+
+``bench/bench_shakala_read.py`` renders every frame before it reads it; on a shared machine a
+full run of both a branch and its baseline takes most of an hour. Here ``render`` draws the
+frames of a seed range once into a folder (one pickle a seed: the image, what each region
+holds and where every coin lies), and ``read`` reads them with the tree on ``PYTHONPATH``,
+prints the bench's figures (pits and cups exact, misreadings flagged, right regions flagged,
+crowded pits exact) and writes every region's reading to a JSON file. Given ``--against``
+(another run's JSON, e.g. /work/main's on the same frames), it lists the regions whose reading
+or flag differs. Figures equal ``bench_shakala_read.py``'s over the same seeds (checked on
+tuning seeds 0-99 and held-out 100000-100099: 1,575 and 1,586 of 1,600 pits exact).
+
+    PYTHONPATH=. .venv/bin/python bench/shakala_read_cache.py render --folder F --frames 100
+        [--heldout] [--start 0]
+    PYTHONPATH=. .venv/bin/python bench/shakala_read_cache.py read --folder F --frames 100
+        [--heldout] [--start 0] --out readings.json [--against baseline.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from calibration.profile import VisionProfile
+from calibration.shakala_mat import shakala_mat
+from companion.judging import UNSURE_CONFIDENCE
+from vision.read import VisionConfig, read_frame_details
+from vision.synth import render
+from vision.synth.shakala_frames import HELDOUT_FIRST, shakala_scene
+
+#: A region holding this many coins or more is crowded (as in bench_shakala_read).
+CROWDED = 8
+
+
+def render_frames(folder: Path, seeds: range) -> None:
+    """Draw every frame of ``seeds`` not yet in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for seed in seeds:
+        path = folder / f"{seed}.pkl"
+        if path.exists():
+            continue
+        scene = shakala_scene(seed)
+        frame = render(scene, seed)
+        placed = [(coin.region, coin.centre_mm, coin.letter, coin.level)
+                  for coin in scene.placements()[0]]
+        truth = {name: "".join(sorted(real.coins)) for name, real in frame.truth.items()}
+        partial = path.with_suffix(".part")
+        with partial.open("wb") as handle:
+            pickle.dump({"image": frame.image, "truth": truth, "placed": placed}, handle)
+        partial.rename(path)
+
+
+def read_frames(folder: Path, seeds: range) -> list[dict[str, Any]]:
+    """Every region of every cached frame of ``seeds`` as read by this tree."""
+    geometry, config, profile = shakala_mat(), VisionConfig(), VisionProfile.default()
+    rows: list[dict[str, Any]] = []
+    for seed in seeds:
+        with (folder / f"{seed}.pkl").open("rb") as handle:
+            data = pickle.load(handle)
+        reading = read_frame_details(config, data["image"], geometry, profile)
+        for name, held in data["truth"].items():
+            truth = "".join(held)
+            got = reading.observation.regions[name]
+            read = "".join(got.kinds)
+            rows.append({"seed": seed, "region": name, "kind": geometry.region(name).kind,
+                         "coins": len(truth), "truth": truth, "read": read,
+                         "right": (got.count, read) == (len(truth), truth),
+                         "flagged": bool(got.confidence < UNSURE_CONFIDENCE),
+                         "confidence": round(float(got.confidence), 3)})
+    return rows
+
+
+def figures(rows: list[dict[str, Any]]) -> list[str]:
+    """The bench's figures per region kind."""
+    lines = []
+    for kind in ("pit", "cup"):
+        tally = Counter((row["right"], row["flagged"]) for row in rows if row["kind"] == kind)
+        crowded = [row["right"] for row in rows if row["kind"] == kind
+                   and row["coins"] >= CROWDED]
+        exact = tally[(True, True)] + tally[(True, False)]
+        wrong = tally[(False, True)] + tally[(False, False)]
+        total = exact + wrong
+        lines.append(f"{kind}s exact {exact} of {total} ({100 * exact / max(total, 1):.2f}%); "
+                     f"misreadings flagged {tally[(False, True)]} of {wrong}; right but "
+                     f"flagged {tally[(True, True)]}; crowded exact {sum(crowded)} of "
+                     f"{len(crowded)}")
+    return lines
+
+
+def differences(rows: list[dict[str, Any]], baseline: list[dict[str, Any]]) -> list[str]:
+    """The regions read or flagged otherwise than in ``baseline``."""
+    before = {(row["seed"], row["region"]): row for row in baseline}
+    lines = []
+    for row in rows:
+        old = before.get((row["seed"], row["region"]))
+        if old is None or (old["read"], old["flagged"]) == (row["read"], row["flagged"]):
+            continue
+        lines.append(f"seed {row['seed']} {row['region']} holds {row['truth'] or '-'}: "
+                     f"{old['read'] or '-'} ({old['confidence']:.2f}) -> {row['read'] or '-'} "
+                     f"({row['confidence']:.2f})")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("action", choices=("render", "read"))
+    parser.add_argument("--folder", type=Path, required=True)
+    parser.add_argument("--frames", type=int, default=100)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--heldout", action="store_true")
+    parser.add_argument("--out", type=Path, help="where read writes every region's reading")
+    parser.add_argument("--against", type=Path, help="a baseline's readings to compare with")
+    args = parser.parse_args()
+    first = (HELDOUT_FIRST if args.heldout else 0) + args.start
+    seeds = range(first, first + args.frames)
+    if args.action == "render":
+        render_frames(args.folder, seeds)
+        return
+    rows = read_frames(args.folder, seeds)
+    if args.out is not None:
+        args.out.write_text(json.dumps(rows))
+    print(f"[shakala pits, cached, seeds {seeds.start}..{seeds.stop - 1}]")
+    for line in figures(rows):
+        print("  " + line)
+    if args.against is not None:
+        for line in differences(rows, json.loads(args.against.read_text())):
+            print("    " + line)
+
+
+if __name__ == "__main__":
+    main()
