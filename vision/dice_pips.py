@@ -245,17 +245,19 @@ def _empty_points(contrast: FloatArray, points: FloatArray, value: int, edge: fl
         layout = frozenset((int(c), int(r)) for c, r in snapped)
     reach = max(1, round(0.05 * edge))
     rows, columns = contrast.shape
+    # The most of the window about every pixel at once (clipped to the contrast's edges).
+    nearby = cv2.dilate(contrast, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+    steps = np.array([point for point in GRID if point not in layout], np.float64)
     most = 0.0
     for centre, axis_u, axis_v in grids:
-        for column, row in GRID:
-            if (column, row) in layout:
-                continue
-            x, y = (round(float(place)) for place in centre + column * axis_u + row * axis_v)
-            x0, y0 = max(0, x - reach), max(0, y - reach)
-            x1, y1 = min(columns, x + reach + 1), min(rows, y + reach + 1)
-            if x0 >= x1 or y0 >= y1:
-                continue
-            most = max(most, float(contrast[y0:y1, x0:x1].max()))
+        # Each point as centre + column * axis_u + row * axis_v, rounded half to even.
+        places = np.rint(centre + steps[:, :1] * axis_u + steps[:, 1:] * axis_v)
+        for x, y in places.astype(np.int64).tolist():
+            if 0 <= x < columns and 0 <= y < rows:
+                most = max(most, float(nearby[y, x]))
+            elif -reach <= x < columns + reach and -reach <= y < rows + reach:
+                window = contrast[max(0, y - reach):y + reach + 1, max(0, x - reach):x + reach + 1]
+                most = max(most, float(window.max()))
     return max(0.0, most - plain) / max(weakest - plain, 1e-9)
 
 
