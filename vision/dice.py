@@ -67,7 +67,7 @@ from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
 from vision.dice_faces import TopFace, find_bodies, top_faces
 from vision.dice_layout import read_face_pips
-from vision.dice_pips import median_colour
+from vision.dice_pips import masked_median, median_colour
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
 from vision.rectify import TopView, window_warper
@@ -321,10 +321,10 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     height, width = face.mask.shape
     crop = image[face.offset[1]:face.offset[1] + height, face.offset[0]:face.offset[0] + width]
     inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    pixels = crop[inner > 0] if inner.any() else crop[face.mask > 0]
-    if len(pixels) == 0:
+    inner = inner if inner.any() else face.mask
+    if not inner.any():
         return None, 0.0, "unknown", "no top face"
-    body = median_colour(pixels[::2].astype(np.float32))
+    body = masked_median(crop, inner)
     colour = colour_name(body, felt)
     if not face.flat:
         return None, 0.9, colour, face.why or "not flat"

@@ -85,10 +85,32 @@ def face_patch(image: Image, rect: tuple[tuple[float, float], tuple[float, float
     matrix = np.array([[u[0], v[0], origin[0]], [u[1], v[1], origin[1]]])
     # Shrinking 4 px/mm to the patch's ~1.5 needs the detail smoothed away first.
     shrink = edge / PATCH_PER_EDGE
-    source = image if shrink < 1.6 else cv2.GaussianBlur(image, (0, 0), 0.45 * shrink)
+    source = image if shrink < 1.6 else _blurred_under(image, matrix, side, 0.45 * shrink)
     return cv2.warpAffine(source, matrix, (side, side),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+def _blurred_under(image: Image, matrix: FloatArray, side: int, sigma: float) -> Image:
+    """``image`` blurred by a Gaussian of ``sigma`` where the patch ``matrix`` (patch px ->
+    image px, ``side`` square) samples it, and its pixels elsewhere unset: only the face's
+    middle is blurred (about half the window), and the pixels sampled are the same to the bit
+    (each reads the kernel's reach, inside the part blurred or at the window's own edge)."""
+    corners = np.array([[0.0, 0.0, 1.0], [side - 1.0, 0.0, 1.0], [0.0, side - 1.0, 1.0],
+                        [side - 1.0, side - 1.0, 1.0]]) @ matrix.T
+    # The kernel's reach (OpenCV takes 3 sigmas for 8-bit images, 4 for others) and the
+    # pixel after the one a sample falls in.
+    margin = math.ceil(4.0 * sigma) + 3
+    height, width = image.shape[:2]
+    x0 = max(0, math.floor(float(corners[:, 0].min())) - margin)
+    y0 = max(0, math.floor(float(corners[:, 1].min())) - margin)
+    x1 = min(width, math.ceil(float(corners[:, 0].max())) + margin + 1)
+    y1 = min(height, math.ceil(float(corners[:, 1].max())) + margin + 1)
+    if x0 >= x1 or y0 >= y1:
+        return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma))
+    blurred = np.empty_like(image)
+    blurred[y0:y1, x0:x1] = cv2.GaussianBlur(image[y0:y1, x0:x1], (0, 0), sigma)
+    return blurred
 
 
 def local_contrast(patch: Image) -> FloatArray:

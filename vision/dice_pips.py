@@ -57,6 +57,15 @@ def median_colour(pixels: FloatArray) -> FloatArray:
     return np.asarray(np.partition(pixels, middle, axis=0)[middle], np.float32)
 
 
+def masked_median(image: Image, mask: Image) -> FloatArray:
+    """:func:`median_colour` of every second pixel of ``image`` (rows by columns by 3) where
+    ``mask`` is set, in row order; the pixels are taken by their flat index, not by a boolean
+    mask over three channels (several times as costly), and a median is the same whether
+    uint8 or float32 values are ranked."""
+    chosen = np.flatnonzero(mask)[::2]
+    return median_colour(image.reshape(-1, image.shape[-1])[chosen])
+
+
 def read_pips(config: DiceConfig, image: Image, body: FloatArray,
                rect: tuple[tuple[float, float], tuple[float, float], float]
                ) -> tuple[int | None, float, str, tuple[float, float, float] | None]:
@@ -135,10 +144,10 @@ def _face_contrast(config: DiceConfig, image: Image,
     left, top = max(0, int(cx) - reach), max(0, int(cy) - reach)
     right = min(image.shape[1], int(cx) + reach + 1)
     bottom = min(image.shape[0], int(cy) + reach + 1)
-    local = image[top:bottom, left:right].astype(np.float32)
-    if local.size == 0:
+    window = image[top:bottom, left:right]
+    if window.size == 0:
         return "face outside the tray"
-    inside = np.zeros(local.shape[:2], np.uint8)
+    inside = np.zeros(window.shape[:2], np.uint8)
     box = cv2.boxPoints(((cx - left, cy - top), (w * config.face_inset, h * config.face_inset),
                          angle))
     cv2.fillConvexPoly(inside, np.round(box).astype(np.int32), 1)
@@ -146,8 +155,11 @@ def _face_contrast(config: DiceConfig, image: Image,
         return "face empty"
     # The face's own colour, from its middle at full detail: the coarse outline's median may
     # take in felt or a side face, and then the face itself would stand out.
-    body = median_colour(local[inside > 0][::2])
-    difference = local - body.astype(np.float32)
+    body = masked_median(window, inside)
+    # OpenCV takes the scalar as the image's type, float32: the same difference as numpy's,
+    # without its broadcast over three channels.
+    colour = (float(body[0]), float(body[1]), float(body[2]), 0.0)
+    difference = cv2.subtract(window.astype(np.float32), colour)  # type: ignore[call-overload]
     raw = cv2.sqrt(cv2.transform(cv2.multiply(difference, difference), _SUM_ROW))
     contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.pip_blur * edge))
     return contrast, inside, (left, top)
@@ -233,17 +245,19 @@ def _empty_points(contrast: FloatArray, points: FloatArray, value: int, edge: fl
         layout = frozenset((int(c), int(r)) for c, r in snapped)
     reach = max(1, round(0.05 * edge))
     rows, columns = contrast.shape
+    # The most of the window about every pixel at once (clipped to the contrast's edges).
+    nearby = cv2.dilate(contrast, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+    steps = np.array([point for point in GRID if point not in layout], np.float64)
     most = 0.0
     for centre, axis_u, axis_v in grids:
-        for column, row in GRID:
-            if (column, row) in layout:
-                continue
-            x, y = (round(float(place)) for place in centre + column * axis_u + row * axis_v)
-            x0, y0 = max(0, x - reach), max(0, y - reach)
-            x1, y1 = min(columns, x + reach + 1), min(rows, y + reach + 1)
-            if x0 >= x1 or y0 >= y1:
-                continue
-            most = max(most, float(contrast[y0:y1, x0:x1].max()))
+        # Each point as centre + column * axis_u + row * axis_v, rounded half to even.
+        places = np.rint(centre + steps[:, :1] * axis_u + steps[:, 1:] * axis_v)
+        for x, y in places.astype(np.int64).tolist():
+            if 0 <= x < columns and 0 <= y < rows:
+                most = max(most, float(nearby[y, x]))
+            elif -reach <= x < columns + reach and -reach <= y < rows + reach:
+                window = contrast[max(0, y - reach):y + reach + 1, max(0, x - reach):x + reach + 1]
+                most = max(most, float(window.max()))
     return max(0.0, most - plain) / max(weakest - plain, 1e-9)
 
 

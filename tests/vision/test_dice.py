@@ -21,7 +21,7 @@ from vision.dice import (
     read_dice,
     read_tray_in_frame,
 )
-from vision.dice_pips import GRID, LAYOUTS, _square_grid
+from vision.dice_pips import GRID, LAYOUTS, _empty_points, _square_grid, masked_median
 from vision.markers import find_board
 from vision.parallax import camera_over_mat
 from vision.read import VisionConfig, read_frame_details
@@ -338,3 +338,42 @@ def test_touching_dice_are_cut_apart_the_same_whatever_was_read_before() -> None
         cv2.setRNGSeed(seed)
         cuts.add(tuple(piece.tobytes() for piece in _split(patch, 3)))
     assert len(cuts) == 1
+
+
+
+def test_a_face_colour_by_flat_index_is_the_median_of_the_masked_pixels() -> None:
+    rng = np.random.default_rng(5)
+    image = rng.integers(0, 256, (30, 40, 3)).astype(np.uint8)
+    mask = (rng.random((30, 40)) > 0.4).astype(np.uint8)
+    pixels = image[mask > 0][::2].astype(np.float32)
+    expected = np.partition(pixels, len(pixels) // 2, axis=0)[len(pixels) // 2]
+    assert np.array_equal(masked_median(image, mask), expected)
+
+
+def test_empty_grid_points_are_measured_in_windows_clipped_to_the_face() -> None:
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        contrast = cv2.GaussianBlur(rng.random((60, 70)).astype(np.float32) * 90, (0, 0), 1.5)
+        # A 2 whose grid reaches past the contrast's edges on some trials.
+        centre = rng.uniform(-10.0, 80.0, 2)
+        turn = rng.uniform(0.0, 2 * math.pi)
+        u = np.array([math.cos(turn), math.sin(turn)])
+        v = np.array([-u[1], u[0]])
+        points = np.array([centre - 12.0 * (u + v), centre + 12.0 * (u + v)])
+        plain, weakest = 5.0, 60.0
+        reach, most = 2, 0.0
+        step = (points[1] - points[0]) / 2
+        axis_u, axis_v = (step + np.array([step[1], -step[0]])) / 2, \
+            (step - np.array([step[1], -step[0]])) / 2
+        for column, row in GRID:
+            if (column, row) in ((-1, -1), (1, 1)):
+                continue
+            x, y = (round(float(place)) for place in
+                    points.mean(axis=0) + column * axis_u + row * axis_v)
+            window = contrast[max(0, y - reach):max(0, y + reach + 1),
+                              max(0, x - reach):max(0, x + reach + 1)]
+            if window.size:
+                most = max(most, float(window.max()))
+        expected = max(0.0, most - plain) / (weakest - plain)
+        found = _empty_points(contrast, points, 2, 40.0, u, v, plain, weakest)
+        assert found == pytest.approx(expected, abs=1e-9)

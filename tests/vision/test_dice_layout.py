@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.dice_layout as dice_layout
 from calibration.geometry import Rect
 from vision.dice import DiceConfig, explain_tray_in_frame
 from vision.dice_layout import fit_layout, read_face_pips
@@ -136,3 +137,17 @@ def test_a_two_or_three_is_confirmed_at_its_pips_turn_when_the_outline_is_turned
                                                outline)
         assert read == value, (blur, why)
         assert confidence >= 0.5
+
+
+@pytest.mark.parametrize("turn_deg", [0.0, 30.0, 45.0])
+@pytest.mark.parametrize("centre", [(64.0, 64.0), (36.0, 100.0)])
+def test_the_patch_blurs_only_the_part_it_samples_the_same_to_the_bit(
+        monkeypatch: pytest.MonkeyPatch, turn_deg: float, centre: tuple[float, float]) -> None:
+    image = drawn_face(6, turn_deg, 1.0)
+    rect = (centre, (float(EDGE), float(EDGE)), turn_deg)
+    part = dice_layout.face_patch(image, rect)
+
+    def blur_all(image: np.ndarray, matrix: np.ndarray, side: int, sigma: float) -> np.ndarray:
+        return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma))
+    monkeypatch.setattr(dice_layout, "_blurred_under", blur_all)
+    assert np.array_equal(part, dice_layout.face_patch(image, rect))
