@@ -8,11 +8,13 @@ fail in different ways agree; anything else is unsure, and the panel asks:
   middle column a lamp's reflection may wash away: the index must tell the count from those
   rivals, or, where no corner can be read as a rival at all, the count stands alone. Where the
   pips are hidden or broken, both corners must show the same number clearly with a suit under
-  it, and no more pips than it names may be counted.
+  it, and no more pips than it names may be counted; a figure as large as a court's is then
+  allowed only where the middle's ink makes that many pips (large pips blurred together).
 * **Aces.** One figure centred, and an A with its suit under it.
 * **Courts.** A picture holding a figure larger than any pip, and a letter that stands clear of
   the other letters a picture card can show, with its suit under it in one corner, or the same
-  letter read clearly in both corners.
+  letter read clearly in both corners. The body shows only that the card is a court, so where
+  the other corner names another letter the court is read, but the panel confirms it.
 * **Jokers.** JOKER written down the side; a star in both corners with no suit under it and no
   pip layout; or a round emblem in each corner, round a figure larger than any pip.
 
@@ -21,8 +23,9 @@ Where those readings leave the card unsure, the card's structure decides what it
 out a joker, a picture with more than one figure an ace, and no pip layout a number card, so
 only a court is left, told by the letter of J, Q and K that both corners read; a star in both
 corners with no suit under either, round a picture, is a joker, though less surely (the panel
-confirms). Corners that each read a different rank or mark clearly disagree: the reading is
-then unsure, whatever else agrees.
+confirms), and so is a picture with no mark at all in either corner (every rank prints one).
+Corners that each read a different rank or mark clearly disagree: the reading is then unsure,
+whatever else agrees.
 """
 
 from __future__ import annotations
@@ -234,17 +237,22 @@ def _number_by_index(config: CardConfig, centre: CentreRead, index: IndexRead,
     ``clear_match`` and better than any other rank, or at ``sure_match`` and by
     ``clear_margin``; or at ``sure_match`` and by ``sure_margin`` where one of the middle's
     counts finds that many pips), each with its suit under it, and the middle holds no
-    picture's figure and no more pips than that number (an ace's broken pip stands in no
-    number's layout)."""
+    picture's figure (but pips blurred together, making that many pips' ink of one colour:
+    :attr:`vision.card_pips.PipCount.inked`) and no more pips than that number (an ace's
+    broken pip stands in no number's layout)."""
     rank_config = config.rank
     if pips is None or len(index.corners) < 2:
         return None
     read = [corner.best() for corner in index.corners]
     rank = read[0][0]
-    if rank not in (*NUMBER_RANKS, "A") or centre.largest_mm2 >= rank_config.court_figure_mm2:
+    if rank not in (*NUMBER_RANKS, "A"):
         return None
     # An ace's pip a reflection breaks may leave a few pieces, but no number's layout.
     count = 1 if rank == "A" else int(rank)
+    # A figure as large as a court's is a picture, unless the middle's ink makes that many
+    # pips of one colour, some blurred together (a large-pipped 9's).
+    if centre.largest_mm2 >= rank_config.court_figure_mm2 and pips.inked != count:
+        return None
     if (pips.layout and pips.count > 1) if rank == "A" else pips.count > count:
         return None
     # Where one of the middle's two counts finds that many pips, a corner need only read
@@ -276,8 +284,22 @@ def _court(config: CardConfig, centre: CentreRead, index: IndexRead, court: str,
         _letter_in_both(rank_config, index, court)
     if court_margin >= rank_config.sure_margin and court_match >= rank_config.sure_match \
             and lettered and figure and not index.joker:
+        if _other_letter(rank_config, index, court):
+            return court, config.shape_confidence
         return court, config.agree_confidence * 0.95
     return court, config.alone_confidence
+
+
+def _other_letter(config: RankConfig, index: IndexRead, court: str) -> bool:
+    """Whether a corner reads another picture letter than ``court`` best of those letters
+    (at ``least_match``): the body shows only that the card is a court, so its letter is the
+    glyph's alone, and a card prints the same index in both corners; where they name two
+    letters, one is misread (a blurred B is as near a K as a J), and the panel asks."""
+    for corner in index.corners:
+        letter, match, _ = _best_letter(corner)
+        if letter is not None and letter != court and match >= config.least_match:
+            return True
+    return False
 
 
 def _largest(centre: CentreRead, pips: PipCount | None) -> float:
@@ -345,13 +367,15 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     same number best; where no suit shows under the index, the letter both corners read best
     of every rank (:func:`_letter_best_in_both`) names the court, confirmed on the panel. A
     star best in both corners, neither with a suit under it, round a figure larger than any
-    pip and no pip layout, is a joker, confirmed on the panel."""
+    pip and no pip layout, is a joker, confirmed on the panel; so is such a figure with no
+    mark at all in either corner (every rank prints its index there: a dondorf joker)."""
     rank_config = config.rank
     if pips is None or len(index.corners) != 2 or \
             _largest(centre, pips) < rank_config.court_figure_mm2 or \
             (pips.layout and not pips.stray):
         return None
-    if _starred(rank_config, index) or _worded_joker(rank_config, index, pips):
+    if _starred(rank_config, index) or _worded_joker(rank_config, index, pips) or \
+            all(not corner.scores for corner in index.corners):
         return "joker", config.shape_confidence
     suited = all(corner.suit_below > rank_config.court_suit and not corner.joker
                  for corner in index.corners)

@@ -6,7 +6,8 @@ one colour, in a layout all French-suited decks share: mirrored left to right, a
 the 7's odd pip) the same when the card is turned half round. A corner index lies by the
 card's side, its suit mark far smaller than a pip. So the count needs no template of any
 deck: the blobs of ink clear of the index columns are grouped by size and colour, the largest
-group is the pips, and the layout's symmetry says whether the count can be trusted. An ace
+group is the pips, and the layout's symmetry says whether the count can be trusted; pips that
+nearly touch run together in a far camera's blur, and are then counted by their ink. An ace
 shows one figure in the middle (plain or decorated); a court card or a joker a picture.
 """
 
@@ -35,7 +36,9 @@ class PipConfig:
     ``ace_most_mm2`` (a court's or a joker's figure is larger), filling ``ace_solidity`` of
     its hull (a drawing's lines fill less), within ``ace_off_mm`` of the middle, is an
     ace's. The middle column is clear where no ink reaches ``trace_level`` in it but the
-    counted pips' (with ``trace_margin_mm`` round each)."""
+    counted pips' (with ``trace_margin_mm`` round each). Pips blurred together make one
+    blob as large as a whole number of pips, up to ``most_merged``, within
+    ``merged_slack`` of a pip (:func:`_inked`)."""
 
     ink_level: float = 0.22
     area_mm: tuple[float, float, float, float] = (4.0, 4.0, 59.0, 84.0)
@@ -54,6 +57,8 @@ class PipConfig:
     ace_off_mm: float = 9.0
     trace_level: float = 0.1
     trace_margin_mm: float = 1.0
+    most_merged: int = 3
+    merged_slack: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,10 @@ class PipCount:
     #: Whether the middle column between the outermost pips shows no trace of ink but the
     #: counted pips: no pip of a rival's middle column was washed away there.
     middle_clear: bool = False
+    #: How many pips the middle's ink makes, where every figure in it is of the pips' colour
+    #: and a whole number of them, up to ``most_merged`` (pips blurred together where they
+    #: nearly touch, as a large-pipped 9's do); 0 where any figure is not so (a picture).
+    inked: int = 0
 
 
 def blobs_of(config: PipConfig, ink: FloatArray, face: Image, pixels_per_mm: float
@@ -143,7 +152,30 @@ def count_pips(config: PipConfig, ink: FloatArray, face: Image, pixels_per_mm: f
         return PipCount(1, centred and sized, bool(strays), largest)
     columns = _layout(config, pips)
     clear = columns is not None and _middle_clear(config, ink, pips, pixels_per_mm)
-    return PipCount(len(pips), columns is not None, bool(strays), largest, columns, clear)
+    return PipCount(len(pips), columns is not None, bool(strays), largest, columns, clear,
+                    _inked(config, pips, strays))
+
+
+def _inked(config: PipConfig, pips: list[Blob], strays: list[Blob]) -> int:
+    """How many pips ``pips`` and ``strays`` make together, where each stray is of the
+    pips' colour, as solid as a pip, and as large as a whole number of them (within
+    ``merged_slack`` of a pip, up to ``most_merged``): pips that touch in the camera's blur
+    make one blob of their summed area; a picture's figures are of other colours or sizes.
+    0 where any stray is not so, or there is none."""
+    if not strays or len(pips) < 2:
+        return 0
+    size = float(np.median([pip.area for pip in pips]))
+    colour = float(np.median([pip.redness for pip in pips]))
+    total = len(pips)
+    for blob in strays:
+        share = blob.area / size
+        whole = round(share)
+        if not 2 <= whole <= config.most_merged or abs(share - whole) > config.merged_slack \
+                or abs(blob.redness - colour) > config.redness_gap \
+                or blob.solidity < config.least_solidity:
+            return 0
+        total += whole
+    return total
 
 
 def _middle_clear(config: PipConfig, ink: FloatArray, pips: list[Blob], pixels_per_mm: float

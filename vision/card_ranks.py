@@ -23,7 +23,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.arrays import FloatArray, Image
+from vision.arrays import BoolArray, FloatArray, Image
 from vision.card_glyphs import best_matches, glyph_of, glyph_templates, mark_templates
 
 
@@ -44,7 +44,9 @@ class RankConfig:
     side where the glyph runs out of them, as a wide 10 does) filling ``least_glyph_fill``
     of its box (no thin arc of the card's edge) and at least
     ``least_glyph_height_mm`` tall, its parts at least ``least_glyph_mm2`` (lines down the
-    corner ``frame_line_mm`` long, a picture's frame, left out), those standing on its line
+    corner ``frame_line_mm`` long, a picture's frame, left out where within ``line_mm``
+    thick or blank on one side: at most ``line_side_ink`` of ink within ``line_side_mm`` of
+    it; a suit's symbol beside a court's letter left apart), those standing on its line
     and less than ``glyph_gap_mm`` apart joined (a blob filling more than
     ``most_glyph_fill`` of its box is a patch of something else, no glyph, unless it is a
     bar three times taller than wide: a plain 1); a glyph run
@@ -83,6 +85,9 @@ class RankConfig:
     least_glyph_mm2: float = 1.2
     least_glyph_height_mm: float = 2.5
     frame_line_mm: float = 16.0
+    line_side_mm: float = 0.7
+    line_mm: tuple[float, float] = (0.4, 1.2)
+    line_side_ink: float = 0.5
     waist_share: float = 0.35
     below_mm: float = 6.0
     most_glyph_fill: float = 0.97
@@ -320,7 +325,8 @@ def _index_marks_within(config: RankConfig, ink: FloatArray, pixels_per_mm: floa
                         ) -> tuple[FloatArray, FloatArray | None, int] | None:
     """:func:`_index_marks` in the corner ``config`` gives, with the glyph's left column."""
     window = _window(ink, config.index_area_mm, pixels_per_mm)
-    mask = _column_mask(config, ink, pixels_per_mm)[:window.shape[0], :window.shape[1]]
+    column = _column_mask(config, ink, pixels_per_mm)
+    mask = column[:window.shape[0], :window.shape[1]]
     blobs = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
              if not _edge_line(blob, pixels_per_mm)
              and blob[3] >= config.least_glyph_height_mm * pixels_per_mm
@@ -334,15 +340,24 @@ def _index_marks_within(config: RankConfig, ink: FloatArray, pixels_per_mm: floa
     first = min(starting, key=lambda blob: blob[1])
     left, top, right, bottom = first[0], first[1], first[0] + first[2], first[1] + first[3]
     gap = config.glyph_gap_mm * pixels_per_mm
+    inked = np.where(mask, window, 0.0)
+    letter_alone: bool | None = None
     for blob in sorted(blobs, key=lambda blob: blob[0]):
         b_left, b_top, b_right, b_bottom = blob[0], blob[1], blob[0] + blob[2], blob[1] + blob[3]
         # The parts of one glyph (1 and 0 of 10) stand on one line, top and foot level.
         level = 0.2 * (bottom - top)
         in_line = abs(b_top - top) <= level and abs(b_bottom - bottom) <= level
         near = b_left <= right + gap and b_right >= left - gap
-        if blob is not first and in_line and near:
-            left, top = min(left, b_left), min(top, b_top)
-            right, bottom = max(right, b_right), max(bottom, b_bottom)
+        if blob is first or not in_line or not near:
+            continue
+        if _suit_beside(config, inked, blob):
+            # A suit beside a court's letter is no part of it (the 0 of a 10 is).
+            if letter_alone is None:
+                letter_alone = _court_letter_alone(config, inked, first)
+            if letter_alone:
+                continue
+        left, top = min(left, b_left), min(top, b_top)
+        right, bottom = max(right, b_right), max(bottom, b_bottom)
     waist = _waist(mask[top:bottom, left:right], config.waist_share)
     if waist is not None:
         # The glyph and its suit run together (too close for the camera's pixels): cut
@@ -354,8 +369,31 @@ def _index_marks_within(config: RankConfig, ink: FloatArray, pixels_per_mm: floa
                          window[top:top + waist, left:right], 0.0)
         return np.asarray(glyph), np.asarray(mark), left
     glyph = np.where(mask[top:bottom, left:right], window[top:bottom, left:right], 0.0)
-    return (np.asarray(glyph), _mark_below(config, ink, pixels_per_mm, (left, top, right, bottom)),
+    return (np.asarray(glyph),
+            _mark_below(config, ink, pixels_per_mm, (left, top, right, bottom), column),
             left)
+
+
+def _court_letter_alone(config: RankConfig, ink: FloatArray,
+                        blob: tuple[int, int, int, int, int]) -> bool:
+    """Whether ``blob`` (in the corner's ``ink``) alone reads best as a court's letter (of
+    any deck's: J, Q, K and their French, German and Russian letters), at ``least_match``:
+    some decks print the suit beside a court's letter, where a 10 has its 0."""
+    x, y, across, down, _ = blob
+    scores = best_matches(glyph_of(ink[y:y + down, x:x + across]), glyph_templates(),
+                          config.aspect_weight)
+    rank = max(scores, key=lambda label: scores[label])
+    return rank in ("J", "Q", "K") and scores[rank] >= config.least_match
+
+
+def _suit_beside(config: RankConfig, ink: FloatArray, blob: tuple[int, int, int, int, int]
+                 ) -> bool:
+    """Whether ``blob`` (in the corner's ``ink``) is a suit's symbol, matching a suit better
+    than a letter by ``court_suit``: beside a court's letter, no part of its glyph."""
+    x, y, across, down, _ = blob
+    marks = best_matches(glyph_of(ink[y:y + down, x:x + across]), mark_templates(),
+                         config.aspect_weight)
+    return marks.get("suit", -1.0) - marks.get("letter", -1.0) >= config.court_suit
 
 
 def _waist(mask: FloatArray, share: float) -> int | None:
@@ -376,12 +414,12 @@ def _waist(mask: FloatArray, share: float) -> int | None:
 
 
 def _mark_below(config: RankConfig, ink: FloatArray, pixels_per_mm: float,
-                box: tuple[int, int, int, int]) -> FloatArray | None:
+                box: tuple[int, int, int, int], mask: FloatArray) -> FloatArray | None:
     """The topmost mark under the glyph in ``box`` (window pixels), overlapping it across,
-    starting within ``below_mm`` of its foot."""
+    starting within ``below_mm`` of its foot (``mask``: the column's ink,
+    :func:`_column_mask`)."""
     left, _, right, bottom = box
     window = _window(ink, config.joker_area_mm, pixels_per_mm)
-    mask = _column_mask(config, ink, pixels_per_mm)
     lowest = bottom + config.below_mm * pixels_per_mm
     under = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
              if not _edge_line(blob, pixels_per_mm)
@@ -406,7 +444,43 @@ def _column_mask(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> F
     size = max(3, round(config.frame_line_mm * pixels_per_mm))
     down = cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, np.ones((size, 1), np.uint8))
     across = cv2.morphologyEx(band.view(np.uint8), cv2.MORPH_OPEN, np.ones((1, size), np.uint8))
-    return np.asarray(mask & (down == 0) & (across[:, left:right] == 0))
+    reach = max(1, round(config.line_side_mm * pixels_per_mm))
+    thinnest, thickest = (round(value * pixels_per_mm) for value in config.line_mm)
+    lines_down = _lines(mask, down, reach, config.line_side_ink, (thinnest, thickest))
+    lines_across = _lines(mask.T, across[:, left:right].T, reach, config.line_side_ink,
+                          (thinnest, thickest)).T
+    return np.asarray(mask & ~lines_down & ~lines_across)
+
+
+def _lines(mask: FloatArray, runs: Image, reach: int, most_ink: float,
+           thickness: tuple[int, int]) -> BoolArray:
+    """The pieces of ``runs`` (long straight runs of ``mask`` down its columns) that are
+    lines: in each row, a piece of a run is a line where ``mask`` holds at most ``most_ink``
+    of ink ``reach`` pixels beside it on at least one side, or where it is as thick as a
+    line seen through the camera's blur (``thickness``, least and most pixels across). A
+    frame's line stands against blank on one side, or between two figures as thick as a
+    line; a glyph blurred together with a pip or a picture beside it makes as long a run
+    where they overlap, with ink on both sides, thicker than a line or (where they barely
+    touch) thinner than the blur."""
+    height, width = mask.shape
+    padded = np.zeros((height, width + 2), np.int8)
+    padded[:, 1:-1] = runs != 0
+    change = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(change == 1)
+    _, stops = np.nonzero(change == -1)
+    # Ink before each column of a row, so a side's ink is a difference of two sums.
+    before = np.zeros((height, width + 1), np.int32)
+    before[:, 1:] = np.cumsum(mask, axis=1)
+    whole = (starts >= reach) & (stops + reach <= width)
+    side_before = before[rows, starts] - before[rows, np.maximum(starts - reach, 0)]
+    side_after = before[rows, np.minimum(stops + reach, width)] - before[rows, stops]
+    blank = np.minimum(side_before, side_after) / reach <= most_ink
+    thick = stops - starts
+    line = ~whole | blank | ((thick >= thickness[0]) & (thick <= thickness[1]))
+    marks = np.zeros((height, width + 1), np.int32)
+    np.add.at(marks, (rows[line], starts[line]), 1)
+    np.add.at(marks, (rows[line], stops[line]), -1)
+    return np.asarray(np.cumsum(marks, axis=1)[:, :width] > 0)
 
 
 def _in_corner(blob: tuple[int, int, int, int, int], pixels_per_mm: float, inset_mm: float

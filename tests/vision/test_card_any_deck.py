@@ -118,3 +118,42 @@ def test_a_letter_and_a_suit_seen_in_different_corners_make_no_court():
     assert judge(config, picture, both_ways(word, other))[1] < UNSURE_CONFIDENCE
     suited = IndexRead((("J", 0.6), ("4", 0.2), ("Q", 0.3), ("A", 0.35)), False, 0.42)
     assert judge(config, picture, both_ways(suited, other))[1] >= UNSURE_CONFIDENCE
+
+
+@needs_themes
+def test_large_pips_blurred_together_still_count_as_that_many_pips():
+    """A deck printing large pips close together (plastic's 9) shows them run together in a
+    far camera's blur, one blob as large as two or three pips: the middle's ink still makes
+    nine pips of one colour, so both corners' clear 9 is taken; a court's picture under the
+    same blur makes no whole number of pips."""
+    config, rank_config = CardConfig(), RankConfig()
+
+    def blurred(rank: str) -> tuple[np.ndarray, np.ndarray, IndexRead]:
+        face, _ = seen(PlayedCard(rank, "spade", (0.0, 0.0), face="theme:plastic"), 2.0)
+        face = cv2.GaussianBlur(face, (0, 0), 4.0)
+        ink, turned = (ink_map(image, 6.0, rank_config.white_mm, rank_config.inset_mm,
+                               rank_config.lift_mm)
+                       for image in (face, cv2.rotate(face, cv2.ROTATE_180)))
+        return face, ink, both_ways(read_index(rank_config, ink, 6.0),
+                                    read_index(rank_config, turned, 6.0))
+
+    face, ink, index = blurred("9")
+    pips = count_pips(PipConfig(), ink, face, 6.0)
+    assert (pips.count < 9, pips.layout, pips.inked) == (True, False, 9), pips
+    assert judge(config, read_centre(rank_config, ink, 6.0), index, pips) == \
+        ("9", config.agree_confidence * 0.9)
+    face, ink, _ = blurred("K")
+    assert count_pips(PipConfig(), ink, face, 6.0).inked == 0
+
+
+def test_a_court_whose_corners_name_two_letters_is_confirmed_on_the_panel():
+    """The body shows only that a card is a court; its letter is the glyph's alone, and a
+    card prints the same index in both corners. A corner reading K over its suit and the
+    other reading J (a blurred German B is as near either) is read K, but not surely."""
+    config = CardConfig()
+    picture = CentreRead(0, True, 0.4, largest_mm2=2200.0)
+    king = IndexRead((("K", 0.7), ("A", 0.56), ("J", 0.5), ("Q", 0.4), ("8", 0.45)), False, 0.25)
+    jack = IndexRead((("K", 0.43), ("A", 0.42), ("J", 0.46), ("Q", 0.38), ("8", 0.59)), False,
+                     0.47)
+    assert judge(config, picture, both_ways(king, jack)) == ("K", config.shape_confidence)
+    assert judge(config, picture, both_ways(king, king)) == ("K", config.agree_confidence * 0.95)

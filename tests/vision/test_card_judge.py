@@ -149,3 +149,15 @@ def test_a_joker_in_a_pile_on_the_mat_is_read_a_sure_joker(seed):
     location = find_board(MarkerConfig(), image, scene.geometry)
     card = read_discard_in_frame(CONFIG, image, location, spot.shape.bounds())
     assert card is not None and (card.rank, card.confidence >= SURE_CARD) == ("joker", True)
+
+
+def test_a_picture_with_no_mark_in_either_corner_is_a_joker_confirmed_on_the_panel():
+    """Every rank prints its index in its corners; a picture with none in either (a dondorf
+    joker) is a joker, though not surely; a court whose corners show only its suit is not."""
+    picture = CentreRead(0, True, 0.4, largest_mm2=1800.0)
+    figure = PipCount(1, False, False, 1800.0)
+    blank = IndexRead((), False)
+    assert judge(CONFIG, picture, both_ways(blank, blank), figure) == \
+        ("joker", CONFIG.shape_confidence)
+    suit_only = IndexRead((("4", 0.5), ("A", 0.45), ("Q", 0.3)), False, -1.0)
+    assert judge(CONFIG, picture, both_ways(suit_only, suit_only), figure)[0] != "joker"
