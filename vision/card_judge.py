@@ -368,14 +368,17 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     of every rank (:func:`_letter_best_in_both`) names the court, confirmed on the panel. A
     star best in both corners, neither with a suit under it, round a figure larger than any
     pip and no pip layout, is a joker, confirmed on the panel; so is such a figure with no
-    mark at all in either corner (every rank prints its index there: a dondorf joker)."""
+    mark at all in either corner (every rank prints its index there: a dondorf joker), with
+    an emblem no suit stands under in both corners (:func:`_unsuited_marks`), or with a
+    clear star in one corner and no rank legible in the other (:func:`_star_beside_nothing`)."""
     rank_config = config.rank
     if pips is None or len(index.corners) != 2 or \
             _largest(centre, pips) < rank_config.court_figure_mm2 or \
             (pips.layout and not pips.stray):
         return None
     if _starred(rank_config, index) or _worded_joker(rank_config, index, pips) or \
-            all(not corner.scores for corner in index.corners):
+            all(not corner.scores for corner in index.corners) or \
+            _unsuited_marks(rank_config, index, pips) or _star_beside_nothing(rank_config, index):
         return "joker", config.shape_confidence
     suited = all(corner.suit_below > rank_config.court_suit and not corner.joker
                  for corner in index.corners)
@@ -412,6 +415,37 @@ def _starred(config: RankConfig, index: IndexRead) -> bool:
     does): a joker's corner mark."""
     return all(corner.best()[0] == STAR and corner.best()[1] >= config.sure_match
                and corner.suit_below <= config.court_suit for corner in index.corners)
+
+
+def _unsuited_marks(config: RankConfig, index: IndexRead, pips: PipCount) -> bool:
+    """Whether both corners show one round piece of ink (as wide as tall, within
+    :data:`EMBLEM_ASPECT`) with no suit under it (none matching a suit better than a letter
+    by ``court_suit``), read best as a number or a star but as no number the middle's ink
+    makes: round a figure larger than any pip, a number's index is ruled out by the body
+    (no pip layout), a court's by its letter, which the corners do not read best, and a
+    rank's index has its suit under it. An emblem a joker prints in its corners (a ring,
+    a roundel) matches an 8 or a star a little, whatever the deck draws."""
+    for corner in index.corners:
+        rank = _best_rank(corner) if corner.best()[0] != STAR else STAR
+        if corner.parts != 1 or corner.suit_below > config.court_suit or \
+                not 1 / EMBLEM_ASPECT <= corner.aspect <= EMBLEM_ASPECT or \
+                rank not in (*NUMBER_RANKS, STAR) or rank == str(pips.inked):
+            return False
+    return True
+
+
+def _star_beside_nothing(config: RankConfig, index: IndexRead) -> bool:
+    """Whether one corner reads a star clearly (at ``clear_match`` and by ``clear_margin``
+    over every rank) with no suit under it, and the other corner no rank or star at
+    ``least_match``: a rank's index is printed in both corners, so one read clearly would
+    show in the other too; a joker's star alone may stand there while the other corner's
+    mark runs into the picture."""
+    starred = [corner for corner in index.corners
+               if corner.best()[0] == STAR and corner.best()[1] >= config.clear_match
+               and corner.best()[2] >= config.clear_margin
+               and corner.suit_below <= config.least_suit]
+    blank = [corner for corner in index.corners if corner.best()[1] < config.least_match]
+    return len(starred) == 1 and len(blank) == 1
 
 
 def _worded_joker(config: RankConfig, index: IndexRead, pips: PipCount) -> bool:

@@ -97,6 +97,35 @@ def test_corners_showing_nothing_or_a_star_in_one_are_no_sure_joker():
     assert judge(CONFIG, PICTURE, both_ways(emblem, empty), NO_LAYOUT)[1] < SURE_CARD
 
 
+def test_an_emblem_matching_an_8_round_a_picture_is_a_joker_confirmed_on_the_panel():
+    """A joker's ring matches an 8 a little (anglo_modern, atlasnye): round a figure larger
+    than any pip, with no pip layout and no suit under it, no rank's index fits; a suit
+    under it, or pips whose ink makes that number, leave it unread."""
+    ring = corner({"8": 0.59, "9": 0.46, "star": 0.44}, suit_below=0.1)
+    assert judge(CONFIG, PICTURE, both_ways(ring, ring), NO_LAYOUT) == \
+        ("joker", CONFIG.shape_confidence)
+    suited = corner({"8": 0.59, "9": 0.46, "star": 0.44}, suit_below=0.4)
+    assert judge(CONFIG, PICTURE, both_ways(ring, suited), NO_LAYOUT)[0] != "joker"
+    blurred_eight = PipCount(3, False, True, 1000.0, inked=8)
+    assert judge(CONFIG, PICTURE, both_ways(ring, ring), blurred_eight)[0] != "joker"
+    lettered = corner({"Q": 0.59, "8": 0.46, "star": 0.44}, suit_below=0.1)
+    assert judge(CONFIG, PICTURE, both_ways(lettered, lettered), NO_LAYOUT)[0] != "joker"
+
+
+def test_a_clear_star_beside_an_illegible_corner_is_a_joker_confirmed_on_the_panel():
+    """A star read clearly in one corner, no suit under it, and nothing legible in the
+    other round a picture (lattmann, ancient_french jokers); a star-like mark read less
+    clearly (a court's suit printed alone) is not enough."""
+    star = corner({"star": 0.95, "A": 0.5, "4": 0.4})
+    smudge = corner({"K": 0.42, "Q": 0.38}, aspect=0.9)
+    assert judge(CONFIG, PICTURE, both_ways(star, smudge), NO_LAYOUT) == \
+        ("joker", CONFIG.shape_confidence)
+    faint = corner({"star": 0.8, "6": 0.59, "4": 0.52})
+    assert judge(CONFIG, PICTURE, both_ways(faint, smudge), NO_LAYOUT)[0] != "joker"
+    legible = corner({"K": 0.6, "Q": 0.4}, aspect=1.3)
+    assert judge(CONFIG, PICTURE, both_ways(star, legible), NO_LAYOUT)[0] != "joker"
+
+
 def test_a_court_letter_read_clearly_in_both_corners_needs_no_suit_seen_under_it():
     king = corner({"K": 0.85, "J": 0.36, "10": 0.31}, suit_below=0.04, aspect=1.3)
     assert judge(CONFIG, PICTURE, both_ways(king, king), NO_LAYOUT) == \
