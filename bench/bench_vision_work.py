@@ -75,26 +75,32 @@ def _read(folder: Path, seeds: range, marked: bool = False) -> None:
         zlib.adler32(b"end")
 
 
-def _stage_instructions(folder: Path, first: int, last: int) -> dict[str, float]:
-    """Per stage, the instructions a frame takes (frames ``first + 1`` to ``last - 1``), from
-    one callgrind run that dumps its counts at every marker of :func:`_read`."""
-    frames = last - first - 1
+def marker_counts(arguments: list[str], what: str) -> list[int]:
+    """Run ``python arguments...`` under valgrind's callgrind in one OpenCV thread, dumping the
+    counts at every call of ``zlib.adler32`` (the markers the read puts between its steps):
+    the instructions of each dump, in order (each holds what ran since the one before).
+    ``what`` names the work in the error when valgrind fails."""
     with tempfile.TemporaryDirectory() as name:
         output = Path(name) / "counts"
-        command = [
-            "valgrind", "--tool=callgrind", "--dump-before=adler32",
-            f"--callgrind-out-file={output}", sys.executable, __file__, "--read",
-            str(folder), "--seed", str(first), "--frames", str(last - first), "--marked",
-        ]
+        command = ["valgrind", "--tool=callgrind", "--dump-before=adler32",
+                   f"--callgrind-out-file={output}", sys.executable, *arguments]
         environment = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
         result = subprocess.run(command, capture_output=True, text=True, env=environment,
                                 check=False)
         if result.returncode != 0:
             tail = result.stderr.strip().splitlines()[-3:]
-            raise SystemExit("valgrind could not count the stages: " + " | ".join(tail))
+            raise SystemExit(f"valgrind could not count {what}: " + " | ".join(tail))
         dumps = sorted(Path(name).glob("counts.*"), key=lambda path: int(path.suffix[1:]))
-        counts = [int(found.group(1)) for path in dumps
-                  if (found := re.search(r"^summary: (\d+)", path.read_text(), re.M))]
+        return [int(found.group(1)) for path in dumps
+                if (found := re.search(r"^summary: (\d+)", path.read_text(), re.M))]
+
+
+def _stage_instructions(folder: Path, first: int, last: int) -> dict[str, float]:
+    """Per stage, the instructions a frame takes (frames ``first + 1`` to ``last - 1``), from
+    one callgrind run that dumps its counts at every marker of :func:`_read`."""
+    frames = last - first - 1
+    counts = marker_counts([__file__, "--read", str(folder), "--seed", str(first), "--frames",
+                            str(last - first), "--marked"], "the stages")
     # The dump at a marker holds what ran since the one before: the last 3 per frame and
     # the end's are the stages (anything before them is start-up and the warm-up frame).
     stages = counts[-3 * frames:]

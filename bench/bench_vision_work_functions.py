@@ -17,10 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -134,25 +131,14 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed; install it (apt-get install valgrind)")
-    from bench.bench_vision_work import _render
+    from bench.bench_vision_work import _render, marker_counts
 
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         _render(folder, range(args.seed - 1, args.seed + 1))
-        command = ["valgrind", "--tool=callgrind", "--dump-before=adler32",
-                   f"--callgrind-out-file={folder / 'counts'}", sys.executable, __file__,
-                   "--read", str(folder), "--seed", str(args.seed),
-                   "--functions", ",".join(functions)]
-        environment = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-        result = subprocess.run(command, capture_output=True, text=True, env=environment,
-                                check=False)
-        if result.returncode != 0:
-            tail = result.stderr.strip().splitlines()[-3:]
-            raise SystemExit("valgrind could not count the reading: " + " | ".join(tail))
+        counts = marker_counts([__file__, "--read", str(folder), "--seed", str(args.seed),
+                                "--functions", ",".join(functions)], "the reading")
         names = (folder / "names").read_text().splitlines()
-        dumps = sorted(folder.glob("counts.*"), key=lambda path: int(path.suffix[1:]))
-        counts = [int(found.group(1)) for path in dumps
-                  if (found := re.search(r"^summary: (\d+)", path.read_text(), re.M))]
     # The last dumps are the markers' (the one at "start" holds all before it), in order.
     work, calls = _inclusive(names, counts[-len(names):])
     total = sum(counts[-len(names) + 1:])

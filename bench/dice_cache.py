@@ -33,13 +33,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import pickle
-import re
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
 import zlib
 from collections import Counter
@@ -52,6 +48,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_dice import FAMILIES, MATCH_MM, TrayReader, focal_for, reader_of
+from bench.bench_vision_work import marker_counts
 from contract.observation import DieReading
 from vision.markers import BoardLocation, find_board
 from vision.parallax import camera_over_mat
@@ -299,20 +296,8 @@ def count_instructions(folder: Path, tree: str | None, limit: int) -> list[int]:
     ``tree``'s reader, counted by valgrind's callgrind in one OpenCV thread."""
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed; install it (apt-get install valgrind)")
-    with tempfile.TemporaryDirectory() as name:
-        output = Path(name) / "counts"
-        command = ["valgrind", "--tool=callgrind", "--dump-before=adler32",
-                   f"--callgrind-out-file={output}", sys.executable, __file__, "marked",
-                   str(folder), "--limit", str(limit)] + (["--tree", tree] if tree else [])
-        environment = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-        result = subprocess.run(command, capture_output=True, text=True, env=environment,
-                                check=False)
-        if result.returncode != 0:
-            tail = result.stderr.strip().splitlines()[-3:]
-            raise SystemExit("valgrind could not count the reading: " + " | ".join(tail))
-        dumps = sorted(Path(name).glob("counts.*"), key=lambda path: int(path.suffix[1:]))
-        counts = [int(found.group(1)) for path in dumps
-                  if (found := re.search(r"^summary: (\d+)", path.read_text(), re.M))]
+    counts = marker_counts([__file__, "marked", str(folder), "--limit", str(limit)]
+                           + (["--tree", tree] if tree else []), "the reading")
     # A dump at each marker holds what ran since the one before: the start's the loading,
     # the stop's the read; the last two a tray are the markers' (anything before them is
     # start-up, where other code may call adler32 too).

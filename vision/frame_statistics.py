@@ -1,12 +1,18 @@
 """The small statistics the frame model (:mod:`vision.frame_model`) is built from: a
 Student-t's log-density, the best split of sorted values into two groups, a robust weighted
-spread, and how far colours lie from the metals' tints."""
+spread, how far colours lie from the metals' tints, and whether values stand out of a
+reference's (which the stack checks ask of their scores)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.arrays import BoolArray, FloatArray
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 #: A tinted metal's colour counts as its own from this share of its tint up to :data:`TINT_LONG`
 #: times it (see :func:`tint_gaps`).
@@ -82,10 +88,28 @@ def weighted_spread(values: FloatArray, weights: FloatArray) -> float:
     return float(1.4826 * abs(values[middle]))
 
 
+def above_reference(values: FloatArray, reference: NDArray[np.intp], least_count: int,
+                    spreads: float, least_spread: float, when_too_few: bool,
+                    least_relative_spread: float = 0.0) -> NDArray[np.bool_]:
+    """Per value: whether it lies ``spreads`` robust spreads (1.4826 times the median absolute
+    deviation, at least ``least_spread`` and ``least_relative_spread`` of the median) above
+    the median of the finite ``values`` at ``reference``; ``when_too_few`` for every value
+    where fewer than ``least_count`` of those are finite. NaN stands out of nothing."""
+    measured = values[reference]
+    measured = measured[np.isfinite(measured)]
+    if len(measured) < least_count:
+        return np.full(len(values), when_too_few)
+    middle = float(np.median(measured))
+    spread = max(1.4826 * float(np.median(np.abs(measured - middle))), least_spread,
+                 least_relative_spread * middle)
+    return np.nan_to_num(values, nan=-np.inf) > middle + spreads * spread
+
+
 __all__ = [
     "TINT_LONG",
     "TINT_SHORT",
     "T_SCALE",
+    "above_reference",
     "best_split",
     "student_log_density",
     "tint_gaps",

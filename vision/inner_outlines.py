@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.frame_statistics import above_reference
 from vision.inner_outline_circles import fast_inner_outline_scores
 from vision.step_rings import StepRingConfig, foot_dips, radial_brightness, stands_out
 
@@ -107,14 +108,8 @@ def _stands_out(config: InnerOutlineConfig, scores: FloatArray, reference: NDArr
     """Per coin: whether its score lies ``doubt_spreads`` robust spreads above the scores of
     the ``reference`` coins (``when_too_few`` for every coin when fewer than ``least_coins``
     of them were measured)."""
-    measured = scores[reference]
-    measured = measured[np.isfinite(measured)]
-    if len(measured) < config.least_coins:
-        return np.full(len(scores), when_too_few)
-    middle = float(np.median(measured))
-    spread = max(1.4826 * float(np.median(np.abs(measured - middle))), config.least_spread,
-                 config.least_relative_spread * middle)
-    return np.nan_to_num(scores, nan=-np.inf) > middle + config.doubt_spreads * spread
+    return above_reference(scores, reference, config.least_coins, config.doubt_spreads,
+                           config.least_spread, when_too_few, config.least_relative_spread)
 
 
 #: The lone coins' scores are first bounded from below by their circles centred on this many

@@ -394,9 +394,8 @@ def _circles(config: LooseConfig, edges: _Edges, live: NDArray[np.bool_],
         found.append((fitted, radius))
         shares.append(share)
         covers.append(covered)
-        offset = edges.points - fitted[None, :]
-        explained = live & (np.hypot(offset[:, 0], offset[:, 1])
-                            <= radius + config.explained_mm * pixels_per_mm)
+        explained = live & ~_outside(edges.points, [(fitted, radius)],
+                                     config.explained_mm * pixels_per_mm)
         live &= ~explained
         hough.explain(explained)
     return found, shares, covers

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.frame_statistics import above_reference
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -119,10 +120,5 @@ def stands_out(config: StepRingConfig, dips: FloatArray, reference: NDArray[np.i
     """Per coin: whether its dip lies ``doubt_spreads`` robust spreads above the dips of the
     ``reference`` coins (``when_too_few`` for every coin where fewer than ``least_coins``
     of them were measured)."""
-    measured = dips[reference]
-    measured = measured[np.isfinite(measured)]
-    if len(measured) < least_coins:
-        return np.full(len(dips), when_too_few)
-    middle = float(np.median(measured))
-    spread = max(1.4826 * float(np.median(np.abs(measured - middle))), config.least_spread)
-    return np.nan_to_num(dips, nan=-np.inf) > middle + config.doubt_spreads * spread
+    return above_reference(dips, reference, least_coins, config.doubt_spreads,
+                           config.least_spread, when_too_few)
