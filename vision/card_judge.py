@@ -118,7 +118,7 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
     sure = config.agree_confidence * 0.95
     if centre.picture and index.joker and not number_index and unsuited and \
             not _court_lettered(rank_config, index):
-        return "joker", sure
+        return "joker", sure if worded else config.shape_confidence
     if counted not in (None, "A") or not unsuited or len(index.corners) < 2:
         return None
     # A star need stand clear of the ranks' glyphs (a Q in a ring looks like one) only
@@ -131,7 +131,7 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
     if counted is None and not index.joker and \
             _largest(centre, pips) >= rank_config.court_figure_mm2 and \
             all(_emblem(rank_config, corner) for corner in index.corners):
-        return "joker", sure
+        return "joker", config.shape_confidence
     return None
 
 
@@ -179,15 +179,17 @@ def _counted_number(config: CardConfig, index: IndexRead, counted: str, pips: Pi
     rival = max((scores.get(other, -1.0) for other in possible), default=-1.0)
     if backing >= rank_config.least_match and backing >= rival + rank_config.rival_margin:
         return counted, config.agree_confidence
+    backed = config.agree_confidence * 0.9 if backing >= rank_config.least_match \
+        else config.shape_confidence
     if not possible and not _index_disagrees(rank_config, index, counted):
-        return counted, config.agree_confidence * 0.9
+        return counted, backed
     other = max((score for rank, score in scores.items()
                  if rank in NUMBER_RANKS and rank != counted), default=-1.0)
     legible = len(index.corners) >= 2 and all(
         corner.suit_below > rank_config.least_suit for corner in index.corners)
     if legible and rival < rank_config.least_match - rank_config.rival_margin and \
             other < rank_config.clear_match:
-        return counted, config.agree_confidence * 0.9
+        return counted, backed
     return counted, config.alone_confidence
 
 
@@ -218,8 +220,17 @@ def _counted(config: CardConfig, index: IndexRead, counted: str) -> Verdict:
     marked = counted != "A" or _suit_under(rank_config, index, match, margin)
     if backing >= rank_config.sure_match and marked and \
             backing >= match - rank_config.backing_slack:
+        if counted == "A" and not _in_each(index, counted, rank_config.least_match):
+            return counted, config.shape_confidence
         return counted, config.agree_confidence
     return counted, config.alone_confidence
+
+
+def _in_each(index: IndexRead, rank: str, least: float) -> bool:
+    """Whether every corner matches ``rank`` at ``least`` at all: a card prints its index in
+    both corners, and one corner alone is a single reading (an unfamiliar glyph, a blot)."""
+    return all(dict(corner.scores).get(rank, -1.0) >= least
+               for corner in index.corners or (index,))
 
 
 def _suit_under(config: RankConfig, index: IndexRead, match: float, margin: float) -> bool:
@@ -284,7 +295,8 @@ def _court(config: CardConfig, centre: CentreRead, index: IndexRead, court: str,
         _letter_in_both(rank_config, index, court)
     if court_margin >= rank_config.sure_margin and court_match >= rank_config.sure_match \
             and lettered and figure and not index.joker:
-        if _other_letter(rank_config, index, court):
+        if _other_letter(rank_config, index, court) or \
+                not _letter_in_each(rank_config, index, court):
             return court, config.shape_confidence
         return court, config.agree_confidence * 0.95
     return court, config.alone_confidence
@@ -300,6 +312,18 @@ def _other_letter(config: RankConfig, index: IndexRead, court: str) -> bool:
         if letter is not None and letter != court and match >= config.least_match:
             return True
     return False
+
+
+def _letter_in_each(config: RankConfig, index: IndexRead, court: str) -> bool:
+    """Whether every corner reads ``court`` best of every rank (a star aside: a court's
+    picture may hold a star-like mark), at ``sure_match``: the body shows only that the card
+    is a court, so its letter rests on the glyph alone; one corner's glyph is one reading,
+    not two, and a glyph a number matches as well is no letter read."""
+    for corner in index.corners or (index,):
+        letter, match, _ = _best_letter(corner)
+        if letter != court or match < config.sure_match or _best_rank(corner) != court:
+            return False
+    return True
 
 
 def _largest(centre: CentreRead, pips: PipCount | None) -> float:
@@ -390,7 +414,10 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     if len(letters) != 1 or None in letters or (len(numbers) == 1 and
                                                 numbers <= set(NUMBER_RANKS)):
         return None
-    return letters.pop(), config.agree_confidence * 0.9
+    letter = letters.pop()
+    if not _letter_in_each(rank_config, index, letter):
+        return letter, config.shape_confidence
+    return letter, config.agree_confidence * 0.9
 
 
 def _letter_best_in_both(config: RankConfig, index: IndexRead) -> str | None:
