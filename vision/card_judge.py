@@ -387,9 +387,13 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     """A court or a joker told by what every deck's structure allows, or None: a suit under
     the index in both corners and no JOKER word leave no joker; more than one figure in
     the middle no ace; no pip layout no number card: a court, whose letter is the one of
-    J, Q, K both corners read best and clearly before the other two, neither reading the
-    same number best; where no suit shows under the index, the letter both corners read best
-    of every rank (:func:`_letter_best_in_both`) names the court, confirmed on the panel. A
+    J, Q, K both corners read best and clearly before the other two, unless both read best
+    the same number the middle's ink makes (a large-pipped card's pips blurred together;
+    any other number the body rules out: a German B reads as an 8), and sure only where
+    that letter is each corner's best of every rank (:func:`_letter_in_each`), else
+    confirmed on the panel; where no suit shows under the index, the letter both corners
+    read best of every rank (:func:`_letter_best_in_both`) names the court, confirmed on
+    the panel. A
     star best in both corners, neither with a suit under it, round a figure larger than any
     pip and no pip layout, is a joker, confirmed on the panel; so is such a figure with no
     mark at all in either corner (every rank prints its index there: a dondorf joker), with
@@ -412,7 +416,7 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     letters = {_court_letter(rank_config, corner) for corner in index.corners}
     numbers = {_best_rank(corner) for corner in index.corners}
     if len(letters) != 1 or None in letters or (len(numbers) == 1 and
-                                                numbers <= set(NUMBER_RANKS)):
+                                                numbers <= {str(pips.inked)}):
         return None
     letter = letters.pop()
     if not _letter_in_each(rank_config, index, letter):

@@ -31,18 +31,20 @@ CONFIG = CardConfig()
 
 
 @pytest.mark.parametrize("seed", [357, 400])
-def test_a_king_whose_letter_blurs_into_a_star_over_its_suit_is_read_a_sure_king(seed):
+def test_a_king_whose_letter_blurs_into_a_star_over_its_suit_is_read_a_king(seed):
     """Drawn kings on the mat whose corner K a far camera blurs until a star matches it best,
-    and an A nearly as well as the K: the suit under both corners leaves no joker, the
-    picture's many figures no ace, no pip layout no number, and the K is the court letter
-    both corners read best."""
+    and an A or a 4 nearly as well as the K: the suit under both corners leaves no joker,
+    the picture's many figures no ace, no pip layout no number, and the K is the court
+    letter both corners read best of J, Q and K; but a 4 matches as well in a corner, so
+    the letter is not read clearly in both, and the panel confirms it."""
     scene = discard_scene(seed, TUNING_FACES)
     assert scene.cards[-1].rank == "K" and scene.cards[-1].face.startswith("drawn:")
     image = render(scene, seed).image
     location = find_board(MarkerConfig(), image, scene.geometry)
     card = read_discard_in_frame(CONFIG, image, location,
                                  scene.geometry.region(SPOT).shape.bounds())
-    assert card is not None and (card.rank, card.confidence >= SURE_CARD) == ("K", True)
+    assert card is not None and card.rank == "K"
+    assert UNSURE_CONFIDENCE <= card.confidence < SURE_CARD
 
 
 @needs_themes
