@@ -388,7 +388,8 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     the index in both corners and no JOKER word leave no joker; more than one figure in
     the middle no ace; no pip layout no number card: a court, whose letter is the one of
     J, Q, K both corners read best and clearly before the other two, unless both read best
-    the same number the middle's ink makes (a large-pipped card's pips blurred together;
+    an A (an ace whose pip is drawn as a picture: read as one, confirmed on the panel,
+    where clear) or the same number the middle's ink makes (a large-pipped card's pips blurred together;
     any other number the body rules out: a German B reads as an 8), and sure only where
     that letter is each corner's best of every rank (:func:`_letter_in_each`), else
     confirmed on the panel; where no suit shows under the index, the letter both corners
@@ -413,8 +414,12 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     if not suited or not (pips.stray or pips.count >= 2):
         letter = _letter_best_in_both(rank_config, index)
         return None if letter is None else (letter, config.shape_confidence)
-    letters = {_court_letter(rank_config, corner) for corner in index.corners}
     numbers = {_best_rank(corner) for corner in index.corners}
+    if numbers == {"A"}:
+        # An ace's pip may be drawn as a picture (a decorated ace of spades): its suited A
+        # read in both corners is no court's, and the panel confirms the ace.
+        return ("A", config.shape_confidence) if _ace_in_both(rank_config, index) else None
+    letters = {_court_letter(rank_config, corner) for corner in index.corners}
     if len(letters) != 1 or None in letters or (len(numbers) == 1 and
                                                 numbers <= {str(pips.inked)}):
         return None
@@ -422,6 +427,13 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     if not _letter_in_each(rank_config, index, letter):
         return letter, config.shape_confidence
     return letter, config.agree_confidence * 0.9
+
+
+def _ace_in_both(config: RankConfig, index: IndexRead) -> bool:
+    """Whether both corners read an A best of every mark (at ``sure_match`` and by
+    ``sure_margin``)."""
+    return all(corner.best()[0] == "A" and corner.best()[1] >= config.sure_match
+               and corner.best()[2] >= config.sure_margin for corner in index.corners)
 
 
 def _letter_best_in_both(config: RankConfig, index: IndexRead) -> str | None:

@@ -215,3 +215,15 @@ def test_a_rank_whose_glyph_shows_in_one_corner_only_is_read_but_not_surely():
     assert judge(CONFIG, one_figure, both_ways(ace, ace), centred)[1] >= SURE_CARD
     assert judge(CONFIG, one_figure, both_ways(ace, blot), centred) == \
         ("A", CONFIG.shape_confidence)
+
+
+def test_an_ace_drawn_as_a_picture_is_read_an_ace_not_a_court():
+    """An ace of spades is often decorated: its middle may hold several figures as a
+    picture does, but a suited A read clearly in both corners is no court's letter (a Q
+    matching it next, seen once on an anglo_modern ace, read a sure queen): the ace is read
+    and the panel confirms it."""
+    ace = corner({"A": 0.88, "Q": 0.65, "4": 0.6, "J": 0.53}, suit_below=0.5, aspect=1.2)
+    decorated = CentreRead(0, True, 0.3, largest_mm2=300.0)
+    pieces = PipCount(5, False, True, 340.0)
+    assert judge(CONFIG, decorated, both_ways(ace, ace), pieces) == \
+        ("A", CONFIG.shape_confidence)
