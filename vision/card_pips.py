@@ -180,17 +180,18 @@ def _inked(config: PipConfig, pips: list[Blob], strays: list[Blob]) -> int:
 
 def _middle_clear(config: PipConfig, ink: FloatArray, pips: list[Blob], pixels_per_mm: float
                   ) -> bool:
-    """Whether the middle column (a pip wide, between the top and bottom pips' middles)
-    shows no ink above ``trace_level`` (averaged over half a pip) but the counted pips
-    (each with ``trace_margin_mm`` round it): a lamp's reflection leaves a trace of a pip
-    it washes (raised again by the ink map), so where none shows, no middle pip is
-    missing."""
+    """Whether the middle column (the middle half of a pip's width, between the top and
+    bottom pips' middles) shows no ink above ``trace_level`` (averaged over half a pip) but
+    the counted pips (each with ``trace_margin_mm`` round it): a lamp's reflection leaves a
+    trace of a pip it washes (raised again by the ink map), so where none shows, no middle
+    pip is missing. A washed middle pip's trace fills that half; a pip's whole width would
+    reach the blurred rims of large side pips, which stand as close as that."""
     xs = [pip.x for pip in pips]
     ys = [pip.y for pip in pips]
     middle_x = (min(xs) + max(xs)) / 2
     half = float(np.median([pip.width for pip in pips])) / 2
-    left = round((middle_x - half) * pixels_per_mm)
-    right = round((middle_x + half) * pixels_per_mm)
+    left = round((middle_x - half / 2) * pixels_per_mm)
+    right = round((middle_x + half / 2) * pixels_per_mm)
     top, bottom = round(min(ys) * pixels_per_mm), round(max(ys) * pixels_per_mm)
     strip = ink[top:bottom, left:right].copy()
     if strip.size == 0:
