@@ -6,17 +6,23 @@ fail in different ways agree; anything else is unsure, and the panel asks:
 
 * **Number cards.** Pips standing in a number card's columns name the rank, but for pips of the
   middle column a lamp's reflection may wash away: the index must tell the count from those
-  rivals, or, where no corner can be read as a rival at all, the count stands alone. Where the
+  rivals, or, where no corner can be read as a rival at all, the count stands alone, sure only
+  where the index backs it (else the panel confirms it). Where the
   pips are hidden or broken, both corners must show the same number clearly with a suit under
   it, and no more pips than it names may be counted; a figure as large as a court's is then
   allowed only where the middle's ink makes that many pips (large pips blurred together).
-* **Aces.** One figure centred, and an A with its suit under it.
+* **Aces.** One figure centred, and an A with its suit under it, read in both corners.
 * **Courts.** A picture holding a figure larger than any pip, and a letter that stands clear of
   the other letters a picture card can show, with its suit under it in one corner, or the same
-  letter read clearly in both corners. The body shows only that the card is a court, so where
-  the other corner names another letter the court is read, but the panel confirms it.
-* **Jokers.** JOKER written down the side; a star in both corners with no suit under it and no
-  pip layout; or a round emblem in each corner, round a figure larger than any pip.
+  letter read clearly in both corners. The body shows only that the card is a court, so its
+  letter rests on the glyph alone: sure only where each corner reads it best of every rank
+  (an unfamiliar glyph is printed the same in both, so two corners agree only as far as each
+  reads its glyph well); where the other corner names another letter or none, the court is
+  read, but the panel confirms it.
+* **Jokers.** JOKER written down the side in both corners, or a star in both corners with no
+  suit under it and no pip layout; a round emblem in each corner, round a figure larger than
+  any pip, or JOKER in one corner, is read a joker that the panel confirms (an emblem is a
+  mark no rank's glyph matches, as an unfamiliar court letter is too).
 
 Where those readings leave the card unsure, the card's structure decides what it can be
 (:func:`_by_structure`), whatever the deck draws: a suit under the index in both corners rules
@@ -385,21 +391,21 @@ COURT_LETTERS: tuple[str, ...] = ("J", "Q", "K")
 def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
                   pips: PipCount | None) -> Verdict | None:
     """A court or a joker told by what every deck's structure allows, or None: a suit under
-    the index in both corners and no JOKER word leave no joker; more than one figure in
-    the middle no ace; no pip layout no number card: a court, whose letter is the one of
-    J, Q, K both corners read best and clearly before the other two, unless both read best
-    an A (an ace whose pip is drawn as a picture: read as one, confirmed on the panel,
-    where clear) or the same number the middle's ink makes (a large-pipped card's pips blurred together;
-    any other number the body rules out: a German B reads as an 8), and sure only where
-    that letter is each corner's best of every rank (:func:`_letter_in_each`), else
-    confirmed on the panel; where no suit shows under the index, the letter both corners
-    read best of every rank (:func:`_letter_best_in_both`) names the court, confirmed on
-    the panel. A
+    the index in both corners and no JOKER word leave no joker; more than one figure in the
+    middle no ace; no pip layout no number card: a court, whose letter is the one of J, Q, K
+    both corners read best and clearly before the other two, unless both read best an A (an
+    ace whose pip is drawn as a picture: read as one, confirmed on the panel, where clear)
+    or the same number the middle's ink makes (a large-pipped card's pips blurred together;
+    any other number the body rules out: a German D reads as a 9), and sure only where that
+    letter is each corner's best of every rank (:func:`_letter_in_each`), else confirmed on
+    the panel; where no suit shows under the index, the letter both corners read best of
+    every rank (:func:`_letter_best_in_both`) names the court, confirmed on the panel. A
     star best in both corners, neither with a suit under it, round a figure larger than any
     pip and no pip layout, is a joker, confirmed on the panel; so is such a figure with no
     mark at all in either corner (every rank prints its index there: a dondorf joker), with
     an emblem no suit stands under in both corners (:func:`_unsuited_marks`), or with a
-    clear star in one corner and no rank legible in the other (:func:`_star_beside_nothing`)."""
+    clear star in one corner and no rank legible in the other
+    (:func:`_star_beside_nothing`)."""
     rank_config = config.rank
     if pips is None or len(index.corners) != 2 or \
             _largest(centre, pips) < rank_config.court_figure_mm2 or \
@@ -420,10 +426,9 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
         # read in both corners is no court's, and the panel confirms the ace.
         return ("A", config.shape_confidence) if _ace_in_both(rank_config, index) else None
     letters = {_court_letter(rank_config, corner) for corner in index.corners}
-    if len(letters) != 1 or None in letters or (len(numbers) == 1 and
-                                                numbers <= {str(pips.inked)}):
+    letter = letters.pop() if len(letters) == 1 else None
+    if letter is None or (len(numbers) == 1 and numbers <= {str(pips.inked)}):
         return None
-    letter = letters.pop()
     if not _letter_in_each(rank_config, index, letter):
         return letter, config.shape_confidence
     return letter, config.agree_confidence * 0.9
