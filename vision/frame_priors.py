@@ -77,7 +77,7 @@ class FrameModelConfig:
     surely: where one camera pixel spans more than ``resolved_pixel_mm`` of mat, its outline
     and top circle stray further by ``coarse_noise_px`` times the millimetres a pixel spans
     beyond that (the ring's coins seen at 0.4-0.5 px/mm stray 1.1 mm about their frame's
-    offset, those at 0.7-1 px/mm 0.3 mm; Coin Isolation's, at 1.3 px/mm or more, none
+    offset, those at 0.7-1 px/mm 0.3 mm; Coin Isolation's, seen at 0.9 px/mm or more, none
     further).
     """
 
