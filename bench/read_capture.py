@@ -16,8 +16,9 @@ SEEN: dict[str, Any] = {}
 _ORIGINAL = read_module._coins_and_frame
 
 
-def _capture(config: Any, candidates: Any, presence: Any, priors: Any) -> Any:
-    chosen, frame = _ORIGINAL(config, candidates, presence, priors)
+def _capture(config: Any, candidates: Any, presence: Any, priors: Any, camera: Any = None
+             ) -> Any:
+    chosen, frame = _ORIGINAL(config, candidates, presence, priors, camera)
     SEEN.update(candidates=candidates, chosen=chosen, frame=frame, presence=presence)
     return chosen, frame
 

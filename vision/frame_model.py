@@ -134,7 +134,7 @@ class _Frame:
     def __init__(self, config: FrameModelConfig, priors: tuple[KindPrior, ...],
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
                  colours: FloatArray, clipped: FloatArray, edges: FloatArray,
-                 inner: FloatArray, contrast: FloatArray) -> None:
+                 inner: FloatArray, contrast: FloatArray, pixel_mm: FloatArray) -> None:
         self.config = config
         self.priors = priors
         # Colours are squeezed along the light's line (:func:`light_squeeze`) here, edges before.
@@ -155,6 +155,9 @@ class _Frame:
         self.faint = faintness(config, contrast) * (1.0 - self.clip)
         self.faint_offset = 0.0
         self.faint_noise = config.faint_noise_mm
+        # A coin seen coarsely (a camera pixel spanning many millimetres) strays further.
+        coarser = np.nan_to_num(pixel_mm - config.resolved_pixel_mm, nan=0.0)
+        self.coarse_noise = config.coarse_noise_px * np.maximum(coarser, 0.0)
         # The top coin's own circle (its raised rim's inner edge, or its edge on a stack).
         self.inner = inner
         self.has_inner: BoolArray = np.isfinite(inner)
@@ -219,7 +222,8 @@ class _Frame:
         # face's edge is both), and as unsurely.
         bloom = self.clip * self.glint_offset
         inner_gap = self.inner[:, None] - self.sizes[None, :] - self.inner_offset - bloom[:, None]
-        inner_spread = np.hypot(self.inner_spread, self.glint_noise * self.clip)[:, None]
+        inner_spread = np.hypot(np.hypot(self.inner_spread, self.glint_noise * self.clip),
+                                self.coarse_noise)[:, None]
         inner_single = (np.exp(student_log_density((inner_gap / inner_spread) ** 2, dof))
                         * T_SCALE[dof] / inner_spread)
         inner_stacked = ((inner_gap > -inner_spread) & (inner_gap < reach)) / (
@@ -237,8 +241,9 @@ class _Frame:
 
     def spreads(self) -> FloatArray:
         """(N,) how far each coin's diameter may stray from its kind's: the frame's spread,
-        wider for a poorer fit, a glint and a faint edge."""
-        extra = np.hypot(self.glint_noise * self.clip, self.faint_noise * self.faint)
+        wider for a poorer fit, a glint, a faint edge and a coarse view."""
+        extra = np.hypot(np.hypot(self.glint_noise * self.clip, self.faint_noise * self.faint),
+                         self.coarse_noise)
         return np.asarray(np.hypot(self.size_spread / np.sqrt(self.weights), extra))
 
     def metal_scores(self) -> FloatArray:
@@ -538,11 +543,13 @@ def fit_frame(
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
     clipped: FloatArray | None = None, edge_colours: FloatArray | None = None,
     inner_mm: FloatArray | None = None, contrast: FloatArray | None = None,
+    pixel_mm: FloatArray | None = None,
 ) -> FrameFit:
     """Fit the frame model to N coins (positions (N, 2) mm, diameters (N,) mm, fit weights
     (N,) 0-1, colours (N, 2) with NaN where unknown, the share of each face the camera
-    clipped (N,; none by default) and how far each edge stands out of the paper (N,; 0-1
-    of paper, none faint by default)) over the kinds ``priors``."""
+    clipped (N,; none by default), how far each edge stands out of the paper (N,; 0-1
+    of paper, none faint by default) and how many millimetres of mat a camera pixel spans
+    at each (N,; NaN where unknown, as by default)) over the kinds ``priors``."""
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
@@ -561,7 +568,9 @@ def fit_frame(
                  np.full(len(diameters_mm), np.nan) if inner_mm is None
                  else np.asarray(inner_mm, np.float64),
                  np.ones(len(diameters_mm)) if contrast is None
-                 else np.asarray(contrast, np.float64))
+                 else np.asarray(contrast, np.float64),
+                 np.full(len(diameters_mm), np.nan) if pixel_mm is None
+                 else np.asarray(pixel_mm, np.float64))
     best: tuple[float, _Frame, FloatArray] | None = None
     first = _Frame(*arguments)
     starts: list[FloatArray | None] = [first.first_metals(), None]

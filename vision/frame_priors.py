@@ -72,6 +72,13 @@ class FrameModelConfig:
     and stray about it by at least ``faint_noise_mm``. The glinting and the faint coins'
     spreads are fitted to the frame's own such coins, each drawn towards its least as much
     as ``noise_prior_coins`` coins would.
+
+    A size is found in camera pixels, so a coin the camera sees coarsely is measured less
+    surely: where one camera pixel spans more than ``resolved_pixel_mm`` of mat, its outline
+    and top circle stray further by ``coarse_noise_px`` times the millimetres a pixel spans
+    beyond that (the ring's coins seen at 0.4-0.5 px/mm stray 1.1 mm about their frame's
+    offset, those at 0.7-1 px/mm 0.3 mm; Coin Isolation's, seen at 0.9 px/mm or more, none
+    further).
     """
 
     offset_mm: float = 1.0
@@ -113,6 +120,8 @@ class FrameModelConfig:
     faint_offset_spread_mm: float = 1.5
     faint_noise_mm: float = 0.5
     noise_prior_coins: float = 3.0
+    resolved_pixel_mm: float = 1.5
+    coarse_noise_px: float = 1.5
 
 
 def faintness(config: FrameModelConfig, contrast: FloatArray) -> FloatArray:

@@ -52,7 +52,7 @@ from vision.pawn_casts import without_light_casts
 from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
 from vision.pile_sizes import between_silver_kinds, under_smallest_silver
 from vision.presence import empty_doubts, unlike_paper
-from vision.read_config import LOOSE_KINDS, CoinConfig, ReadConfig
+from vision.read_config import ALONE_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
 from vision.size_doubt import SmallerTops, plausible_kinds, smaller_tops, stack_doubts
@@ -120,11 +120,12 @@ def model_for(config: FrameModelConfig, profile: VisionProfile) -> FrameModelCon
 
 def _coins_and_frame(
     config: ReadConfig, candidates: Candidates, presence: FloatArray,
-    priors: tuple[KindPrior, ...],
+    priors: tuple[KindPrior, ...], camera: CameraOverMat | None = None,
 ) -> tuple[NDArray[np.intp], FrameFit]:
     """The frame's coins and its model, fitted once. Candidates a pawn stands on weigh half
     in the fit, and are kept only where coin-sized by the fitted frame's size offset: a
-    pawn's own round base is smaller than any coin."""
+    pawn's own round base is smaller than any coin. ``camera`` tells how coarsely it sees
+    each coin (a coarse view's sizes are less sure)."""
     sizes = np.array([prior.diameter_mm for prior in priors])
     margin = config.coins.size_margin_mm
     offset = config.model.offset_mm
@@ -134,20 +135,23 @@ def _coins_and_frame(
     chosen = select_coins(config.coins, candidates, presence, least, most,
                           candidates.under_pawn, free)
     weights = presence * np.where(candidates.under_pawn, 0.5, 1.0)
-    frame = _fit(config, priors, candidates, weights, chosen)
+    pixel_mm = (np.full(len(chosen), np.nan) if camera is None
+                else 1.0 / camera.pixels_per_mm(candidates.centres_mm[chosen]))
+    frame = _fit(config, priors, candidates, weights, chosen, pixel_mm)
     smallest = sizes.min() + frame.offset_mm - config.coins.pawn_size_margin_mm
     coin_sized = ~candidates.under_pawn[chosen] | (candidates.diameters_mm[chosen] >= smallest)
     return chosen[coin_sized], frame.subset(coin_sized)
 
 
 def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidates,
-         presence: FloatArray, chosen: NDArray[np.intp]) -> FrameFit:
-    """The frame model fitted to the ``chosen`` candidates."""
+         presence: FloatArray, chosen: NDArray[np.intp], pixel_mm: FloatArray) -> FrameFit:
+    """The frame model fitted to the ``chosen`` candidates, seen at ``pixel_mm`` (mm of mat
+    a camera pixel spans at each)."""
     return fit_frame(config.model, priors, candidates.centres_mm[chosen],
                      candidates.diameters_mm[chosen], presence[chosen],
                      candidates.colours[chosen], candidates.clipped[chosen],
                      candidates.edge_colours[chosen], candidates.inner_mm[chosen],
-                     candidates.contrast[chosen])
+                     candidates.contrast[chosen], pixel_mm)
 
 
 def _partial_evidence(
@@ -207,7 +211,7 @@ def _smaller_tops(
 def _read_tops(
     config: ReadConfig, tops: SmallerTops, kinds: list[str], confidence: FloatArray,
     agreement: FloatArray, whole: NDArray[np.bool_], frame: FrameFit,
-    priors: tuple[KindPrior, ...],
+    priors: tuple[KindPrior, ...], alone: NDArray[np.bool_],
 ) -> tuple[list[str], FloatArray]:
     """The kinds and confidences once smaller top coins are weighed: a coin whose top circle
     is more likely a smaller coin's edge than its own rim, however its rim is placed
@@ -216,14 +220,15 @@ def _read_tops(
     on a face whose colour gives that smaller coin's metal ``top_metal`` or more, seen
     ``whole`` (no pawn on it, no glint over it), is read as that smaller coin, at most a
     doubt (the circle alone names it); every other coin's confidence is scaled by the odds
-    against a smaller top."""
+    against a smaller top. A coin lying ``alone`` (a ring's space) has no coin on top: its
+    outline names it, as doubtfully as the circle makes it."""
     doubt = config.size_doubt
     metal_of = {prior.kind: prior.metal for prior in priors}
     read = list(kinds)
     scaled = confidence * (1.0 - tops.odds)
     for position, top in enumerate(tops.kinds):
         if (top is None or tops.outline_odds[position] < doubt.top_odds
-                or not whole[position]):
+                or not whole[position] or alone[position]):
             continue
         metal = metal_of[top]
         colour_share = (float(frame.by_colour[position, frame.metals.index(metal)])
@@ -259,9 +264,11 @@ def read_view(
     # A coin's outline inside a flat token is the token's own rim.
     presence = np.where(inside_tokens(sightings, candidates.centres_mm), 0.0, presence)
     piled_windows = np.array([window.piled for window in windows] + [False], bool)
-    piled = piled_windows[np.where(candidates.region >= 0, candidates.region, -1)]
+    at = np.where(candidates.region >= 0, candidates.region, -1)
+    piled = piled_windows[at]
+    alone = np.array([window.kind in ALONE_KINDS for window in windows] + [False], bool)[at]
     chosen, frame, kinds, confidence = _coin_kinds(config, candidates, presence, profile, camera,
-                                                   piled)
+                                                   piled, alone)
     confidence = _inner_outline_doubt(config, view, image, candidates, chosen, kinds, confidence,
                                       profile, windows)
     found = _coins_by_region(candidates, chosen, kinds, confidence, windows)
@@ -327,15 +334,17 @@ def _all_candidates(config: ReadConfig, view: TopView, image: Image, mask: Image
 
 
 def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray,
-                profile: VisionProfile, camera: CameraOverMat, piled: NDArray[np.bool_]
+                profile: VisionProfile, camera: CameraOverMat, piled: NDArray[np.bool_],
+                alone: NDArray[np.bool_]
                 ) -> tuple[NDArray[np.intp], FrameFit, list[str], FloatArray]:
     """The candidates taken as coins, the frame model fitted to them, and each coin's kind
     and confidence once every doubt (a metal unsettled, a size unmeasured or between two
     silver kinds in a pile, a stack, a smaller coin on top) has had its say. ``piled`` marks
-    the candidates lying in a region of piled coins (a pit, a cup)."""
+    the candidates lying in a region of piled coins (a pit, a cup), ``alone`` those in a region
+    whose coins lie alone (a ring's space): a circle inside one is no smaller coin on top."""
     config = replace(config, model=model_for(config.model, profile))
     priors = _kind_priors(profile)
-    chosen, frame = _coins_and_frame(config, candidates, presence, priors)
+    chosen, frame = _coins_and_frame(config, candidates, presence, priors, camera)
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
     face_seen = (~candidates.under_pawn[chosen] & ~np.isnan(candidates.colours[chosen]).any(axis=1)
@@ -373,7 +382,8 @@ def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray
     tops = _smaller_tops(config, candidates, chosen, frame, kinds,
                          np.where(partial, 0.0, confidence), priors, open_kinds, camera)
     kinds, confidence = _read_tops(config, tops, kinds, confidence,
-                                   candidates.inner_agreement[chosen], whole, frame, priors)
+                                   candidates.inner_agreement[chosen], whole, frame, priors,
+                                   alone[chosen])
     return chosen, frame, kinds, confidence
 
 

@@ -24,6 +24,10 @@ LOOSE_KINDS = ("pit", "cup")
 #: laid on it, 4 mm of paper apart, where the unlikeness of two neighbours' rims peaks in the
 #: gap between them (no region's) rather than in either coin.
 CENTRED_KINDS = ("track",)
+#: Region kinds whose coins each lie alone, one to a space and never stacked (a ring's track
+#: and HOME spaces hold one coin or none, issue 21): no smaller coin lies on top of one,
+#: whatever circle shows inside its outline.
+ALONE_KINDS = ("track",)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from bench.bench_ring_read import random_position, reading_profile, table_scene
 from calibration.geometry import mat_for_game
 from calibration.profile import VisionProfile
 from companion.games.jokers_and_coins import GAME
@@ -164,3 +165,15 @@ def test_empty_spaces_where_faint_steps_line_up_read_empty():
             and not frame.truth[region.name].coins and frame.truth[region.name].pawn is None
             and reading.observation[region.name].coin is not None]
     assert seen == []
+
+
+def test_a_lone_nickel_is_no_dime_on_top_of_it():
+    """Ring bench tuning seed 40 (2 seats, tilted camera): the nickel on t63 shows a circle
+    inside its outline where a dime's edge would lie, and was read as a dime lying on it (at
+    0.45); a ring's space holds one coin, never a stack, so its outline names it."""
+    geometry = mat_for_game(GAME.info.mat, players=2)
+    frame = render(table_scene(40, random_position(40, 2), geometry, (1920, 1080)), 40)
+    reading = read_frame_details(CONFIG, frame.image, geometry, reading_profile())
+    assert frame.truth["t63"].top == "N"
+    assert reading.observation["t63"].coin == "N"
+    assert _wrong_spaces(frame, reading) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from bench.bench_ring_read import random_position, table_scene
@@ -13,9 +14,13 @@ from companion.games import get_game
 from companion.games.jokers_and_coins import GAME
 from companion.screen_view import _message
 from companion.table import starting_referee
+from vision.frame_model import fit_frame
+from vision.frame_priors import FrameModelConfig
 from vision.markers import MarkerConfig, find_board
 from vision.synth import random_scene, random_variation, render
 from vision.view_scale import LEAST_PIXELS_PER_MM, coarse_view_advice, seen_pixels_per_mm
+
+from .helpers import COIN_SIZES_MM, FRAME_PRIORS
 
 
 def _located(players: int, size: tuple[int, int]):
@@ -56,3 +61,28 @@ def test_coin_isolation_seen_by_a_1080p_camera_at_a_tilt_needs_no_advice() -> No
     location = find_board(MarkerConfig(), image, scene.geometry)
     assert seen_pixels_per_mm(location, scene.geometry) >= LEAST_PIXELS_PER_MM
     assert coarse_view_advice(location, scene.geometry) is None
+
+
+def test_a_size_a_step_off_is_less_sure_where_a_camera_pixel_spans_more_of_the_mat() -> None:
+    """Four coins of each kind at their sizes and a nickel measured 2.2 mm large (nearer a
+    quarter's size): seen at 2.3 mm a camera pixel (a 1080p camera over the six-seat ring), its
+    size is less sure than at 1 mm a pixel, where the frame reads as if unknown."""
+    rng = np.random.default_rng(0)
+    kinds = [*"PNDQ" * 4, "N"]
+    diameters = np.array([COIN_SIZES_MM[kind] for kind in kinds]) + 1.0
+    diameters += rng.normal(0, 0.3, len(kinds))
+    diameters[-1] = COIN_SIZES_MM["N"] + 1.0 + 2.2
+    colours = np.array([(0.2, -0.1) if kind == "P" else (0.0, 0.0) for kind in kinds])
+    colours += rng.normal(0, 0.02, colours.shape)
+    positions = rng.uniform(0, 400, (len(kinds), 2))
+
+    def fitted(pixel_mm: float | None) -> tuple[list[str], np.ndarray]:
+        spans = None if pixel_mm is None else np.full(len(kinds), pixel_mm)
+        return fit_frame(FrameModelConfig(), FRAME_PRIORS, positions, diameters,
+                         np.ones(len(kinds)), colours, pixel_mm=spans).best()
+
+    (unknown, unknown_sure), (fine, fine_sure) = fitted(None), fitted(1.0)
+    coarse, coarse_sure = fitted(2.3)
+    assert fine == unknown == coarse == [*kinds[:-1], "Q"]
+    assert np.array_equal(fine_sure, unknown_sure)
+    assert coarse_sure[-1] < fine_sure[-1] - 0.05
