@@ -12,6 +12,9 @@ the time per 1920x1080 frame. Sets (see ``bench/vision_sets.py``):
   that count;
 * ``cold``: the tuning family's boards under a warm lamp and a cold window that flat coins
   mirror, white balance off or set on the lamp-lit paper (a tuning set);
+* ``stress``: tuning frames each with one condition pushed to a real table's extreme (colour
+  temperature, coarse pixels, tilt, vignetting, motion blur, JPEG, dim exposure, glints, a
+  bright window, pennies, dull silver, sloppy coins, noise), with a line per factor;
 * any folder of ``NAME.jpg`` + ``NAME.json`` truth, e.g. ``../shared/vision-samples``.
 
     .venv/bin/python bench/bench_vision.py [--sets synth,tuning,heldout] [--frames 100]
@@ -42,7 +45,7 @@ from vision.read import VisionConfig, read_frame
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", default="synth,tuning,heldout",
-                        help="comma-separated: synth, tuning, heldout, cold or folders")
+                        help="comma-separated: synth, tuning, heldout, cold, stress or folders")
     parser.add_argument("--frames", type=int, default=100, help="frames per named set")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -59,21 +62,32 @@ def main() -> None:
     tallies = []
     for set_name in args.sets.split(","):
         tally = Tally(set_name)
+        factors: dict[str, Tally] = {}
         for frame in frames(set_name, args.frames, args.seed, args.workers, args.max_tilt):
+            family = str(frame.meta.get("family", set_name))
+            counted = [tally] + ([factors.setdefault(family, Tally(family))]
+                                 if family != set_name else [])
             start = time.perf_counter()
             try:
                 observation = read_frame(config, frame.image, geometry, profile)
             except VisionError as error:
-                tally.add_unread(frame.name, len(frame.truth), str(error))
+                for each in counted:
+                    each.add_unread(frame.name, len(frame.truth), str(error))
                 continue
-            tally.add(frame.name, observation, frame.truth,
-                      (time.perf_counter() - start) * 1000, args.show_errors)
+            for each in counted:
+                each.add(frame.name, observation, frame.truth,
+                         (time.perf_counter() - start) * 1000, args.show_errors)
         print("\n".join(tally.summary() + tally.details()), flush=True)
+        if factors:
+            print("  by family (squares wrong, wrong at >= 0.5, coins read as empty, right "
+                  "at >= 0.5):")
+            print("\n".join("  " + factors[name].brief() for name in sorted(factors)))
         print()
         tallies.append(tally)
     print("summary")
     for tally in tallies:
         print("\n".join(tally.summary()))
+        print("  " + tally.brief())
     print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
 
 

@@ -7,6 +7,8 @@
 * ``cold``: the tuning family's boards and cameras under a warm lamp, a cold window that
   flat coins mirror and a white balance that suits neither (:mod:`vision.synth.physical.cold`);
   a tuning set.
+* ``stress``: tuning frames each with one condition of a real table pushed to its extreme
+  (:mod:`vision.synth.physical.stress`), from seed ``FIRST_SEED`` on; a tuning set.
 * a folder of ``frame_N.jpg`` (or ``.png``) with ``frame_N.json`` truth, in the layout of
   ``../shared/vision-samples`` (frames of a renderer written elsewhere).
 
@@ -31,7 +33,7 @@ from vision.synth import RegionTruth
 #: Where physically rendered frames are kept between runs.
 CACHE = Path(__file__).resolve().parent / ".cache"
 #: The sets the benchmark knows by name (a folder path is also a set).
-NAMED_SETS = ("synth", "tuning", "heldout", "cold")
+NAMED_SETS = ("synth", "tuning", "heldout", "cold", "stress")
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,6 +52,10 @@ def frames(set_name: str, count: int, seed: int, workers: int = 2,
     """``count`` frames of ``set_name`` from ``seed`` on (a folder yields all it holds)."""
     if set_name == "synth":
         yield from _synth_frames(count, seed, max_tilt)
+    elif set_name == "stress":
+        from vision.synth.physical.stress import FIRST_SEED
+
+        yield from _rendered_frames(set_name, count, FIRST_SEED + seed, workers)
     elif set_name in ("tuning", "heldout", "cold"):
         yield from _rendered_frames(set_name, count, seed, workers)
     else:

@@ -123,6 +123,17 @@ class Tally:
         ]
         return lines
 
+    def coins_missed(self) -> int:
+        """Squares holding coins read as holding none (whole coins missed)."""
+        return sum(self.confusion[(kind, "-")] for kind in KINDS[1:])
+
+    def brief(self) -> str:
+        """One line: squares wrong, wrong at >= 0.5, coins read as empty, right at >= 0.5."""
+        return (f"{self.name:20} {self.frames:3} frames: wrong {self.wrong:4} "
+                f"({self.wrong / max(self.squares, 1):6.2%}), sure wrong {self.sure_wrong:3}, "
+                f"coins read as empty {self.coins_missed():3}, right at >= {SURE} "
+                f"{self.sure - self.sure_wrong} of {self.squares - self.wrong}")
+
     def details(self) -> list[str]:
         """The confusion matrix, timings and the first wrong squares."""
         lines = ["  confusion of the top coin (rows: truth, columns: read)",

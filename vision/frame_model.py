@@ -513,10 +513,11 @@ class _Frame:
         return weights
 
 
-def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0) -> FloatArray:
+def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0,
+         shadow: float = 0.0) -> FloatArray:
     """Expectation-maximisation from first metals ``start``, or, where None, from sizes alone
     (colour joins after the first half of the rounds), the glints' offset starting at
-    ``bloom``: the kinds' probabilities."""
+    ``bloom`` and the faint coins' at ``shadow``: the kinds' probabilities."""
     sizes_first = start is None
     if start is None:
         # From sizes alone: every metal alike (the split of the colours, made once for the
@@ -526,6 +527,7 @@ def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0) -> FloatAr
     else:
         frame.first_guess(start)
     frame.glint_offset = bloom
+    frame.faint_offset = shadow
     rounds = frame.config.rounds
     probabilities = frame.posterior(0.0 if sizes_first else 1.0)
     for round_index in range(rounds):
@@ -578,14 +580,20 @@ def fit_frame(
     # size up as well as their own, so the fit also starts from a bloom, kept where it
     # explains the frame better by more than BLOOM_MARGIN (else the two are a tie).
     blooms = [0.0, config.glint_bloom_mm] if (first.clip >= 0.5).any() else [0.0]
-    for number, (bloom, start) in enumerate((bloom, start) for bloom in blooms
-                                            for start in starts):
+    # Where most coins are faint, their shadows may swell them all by a size step: the fit
+    # also starts from that, kept on the same terms as a bloom.
+    shadows = ([0.0, config.faint_shadow_mm]
+               if (first.faint >= 0.5).mean() >= config.faint_share else [0.0])
+    runs = [(bloom, shadow, start) for bloom in blooms for shadow in shadows
+            for start in starts]
+    for number, (bloom, shadow, start) in enumerate(runs):
         # The first run starts from the frame the first metals were split on: the split
         # set only ``one_metal``, which every later run's fresh frame is given.
         frame = first if number == 0 else _Frame(*arguments)
         frame.one_metal = first.one_metal
-        probabilities = _run(frame, start, bloom)
-        score = frame.log_likelihood() - (BLOOM_MARGIN if bloom else 0.0)
+        probabilities = _run(frame, start, bloom, shadow)
+        score = (frame.log_likelihood() - (BLOOM_MARGIN if bloom else 0.0)
+                 - (BLOOM_MARGIN if shadow else 0.0))
         if best is None or score > best[0]:
             best = (score, frame, probabilities)
     assert best is not None

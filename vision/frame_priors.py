@@ -69,9 +69,13 @@ class FrameModelConfig:
     stands out most beyond it: it is measured larger, and less surely. Its faintness runs
     from 0 at an edge contrast of ``faint_contrast`` to 1 at ``faintest_contrast``; the
     frame's faint coins share an offset of their own (within about ``faint_offset_spread_mm``)
-    and stray about it by at least ``faint_noise_mm``. The glinting and the faint coins'
-    spreads are fitted to the frame's own such coins, each drawn towards its least as much
-    as ``noise_prior_coins`` coins would.
+    and stray about it by at least ``faint_noise_mm``. Where ``faint_share`` or more of the
+    coins are at least half faint, their shadows may swell them all by a size step (a dark
+    ring round each coin's foot, as much as a nickel is larger than a dime), and every coin
+    then fits the next kind up about as well as its own: the fit also starts from a faint
+    offset of ``faint_shadow_mm``, kept where it explains the frame clearly better. The
+    glinting and the faint coins' spreads are fitted to the frame's own such coins, each
+    drawn towards its least as much as ``noise_prior_coins`` coins would.
 
     A size is found in camera pixels, so a coin the camera sees coarsely is measured less
     surely: where one camera pixel spans more than ``resolved_pixel_mm`` of mat, its outline
@@ -119,6 +123,8 @@ class FrameModelConfig:
     faintest_contrast: float = 0.1
     faint_offset_spread_mm: float = 1.5
     faint_noise_mm: float = 0.5
+    faint_share: float = 0.5
+    faint_shadow_mm: float = 3.0
     noise_prior_coins: float = 3.0
     resolved_pixel_mm: float = 1.5
     coarse_noise_px: float = 1.5

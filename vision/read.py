@@ -3,7 +3,8 @@
 The stages, each a pure function of its configuration and an image, so that the whole holds
 for cameras, lights and coins it was never tuned on:
 
-1. :mod:`vision.light` divides the light out against the printed mat: paper becomes white.
+1. :mod:`vision.light` divides the light out against the printed mat: paper becomes white;
+   :mod:`vision.channel_noise` smooths a channel that division left far noisier than the rest.
 2. :mod:`vision.pawns` finds the strongly coloured pawns and where each one stands.
 3. :mod:`vision.seeds` finds where coins may lie, :mod:`vision.rims` fits each one's outline
    (the base disc, whatever the stack's height leans away from the camera: see
@@ -40,6 +41,7 @@ from vision.candidates import (
     select_coins,
 )
 from vision.cards import read_discard_in_frame, read_discard_in_view
+from vision.channel_noise import balance_channel_noise
 from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
 from vision.inner_outlines import inner_outline_doubts
@@ -314,9 +316,11 @@ def _normalised(config: ReadConfig, view: TopView, geometry: MatGeometry,
     # light there: a patch no smaller than the least the presence check weighs, and no larger
     # or wider than a coin with its bloom (vision.presence).
     presence = config.presence
-    normalised = raise_glints(light, view.image, normalise(light, view, reference),
-                              view.pixels_per_mm, (presence.least_mm2, presence.most_mm2),
-                              presence.most_across_mm)
+    # A channel the light barely excites carries the sensor's noise many times over once
+    # divided out: smoothed until no noisier than the others (vision.channel_noise).
+    lit = balance_channel_noise(config.channel_noise, normalise(light, view, reference))
+    normalised = raise_glints(light, view.image, lit, view.pixels_per_mm,
+                              (presence.least_mm2, presence.most_mm2), presence.most_across_mm)
     return normalised, reference.ink
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vision.cards import CardConfig
+from vision.channel_noise import ChannelNoiseConfig
 from vision.dice import DiceConfig
 from vision.frame_model import FrameModelConfig
 from vision.inner_outlines import InnerOutlineConfig
@@ -98,6 +99,7 @@ class ReadConfig:
     """How regions are read; the coin kinds and pawn colours come from the profile."""
 
     light: LightConfig = field(default_factory=LightConfig)
+    channel_noise: ChannelNoiseConfig = field(default_factory=ChannelNoiseConfig)
     seeds: SeedConfig = field(default_factory=SeedConfig)
     rims: RimConfig = field(default_factory=RimConfig)
     tops: TopConfig = field(default_factory=TopConfig)

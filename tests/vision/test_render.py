@@ -30,6 +30,8 @@ from vision.synth.physical import (
 from vision.synth.physical.heldout import HELDOUT_PAWN_SHAPES
 from vision.synth.physical.layout import coin_radius, place
 from vision.synth.physical.materials import srgb_to_linear
+from vision.synth.physical.stress import FACTORS, stress_factor
+from vision.synth.physical.stress import FIRST_SEED as STRESS_FIRST_SEED
 from vision.synth.physical.tool import main as tool_main
 from vision.synth.physical.variation import TUNING_PAWN_SHAPES, lamp_position
 
@@ -289,3 +291,27 @@ def test_the_cold_family_keeps_its_tuning_board_and_hangs_a_cold_window_where_co
         assert light.window_elevation_deg <= 90 - cold.camera.tilt_deg
         assert light.window_elevation_deg + light.window_size_deg[1] / 2 >= (
             70 - cold.camera.tilt_deg)
+
+
+def test_the_stress_family_pushes_one_factor_of_its_tuning_frame_each_seed():
+    """Every factor comes round in turn; a stress frame differs from its tuning frame in the
+    parts its factor touches only, and keeps the tuning pawns and board."""
+    touched = {"kelvin": {"light", "sensor"}, "coarse": {"camera"}, "tilt": {"camera"},
+               "vignetting": {"sensor"}, "motion": {"sensor"}, "jpeg": {"sensor"},
+               "dim": {"sensor"}, "glint": {"light", "style"}, "window": {"light"},
+               "penny": {"style"}, "silver": {"style"}, "sloppy": {"style"}, "noise": {"sensor"}}
+    assert set(touched) == set(FACTORS)
+    seen = set()
+    for seed in range(STRESS_FIRST_SEED, STRESS_FIRST_SEED + len(FACTORS)):
+        stress, tuning = variation_for("stress", seed), tuning_variation(seed)
+        factor = stress_factor(seed)
+        seen.add(factor)
+        assert stress.family == f"stress-{factor}"
+        changed = {part for part in ("camera", "light", "style", "sensor")
+                   if getattr(stress, part) != getattr(tuning, part)}
+        assert changed == touched[factor], factor
+        assert stress.style.pawn_shape in TUNING_PAWN_SHAPES
+        assert random_table_scene(seed, family="stress").coins == random_table_scene(seed).coins
+        if factor == "coarse":
+            assert 1.15 <= stress.camera.px_per_mm <= 1.25
+    assert seen == set(FACTORS)

@@ -22,10 +22,11 @@ from vision.synth.layout import MIXED_CHANGE_SHARE, board_coins
 from vision.synth.physical.cold import cold_variation
 from vision.synth.physical.heldout import heldout_variation
 from vision.synth.physical.materials import EXTRA_PAWN_COLOURS, PAWN_ALBEDO
+from vision.synth.physical.stress import stress_variation
 from vision.synth.physical.variation import Variation, tuning_variation
 
 #: The families of variation, by name.
-FAMILIES = ("tuning", "heldout", "cold")
+FAMILIES = ("tuning", "heldout", "cold", "stress")
 
 
 class SceneError(ValueError):
@@ -33,13 +34,15 @@ class SceneError(ValueError):
 
 
 def variation_for(family: str, seed: int) -> Variation:
-    """The variation of ``family`` ("tuning", "heldout" or "cold") for ``seed``."""
+    """The variation of ``family`` ("tuning", "heldout", "cold" or "stress") for ``seed``."""
     if family == "tuning":
         return tuning_variation(seed)
     if family == "heldout":
         return heldout_variation(seed)
     if family == "cold":
         return cold_variation(seed)
+    if family == "stress":
+        return stress_variation(seed)
     raise SceneError(f"unknown family {family!r}; use {', '.join(FAMILIES)}")
 
 
