@@ -172,6 +172,7 @@ class DiceConfig:
     grow_chroma: float = 0.5
     fill_solidity: float = 0.9
     one_die_share: float = 1.5
+    defect_depth: float = 0.08
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],

@@ -263,7 +263,55 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     top = _erode_along(patch, direction * (size if ratio is None else ratio) * typical)
     area = float(top.sum())
     parts = max(1, min(config.most_dice, round(area / (typical * typical))))
+    if parts == 2:
+        # Two dice's tops meet where the joint outline turns inwards: cut there when each
+        # side is then a die's square top.
+        pieces = _defect_cut(config, top, typical)
+        faces = [_face(config, piece, offset, ppm) for piece in pieces]
+        if len(faces) == 2 and all(face.flat for face in faces):
+            return faces
     return [_face(config, part, offset, ppm) for part in _split(top, parts)]
+
+
+def _defect_cut(config: DiceConfig, top: Image, typical: float) -> list[Image]:
+    """The tops of two touching dice cut apart along the line joining the two deepest
+    concave corners of their joint outline (none where it has no two corners at least
+    ``defect_depth`` of the die's edge ``typical`` deep).
+
+    The outline of two squares that touch turns inwards at the two ends of their seam
+    however the dice stand against each other (one shifted along the other's face, or
+    turned), and nowhere else: the seam is the straight line between those corners."""
+    contours, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return []
+    outline = max(contours, key=cv2.contourArea)
+    if len(outline) < 8:
+        return []
+    hull = cv2.convexHull(outline, returnPoints=False)
+    try:
+        defects = cv2.convexityDefects(outline, hull)
+    except cv2.error:
+        # A self-touching outline (a one-pixel neck) has no defects OpenCV will measure.
+        return []
+    if defects is None:
+        return []
+    defects = defects.reshape(-1, 4)
+    depths = defects[:, 3] / 256.0
+    deepest = np.argsort(depths)[::-1][:2]
+    if len(deepest) < 2 or depths[deepest[1]] < config.defect_depth * typical:
+        return []
+    first, second = (outline[defects[index, 2], 0].astype(np.float64) for index in deepest)
+    seam = second - first
+    if float(np.hypot(*seam)) < 0.5 * typical:
+        return []
+    rows, columns = np.nonzero(top)
+    side = (columns - first[0]) * seam[1] - (rows - first[1]) * seam[0] > 0
+    pieces = []
+    for chosen in (side, ~side):
+        piece = np.zeros_like(top)
+        piece[rows[chosen], columns[chosen]] = 1
+        pieces.append(piece)
+    return pieces
 
 
 def _outside_sweep(patch: Image, face: TopFace, offset: tuple[int, int], lean: FloatArray
