@@ -263,14 +263,29 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     top = _erode_along(patch, direction * (size if ratio is None else ratio) * typical)
     area = float(top.sum())
     parts = max(1, min(config.most_dice, round(area / (typical * typical))))
-    if parts == 2:
-        # Two dice's tops meet where the joint outline turns inwards: cut there when each
-        # side is then a die's square top.
-        pieces = _defect_cut(config, top, typical)
-        faces = [_face(config, piece, offset, ppm) for piece in pieces]
-        if len(faces) == 2 and all(face.flat for face in faces):
-            return faces
-    return [_face(config, part, offset, ppm) for part in _split(top, parts)]
+    split = [_face(config, part, offset, ppm) for part in _split(top, parts)]
+    if parts != 2:
+        return split
+    # Two dice's tops meet where their joint outline turns inwards, however they stand
+    # against each other; the middle of that outline is their seam only when they stand
+    # square face to face. Of the two cuts, the one leaving the squarer tops is kept.
+    cut = [_face(config, piece, offset, ppm) for piece in _defect_cut(config, top, typical)]
+    if len(cut) == 2 and all(face.flat for face in cut) and (
+            not all(face.flat for face in split) or _unsquareness(cut) < _unsquareness(split)):
+        return cut
+    return split
+
+
+def _unsquareness(faces: list[TopFace]) -> float:
+    """How far the tops ``faces`` are from filled squares, summed: each one's sides'
+    difference as a share of the longer, and the share of its rectangle it leaves empty."""
+    total = 0.0
+    for face in faces:
+        width, height = face.rect[1]
+        long, short = max(width, height), min(width, height)
+        total += (long - short) / max(long, 1.0)
+        total += 1.0 - float(face.mask.sum()) / max(1.0, width * height)
+    return total
 
 
 def _defect_cut(config: DiceConfig, top: Image, typical: float) -> list[Image]:
