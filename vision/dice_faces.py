@@ -270,10 +270,20 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     # against each other; the middle of that outline is their seam only when they stand
     # square face to face. Of the two cuts, the one leaving the squarer tops is kept.
     cut = [_face(config, piece, offset, ppm) for piece in _defect_cut(config, top, typical)]
-    if len(cut) == 2 and all(face.flat for face in cut) and (
-            not all(face.flat for face in split) or _unsquareness(cut) < _unsquareness(split)):
-        return cut
-    return split
+    if len(cut) == 2 and all(face.flat for face in cut):
+        if not all(face.flat for face in split) or _unsquareness(cut) < _unsquareness(split):
+            return cut
+        return split
+    if all(face.flat for face in split):
+        return split
+    # Where a die's side face fills the corner between their tops, the bodies' outline still
+    # turns inwards at the seam's ends: each part of the body cut there must pass as a lone
+    # die.
+    pieces = _defect_cut(config, patch, typical)
+    singles = [_single_face(config, piece, offset, [(other, offset) for other in pieces], ppm,
+                            lean_at) for piece in pieces]
+    faces = [single[0] for single in singles if single is not None and single[0].flat]
+    return faces if len(faces) == 2 else split
 
 
 def _unsquareness(faces: list[TopFace]) -> float:
