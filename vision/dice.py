@@ -24,9 +24,11 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    Blobs of several touching dice are eroded by the lean the single dice of the frame show
    (or the camera's) and split in as many squares as their area holds: two face to face
    across the middle of their rectangle, or along the line joining the two concave corners
-   where their outlines meet, whichever leaves the squarer tops. A single blob whose top is
-   no square is tried as two dice face to face. Bodies and top faces are found at
-   ``segment_pixels_per_mm``.
+   where their outlines meet, whichever leaves the squarer tops (where a side face fills the
+   corner between the tops, the body is cut at its own outline's corners instead and each
+   part must pass as a lone die; no cut that leaves a part no square is kept). A single blob
+   whose top is no square is tried as two dice face to face. Bodies and top faces are found
+   at ``segment_pixels_per_mm``.
 3. **Flat or not.** A flat die's top is a square 12-20 mm on a side. A die cocked against
    another die or a wall shows its top foreshortened across the edge it stands on, and a side
    face beside it: what is left of it is no square of that size, its pips (4-6) lie on a grid

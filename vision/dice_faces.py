@@ -2,7 +2,8 @@
 
 The physics is told in :mod:`vision.dice` (steps 1 to 3): a die is where the colour differs
 from the felt's; a still die's top face is its body less the sweep the camera's lean gives a
-cube of its edge; blobs of touching dice are eroded by the lean the single dice show and split;
+cube of its edge; blobs of touching dice are eroded by the lean the single dice show and split
+(two dice at the concave corners where their outlines meet, when that leaves square tops);
 a top that is no square of a die's size, or a body that sweeps further or sideways, is a die
 cocked up, not flat.
 """
@@ -254,7 +255,9 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
                  lean_at: Callable[[FloatArray], FloatArray], typical: float,
                  ratio: float | None) -> list[TopFace]:
     """The top faces of a blob of touching dice of edge ``typical`` (px) whose sides show
-    ``ratio`` of their edge (by default, as the camera's lean makes them)."""
+    ``ratio`` of their edge (by default, as the camera's lean makes them). Two dice are cut
+    where that leaves square tops (:func:`_defect_cut`); where no cut does, the parts are
+    returned as they are and refused as no square, never guessed."""
     rows, columns = np.nonzero(patch)
     lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
                                         rows.mean() + offset[1]])), np.float64)
