@@ -22,9 +22,13 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    in its "top", which is then no square or off its pips' middle; other dice count as body
    where they touch it.
    Blobs of several touching dice are eroded by the lean the single dice of the frame show
-   (or the camera's) and split in as many squares as their area holds (two face to face
-   across the middle of their rectangle); a single blob whose top is no square is tried as
-   two dice face to face. Bodies and top faces are found at ``segment_pixels_per_mm``.
+   (or the camera's) and split in as many squares as their area holds: two face to face
+   across the middle of their rectangle, or along the line joining the two concave corners
+   where their outlines meet, whichever leaves the squarer tops (where a side face fills the
+   corner between the tops, the body is cut at its own outline's corners instead and each
+   part must pass as a lone die; no cut that leaves a part no square is kept). A single blob
+   whose top is no square is tried as two dice face to face. Bodies and top faces are found
+   at ``segment_pixels_per_mm``.
 3. **Flat or not.** A flat die's top is a square 12-20 mm on a side. A die cocked against
    another die or a wall shows its top foreshortened across the edge it stands on, and a side
    face beside it: what is left of it is no square of that size, its pips (4-6) lie on a grid
@@ -124,7 +128,10 @@ class DiceConfig:
     is the felt darker, in its own hue); no two pieces each a die's size are joined. A die is
     convex: a body whose convex hull is no larger than ``one_die_share`` of the largest die's
     square and which fills less than ``fill_solidity`` of that hull takes those weaker pixels
-    within the hull too.
+    within the hull too. Two touching dice's joint top is cut along the line joining its two
+    deepest concave corners (their seam, however the dice stand against each other) when both
+    are at least ``defect_depth`` of the edge deep and both parts are square tops, squarer
+    than those of the cut across the middle.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -172,6 +179,7 @@ class DiceConfig:
     grow_chroma: float = 0.5
     fill_solidity: float = 0.9
     one_die_share: float = 1.5
+    defect_depth: float = 0.08
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],

@@ -2,7 +2,8 @@
 
 The physics is told in :mod:`vision.dice` (steps 1 to 3): a die is where the colour differs
 from the felt's; a still die's top face is its body less the sweep the camera's lean gives a
-cube of its edge; blobs of touching dice are eroded by the lean the single dice show and split;
+cube of its edge; blobs of touching dice are eroded by the lean the single dice show and split
+(two dice at the concave corners where their outlines meet, when that leaves square tops);
 a top that is no square of a die's size, or a body that sweeps further or sideways, is a die
 cocked up, not flat.
 """
@@ -254,7 +255,9 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
                  lean_at: Callable[[FloatArray], FloatArray], typical: float,
                  ratio: float | None) -> list[TopFace]:
     """The top faces of a blob of touching dice of edge ``typical`` (px) whose sides show
-    ``ratio`` of their edge (by default, as the camera's lean makes them)."""
+    ``ratio`` of their edge (by default, as the camera's lean makes them). Two dice are cut
+    where that leaves square tops (:func:`_defect_cut`); where no cut does, the parts are
+    returned as they are and refused as no square, never guessed."""
     rows, columns = np.nonzero(patch)
     lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
                                         rows.mean() + offset[1]])), np.float64)
@@ -263,7 +266,80 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     top = _erode_along(patch, direction * (size if ratio is None else ratio) * typical)
     area = float(top.sum())
     parts = max(1, min(config.most_dice, round(area / (typical * typical))))
-    return [_face(config, part, offset, ppm) for part in _split(top, parts)]
+    split = [_face(config, part, offset, ppm) for part in _split(top, parts)]
+    if parts != 2:
+        return split
+    # Two dice's tops meet where their joint outline turns inwards, however they stand
+    # against each other; the middle of that outline is their seam only when they stand
+    # square face to face. Of the two cuts, the one leaving the squarer tops is kept.
+    cut = [_face(config, piece, offset, ppm) for piece in _defect_cut(config, top, typical)]
+    if len(cut) == 2 and all(face.flat for face in cut):
+        if not all(face.flat for face in split) or _unsquareness(cut) < _unsquareness(split):
+            return cut
+        return split
+    if all(face.flat for face in split):
+        return split
+    # Where a die's side face fills the corner between their tops, the bodies' outline still
+    # turns inwards at the seam's ends: each part of the body cut there must pass as a lone
+    # die.
+    pieces = _defect_cut(config, patch, typical)
+    singles = [_single_face(config, piece, offset, [(other, offset) for other in pieces], ppm,
+                            lean_at) for piece in pieces]
+    faces = [single[0] for single in singles if single is not None and single[0].flat]
+    return faces if len(faces) == 2 else split
+
+
+def _unsquareness(faces: list[TopFace]) -> float:
+    """How far the tops ``faces`` are from filled squares, summed: each one's sides'
+    difference as a share of the longer, and the share of its rectangle it leaves empty."""
+    total = 0.0
+    for face in faces:
+        width, height = face.rect[1]
+        long, short = max(width, height), min(width, height)
+        total += (long - short) / max(long, 1.0)
+        total += 1.0 - float(face.mask.sum()) / max(1.0, width * height)
+    return total
+
+
+def _defect_cut(config: DiceConfig, top: Image, typical: float) -> list[Image]:
+    """The tops of two touching dice cut apart along the line joining the two deepest
+    concave corners of their joint outline (none where it has no two corners at least
+    ``defect_depth`` of the die's edge ``typical`` deep).
+
+    The outline of two squares that touch turns inwards at the two ends of their seam
+    however the dice stand against each other (one shifted along the other's face, or
+    turned), and nowhere else: the seam is the straight line between those corners."""
+    contours, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return []
+    outline = max(contours, key=cv2.contourArea)
+    if len(outline) < 8:
+        return []
+    hull = cv2.convexHull(outline, returnPoints=False)
+    try:
+        defects = cv2.convexityDefects(outline, hull)
+    except cv2.error:
+        # A self-touching outline (a one-pixel neck) has no defects OpenCV will measure.
+        return []
+    if defects is None:
+        return []
+    defects = defects.reshape(-1, 4)
+    depths = defects[:, 3] / 256.0
+    deepest = np.argsort(depths)[::-1][:2]
+    if len(deepest) < 2 or depths[deepest[1]] < config.defect_depth * typical:
+        return []
+    first, second = (outline[defects[index, 2], 0].astype(np.float64) for index in deepest)
+    seam = second - first
+    if float(np.hypot(*seam)) < 0.5 * typical:
+        return []
+    rows, columns = np.nonzero(top)
+    side = (columns - first[0]) * seam[1] - (rows - first[1]) * seam[0] > 0
+    pieces = []
+    for chosen in (side, ~side):
+        piece = np.zeros_like(top)
+        piece[rows[chosen], columns[chosen]] = 1
+        pieces.append(piece)
+    return pieces
 
 
 def _outside_sweep(patch: Image, face: TopFace, offset: tuple[int, int], lean: FloatArray

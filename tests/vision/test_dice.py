@@ -125,6 +125,34 @@ def test_two_touching_dice_are_both_read(camera):
     assert values == {"red": 3, "white": 5}
 
 
+def test_two_touching_dice_of_one_colour_shifted_along_their_seam_are_both_read():
+    # Face to face but shifted along the face they share: no colour parts them and the
+    # middle of their joint outline is not their seam; the outline's two concave corners
+    # are its ends.
+    variation = CAMERAS["tilted"]
+    first = Die(4, (TRAY.centre[0] - 5.0, TRAY.centre[1] - 8.05), 0.0, "white")
+    second = Die(1, (TRAY.centre[0] + 5.0, TRAY.centre[1] + 8.05), 0.0, "white")
+    readings = tray_dice((first, second), variation)
+    pairs = matched((first, second), readings, variation)
+    assert [(die.value, reading and reading.value) for die, reading in pairs] == [(4, 4), (1, 1)]
+
+
+def test_the_seam_of_two_squares_shifted_along_it_joins_their_concave_corners():
+    from vision.dice_faces import _defect_cut
+
+    top = np.zeros((90, 60), np.uint8)
+    top[5:37, 5:37] = 1
+    top[37:69, 20:52] = 1
+    pieces = _defect_cut(DiceConfig(), top, 32.0)
+    assert len(pieces) == 2
+    # Each piece is one square, but for a pixel or two where the corners' pixels lie.
+    upper, lower = sorted(pieces, key=lambda piece: -int(piece[:37].sum()))
+    assert abs(int(upper[:37].sum()) - 32 * 32) <= 2 and int(upper[37:].sum()) <= 2
+    assert abs(int(lower[37:].sum()) - 32 * 32) <= 2 and int(lower[:37].sum()) <= 2
+    # One square has no concave corner: nothing is cut.
+    assert _defect_cut(DiceConfig(), top[:37], 32.0) == []
+
+
 @pytest.mark.parametrize("camera", sorted(CAMERAS))
 def test_cocked_dice_are_read_as_none_never_as_a_value(camera):
     variation = CAMERAS[camera]
