@@ -69,7 +69,8 @@ class RimConfig:
     ``coin_thickness_mm`` high) are fitted as a disc swept along the lean, the sweep held near a
     single coin's within about ``sweep_spread_mm`` unless the rim shows more. A weaker seed
     within ``settled_inside`` of the radius of a circle that ``settled_votes`` of a
-    stronger seed's rays agree with is that coin's second seed, not measured again.
+    stronger seed's rays agree with (all of them: no other circle can get more) is that
+    coin's second seed, not measured again.
     """
 
     ray_count: int = 48
@@ -99,7 +100,7 @@ class RimConfig:
     far_reach_mm: float = 4.0
     least_radius_mm: float = 6.0
     most_radius_mm: float = 15.0
-    settled_votes: float = 0.75
+    settled_votes: float = 1.0
     settled_inside: float = 0.75
 
 
@@ -401,16 +402,19 @@ def _first_circles(
     pixels_per_mm: float,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Each seed's first circle from its own rays (centres (K, 2), radii (K,) px, and how
-    many rays agree, K). A coin often makes two seeds (a silver coin's rim rings its face):
-    the seeds with no stronger one within a coin's breadth go first, and a weaker seed
-    lying within ``settled_inside`` of the radius of a circle that ``settled_votes`` of a
-    stronger seed's rays agree with is that coin again. It is not measured: it keeps its
-    place, that circle's radius and no votes (it is nothing to refine), as a second seed
-    whose circle the stronger one's outvotes would."""
-    strongest = np.ones(len(seeds), bool)
+    many rays agree, K), the seeds strongest first.
+
+    A coin often makes two seeds (a silver coin's rim rings its face), and only the circle
+    of a coin's seeds that the most rays agree with is refined (:func:`_distinct`). So the
+    seeds with no stronger one within a coin's breadth go first, and a weaker seed lying
+    within ``settled_inside`` of the radius of a circle that ``settled_votes`` of a stronger
+    seed's rays agree with (by default every ray: no circle can get more votes, so the
+    weaker seed's could at best tie) is that coin again. It is not measured: it keeps its
+    place, that circle's radius and no votes (nothing to refine), as a second seed whose
+    circle is not kept."""
     reach = 2 * config.most_radius_mm * pixels_per_mm
     gaps = vector_length(*(seeds[:, None, :] - seeds[None, :, :]).transpose(2, 0, 1))
-    strongest[1:] = ~(np.tril(gaps < reach, -1)[1:]).any(axis=1)
+    strongest = ~np.tril(gaps < reach, -1).any(axis=1)
     found = seeds.copy()
     found_radii = np.full(len(seeds), 0.0)
     votes = np.zeros(len(seeds), np.int64)
