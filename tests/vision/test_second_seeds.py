@@ -18,14 +18,14 @@ def _two_coins(gap: float = 130.0) -> tuple[np.ndarray, np.ndarray, list[float]]
     """Normalised paper (with the rays' fourth channel) with two coins ``gap`` px apart (a
     penny-dark one and a grey one, 19 and 24 mm across, their rims a little blurred), and
     the coins' middles and radii (px)."""
-    image = np.full((200, 320, 3), PAPER, np.uint8)
+    paper = np.full((200, 320, 3), PAPER, np.uint8)
     middles = np.array([[90.0, 100.0], [90.0 + gap, 100.0]])
     radii = [9.5 * PIXELS_PER_MM, 12.0 * PIXELS_PER_MM]
     for (x, y), radius, colour in zip(middles, radii, ((70, 95, 150), (150, 150, 150)),
                                       strict=True):
-        cv2.circle(image, (round(x), round(y)), round(radius), colour, -1, cv2.LINE_AA)
-    image = cv2.GaussianBlur(image, (0, 0), 1.0)
-    return cv2.cvtColor(image, cv2.COLOR_BGR2BGRA), middles, radii
+        cv2.circle(paper, (round(x), round(y)), round(radius), colour, -1, cv2.LINE_AA)
+    blurred = cv2.GaussianBlur(paper, (0, 0), 1.0)
+    return np.asarray(cv2.cvtColor(blurred, cv2.COLOR_BGR2BGRA)), middles, radii
 
 
 def _measure(image: np.ndarray, seeds: np.ndarray) -> rims.CoinOutlines:
