@@ -77,3 +77,45 @@ def test_a_weaker_seed_off_every_settled_coin_is_measured() -> None:
     outlines = _measure(image, seeds)
     assert outlines.agreement[1] > 0.9
     assert np.hypot(*(outlines.centres - middles).T).max() < 1.0
+
+
+def test_the_consensus_from_the_first_triplets_is_the_consensus_of_them_all() -> None:
+    """Seeds whose first triplets give a circle every rim point agrees with try no more:
+    the circles, radii and votes are those of every triplet tried on every seed."""
+    from vision.circle_fits import (
+        FIRST_TRIPLETS,
+        _triplet_circles,
+        _triplets,
+        consensus_circles,
+    )
+
+    config = RimConfig()
+    rng = np.random.default_rng(3)
+    count, rays = 60, config.ray_count
+    angles = np.linspace(0, 2 * np.pi, rays, endpoint=False)
+    middles = rng.uniform(40, 160, (count, 2))
+    radii = rng.uniform(14, 26, count)
+    points = middles[:, None, :] + radii[:, None, None] * np.stack(
+        [np.cos(angles), np.sin(angles)], axis=1)[None]
+    # A third of the seeds' rims exact, the others noisy with some points off the rim.
+    noisy = np.arange(count) % 3 != 0
+    points[noisy] += rng.normal(0, 0.6, (int(noisy.sum()), rays, 2))
+    stray = rng.random((count, rays)) < 0.1
+    points[stray & noisy[:, None]] += rng.uniform(-8, 8, (int((stray & noisy[:, None]).sum()), 2))
+    valid = rng.random((count, rays)) > 0.05
+    origins = middles + rng.uniform(-6, 6, (count, 2))
+    found = consensus_circles(config, points, valid, PIXELS_PER_MM, origins=origins)
+    least = np.full(count, config.least_radius_mm * PIXELS_PER_MM)
+    most = np.full(count, config.most_radius_mm * PIXELS_PER_MM)
+    centres, circle_radii, votes = _triplet_circles(
+        config, points, valid, PIXELS_PER_MM,
+        _triplets(rays, config.consensus_triplets), least, most, origins)
+    best = np.argmax(votes, axis=1)
+    rows = np.arange(count)
+    assert np.array_equal(found[0], centres[rows, best])
+    assert np.array_equal(found[1], circle_radii[rows, best])
+    assert np.array_equal(found[2], votes[rows, best])
+    # Both ways were taken: seeds settled by their first triplets, and seeds that tried all.
+    first = round(FIRST_TRIPLETS * config.consensus_triplets)
+    settled = (found[2] == valid.sum(axis=1)) & (best < first)
+    assert settled.any() and not settled.all()
