@@ -44,11 +44,6 @@ def _triplets(ray_count: int, count: int) -> NDArray[np.intp]:
     return triplets
 
 
-#: The share of the triplets tried first: a seed whose best circle among them already has
-#: every one of its rim points agreeing (no circle can have more) tries no others.
-FIRST_TRIPLETS = 0.25
-
-
 def consensus_circles(
     config: RimConfig, points: FloatArray, valid: BoolArray, pixels_per_mm: float,
     bounds: tuple[FloatArray, FloatArray] | None = None, origins: FloatArray | None = None,
@@ -59,47 +54,8 @@ def consensus_circles(
     rim only on one side, and to rim points on a neighbour or a shadow. Radii lie within
     ``bounds`` (least and most px, per seed), by default the config's coin radii; a circle
     must hold its rays' ``origins`` (the seeds, where given) within ``seed_reach_mm`` of its
-    rim, so that a seed on one coin does not end on the coin touching it.
-
-    The first :data:`FIRST_TRIPLETS` of the triplets are tried on every seed, the rest only
-    on the seeds none of whose first circles every rim point agrees with: the first of the
-    best circles is the same either way."""
-    if bounds is None:
-        least = np.full(len(points), config.least_radius_mm * pixels_per_mm)
-        most = np.full(len(points), config.most_radius_mm * pixels_per_mm)
-    else:
-        least, most = bounds
+    rim, so that a seed on one coin does not end on the coin touching it."""
     triplets = _triplets(config.ray_count, config.consensus_triplets)
-    first = max(1, round(FIRST_TRIPLETS * len(triplets)))
-    centres, radii, votes = _triplet_circles(config, points, valid, pixels_per_mm,
-                                             triplets[:first], least, most, origins)
-    rows = np.arange(len(points))
-    best = np.argmax(votes, axis=1)
-    found, found_radii, found_votes = centres[rows, best], radii[rows, best], votes[rows, best]
-    rest = np.flatnonzero(found_votes < np.count_nonzero(valid, axis=1))
-    if len(rest) and first < len(triplets):
-        more = _triplet_circles(config, points[rest], valid[rest], pixels_per_mm,
-                                triplets[first:], least[rest], most[rest],
-                                None if origins is None else origins[rest])
-        centres, radii, votes = (np.concatenate([mine[rest], theirs], axis=1)
-                                 for mine, theirs in zip((centres, radii, votes), more,
-                                                         strict=True))
-        best = np.argmax(votes, axis=1)
-        some = np.arange(len(rest))
-        found[rest], found_radii[rest], found_votes[rest] = (
-            centres[some, best], radii[some, best], votes[some, best])
-    return found, found_radii, found_votes
-
-
-def _triplet_circles(
-    config: RimConfig, points: FloatArray, valid: BoolArray, pixels_per_mm: float,
-    triplets: NDArray[np.intp], least: FloatArray, most: FloatArray,
-    origins: FloatArray | None,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per seed and triplet of rays, the circle through the triplet's rim points: centres
-    (K, T, 2), radii (K, T) and how many rim points agree with it (K, T; -1 where the
-    triplet is unusable: a point missing, in a line, a radius out of bounds or a seed too far
-    off the rim)."""
     a, b, c = (points[:, triplets[:, index], :] for index in range(3))  # (K, T, 2)
     usable = valid[:, triplets].all(axis=2)
     # The circumcentre of each triangle.
@@ -112,6 +68,11 @@ def _triplet_circles(
     uy = (bx * (cx**2 + cy**2) - cx * (bx**2 + by**2)) / determinant
     centres = a + np.stack([ux, uy], axis=2)
     radii = np.hypot(ux, uy)
+    if bounds is None:
+        least = np.full(len(points), config.least_radius_mm * pixels_per_mm)
+        most = np.full(len(points), config.most_radius_mm * pixels_per_mm)
+    else:
+        least, most = bounds
     usable &= (radii >= least[:, None]) & (radii <= most[:, None])
     if origins is not None:
         reach = radii + config.seed_reach_mm * pixels_per_mm
@@ -131,7 +92,10 @@ def _triplet_circles(
     agree = np.abs(distance, out=distance) < tolerance
     agree &= valid[:, None, :]
     votes = np.count_nonzero(agree, axis=2)  # a count, without summing booleans as integers
-    return centres, radii, np.where(usable, votes, -1)
+    votes = np.where(usable, votes, -1)
+    best = np.argmax(votes, axis=1)
+    rows = np.arange(len(points))
+    return centres[rows, best], radii[rows, best], votes[rows, best]
 
 
 def fit_circles(
