@@ -67,10 +67,7 @@ class RimConfig:
     further along the lean find the far side of a tall stack. Outlines whose far side reaches
     ``tall_sweep_mm`` beyond the circle (and three times a single coin's sweep, a coin being
     ``coin_thickness_mm`` high) are fitted as a disc swept along the lean, the sweep held near a
-    single coin's within about ``sweep_spread_mm`` unless the rim shows more. A weaker seed
-    within ``settled_inside`` of the radius of a circle that ``settled_votes`` of a
-    stronger seed's rays agree with (all of them: no other circle can get more) is that
-    coin's second seed, not measured again.
+    single coin's within about ``sweep_spread_mm`` unless the rim shows more.
     """
 
     ray_count: int = 48
@@ -100,8 +97,6 @@ class RimConfig:
     far_reach_mm: float = 4.0
     least_radius_mm: float = 6.0
     most_radius_mm: float = 15.0
-    settled_votes: float = 1.0
-    settled_inside: float = 0.75
 
 
 @dataclass(frozen=True, eq=False)
@@ -375,8 +370,21 @@ def measure_outlines(
         lean_per_mm = np.zeros(len(seeds))
     radii = np.arange(config.ray_begin_mm, config.ray_end_mm, config.ray_step_mm) * pixels_per_mm
     seeds = np.asarray(seeds, np.float64)
-    found, found_radii, votes = _first_circles(config, image, flags, seeds, radii,
-                                               pixels_per_mm)
+    edges = _ray_edges(config, image, flags, seeds, radii)
+    # A seed far off a large coin's middle has rays that end on the coin: those seeds' rays
+    # run ``far_reach_mm`` further.
+    short = np.flatnonzero(edges.ran_out.mean(axis=1) >= config.stack_ran_out)
+    if len(short):
+        longer = np.arange(config.ray_begin_mm, config.ray_end_mm + config.far_reach_mm,
+                           config.ray_step_mm) * pixels_per_mm
+        edges = edges.replaced(_ray_edges(config, image, flags, seeds[short], longer), short)
+    found, found_radii, votes = consensus_circles(config, edges.points, edges.valid,
+                                                  pixels_per_mm, origins=seeds)
+    # The consensus circle passes through three rim points; all the rays' points agreeing
+    # with it place its middle better for the second rays.
+    agreed = (np.abs(vector_length(*(edges.points - found[:, None, :]).transpose(2, 0, 1))
+                     - found_radii[:, None]) < config.reject_mm * pixels_per_mm) & edges.valid
+    found, found_radii = fit_circles(config, edges.points, agreed, found, pixels_per_mm)
     # Only distinct circles that enough rays agree with are worth refining: many seeds lie
     # on one coin, or on nothing round.
     worth = _distinct(found, found_radii, votes, config.least_votes * config.ray_count)
@@ -395,69 +403,6 @@ def measure_outlines(
     ):
         target[worth] = values
     return outlines
-
-
-def _first_circles(
-    config: RimConfig, image: Image, flags: Image, seeds: FloatArray, radii: FloatArray,
-    pixels_per_mm: float,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Each seed's first circle from its own rays (centres (K, 2), radii (K,) px, and how
-    many rays agree, K), the seeds strongest first.
-
-    A coin often makes two seeds (a silver coin's rim rings its face), and only the circle
-    of a coin's seeds that the most rays agree with is refined (:func:`_distinct`). So the
-    seeds with no stronger one within a coin's breadth go first, and a weaker seed lying
-    within ``settled_inside`` of the radius of a circle that ``settled_votes`` of a stronger
-    seed's rays agree with (by default every ray: no circle can get more votes, so the
-    weaker seed's could at best tie) is that coin again. It is not measured: it keeps its
-    place, that circle's radius and no votes (nothing to refine), as a second seed whose
-    circle is not kept."""
-    reach = 2 * config.most_radius_mm * pixels_per_mm
-    gaps = vector_length(*(seeds[:, None, :] - seeds[None, :, :]).transpose(2, 0, 1))
-    strongest = ~np.tril(gaps < reach, -1).any(axis=1)
-    found = seeds.copy()
-    found_radii = np.full(len(seeds), 0.0)
-    votes = np.zeros(len(seeds), np.int64)
-    first = np.flatnonzero(strongest)
-    found[first], found_radii[first], votes[first] = _seed_circles(
-        config, image, flags, seeds[first], radii, pixels_per_mm)
-    settled = first[votes[first] >= config.settled_votes * config.ray_count]
-    later = np.flatnonzero(~strongest)
-    inside = (gaps[np.ix_(later, settled)]
-              < config.settled_inside * found_radii[settled][None, :])
-    inside &= settled[None, :] < later[:, None]
-    again = inside.any(axis=1)
-    if again.any():
-        found_radii[later[again]] = found_radii[settled[np.argmax(inside[again], axis=1)]]
-    measured = later[~again]
-    if len(measured):
-        found[measured], found_radii[measured], votes[measured] = _seed_circles(
-            config, image, flags, seeds[measured], radii, pixels_per_mm)
-    return found, found_radii, votes
-
-
-def _seed_circles(
-    config: RimConfig, image: Image, flags: Image, seeds: FloatArray, radii: FloatArray,
-    pixels_per_mm: float,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """The circle most of each seed's rays agree with (:func:`consensus_circles`), refitted
-    to all the rays' points agreeing with it: centres, radii and votes."""
-    edges = _ray_edges(config, image, flags, seeds, radii)
-    # A seed far off a large coin's middle has rays that end on the coin: those seeds' rays
-    # run ``far_reach_mm`` further.
-    short = np.flatnonzero(edges.ran_out.mean(axis=1) >= config.stack_ran_out)
-    if len(short):
-        longer = np.arange(config.ray_begin_mm, config.ray_end_mm + config.far_reach_mm,
-                           config.ray_step_mm) * pixels_per_mm
-        edges = edges.replaced(_ray_edges(config, image, flags, seeds[short], longer), short)
-    found, found_radii, votes = consensus_circles(config, edges.points, edges.valid,
-                                                  pixels_per_mm, origins=seeds)
-    # The consensus circle passes through three rim points; all the rays' points agreeing
-    # with it place its middle better for the second rays.
-    agreed = (np.abs(vector_length(*(edges.points - found[:, None, :]).transpose(2, 0, 1))
-                     - found_radii[:, None]) < config.reject_mm * pixels_per_mm) & edges.valid
-    found, found_radii = fit_circles(config, edges.points, agreed, found, pixels_per_mm)
-    return found, found_radii, votes
 
 
 def _distinct(centres: FloatArray, radii: FloatArray, votes: FloatArray, least: float
