@@ -48,12 +48,23 @@ _SUM_ROW = np.ones((1, 3), np.float32)
 COLUMN_PULL = 0.16
 
 
+#: From this many 8-bit pixels up, :func:`median_colour` counts a histogram instead of ranking.
+HISTOGRAM_LEAST = 2048
+
+
 def median_colour(pixels: FloatArray) -> FloatArray:
     """The per-channel median of ``pixels`` (n by 3; the upper of the two middle values when n
     is even), cheaper than :func:`numpy.median` on the few hundred pixels of a face."""
     if len(pixels) == 0:
         return np.zeros(pixels.shape[1:], np.float32)
     middle = len(pixels) // 2
+    if pixels.dtype == np.uint8 and len(pixels) >= HISTOGRAM_LEAST and pixels.shape[1:] == (3,):
+        # Many 8-bit pixels (the felt's thousands): the value whose cumulative count first
+        # passes the middle, from each channel's histogram, is the same median for less.
+        image = np.ascontiguousarray(pixels).reshape(-1, 1, 3)
+        return np.array([np.searchsorted(np.cumsum(cv2.calcHist(
+            [image], [channel], None, [256], [0, 256]).ravel()), middle, side="right")
+            for channel in range(3)], np.float32)
     return np.asarray(np.partition(pixels, middle, axis=0)[middle], np.float32)
 
 
