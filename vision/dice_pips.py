@@ -167,10 +167,10 @@ def _face_contrast(config: DiceConfig, image: Image,
     # The face's own colour, from its middle at full detail: the coarse outline's median may
     # take in felt or a side face, and then the face itself would stand out.
     body = masked_median(window, inside)
-    # OpenCV takes the scalar as the image's type, float32: the same difference as numpy's,
-    # without its broadcast over three channels.
+    # OpenCV takes the scalar as float32 and converts the 8-bit window as it subtracts: the
+    # same difference as numpy's, without a float copy of the window first.
     colour = (float(body[0]), float(body[1]), float(body[2]), 0.0)
-    difference = cv2.subtract(window.astype(np.float32), colour)  # type: ignore[call-overload]
+    difference = cv2.subtract(window, colour, dtype=cv2.CV_32F)  # type: ignore[call-overload]
     raw = cv2.sqrt(cv2.transform(cv2.multiply(difference, difference), _SUM_ROW))
     contrast = cv2.GaussianBlur(raw, (0, 0), max(0.5, config.pip_blur * edge))
     return contrast, inside, (left, top)
