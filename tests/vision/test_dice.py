@@ -21,7 +21,15 @@ from vision.dice import (
     read_dice,
     read_tray_in_frame,
 )
-from vision.dice_pips import GRID, LAYOUTS, _empty_points, _square_grid, masked_median
+from vision.dice_pips import (
+    GRID,
+    HISTOGRAM_LEAST,
+    LAYOUTS,
+    _empty_points,
+    _square_grid,
+    masked_median,
+    median_colour,
+)
 from vision.markers import find_board
 from vision.parallax import camera_over_mat
 from vision.read import VisionConfig, read_frame_details
@@ -376,6 +384,20 @@ def test_a_face_colour_by_flat_index_is_the_median_of_the_masked_pixels() -> Non
     pixels = image[mask > 0][::2].astype(np.float32)
     expected = np.partition(pixels, len(pixels) // 2, axis=0)[len(pixels) // 2]
     assert np.array_equal(masked_median(image, mask), expected)
+
+
+@pytest.mark.parametrize("count", [HISTOGRAM_LEAST, HISTOGRAM_LEAST + 1, 8_555])
+def test_the_felt_median_by_histogram_is_the_ranked_middle(count: int) -> None:
+    # Many 8-bit pixels are counted, not ranked: the value at the middle rank must come out
+    # (an off-by-one in the cumulative count would give its neighbour), even or odd count,
+    # with most pixels near one colour as on felt.
+    rng = np.random.default_rng(count)
+    pixels = rng.integers(60, 80, (count, 3)).astype(np.uint8)
+    pixels[: count // 3] = rng.integers(0, 256, (count // 3, 3))
+    expected = np.partition(pixels, count // 2, axis=0)[count // 2].astype(np.float32)
+    assert np.array_equal(median_colour(pixels), expected)
+    assert np.array_equal(median_colour(pixels[::2]), np.partition(
+        pixels[::2], len(pixels[::2]) // 2, axis=0)[len(pixels[::2]) // 2].astype(np.float32))
 
 
 def test_empty_grid_points_are_measured_in_windows_clipped_to_the_face() -> None:
