@@ -8,15 +8,6 @@ inner edge and the lettering are rings inside the outline too, but lit from one 
 brighten outward on one side of the coin and darken on the other, so over a whole arc their
 steps cancel, where the outline's add up.
 
-Over a short arc they need not cancel: on the side away from the light the rim's inner wall
-faces the light and rises outward as steeply as an outline, and a circle moved off centre
-can run through that wall on one side and the outline on the other (tuning seed 38's pit D:
-a nickel read as a dime of 16.9 mm). What tells them apart is what lies beyond the step, its
-polarity along the ray: past the outline lies paper, which the grey reaches and keeps (the
-coin's shadow lies before that rise, not after it); past a ring inside the coin lie the
-coin's own dark edge and shadow, where the grey falls again. So a rise followed within a few
-millimetres by a fall counts for nothing.
-
 So every radius between the smallest coin's and the largest's is tried, its centre moved a
 little about the circle found, and the circle whose outward rise in grey is steepest on
 average over the open rays is the coin's outline (:func:`size_by_arcs`). A ray is open where
@@ -61,11 +52,6 @@ class ArcConfig:
     less than ``least_overlap_mm`` touch). Off by default: on the tuning pits it sized
     slightly worse (the step from a coin's rim onto a shadowed coin beneath is weaker than
     onto paper, and an order read wrong opens a ray onto a rim).
-    A ray's rise counts only where the grey, within ``beyond_mm`` past the step, falls no
-    more than ``fall_beyond`` of paper below the brightest it reached there (a ring inside
-    the coin has the coin's dark edge and shadow beyond it); samples within
-    ``others_margin_mm`` of another coin (its blurred edge, its shadow) or on the mat's
-    print are left out of that test.
     """
 
     enabled: bool = True
@@ -83,9 +69,6 @@ class ArcConfig:
     least_edge: float = 0.03
     top_margin: float = 0.05
     least_overlap_mm: float = 1.0
-    beyond_mm: float = 3.0
-    fall_beyond: float = 0.125
-    others_margin_mm: float = 1.5
 
 
 @dataclass(frozen=True)
@@ -116,49 +99,28 @@ def _shifts(config: ArcConfig, pixels_per_mm: float) -> FloatArray:
 
 def size_by_arcs(config: ArcConfig, grey: Image, circles: list[Circle], index: int,
                  radii_mm: tuple[float, float], pixels_per_mm: float,
-                 above: NDArray[np.bool_] | None = None, ink: Image | None = None
-                 ) -> ArcSize | None:
+                 above: NDArray[np.bool_] | None = None) -> ArcSize | None:
     """The outline of coin ``index`` of ``circles`` found on its open arcs of ``grey`` (the
     smoothed grey of the patch the circles are in), between ``radii_mm``; None where too few
-    rays are open for any circle tried. A step counts only where the grey does not fall
-    again within ``beyond_mm`` past it, but on the mat's print (``ink``, non-zero where the
-    patch shows it): a pit's printed rim is no coin's edge."""
+    rays are open for any circle tried."""
     step = config.step_mm * pixels_per_mm
     least = (radii_mm[0] - config.margin_mm - config.before_mm) * pixels_per_mm
     most = (radii_mm[1] + config.margin_mm + config.after_mm) * pixels_per_mm
     rings = np.arange(least, most + 1e-9, step)
-    beyond = round(config.beyond_mm / config.step_mm)
-    reach = np.concatenate([rings, rings[-1] + step * np.arange(1, beyond + 1)])
     unit = _unit(config.rays)
     centres = circles[index][0][None, :] + _shifts(config, pixels_per_mm)
-    points = (centres[:, None, None, :] + reach[None, None, :, None] * unit[None, :, None, :])
-    samples = cv2.remap(grey, points[..., 0].reshape(-1, len(reach)).astype(np.float32),
-                        points[..., 1].reshape(-1, len(reach)).astype(np.float32),
+    points = (centres[:, None, None, :] + rings[None, None, :, None] * unit[None, :, None, :])
+    samples = cv2.remap(grey, points[..., 0].reshape(-1, len(rings)).astype(np.float32),
+                        points[..., 1].reshape(-1, len(rings)).astype(np.float32),
                         cv2.INTER_LINEAR).reshape(points.shape[:3])
-    blocked_all = _blocked(circles, index, points, above)
-    # Nor where the ray runs near another coin: its blurred edge and its shadow are dark.
-    printed = blocked_all | _near_others(circles, index, points,
-                                         config.others_margin_mm * pixels_per_mm)
-    # Nor off the patch, where nothing was seen.
-    height, width_px = grey.shape[:2]
-    printed |= ((points[..., 0] < 0) | (points[..., 0] > width_px - 1)
-                | (points[..., 1] < 0) | (points[..., 1] > height - 1))
-    if ink is not None:
-        printed = blocked_all | (cv2.remap(
-            ink.astype(np.uint8), points[..., 0].reshape(-1, len(reach)).astype(np.float32),
-            points[..., 1].reshape(-1, len(reach)).astype(np.float32),
-            cv2.INTER_NEAREST).reshape(points.shape[:3]) > 0)
-    rise = np.diff(samples[..., : len(rings)], axis=2)  # (M, A, R - 1): outward steps
-    blocked = blocked_all[..., 1: len(rings)]
+    rise = np.diff(samples, axis=2)  # (M, A, R - 1): outward steps between rings
+    blocked = _blocked(circles, index, points, above)[..., 1:]
     before = round(config.before_mm / config.step_mm)
     after = round(config.after_mm / config.step_mm)
     width = before + after
     # The steepest step within [r - before, r + after] of each tried radius r.
     windows = np.lib.stride_tricks.sliding_window_view(rise, width, axis=2)
     steepest = windows.max(axis=3)
-    # Counted only where the grey does not fall again beyond it: past an outline lies paper.
-    inner = _falls_beyond(samples, printed, width, beyond)[..., : steepest.shape[2]]
-    steepest = np.where(inner > config.fall_beyond * PAPER, 0.0, steepest)
     shut = np.lib.stride_tricks.sliding_window_view(blocked, width, axis=2).any(axis=3)
     open_rays = (~shut).sum(axis=1)  # (M, T)
     mean = np.where(open_rays >= config.least_rays,
@@ -173,32 +135,6 @@ def size_by_arcs(config: ArcConfig, grey: Image, circles: list[Circle], index: i
         return None
     return ArcSize(centres[move], float(tried[ring]), float(mean[move, ring]),
                    float(open_rays[move, ring]) / config.rays)
-
-
-def _falls_beyond(samples: FloatArray, blocked: NDArray[np.bool_], width: int, beyond: int
-                  ) -> FloatArray:
-    """Per ray and tried step (M, A, T): how far the grey falls, within the ``beyond``
-    samples past the step's end (sample t + ``width``), below the brightest it reached from
-    there, on open samples only: deep where a darker band (the coin's own edge and shadow)
-    lies beyond a ring inside it."""
-    spans = np.lib.stride_tricks.sliding_window_view(samples[..., width:], beyond + 1, axis=2)
-    shut = np.lib.stride_tricks.sliding_window_view(blocked[..., width:], beyond + 1,
-                                                    axis=2)[..., 1:]
-    running = np.maximum.accumulate(spans, axis=3)[..., 1:]
-    falls = np.where(shut, 0.0, running - spans[..., 1:])
-    return np.asarray(falls.max(axis=3))
-
-
-def _near_others(circles: list[Circle], index: int, points: FloatArray, margin: float
-                 ) -> NDArray[np.bool_]:
-    """Per sample point (M, A, R): whether it lies within ``margin`` outside another coin's
-    circle, or inside it."""
-    near = np.zeros(points.shape[:3], bool)
-    for other, (centre, radius) in enumerate(circles):
-        if other != index:
-            near |= np.hypot(points[..., 0] - centre[0],
-                             points[..., 1] - centre[1]) < radius + margin
-    return near
 
 
 def _blocked(circles: list[Circle], index: int, points: FloatArray,

@@ -436,8 +436,7 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
         found = [(outline.centre, outline.radius) if sized else circle
                  for outline, circle, sized in zip(outlines, found, measured, strict=True)]
         found = _sized_by_arcs(config.arcs, edges, found, measured,
-                               (diameters_mm[0] / 2, diameters_mm[1] / 2), pixels_per_mm,
-                               _near(printed, config.ink_margin_mm * pixels_per_mm))
+                               (diameters_mm[0] / 2, diameters_mm[1] / 2), pixels_per_mm)
         # An outline scattered off its circle keeps its size, as doubtful as an unmeasured one.
         measured &= np.array([outline.round_outline for outline in outlines], bool)
         arcs = np.array([outline.arc for outline in outlines])
@@ -464,12 +463,10 @@ def find_loose_coins(config: LooseConfig, image: Image, window: RegionWindow,
 
 def _sized_by_arcs(config: ArcConfig, edges: _Edges, found: list[tuple[FloatArray, float]],
                    measured: NDArray[np.bool_], radii_mm: tuple[float, float],
-                   pixels_per_mm: float, ink: NDArray[np.bool_] | None = None
-                   ) -> list[tuple[FloatArray, float]]:
+                   pixels_per_mm: float) -> list[tuple[FloatArray, float]]:
     """The circles, those whose size was not measured against paper sized again by the
     arcs of their outline open between their neighbours (:func:`vision.arcs.size_by_arcs`),
-    where enough of them are; ``ink`` marks the mat's print near the coins (no coin's
-    edge)."""
+    where enough of them are."""
     if not config.enabled or measured.all():
         return found
     above = occlusion_order(config, edges.along_x, edges.along_y, found, pixels_per_mm) \
@@ -477,7 +474,7 @@ def _sized_by_arcs(config: ArcConfig, edges: _Edges, found: list[tuple[FloatArra
     sized = list(found)
     for index in np.flatnonzero(~measured):
         arc = size_by_arcs(config, edges.grey, found, int(index), radii_mm, pixels_per_mm,
-                           above, ink)
+                           above)
         if arc is not None:
             sized[index] = (arc.centre, arc.radius)
     return sized
