@@ -37,6 +37,7 @@ from bench.bench_ring_read import (
     score,
     table_scene,
 )
+from bench.cached_readings import changed_readings
 from calibration.geometry import MatGeometry, mat_for_game
 from companion.games.jokers_and_coins import GAME
 from companion.judged_regions import judged_geometry
@@ -133,16 +134,11 @@ def report(name: str, tally: Tally) -> None:
 
 def differences(rows: list[dict[str, Any]], baseline: list[dict[str, Any]]) -> list[str]:
     """The spaces read otherwise (coin, token or confidence) than in ``baseline``."""
-    before = {(row["seed"], row["way"], row["region"]): row for row in baseline}
-    lines = []
-    for row in rows:
-        old = before.get((row["seed"], row["way"], row["region"]))
-        if old is None or (old["read"], old["confidence"]) == (row["read"], row["confidence"]):
-            continue
-        lines.append(f"seed {row['seed']} ({row['way']}) {row['region']} holds {row['truth']}: "
-                     f"{old['read']} ({old['confidence']:.2f}) -> {row['read']} "
-                     f"({row['confidence']:.2f})")
-    return lines
+    return [f"seed {row['seed']} ({row['way']}) {row['region']} holds {row['truth']}: "
+            f"{old['read']} ({old['confidence']:.2f}) -> {row['read']} "
+            f"({row['confidence']:.2f})"
+            for old, row in changed_readings(rows, baseline, ("seed", "way", "region"),
+                                             ("read", "confidence"))]
 
 
 def main() -> None:

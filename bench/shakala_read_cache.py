@@ -28,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.cached_readings import changed_readings
 from calibration.profile import VisionProfile
 from calibration.shakala_mat import shakala_mat
 from companion.judging import UNSURE_CONFIDENCE
@@ -96,16 +97,11 @@ def figures(rows: list[dict[str, Any]]) -> list[str]:
 
 def differences(rows: list[dict[str, Any]], baseline: list[dict[str, Any]]) -> list[str]:
     """The regions read or flagged otherwise than in ``baseline``."""
-    before = {(row["seed"], row["region"]): row for row in baseline}
-    lines = []
-    for row in rows:
-        old = before.get((row["seed"], row["region"]))
-        if old is None or (old["read"], old["flagged"]) == (row["read"], row["flagged"]):
-            continue
-        lines.append(f"seed {row['seed']} {row['region']} holds {row['truth'] or '-'}: "
-                     f"{old['read'] or '-'} ({old['confidence']:.2f}) -> {row['read'] or '-'} "
-                     f"({row['confidence']:.2f})")
-    return lines
+    return [f"seed {row['seed']} {row['region']} holds {row['truth'] or '-'}: "
+            f"{old['read'] or '-'} ({old['confidence']:.2f}) -> {row['read'] or '-'} "
+            f"({row['confidence']:.2f})"
+            for old, row in changed_readings(rows, baseline, ("seed", "region"),
+                                             ("read", "flagged"))]
 
 
 def main() -> None:
