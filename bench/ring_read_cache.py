@@ -19,7 +19,6 @@ differs. Figures equal ``bench_ring_read.py``'s over the same seeds (checked on 
 
 from __future__ import annotations
 
-import argparse
 import json
 import pickle
 import sys
@@ -37,7 +36,12 @@ from bench.bench_ring_read import (
     score,
     table_scene,
 )
-from bench.cached_readings import changed_readings
+from bench.cached_readings import (
+    cache_bench_parser,
+    changed_readings,
+    seeds_to_render,
+    store_frame,
+)
 from calibration.geometry import MatGeometry, mat_for_game
 from companion.games.jokers_and_coins import GAME
 from companion.judged_regions import judged_geometry
@@ -58,20 +62,13 @@ def seats(seed: int) -> int:
 
 def render_frames(folder: Path, seeds: range) -> None:
     """Draw every frame of ``seeds`` not yet in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for seed in seeds:
-        path = folder / f"{seed}.pkl"
-        if path.exists():
-            continue
+    for seed, path in seeds_to_render(folder, seeds):
         players = seats(seed)
         geometry = mat_for_game(GAME.info.mat, players=players)
         position = random_position(seed, players)
         frame = render(table_scene(seed, position, geometry, IMAGE_SIZE), seed)
         truth = {name: (real.coins, real.pawn, real.top) for name, real in frame.truth.items()}
-        partial = path.with_suffix(".part")
-        with partial.open("wb") as handle:
-            pickle.dump({"image": frame.image, "truth": truth}, handle)
-        partial.rename(path)
+        store_frame(path, {"image": frame.image, "truth": truth})
 
 
 def _truth_frame(truth: dict[str, tuple[str, str | None, str | None]]) -> SimpleNamespace:
@@ -142,16 +139,10 @@ def differences(rows: list[dict[str, Any]], baseline: list[dict[str, Any]]) -> l
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("render", "read"))
-    parser.add_argument("--folder", type=Path, required=True)
-    parser.add_argument("--frames", type=int, default=80)
-    parser.add_argument("--start", type=int, default=0)
-    parser.add_argument("--heldout", action="store_true")
-    parser.add_argument("--way", choices=("both", "whole", "judged"), default="both")
+    parser = cache_bench_parser(__doc__.splitlines()[0], frames=80, unit="space")
+    parser.add_argument("--way", choices=("both", "whole", "judged"), default="both",
+                        help="read the whole mat, the judged regions, or both")
     parser.add_argument("--verbose", action="store_true", help="print every wrong space")
-    parser.add_argument("--out", type=Path, help="where read writes every space's reading")
-    parser.add_argument("--against", type=Path, help="a baseline's readings to compare with")
     args = parser.parse_args()
     first = (HELDOUT_FIRST if args.heldout else 0) + args.start
     seeds = range(first, first + args.frames)

@@ -18,7 +18,6 @@ tuning seeds 0-99 and held-out 100000-100099: 1,575 and 1,586 of 1,600 pits exac
 
 from __future__ import annotations
 
-import argparse
 import json
 import pickle
 import sys
@@ -28,7 +27,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.cached_readings import changed_readings
+from bench.cached_readings import (
+    cache_bench_parser,
+    changed_readings,
+    seeds_to_render,
+    store_frame,
+)
 from calibration.profile import VisionProfile
 from calibration.shakala_mat import shakala_mat
 from companion.judging import UNSURE_CONFIDENCE
@@ -42,20 +46,13 @@ CROWDED = 8
 
 def render_frames(folder: Path, seeds: range) -> None:
     """Draw every frame of ``seeds`` not yet in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for seed in seeds:
-        path = folder / f"{seed}.pkl"
-        if path.exists():
-            continue
+    for seed, path in seeds_to_render(folder, seeds):
         scene = shakala_scene(seed)
         frame = render(scene, seed)
         placed = [(coin.region, coin.centre_mm, coin.letter, coin.level)
                   for coin in scene.placements()[0]]
         truth = {name: "".join(sorted(real.coins)) for name, real in frame.truth.items()}
-        partial = path.with_suffix(".part")
-        with partial.open("wb") as handle:
-            pickle.dump({"image": frame.image, "truth": truth, "placed": placed}, handle)
-        partial.rename(path)
+        store_frame(path, {"image": frame.image, "truth": truth, "placed": placed})
 
 
 def read_frames(folder: Path, seeds: range) -> list[dict[str, Any]]:
@@ -105,14 +102,7 @@ def differences(rows: list[dict[str, Any]], baseline: list[dict[str, Any]]) -> l
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("render", "read"))
-    parser.add_argument("--folder", type=Path, required=True)
-    parser.add_argument("--frames", type=int, default=100)
-    parser.add_argument("--start", type=int, default=0)
-    parser.add_argument("--heldout", action="store_true")
-    parser.add_argument("--out", type=Path, help="where read writes every region's reading")
-    parser.add_argument("--against", type=Path, help="a baseline's readings to compare with")
+    parser = cache_bench_parser(__doc__.splitlines()[0], frames=100, unit="region")
     args = parser.parse_args()
     first = (HELDOUT_FIRST if args.heldout else 0) + args.start
     seeds = range(first, first + args.frames)
