@@ -26,8 +26,9 @@ class SeedConfig:
     """How seeds are found (lengths in mm): unlikeness summed over ``window_mm`` squares,
     peaks at least ``spacing_mm`` apart that stand above the paper's level (the board's lower
     quartile) by ``spread_factor`` times the paper's spread (lower quartile less the fifth
-    percentile), and by at least ``least_level`` of paper; a pixel's unlikeness counts up to
-    ``most_level`` of paper."""
+    percentile), and by at least ``least_level`` of paper, each measured above the plainest
+    paper within ``floor_mm`` (:func:`_paper_floor`, at ``floor_cell_mm``); a pixel's
+    unlikeness counts up to ``most_level`` of paper."""
 
     window_mm: float = 15.0
     spacing_mm: float = 12.0
@@ -35,6 +36,8 @@ class SeedConfig:
     least_level: float = 0.03
     most_level: float = 0.35
     least_paper: float = 0.25
+    floor_mm: float = 56.0
+    floor_cell_mm: float = 8.0
 
 
 def unlikeness(image: Image) -> Image:
@@ -77,22 +80,42 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
         unlike[covered > 0] = 0
     window = max(3, round(config.window_mm)) | 1
     summed = cv2.blur(unlike, (window, window))
+    # Paper is not equally plain all over (a person's shadow leaves it darker and noisier
+    # once the light is divided out): each window is weighed against the plainest paper
+    # around it, and the board's spread of that.
+    floor = _paper_floor(config, summed)
+    above = summed - floor
     # Coins may cover much of the board: the paper's level and spread from its lower part.
-    lowest, level = np.percentile(summed[::2, ::2], [5, 25])
+    lowest, level = np.percentile(above[::2, ::2], [5, 25])
     least = level + max(config.spread_factor * (level - lowest), config.least_level * PAPER)
     spacing = max(3, round(config.spacing_mm)) | 1
     peaks = summed >= dilated_by_ellipse(summed, spacing)
-    peaks &= summed > least
+    peaks &= above > least
     if ink is not None:
         paper, paper_share = _paper(ink, (small.shape[1], small.shape[0]), window)
         unprinted = cv2.blur(unlike * paper, (window, window)) / np.maximum(
             paper_share, config.least_paper)
-        peaks &= unprinted > least
+        peaks &= unprinted - floor > least
     rows, columns = np.nonzero(peaks)
     order = np.argsort(-summed[rows, columns])
     points = np.column_stack([columns[order], rows[order]]).astype(np.float64)
-    strength = (summed[rows[order], columns[order]] - level) / (least - level)
+    strength = (above[rows[order], columns[order]] - level) / (least - level)
     return (points + 0.5) * pixels_per_mm - 0.5, strength.astype(np.float64)
+
+
+def _paper_floor(config: SeedConfig, summed: FloatArray) -> FloatArray:
+    """Per window of ``summed`` (at 1 px/mm): the least sum within ``floor_mm`` of it, the
+    plainest paper around it (a square is wider than a coin with its window, so some of it
+    is always bare), smoothed; found at 1 px per ``floor_cell_mm``."""
+    cell = config.floor_cell_mm
+    height, width = summed.shape
+    coarse = cv2.resize(summed, (max(1, round(width / cell)), max(1, round(height / cell))),
+                        interpolation=cv2.INTER_AREA)
+    reach = max(3, round(config.floor_mm / cell)) | 1
+    plainest = cv2.erode(coarse, np.ones((reach, reach), np.uint8))
+    plainest = cv2.GaussianBlur(plainest, (0, 0), reach / 3)
+    return np.asarray(cv2.resize(plainest, (width, height), interpolation=cv2.INTER_LINEAR),
+                      np.float32)
 
 
 def dilated_by_ellipse(image: Image, size: int) -> Image:
