@@ -3,9 +3,11 @@
 A coin is unlike the paper over its face (a penny's colour, a dark or glinting face) or at
 least along its edge and relief (a bright silver coin on white paper). The view's difference
 from paper and its gradient, summed over coin-sized windows at 1 px/mm, peak near each coin's
-middle, whatever its contrast. Peaks that stand out of the board's own level (most of the
-board is bare paper, so its median and spread are the paper's) become seeds; reading measures
-every seed and keeps the ones that prove to be coins.
+middle, whatever its contrast. Each window is measured above the plainest paper around it
+(paper is not equally plain all over: a person's shadow leaves it darker and noisier once the
+light is divided out), and peaks that stand out of the board's level of that (its lower part
+is bare paper, so its percentiles are the paper's) become seeds; reading measures every seed
+and keeps the ones that prove to be coins.
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from vision.light import PAPER
 
 @dataclass(frozen=True)
 class SeedConfig:
-    """How seeds are found (lengths in mm): unlikeness summed over ``window_mm`` squares,
+    """How seeds are found (lengths in mm): unlikeness summed over ``window_mm`` squares and
+    measured above the plainest paper in a ``floor_mm`` square around each (found on a grid of
+    ``floor_cell_mm``; 0: no floor, the board's own level, see :func:`_paper_floor`);
     peaks at least ``spacing_mm`` apart that stand above the paper's level (the board's lower
     quartile) by ``spread_factor`` times the paper's spread (lower quartile less the fifth
-    percentile), and by at least ``least_level`` of paper, each measured above the plainest
-    paper within ``floor_mm`` (:func:`_paper_floor`, at ``floor_cell_mm``); a pixel's
-    unlikeness counts up to ``most_level`` of paper."""
+    percentile), and by at least ``least_level`` of paper; a pixel's unlikeness counts up to
+    ``most_level`` of paper."""
 
     window_mm: float = 15.0
     spacing_mm: float = 12.0
@@ -80,9 +83,10 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
         unlike[covered > 0] = 0
     window = max(3, round(config.window_mm)) | 1
     summed = cv2.blur(unlike, (window, window))
-    # Paper is not equally plain all over (a person's shadow leaves it darker and noisier
-    # once the light is divided out): each window is weighed against the plainest paper
-    # around it, and the board's spread of that.
+    # Paper is not equally plain all over (under a person's shadow it is darker and noisier
+    # once the light is divided out): with the board's own level, a shadow over a busy board
+    # raises the paper's spread and with it the bar, and faint silver in the shadow makes no
+    # seed. Each window is measured above the plainest paper around it instead.
     floor = _paper_floor(config, summed)
     above = summed - floor
     # Coins may cover much of the board: the paper's level and spread from its lower part.
@@ -104,9 +108,13 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
 
 
 def _paper_floor(config: SeedConfig, summed: FloatArray) -> FloatArray:
-    """Per window of ``summed`` (at 1 px/mm): the least sum within ``floor_mm`` of it, the
-    plainest paper around it (a square is wider than a coin with its window, so some of it
-    is always bare), smoothed; found at 1 px per ``floor_cell_mm``."""
+    """Per window of ``summed`` (windowed unlikeness at 1 px/mm): the least sum in the
+    ``config.floor_mm`` square around it, smoothed, the plainest paper near it (a square of
+    the mat is wider than a coin and its window, so some paper near every coin is bare);
+    found on a grid of ``floor_cell_mm``, as the light changes slowly. With ``floor_mm`` 0,
+    none (0 everywhere): seeds stand out of the board's own level."""
+    if config.floor_mm <= 0:
+        return np.zeros_like(summed)
     cell = config.floor_cell_mm
     height, width = summed.shape
     coarse = cv2.resize(summed, (max(1, round(width / cell)), max(1, round(height / cell))),
