@@ -4,10 +4,11 @@ A coin is unlike the paper over its face (a penny's colour, a dark or glinting f
 least along its edge and relief (a bright silver coin on white paper). The view's difference
 from paper and its gradient, summed over coin-sized windows at 1 px/mm, peak near each coin's
 middle, whatever its contrast. Each window is measured above the plainest paper around it
-(paper is not equally plain all over: a person's shadow leaves it darker and noisier once the
-light is divided out), and peaks that stand out of the board's level of that (its lower part
-is bare paper, so its percentiles are the paper's) become seeds; reading measures every seed
-and keeps the ones that prove to be coins.
+where that is less plain than the board's usual (paper is not equally plain all over: a
+person's shadow leaves it darker and noisier once the light is divided out), and peaks that
+stand out of the board's level of that (its lower part is bare paper, so its percentiles are
+the paper's) become seeds; reading measures every seed and keeps the ones that prove to be
+coins.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from vision.light import PAPER
 class SeedConfig:
     """How seeds are found (lengths in mm): unlikeness summed over ``window_mm`` squares and
     measured above the plainest paper in a ``floor_mm`` square around each (found on a grid of
-    ``floor_cell_mm``; 0: no floor, the board's own level, see :func:`_paper_floor`);
+    ``floor_cell_mm``, never below the board's median of that; 0: no floor, the board's own
+    level, see :func:`_paper_floor`);
     peaks at least ``spacing_mm`` apart that stand above the paper's level (the board's lower
     quartile) by ``spread_factor`` times the paper's spread (lower quartile less the fifth
     percentile), and by at least ``least_level`` of paper; a pixel's unlikeness counts up to
@@ -88,10 +90,13 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
     # raises the paper's spread and with it the bar, and faint silver in the shadow makes no
     # seed. Each window is measured above the plainest paper around it instead.
     floor = _paper_floor(config, summed)
-    above = summed - floor
     # Coins may cover much of the board: the paper's level and spread from its lower part.
-    lowest, level = np.percentile(above[::2, ::2], [5, 25])
+    lowest, level = np.percentile((summed - floor)[::2, ::2], [5, 25])
     least = level + max(config.spread_factor * (level - lowest), config.least_level * PAPER)
+    # Paper plainer than the board's usual (a coarse camera's blur on the mat's far side) is
+    # no reason for a lower bar: a window stands above the board's median floor at least.
+    floor = np.maximum(floor, np.float32(np.median(floor)))
+    above = summed - floor
     spacing = max(3, round(config.spacing_mm)) | 1
     peaks = summed >= dilated_by_ellipse(summed, spacing)
     peaks &= above > least
