@@ -3,9 +3,12 @@
 A coin is unlike the paper over its face (a penny's colour, a dark or glinting face) or at
 least along its edge and relief (a bright silver coin on white paper). The view's difference
 from paper and its gradient, summed over coin-sized windows at 1 px/mm, peak near each coin's
-middle, whatever its contrast. Peaks that stand out of the board's own level (most of the
-board is bare paper, so its median and spread are the paper's) become seeds; reading measures
-every seed and keeps the ones that prove to be coins.
+middle, whatever its contrast. Each window is measured above the plainest paper around it
+where that is less plain than the board's usual (paper is not equally plain all over: a
+person's shadow leaves it darker and noisier once the light is divided out), and peaks that
+stand out of the board's level of that (its lower part is bare paper, so its percentiles are
+the paper's) become seeds; reading measures every seed and keeps the ones that prove to be
+coins.
 """
 
 from __future__ import annotations
@@ -23,7 +26,10 @@ from vision.light import PAPER
 
 @dataclass(frozen=True)
 class SeedConfig:
-    """How seeds are found (lengths in mm): unlikeness summed over ``window_mm`` squares,
+    """How seeds are found (lengths in mm): unlikeness summed over ``window_mm`` squares and
+    measured above the plainest paper in a ``floor_mm`` square around each (found on a grid of
+    ``floor_cell_mm``, never below the board's median of that; 0: no floor, the board's own
+    level, see :func:`_paper_floor`);
     peaks at least ``spacing_mm`` apart that stand above the paper's level (the board's lower
     quartile) by ``spread_factor`` times the paper's spread (lower quartile less the fifth
     percentile), and by at least ``least_level`` of paper; a pixel's unlikeness counts up to
@@ -35,6 +41,8 @@ class SeedConfig:
     least_level: float = 0.03
     most_level: float = 0.35
     least_paper: float = 0.25
+    floor_mm: float = 56.0
+    floor_cell_mm: float = 8.0
 
 
 def unlikeness(image: Image) -> Image:
@@ -77,22 +85,50 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
         unlike[covered > 0] = 0
     window = max(3, round(config.window_mm)) | 1
     summed = cv2.blur(unlike, (window, window))
+    # Paper is not equally plain all over (under a person's shadow it is darker and noisier
+    # once the light is divided out): with the board's own level, a shadow over a busy board
+    # raises the paper's spread and with it the bar, and faint silver in the shadow makes no
+    # seed. Each window is measured above the plainest paper around it instead.
+    floor = _paper_floor(config, summed)
     # Coins may cover much of the board: the paper's level and spread from its lower part.
-    lowest, level = np.percentile(summed[::2, ::2], [5, 25])
+    lowest, level = np.percentile((summed - floor)[::2, ::2], [5, 25])
     least = level + max(config.spread_factor * (level - lowest), config.least_level * PAPER)
+    # Paper plainer than the board's usual (a coarse camera's blur on the mat's far side) is
+    # no reason for a lower bar: a window stands above the board's median floor at least.
+    floor = np.maximum(floor, np.float32(np.median(floor)))
+    above = summed - floor
     spacing = max(3, round(config.spacing_mm)) | 1
     peaks = summed >= dilated_by_ellipse(summed, spacing)
-    peaks &= summed > least
+    peaks &= above > least
     if ink is not None:
         paper, paper_share = _paper(ink, (small.shape[1], small.shape[0]), window)
         unprinted = cv2.blur(unlike * paper, (window, window)) / np.maximum(
             paper_share, config.least_paper)
-        peaks &= unprinted > least
+        peaks &= unprinted - floor > least
     rows, columns = np.nonzero(peaks)
     order = np.argsort(-summed[rows, columns])
     points = np.column_stack([columns[order], rows[order]]).astype(np.float64)
-    strength = (summed[rows[order], columns[order]] - level) / (least - level)
+    strength = (above[rows[order], columns[order]] - level) / (least - level)
     return (points + 0.5) * pixels_per_mm - 0.5, strength.astype(np.float64)
+
+
+def _paper_floor(config: SeedConfig, summed: FloatArray) -> FloatArray:
+    """Per window of ``summed`` (windowed unlikeness at 1 px/mm): the least sum in the
+    ``config.floor_mm`` square around it, smoothed, the plainest paper near it (a square of
+    the mat is wider than a coin and its window, so some paper near every coin is bare);
+    found on a grid of ``floor_cell_mm``, as the light changes slowly. With ``floor_mm`` 0,
+    none (0 everywhere): seeds stand out of the board's own level."""
+    if config.floor_mm <= 0:
+        return np.zeros_like(summed)
+    cell = config.floor_cell_mm
+    height, width = summed.shape
+    coarse = cv2.resize(summed, (max(1, round(width / cell)), max(1, round(height / cell))),
+                        interpolation=cv2.INTER_AREA)
+    reach = max(3, round(config.floor_mm / cell)) | 1
+    plainest = cv2.erode(coarse, np.ones((reach, reach), np.uint8))
+    plainest = cv2.GaussianBlur(plainest, (0, 0), reach / 3)
+    return np.asarray(cv2.resize(plainest, (width, height), interpolation=cv2.INTER_LINEAR),
+                      np.float32)
 
 
 def dilated_by_ellipse(image: Image, size: int) -> Image:
