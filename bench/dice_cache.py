@@ -16,7 +16,9 @@ the readings that differ between the two trees and the ratio of their processor 
 ratio measured in one run holds on a machine busy with other work, which inflates both alike).
 ``count`` counts the instructions a tray's read takes (valgrind's callgrind, one OpenCV
 thread; ``--limit`` trays spread over the cache, after a warm-up read), a measure the
-machine's load leaves alone.
+machine's load leaves alone. ``functions`` splits those instructions by step (:data:`STEPS`,
+marked on entry and exit as ``bench/bench_vision_work_functions.py`` does): per step and the
+step it was called from, million instructions a tray, calls and million a call.
 
     .venv/bin/python bench/dice_cache.py render --out /tmp/dice-cache [--frames 120]
         [--cocked-frames 30] [--families tuning,heldout] [--check 4]
@@ -24,6 +26,8 @@ machine's load leaves alone.
         [--quiet] [--show-heldout]
     .venv/bin/python bench/dice_cache.py count /tmp/dice-cache [--tree DIR] [--against DIR]
         [--limit 40]
+    .venv/bin/python bench/dice_cache.py functions /tmp/dice-cache [--limit 12]
+        [--family tuning]
 
 The held-out family's trays are printed one by one only with ``--show-heldout``: they are
 never tuned on.
@@ -36,6 +40,7 @@ import math
 import pickle
 import shutil
 import sys
+import tempfile
 import time
 import zlib
 from collections import Counter
@@ -49,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_dice import FAMILIES, MATCH_MM, TrayReader, focal_for, reader_of
 from bench.bench_vision_work import marker_counts
+from bench.bench_vision_work_functions import _inclusive, _marked
 from contract.observation import DieReading
 from vision.markers import BoardLocation, find_board
 from vision.parallax import camera_over_mat
@@ -56,6 +62,22 @@ from vision.read import VisionConfig
 from vision.synth import render
 
 T = TypeVar("T")
+#: The steps of reading a tray whose instructions ``functions`` counts, in the order they run:
+#: the whole read, the camera's pose, the lens's stand-in homography, the warps (the whole tray
+#: at the segments' detail in ``explain_tray_in_frame``, each die's window at the pips' in
+#: ``_read_face``), the dice found in the warped tray (``explain_dice``): its blur, the bodies
+#: (and their log lookup), the felt's median (``median_colour`` in ``explain_dice``), the top
+#: faces, then reading a face: pips spot by spot (the face's contrast, the peaks, the checks of
+#: their layout) and the layout fitted as a whole.
+STEPS = (
+    "vision.dice.explain_tray_in_frame", "vision.camera_pose.camera_pose",
+    "vision.rectify._lens_homography", "cv2.warpPerspective", "vision.dice.explain_dice",
+    "cv2.GaussianBlur",
+    "vision.dice_faces.find_bodies", "cv2.LUT", "vision.dice_pips.median_colour",
+    "vision.dice_faces.top_faces", "vision.dice._read_face", "vision.dice_pips.read_pips",
+    "vision.dice_pips._face_contrast", "vision.dice_pips._strongest_spots",
+    "vision.dice_pips._untrue_to_layout", "vision.dice_layout.fit_layout",
+)
 #: Frame pixels kept around the tray's box in the frame: the warp's interpolation reaches a
 #: pixel past it, the coarse warp's blocks a few more.
 MARGIN_PX = 24
@@ -318,6 +340,72 @@ def print_counts(folder: Path, tree: str | None, against: str | None, limit: int
               f"(median {np.median(theirs) / 1e6:.2f}); ratio {sum(theirs) / sum(ours):.3f}")
 
 
+def read_steps(folder: Path, limit: int, family: str, names: Path) -> None:
+    """Read ``limit`` cached trays of ``family`` (spread over them) after a warm-up read, with
+    every function of :data:`STEPS` marked on entry and exit, each marker named by the function
+    and the marked one it was called from; the names go to ``names`` in order (what
+    :func:`print_steps` runs under valgrind)."""
+    import cv2
+
+    cv2.setNumThreads(1)  # one thread: the same instructions from run to run
+    trays = spread([tray for tray in load_all(folder) if tray.family == family], limit)
+    reader = reader_of(None)
+    called: list[str] = []
+    open_steps: list[str] = []
+    active = False
+
+    def mark(name: str) -> None:
+        if name.startswith(">"):
+            parent = open_steps[-1].rsplit(".", 1)[-1] if open_steps else ""
+            open_steps.append(name[1:])
+            name = f"{name} (in {parent})" if parent else name
+        else:
+            open_steps.pop()
+        if active:
+            called.append(name)
+            zlib.adler32(name.encode())
+
+    for path in STEPS:
+        _marked(path, mark)
+    read_cached(reader, trays[0])
+    frames = [tray.frame() for tray in trays]
+    active = True
+    zlib.adler32(b"start")
+    for tray, frame in zip(trays, frames, strict=True):
+        called.append(">tray")
+        zlib.adler32(b">tray")
+        read_cached(reader, tray, frame)
+        called.append("<tray")
+        zlib.adler32(b"<tray")
+    names.write_text("\n".join(called))
+
+
+def print_steps(folder: Path, limit: int, family: str) -> None:
+    """Print per step of :data:`STEPS` (and the step it was called from) the million
+    instructions a tray, its calls and the million a call, over ``limit`` trays of ``family``."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed; install it (apt-get install valgrind)")
+    with tempfile.TemporaryDirectory() as name:
+        names_path = Path(name) / "names"
+        counts = marker_counts([__file__, "marked-steps", str(folder), "--limit", str(limit),
+                                "--family", family, "--names", str(names_path)], "the steps")
+        names = names_path.read_text().splitlines()
+    # The last dumps are the markers' (the one at "start" holds all before it), in order.
+    work, calls = _inclusive(names, counts[-len(names):])
+    trays = calls["tray"]
+    if not trays:
+        raise SystemExit(f"no {family} trays in {folder}")
+    print(f"{trays} {family} trays of {folder}: {work['tray'] / trays / 1e6:.2f} million "
+          "instructions a tray (markers included)")
+    print("   M a tray  calls  M a call  step (in the step it was called from)")
+    for step in ["tray", *STEPS]:
+        rows = [(count, function) for function, count in work.items()
+                if function == step or function.startswith(step + " (")]
+        for count, function in sorted(rows, reverse=True):
+            print(f"{count / trays / 1e6:11.2f} {calls[function]:6d} "
+                  f"{count / calls[function] / 1e6:9.2f}  {function}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -343,6 +431,22 @@ def main() -> None:
     count.add_argument("--against", default=None, help="another checkout counted too")
     count.add_argument("--limit", type=int, default=40,
                        help="trays counted (spread over them all)")
+    steps = commands.add_parser(
+        "functions", help="count the instructions of each step of reading the trays",
+        description="Per step of reading a tray (camera pose, lens homography, warps, blur, "
+        "bodies, log lookup, felt median, top faces, reading a face and its parts), and the "
+        "step it was called from: million instructions a tray, calls and million "
+        "instructions a call, counted by callgrind with a marker on entry to and exit from "
+        "each step, over --limit trays of --family spread over the cache.")
+    steps.add_argument("folder", type=Path)
+    steps.add_argument("--limit", type=int, default=12,
+                       help="trays counted (spread over the family's)")
+    steps.add_argument("--family", default="tuning", help="the family whose trays are read")
+    marked_steps = commands.add_parser("marked-steps")
+    marked_steps.add_argument("folder", type=Path)
+    marked_steps.add_argument("--limit", type=int, default=12)
+    marked_steps.add_argument("--family", default="tuning")
+    marked_steps.add_argument("--names", type=Path, required=True)
     marked = commands.add_parser("marked")
     marked.add_argument("folder", type=Path)
     marked.add_argument("--tree", default=None)
@@ -350,6 +454,10 @@ def main() -> None:
     options = parser.parse_args()
     if options.command == "count":
         print_counts(options.folder, options.tree, options.against, options.limit)
+    elif options.command == "functions":
+        print_steps(options.folder, options.limit, options.family)
+    elif options.command == "marked-steps":
+        read_steps(options.folder, options.limit, options.family, options.names)
     elif options.command == "marked":
         read_marked(options.folder, options.tree, options.limit)
     elif options.command == "render":
