@@ -39,7 +39,7 @@ STEPS = (
 )
 
 
-def _marked(path: str, mark: Callable[[str], None]) -> None:
+def mark_entry_and_exit(path: str, mark: Callable[[str], None]) -> None:
     """Replace the function at ``path`` (in its module, and in every ``vision`` module that
     imported it by name) by one that marks its entry and exit."""
     parts = path.split(".")
@@ -90,7 +90,7 @@ def _read(folder: Path, seed: int, functions: list[str]) -> None:
             zlib.adler32(name.encode())
 
     for path in functions:
-        _marked(path, mark)
+        mark_entry_and_exit(path, mark)
     config, profile = VisionConfig(), VisionProfile.default().only_kinds("PNDQ")
     geometry = coin_isolation_mat()
     read_frame(config, np.load(folder / f"{seed - 1}.npy"), geometry, profile)
@@ -102,7 +102,7 @@ def _read(folder: Path, seed: int, functions: list[str]) -> None:
     (folder / "names").write_text("\n".join(names))
 
 
-def _inclusive(names: list[str], counts: list[int]) -> tuple[Counter[str], Counter[str]]:
+def inclusive_work(names: list[str], counts: list[int]) -> tuple[Counter[str], Counter[str]]:
     """Per function, the instructions while it was open and its calls, from the markers'
     names and the work done before each (the work before a marker is every open function's)."""
     work: Counter[str] = Counter()
@@ -140,7 +140,7 @@ def main() -> None:
                                 "--functions", ",".join(functions)], "the reading")
         names = (folder / "names").read_text().splitlines()
     # The last dumps are the markers' (the one at "start" holds all before it), in order.
-    work, calls = _inclusive(names, counts[-len(names):])
+    work, calls = inclusive_work(names, counts[-len(names):])
     total = sum(counts[-len(names) + 1:])
     print(f"frame {args.seed}: {total / 1e6:.1f} million instructions from the first marker "
           "to the last (read_frame, markers included)")

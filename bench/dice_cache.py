@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_dice import FAMILIES, MATCH_MM, TrayReader, focal_for, reader_of
 from bench.bench_vision_work import marker_counts
-from bench.bench_vision_work_functions import _inclusive, _marked
+from bench.bench_vision_work_functions import inclusive_work, mark_entry_and_exit
 from contract.observation import DieReading
 from vision.markers import BoardLocation, find_board
 from vision.parallax import camera_over_mat
@@ -366,7 +366,7 @@ def read_steps(folder: Path, limit: int, family: str, names: Path) -> None:
             zlib.adler32(name.encode())
 
     for path in STEPS:
-        _marked(path, mark)
+        mark_entry_and_exit(path, mark)
     read_cached(reader, trays[0])
     frames = [tray.frame() for tray in trays]
     active = True
@@ -391,7 +391,7 @@ def print_steps(folder: Path, limit: int, family: str) -> None:
                                 "--family", family, "--names", str(names_path)], "the steps")
         names = names_path.read_text().splitlines()
     # The last dumps are the markers' (the one at "start" holds all before it), in order.
-    work, calls = _inclusive(names, counts[-len(names):])
+    work, calls = inclusive_work(names, counts[-len(names):])
     trays = calls["tray"]
     if not trays:
         raise SystemExit(f"no {family} trays in {folder}")
