@@ -33,6 +33,7 @@ from vision.rims import (
     GLINT_FLAG,
     PAWN_FLAG,
     CoinOutlines,
+    RimConfig,
     measure_outlines,
 )
 from vision.seeds import find_seeds
@@ -79,8 +80,9 @@ class Candidates:
 
 
 def _second_look(
-    config: ReadConfig, image: Image, flags: Image, seeds: FloatArray, lean: FloatArray,
-    pixels_per_mm: float, blur: FloatArray, lean_per_mm: FloatArray, outlines: CoinOutlines,
+    config: ReadConfig, image: Image, rays_image: Image, flags: Image, seeds: FloatArray,
+    lean: FloatArray, pixels_per_mm: float, blur: FloatArray, lean_per_mm: FloatArray,
+    outlines: CoinOutlines,
 ) -> CoinOutlines:
     """The outlines, with those whose rim too few rays agreed with measured again on the view
     smoothed by ``retry_smoothing_mm`` (a noisy, soft frame scatters a rim's single steps),
@@ -93,8 +95,15 @@ def _second_look(
     sigma = config.coins.retry_smoothing_mm * pixels_per_mm
     if not len(retry) or sigma <= 0:
         return outlines
+    # Smoothed only around the seeds looked at again (one or two seeds, most frames), in
+    # the view's own coordinates (the rays' float32 maps round by where they lie): the rest
+    # lies beyond every ray their outlines cast, and blurring it cost more than measuring.
+    left, top, right, bottom = _reach_box(config.rims, seeds[retry], pixels_per_mm,
+                                          image.shape[:2])
+    smooth = rays_image.copy()
     # Three channels blurred (the fourth, added for the rays, is constant): the same values.
-    smooth = with_fourth_channel(cv2.GaussianBlur(image, (0, 0), sigma))
+    smooth[top:bottom, left:right] = with_fourth_channel(
+        cv2.GaussianBlur(image[top:bottom, left:right], (0, 0), sigma))
     again = measure_outlines(config.rims, smooth, flags, seeds[retry], lean[retry],
                              pixels_per_mm, blur[retry], lean_per_mm[retry])
     better = again.agreement > outlines.agreement[retry]
@@ -104,6 +113,23 @@ def _second_look(
     for name, values in fields.items():
         values[rows] = getattr(again, name)[better]
     return CoinOutlines(**fields)
+
+
+def _reach_box(config: RimConfig, seeds: FloatArray, pixels_per_mm: float,
+               shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The box (left, top, right, bottom; clipped to the view of ``shape``) that holds every
+    pixel :func:`measure_outlines` may sample for ``seeds``, with room to spare: a seed's
+    rays (a far reach's too), the middle of a consensus circle through their ends (no wider
+    than ``most_radius_mm``), the refining rays from there and from a stack's further
+    centre, twice over for fits that wander."""
+    reach_mm = 2 * (config.ray_end_mm + config.far_reach_mm + config.most_radius_mm
+                    + config.ray_end_mm + config.stack_step_mm)
+    reach = math.ceil(reach_mm * pixels_per_mm)
+    height, width = shape
+    low = np.floor(seeds.min(axis=0)).astype(int) - reach
+    high = np.ceil(seeds.max(axis=0)).astype(int) + reach + 1
+    return (max(0, int(low[0])), max(0, int(low[1])), min(width, int(high[0])),
+            min(height, int(high[1])))
 
 
 def measure_candidates(
@@ -217,8 +243,8 @@ def _measure_seeds(
     rays_image = with_fourth_channel(image)
     outlines = measure_outlines(config.rims, rays_image, flags, seeds, lean, ppm, blur,
                                 lean_per_mm)
-    outlines = _second_look(config, image, flags, seeds, lean, ppm, blur, lean_per_mm,
-                            outlines)
+    outlines = _second_look(config, image, rays_image, flags, seeds, lean, ppm, blur,
+                            lean_per_mm, outlines)
     tops = outlines.top_centres(lean)
     hidden, agreement = outlines.covered, outlines.agreement
     inner = _top_circles(config, rays_image, flags, tops, outlines.radii_px, agreement, ppm)

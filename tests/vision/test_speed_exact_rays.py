@@ -7,20 +7,25 @@ expression it replaced, on rays sampled from a rendered frame's top view.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tests.vision.test_speed_exact import _view
+from vision.candidates import _reach_box, _second_look
 from vision.light import PAPER
 from vision.presence import PresenceConfig, _doubt, empty_doubts
 from vision.ray_samples import colour_planes, ray_maps, sample_rays, with_fourth_channel
+from vision.read_config import ReadConfig
 from vision.regions import RegionWindow
 from vision.rims import (
+    CoinOutlines,
     RimConfig,
     _float32_below,
     _paper_levels,
     _profiles,
     _smoothed,
     _squared_rises,
+    measure_outlines,
 )
 
 
@@ -141,3 +146,29 @@ def test_paper_is_no_step() -> None:
     paper = [np.full((4, 48, 56), PAPER, np.float32) for _ in range(3)]
     paper[0][1] = 50.0  # a whole dark ray beside paper ones
     assert not _squared_rises(paper, 1).any()
+
+
+def test_the_second_look_smoothed_around_its_seeds_measures_as_on_the_whole_smoothed_view(
+) -> None:
+    image, pixels_per_mm = _view()
+    config = ReadConfig()
+    height, width = image.shape[:2]
+    middle = np.array([width, height]) / 2
+    spread = 25 * pixels_per_mm
+    seeds = np.random.default_rng(3).uniform(middle - spread, middle + spread, (12, 2))
+    count = len(seeds)
+    nothing = np.zeros(count)
+    flags = np.zeros(image.shape[:2], np.uint8)
+    lean, blur = np.tile([1.0, 0.0], (count, 1)), np.ones(count)
+    left, top, right, bottom = _reach_box(config.rims, seeds, pixels_per_mm, image.shape[:2])
+    assert left > 0 and top > 0 and right < width and bottom < height
+    found = _second_look(config, image, with_fourth_channel(image), flags, seeds, lean,
+                         pixels_per_mm, blur, nothing,
+                         CoinOutlines(seeds, nothing + 20, nothing, nothing, nothing, nothing))
+    smooth = cv2.GaussianBlur(image, (0, 0), config.coins.retry_smoothing_mm * pixels_per_mm)
+    expected = measure_outlines(config.rims, with_fourth_channel(smooth), flags, seeds, lean,
+                                pixels_per_mm, blur, nothing)
+    better = expected.agreement > 0
+    assert better.sum() >= 2
+    for name in ("centres", "radii_px", "sweep_px", "agreement", "contrast", "covered"):
+        assert np.array_equal(getattr(found, name)[better], getattr(expected, name)[better])
