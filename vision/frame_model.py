@@ -30,13 +30,14 @@ set from the user's own coins.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import wraps
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.arrays import BoolArray, FloatArray
+from vision.frame_fit import FrameFit
 from vision.frame_priors import FrameModelConfig, KindPrior, faintness
 from vision.frame_statistics import (
     T_SCALE,
@@ -48,7 +49,7 @@ from vision.frame_statistics import (
 from vision.light_line import light_squeeze, squeezed_config
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
+    pass
 
 #: A frame's size likelihoods and the share a single coin explains them by
 #: (:meth:`_Frame._size_parts`).
@@ -59,43 +60,6 @@ COPPER_DIRECTION = np.array([0.92, -0.39])
 #: to replace the one started from none: a likelihood ratio of e, so that a tie keeps the
 #: fit the frame reaches by itself.
 BLOOM_MARGIN = 1.0
-
-@dataclass(frozen=True, eq=False)
-class FrameFit:
-    """The frame's fitted model and every coin's kind probabilities.
-
-    ``probabilities`` is (N, K) over ``kinds``; ``offset_mm`` the common size offset;
-    ``kind_offsets_mm`` per kind; ``tints`` per metal (silver (0, 0)); ``silver_field`` the
-    silver colour the field expects at each coin (N, 2); ``single`` how likely each outline
-    is a single coin's rather than a stack's (N,: a stack's top coin is named from its top
-    circle alone, or from what the stack's outline allows); ``by_colour`` each coin's metal
-    probabilities from its colour alone (N, M over ``metals``; alike where none was seen).
-    """
-
-    kinds: tuple[str, ...]
-    probabilities: FloatArray
-    offset_mm: float
-    kind_offsets_mm: dict[str, float] = field(default_factory=dict)
-    tints: dict[str, tuple[float, float]] = field(default_factory=dict)
-    silver_field: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
-    single: FloatArray = field(default_factory=lambda: np.zeros(0))
-    metals: tuple[str, ...] = ()
-    by_colour: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
-
-    def subset(self, keep: NDArray[np.bool_]) -> FrameFit:
-        """The same fit with only the coins ``keep`` marks."""
-        return replace(self, probabilities=self.probabilities[keep],
-                       silver_field=self.silver_field[keep], single=self.single[keep],
-                       by_colour=self.by_colour[keep])
-
-    def best(self) -> tuple[list[str], FloatArray]:
-        """Each coin's likeliest kind and its probability."""
-        if len(self.probabilities) == 0:
-            return [], np.zeros(0)
-        index = np.argmax(self.probabilities, axis=1)
-        chosen = self.probabilities[np.arange(len(index)), index]
-        return [self.kinds[i] for i in index], chosen
-
 
 #: The :class:`_Frame` attributes that only the colours' side of the fit reads: setting them
 #: keeps the size likelihoods (:func:`_kept_while_sizes_stand`).

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.arrays import FloatArray
-from vision.frame_model import FrameFit
+from vision.frame_fit import FrameFit
 from vision.frame_priors import KindPrior
 
 if TYPE_CHECKING:

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.arrays import FloatArray
-from vision.frame_model import FrameFit, KindPrior
+from vision.frame_fit import FrameFit
+from vision.frame_model import KindPrior
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

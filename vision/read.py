@@ -43,7 +43,8 @@ from vision.candidates import (
 from vision.cards import read_discard_in_frame, read_discard_in_view
 from vision.channel_noise import balance_channel_noise
 from vision.dice import read_tray, read_tray_in_frame
-from vision.frame_model import FrameFit, FrameModelConfig, KindPrior, fit_frame
+from vision.frame_fit import FrameFit
+from vision.frame_model import FrameModelConfig, KindPrior, fit_frame
 from vision.inner_outlines import inner_outline_doubts
 from vision.light import mat_reference, normalise, raise_glints, reference_blur
 from vision.loose import read_by_circles

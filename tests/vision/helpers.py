@@ -11,7 +11,8 @@ import numpy as np
 from calibration.geometry import coin_isolation_mat
 from calibration.profile import VisionProfile
 from contract.observation import COIN_KINDS
-from vision.frame_model import FrameFit, KindPrior, fit_frame
+from vision.frame_fit import FrameFit
+from vision.frame_model import KindPrior, fit_frame
 from vision.frame_priors import FrameModelConfig
 from vision.markers import find_board
 from vision.read import VisionConfig, read_frame

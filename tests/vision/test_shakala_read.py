@@ -13,7 +13,8 @@ from calibration.profile import VisionProfile
 from calibration.shakala_mat import shakala_mat
 from companion.judging import UNSURE_CONFIDENCE
 from contract.observation import COIN_KINDS
-from vision.frame_model import FrameFit, KindPrior
+from vision.frame_fit import FrameFit
+from vision.frame_model import KindPrior
 from vision.loose_outline import seen_arc
 from vision.pile_sizes import between_silver_kinds, under_smallest_silver
 from vision.read import VisionConfig, read_frame
