@@ -97,6 +97,7 @@ class RimConfig:
     far_reach_mm: float = 4.0
     least_radius_mm: float = 6.0
     most_radius_mm: float = 15.0
+    plain_retry: float = 0.4
 
 
 @dataclass(frozen=True, eq=False)
@@ -439,6 +440,8 @@ def _refine(
     # fit, and fitting it would bend the circle to what rectification leaves of a lens.
     tall = np.flatnonzero((sweep >= config.tall_sweep_mm * pixels_per_mm)
                           & (sweep >= 3 * expected))
+    # The plain circle fitted to the rays, kept in case the swept disc agrees worse.
+    circle_centres, circle_radius = centres[tall].copy(), radius[tall].copy()
     if len(tall):
         start = centres[tall] - lean[tall] * (sweep[tall] / 2)[:, None]
         centres[tall], radius[tall], sweep[tall] = fit_capsules(
@@ -459,9 +462,45 @@ def _refine(
     if short.any():
         radius[short], agreement[short], covered[short] = _circle_profile(
             config, image, flags, centres[short], radius[short], radii, pixels_per_mm)
+    if len(tall):
+        _plain_where_swept_disagrees(config, image, flags, tall, circle_centres, circle_radius,
+                                     radii, pixels_per_mm, expected,
+                                     (centres, radius, sweep, agreement, covered))
     contrast = np.nan_to_num(nan_median(np.where(edges.valid, edges.peak, np.nan), axis=1),
                              nan=0.0).astype(np.float64)
     return CoinOutlines(centres, radius, sweep, np.minimum(agreement, 1.0), contrast, covered)
+
+
+def _plain_where_swept_disagrees(
+    config: RimConfig, image: Image, flags: Image, tall: NDArray[np.intp],
+    circle_centres: FloatArray, circle_radius: FloatArray, radii: FloatArray,
+    pixels_per_mm: float, expected: FloatArray,
+    outlines: tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray],
+) -> None:
+    """Measure the ``tall`` outlines whose swept disc fewer than ``plain_retry`` of the rays
+    agree with as plain coins too (:func:`_circle_profile` round ``circle_centres`` and
+    ``circle_radius``, the circle fitted before the disc was swept), and where the plain
+    coin agrees better, write it into ``outlines`` (centres, radii, sweeps, agreement,
+    share covered; changed in place).
+
+    A single coin's shadow cast along its lean by a low light (a window's, long and soft)
+    darkens the paper past the rays' end on its far side, as a tall stack's side would: the
+    rays there run out, and the outline is fitted as a disc swept far along the lean, whose
+    far end lies on the shadow's soft edge, which few rays agree with. The coin's own rim,
+    a circle, shows all round."""
+    centres, radius, sweep, agreement, covered = outlines
+    doubtful = agreement[tall] < config.plain_retry
+    if not doubtful.any():
+        return
+    rows = tall[doubtful]
+    plain_radius, plain_agreement, plain_covered = _circle_profile(
+        config, image, flags, circle_centres[doubtful], circle_radius[doubtful], radii,
+        pixels_per_mm)
+    better = plain_agreement > agreement[rows]
+    rows = rows[better]
+    centres[rows] = circle_centres[doubtful][better]
+    radius[rows], sweep[rows] = plain_radius[better], expected[rows]
+    agreement[rows], covered[rows] = plain_agreement[better], plain_covered[better]
 
 
 def ray_rises(
