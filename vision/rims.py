@@ -34,6 +34,7 @@ from vision.circle_fits import (
 )
 from vision.faces import nan_median, plain_median
 from vision.light import PAPER
+from vision.ray_edges import RayEdges
 from vision.ray_samples import (
     colour_planes,
     gather_along_rays,
@@ -288,47 +289,9 @@ def _float32_below(values: FloatArray) -> FloatArray:
                     np.nextafter(below, np.float32(-np.inf)), below)
 
 
-@dataclass(frozen=True, eq=False)
-class _RayEdges:
-    """Where the rays from K centres found their coin's edge: points (K, J, 2) px, whether
-    each counts (K, J), the edge's height (K, J), whether a pawn lies at it (K, J), and
-    whether the ray ran out on the coin without reaching paper (K, J)."""
-
-    points: FloatArray
-    valid: BoolArray
-    peak: FloatArray
-    crossed: BoolArray
-    ran_out: BoolArray
-
-    def replaced(self, other: _RayEdges, rows: NDArray[np.intp]) -> _RayEdges:
-        """These rays with those of ``rows`` replaced by ``other``'s."""
-        fields = (self.points, self.valid, self.peak, self.crossed, self.ran_out)
-        theirs = (other.points, other.valid, other.peak, other.crossed, other.ran_out)
-        copies = [np.array(mine) for mine in fields]
-        for copy, values in zip(copies, theirs, strict=True):
-            copy[rows] = values
-        return _RayEdges(*copies)
-
-    def joined(self, other: _RayEdges, rows: NDArray[np.intp]) -> _RayEdges:
-        """These rays with ``other``'s (measured for ``rows`` of them) added: the rows
-        not in ``rows`` get invalid copies."""
-        def join(mine: FloatArray, theirs: FloatArray) -> FloatArray:
-            extra = np.array(mine)
-            extra[rows] = theirs
-            return np.concatenate([mine, extra], axis=1)
-
-        missing = np.ones(self.valid.shape, bool)
-        missing[rows] = False
-        return _RayEdges(join(self.points, other.points),
-                         join(self.valid, other.valid) & ~np.concatenate(
-                             [np.zeros_like(missing), missing], axis=1),
-                         join(self.peak, other.peak), join(self.crossed, other.crossed),
-                         join(self.ran_out, other.ran_out))
-
-
 def _ray_edges(
     config: RimConfig, image: Image, flags: Image, centres: FloatArray, radii: FloatArray,
-) -> _RayEdges:
+) -> RayEdges:
     """Sample rays from ``centres`` and find each one's edge (``flags`` marks pawns and the
     pixels the camera clipped, see :data:`PAWN_FLAG`)."""
     count, rays = len(centres), config.ray_count
@@ -341,7 +304,7 @@ def _ray_edges(
     crossed = _pawn_near_edge((marks & PAWN_FLAG) > 0, edge, radii,
                               round(1.0 / config.ray_step_mm))
     points = centres[:, None, :] + ray_directions(rays)[None] * edge[..., None]
-    return _RayEdges(points, valid & ~crossed, peak, crossed, ran_out)
+    return RayEdges(points, valid & ~crossed, peak, crossed, ran_out)
 
 
 def measure_outlines(
@@ -598,7 +561,7 @@ def _agreement(agree: BoolArray, long: NDArray[np.intp], rays: int) -> FloatArra
     return share
 
 
-def _ran_out_far(config: RimConfig, edges: _RayEdges, centres: FloatArray, lean: FloatArray
+def _ran_out_far(config: RimConfig, edges: RayEdges, centres: FloatArray, lean: FloatArray
                  ) -> NDArray[np.intp]:
     """Seeds whose far-side rays mostly ran out on the coin (``stack_ran_out`` of them): a
     stack longer than the rays reach."""
