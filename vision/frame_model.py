@@ -120,11 +120,18 @@ class _Frame:
         self.faint_offset = 0.0
         self.faint_noise = config.faint_noise_mm
         # A coin seen coarsely (a camera pixel spanning many millimetres) strays further.
-        coarser = np.nan_to_num(pixel_mm - config.resolved_pixel_mm, nan=0.0)
-        self.coarse_noise = config.coarse_noise_px * np.maximum(coarser, 0.0)
+        coarser = np.maximum(np.nan_to_num(pixel_mm - config.resolved_pixel_mm, nan=0.0), 0.0)
+        self.coarse_noise = config.coarse_noise_px * coarser
+        # A silver coin's thin dark rim, blurred by a coarse camera into its face and shadow,
+        # is found further out: its silver kinds are expected larger there (N, K); a penny's
+        # dark face is a step, which blur leaves in place.
+        silver = np.array([prior.metal == "silver" for prior in priors], np.float64)
+        self.swell = config.coarse_swell_px * coarser[:, None] * silver[None, :]
         # The top coin's own circle (its raised rim's inner edge, or its edge on a stack).
         self.inner = inner
-        self.has_inner: BoolArray = np.isfinite(inner)
+        # A top circle lies about a millimetre inside the outline: where a camera pixel spans
+        # more than that, it is the same blurred edge measured again, no evidence of its own.
+        self.has_inner: BoolArray = np.isfinite(inner) & (coarser <= 0.0)
         self.inner_offset = config.inner_offset_mm
         self.inner_spread = config.inner_spread_mm
         # Both ratios seen; a glint may leave only one of them (``parts``: a glinting penny
@@ -176,7 +183,7 @@ class _Frame:
         out of the top coin's outline by up to ``stack_reach_mm``, and its top circle may be
         a lower coin's raised rim showing round a smaller top coin."""
         dof, reach = self.config.degrees_of_freedom, self.config.stack_reach_mm
-        expected = (self.sizes[None, :] + self.offset + self.kind_offsets[None, :]
+        expected = (self.sizes[None, :] + self.offset + self.kind_offsets[None, :] + self.swell
                     + (self.clip * self.glint_offset + self.faint * self.faint_offset)[:, None])
         spread = self.spreads()[:, None]
         gap = self.diameters[:, None] - expected
@@ -185,7 +192,8 @@ class _Frame:
         # A glint's bloom moves the face's own circle out with the outline (the clipped
         # face's edge is both), and as unsurely.
         bloom = self.clip * self.glint_offset
-        inner_gap = self.inner[:, None] - self.sizes[None, :] - self.inner_offset - bloom[:, None]
+        inner_gap = (self.inner[:, None] - self.sizes[None, :] - self.swell - self.inner_offset
+                     - bloom[:, None])
         inner_spread = np.hypot(np.hypot(self.inner_spread, self.glint_noise * self.clip),
                                 self.coarse_noise)[:, None]
         inner_single = (np.exp(student_log_density((inner_gap / inner_spread) ** 2, dof))
@@ -329,11 +337,12 @@ class _Frame:
         _, single = self._size_parts()
         plain = self.weights * (1.0 - self.clip) * (1.0 - self.faint)
         weight = probabilities * single * plain[:, None]
-        residual = self.diameters[:, None] - self.sizes[None, :] - self.kind_offsets[None, :]
+        residual = (self.diameters[:, None] - self.sizes[None, :] - self.swell
+                    - self.kind_offsets[None, :])
         strength = (self.size_spread / self.config.offset_spread_mm) ** 2
         self.offset = float(((weight * residual).sum() + strength * self.config.offset_mm)
                             / (weight.sum() + strength))
-        residual = self.diameters[:, None] - self.sizes[None, :] - self.offset
+        residual = self.diameters[:, None] - self.sizes[None, :] - self.swell - self.offset
         pull = self.config.kind_offset_weight
         self.kind_offsets = ((weight * residual).sum(axis=0) + pull * self.kind_prior) / (
             weight.sum(axis=0) + pull)
@@ -346,7 +355,7 @@ class _Frame:
     def _refit_glints(self, weight: FloatArray) -> None:
         """The glints' and the faint coins' offsets and spreads, and the outlines' spread,
         from coins weighed by ``weight`` (N, K: a kind and a single coin)."""
-        expected = ((weight * (self.sizes + self.kind_offsets)).sum(axis=1)
+        expected = ((weight * (self.sizes + self.kind_offsets + self.swell)).sum(axis=1)
                     / np.maximum(weight.sum(axis=1), 1e-9) + self.offset)
         gap = self.diameters - expected
         sure = self.weights * weight.sum(axis=1)
@@ -381,12 +390,12 @@ class _Frame:
             return
         seen = self.has_inner
         inner = np.where(seen, self.inner - self.clip * self.glint_offset, 0.0)
-        residual = inner[:, None] - self.sizes[None, :]
+        residual = inner[:, None] - self.sizes[None, :] - self.swell
         weight = probabilities * (self.weights * seen)[:, None]
         strength = (self.inner_spread / self.config.inner_offset_spread_mm) ** 2
         self.inner_offset = float(((weight * residual).sum() + strength
                                    * self.config.inner_offset_mm) / (weight.sum() + strength))
-        gap = inner - (probabilities * self.sizes).sum(axis=1) - self.inner_offset
+        gap = inner - (probabilities * (self.sizes + self.swell)).sum(axis=1) - self.inner_offset
         spread = weighted_spread(gap, self.weights * seen + 1e-9)
         self.inner_spread = max(self.config.inner_spread_mm, spread)
 
@@ -405,7 +414,7 @@ class _Frame:
         gaps = np.full(shifted.shape, np.inf)
         for kind, (size, kind_offset) in enumerate(zip(self.sizes, self.kind_offsets,
                                                        strict=True)):
-            gap = np.abs(shifted - size - kind_offset)
+            gap = np.abs(shifted - size - kind_offset - self.swell[None, :, kind])
             np.minimum(gaps, np.where(allowed[None, :, kind], gap, np.inf), out=gaps)
         cost = (np.minimum(gaps, 1.0) * self.weights[None, :]).sum(axis=1)
         cost += 0.5 * ((shifts - self.config.offset_mm) / spread) ** 2

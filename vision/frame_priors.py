@@ -82,7 +82,16 @@ class FrameModelConfig:
     and top circle stray further by ``coarse_noise_px`` times the millimetres a pixel spans
     beyond that (the ring's coins seen at 0.4-0.5 px/mm stray 1.1 mm about their frame's
     offset, those at 0.7-1 px/mm 0.3 mm; Coin Isolation's, seen at 0.9 px/mm or more, none
-    further).
+    further). There a silver kind is also expected ``coarse_swell_px`` times those millimetres
+    larger: a silver coin shows the paper little but the thin dark ring of its rounded edge,
+    which a coarse camera blurs into its face and its shadow, so it stands out faintly (0.08
+    to 0.1 of paper at 2 to 2.4 mm a pixel, about 0.3 at 1.5) and its edge is found further
+    out, while a penny's dark face is a step that blur leaves in place (the ring's 5- and
+    6-seat tuning frames at 2 to 2.4 mm a pixel: nickels and dimes measure 1 to 1.4 mm over
+    their frame's offset, quarters about 0.4, pennies none; half the nickels' and dimes' is
+    taken). A top circle lies about a millimetre inside the outline (a raised rim's inner
+    edge), so where a pixel is that coarse it is the same blurred edge measured again: it
+    is left out of the fit, not counted as a second sight of the size.
     """
 
     offset_mm: float = 1.0
@@ -128,6 +137,7 @@ class FrameModelConfig:
     noise_prior_coins: float = 3.0
     resolved_pixel_mm: float = 1.5
     coarse_noise_px: float = 1.5
+    coarse_swell_px: float = 0.75
 
 
 def faintness(config: FrameModelConfig, contrast: FloatArray) -> FloatArray:

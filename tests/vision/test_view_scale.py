@@ -86,3 +86,34 @@ def test_a_size_a_step_off_is_less_sure_where_a_camera_pixel_spans_more_of_the_m
     assert fine == unknown == coarse == [*kinds[:-1], "Q"]
     assert np.array_equal(fine_sure, unknown_sure)
     assert coarse_sure[-1] < fine_sure[-1] - 0.05
+
+
+def test_a_silver_coin_swollen_by_a_coarse_view_keeps_its_size_and_its_top_circle_adds_nothing(
+) -> None:
+    """A nickel whose outline and top circle both measure 1.8 mm large, as a coarse camera's
+    blur swells a silver coin's faint edge: seen at 2.3 mm a camera pixel it stays a nickel
+    (its size allows for the swelling, and its top circle, a millimetre inside the outline,
+    is no second sight of it), where its top circle changes nothing; at 1 mm a pixel it is
+    weighed as before."""
+    rng = np.random.default_rng(0)
+    kinds = [*"PNDQ" * 4, "N"]
+    sizes = np.array([COIN_SIZES_MM[kind] for kind in kinds])
+    diameters = sizes + 1.0 + rng.normal(0, 0.3, len(kinds))
+    tops = sizes - 2.0 + rng.normal(0, 0.3, len(kinds))
+    diameters[-1], tops[-1] = sizes[-1] + 1.0 + 1.8, sizes[-1] - 2.0 + 1.8
+    colours = np.array([(0.2, -0.1) if kind == "P" else (0.0, 0.0) for kind in kinds])
+    colours += rng.normal(0, 0.02, colours.shape)
+    positions = rng.uniform(0, 400, (len(kinds), 2))
+    unseen_top = np.where(np.arange(len(kinds)) == len(kinds) - 1, np.nan, tops)
+
+    def fitted(pixel_mm: float, inner: np.ndarray) -> np.ndarray:
+        spans = np.ones(len(kinds))
+        spans[-1] = pixel_mm
+        return fit_frame(FrameModelConfig(), FRAME_PRIORS, positions, diameters,
+                         np.ones(len(kinds)), colours, inner_mm=inner,
+                         pixel_mm=spans).probabilities
+
+    coarse = fitted(2.3, tops)
+    assert np.array_equal(coarse, fitted(2.3, unseen_top))
+    assert [FRAME_PRIORS[int(kind)].kind for kind in coarse.argmax(axis=1)] == kinds
+    assert not np.array_equal(fitted(1.0, tops), fitted(1.0, unseen_top))
