@@ -275,14 +275,17 @@ def _number_by_index(config: CardConfig, centre: CentreRead, index: IndexRead,
     # Where one of the middle's two counts finds that many pips, a corner need only read
     # the number surely, as a count and the corners that agree fail in different ways.
     counted_alike = count in (centre.pips, pips.count)
+    sure = True
     for (corner_rank, match, margin), corner in zip(read, index.corners, strict=True):
         clear = (match >= rank_config.clear_match and margin >= rank_config.sure_margin) or \
             (match >= rank_config.sure_match and margin >= rank_config.clear_margin) or \
             (counted_alike and match >= rank_config.sure_match
              and margin >= rank_config.sure_margin)
-        if corner_rank != rank or not clear or corner.suit_below <= rank_config.least_suit:
+        if corner_rank != rank or match < rank_config.least_match or \
+                margin < rank_config.sure_margin or corner.suit_below <= rank_config.least_suit:
             return None
-    return rank, config.agree_confidence * 0.9
+        sure &= clear
+    return rank, config.agree_confidence * 0.9 if sure else config.shape_confidence
 
 
 def _court(config: CardConfig, centre: CentreRead, index: IndexRead, court: str,
@@ -408,23 +411,31 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     (:func:`_star_beside_nothing`)."""
     rank_config = config.rank
     if pips is None or len(index.corners) != 2 or \
-            _largest(centre, pips) < rank_config.court_figure_mm2 or \
-            (pips.layout and not pips.stray):
+            _largest(centre, pips) < rank_config.court_figure_mm2:
         return None
-    if _starred(rank_config, index) or _worded_joker(rank_config, index, pips) or \
+    if _starred(rank_config, index):
+        # A number's index has its suit under it in both corners: two unsuited stars round
+        # a figure larger than any pip are a joker's, whatever pip layout its picture's
+        # parts make (two eyes stand as a 2's pips do).
+        return "joker", config.shape_confidence
+    if pips.layout and not pips.stray:
+        return None
+    if _worded_joker(rank_config, index, pips) or \
             all(not corner.scores for corner in index.corners) or \
-            _unsuited_marks(rank_config, index, pips) or _star_beside_nothing(rank_config, index):
+            _unsuited_marks(rank_config, index, pips) or \
+            _star_beside_nothing(rank_config, index) or _mark_beside_nothing(rank_config, index):
         return "joker", config.shape_confidence
     suited = all(corner.suit_below > rank_config.court_suit and not corner.joker
                  for corner in index.corners)
+    numbers = {_best_rank(corner) for corner in index.corners}
+    if suited and numbers == {"A"}:
+        # An ace's pip may be drawn as a picture (a decorated ace of spades) or as one
+        # figure as large as a court's (a large-pipped deck's): its suited A read in both
+        # corners is no court's, and the panel confirms the ace.
+        return ("A", config.shape_confidence) if _ace_in_both(rank_config, index) else None
     if not suited or not (pips.stray or pips.count >= 2):
         letter = _letter_best_in_both(rank_config, index)
         return None if letter is None else (letter, config.shape_confidence)
-    numbers = {_best_rank(corner) for corner in index.corners}
-    if numbers == {"A"}:
-        # An ace's pip may be drawn as a picture (a decorated ace of spades): its suited A
-        # read in both corners is no court's, and the panel confirms the ace.
-        return ("A", config.shape_confidence) if _ace_in_both(rank_config, index) else None
     letters = {_court_letter(rank_config, corner) for corner in index.corners}
     letter = letters.pop() if len(letters) == 1 else None
     if letter is None or (len(numbers) == 1 and numbers <= {str(pips.inked)}):
@@ -494,6 +505,20 @@ def _star_beside_nothing(config: RankConfig, index: IndexRead) -> bool:
                and corner.suit_below <= config.least_suit]
     blank = [corner for corner in index.corners if corner.best()[1] < config.least_match]
     return len(starred) == 1 and len(blank) == 1
+
+
+def _mark_beside_nothing(config: RankConfig, index: IndexRead) -> bool:
+    """Whether one corner shows no mark at all and the other one mark with nothing under it
+    that no rank's glyph (nor a star) matches surely (below ``sure_match``) and that is no
+    suit's symbol (matching a suit better than a letter by less than ``least_suit``): a
+    rank prints its index, its suit under it, in both corners; a court of a classic deck
+    may print its suit alone there (no rank to read), and a joker nothing but a
+    flourish."""
+    empty = [corner for corner in index.corners if not corner.scores]
+    marked = [corner for corner in index.corners if corner.scores
+              and corner.best()[1] < config.sure_match and corner.suit_below == -1.0
+              and corner.suit_glyph < config.least_suit]
+    return len(empty) == 1 and len(marked) == 1
 
 
 def _worded_joker(config: RankConfig, index: IndexRead, pips: PipCount) -> bool:
