@@ -423,7 +423,7 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     if _worded_joker(rank_config, index, pips) or \
             all(not corner.scores for corner in index.corners) or \
             _unsuited_marks(rank_config, index, pips) or \
-            _star_beside_nothing(rank_config, index) or _mark_beside_nothing(rank_config, index):
+            _star_beside_nothing(rank_config, index):
         return "joker", config.shape_confidence
     suited = all(corner.suit_below > rank_config.court_suit and not corner.joker
                  for corner in index.corners)
@@ -505,20 +505,6 @@ def _star_beside_nothing(config: RankConfig, index: IndexRead) -> bool:
                and corner.suit_below <= config.least_suit]
     blank = [corner for corner in index.corners if corner.best()[1] < config.least_match]
     return len(starred) == 1 and len(blank) == 1
-
-
-def _mark_beside_nothing(config: RankConfig, index: IndexRead) -> bool:
-    """Whether one corner shows no mark at all and the other one mark with nothing under it
-    that no rank's glyph (nor a star) matches surely (below ``sure_match``) and that is no
-    suit's symbol (matching a suit better than a letter by less than ``least_suit``): a
-    rank prints its index, its suit under it, in both corners; a court of a classic deck
-    may print its suit alone there (no rank to read), and a joker nothing but a
-    flourish."""
-    empty = [corner for corner in index.corners if not corner.scores]
-    marked = [corner for corner in index.corners if corner.scores
-              and corner.best()[1] < config.sure_match and corner.suit_below == -1.0
-              and corner.suit_glyph < config.least_suit]
-    return len(empty) == 1 and len(marked) == 1
 
 
 def _worded_joker(config: RankConfig, index: IndexRead, pips: PipCount) -> bool:

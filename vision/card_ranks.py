@@ -128,10 +128,6 @@ class IndexRead:
     #: letter with its suit beside it); 0 where no glyph was found or corners are joined.
     aspect: float = 0.0
     parts: int = 0
-    #: How much more the glyph itself looks like a suit's symbol than like a letter, where
-    #: nothing lies under it (-1 where something does, or no glyph was found): a corner
-    #: printing its suit alone, as some classic decks' courts do, shows no rank at all.
-    suit_glyph: float = -1.0
 
     def best(self) -> tuple[str | None, float, float]:
         """The best rank, its match and its margin over the next rank."""
@@ -523,7 +519,8 @@ def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ind
     best = best_matches(glyph, glyph_templates(), config.aspect_weight)
     suit_below = -1.0
     if found[1] is not None:
-        suit_below = _suit_likeness(config, found[1])
+        marks = best_matches(glyph_of(found[1]), mark_templates(), config.aspect_weight)
+        suit_below = marks.get("suit", -1.0) - marks.get("letter", -1.0)
     if letters == WORD and suit_below > config.least_suit:
         # A glyph run together with what lies under it, over a suit: a rank, not a word.
         joker = False
@@ -531,16 +528,7 @@ def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ind
         # What lies under the word's first letter is the rest of the word, not a suit.
         suit_below = -1.0
     parts = len(_blobs(found[0] >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2))
-    # A suit printed alone has nothing under it: only then is the glyph itself asked.
-    suit_glyph = _suit_likeness(config, found[0]) if suit_below == -1.0 else -1.0
-    return IndexRead(tuple(best.items()), joker, suit_below, aspect=glyph.aspect, parts=parts,
-                     suit_glyph=suit_glyph)
-
-
-def _suit_likeness(config: RankConfig, mark: FloatArray) -> float:
-    """How much better ``mark`` matches a suit's symbol than a letter."""
-    marks = best_matches(glyph_of(mark), mark_templates(), config.aspect_weight)
-    return marks.get("suit", -1.0) - marks.get("letter", -1.0)
+    return IndexRead(tuple(best.items()), joker, suit_below, aspect=glyph.aspect, parts=parts)
 
 
 def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:

@@ -8,8 +8,6 @@ a case it must refuse."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import pytest
 
@@ -266,18 +264,4 @@ def test_unsuited_stars_round_a_figure_are_a_joker_whatever_layout_its_parts_mak
     face = CentreRead(0, True, 0.31, largest_mm2=446.0)
     assert judge(CONFIG, face, both_ways(star, star), eyes) == \
         ("joker", CONFIG.shape_confidence)
-
-
-def test_a_flourish_beside_a_blank_corner_is_a_joker_but_a_suit_alone_is_no_rank():
-    """One corner blank and the other a mark no rank's glyph matches surely, nothing under
-    it, is a joker (the panel confirms); where that mark is a suit's symbol (a classic
-    deck's court printing its suit alone there) no rank and no joker is read."""
-    blank = IndexRead((), False)
-    flourish = IndexRead((("7", 0.51), ("K", 0.45)), False, -1.0, aspect=1.6, parts=1,
-                         suit_glyph=-0.2)
-    figure = PipCount(1, False, False, 860.0)
-    assert judge(CONFIG, PICTURE, both_ways(flourish, blank), figure) == \
-        ("joker", CONFIG.shape_confidence)
-    suit = replace(flourish, suit_glyph=0.3)
-    assert judge(CONFIG, PICTURE, both_ways(suit, blank), figure)[1] < UNSURE_CONFIDENCE
 
