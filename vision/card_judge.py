@@ -11,7 +11,11 @@ fail in different ways agree; anything else is unsure, and the panel asks:
   pips are hidden or broken, both corners must show the same number clearly with a suit under
   it, and no more pips than it names may be counted; a figure as large as a court's is then
   allowed only where the middle's ink makes that many pips (large pips blurred together).
-* **Aces.** One figure centred, and an A with its suit under it, read in both corners.
+  Both corners reading that number best, each over its suit, but not clearly (an unfamiliar
+  typeface, a blurred glyph) name it too, and the panel confirms it.
+* **Aces.** One figure centred, and an A with its suit under it, read in both corners; a
+  figure as large as a court's (a large-pipped deck's ace) with a clear A over its suit in
+  both corners is an ace the panel confirms.
 * **Courts.** A picture holding a figure larger than any pip, and a letter that stands clear of
   the other letters a picture card can show, with its suit under it in one corner, or the same
   letter read clearly in both corners. The body shows only that the card is a court, so its
@@ -29,7 +33,8 @@ Where those readings leave the card unsure, the card's structure decides what it
 out a joker, a picture with more than one figure an ace, and no pip layout a number card, so
 only a court is left, told by the letter of J, Q and K that both corners read; a star in both
 corners with no suit under either, round a picture, is a joker, though less surely (the panel
-confirms), and so is a picture with no mark at all in either corner (every rank prints one).
+confirms), whatever pip layout its picture's parts make, and so is a picture with no mark at
+all in either corner (every rank prints one).
 Corners that each read a different rank or mark clearly disagree: the reading is then unsure,
 whatever else agrees.
 """
@@ -253,7 +258,9 @@ def _number_by_index(config: CardConfig, centre: CentreRead, index: IndexRead,
     a stray blot): sure where both corners show the same number (or A) clearly (matched at
     ``clear_match`` and better than any other rank, or at ``sure_match`` and by
     ``clear_margin``; or at ``sure_match`` and by ``sure_margin`` where one of the middle's
-    counts finds that many pips), each with its suit under it, and the middle holds no
+    counts finds that many pips), each with its suit under it; confirmed on the panel where
+    both read it best (at ``least_match``, by ``sure_margin``) but not so clearly, as an
+    unfamiliar typeface's glyph is printed the same in both corners; and the middle holds no
     picture's figure (but pips blurred together, making that many pips' ink of one colour:
     :attr:`vision.card_pips.PipCount.inked`) and no more pips than that number (an ace's
     broken pip stands in no number's layout)."""
@@ -402,9 +409,12 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     any other number the body rules out: a German D reads as a 9), and sure only where that
     letter is each corner's best of every rank (:func:`_letter_in_each`), else confirmed on
     the panel; where no suit shows under the index, the letter both corners read best of
-    every rank (:func:`_letter_best_in_both`) names the court, confirmed on the panel. A
+    every rank (:func:`_letter_best_in_both`) names the court, confirmed on the panel; a
+    suited A best in both corners (:func:`_ace_in_both`) is an ace, whatever its one figure's
+    size (a large-pipped deck's), confirmed on the panel. A
     star best in both corners, neither with a suit under it, round a figure larger than any
-    pip and no pip layout, is a joker, confirmed on the panel; so is such a figure with no
+    pip, is a joker whatever pip layout the picture's parts make (two eyes stand as a 2's
+    pips do), confirmed on the panel; so is such a figure, with no pip layout, with no
     mark at all in either corner (every rank prints its index there: a dondorf joker), with
     an emblem no suit stands under in both corners (:func:`_unsuited_marks`), or with a
     clear star in one corner and no rank legible in the other
