@@ -10,7 +10,8 @@ spot whose outline is whole but for blank white is read at several places, each 
 (the surest place of several, held at ``unseen_confidence``), and prints per file: read right
 (at ``UNSURE_CONFIDENCE``), wrong, wrong at ``SURE_CARD`` (what the table takes without
 asking), right below ``SURE_CARD`` (the panel asks), unsure, missed, and how many readings
-differ from the recorded ones. The held-out family's frames are never listed one by one.
+differ from the recorded ones. The held-out and unseen families' frames are never listed one
+by one.
 
     .venv/bin/python bench/card_judge_cache.py record --family tuning --frames 1000 \\
         --out /tmp/tuning.pkl
@@ -30,7 +31,7 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vision.cards as cards
-from bench.bench_cards import OTHER_THEMES
+from bench.bench_cards import OTHER_THEMES, UNSEEN_THEMES
 from companion.judging import UNSURE_CONFIDENCE
 from companion.referee_cards import SURE_CARD
 from vision.card_judge import Verdict, judge
@@ -44,6 +45,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "tuning": TUNING_FACES,
     "heldout": HELD_OUT_FACES,
     "other": tuple(f"theme:{name}" for name in OTHER_THEMES),
+    "unseen": tuple(f"theme:{name}" for name in UNSEEN_THEMES),
 }
 #: What the reader gave the judge once: the middle, the corners joined, the pips.
 JudgeInputs = tuple[CentreRead, IndexRead, PipCount | None]
@@ -134,7 +136,8 @@ def tally(frames: list[Seen], show: bool) -> None:
         counts[kind] += 1
         changed = reading != frame.reading
         counts["changed"] += changed
-        if show and frame.family != "heldout" and (changed or kind != "sure right"):
+        if show and frame.family not in ("heldout", "unseen") and \
+                (changed or kind != "sure right"):
             print(f"  seed {frame.seed}: {frame.truth} of {frame.face} -> {reading} "
                   f"({kind}; recorded {frame.reading})")
     total = len(frames)
@@ -158,7 +161,8 @@ def main() -> None:
     judging = commands.add_parser("judge", help="re-judge kept frames with this judge")
     judging.add_argument("files", type=Path, nargs="+")
     judging.add_argument("--show", action="store_true",
-                         help="list the frames not surely right (never the held-out ones)")
+                         help="list the frames not surely right (never the held-out or "
+                         "unseen ones)")
     options = parser.parse_args()
     if options.command == "record":
         with options.out.open("wb") as file:

@@ -11,7 +11,11 @@ fail in different ways agree; anything else is unsure, and the panel asks:
   pips are hidden or broken, both corners must show the same number clearly with a suit under
   it, and no more pips than it names may be counted; a figure as large as a court's is then
   allowed only where the middle's ink makes that many pips (large pips blurred together).
-* **Aces.** One figure centred, and an A with its suit under it, read in both corners.
+  Both corners reading that number best, each over its suit, but not clearly (an unfamiliar
+  typeface, a blurred glyph) name it too, and the panel confirms it.
+* **Aces.** One figure centred, and an A with its suit under it, read in both corners; a
+  figure as large as a court's (a large-pipped deck's ace) with a clear A over its suit in
+  both corners is an ace the panel confirms.
 * **Courts.** A picture holding a figure larger than any pip, and a letter that stands clear of
   the other letters a picture card can show, with its suit under it in one corner, or the same
   letter read clearly in both corners. The body shows only that the card is a court, so its
@@ -29,7 +33,8 @@ Where those readings leave the card unsure, the card's structure decides what it
 out a joker, a picture with more than one figure an ace, and no pip layout a number card, so
 only a court is left, told by the letter of J, Q and K that both corners read; a star in both
 corners with no suit under either, round a picture, is a joker, though less surely (the panel
-confirms), and so is a picture with no mark at all in either corner (every rank prints one).
+confirms), whatever pip layout its picture's parts make, and so is a picture with no mark at
+all in either corner (every rank prints one).
 Corners that each read a different rank or mark clearly disagree: the reading is then unsure,
 whatever else agrees.
 """
@@ -253,7 +258,9 @@ def _number_by_index(config: CardConfig, centre: CentreRead, index: IndexRead,
     a stray blot): sure where both corners show the same number (or A) clearly (matched at
     ``clear_match`` and better than any other rank, or at ``sure_match`` and by
     ``clear_margin``; or at ``sure_match`` and by ``sure_margin`` where one of the middle's
-    counts finds that many pips), each with its suit under it, and the middle holds no
+    counts finds that many pips), each with its suit under it; confirmed on the panel where
+    both read it best (at ``least_match``, by ``sure_margin``) but not so clearly, as an
+    unfamiliar typeface's glyph is printed the same in both corners; and the middle holds no
     picture's figure (but pips blurred together, making that many pips' ink of one colour:
     :attr:`vision.card_pips.PipCount.inked`) and no more pips than that number (an ace's
     broken pip stands in no number's layout)."""
@@ -275,14 +282,17 @@ def _number_by_index(config: CardConfig, centre: CentreRead, index: IndexRead,
     # Where one of the middle's two counts finds that many pips, a corner need only read
     # the number surely, as a count and the corners that agree fail in different ways.
     counted_alike = count in (centre.pips, pips.count)
+    sure = True
     for (corner_rank, match, margin), corner in zip(read, index.corners, strict=True):
         clear = (match >= rank_config.clear_match and margin >= rank_config.sure_margin) or \
             (match >= rank_config.sure_match and margin >= rank_config.clear_margin) or \
             (counted_alike and match >= rank_config.sure_match
              and margin >= rank_config.sure_margin)
-        if corner_rank != rank or not clear or corner.suit_below <= rank_config.least_suit:
+        if corner_rank != rank or match < rank_config.least_match or \
+                margin < rank_config.sure_margin or corner.suit_below <= rank_config.least_suit:
             return None
-    return rank, config.agree_confidence * 0.9
+        sure &= clear
+    return rank, config.agree_confidence * 0.9 if sure else config.shape_confidence
 
 
 def _court(config: CardConfig, centre: CentreRead, index: IndexRead, court: str,
@@ -399,32 +409,43 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     any other number the body rules out: a German D reads as a 9), and sure only where that
     letter is each corner's best of every rank (:func:`_letter_in_each`), else confirmed on
     the panel; where no suit shows under the index, the letter both corners read best of
-    every rank (:func:`_letter_best_in_both`) names the court, confirmed on the panel. A
+    every rank (:func:`_letter_best_in_both`) names the court, confirmed on the panel; a
+    suited A best in both corners (:func:`_ace_in_both`) is an ace, whatever its one figure's
+    size (a large-pipped deck's), confirmed on the panel. A
     star best in both corners, neither with a suit under it, round a figure larger than any
-    pip and no pip layout, is a joker, confirmed on the panel; so is such a figure with no
+    pip, is a joker whatever pip layout the picture's parts make (two eyes stand as a 2's
+    pips do), confirmed on the panel; so is such a figure, with no pip layout, with no
     mark at all in either corner (every rank prints its index there: a dondorf joker), with
     an emblem no suit stands under in both corners (:func:`_unsuited_marks`), or with a
     clear star in one corner and no rank legible in the other
     (:func:`_star_beside_nothing`)."""
     rank_config = config.rank
     if pips is None or len(index.corners) != 2 or \
-            _largest(centre, pips) < rank_config.court_figure_mm2 or \
-            (pips.layout and not pips.stray):
+            _largest(centre, pips) < rank_config.court_figure_mm2:
         return None
-    if _starred(rank_config, index) or _worded_joker(rank_config, index, pips) or \
+    if _starred(rank_config, index):
+        # A number's index has its suit under it in both corners: two unsuited stars round
+        # a figure larger than any pip are a joker's, whatever pip layout its picture's
+        # parts make (two eyes stand as a 2's pips do).
+        return "joker", config.shape_confidence
+    if pips.layout and not pips.stray:
+        return None
+    if _worded_joker(rank_config, index, pips) or \
             all(not corner.scores for corner in index.corners) or \
-            _unsuited_marks(rank_config, index, pips) or _star_beside_nothing(rank_config, index):
+            _unsuited_marks(rank_config, index, pips) or \
+            _star_beside_nothing(rank_config, index):
         return "joker", config.shape_confidence
     suited = all(corner.suit_below > rank_config.court_suit and not corner.joker
                  for corner in index.corners)
+    numbers = {_best_rank(corner) for corner in index.corners}
+    if suited and numbers == {"A"}:
+        # An ace's pip may be drawn as a picture (a decorated ace of spades) or as one
+        # figure as large as a court's (a large-pipped deck's): its suited A read in both
+        # corners is no court's, and the panel confirms the ace.
+        return ("A", config.shape_confidence) if _ace_in_both(rank_config, index) else None
     if not suited or not (pips.stray or pips.count >= 2):
         letter = _letter_best_in_both(rank_config, index)
         return None if letter is None else (letter, config.shape_confidence)
-    numbers = {_best_rank(corner) for corner in index.corners}
-    if numbers == {"A"}:
-        # An ace's pip may be drawn as a picture (a decorated ace of spades): its suited A
-        # read in both corners is no court's, and the panel confirms the ace.
-        return ("A", config.shape_confidence) if _ace_in_both(rank_config, index) else None
     letters = {_court_letter(rank_config, corner) for corner in index.corners}
     letter = letters.pop() if len(letters) == 1 else None
     if letter is None or (len(numbers) == 1 and numbers <= {str(pips.inked)}):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import cv2
 import pytest
 
+from companion.judging import UNSURE_CONFIDENCE
 from companion.referee_cards import SURE_CARD
 from tests.vision.test_card_any_deck import seen
 from vision.card_judge import judge
@@ -227,3 +228,40 @@ def test_an_ace_drawn_as_a_picture_is_read_an_ace_not_a_court():
     pieces = PipCount(5, False, True, 340.0)
     assert judge(CONFIG, decorated, both_ways(ace, ace), pieces) == \
         ("A", CONFIG.shape_confidence)
+
+
+def test_a_number_both_corners_read_over_their_suits_is_confirmed_where_not_clear():
+    """A lamp's reflection across the pips leaves them broken (no layout): both corners
+    reading the same number best, each over its suit, name it, but an unfamiliar or blurred
+    glyph is printed the same in both, so the panel confirms it; a corner reading another
+    number, or a figure as large as a court's, leaves it unread."""
+    ten = corner({"10": 0.58, "K": 0.42, "Q": 0.3}, suit_below=0.45, aspect=1.3)
+    broken = PipCount(9, False, False, 90.0)
+    plain = CentreRead(0, True, 0.26, largest_mm2=90.0)
+    assert judge(CONFIG, plain, both_ways(ten, ten), broken) == \
+        ("10", CONFIG.shape_confidence)
+    nine = corner({"9": 0.6, "10": 0.5}, suit_below=0.45, aspect=1.3)
+    assert judge(CONFIG, plain, both_ways(ten, nine), broken)[1] < UNSURE_CONFIDENCE
+    pictured = CentreRead(0, True, 0.6, largest_mm2=1500.0)
+    assert judge(CONFIG, pictured, both_ways(ten, ten), NO_LAYOUT)[1] < UNSURE_CONFIDENCE
+
+
+def test_an_ace_whose_one_pip_is_as_large_as_a_courts_figure_is_an_ace_on_the_panel():
+    """A large-pipped deck's ace is one figure the size of a court's: its A read clearly in
+    both corners over its suit is no court's letter."""
+    ace = corner({"A": 0.9, "Q": 0.7, "star": 0.47}, suit_below=0.5, aspect=1.25)
+    large = CentreRead(1, False, 0.25, largest_mm2=728.0)
+    one = PipCount(1, False, False, 728.0)
+    assert judge(CONFIG, large, both_ways(ace, ace), one) == ("A", CONFIG.shape_confidence)
+
+
+def test_unsuited_stars_round_a_figure_are_a_joker_whatever_layout_its_parts_make():
+    """A number's index has its suit under it; two stars with nothing under them round a
+    figure larger than any pip are a joker's, though its picture's eyes stand as a 2's
+    pips (confirmed on the panel)."""
+    star = corner({"star": 0.82, "Q": 0.77, "8": 0.55})
+    eyes = PipCount(2, True, False, 459.0)
+    face = CentreRead(0, True, 0.31, largest_mm2=446.0)
+    assert judge(CONFIG, face, both_ways(star, star), eyes) == \
+        ("joker", CONFIG.shape_confidence)
+
