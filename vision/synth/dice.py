@@ -163,11 +163,11 @@ def draw_dice(canvas: Image, dice: Sequence[Die], pixels_per_mm: float,
     where two touching dice overlap in the view the nearer hides the farther, as a camera
     sees them, whatever order they were thrown in."""
     shapes = [_die_shape(die, camera, light_direction) for die in dice]
-    elevation = math.radians(LIGHT_ELEVATION_DEG)
-    for hull_points, _ in shapes:
-        _draw_shadow(canvas, hull_points, pixels_per_mm, light_direction, elevation)
     order = sorted(range(len(dice)), key=lambda index: -math.dist(dice[index].centre_mm,
                                                                  camera[:2]))
+    elevation = math.radians(LIGHT_ELEVATION_DEG)
+    for index in order:
+        _draw_shadow(canvas, shapes[index][0], pixels_per_mm, light_direction, elevation)
     for index in order:
         body, pip_colour, _ = DIE_COLOURS[dice[index].colour]
         hull_points, faces = shapes[index]
