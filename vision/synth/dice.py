@@ -17,6 +17,7 @@ is tuned on, the rest (:data:`HELD_OUT_COLOURS`) only serve held-out evaluation.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -151,13 +152,40 @@ def draw_die(canvas: Image, die: Die, pixels_per_mm: float,
              camera: tuple[float, float, float], light_direction: tuple[float, float]) -> None:
     """Draw ``die`` with its shadow on a mat canvas (``pixels_per_mm``), seen from ``camera``
     (x mm, y mm, height mm) and lit from ``light_direction`` (unit x, y the light comes from)."""
+    draw_dice(canvas, (die,), pixels_per_mm, camera, light_direction)
+
+
+def draw_dice(canvas: Image, dice: Sequence[Die], pixels_per_mm: float,
+              camera: tuple[float, float, float], light_direction: tuple[float, float]) -> None:
+    """Draw ``dice`` as :func:`draw_die` draws one: every shadow first, since a shadow falls
+    on the mat under any die (touching dice stand about as tall, so none shades another's
+    top), then the dice from the farthest from the camera's foot to the nearest, so that
+    where two touching dice overlap in the view the nearer hides the farther, as a camera
+    sees them, whatever order they were thrown in."""
+    shapes = [_die_shape(die, camera, light_direction) for die in dice]
+    order = sorted(range(len(dice)), key=lambda index: -math.dist(dice[index].centre_mm,
+                                                                 camera[:2]))
+    elevation = math.radians(LIGHT_ELEVATION_DEG)
+    for index in order:
+        _draw_shadow(canvas, shapes[index][0], pixels_per_mm, light_direction, elevation)
+    for index in order:
+        body, pip_colour, _ = DIE_COLOURS[dice[index].colour]
+        hull_points, faces = shapes[index]
+        _draw_body(canvas, dice[index], hull_points, faces, body, pip_colour, pixels_per_mm,
+                   camera)
+
+
+def _die_shape(die: Die, camera: tuple[float, float, float],
+               light_direction: tuple[float, float]
+               ) -> tuple[FloatArray, list[tuple[float, float, FloatArray, list[FloatArray]]]]:
+    """The points of ``die``'s rounded outline on all six faces (mat mm, z up), and each face
+    the camera sees: its distance from the camera, its shade, its outline and its pips."""
     half = die.size_mm / 2
     rotation = _rotation(die)
     corners = np.array([[sx, sy, sz] for sx in (-half, half) for sy in (-half, half)
                         for sz in (-half, half)]) @ rotation.T
     lift = -corners[:, 2].min()
     origin = np.array([die.centre_mm[0], die.centre_mm[1], lift])
-    body, pip_colour, _ = DIE_COLOURS[die.colour]
     elevation = math.radians(LIGHT_ELEVATION_DEG)
     towards_light = np.array([light_direction[0] * math.cos(elevation),
                               light_direction[1] * math.cos(elevation), math.sin(elevation)])
@@ -188,9 +216,7 @@ def draw_die(canvas: Image, die: Die, pixels_per_mm: float,
                         + np.array([column * spacing, row * spacing]))
                 for column, row in pip_layout(value)]
         faces.append((float(np.linalg.norm(seen)), shade, border, pips))
-    hull_points = np.vstack(silhouette)
-    _draw_shadow(canvas, hull_points, pixels_per_mm, light_direction, elevation)
-    _draw_body(canvas, die, hull_points, faces, body, pip_colour, pixels_per_mm, camera)
+    return np.vstack(silhouette), faces
 
 
 def _draw_shadow(canvas: Image, points: FloatArray, pixels_per_mm: float,
