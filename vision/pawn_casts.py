@@ -59,10 +59,11 @@ def without_light_casts(config: PawnConfig, labels: Image, image: Image,
         return labels
     scale = pixels_per_mm / 2
     least = config.least_area_mm2 * scale**2
-    rows, columns = np.nonzero(labels)
-    if len(rows) < 2 * least:
+    # Flat indices: the same pixels, in the same order, for a fraction of 2-d nonzero's work.
+    at = np.flatnonzero(labels)
+    if len(at) < 2 * least:
         return labels
-    pixels = np.maximum(half_size(image)[rows, columns].astype(np.float64), 1.0)
+    pixels = np.maximum(half_size(image).reshape(-1, 3)[at].astype(np.float64), 1.0)
     colours = np.column_stack([np.log(pixels[:, 2] / pixels[:, 1]),
                                np.log(pixels[:, 0] / pixels[:, 1])])
     if np.count_nonzero(_on_warm_line(config, colours)) < least:
@@ -71,12 +72,12 @@ def without_light_casts(config: PawnConfig, labels: Image, image: Image,
         (labels > 0).view(np.uint8), connectivity=8)
     large = stats[:, cv2.CC_STAT_AREA] >= least
     large[0] = False
-    which = np.asarray(blobs[rows, columns], np.intp)
+    which = np.asarray(blobs.reshape(-1)[at], np.intp)
     size = np.maximum(np.bincount(which, minlength=count), 1)
     colour = np.column_stack([np.bincount(which, colours[:, channel], minlength=count) / size
                               for channel in range(2)])
     votes = np.zeros((count, int(labels.max()) + 1))
-    np.add.at(votes, (which, labels[rows, columns]), 1)
+    np.add.at(votes, (which, labels.reshape(-1)[at]), 1)
     label = votes.argmax(axis=1)
     chosen = np.flatnonzero(large & _on_warm_line(config, colour))
     gaps = np.hypot(*(centres[chosen, None, :] - centres[None, chosen, :]).transpose(2, 0, 1))

@@ -116,10 +116,11 @@ def pawn_labels(config: PawnConfig, image: Image, profile: VisionProfile) -> Ima
     saturated = (darkest.astype(np.float32) < brightest.astype(np.float32) * keep) & (
         brightest > config.least_value * PAPER)
     labels: Image = np.zeros(small.shape[:2], np.uint8)
-    rows, columns = np.nonzero(saturated)
-    if len(rows):
-        pixels = small[rows, columns].astype(np.float32)
-        labels[rows, columns] = _classify(config, pixels, profile)
+    # Flat indices: the same pixels, in the same order, for a fraction of 2-d nonzero's work.
+    at = np.flatnonzero(saturated)
+    if len(at):
+        pixels = small.reshape(-1, 3)[at].astype(np.float32)
+        labels.reshape(-1)[at] = _classify(config, pixels, profile)
         # An opening by 2 x 2 drops lone pixels; its two halves anchored at opposite
         # corners, as OpenCV's own opening by an even kernel shifts by a pixel.
         square = np.ones((2, 2), np.uint8)
@@ -136,17 +137,24 @@ def _without_mirrors(config: PawnConfig, labels: Image, brightest: Image) -> Ima
     if config.specular_share > 0 and not cv2.countNonZero(cv2.bitwise_and(
             bright.view(np.uint8), (labels > 0).view(np.uint8))):
         return labels  # no labelled pixel brighter than paint: no blob to count as a mirror
-    count, blobs, stats, _ = cv2.connectedComponentsWithStats(
-        (labels > 0).astype(np.uint8), connectivity=8)
+    # The blobs within the labels' bounding box: the same blobs for a fraction of the image.
+    labelled = (labels > 0).view(np.uint8)
+    x, y, width, height = cv2.boundingRect(labelled)
+    box = (slice(y, y + height), slice(x, x + width))
+    if not width:
+        return labels
+    count, blobs, stats, _ = cv2.connectedComponentsWithStats(labelled[box], connectivity=8)
     if count <= 1:
         return labels
     sizes = stats[:, cv2.CC_STAT_AREA]
-    glowing = np.bincount(blobs[bright], minlength=count)
+    glowing = np.bincount(blobs[bright[box]], minlength=count)
     mirrors = glowing >= config.specular_share * np.maximum(sizes, 1)
     mirrors[0] = False
     if not mirrors.any():
         return labels
-    return np.where(mirrors[blobs], 0, labels).astype(np.uint8)
+    cleaned = np.array(labels)
+    cleaned[box] = np.where(mirrors[blobs], 0, labels[box])
+    return cleaned
 
 
 def _classify(config: PawnConfig, pixels: FloatArray, profile: VisionProfile) -> FloatArray:

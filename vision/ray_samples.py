@@ -30,16 +30,18 @@ def ray_maps(centres: FloatArray, ray_count: int, radii: FloatArray
     """``cv2.remap`` maps of ``ray_count`` rays from each centre at ``radii`` px ((S,) for
     every centre or (K, S) each its own): float32 (K * J, S) each, one row a ray."""
     directions = ray_directions(ray_count)
-    along = radii.reshape(-1, radii.shape[-1])[:, None, :]  # (1|K, 1, S)
-    shape = (len(centres), ray_count, radii.shape[-1])
+    length = radii.shape[-1]
+    along = radii.reshape(-1, 1, length)  # (1|K, 1, S)
     maps = []
     for axis in range(2):
-        # Added in float64 and rounded to float32 as it is stored (as ``astype`` would),
-        # without a float64 array of every sample.
-        coordinate = np.empty(shape, np.float32)
-        np.add(centres[:, None, None, axis], directions[None, :, None, axis] * along,
-               out=coordinate, casting="same_kind")
-        maps.append(coordinate.reshape(-1, shape[2]))
+        offsets = (directions[None, :, axis, None] * along).reshape(len(along), -1)
+        # Added in float64 centre by centre (a contiguous row plus a number: numpy's fast
+        # loop, several times cheaper than the sum broadcast over every centre's rows), then
+        # rounded to float32.
+        coordinate = np.empty((len(centres), offsets.shape[1]))
+        for row, centre in enumerate(centres[:, axis]):
+            np.add(offsets[row % len(offsets)], centre, out=coordinate[row])
+        maps.append(coordinate.astype(np.float32).reshape(-1, length))
     return maps[0], maps[1]
 
 

@@ -105,7 +105,9 @@ def find_seeds(config: SeedConfig, image: Image, pixels_per_mm: float,
         unprinted = cv2.blur(unlike * paper, (window, window)) / np.maximum(
             paper_share, config.least_paper)
         peaks &= unprinted - floor > least
-    rows, columns = np.nonzero(peaks)
+    # Flat indices split into rows and columns: the same pixels, in the same order, for a
+    # fraction of 2-d nonzero's work.
+    rows, columns = np.divmod(np.flatnonzero(peaks), peaks.shape[1])
     order = np.argsort(-summed[rows, columns])
     points = np.column_stack([columns[order], rows[order]]).astype(np.float64)
     strength = (above[rows[order], columns[order]] - level) / (least - level)
