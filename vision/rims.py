@@ -99,6 +99,7 @@ class RimConfig:
     least_radius_mm: float = 6.0
     most_radius_mm: float = 15.0
     plain_retry: float = 0.4
+    plain_retry_covered: float = 0.1
 
 
 @dataclass(frozen=True, eq=False)
@@ -450,9 +451,12 @@ def _plain_where_swept_disagrees(
     darkens the paper past the rays' end on its far side, as a tall stack's side would: the
     rays there run out, and the outline is fitted as a disc swept far along the lean, whose
     far end lies on the shadow's soft edge, which few rays agree with. The coin's own rim,
-    a circle, shows all round."""
+    a circle, shows all round. Outlines whose rays a pawn or a flat token crosses near their
+    edge (more than ``plain_retry_covered`` of them) are left as they are: a token's rim
+    beside them would pass for a plain coin's."""
     centres, radius, sweep, agreement, covered = outlines
-    doubtful = agreement[tall] < config.plain_retry
+    doubtful = ((agreement[tall] < config.plain_retry)
+                & (covered[tall] <= config.plain_retry_covered))
     if not doubtful.any():
         return
     rows = tall[doubtful]
