@@ -105,28 +105,12 @@ def above_reference(values: FloatArray, reference: NDArray[np.intp], least_count
     return np.nan_to_num(values, nan=-np.inf) > middle + spreads * spread
 
 
-def spreads_above(values: FloatArray, reference: NDArray[np.intp], least_count: int,
-                  least_spread: float, least_relative_spread: float = 0.0) -> FloatArray:
-    """Per value: how many robust spreads (as :func:`above_reference` takes them) it lies
-    above the median of the finite ``values`` at ``reference``; NaN for every value where
-    fewer than ``least_count`` of those are finite, and where the value is NaN."""
-    measured = values[reference]
-    measured = measured[np.isfinite(measured)]
-    if len(measured) < least_count:
-        return np.full(len(values), np.nan)
-    middle = float(np.median(measured))
-    spread = max(1.4826 * float(np.median(np.abs(measured - middle))), least_spread,
-                 least_relative_spread * middle)
-    return np.asarray((values - middle) / spread, np.float64)
-
-
 __all__ = [
     "TINT_LONG",
     "TINT_SHORT",
     "T_SCALE",
     "above_reference",
     "best_split",
-    "spreads_above",
     "student_log_density",
     "tint_gaps",
     "weighted_spread",

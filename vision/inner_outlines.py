@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.arrays import FloatArray, Image
-from vision.frame_statistics import above_reference, spreads_above
+from vision.frame_statistics import above_reference
 from vision.inner_outline_circles import fast_inner_outline_scores
 from vision.step_rings import StepRingConfig, foot_dips, radial_brightness, stands_out
 
@@ -55,10 +55,7 @@ class InnerOutlineConfig:
     the ``most_coins`` surest) may be a stack with a smaller top coin; only coins read at
     ``least_confidence`` or more are looked at (a doubt changes no other reading). A top
     coin lying too near the middle for its outline to be told from the rim shows by the
-    dark ring at its foot instead (``rings``, :mod:`vision.step_rings`). Where neither
-    stands out alone, the two together make a doubt when, at one gap, the score's spreads
-    above the lone coins' and the dip's add up to ``joint_spreads`` (two witnesses of one
-    top coin's edge, each counted against the frame's sure coins as it is alone)."""
+    dark ring at its foot instead (``rings``, :mod:`vision.step_rings`)."""
 
     least_gap_mm: float = 1.0
     centre_step_mm: float = 0.75
@@ -79,7 +76,6 @@ class InnerOutlineConfig:
     most_coins: int = 8
     least_confidence: float = 0.5
     rings: StepRingConfig = field(default_factory=StepRingConfig)
-    joint_spreads: float = 3.5
 
 
 def smaller_gaps(config: InnerOutlineConfig, sizes: Mapping[str, float],
@@ -124,14 +120,13 @@ BOUND_RINGS = 2
 def _lone_and_asked_scores(
     config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
     gaps_mm: Sequence[float], asked: NDArray[np.bool_], lone: NDArray[np.bool_],
-    pixels_per_mm: float, bars: Sequence[float],
+    pixels_per_mm: float,
 ) -> FloatArray:
     """The scores of the ``asked`` coins (N, G) and of the ``lone`` ones (N,) at every gap,
     as :func:`~vision.inner_outline_circles.fast_inner_outline_scores` gives them, except
     where a gap's lone coins not asked themselves are not needed: where lower bounds of their
     scores already show that no asked coin can stand out of them, they are left unmeasured
-    (NaN, so none stands out). ``bars`` are the spreads an asked score must reach at each
-    gap to matter (lower where the foot ring already lends it weight)."""
+    (NaN, so none stands out)."""
     spare = lone[:, None] & ~asked
     scores = fast_inner_outline_scores(config, image, centres, radii, gaps_mm, asked,
                                        pixels_per_mm)
@@ -141,8 +136,7 @@ def _lone_and_asked_scores(
     for column in range(len(gaps_mm)):
         references = np.where(spare[:, column], bounds[:, column], scores[:, column])[lone]
         bounded = spare[lone, column]
-        if _may_stand_out(config, references, bounded, scores[asked[:, column], column],
-                          bars[column]):
+        if _may_stand_out(config, references, bounded, scores[asked[:, column], column]):
             needed[:, column] = spare[:, column]
     if needed.any():
         measured = fast_inner_outline_scores(config, image, centres, radii, gaps_mm, needed,
@@ -152,8 +146,8 @@ def _lone_and_asked_scores(
 
 
 def _may_stand_out(config: InnerOutlineConfig, references: FloatArray,
-                   bounded: NDArray[np.bool_], asked_scores: FloatArray, bar: float) -> bool:
-    """Whether any of ``asked_scores`` may lie ``bar`` spreads above lone coins whose
+                   bounded: NDArray[np.bool_], asked_scores: FloatArray) -> bool:
+    """Whether any of ``asked_scores`` may stand out (:func:`_stands_out`) of lone coins whose
     scores are ``references``, or at least those where ``bounded`` (lower bounds: a median
     and a least spread of lower bounds lie at or below the real ones). An unmeasured bound
     (NaN) may hide a measured score: then anything may stand out."""
@@ -164,7 +158,7 @@ def _may_stand_out(config: InnerOutlineConfig, references: FloatArray,
         return False
     middle = float(np.median(measured))
     spread = max(config.least_spread, config.least_relative_spread * middle)
-    return bool((asked_scores > middle + bar * spread).any())
+    return bool((asked_scores > middle + config.doubt_spreads * spread).any())
 
 
 def inner_outline_doubts(
@@ -197,16 +191,9 @@ def inner_outline_doubts(
     hides = np.array([bool(gaps_of[kind]) for kind in kinds], bool)
     order = np.lexsort((-np.asarray(confidence)[sure], hides[sure]))
     lone = sure[order][:config.most_coins]
-    kind_of = np.array(kinds, dtype=object)
-    dips = _foot_dips(config, image, centres, radii, gaps, asked, lone, sure[hides[sure]],
-                      pixels_per_mm)
-    dip_spreads = _spreads_above_sure(config.rings.least_spread, 0.0, dips, asked, lone, sure,
-                                      kind_of, hides, config.least_coins, True)
-    bars = [min(config.doubt_spreads,
-                config.joint_spreads - float(np.nanmax(dip_spreads[:, column], initial=0.0)))
-            for column in range(len(gaps))]
     scores = _lone_and_asked_scores(config, image, centres, radii, gaps, asked,
-                                    _marked(lone, count), pixels_per_mm, bars)
+                                    _marked(lone, count), pixels_per_mm)
+    kind_of = np.array(kinds, dtype=object)
     for column in range(len(gaps)):
         column_scores = scores[:, column]
         suspects = asked[:, column] & _stands_out(config, column_scores, lone, False)
@@ -216,87 +203,42 @@ def inner_outline_doubts(
             own = sure[kind_of[sure] == kind]
             doubts |= (suspects & (kind_of == kind)
                        & _stands_out(config, column_scores, own, True))
-    score_spreads = _spreads_above_sure(config.least_spread, config.least_relative_spread,
-                                        scores, asked, lone, sure, kind_of, hides,
-                                        config.least_coins, False)
-    joint = asked & (score_spreads + dip_spreads >= config.joint_spreads)
-    return (doubts | joint.any(axis=1)
-            | _foot_ring_doubts(config, dips, asked, lone, sure, kind_of, hides))
-
-
-def _spreads_above_sure(
-    least_spread: float, least_relative_spread: float, values: FloatArray,
-    asked: NDArray[np.bool_], lone: NDArray[np.intp], sure: NDArray[np.intp],
-    kind_of: NDArray[np.object_], hides: NDArray[np.bool_], least_coins: int,
-    else_hiding: bool,
-) -> FloatArray:
-    """Per coin and gap (N, G): the fewer of the robust spreads its ``values`` lie above
-    the frame's ``lone`` coins' and above its own kind's ``sure`` ones' (those only where
-    ``least_coins`` or more were measured; if too few were and ``else_hiding``, above the
-    sure coins of every kind that ``hides`` a smaller one instead). NaN where not
-    ``asked`` or too few lone coins were measured."""
-    result = np.full(values.shape, np.nan)
-    for column in range(values.shape[1]):
-        column_values = values[:, column]
-        spreads = spreads_above(column_values, lone, least_coins, least_spread,
-                                least_relative_spread)
-        for kind in set(kind_of[asked[:, column]].tolist()):
-            own = sure[kind_of[sure] == kind]
-            if np.isfinite(column_values[own]).sum() < least_coins and else_hiding:
-                own = sure[hides[sure]]
-            above_own = spreads_above(column_values, own, least_coins, least_spread,
-                                      least_relative_spread)
-            at = asked[:, column] & (kind_of == kind)
-            # Too few own coins leave the lone coins' count; too few lone coins, nothing.
-            result[at, column] = np.minimum(spreads[at], np.where(np.isnan(above_own[at]),
-                                                                  np.inf, above_own[at]))
-    return result
-
-
-def _foot_dips(
-    config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
-    gaps_mm: Sequence[float], asked: NDArray[np.bool_], lone: NDArray[np.intp],
-    hiding: NDArray[np.intp], pixels_per_mm: float,
-) -> FloatArray:
-    """Each coin's dip at a smaller top coin's foot (:mod:`vision.step_rings`) at every gap
-    (N, G): for the coins ``asked`` about, the ``lone`` coins and the sure coins of kinds
-    that hide a smaller one (``hiding``), the ones any reference may take; NaN elsewhere."""
-    rings = config.rings
-    measured = np.asarray(asked.any(axis=1), bool)
-    measured[lone] = True
-    measured[hiding] = True
-    rows = np.flatnonzero(measured)
-    insets, brightness = radial_brightness(rings, image, centres[rows], radii[rows],
-                                           max(gaps_mm) + rings.face_to_mm, pixels_per_mm)
-    dips = np.full(asked.shape, np.nan)
-    for column, gap in enumerate(gaps_mm):
-        dips[rows, column] = foot_dips(rings, insets, brightness, gap)
-    return dips
+    return doubts | _foot_ring_doubts(config, image, centres, radii, gaps, asked, lone,
+                                      sure, kind_of, hides, pixels_per_mm)
 
 
 def _foot_ring_doubts(
-    config: InnerOutlineConfig, dips: FloatArray, asked: NDArray[np.bool_],
-    lone: NDArray[np.intp], sure: NDArray[np.intp], kind_of: NDArray[np.object_],
-    hides: NDArray[np.bool_],
+    config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
+    gaps_mm: Sequence[float], asked: NDArray[np.bool_], lone: NDArray[np.intp],
+    sure: NDArray[np.intp], kind_of: NDArray[np.object_], hides: NDArray[np.bool_],
+    pixels_per_mm: float,
 ) -> NDArray[np.bool_]:
     """Per coin: whether the ring at a smaller top coin's foot (:mod:`vision.step_rings`)
-    is darker (``dips``, :func:`_foot_dips`), at a gap it is ``asked`` about, than on the frame's
+    is darker, at one of the ``gaps_mm`` it is ``asked`` about, than on the frame's
     ``lone`` coins and on its own kind's ``sure`` ones, or where too few of those were
     measured, on the sure coins of every kind that ``hides`` a smaller one: their rims are
     wider than the smallest kinds', which the lone coins mostly are. Sure coins whose own
     ring stands out of the lone coins' are left out of that reference: where several
     stacks of one kind lie in a frame, they would hide each other."""
     rings = config.rings
+    # The coins asked about, and those any reference may take: the lone coins, and the sure
+    # coins of every kind that hides a smaller one (the kinds asked about among them).
+    measured = np.asarray(asked.any(axis=1), bool)
+    measured[lone] = True
+    measured[sure[hides[sure]]] = True
+    rows = np.flatnonzero(measured)
+    insets, brightness = radial_brightness(rings, image, centres[rows], radii[rows],
+                                           max(gaps_mm) + rings.face_to_mm, pixels_per_mm)
     doubts = np.zeros(len(asked), bool)
-    for column in range(dips.shape[1]):
-        column_dips = dips[:, column]
-        suspects = (asked[:, column]
-                    & stands_out(rings, column_dips, lone, config.least_coins, False))
+    for column, gap in enumerate(gaps_mm):
+        dips = np.full(len(asked), np.nan)
+        dips[rows] = foot_dips(rings, insets, brightness, gap)
+        suspects = asked[:, column] & stands_out(rings, dips, lone, config.least_coins, False)
         calm = sure[~suspects[sure]]
         for kind in set(kind_of[suspects].tolist()):
             own = calm[kind_of[calm] == kind]
-            if np.isfinite(column_dips[own]).sum() < config.least_coins:
+            if np.isfinite(dips[own]).sum() < config.least_coins:
                 own = calm[hides[calm]]
             doubts |= (suspects & (kind_of == kind)
-                       & stands_out(rings, column_dips, own, config.least_coins, True))
+                       & stands_out(rings, dips, own, config.least_coins, True))
     return doubts

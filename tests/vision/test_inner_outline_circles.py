@@ -130,7 +130,7 @@ def test_doubts_bounding_the_lone_coins_first_are_the_doubts_of_every_score(
     assert any(skipped)  # the rendered frame has a gap whose lone coins were only bounded
 
     def every_score(config: InnerOutlineConfig, image: Any, centres: Any, radii: Any,
-                    gaps: Any, asked: Any, lone: Any, pixels_per_mm: float, bars: Any) -> Any:
+                    gaps: Any, asked: Any, lone: Any, pixels_per_mm: float) -> Any:
         return plain_inner_outline_scores(config, image, centres, radii, gaps,
                                           asked | lone[:, None],
                                     pixels_per_mm)
