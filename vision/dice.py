@@ -180,6 +180,8 @@ class DiceConfig:
     fill_solidity: float = 0.9
     one_die_share: float = 1.5
     defect_depth: float = 0.08
+    hidden_gap_mm: float = 2.0
+    hidden_size_tolerance: float = 0.12
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
