@@ -10,6 +10,10 @@ points away from it). A farther die's top is kept flat only when it is a square 
 nearer dice's own edge (``hidden_size_tolerance`` of it): a cocked die seen past a nearer one
 shows its top and part of a side face, a larger patch than a top, or a foreshortened top, a
 smaller one. Otherwise it is unreadable: the referee asks for another throw, which is cheap.
+A die beside a nearer one whose top was refused itself (no edge known) is left to the other
+tests. Tops are measured with the blur that widens a coloured die's outline and narrows a
+black one's, so dice of different colours differ by up to about 15% where they are the same
+size: the tolerance cannot be tight, and a die cocked less than that shows may still pass.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ def refuse_hidden(config: DiceConfig, faces: list[tuple[TopFace, int]],
                       if other is not face and other.mask.any()
                       and (other_body == body or frozenset((body, other_body)) in touching)
                       and _is_nearer(face, other, lean_at)]
-            if nearer and not _proves_flat(config, face, nearer):
+            if not _proves_flat(config, face, nearer):
                 face = _refused(face)
         result.append(face)
     return result
@@ -81,11 +85,11 @@ def _is_nearer(face: TopFace, other: TopFace, lean_at: Callable[[FloatArray], Fl
 
 
 def _proves_flat(config: DiceConfig, face: TopFace, nearer: list[TopFace]) -> bool:
-    """Whether ``face``'s top is a square of the edge of every flat die in ``nearer`` (none
-    flat: no edge is known, and nothing is proved)."""
+    """Whether ``face``'s top is a square of the edge of every flat die in ``nearer``. Where
+    no nearer die lies flat its edge is not known and nothing is compared: a die beside one
+    refused already is kept to the other tests (refusing it too lost right readings and
+    caught no cocked die in the tuning frames)."""
     known = [math.sqrt(other.rect[1][0] * other.rect[1][1]) for other in nearer if other.flat]
-    if not known:
-        return False
     side = math.sqrt(face.rect[1][0] * face.rect[1][1])
     return all(abs(side - edge) <= config.hidden_size_tolerance * edge for edge in known)
 
