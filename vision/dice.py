@@ -35,8 +35,10 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    longer one way than the other, its body sweeps further than the camera's lean (by
    ``lean_slack``) or sideways to it (``side_slack``), or reaches outside its top face swept
    towards the camera (``most_outside`` of it); any of these makes the die unreadable (value
-   None). A die cocked 20-30° showing 1-3 can still pass for flat: see bench/bench_dice.py
-   for how often.
+   None). A die that a nearer die touches may have the side face that showed its lean hidden
+   under that die: it is read only when its top is a square of the nearer die's edge
+   (:mod:`vision.dice_hidden`). A die cocked 20-30° showing 1-3 can still pass for flat: see
+   bench/bench_dice.py for how often.
 4. **Pips** (:mod:`vision.dice_pips`). The contrast with the face's own colour, smoothed a
    little, has a local maximum at every pip, whatever its colour, size or shape: the
    strongest maxima on the face (away from its edges, where side faces' pips show) are the
@@ -131,7 +133,10 @@ class DiceConfig:
     within the hull too. Two touching dice's joint top is cut along the line joining its two
     deepest concave corners (their seam, however the dice stand against each other) when both
     are at least ``defect_depth`` of the edge deep and both parts are square tops, squarer
-    than those of the cut across the middle.
+    than those of the cut across the middle. A die that a nearer die touches (their bodies
+    within ``hidden_gap_mm``) may have the side that showed its lean hidden: it is read only
+    when its top is a square of the nearer die's edge, within ``hidden_size_tolerance`` of it
+    (:mod:`vision.dice_hidden`).
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -180,6 +185,8 @@ class DiceConfig:
     fill_solidity: float = 0.9
     one_die_share: float = 1.5
     defect_depth: float = 0.08
+    hidden_gap_mm: float = 2.0
+    hidden_size_tolerance: float = 0.12
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],

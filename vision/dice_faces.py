@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.dice_hidden import refuse_hidden
 
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
@@ -181,31 +182,33 @@ def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], p
     by the sweep, whatever the square's turn: so the sweep is the blob's length along the lean
     less its width across, which holds however much of the side faces shows against the felt
     (a black die's shaded sides hardly do)."""
-    groups: list[tuple[Image, tuple[int, int]]] = []
-    faces: list[TopFace] = []
+    groups: list[tuple[Image, tuple[int, int], int]] = []
+    faces: list[tuple[TopFace, int]] = []
     edges: list[float] = []
     ratios: list[float] = []
-    retry: list[tuple[Image, tuple[int, int], TopFace]] = []
-    for patch, offset in bodies:
+    retry: list[tuple[Image, tuple[int, int], TopFace, int]] = []
+    for index, (patch, offset) in enumerate(bodies):
         single = _single_face(config, patch, offset, bodies, ppm, lean_at)
         if single is None:
-            groups.append((patch, offset))
+            groups.append((patch, offset, index))
         elif not single[0].flat:
             # Perhaps two dice face to face rather than one die (cocked, or too large).
-            retry.append((patch, offset, single[0]))
+            retry.append((patch, offset, single[0], index))
         else:
-            faces.append(single[0])
+            faces.append((single[0], index))
             edges.append(single[1])
             ratios.append(single[2])
     typical = float(np.median(edges)) if edges else 16.0 * ppm
     ratio = float(np.median(ratios)) if ratios else None
-    for patch, offset in groups:
-        faces.extend(_group_faces(config, patch, offset, ppm, lean_at, typical, ratio))
-    for patch, offset, face in retry:
+    for patch, offset, index in groups:
+        faces.extend((face, index) for face in
+                     _group_faces(config, patch, offset, ppm, lean_at, typical, ratio))
+    for patch, offset, face, index in retry:
         parts = _group_faces(config, patch, offset, ppm, lean_at, typical, ratio)
         split = len(parts) >= 2 and any(part.flat for part in parts)
-        faces.extend(parts if split else [face])
-    return [face for face in faces if face.mask.any()]
+        faces.extend((part, index) for part in (parts if split else [face]))
+    faces = [(face, index) for face, index in faces if face.mask.any()]
+    return refuse_hidden(config, faces, bodies, ppm, lean_at)
 
 
 def _single_face(config: DiceConfig, patch: Image, offset: tuple[int, int],
