@@ -80,7 +80,7 @@ class RimConfig:
     paper_samples: int = 6
     least_step: float = 0.06
     quiet_step: float = 0.025
-    quiet_factor: float = 3.5
+    quiet_factor: float = 6.0
     noise_factor: float = 4.0
     peak_window_mm: float = 4.0
     fit_rounds: int = 5
@@ -248,7 +248,7 @@ def _edges(
     """
     samples = profile.shape[2]
     usable = samples - config.paper_samples
-    threshold = _float32_below(np.maximum(least_steps(config, floor), floor))
+    threshold = _float32_below(floor)
     above = profile[:, :, :usable] > threshold[:, None, None]
     found = above.any(axis=2)
     last = usable - 1 - np.argmax(above[:, :, ::-1], axis=2)
@@ -288,14 +288,18 @@ def _edges(
     return radius, found & ~ran_out & (steepest > 0), height / PAPER, ran_out
 
 
-def least_steps(config: RimConfig, floor: FloatArray) -> FloatArray:
-    """The least step (paper levels) a ray's profile must make per seed, from the level its
-    paper reaches with its noise (``floor``): ``quiet_factor`` times that, at least
-    ``quiet_step`` and at most ``least_step`` of paper. On paper the camera clipped white the
-    noise is nil and a coin shows only as a faint rim, a few levels deep; on noisy paper the
-    fixed ``least_step`` keeps noise from making edges."""
-    return np.clip(config.quiet_factor * np.asarray(floor, np.float64),
-                   config.quiet_step * PAPER, config.least_step * PAPER)
+def least_steps(config: RimConfig, floor: FloatArray, clipped: BoolArray) -> FloatArray:
+    """The least step (paper levels) a ray's profile must make per seed: ``least_step`` of
+    paper, but where the camera clipped most of the paper the rays end on (``clipped``, per
+    paper sample (K, J, S)) ``quiet_factor`` times the level that paper reaches with its noise
+    (``floor``), at least ``quiet_step``. Clipped paper has no noise, and a coin on it shows
+    only as a faint rim a few levels deep; elsewhere a spread measured as nil only means the
+    noise is under the image's 8-bit step, and the fixed step keeps shading and noise from
+    making edges."""
+    fixed = config.least_step * PAPER
+    quiet = np.clip(config.quiet_factor * np.asarray(floor, np.float64),
+                    config.quiet_step * PAPER, fixed)
+    return np.where(clipped.reshape(len(clipped), -1).mean(axis=1) >= 0.5, quiet, fixed)
 
 
 def _float32_below(values: FloatArray) -> FloatArray:
@@ -316,9 +320,11 @@ def _ray_edges(
     planes = colour_planes(sample_maps(image, maps, count, rays))
     profile, floor = _profiles(config, planes)
     marks = sample_maps(flags, maps, count, rays, cv2.INTER_NEAREST)
-    edge, valid, peak, ran_out = _edges(config, profile, floor, radii, planes,
-                                        (marks & GLINT_FLAG) > 0)
-    least = np.broadcast_to((least_steps(config, floor) / PAPER)[:, None], valid.shape)
+    glint = (marks & GLINT_FLAG) > 0
+    least = least_steps(config, floor, glint[:, :, -config.paper_samples:])
+    edge, valid, peak, ran_out = _edges(config, profile, np.maximum(least, floor), radii,
+                                        planes, glint)
+    least = np.broadcast_to((least / PAPER)[:, None], valid.shape)
     crossed = _pawn_near_edge((marks & PAWN_FLAG) > 0, edge, radii,
                               round(1.0 / config.ray_step_mm))
     points = centres[:, None, :] + ray_directions(rays)[None] * edge[..., None]
