@@ -32,7 +32,6 @@ from vision.regions import RegionWindow, region_map
 from vision.rims import (
     GLINT_FLAG,
     PAWN_FLAG,
-    WHITE_FLAG,
     CoinOutlines,
     RimConfig,
     measure_outlines,
@@ -57,9 +56,8 @@ class Candidates:
     stood out (K,), each one's region index by its fitted centre and its seed's (-1: none),
     whether its size was measured against paper (K,; a coin deep in a pile may not be,
     :mod:`vision.loose`), the share of its rays that show the top circle (K,; 0 where
-    none), the arc of its outline its size was measured on (K,; 1 for the ray reader's
-    whole outlines, the seen arc for a pile's coins) and the least step its rays counted as a
-    share of the fixed one (K,; below 1 on quiet paper, see :func:`vision.rims.least_steps`)."""
+    none) and the arc of its outline its size was measured on (K,; 1 for the ray reader's
+    whole outlines, the seen arc for a pile's coins)."""
 
     centres_mm: FloatArray
     tops_mm: FloatArray
@@ -79,7 +77,6 @@ class Candidates:
     inner_centres_mm: FloatArray
     inner_agreement: FloatArray
     seen_arc: FloatArray
-    step_share: FloatArray
 
 
 def _second_look(
@@ -107,15 +104,12 @@ def _second_look(
     # Three channels blurred (the fourth, added for the rays, is constant): the same values.
     smooth[top:bottom, left:right] = with_fourth_channel(
         cv2.GaussianBlur(image[top:bottom, left:right], (0, 0), sigma))
-    # Smoothing hides the paper's noise the rays' least step follows: the fixed one there.
-    fixed = replace(config.rims, quiet_step=config.rims.least_step)
-    again = measure_outlines(fixed, smooth, flags, seeds[retry], lean[retry],
+    again = measure_outlines(config.rims, smooth, flags, seeds[retry], lean[retry],
                              pixels_per_mm, blur[retry], lean_per_mm[retry])
     better = again.agreement > outlines.agreement[retry]
     rows = retry[better]
     fields = {name: getattr(outlines, name).copy() for name in
-              ("centres", "radii_px", "sweep_px", "agreement", "contrast", "covered",
-               "step_share")}
+              ("centres", "radii_px", "sweep_px", "agreement", "contrast", "covered")}
     for name, values in fields.items():
         values[rows] = getattr(again, name)[better]
     return CoinOutlines(**fields)
@@ -283,7 +277,7 @@ def _measure_seeds(
                        2 * inner.radii / ppm, faces.colours, edges, agreement, hidden,
                        faces.on_pawn > 0.5, faces.clipped, outlines.contrast, strength, region,
                        seed_region, np.ones(len(seeds), bool), to_mm(view, inner.centres),
-                       inner.agreement, np.ones(len(seeds)), outlines.step_share)
+                       inner.agreement, np.ones(len(seeds)))
 
 
 def _faces_of_possible_coins(
@@ -311,13 +305,10 @@ def _faces_of_possible_coins(
 
 def _flags(clipped: Image, pawns: Image) -> Image:
     """The flags image rays sample (:data:`vision.rims.PAWN_FLAG` where a pawn is,
-    :data:`vision.rims.GLINT_FLAG` where the camera clipped a channel,
-    :data:`vision.rims.WHITE_FLAG` where it clipped all three)."""
+    :data:`vision.rims.GLINT_FLAG` where the camera clipped a channel)."""
     blue, green, red = cv2.split(clipped)
     glint = cv2.max(cv2.max(blue, green), red)
     flags = np.bitwise_and(glint, np.uint8(GLINT_FLAG))
-    white = cv2.min(cv2.min(blue, green), red)
-    np.bitwise_or(flags, np.bitwise_and(white, np.uint8(WHITE_FLAG)), out=flags)
     np.bitwise_or(flags, np.bitwise_and(pawns, np.uint8(PAWN_FLAG)), out=flags)
     return flags
 
@@ -387,16 +378,13 @@ def coin_presence(config: CoinConfig, candidates: Candidates) -> FloatArray:
     its rays the fainter it is (:func:`faint_agreement`): there the paper's noise and what
     the light's division leaves of printed ink make steps just over the rays' threshold, some
     of which line up on part of a circle round the empty space, while a coin's face stands
-    out as a seed, and a coin's rim, however faint, shows nearly all round. Both contrasts
-    scale with the least step the rays counted (``step_share``): on paper with no noise (the
-    camera clipped it white) a faint rim stands out as far as a plain one on noisy paper."""
+    out as a seed, and a coin's rim, however faint, shows nearly all round."""
     low, sure = _ramp(config)
-    contrast = candidates.contrast / candidates.step_share
     agreement = np.where(_unseeded(candidates),
-                         faint_agreement(config, candidates.agreement, contrast),
+                         faint_agreement(config, candidates.agreement, candidates.contrast),
                          candidates.agreement)
     ramp = np.clip((agreement - low) / (sure - low), 0.0, 1.0)
-    ramp = np.where(contrast >= config.least_contrast, ramp, 0.0)
+    ramp = np.where(candidates.contrast >= config.least_contrast, ramp, 0.0)
     mostly_hidden = candidates.under_pawn & (candidates.hidden > config.hidden_share)
     return np.where(mostly_hidden, np.minimum(ramp, config.hidden_presence), ramp)
 
@@ -521,6 +509,5 @@ def loose_candidates(config: ReadConfig, view: TopView, image: Image, pawns: Ima
         inner_centres_mm=centres_mm, inner_agreement=np.zeros(count),
         seen_arc=np.concatenate([coins.seen_arc if coins.seen_arc is not None
                                  else np.zeros(len(coins.radii)) for _, coins in parts]
-                                or [np.zeros(0)]),
-        step_share=np.ones(count))
+                                or [np.zeros(0)]))
     return candidates, doubts

@@ -19,21 +19,18 @@ if TYPE_CHECKING:
 class RayEdges:
     """Where the rays from K centres found their coin's edge: points (K, J, 2) px, whether
     each counts (K, J), the edge's height (K, J), whether a pawn lies at it (K, J), and
-    whether the ray ran out on the coin without reaching paper (K, J), and the least step of
-    paper its edge had to make (K, J; less than the fixed one on quiet paper)."""
+    whether the ray ran out on the coin without reaching paper (K, J)."""
 
     points: FloatArray
     valid: BoolArray
     peak: FloatArray
     crossed: BoolArray
     ran_out: BoolArray
-    least: FloatArray
 
     def replaced(self, other: RayEdges, rows: NDArray[np.intp]) -> RayEdges:
         """These rays with those of ``rows`` replaced by ``other``'s."""
-        fields = (self.points, self.valid, self.peak, self.crossed, self.ran_out, self.least)
-        theirs = (other.points, other.valid, other.peak, other.crossed, other.ran_out,
-                  other.least)
+        fields = (self.points, self.valid, self.peak, self.crossed, self.ran_out)
+        theirs = (other.points, other.valid, other.peak, other.crossed, other.ran_out)
         copies = [np.array(mine) for mine in fields]
         for copy, values in zip(copies, theirs, strict=True):
             copy[rows] = values
@@ -53,4 +50,4 @@ class RayEdges:
                          join(self.valid, other.valid) & ~np.concatenate(
                              [np.zeros_like(missing), missing], axis=1),
                          join(self.peak, other.peak), join(self.crossed, other.crossed),
-                         join(self.ran_out, other.ran_out), join(self.least, other.least))
+                         join(self.ran_out, other.ran_out))

@@ -46,11 +46,9 @@ from vision.ray_samples import (
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-#: Bits of the flags image rays sample beside the colours: a pawn, a pixel the camera clipped
-#: in any channel, a pixel it clipped in every channel (white).
+#: Bits of the flags image rays sample beside the colours: a pawn, a pixel the camera clipped.
 PAWN_FLAG = 1
 GLINT_FLAG = 2
-WHITE_FLAG = 4
 
 
 @dataclass(frozen=True)
@@ -59,11 +57,9 @@ class RimConfig:
 
     Rays (``ray_count`` of them) are sampled every ``ray_step_mm`` from ``ray_begin_mm`` to
     ``ray_end_mm``; the last ``paper_samples`` of each are the paper the coin is compared with.
-    A profile stands out where it exceeds ``noise_factor`` times the paper's own noise and a
-    least step: ``quiet_factor`` times that noise's reach, at least ``quiet_step`` of paper
-    and at most ``least_step`` (see :func:`least_steps`); the edge is the outermost steep
-    step within ``peak_window_mm`` inside the outermost sample that stands out (see
-    :func:`_edges`). The fits run ``fit_rounds``
+    A profile stands out where it exceeds ``least_step`` of paper or ``noise_factor`` times the
+    paper's own noise; the edge is the outermost steep step within ``peak_window_mm`` inside
+    the outermost sample that stands out (see :func:`_edges`). The fits run ``fit_rounds``
     rounds: points within ``agree_mm`` of the outline count fully, farther ones less, and
     points beyond ``reject_mm`` not at all. A ray agrees with the outline (the circle swept
     along the lean) within ``agree_mm``, or ``agree_camera_px`` camera pixels where those are
@@ -81,8 +77,6 @@ class RimConfig:
     ray_end_mm: float = 17.0
     paper_samples: int = 6
     least_step: float = 0.06
-    quiet_step: float = 0.025
-    quiet_factor: float = 6.0
     noise_factor: float = 4.0
     peak_window_mm: float = 4.0
     fit_rounds: int = 5
@@ -113,8 +107,7 @@ class CoinOutlines:
     """Every seed's fitted outline, in top-view pixels: base centres (K, 2), radii (K,), how
     far the top face lies swept along the lean (K,), the share of the rays no pawn crosses
     that agree with the outline (K,), the median height of the edge over the paper (K,; 0-1
-    of paper), the share of rays a pawn crosses near the edge (K,) and the least step the
-    rays counted as a share of the fixed ``least_step`` (K,; 1 but on quiet paper)."""
+    of paper) and the share of rays a pawn crosses near the edge (K,)."""
 
     centres: FloatArray
     radii_px: FloatArray
@@ -122,7 +115,6 @@ class CoinOutlines:
     agreement: FloatArray
     contrast: FloatArray
     covered: FloatArray
-    step_share: FloatArray
 
     def top_centres(self, lean: FloatArray) -> FloatArray:
         """Centres of the top faces: the base centres swept along ``lean`` (K, 2 unit)."""
@@ -250,7 +242,7 @@ def _edges(
     """
     samples = profile.shape[2]
     usable = samples - config.paper_samples
-    threshold = _float32_below(floor)
+    threshold = _float32_below(np.maximum(config.least_step * PAPER, floor))
     above = profile[:, :, :usable] > threshold[:, None, None]
     found = above.any(axis=2)
     last = usable - 1 - np.argmax(above[:, :, ::-1], axis=2)
@@ -290,20 +282,6 @@ def _edges(
     return radius, found & ~ran_out & (steepest > 0), height / PAPER, ran_out
 
 
-def least_steps(config: RimConfig, floor: FloatArray, clipped: BoolArray) -> FloatArray:
-    """The least step (paper levels) a ray's profile must make per seed: ``least_step`` of
-    paper, but where the camera clipped most of the paper the rays end on white (``clipped``,
-    every channel, per paper sample (K, J, S)) ``quiet_factor`` times the level that paper
-    reaches with its noise (``floor``), at least ``quiet_step``. Clipped paper has no noise,
-    and a coin on it shows only as a faint rim a few levels deep; elsewhere a spread measured
-    as nil only means the noise is under the image's 8-bit step, and the fixed step keeps
-    shading and noise from making edges."""
-    fixed = config.least_step * PAPER
-    quiet = np.clip(config.quiet_factor * np.asarray(floor, np.float64),
-                    config.quiet_step * PAPER, fixed)
-    return np.where(clipped.reshape(len(clipped), -1).mean(axis=1) >= 0.5, quiet, fixed)
-
-
 def _float32_below(values: FloatArray) -> FloatArray:
     """The largest float32 at or below each value: a float32 array is greater than it
     exactly where it is greater than the value itself, without being cast to float64."""
@@ -322,15 +300,12 @@ def _ray_edges(
     planes = colour_planes(sample_maps(image, maps, count, rays))
     profile, floor = _profiles(config, planes)
     marks = sample_maps(flags, maps, count, rays, cv2.INTER_NEAREST)
-    glint = (marks & GLINT_FLAG) > 0
-    least = least_steps(config, floor, (marks[:, :, -config.paper_samples:] & WHITE_FLAG) > 0)
-    edge, valid, peak, ran_out = _edges(config, profile, np.maximum(least, floor), radii,
-                                        planes, glint)
-    least = np.broadcast_to((least / PAPER)[:, None], valid.shape)
+    edge, valid, peak, ran_out = _edges(config, profile, floor, radii, planes,
+                                        (marks & GLINT_FLAG) > 0)
     crossed = _pawn_near_edge((marks & PAWN_FLAG) > 0, edge, radii,
                               round(1.0 / config.ray_step_mm))
     points = centres[:, None, :] + ray_directions(rays)[None] * edge[..., None]
-    return RayEdges(points, valid & ~crossed, peak, crossed, ran_out, least)
+    return RayEdges(points, valid & ~crossed, peak, crossed, ran_out)
 
 
 def measure_outlines(
@@ -353,7 +328,7 @@ def measure_outlines(
     """
     if len(seeds) == 0:
         empty = np.zeros(0)
-        return CoinOutlines(np.zeros((0, 2)), empty, empty, empty, empty, empty, empty)
+        return CoinOutlines(np.zeros((0, 2)), empty, empty, empty, empty, empty)
     if blur_px is None:
         blur_px = np.ones(len(seeds))
     if lean_per_mm is None:
@@ -380,16 +355,16 @@ def measure_outlines(
     worth = _distinct(found, found_radii, votes, config.least_votes * config.ray_count)
     outlines = CoinOutlines(np.where((votes >= 6)[:, None], found, seeds), found_radii,
                             np.zeros(len(seeds)), np.zeros(len(seeds)), np.zeros(len(seeds)),
-                            np.zeros(len(seeds)), np.ones(len(seeds)))
+                            np.zeros(len(seeds)))
     if not len(worth):
         return outlines
     refined = _refine(config, image, flags, found[worth], lean[worth],
                       pixels_per_mm, blur_px[worth], lean_per_mm[worth], radii)
     for target, values in zip(
         (outlines.centres, outlines.radii_px, outlines.sweep_px, outlines.agreement,
-         outlines.contrast, outlines.covered, outlines.step_share),
+         outlines.contrast, outlines.covered),
         (refined.centres, refined.radii_px, refined.sweep_px, refined.agreement,
-         refined.contrast, refined.covered, refined.step_share), strict=True,
+         refined.contrast, refined.covered), strict=True,
     ):
         target[worth] = values
     return outlines
@@ -457,9 +432,7 @@ def _refine(
                                      (centres, radius, sweep, agreement, covered))
     contrast = np.nan_to_num(nan_median(np.where(edges.valid, edges.peak, np.nan), axis=1),
                              nan=0.0).astype(np.float64)
-    step_share = np.median(edges.least[:, :rays], axis=1) / config.least_step
-    return CoinOutlines(centres, radius, sweep, np.minimum(agreement, 1.0), contrast, covered,
-                        step_share)
+    return CoinOutlines(centres, radius, sweep, np.minimum(agreement, 1.0), contrast, covered)
 
 
 def _plain_where_swept_disagrees(

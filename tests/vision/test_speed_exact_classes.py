@@ -32,7 +32,7 @@ def _outlines(count: int, image: np.ndarray, pixels_per_mm: float) -> CoinOutlin
     agreement = rng.choice([0.0, 0.1, 0.2, 0.25, 0.2500001, 0.3, 0.4, 0.7, 1.0], count)
     return CoinOutlines(rng.uniform([0, 0], [width, height], (count, 2)),
                         rng.uniform(7, 13, count) * pixels_per_mm, np.zeros(count), agreement,
-                        rng.uniform(0, 0.5, count), np.zeros(count), np.ones(count))
+                        rng.uniform(0, 0.5, count), np.zeros(count))
 
 
 def test_faces_are_measured_where_a_coin_may_be_and_read_nowhere_else() -> None:
@@ -54,7 +54,7 @@ def test_faces_are_measured_where_a_coin_may_be_and_read_nowhere_else() -> None:
         every.colours, every_edge, outlines.agreement, np.zeros(count), every.on_pawn > 0.5,
         every.clipped, np.ones(count), np.ones(count), np.zeros(count, np.intp),
         np.zeros(count, np.intp), np.ones(count, bool), np.zeros((count, 2)), np.zeros(count),
-        np.ones(count), np.ones(count))
+        np.ones(count))
     present = coin_presence(config, candidates) > 0
     assert present.any() and (~present).any()
     for name in ("colours", "brightness", "on_pawn", "clipped"):
