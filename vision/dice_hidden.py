@@ -36,14 +36,14 @@ if TYPE_CHECKING:
 def refuse_hidden(config: DiceConfig, faces: list[tuple[TopFace, int]],
                   bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
                   lean_at: Callable[[FloatArray], FloatArray]) -> list[TopFace]:
-    """``faces`` (each with the index of the body it was found in), every flat one that a
-    nearer die touches refused unless its top is a square of that die's edge."""
+    """``faces`` (each with the index of the body it was found in; none empty), every flat
+    one that a nearer die touches refused unless its top is a square of that die's edge."""
     touching = touching_bodies(bodies, config.hidden_gap_mm * ppm)
     result = []
     for face, body in faces:
         if face.flat:
             nearer = [other for other, other_body in faces
-                      if other is not face and other.mask.any()
+                      if other is not face
                       and (other_body == body or frozenset((body, other_body)) in touching)
                       and _is_nearer(face, other, lean_at)]
             if not _proves_flat(config, face, nearer):
