@@ -93,6 +93,11 @@ def reader_of(root: str | None) -> TrayReader:
         return read_tray
     if root is None:
         return reader(importlib.import_module("vision.dice"))
+    if not (Path(root) / "vision" / "dice.py").is_file():
+        # Else the import below would quietly find this checkout's reader and compare it
+        # with itself.
+        raise SystemExit(f"{root} holds no checkout with vision/dice.py: give another "
+                         "checkout's folder to compare with")
     ours = {name: module for name, module in sys.modules.items()
             if name == "vision" or name.startswith("vision.")}
     for name in ours:
