@@ -7,7 +7,8 @@ fail in different ways agree; anything else is unsure, and the panel asks:
 * **Number cards.** Pips standing in a number card's columns name the rank, but for pips of the
   middle column a lamp's reflection may wash away: the index must tell the count from those
   rivals, or, where no corner can be read as a rival at all, the count stands alone, sure only
-  where the index backs it (else the panel confirms it). Where the
+  where the index backs it, naming the count nearly as well as any rank (else the panel
+  confirms it). Where the
   pips are hidden or broken, both corners must show the same number clearly with a suit under
   it, and no more pips than it names may be counted; a figure as large as a court's is then
   allowed only where the middle's ink makes that many pips (large pips blurred together).
@@ -181,16 +182,20 @@ def _counted_number(config: CardConfig, index: IndexRead, counted: str, pips: Pi
     where both corners show their suit: a corner legible enough to show its suit was not
     washed past reading, so a rival's glyph would have shown there (a reflection across the
     whole card washes pips and corners alike, and then the panel asks).
-    Any other rank the index may prefer (a blurred 7 looks like an A, a blurred 5 like a
-    6) no pip layout could give."""
+    Sure only where the index names the count nearly as well as any rank (by
+    ``backing_slack``, as an ace's A must): a glyph read better as another rank (a blurred 5
+    as a 6) does not back the count, which is then read but confirmed on the panel."""
     rank_config = config.rank
     scores = dict(index.scores)
     backing = scores.get(counted, -1.0)
     possible = () if pips.middle_clear else rivals(counted, pips.columns)
     rival = max((scores.get(other, -1.0) for other in possible), default=-1.0)
+    # The index is a second witness only where it names the count nearly as well as any
+    # rank; a glyph read better as another rank is one reading against the pips, not two.
+    named = backing >= index.best()[1] - rank_config.backing_slack
     if backing >= rank_config.least_match and backing >= rival + rank_config.rival_margin:
-        return counted, config.agree_confidence
-    backed = config.agree_confidence * 0.9 if backing >= rank_config.least_match \
+        return counted, config.agree_confidence if named else config.shape_confidence
+    backed = config.agree_confidence * 0.9 if backing >= rank_config.least_match and named \
         else config.shape_confidence
     if not possible and not _index_disagrees(rank_config, index, counted):
         return counted, backed

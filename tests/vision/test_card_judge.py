@@ -162,6 +162,21 @@ def test_pips_in_their_columns_stand_alone_only_where_both_corners_show_a_suit_a
     assert judge(CONFIG, centre, both_ways(ten, ten), two)[1] < SURE_CARD
 
 
+
+def test_pips_are_sure_only_where_the_index_names_their_count_as_well_as_any_rank():
+    """Five pips in a 5's columns and both corners over their suits: sure where the index
+    reads the 5 nearly as well as any rank, but where both corners read a 6 better (a
+    blurred 5, or pips an unfamiliar design makes), the count is one reading against the
+    glyph, not two, and the panel confirms it."""
+    five = PipCount(5, True, False, 140.0, (2, 1), middle_clear=True)
+    centre = CentreRead(5, False, 0.05, 140.0)
+    backing = corner({"5": 0.6, "6": 0.63, "8": 0.4}, suit_below=0.4, aspect=1.5)
+    assert judge(CONFIG, centre, both_ways(backing, backing), five) == \
+        ("5", CONFIG.agree_confidence)
+    read_as_six = corner({"5": 0.52, "6": 0.65, "8": 0.4}, suit_below=0.4, aspect=1.5)
+    assert judge(CONFIG, centre, both_ways(read_as_six, read_as_six), five) == \
+        ("5", CONFIG.shape_confidence)
+
 def test_a_number_read_in_both_corners_is_not_taken_over_more_pips_than_it_names():
     six = corner({"6": 0.92, "8": 0.6}, suit_below=0.5, aspect=1.5)
     centre = CentreRead(0, False, 0.05, 60.0)
