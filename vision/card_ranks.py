@@ -65,8 +65,9 @@ class RankConfig:
     mark found under its letter needs ``clear_match`` and ``clear_margin``). The pips'
     count is backed by the index where its rank matches at ``sure_match`` and within
     ``backing_slack`` of the best; a number card's count standing in its columns, where
-    its rank matches at ``least_match`` and by ``rival_margin`` better than each rank a
-    washed middle pip could leave (:func:`vision.card_pips.rivals`)."""
+    its rank matches at ``least_match``, within ``backing_slack`` of the best, and by
+    ``rival_margin`` better than each rank a washed middle pip could leave
+    (:func:`vision.card_pips.rivals`)."""
 
     white_mm: float = 16.0
     lift_mm: float = 12.0
