@@ -99,8 +99,12 @@ def candidate_boxes(config: DiceConfig, image: Image, felt_logs: tuple[float, fl
     _, coarse = felt_scores(config, np.ascontiguousarray(image[::step, ::step]), felt_logs)
     over = (coarse > 1.0).astype(np.uint8)
     # The tray's printed frame (``border_mm``) holds no die's pixel.
-    border = math.ceil(max(2, round(config.border_mm * ppm)) / step)
-    over[:border], over[-border:], over[:, :border], over[:, -border:] = 0, 0, 0, 0
+    border = max(2, round(config.border_mm * ppm))
+    height, width = image.shape[:2]
+    rows = np.arange(over.shape[0]) * step
+    columns = np.arange(over.shape[1]) * step
+    over[(rows < border) | (rows >= height - border)] = 0
+    over[:, (columns < border) | (columns >= width - border)] = 0
     if not over.any():
         return []
     closing = (config.pip_hole_mm + config.edge_blur_mm) / 2
@@ -108,7 +112,6 @@ def candidate_boxes(config: DiceConfig, image: Image, felt_logs: tuple[float, fl
     grown = cv2.dilate(over, cv2.getStructuringElement(cv2.MORPH_RECT,
                                                        (2 * widen + 1, 2 * widen + 1)))
     count, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-    height, width = image.shape[:2]
     boxes = []
     for x, y, w, h, _ in stats[1:count]:
         boxes.append((int(x) * step, int(y) * step, min(width, int(x + w) * step),
