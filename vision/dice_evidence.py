@@ -62,8 +62,8 @@ def felt_scores(config: DiceConfig, image: Image, felt_logs: tuple[float, float,
 def body_evidence(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
                   ) -> BodyEvidence:
     """The die and weaker pixels of ``image`` (the tray, BGR uint8, at ``ppm`` px/mm) against
-    the ``felt`` colour (BGR), scored in full only in boxes round the coarser grid's pixels
-    over 1."""
+    the ``felt`` colour (BGR), scored in full only in boxes round the candidate dice, all
+    boxes at once."""
     # Each channel's log less the felt's: one table for all three channels (OpenCV looks a
     # one-channel table up in two thirds of the instructions of a table a channel), then the
     # felt's logs taken off in float32, the same values as a table a channel holds.
@@ -72,31 +72,50 @@ def body_evidence(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     height, width = image.shape[:2]
     core: Image = np.zeros((height, width), np.uint8)
     weak: Image = np.zeros((height, width), np.uint8)
+    boxes = candidate_boxes(config, image, felt, ppm)
+    if not boxes:
+        return BodyEvidence(core, weak)
     reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
     margin = reach // 2
-    for x0, y0, x1, y1 in candidate_boxes(config, image, felt_logs, ppm):
-        # The score a little beyond the box, so that the most nearby is the whole crop's.
-        left, top = max(0, x0 - margin), max(0, y0 - margin)
-        right, bottom = min(width, x1 + margin), min(height, y1 + margin)
-        chroma, score = felt_scores(config, image[top:bottom, left:right], felt_logs)
-        nearby = cv2.dilate(score, disc)
-        inner = (slice(y0 - top, y1 - top), slice(x0 - left, x1 - left))
-        score, chroma = score[inner], chroma[inner]
-        edge = score > config.edge_share * nearby[inner]
-        core[y0:y1, x0:x1] |= ((score > 1.0) & edge).astype(np.uint8)
-        hued = chroma > np.float32(config.grow_chroma * config.chroma)
-        weak[y0:y1, x0:x1] |= ((score > config.grow_share) & edge & hued).astype(np.uint8)
+    # Each box with the score a little beyond it (so that the most nearby is the whole crop's),
+    # stacked in one image (each OpenCV call costs tens of thousands of instructions whatever
+    # its size), apart by rows of the felt's own colour, which scores 0, the least any pixel
+    # scores: beside a box cut by the crop's edge they stand in for the crop's border.
+    parts = [(max(0, x0 - margin), max(0, y0 - margin), min(width, x1 + margin),
+              min(height, y1 + margin)) for x0, y0, x1, y1 in boxes]
+    rows = sum(bottom - top + margin for _, top, _, bottom in parts) + margin
+    columns = max(right - left for left, _, right, _ in parts) + margin
+    stack = np.empty((rows, columns, 3), np.uint8)
+    stack[:] = np.asarray(felt, np.uint8)
+    places = []
+    at = margin
+    for left, top, right, bottom in parts:
+        stack[at:at + bottom - top, :right - left] = image[top:bottom, left:right]
+        places.append(at)
+        at += bottom - top + margin
+    chroma, score = felt_scores(config, stack, felt_logs)
+    nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    edge = score > config.edge_share * nearby
+    stack_core = ((score > 1.0) & edge).astype(np.uint8)
+    hued = chroma > np.float32(config.grow_chroma * config.chroma)
+    stack_weak = ((score > config.grow_share) & edge & hued).astype(np.uint8)
+    for (x0, y0, x1, y1), (left, top, _, _), at in zip(boxes, parts, places, strict=True):
+        inner = (slice(at + y0 - top, at + y1 - top), slice(x0 - left, x1 - left))
+        core[y0:y1, x0:x1] |= stack_core[inner]
+        weak[y0:y1, x0:x1] |= stack_weak[inner]
     return BodyEvidence(core, weak)
 
 
-def candidate_boxes(config: DiceConfig, image: Image, felt_logs: tuple[float, float, float],
-                    ppm: float) -> list[tuple[int, int, int, int]]:
-    """Boxes (x0, y0, x1, y1, crop pixels) round every group of the coarser grid's pixels
-    scoring over 1, widened by the farthest any use of a die's pixels reaches from them: the
-    pieces joined within ``grow_mm``, a body's closing over its pips and a pixel of the grid."""
+def candidate_boxes(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
+                    ) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1, crop pixels) round every group of the pixels of every second
+    row and column scoring over 1 (the same score there), widened by the farthest any use of
+    a die's pixels reaches from them: the pieces joined within ``grow_mm``, a body's closing
+    over its pips and a step of that grid."""
     step = GRID_STEP
-    _, coarse = felt_scores(config, np.ascontiguousarray(image[::step, ::step]), felt_logs)
+    logs = np.log(felt + 4.0).astype(np.float32)
+    _, coarse = felt_scores(config, np.ascontiguousarray(image[::step, ::step]),
+                            (float(logs[0]), float(logs[1]), float(logs[2])))
     over = (coarse > 1.0).astype(np.uint8)
     # The tray's printed frame (``border_mm``) holds no die's pixel.
     border = max(2, round(config.border_mm * ppm))
@@ -119,4 +138,4 @@ def candidate_boxes(config: DiceConfig, image: Image, felt_logs: tuple[float, fl
     return boxes
 
 
-__all__ = ["BodyEvidence", "GRID_STEP", "body_evidence", "candidate_boxes", "felt_scores"]
+__all__ = ["GRID_STEP", "BodyEvidence", "body_evidence", "candidate_boxes", "felt_scores"]

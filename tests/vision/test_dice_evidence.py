@@ -61,8 +61,7 @@ def test_the_dice_pixels_found_in_boxes_are_the_whole_trays_round_every_die() ->
     assert weak[near > 0].any()
     assert np.array_equal(evidence.weak & near, weak & near)
     # The boxes round the dice and specks leave most of the felt out.
-    logs = np.log(felt + 4.0)
-    boxes = candidate_boxes(config, tray, (float(logs[0]), float(logs[1]), float(logs[2])), ppm)
+    boxes = candidate_boxes(config, tray, felt, ppm)
     covered = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
     assert covered < 0.5 * tray.shape[0] * tray.shape[1]
 
