@@ -10,6 +10,7 @@ cocked up, not flat.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,12 +20,14 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
-from vision.dice_evidence import body_evidence
 from vision.dice_hidden import refuse_hidden
 
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
 
+_LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
+_MEAN_ROW = np.full((1, 3), 1.0 / 3.0, np.float32)
+_SUM_ROW = np.ones((1, 3), np.float32)
 _DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
@@ -51,8 +54,23 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     belongs to a die where that reaches 1 and half the most any pixel within the blur's reach
     shows (the middle of a blurred edge), so that outlines do not grow with the blur and
     touching dice of different colours come apart."""
-    evidence = body_evidence(config, image, felt, ppm)
-    mask = evidence.core
+    # Each channel's log less the felt's: one table for all three channels (OpenCV looks a
+    # one-channel table up in two thirds of the instructions of a table a channel), then the
+    # felt's logs taken off in float32, the same values as a table a channel holds.
+    felt_logs = np.log(felt + 4.0).astype(np.float32)
+    logs = cv2.subtract(cv2.LUT(image, _LOG_TABLE),  # type: ignore[call-overload]
+                        (float(felt_logs[0]), float(felt_logs[1]), float(felt_logs[2]), 0.0))
+    level = cv2.transform(logs, _MEAN_ROW)
+    squares = cv2.transform(cv2.multiply(logs, logs), _SUM_ROW)
+    difference = cv2.subtract(squares, cv2.multiply(level, level, scale=3.0))
+    chroma = cv2.sqrt(np.maximum(difference, 0.0, out=difference))
+    score = cv2.max(cv2.max(chroma * np.float32(1.0 / config.chroma),
+                            level * np.float32(1.0 / config.brighter)),
+                    level * np.float32(-1.0 / config.darker))
+    reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
+    nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+    edge = score > config.edge_share * nearby
+    mask = ((score > 1.0) & edge).astype(np.uint8)
     border = max(2, round(config.border_mm * ppm))
     mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = 0, 0, 0, 0
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _DISC3)
@@ -62,7 +80,12 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     # pieces too small to be a die. Pieces joined by weaker evidence within ``grow_mm`` of
     # them, of a hue unlike the felt's (a shadow is the felt darker, in the felt's own hue),
     # are one body.
-    weak = evidence.weak
+    # Made only where a body needs it.
+    @functools.cache
+    def weak() -> Image:
+        hued = chroma > np.float32(config.grow_chroma * config.chroma)
+        return ((score > config.grow_share) & edge & hued).astype(np.uint8)
+
     # White pips on a dark die leave holes and notches in its body, on the top and side faces
     # alike: a pip's width and, around it, the blur's reach where the pip's contrast outshines
     # the body's. Each body alone is closed over them, so no two bodies merge.
@@ -78,10 +101,10 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     return bodies[:config.most_dice]
 
 
-def _join_pieces(contours: list[np.ndarray], core: Image, weak: Image,
+def _join_pieces(contours: list[np.ndarray], core: Image, weak: Callable[[], Image],
                  least: float, smallest: float, reach: int) -> list[list[np.ndarray]]:
     """The bodies as groups of outlines: each outline of at least ``least`` px^2 (a die's
-    size) with the smaller ones that ``weak`` pixels within ``reach`` px of ``core`` join to
+    size) with the smaller ones that ``weak()`` pixels within ``reach`` px of ``core`` join to
     it (when no other outline that size is joined too), and smaller ones joined only to each
     other where together they reach ``least``. Outlines under ``smallest`` px^2 (specks,
     which would pull a body's outline out once closed) join nothing."""
@@ -91,7 +114,7 @@ def _join_pieces(contours: list[np.ndarray], core: Image, weak: Image,
                 if area >= least]
     size = 2 * reach + 1
     near = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-    _, labels = cv2.connectedComponents(core | (weak & near), connectivity=8)
+    _, labels = cv2.connectedComponents(core | (weak() & near), connectivity=8)
     joined: dict[int, list[int]] = {}
     for index, contour in enumerate(contours):
         x, y = contour[0, 0]
@@ -107,7 +130,7 @@ def _join_pieces(contours: list[np.ndarray], core: Image, weak: Image,
     return groups
 
 
-def _closed_body(contours: list[np.ndarray], closing: Image, weak: Image,
+def _closed_body(contours: list[np.ndarray], closing: Image, weak: Callable[[], Image],
                  shape: tuple[int, ...], solidity: float, one_die: float
                  ) -> tuple[Image, tuple[int, int]]:
     """One body's outlines filled and closed by ``closing`` as a patch within the crop, and
@@ -126,7 +149,7 @@ def _closed_body(contours: list[np.ndarray], closing: Image, weak: Image,
         inside: Image = np.zeros_like(filled)
         cv2.drawContours(inside, [hull], -1, 1, cv2.FILLED)
         window: Image = np.zeros_like(filled)
-        window[pad:pad + height, pad:pad + width] = weak[y:y + height, x:x + width]
+        window[pad:pad + height, pad:pad + width] = weak()[y:y + height, x:x + width]
         more = cv2.bitwise_or(closed, cv2.bitwise_and(inside, window))
         closed = cv2.morphologyEx(more, cv2.MORPH_CLOSE, closing)
     # Kept within the crop, as the later steps index the crop by the patch's place.
