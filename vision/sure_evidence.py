@@ -55,7 +55,8 @@ def colour_disagrees(config: SureEvidenceConfig, frame: FrameFit, kinds: list[st
     disagrees = np.zeros(len(kinds), bool)
     if not frame.metals or frame.by_colour.shape != (len(kinds), len(frame.metals)):
         return disagrees
-    seen = ~np.isnan(np.asarray(colours, np.float64).reshape(len(kinds), -1)).all(axis=1)
+    unseen = np.isnan(np.asarray(colours, np.float64).reshape(len(kinds), -1))
+    seen = np.asarray(~unseen.all(axis=1), bool)
     for position, kind in enumerate(kinds):
         metal = metal_of.get(kind)
         if metal in frame.metals and seen[position]:
