@@ -7,7 +7,8 @@ expected sizes of the two nearest kinds (mm), the share of its face clipped by a
 colour's metal probabilities, its rim's agreement and contrast, whether a pawn stands on it,
 the camera's pixels per millimetre and lean there, and its kind probabilities. Then a tally of
 the sure-wrong squares by truth/read pair. The JSON lines also hold the top face's and the top
-circle's centres (where a smaller top coin would lie swept further along the lean).
+circle's centres (where a smaller top coin would lie swept further along the lean), the share
+of rays that show the top circle and the seed's strength.
 
     PYTHONPATH=. .venv/bin/python bench/confidence_evidence.py [--sets tuning,FOLDER]
         [--frames 40] [--dump rows.jsonl]
@@ -60,6 +61,8 @@ def _coin_row(position: int, index: int, fit: Any, camera: Any) -> dict[str, Any
         "clipped": float(candidates.clipped[index]),
         "contrast": float(candidates.contrast[index]),
         "agreement": float(candidates.agreement[index]),
+        "inner_agreement": float(candidates.inner_agreement[index]),
+        "strength": float(candidates.strength[index]),
         "under_pawn": bool(candidates.under_pawn[index]),
         "sized": bool(candidates.sized[index]),
         "presence": float(SEEN["presence"][index]),

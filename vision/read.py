@@ -59,6 +59,7 @@ from vision.read_config import ALONE_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
 from vision.size_doubt import SmallerTops, plausible_kinds, smaller_tops, stack_doubts
+from vision.sure_evidence import disagreeing_evidence
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -274,6 +275,8 @@ def read_view(
                                                    piled, alone)
     confidence = _inner_outline_doubt(config, view, image, candidates, chosen, kinds, confidence,
                                       profile, windows)
+    confidence = _disagreeing_evidence(config, candidates, chosen, frame, kinds, confidence,
+                                       profile)
     found = _coins_by_region(candidates, chosen, kinds, confidence, windows)
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
@@ -413,6 +416,20 @@ def _inner_outline_doubt(
         confidence, {prior.kind: prior.diameter_mm for prior in priors},
         {prior.kind: prior.metal for prior in priors}, ppm, seen)
     return np.where(doubts, np.minimum(confidence, config.coins.hidden_confidence), confidence)
+
+
+def _disagreeing_evidence(
+    config: ReadConfig, candidates: Candidates, chosen: NDArray[np.intp], frame: FrameFit,
+    kinds: list[str], confidence: FloatArray, profile: VisionProfile,
+) -> FloatArray:
+    """The confidences once a colour naming the other metal, or a faint outline that may be
+    a smaller coin's shadow, has made a reading a doubt (:mod:`vision.sure_evidence`). Applied
+    last, so that no stage's reference coins are chosen by it."""
+    priors = _kind_priors(profile)
+    return disagreeing_evidence(
+        config.sure_evidence, frame, kinds, {prior.kind: prior.diameter_mm for prior in priors},
+        {prior.kind: prior.metal for prior in priors}, candidates.colours[chosen],
+        candidates.diameters_mm[chosen], candidates.contrast[chosen], confidence)
 
 
 def _coins_by_region(candidates: Candidates, chosen: NDArray[np.intp], kinds: list[str],

@@ -17,6 +17,7 @@ from vision.presence import PresenceConfig
 from vision.rims import RimConfig
 from vision.seeds import SeedConfig
 from vision.size_doubt import SizeDoubtConfig
+from vision.sure_evidence import SureEvidenceConfig
 from vision.tops import TopConfig
 
 #: Region kinds that hold several loose coins rather than one stack.
@@ -113,3 +114,4 @@ class ReadConfig:
     metals: MetalCheckConfig = field(default_factory=MetalCheckConfig)
     size_doubt: SizeDoubtConfig = field(default_factory=SizeDoubtConfig)
     inner_outlines: InnerOutlineConfig = field(default_factory=InnerOutlineConfig)
+    sure_evidence: SureEvidenceConfig = field(default_factory=SureEvidenceConfig)

@@ -1,0 +1,61 @@
+"""A reading is sure only where its evidence agrees (:mod:`vision.sure_evidence`), on the
+measurements the reader took of real frames of the physically based tuning sets
+(``bench/confidence_evidence.py --sets cold,stress``): the kind is kept, the confidence
+becomes a doubt."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from contract.observation import COIN_KINDS
+from vision.frame_fit import FrameFit
+from vision.sure_evidence import SureEvidenceConfig, disagreeing_evidence
+
+KINDS = ("P", "N", "D", "Q")
+SIZES = {kind: COIN_KINDS[kind][1] for kind in KINDS}
+METALS = {kind: COIN_KINDS[kind][2] for kind in KINDS}
+
+
+def _frame(offset: float, by_colour: list[list[float]]) -> FrameFit:
+    """A frame whose size offset is ``offset`` and whose coins' colours give silver and
+    copper as ``by_colour``."""
+    count = len(by_colour)
+    return FrameFit(KINDS, np.full((count, 4), 0.25), offset, metals=("silver", "copper"),
+                    by_colour=np.array(by_colour), silver_field=np.zeros((count, 2)),
+                    single=np.ones(count))
+
+
+def _confidence(frame: FrameFit, kinds: list[str], colours: list[list[float]],
+                diameters: list[float], contrast: list[float], confidence: list[float]
+                ) -> np.ndarray:
+    return disagreeing_evidence(SureEvidenceConfig(), frame, kinds, SIZES, METALS,
+                                np.array(colours), np.array(diameters), np.array(contrast),
+                                np.array(confidence))
+
+
+def test_a_colour_seen_in_one_channel_that_names_the_other_metal_makes_a_doubt() -> None:
+    # Cold seed 5, f3: a penny under a 3,000 K lamp, its blue unmeasured, its red against
+    # green copper's (0.88), measured 17.2 mm and read as a dime at 0.76.
+    frame = _frame(-0.06, [[0.12, 0.88], [0.98, 0.02], [0.45, 0.55]])
+    result = _confidence(frame, ["D", "D", "N"],
+                         [[-0.005, np.nan], [0.02, np.nan], [0.01, np.nan]],
+                         [17.24, 17.8, 21.2], [0.19, 0.25, 0.25], [0.76, 0.95, 0.9])
+    assert result[0] <= 0.45
+    # A dime whose red says silver, and a nickel whose colour is merely unsure, are kept.
+    assert result[1] == 0.95 and result[2] == 0.9
+
+
+def test_a_faint_outline_a_smaller_coin_and_its_shadow_explain_makes_a_doubt() -> None:
+    # Stress seed 1030, e1: a faint nickel (edge 0.09 of paper) outlined on its shadow at
+    # 25.9 mm, read as a quarter at 0.98; less 3 mm of shadow it is nearer a nickel.
+    frame = _frame(0.29, [[0.99, 0.01]] * 3)
+    silver = [[0.04, -0.09]] * 3
+    result = _confidence(frame, ["Q", "Q", "Q"], silver, [25.94, 28.27, 25.94],
+                         [0.087, 0.083, 0.25], [0.98, 0.92, 0.97])
+    assert result[0] <= 0.45
+    # A faint quarter measured with its whole shadow (stress seed 1067, b1: 28.3 mm) is a
+    # quarter still; so is a quarter of that size that stands out clearly.
+    assert result[1] == 0.92 and result[2] == 0.97
+    # Nickels are not doubted so: faint nickels read right far outnumber dimes on shadows.
+    nickel = _confidence(frame, ["N"], silver[:1], [22.9], [0.08], [0.9])
+    assert nickel[0] == 0.9

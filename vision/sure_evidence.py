@@ -1,0 +1,99 @@
+"""A sure reading must rest on evidence that agrees: two signs that it does not.
+
+The frame model (:mod:`vision.frame_model`) names each coin from its size and its colour
+together, and its probability becomes the reading's confidence. Where one piece of evidence
+plainly names another kind, that probability overstates what the frame shows, and the referee
+should ask rather than rule. Each sign caps the confidence at a doubt; the kind read is left
+as it is.
+
+* A colour seen in one channel only (the other ratio unmeasured: under a warm lamp the blue
+  channel may carry no signal) still tells copper from silver by red against green.
+  :mod:`vision.metals` weighs only colours seen in both channels; here a colour, whole or
+  partial, that gives the kind's metal less than ``other_metal`` is a doubt.
+* A faint outline (edge contrast under ``faint_contrast`` of paper) may lie on the coin's
+  soft shadow, up to ``shadow_mm`` out of its edge (the frame model's ``faint_shadow_mm``).
+  A faint coin read as one of ``shadow_kinds`` whose diameter, less that swelling, lies
+  nearer the next smaller kind of its metal is as well that smaller coin on its shadow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vision.arrays import FloatArray
+from vision.frame_fit import FrameFit
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+
+@dataclass(frozen=True)
+class SureEvidenceConfig:
+    """When a reading's evidence disagrees (see the module's description): a colour giving
+    the kind's metal less than ``other_metal``; a faint outline (under ``faint_contrast`` of
+    paper) of one of ``shadow_kinds`` whose size less ``shadow_mm`` is nearer the next
+    smaller kind of its metal. Such a reading is at most ``doubtful`` sure.
+
+    Only quarters are ``shadow_kinds``: faint nickels read right outnumber dimes read as
+    nickels by ten to one on the stress set, where the rule caught 3 sure errors for 26
+    right readings; faint quarters, 16 sure errors (nickels on their shadows) for 21."""
+
+    other_metal: float = 0.3
+    faint_contrast: float = 0.12
+    shadow_mm: float = 3.0
+    shadow_kinds: tuple[str, ...] = ("Q",)
+    doubtful: float = 0.45
+
+
+def colour_disagrees(config: SureEvidenceConfig, frame: FrameFit, kinds: list[str],
+                     metal_of: dict[str, str], colours: FloatArray) -> NDArray[np.bool_]:
+    """Per coin: whether its face's colour (any channel of ``colours`` seen) gives its kind's
+    metal less than ``other_metal`` by the frame's own metals (``frame.by_colour``)."""
+    disagrees = np.zeros(len(kinds), bool)
+    if not frame.metals or frame.by_colour.shape != (len(kinds), len(frame.metals)):
+        return disagrees
+    unseen = np.isnan(np.asarray(colours, np.float64).reshape(len(kinds), -1))
+    seen = np.asarray(~unseen.all(axis=1), bool)
+    for position, kind in enumerate(kinds):
+        metal = metal_of.get(kind)
+        if metal in frame.metals and seen[position]:
+            share = float(frame.by_colour[position, frame.metals.index(metal)])
+            disagrees[position] = share < config.other_metal
+    return disagrees
+
+
+def smaller_on_shadow(config: SureEvidenceConfig, frame: FrameFit, kinds: list[str],
+                      sizes: dict[str, float], metal_of: dict[str, str],
+                      diameters: FloatArray, contrast: FloatArray) -> NDArray[np.bool_]:
+    """Per coin: whether a faint outline read as one of ``shadow_kinds`` measures, less the
+    shadow's ``shadow_mm``, nearer the next smaller kind of its metal (both kinds' sizes as
+    the frame expects them: its offset and each kind's own)."""
+    def expected(kind: str) -> float:
+        return sizes[kind] + frame.offset_mm + frame.kind_offsets_mm.get(kind, 0.0)
+
+    doubted = np.zeros(len(kinds), bool)
+    for position, kind in enumerate(kinds):
+        if kind not in config.shadow_kinds or contrast[position] >= config.faint_contrast:
+            continue
+        smaller = [other for other in sizes
+                   if metal_of.get(other) == metal_of.get(kind) and sizes[other] < sizes[kind]]
+        if not smaller:
+            continue
+        below = max(smaller, key=lambda other: sizes[other])
+        halfway = (expected(below) + expected(kind)) / 2
+        doubted[position] = diameters[position] - config.shadow_mm < halfway
+    return doubted
+
+
+def disagreeing_evidence(config: SureEvidenceConfig, frame: FrameFit, kinds: list[str],
+                         sizes: dict[str, float], metal_of: dict[str, str],
+                         colours: FloatArray, diameters: FloatArray, contrast: FloatArray,
+                         confidence: FloatArray) -> FloatArray:
+    """The confidences once every reading whose evidence disagrees is capped at
+    ``doubtful``."""
+    doubted = (colour_disagrees(config, frame, kinds, metal_of, colours)
+               | smaller_on_shadow(config, frame, kinds, sizes, metal_of, diameters, contrast))
+    return np.where(doubted, np.minimum(confidence, config.doubtful), confidence)
