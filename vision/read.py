@@ -169,10 +169,14 @@ def _partial_evidence(
     ``metal_boundary`` either side of halfway between this frame's silver and a tinted metal,
     or farther from both than ``metal_distance`` of the tint between them (it belongs to
     neither of the frame's metals), while a kind of the other metal lies within
-    ``metal_size_gap_mm`` of its size."""
+    ``metal_size_gap_mm`` of its size. So is an outline with no top circle inside that stands
+    out of paper by less than ``bare_contrast``: a coin shows its raised rim inside its edge,
+    and a faint ring with nothing inside may be the paper's texture or the ink's trace."""
     colours = candidates.colours[chosen]
     partial = (candidates.under_pawn[chosen] | np.isnan(colours).all(axis=1)
-               | (candidates.clipped[chosen] >= config.glint_share))
+               | (candidates.clipped[chosen] >= config.glint_share)
+               | (np.isnan(candidates.inner_mm[chosen])
+                  & (candidates.contrast[chosen] < config.bare_contrast)))
     metal_of = {prior.kind: prior.metal for prior in priors}
     size_of = {prior.kind: prior.diameter_mm for prior in priors}
     residual = colours - frame.silver_field

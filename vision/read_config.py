@@ -58,12 +58,14 @@ class CoinConfig:
     more, or its colour within ``metal_boundary`` of halfway between the frame's silver and a
     tinted metal, or farther from both than ``metal_distance`` of the tint between them, where a
     kind of the other metal lies within ``metal_size_gap_mm`` of its size (see
-    :func:`vision.read._partial_evidence`), and a square where no pawn was found but
-    ``pawn_trace_mm2`` or more of pawn-coloured pixels show. A top circle found on a coin a pawn
-    stands on more than ``base_gap_mm`` narrower than its outline is the pawn's base, not the
-    coin's. An empty reading is doubted by any seed there that stood out ``empty_strength``
-    times the least a seed needs, more the stronger, up to ``strength_doubt``. An outline too
-    few rays agree with is measured again on the view smoothed by ``retry_smoothing_mm``.
+    :func:`vision.read._partial_evidence`), or whose outline stands less than
+    ``bare_contrast`` out of paper with no top circle inside it, and a square where no pawn
+    was found but ``pawn_trace_mm2`` or more of pawn-coloured pixels show. A top circle found on
+    a coin a pawn stands on more than ``base_gap_mm`` narrower than its outline is the pawn's
+    base, not the coin's. An empty reading is doubted by any seed there that stood out
+    ``empty_strength`` times the least a seed needs, more the stronger, up to
+    ``strength_doubt``. An outline too few rays agree with is measured again on the view
+    smoothed by ``retry_smoothing_mm``.
     """
 
     least_agreement: float = 0.4
@@ -83,6 +85,7 @@ class CoinConfig:
     metal_boundary: float = 0.25
     metal_distance: float = 0.6
     metal_size_gap_mm: float = 2.5
+    bare_contrast: float = 0.1
     empty_strength: float = 3.0
     strength_doubt: float = 0.9
     max_loose_coins: int = 40
