@@ -74,6 +74,7 @@ from vision.camera_pose import camera_pose
 from vision.dice_faces import TopFace, find_bodies, top_faces
 from vision.dice_layout import read_face_pips
 from vision.dice_pips import masked_median, median_colour
+from vision.dice_seam import own_middle, own_part, painted_outside
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
 from vision.rectify import TopView, window_warper
@@ -187,6 +188,8 @@ class DiceConfig:
     defect_depth: float = 0.08
     hidden_gap_mm: float = 2.0
     hidden_size_tolerance: float = 0.12
+    own_least_shift: float = 0.02
+    own_chroma: float = 0.5
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
@@ -352,7 +355,32 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     window = fine.window((x0, y0, x1, y1))
     local = ((cx - x0, cy - y0), (w, h), angle)
     value, confidence, why = read_face_pips(config, window, body, local)
+    if value is None and why.startswith("pips:"):
+        again = _read_own_part(config, window, body, local)
+        if again is not None:
+            value, confidence, why = again
     return value, confidence, colour, why
+
+
+def _read_own_part(config: DiceConfig, window: Image, body: FloatArray,
+                   rect: tuple[tuple[float, float], tuple[float, float], float]
+                   ) -> tuple[int | None, float, str] | None:
+    """The face ``rect`` in ``window`` read again with only its own part of its rectangle
+    (:mod:`vision.dice_seam`: a neighbour's pixels or felt beside the seam painted the
+    face's colour, and the face's middle taken as its own part's), where that reads a
+    value; None where it does not, or leaves the face as it was."""
+    part = own_part(window, rect, config.own_chroma)
+    if part is None:
+        return None
+    middle = own_middle(part, rect)
+    if math.dist(middle, rect[0]) < config.own_least_shift * (rect[1][0] + rect[1][1]) / 2:
+        return None
+    painted = painted_outside(window, part, masked_median(window, part))
+    value, confidence, why = read_face_pips(config, painted, body, (middle, rect[1], rect[2]))
+    # A single pip shows nothing of its face's middle but its own place: a cocked die's 1
+    # seen with its side face left out would pass for flat. From two pips up the layout's
+    # own grid (its squareness, or the whole face's fit) says where the face lies.
+    return (value, confidence, why) if value is not None and value >= 2 else None
 
 
 def colour_name(body: FloatArray, felt: FloatArray) -> str:

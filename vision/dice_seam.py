@@ -1,0 +1,87 @@
+"""A face's own part of its outline's rectangle: the pixels of the die's own colour, so that
+a neighbour's pixels, or felt, that the rectangle takes in beside the seam are left out when
+its pips are read again (step 4 of :mod:`vision.dice`).
+
+A top face's rectangle is found at the outlines' coarse detail, and beside a touching die (or
+where blur and shadow pull its outline) it may reach over the neighbour or the felt by a
+tenth of the edge: its middle then lies off the pips' middle, and the neighbour's edge or
+pips stand out like pips. A die's faces share its chromaticity (log colour ratios, which
+shading leaves alone; a side face of the same die keeps it, so a cocked die's side face stays
+in), and its pips are holes within them; the felt and a die of another colour do not. The
+face's own part is the connected region of its colour within the rectangle, holes filled.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.arrays import FloatArray, Image
+
+#: Added to each 8-bit channel before its log, so that a black die's dark noise stays small.
+LOG_OFFSET = 4.0
+
+
+def _chromaticity(image: Image) -> FloatArray:
+    """Each pixel's log chromaticity: its channels' logs less their mean (as
+    :func:`vision.dice_faces.find_bodies` measures a die against the felt)."""
+    logs = np.log(image.astype(np.float32) + LOG_OFFSET)
+    return logs - logs.mean(axis=-1, keepdims=True)
+
+
+def own_part(image: Image, rect: tuple[tuple[float, float], tuple[float, float], float],
+             most_chroma: float, middle_share: float = 0.6) -> Image | None:
+    """The pixels of ``image`` (BGR) within the face's rectangle ``rect`` (centre, size,
+    angle in ``image``'s pixels) that are the face's own (uint8 0/1): those whose
+    chromaticity lies within ``most_chroma`` of the median over the rectangle's middle
+    (``middle_share`` of it), the region joined to that middle, its holes (pips) filled.
+    None where the rectangle has no middle in ``image``."""
+    (cx, cy), (width, height), angle = rect
+    shape = image.shape[:2]
+    inside = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(cv2.boxPoints(rect)).astype(np.int32), 1)
+    middle = np.zeros(shape, np.uint8)
+    box = ((cx, cy), (width * middle_share, height * middle_share), angle)
+    cv2.fillConvexPoly(middle, np.round(cv2.boxPoints(box)).astype(np.int32), 1)
+    if not middle.any():
+        return None
+    chroma = _chromaticity(image)
+    own_colour = np.median(chroma[middle > 0], axis=0)
+    distance = np.linalg.norm(chroma - own_colour, axis=-1)
+    close = ((distance <= most_chroma) & (inside > 0)).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(close, connectivity=4)
+    if count <= 1:
+        return None
+    # The region of the face's colour that holds most of its middle.
+    held = np.bincount(labels[middle > 0].ravel(), minlength=count)
+    held[0] = 0
+    region = (labels == int(np.argmax(held))).astype(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(shape, np.uint8)
+    cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
+    return filled & inside
+
+
+def own_middle(part: Image, rect: tuple[tuple[float, float], tuple[float, float], float],
+               share: float = 0.02) -> tuple[float, float]:
+    """The middle of the face's own ``part`` along its rectangle's axes: halfway between its
+    extremes (the ``share`` and ``1 - share`` quantiles, past a stray pixel) along each."""
+    (cx, cy), _, angle = rect
+    turn = np.radians(angle)
+    u = np.array([np.cos(turn), np.sin(turn)])
+    v = np.array([-np.sin(turn), np.cos(turn)])
+    rows, columns = np.nonzero(part)
+    points = np.column_stack([columns, rows]).astype(np.float64) - np.array([cx, cy])
+    along_u, along_v = points @ u, points @ v
+    shift_u = float(np.quantile(along_u, share) + np.quantile(along_u, 1 - share)) / 2
+    shift_v = float(np.quantile(along_v, share) + np.quantile(along_v, 1 - share)) / 2
+    centre = np.array([cx, cy]) + shift_u * u + shift_v * v
+    return float(centre[0]), float(centre[1])
+
+
+def painted_outside(image: Image, part: Image, colour: FloatArray) -> Image:
+    """``image`` with every pixel outside the face's own ``part`` painted ``colour`` (the
+    face's plain colour), so that nothing beside the face stands out like a pip."""
+    painted = image.copy()
+    painted[part == 0] = np.clip(np.round(colour), 0, 255).astype(np.uint8)
+    return painted
