@@ -49,7 +49,7 @@ def own_part(image: Image, rect: tuple[tuple[float, float], tuple[float, float],
     own_colour = np.median(chroma[middle > 0], axis=0)
     distance = np.linalg.norm(chroma - own_colour, axis=-1)
     close = ((distance <= most_chroma) & (inside > 0)).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(close, connectivity=4)
+    count, labels = cv2.connectedComponents(close, connectivity=4)
     if count <= 1:
         return None
     # The region of the face's colour that holds most of its middle.
