@@ -190,6 +190,7 @@ class DiceConfig:
     hidden_size_tolerance: float = 0.12
     own_least_shift: float = 0.02
     own_chroma: float = 0.5
+    own_least_value: int = 4
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
@@ -377,10 +378,13 @@ def _read_own_part(config: DiceConfig, window: Image, body: FloatArray,
         return None
     painted = painted_outside(window, part, masked_median(window, part))
     value, confidence, why = read_face_pips(config, painted, body, (middle, rect[1], rect[2]))
-    # A single pip shows nothing of its face's middle but its own place: a cocked die's 1
-    # seen with its side face left out would pass for flat. From two pips up the layout's
-    # own grid (its squareness, or the whole face's fit) says where the face lies.
-    return (value, confidence, why) if value is not None and value >= 2 else None
+    # Moved off its outline's middle, a face keeps one sign of standing flat: its pips' grid
+    # as long both ways (to ``most_stretch``), which takes four pips. One pip shows nothing
+    # but its place, and two or three on a diagonal nothing of the grid's squareness: a
+    # cocked die's 1-3, its side face left out, would pass for flat.
+    if value is None or value < config.own_least_value:
+        return None
+    return value, confidence, why
 
 
 def colour_name(body: FloatArray, felt: FloatArray) -> str:
