@@ -53,7 +53,11 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    and a 2 or 3 (whose grid's squareness so few pips cannot show) is read only when that fit
    reads it too (at the outline's turn, or at the turn the pips' diagonal fixes, which an
    outline with a strip of side face left in it may miss by 10°); a face that fits no layout
-   either way is unreadable (None).
+   either way is unreadable (None). Beside a touching die, or where blur and shadow pull
+   its outline, a top's rectangle may reach a tenth of the edge over the felt or the
+   neighbour, its pips then off its middle: a face whose pips fail is read again with only
+   the part of its rectangle of its own colour (:mod:`vision.dice_seam`), and a 4-6 read
+   there is kept (its grid, long both ways, shows it flat; 1-3 show nothing of that).
 
 The die's colour is named from its face colour, white-balanced by the felt's printed colour.
 """
@@ -137,7 +141,12 @@ class DiceConfig:
     than those of the cut across the middle. A die that a nearer die touches (their bodies
     within ``hidden_gap_mm``) may have the side that showed its lean hidden: it is read only
     when its top is a square of the nearer die's edge, within ``hidden_size_tolerance`` of it
-    (:mod:`vision.dice_hidden`).
+    (:mod:`vision.dice_hidden`). A face whose pips fail is read again with only its own part
+    of its rectangle (:mod:`vision.dice_seam`): the pixels whose chromaticity lies more than
+    ``own_chroma`` from its middle's (the felt, a die of another colour beside the seam) are
+    painted the face's colour and its middle is taken as its own part's, where that moves it
+    by ``own_least_shift`` of the edge at least; only a value of ``own_least_value`` or more,
+    whose pips' grid shows the face flat, is kept.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)

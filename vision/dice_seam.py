@@ -5,10 +5,13 @@ its pips are read again (step 4 of :mod:`vision.dice`).
 A top face's rectangle is found at the outlines' coarse detail, and beside a touching die (or
 where blur and shadow pull its outline) it may reach over the neighbour or the felt by a
 tenth of the edge: its middle then lies off the pips' middle, and the neighbour's edge or
-pips stand out like pips. A die's faces share its chromaticity (log colour ratios, which
-shading leaves alone; a side face of the same die keeps it, so a cocked die's side face stays
-in), and its pips are holes within them; the felt and a die of another colour do not. The
-face's own part is the connected region of its colour within the rectangle, holes filled.
+pips stand out like pips. A face has one chromaticity (log colour ratios, which the light's
+strength leaves alone) and its pips are holes in it; the felt and a die of another colour
+differ. The face's own part is the connected region of its colour within the rectangle,
+holes filled. A side face of the same die, shaded otherwise, may be left out too (its
+chromaticity moves where the light's colour mixes in differently), so a cocked die's "top"
+can lose the strip that showed it cocked: :mod:`vision.dice` keeps only a 4-6 read this way,
+whose grid shows the face flat.
 """
 
 from __future__ import annotations
