@@ -386,14 +386,13 @@ def _read_own_part(config: DiceConfig, window: Image, body: FloatArray,
     if math.dist(middle, rect[0]) < config.own_least_shift * (rect[1][0] + rect[1][1]) / 2:
         return None
     painted = painted_outside(window, part, masked_median(window, part))
-    value, confidence, why = read_face_pips(config, painted, body, (middle, rect[1], rect[2]))
+    value, confidence, why = read_face_pips(config, painted, body, (middle, rect[1], rect[2]),
+                                            config.own_least_value)
     # Moved off its outline's middle, a face keeps one sign of standing flat: its pips' grid
     # as long both ways (to ``most_stretch``), which takes four pips. One pip shows nothing
     # but its place, and two or three on a diagonal nothing of the grid's squareness: a
     # cocked die's 1-3, its side face left out, would pass for flat.
-    if value is None or value < config.own_least_value:
-        return None
-    return value, confidence, why
+    return None if value is None else (value, confidence, why)
 
 
 def colour_name(body: FloatArray, felt: FloatArray) -> str:

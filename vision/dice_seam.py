@@ -20,15 +20,20 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.dice_pips import median_colour
 
 #: Added to each 8-bit channel before its log, so that a black die's dark noise stays small.
 LOG_OFFSET = 4.0
 
 
+#: Each 8-bit level's log, offset as :data:`LOG_OFFSET` says.
+_LOG_TABLE = np.log(np.arange(256, dtype=np.float64) + LOG_OFFSET).astype(np.float32)
+
+
 def _chromaticity(image: Image) -> FloatArray:
     """Each pixel's log chromaticity: its channels' logs less their mean (as
     :func:`vision.dice_faces.find_bodies` measures a die against the felt)."""
-    logs = np.log(image.astype(np.float32) + LOG_OFFSET)
+    logs = cv2.LUT(image, _LOG_TABLE)
     return logs - logs.mean(axis=-1, keepdims=True)
 
 
@@ -49,8 +54,9 @@ def own_part(image: Image, rect: tuple[tuple[float, float], tuple[float, float],
     if not middle.any():
         return None
     chroma = _chromaticity(image)
-    own_colour = np.median(chroma[middle > 0], axis=0)
-    distance = np.linalg.norm(chroma - own_colour, axis=-1)
+    own_colour = median_colour(chroma.reshape(-1, 3)[np.flatnonzero(middle)])
+    step = chroma - own_colour
+    distance = np.sqrt(np.einsum("ijk,ijk->ij", step, step))
     close = ((distance <= most_chroma) & (inside > 0)).astype(np.uint8)
     count, labels = cv2.connectedComponents(close, connectivity=4)
     if count <= 1:
@@ -75,10 +81,12 @@ def own_middle(part: Image, rect: tuple[tuple[float, float], tuple[float, float]
     v = np.array([-np.sin(turn), np.cos(turn)])
     rows, columns = np.nonzero(part)
     points = np.column_stack([columns, rows]).astype(np.float64) - np.array([cx, cy])
-    along_u, along_v = points @ u, points @ v
-    shift_u = float(np.quantile(along_u, share) + np.quantile(along_u, 1 - share)) / 2
-    shift_v = float(np.quantile(along_v, share) + np.quantile(along_v, 1 - share)) / 2
-    centre = np.array([cx, cy]) + shift_u * u + shift_v * v
+    centre = np.array([cx, cy])
+    for axis in (u, v):
+        along = points @ axis
+        low = int(share * (len(along) - 1))
+        ends = np.partition(along, (low, len(along) - 1 - low))
+        centre += (float(ends[low]) + float(ends[len(along) - 1 - low])) / 2 * axis
     return float(centre[0]), float(centre[1])
 
 
@@ -86,5 +94,6 @@ def painted_outside(image: Image, part: Image, colour: FloatArray) -> Image:
     """``image`` with every pixel outside the face's own ``part`` painted ``colour`` (the
     face's plain colour), so that nothing beside the face stands out like a pip."""
     painted = image.copy()
-    painted[part == 0] = np.clip(np.round(colour), 0, 255).astype(np.uint8)
+    plain = np.clip(np.round(colour), 0, 255).astype(np.uint8)
+    np.copyto(painted, plain, where=(part == 0)[..., None])
     return painted
