@@ -64,6 +64,8 @@ def own_part(image: Image, rect: tuple[tuple[float, float], tuple[float, float],
     # The region of the face's colour that holds most of its middle.
     held = np.bincount(labels[middle > 0].ravel(), minlength=count)
     held[0] = 0
+    if not held.any():
+        return None
     region = (labels == int(np.argmax(held))).astype(np.uint8)
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros(shape, np.uint8)
