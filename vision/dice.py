@@ -53,7 +53,11 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    and a 2 or 3 (whose grid's squareness so few pips cannot show) is read only when that fit
    reads it too (at the outline's turn, or at the turn the pips' diagonal fixes, which an
    outline with a strip of side face left in it may miss by 10°); a face that fits no layout
-   either way is unreadable (None).
+   either way is unreadable (None). Beside a touching die, or where blur and shadow pull
+   its outline, a top's rectangle may reach a tenth of the edge over the felt or the
+   neighbour, its pips then off its middle: a face whose pips fail is read again with only
+   the part of its rectangle of its own colour (:mod:`vision.dice_seam`), and a 4-6 read
+   there is kept (its grid, long both ways, shows it flat; 1-3 show nothing of that).
 
 The die's colour is named from its face colour, white-balanced by the felt's printed colour.
 """
@@ -74,6 +78,7 @@ from vision.camera_pose import camera_pose
 from vision.dice_faces import TopFace, find_bodies, top_faces
 from vision.dice_layout import read_face_pips
 from vision.dice_pips import masked_median, median_colour
+from vision.dice_seam import own_middle, own_part, painted_outside
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
 from vision.rectify import TopView, window_warper
@@ -136,7 +141,12 @@ class DiceConfig:
     than those of the cut across the middle. A die that a nearer die touches (their bodies
     within ``hidden_gap_mm``) may have the side that showed its lean hidden: it is read only
     when its top is a square of the nearer die's edge, within ``hidden_size_tolerance`` of it
-    (:mod:`vision.dice_hidden`).
+    (:mod:`vision.dice_hidden`). A face whose pips fail is read again with only its own part
+    of its rectangle (:mod:`vision.dice_seam`): the pixels whose chromaticity lies more than
+    ``own_chroma`` from its middle's (the felt, a die of another colour beside the seam) are
+    painted the face's colour and its middle is taken as its own part's, where that moves it
+    by ``own_least_shift`` of the edge at least; only a value of ``own_least_value`` or more,
+    whose pips' grid shows the face flat, is kept.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -187,6 +197,9 @@ class DiceConfig:
     defect_depth: float = 0.08
     hidden_gap_mm: float = 2.0
     hidden_size_tolerance: float = 0.12
+    own_least_shift: float = 0.02
+    own_chroma: float = 0.5
+    own_least_value: int = 4
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
@@ -352,7 +365,34 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     window = fine.window((x0, y0, x1, y1))
     local = ((cx - x0, cy - y0), (w, h), angle)
     value, confidence, why = read_face_pips(config, window, body, local)
+    if value is None and why.startswith("pips:"):
+        again = _read_own_part(config, window, body, local)
+        if again is not None:
+            value, confidence, why = again
     return value, confidence, colour, why
+
+
+def _read_own_part(config: DiceConfig, window: Image, body: FloatArray,
+                   rect: tuple[tuple[float, float], tuple[float, float], float]
+                   ) -> tuple[int | None, float, str] | None:
+    """The face ``rect`` in ``window`` read again with only its own part of its rectangle
+    (:mod:`vision.dice_seam`: a neighbour's pixels or felt beside the seam painted the
+    face's colour, and the face's middle taken as its own part's), where that reads a
+    value; None where it does not, or leaves the face as it was."""
+    part = own_part(window, rect, config.own_chroma)
+    if part is None:
+        return None
+    middle = own_middle(part, rect)
+    if math.dist(middle, rect[0]) < config.own_least_shift * (rect[1][0] + rect[1][1]) / 2:
+        return None
+    painted = painted_outside(window, part, masked_median(window, part))
+    value, confidence, why = read_face_pips(config, painted, body, (middle, rect[1], rect[2]),
+                                            config.own_least_value)
+    # Moved off its outline's middle, a face keeps one sign of standing flat: its pips' grid
+    # as long both ways (to ``most_stretch``), which takes four pips. One pip shows nothing
+    # but its place, and two or three on a diagonal nothing of the grid's squareness: a
+    # cocked die's 1-3, its side face left out, would pass for flat.
+    return None if value is None else (value, confidence, why)
 
 
 def colour_name(body: FloatArray, felt: FloatArray) -> str:

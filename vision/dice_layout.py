@@ -282,12 +282,15 @@ def fit_layout(config: DiceConfig, image: Image,
 
 
 def read_face_pips(config: DiceConfig, image: Image, body: FloatArray,
-                   rect: tuple[tuple[float, float], tuple[float, float], float]
-                   ) -> tuple[int | None, float, str]:
+                   rect: tuple[tuple[float, float], tuple[float, float], float],
+                   least_value: int = 1) -> tuple[int | None, float, str]:
     """(value or None, confidence, why None) of the flat face ``rect`` in ``image``: its pips
     found spot by spot (:func:`vision.dice_pips.read_pips`), a 2 or 3 confirmed by the whole
-    face's fit and a face whose spots make no layout read by that fit alone."""
+    face's fit and a face whose spots make no layout read by that fit alone. A value under
+    ``least_value`` is None at once (not fitted to be confirmed)."""
     value, confidence, why, pips_middle = read_pips(config, image, body, rect)
+    if value is not None and value < least_value:
+        return None, 0.0, f"pips: {value} under {least_value}"
     size, angle = rect[1], rect[2]
     if value in config.confirmed_values and pips_middle is not None:
         # Two or three pips on a diagonal say nothing of the grid's squareness, and a cocked
@@ -315,4 +318,6 @@ def read_face_pips(config: DiceConfig, image: Image, body: FloatArray,
     fit = fit_layout(config, image, rect)
     if fit.value is None:
         return None, confidence, f"{why}; fitted: {fit.why}"
+    if fit.value < least_value:
+        return None, confidence, f"{why}; fitted: {fit.value} under {least_value}"
     return fit.value, fit.confidence, ""

@@ -1,0 +1,55 @@
+"""A face read again with only its own part of its rectangle (:mod:`vision.dice_seam`)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from calibration.geometry import coin_grid_mat
+from vision.dice import DiceConfig, explain_tray_in_frame
+from vision.dice_seam import own_middle, own_part
+from vision.markers import find_board
+from vision.parallax import camera_over_mat
+from vision.read import VisionConfig
+from vision.synth import render
+from vision.synth.dice_sets import tuning_tray
+
+GEOMETRY = coin_grid_mat()
+TRAY = GEOMETRY.region("tray").shape
+
+
+def test_touching_dice_whose_outlines_reach_past_their_seam_are_read() -> None:
+    # Tuning frame 256 (issue 19): a black 4 touching a blue 5. Each top's rectangle reaches
+    # over the felt or the other die by about a tenth of its edge, its pips lay off its middle
+    # and neither die was read; their own parts of the rectangles centre the pips again.
+    scene = tuning_tray(256)
+    image = render(scene, 256).image
+    location = find_board(VisionConfig().markers, image, GEOMETRY)
+    camera = camera_over_mat(location.homography, location.image_size)
+    explained = explain_tray_in_frame(DiceConfig(focal_px=scene.intrinsics()[0]), image,
+                                      location, TRAY.bounds(), camera)
+    truths = scene.truth()["tray"].dice
+    assert sorted(truth.value or 0 for truth in truths) == [4, 5]
+    for truth in truths:
+        reading, _ = min(explained, key=lambda item: math.dist(item[0].centre_mm,
+                                                               truth.centre_mm))
+        assert math.dist(reading.centre_mm, truth.centre_mm) < 8.0
+        assert reading.value == truth.value, (truth, reading)
+
+
+def test_a_faces_own_part_leaves_out_a_neighbour_of_another_colour() -> None:
+    # A red face with two black pips whose rectangle reaches 8 px over a white neighbour: its
+    # own part holds its pips but none of the neighbour, and its middle is the red face's.
+    image = np.full((80, 100, 3), (60, 140, 70), np.uint8)
+    image[10:70, 10:70] = (40, 40, 200)
+    image[10:70, 70:95] = (235, 235, 235)
+    for x, y in ((25, 25), (55, 55)):
+        image[y - 5:y + 5, x - 5:x + 5] = (20, 20, 20)
+    rect = ((44.0, 40.0), (68.0, 60.0), 0.0)
+    part = own_part(image, rect, DiceConfig().own_chroma)
+    assert part is not None
+    assert part[20:30, 20:30].all() and part[50:60, 50:60].all()
+    assert not part[:, 71:].any()
+    middle = own_middle(part, rect)
+    assert abs(middle[0] - 39.5) < 1.0 and abs(middle[1] - 40.0) < 1.0

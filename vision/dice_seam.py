@@ -1,0 +1,101 @@
+"""A face's own part of its outline's rectangle: the pixels of the die's own colour, so that
+a neighbour's pixels, or felt, that the rectangle takes in beside the seam are left out when
+its pips are read again (step 4 of :mod:`vision.dice`).
+
+A top face's rectangle is found at the outlines' coarse detail, and beside a touching die (or
+where blur and shadow pull its outline) it may reach over the neighbour or the felt by a
+tenth of the edge: its middle then lies off the pips' middle, and the neighbour's edge or
+pips stand out like pips. A face has one chromaticity (log colour ratios, which the light's
+strength leaves alone) and its pips are holes in it; the felt and a die of another colour
+differ. The face's own part is the connected region of its colour within the rectangle,
+holes filled. A side face of the same die, shaded otherwise, may be left out too (its
+chromaticity moves where the light's colour mixes in differently), so a cocked die's "top"
+can lose the strip that showed it cocked: :mod:`vision.dice` keeps only a 4-6 read this way,
+whose grid shows the face flat.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.arrays import FloatArray, Image
+from vision.dice_pips import median_colour
+
+#: Added to each 8-bit channel before its log, so that a black die's dark noise stays small.
+LOG_OFFSET = 4.0
+
+
+#: Each 8-bit level's log, offset as :data:`LOG_OFFSET` says.
+_LOG_TABLE = np.log(np.arange(256, dtype=np.float64) + LOG_OFFSET).astype(np.float32)
+
+
+def _chromaticity(image: Image) -> FloatArray:
+    """Each pixel's log chromaticity: its channels' logs less their mean (as
+    :func:`vision.dice_faces.find_bodies` measures a die against the felt)."""
+    logs = cv2.LUT(image, _LOG_TABLE)
+    return logs - logs.mean(axis=-1, keepdims=True)
+
+
+def own_part(image: Image, rect: tuple[tuple[float, float], tuple[float, float], float],
+             most_chroma: float, middle_share: float = 0.6) -> Image | None:
+    """The pixels of ``image`` (BGR) within the face's rectangle ``rect`` (centre, size,
+    angle in ``image``'s pixels) that are the face's own (uint8 0/1): those whose
+    chromaticity lies within ``most_chroma`` of the median over the rectangle's middle
+    (``middle_share`` of it), the region joined to that middle, its holes (pips) filled.
+    None where the rectangle has no middle in ``image``."""
+    (cx, cy), (width, height), angle = rect
+    shape = image.shape[:2]
+    inside = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(cv2.boxPoints(rect)).astype(np.int32), 1)
+    middle = np.zeros(shape, np.uint8)
+    box = ((cx, cy), (width * middle_share, height * middle_share), angle)
+    cv2.fillConvexPoly(middle, np.round(cv2.boxPoints(box)).astype(np.int32), 1)
+    if not middle.any():
+        return None
+    chroma = _chromaticity(image)
+    own_colour = median_colour(chroma.reshape(-1, 3)[np.flatnonzero(middle)])
+    step = chroma - own_colour
+    distance = np.sqrt(np.einsum("ijk,ijk->ij", step, step))
+    close = ((distance <= most_chroma) & (inside > 0)).astype(np.uint8)
+    count, labels = cv2.connectedComponents(close, connectivity=4)
+    if count <= 1:
+        return None
+    # The region of the face's colour that holds most of its middle.
+    held = np.bincount(labels[middle > 0].ravel(), minlength=count)
+    held[0] = 0
+    if not held.any():
+        return None
+    region = (labels == int(np.argmax(held))).astype(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(shape, np.uint8)
+    cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
+    return filled & inside
+
+
+def own_middle(part: Image, rect: tuple[tuple[float, float], tuple[float, float], float],
+               share: float = 0.02) -> tuple[float, float]:
+    """The middle of the face's own ``part`` along its rectangle's axes: halfway between its
+    extremes (the ``share`` and ``1 - share`` quantiles, past a stray pixel) along each."""
+    (cx, cy), _, angle = rect
+    turn = np.radians(angle)
+    u = np.array([np.cos(turn), np.sin(turn)])
+    v = np.array([-np.sin(turn), np.cos(turn)])
+    rows, columns = np.nonzero(part)
+    points = np.column_stack([columns, rows]).astype(np.float64) - np.array([cx, cy])
+    centre = np.array([cx, cy])
+    for axis in (u, v):
+        along = points @ axis
+        low = int(share * (len(along) - 1))
+        ends = np.partition(along, (low, len(along) - 1 - low))
+        centre += (float(ends[low]) + float(ends[len(along) - 1 - low])) / 2 * axis
+    return float(centre[0]), float(centre[1])
+
+
+def painted_outside(image: Image, part: Image, colour: FloatArray) -> Image:
+    """``image`` with every pixel outside the face's own ``part`` painted ``colour`` (the
+    face's plain colour), so that nothing beside the face stands out like a pip."""
+    painted = image.copy()
+    plain = np.clip(np.round(colour), 0, 255).astype(np.uint8)
+    np.copyto(painted, plain, where=(part == 0)[..., None])
+    return painted
