@@ -152,20 +152,23 @@ def measure_candidates(
     flags = _flags(clipped, mask)
     circled_windows = [index for index, window in enumerate(windows)
                        if read_by_circles(config.loose, window)]
-    loose = np.isin(regions_at, [index for index, window in enumerate(windows)
-                                 if window.kind in LOOSE_KINDS and index not in circled_windows])
-    circled = np.isin(regions_at, circled_windows)
+    loose_windows = [index for index, window in enumerate(windows)
+                     if window.kind in LOOSE_KINDS and index not in circled_windows]
     seeds, strength = _with_middles(*find_seeds(config.seeds, image, ppm, mask, ink), windows)
-    # Seeds in piles are left to loose_candidates (no view-sized copy where there are none).
-    seeded = np.where(circled, -1, regions_at) if circled_windows else regions_at
+    # Seeds in piles are left to loose_candidates.
+    seeded = (np.where(np.isin(regions_at, circled_windows), -1, regions_at) if circled_windows
+              else regions_at)
     seeds, strength = _worth_measuring(config.coins, seeds, strength, seeded, windows, ppm)
     found = _measure_seeds(config, view, image, mask, camera, regions_at, clipped, flags,
                            seeds, strength)
-    for _ in range(config.coins.loose_rounds if loose.any() else 0):
+    if not loose_windows:  # no view-sized map of loose regions where there are none
+        return found
+    loose_at = np.where(np.isin(regions_at, loose_windows), regions_at, -1)
+    for _ in range(config.coins.loose_rounds if (loose_at >= 0).any() else 0):
         covered = _paint_found(config.coins, image, found, view)
         seeds, strength = find_seeds(config.seeds, covered, ppm, mask, ink)
-        seeds, strength = _worth_measuring(config.coins, seeds, strength,
-                                           np.where(loose, regions_at, -1), windows, ppm)
+        seeds, strength = _worth_measuring(config.coins, seeds, strength, loose_at, windows,
+                                           ppm)
         if not len(seeds):
             break
         more = _measure_seeds(config, view, covered, mask, camera, regions_at, clipped, flags,

@@ -52,8 +52,11 @@ def region_windows(
 
 
 @lru_cache(maxsize=8)
+@lru_cache(maxsize=8)
 def region_map(windows: tuple[RegionWindow, ...], size: tuple[int, int]) -> FloatArray:
-    """Per top-view pixel: the index of the region it lies in, or -1."""
+    """Per top-view pixel: the index of the region it lies in, or -1 (read-only). Made once
+    for a camera session: its windows are (:func:`region_windows`, and windows compare by
+    identity)."""
     width, height = size
     index_map = np.full((height, width), -1, np.int16)
     for index, window in enumerate(windows):

@@ -243,9 +243,12 @@ def _edges(
     samples = profile.shape[2]
     usable = samples - config.paper_samples
     threshold = _float32_below(np.maximum(config.least_step * PAPER, floor))
-    above = profile[:, :, :usable] > threshold[:, None, None]
-    found = above.any(axis=2)
-    last = usable - 1 - np.argmax(above[:, :, ::-1], axis=2)
+    # Compared from each ray's outer end inwards, into a contiguous array: the outermost
+    # sample above is the first one above (no reversed copy for the search).
+    inwards = np.empty((*profile.shape[:2], usable), bool)
+    np.greater(profile[:, :, usable - 1 :: -1], threshold[:, None, None], out=inwards)
+    found = inwards.any(axis=2)
+    last = usable - 1 - np.argmax(inwards, axis=2)
     window = max(3, round(config.peak_window_mm / config.ray_step_mm))
     offsets = np.arange(-window, 3)  # inwards of the last sample above, and two beyond it
     reach = config.rise_samples
@@ -261,7 +264,7 @@ def _edges(
         glinted = rise[glinting]
         glinted[into_glint] *= config.glint_step
         rise[glinting] = glinted
-    steepest = rise.max(axis=2)
+    steepest = _largest_along_rays(rise)
     before = np.concatenate([rise[..., :1], rise[..., :-1]], axis=2)
     after = np.concatenate([rise[..., 1:], rise[..., -1:]], axis=2)
     peaks = (rise >= before) & (rise >= after) & (rise >= 0.5 * steepest[..., None])
@@ -280,6 +283,16 @@ def _edges(
     height = gather_along_rays(profile, inside[..., None])[..., 0]
     ran_out = found & (last >= usable - 1)
     return radius, found & ~ran_out & (steepest > 0), height / PAPER, ran_out
+
+
+def _largest_along_rays(values: FloatArray) -> FloatArray:
+    """The largest of each ray's few samples (K, J, W -> K, J): elementwise maxima of the W
+    columns, the same values as ``values.max(axis=2)`` for a fraction of its reduction's
+    work on rows this short."""
+    largest = values[..., 0].copy()
+    for column in range(1, values.shape[2]):
+        np.maximum(largest, values[..., column], out=largest)
+    return largest
 
 
 def _float32_below(values: FloatArray) -> FloatArray:

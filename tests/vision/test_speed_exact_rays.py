@@ -16,11 +16,12 @@ from vision.light import PAPER
 from vision.presence import PresenceConfig, _doubt, empty_doubts
 from vision.ray_samples import colour_planes, ray_maps, sample_rays, with_fourth_channel
 from vision.read_config import ReadConfig
-from vision.regions import RegionWindow
+from vision.regions import RegionWindow, region_map
 from vision.rims import (
     CoinOutlines,
     RimConfig,
     _float32_below,
+    _largest_along_rays,
     _paper_levels,
     _profiles,
     _smoothed,
@@ -79,6 +80,21 @@ def test_ray_maps_are_the_float64_maps_rounded_once() -> None:
         map_x, map_y = ray_maps(centres, 48, radii)
         assert np.array_equal(map_x, xs.reshape(-1, radii.shape[-1]).astype(np.float32))
         assert np.array_equal(map_y, ys.reshape(-1, radii.shape[-1]).astype(np.float32))
+
+
+def test_column_maxima_are_the_largest_of_each_rays_samples() -> None:
+    values = np.random.default_rng(5).uniform(0, 30, (7, 48, 19))
+    values[2, 3, 5] = np.nan
+    assert np.array_equal(_largest_along_rays(values), values.max(axis=2), equal_nan=True)
+
+
+def test_the_region_map_is_made_once_for_the_same_windows() -> None:
+    windows = (RegionWindow("a", "square", (2, 3, 20, 30), None),
+               RegionWindow("b", "home", (10, 10, 40, 25), None))
+    first = region_map(windows, (50, 40))
+    assert region_map(tuple(list(windows)), (50, 40)) is first
+    assert not first.flags.writeable
+    assert (first[5, 15], first[20, 30], first[0, 0]) == (0, 1, -1)
 
 
 def test_a_float32_profile_is_above_the_float32_threshold_where_above_the_float64_one() -> None:
