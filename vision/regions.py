@@ -52,10 +52,9 @@ def region_windows(
 
 
 @lru_cache(maxsize=8)
-@lru_cache(maxsize=8)
 def region_map(windows: tuple[RegionWindow, ...], size: tuple[int, int]) -> FloatArray:
     """Per top-view pixel: the index of the region it lies in, or -1 (read-only). Made once
-    for a camera session: its windows are (:func:`region_windows`, and windows compare by
+    for a camera session, as its windows are (:func:`region_windows`; windows compare by
     identity)."""
     width, height = size
     index_map = np.full((height, width), -1, np.int16)
