@@ -61,7 +61,7 @@ class ArcConfig:
     after_mm: float = 0.75
     margin_mm: float = 1.0
     centre_search_mm: float = 1.5
-    centre_step_mm: float = 0.25
+    centre_step_mm: float = 0.5
     least_rays: int = 5
     occlusion: bool = False
     band_mm: float = 0.6
