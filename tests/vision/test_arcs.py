@@ -67,6 +67,22 @@ def test_a_hemmed_in_silver_coin_is_sized_by_its_open_arcs_not_by_its_raised_rim
     assert arc.open_share < 0.5  # most of its rim lies under its neighbours
 
 
+@pytest.mark.parametrize("light", [(-0.6, -0.8), (0.8, -0.6), (0.6, 0.8)])
+def test_a_lone_coin_is_sized_by_its_arcs_wherever_the_lamp_stands(light):
+    # The lamp's shading pulls the arcs' circle up to 1.4 mm off the coin's centre, away
+    # from the light (docs/FIGURES.md, pits-arc-centre): the centre search must absorb it.
+    side = round(SIZE_MM * PIXELS_PER_MM)
+    canvas = np.full((side, side, 3), round(PAPER), np.uint8)
+    draw_coin(canvas, PlacedCoin("N", MIDDLE, 0.0, 0.2, 0.5, 0, 0), PIXELS_PER_MM,
+              Lighting(direction=light))
+    image = cv2.GaussianBlur(canvas, (0, 0), 0.8).astype(np.float32)
+    circles = circles_of([("N", MIDDLE)])
+    grey = cv2.GaussianBlur(image, (0, 0), 0.7).mean(axis=2).astype(np.float32)
+    arc = size_by_arcs(ArcConfig(), grey, circles, 0, RADII_MM, PIXELS_PER_MM)
+    assert arc is not None and arc.open_share == 1.0
+    assert abs(arc.radius - circles[0][1]) / PIXELS_PER_MM < 0.5, arc
+
+
 def test_a_coin_with_no_open_arc_is_left_as_found():
     coins = hemmed_in("N")
     circles = circles_of(coins)
