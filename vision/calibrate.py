@@ -339,10 +339,15 @@ def measure_layout_frame(
     layout: CalibrationLayout, base: VisionProfile | None = None, name: str = "frame",
     location: BoardLocation | None = None,
 ) -> LayoutFrame:
-    """Measure every object of ``layout`` in one frame, read as play will read it; objects
-    that cannot be measured in it are kept as problems (another frame may show them)."""
+    """Measure every object of ``layout`` in one frame, read as play will read it (knowing
+    only the layout's coin kinds, the game's, as the table's reader does: a kind the game
+    has not, such as the dollar, would fit rims of its own size round the layout's coins and
+    pawns); objects that cannot be measured in it are kept as problems (another frame may
+    show them)."""
     base = base or VisionProfile.default()
-    reading = read_calibration_frame(config, image, geometry, base, location)
+    kinds = "".join(kind for kind, _ in layout.coins)
+    reading = read_calibration_frame(config, image, geometry,
+                                     base.only_kinds(kinds) if kinds else base, location)
     fits: dict[str, list[CoinFit]] = {}
     for region, fit, _kind, _confidence in reading.coins:
         fits.setdefault(region, []).append(fit)

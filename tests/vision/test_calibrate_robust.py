@@ -22,6 +22,7 @@ from vision.calibrate import (
     CalibrationError,
     learn_background,
     learn_from_layout,
+    measure_layout_frame,
 )
 from vision.clutter import cluttered_regions, find_clutter
 from vision.frame_model import FrameModelConfig
@@ -102,6 +103,29 @@ def test_a_layout_with_no_coin_found_is_refused_saying_what_to_do(background: np
                        r"the layout on its square: put the coins on the squares shown, alone "
                        r"and flat, with the whole mat in view$"):
         learn_from_layout(CONFIG, GEOMETRY, background, [frame(scene({}), 6)], LAYOUT)
+
+
+def test_a_layout_frame_is_read_knowing_only_the_layouts_coin_kinds(
+    background: np.ndarray, layouts: list[np.ndarray], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As the table reads a game's frames: the dollar (not in the layout) is no candidate
+    for the rims round the layout's coins and pawns; the profile learned still holds it."""
+    import vision.calibrate as calibrate
+
+    kinds_read: list[str] = []
+    real_read = calibrate.read_calibration_frame
+
+    def spy(config: CalibrationConfig, image: np.ndarray, geometry: object,
+            base: VisionProfile, location: object = None) -> object:
+        kinds_read.append("".join(look.kind for look in base.coins))
+        return real_read(config, image, geometry, base, location)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(calibrate, "read_calibration_frame", spy)
+    measured = measure_layout_frame(CONFIG, GEOMETRY, background, layouts[0], LAYOUT)
+    assert kinds_read == ["PNDQ"]
+    assert set(measured.coins) == {"c3", "f3", "c6", "f6"} and not measured.problems
+    learned = learn_from_layout(CONFIG, GEOMETRY, background, layouts[:1], LAYOUT)
+    assert "S" in {look.kind for look in learned.profile.coins}
 
 
 @pytest.mark.parametrize(("square", "kind", "others"), [
