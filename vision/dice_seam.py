@@ -20,7 +20,6 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
-from vision.dice_pips import median_colour
 
 #: Added to each 8-bit channel before its log, so that a black die's dark noise stays small.
 LOG_OFFSET = 4.0
@@ -30,11 +29,22 @@ LOG_OFFSET = 4.0
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float64) + LOG_OFFSET).astype(np.float32)
 
 
-def _chromaticity(image: Image) -> FloatArray:
-    """Each pixel's log chromaticity: its channels' logs less their mean (as
-    :func:`vision.dice_faces.find_bodies` measures a die against the felt)."""
-    logs = cv2.LUT(image, _LOG_TABLE)
-    return logs - logs.mean(axis=-1, keepdims=True)
+def _chromaticity(image: Image) -> list[FloatArray]:
+    """Each pixel's log chromaticity, a plane a channel: its channels' logs less their mean
+    (as :func:`vision.dice_faces.find_bodies` measures a die against the felt). Taken plane
+    by plane, as numpy's ``logs - logs.mean(axis=-1, keepdims=True)`` does to the bit
+    (float32, the three added in order, then divided by 3), without its slow steps along a
+    short axis."""
+    logs = cv2.split(cv2.LUT(image, _LOG_TABLE))
+    mean = (logs[0] + logs[1] + logs[2]) / np.float32(3)
+    return [plane - mean for plane in logs]
+
+
+def _median(values: FloatArray) -> np.float32:
+    """The median of ``values`` (the upper of the two middle ones when their count is even),
+    as :func:`vision.dice_pips.median_colour` takes a channel's."""
+    middle = len(values) // 2
+    return np.float32(np.partition(values, middle)[middle])
 
 
 def own_part(image: Image, rect: tuple[tuple[float, float], tuple[float, float], float],
@@ -43,20 +53,44 @@ def own_part(image: Image, rect: tuple[tuple[float, float], tuple[float, float],
     angle in ``image``'s pixels) that are the face's own (uint8 0/1): those whose
     chromaticity lies within ``most_chroma`` of the median over the rectangle's middle
     (``middle_share`` of it), the region joined to that middle, its holes (pips) filled.
-    None where the rectangle has no middle in ``image``."""
+    None where the rectangle has no middle in ``image``. Only the rectangle's box (and a
+    pixel round it, where the region's outline is traced) is looked at: the window about a
+    face takes in up to twice that box, and nothing outside the rectangle is its own."""
     (cx, cy), (width, height), angle = rect
+    corners = np.round(cv2.boxPoints(rect)).astype(np.int32)
+    shape = image.shape[:2]
+    left, top = max(0, int(corners[:, 0].min()) - 1), max(0, int(corners[:, 1].min()) - 1)
+    right = min(shape[1], int(corners[:, 0].max()) + 2)
+    bottom = min(shape[0], int(corners[:, 1].max()) + 2)
+    if left >= right or top >= bottom:
+        return None
+    shift = np.array([left, top], np.int32)
+    box = ((cx, cy), (width * middle_share, height * middle_share), angle)
+    part = _own_part_in(image[top:bottom, left:right], corners - shift,
+                        np.round(cv2.boxPoints(box)).astype(np.int32) - shift, most_chroma)
+    if part is None:
+        return None
+    whole = np.zeros(shape, np.uint8)
+    whole[top:bottom, left:right] = part
+    return whole
+
+
+def _own_part_in(image: Image, corners: np.ndarray, middle_corners: np.ndarray,
+                 most_chroma: float) -> Image | None:
+    """:func:`own_part` within the rectangle's box ``image``, the rectangle's and its middle's
+    corners (integer pixels) in it."""
     shape = image.shape[:2]
     inside = np.zeros(shape, np.uint8)
-    cv2.fillConvexPoly(inside, np.round(cv2.boxPoints(rect)).astype(np.int32), 1)
+    cv2.fillConvexPoly(inside, corners, 1)
     middle = np.zeros(shape, np.uint8)
-    box = ((cx, cy), (width * middle_share, height * middle_share), angle)
-    cv2.fillConvexPoly(middle, np.round(cv2.boxPoints(box)).astype(np.int32), 1)
+    cv2.fillConvexPoly(middle, middle_corners, 1)
     if not middle.any():
         return None
-    chroma = _chromaticity(image)
-    own_colour = median_colour(chroma.reshape(-1, 3)[np.flatnonzero(middle)])
-    step = chroma - own_colour
-    distance = np.sqrt(np.einsum("ijk,ijk->ij", step, step))
+    planes = _chromaticity(image)
+    chosen = middle > 0
+    steps = [plane - _median(plane[chosen]) for plane in planes]
+    # Summed in order, as ``np.einsum("ijk,ijk->ij", step, step)`` does (to the bit).
+    distance = np.sqrt(steps[0] * steps[0] + steps[1] * steps[1] + steps[2] * steps[2])
     close = ((distance <= most_chroma) & (inside > 0)).astype(np.uint8)
     count, labels = cv2.connectedComponents(close, connectivity=4)
     if count <= 1:
@@ -95,7 +129,7 @@ def own_middle(part: Image, rect: tuple[tuple[float, float], tuple[float, float]
 def painted_outside(image: Image, part: Image, colour: FloatArray) -> Image:
     """``image`` with every pixel outside the face's own ``part`` painted ``colour`` (the
     face's plain colour), so that nothing beside the face stands out like a pip."""
-    painted = image.copy()
     plain = np.clip(np.round(colour), 0, 255).astype(np.uint8)
-    np.copyto(painted, plain, where=(part == 0)[..., None])
-    return painted
+    painted = np.empty_like(image)
+    painted[...] = plain
+    return np.asarray(cv2.copyTo(image, part, painted))
