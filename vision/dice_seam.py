@@ -110,13 +110,16 @@ def _own_part_in(image: Image, corners: np.ndarray, middle_corners: np.ndarray,
 def own_middle(part: Image, rect: tuple[tuple[float, float], tuple[float, float], float],
                share: float = 0.02) -> tuple[float, float]:
     """The middle of the face's own ``part`` along its rectangle's axes: halfway between its
-    extremes (the ``share`` and ``1 - share`` quantiles, past a stray pixel) along each."""
+    extremes (the ``share`` and ``1 - share`` quantiles, past a stray pixel) along each; the
+    rectangle's middle where ``part`` is empty."""
     (cx, cy), _, angle = rect
     turn = np.radians(angle)
     u = np.array([np.cos(turn), np.sin(turn)])
     v = np.array([-np.sin(turn), np.cos(turn)])
-    rows, columns = np.nonzero(part)
-    points = np.column_stack([columns, rows]).astype(np.float64) - np.array([cx, cy])
+    found = cv2.findNonZero(part)  # (x, y) of each set pixel, in row order
+    if found is None:
+        return float(cx), float(cy)
+    points = found.reshape(-1, 2).astype(np.float64) - np.array([cx, cy])
     centre = np.array([cx, cy])
     for axis in (u, v):
         along = points @ axis
