@@ -53,3 +53,19 @@ def test_a_faces_own_part_leaves_out_a_neighbour_of_another_colour() -> None:
     assert not part[:, 71:].any()
     middle = own_middle(part, rect)
     assert abs(middle[0] - 39.5) < 1.0 and abs(middle[1] - 40.0) < 1.0
+
+
+def test_a_faces_own_part_where_its_rectangle_runs_past_the_window() -> None:
+    # Only the rectangle's box is looked at, clipped to the window: a face cut by the
+    # window's top-left corner keeps every pixel of it there, its pip filled, and nothing of
+    # the felt beside it; a part with no pixels leaves the rectangle's middle as it is.
+    image = np.full((60, 60, 3), (60, 140, 70), np.uint8)
+    image[:40, :40] = (40, 40, 200)
+    image[15:25, 15:25] = (20, 20, 20)
+    rect = ((15.0, 15.0), (54.0, 54.0), 30.0)
+    part = own_part(image, rect, DiceConfig().own_chroma)
+    assert part is not None and part.shape == (60, 60)
+    assert part[:30, :30].all()
+    assert not part[41:, :].any() and not part[:, 41:].any()
+    empty = np.zeros((60, 60), np.uint8)
+    assert own_middle(empty, rect) == (15.0, 15.0)
