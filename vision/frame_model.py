@@ -485,6 +485,25 @@ class _Frame:
             weights[:, metal] = probabilities[:, self.metal_of == metal].sum(axis=1)
         return weights
 
+    def colour_weights(self, metal_weights: FloatArray) -> FloatArray:
+        """(N, M) the metals each coin's colour is fitted to: ``metal_weights``, but a coin
+        whose colour lies on silver's side of half copper's tint in both ratios is silver.
+        Its size may call it copper (a dime measured a penny's size), yet it would widen
+        copper's spread along the tint and lower the tint until it fits, and move the field
+        under it by the tint: then colour no longer tells it from a penny."""
+        if "copper" not in self.metals or self.one_metal:
+            return metal_weights
+        copper = self.metals.index("copper")
+        residual = (np.where(self.known[:, None], self.colours - self.field, 0.0)
+                    @ self.unsqueeze.T)
+        tint = self.unsqueeze @ self.tints[copper]
+        silver = (self.known & (residual[:, 0] < 0.5 * tint[0])
+                  & (residual[:, 1] > 0.5 * tint[1]))
+        weights = metal_weights.copy()
+        weights[silver, 0] += weights[silver, copper]
+        weights[silver, copper] = 0.0
+        return weights
+
 
 def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0,
          shadow: float = 0.0) -> FloatArray:
@@ -504,7 +523,7 @@ def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0,
     rounds = frame.config.rounds
     probabilities = frame.posterior(0.0 if sizes_first else 1.0)
     for round_index in range(rounds):
-        metal_weights = frame.metal_weights(probabilities)
+        metal_weights = frame.colour_weights(frame.metal_weights(probabilities))
         frame.refit_field(metal_weights)
         frame.refit_tints(metal_weights)
         frame.refit_sizes(probabilities)
