@@ -486,11 +486,11 @@ class _Frame:
         return weights
 
     def colour_weights(self, metal_weights: FloatArray) -> FloatArray:
-        """(N, M) the metals each coin's colour is fitted to: ``metal_weights``, but a coin
-        whose colour lies on silver's side of half copper's tint in both ratios is silver.
-        Its size may call it copper (a dime measured a penny's size), yet it would widen
-        copper's spread along the tint and lower the tint until it fits, and move the field
-        under it by the tint: then colour no longer tells it from a penny."""
+        """(N, M) the metals each coin counts for when copper's tint and spreads are refitted:
+        ``metal_weights``, but a coin whose colour lies on silver's side of half copper's tint
+        in both ratios counts as silver. Its size may call it copper (a dime measured a
+        penny's size), yet it would widen copper's spread along the tint and lower the tint
+        until it fits, and colour would no longer tell it from a penny."""
         if "copper" not in self.metals or self.one_metal:
             return metal_weights
         copper = self.metals.index("copper")
@@ -523,9 +523,9 @@ def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0,
     rounds = frame.config.rounds
     probabilities = frame.posterior(0.0 if sizes_first else 1.0)
     for round_index in range(rounds):
-        metal_weights = frame.colour_weights(frame.metal_weights(probabilities))
+        metal_weights = frame.metal_weights(probabilities)
         frame.refit_field(metal_weights)
-        frame.refit_tints(metal_weights)
+        frame.refit_tints(frame.colour_weights(metal_weights))
         frame.refit_sizes(probabilities)
         colour = 0.0 if sizes_first and round_index < rounds // 2 else 1.0
         probabilities = frame.posterior(colour)
