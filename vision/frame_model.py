@@ -16,8 +16,7 @@ across the frame need not be known beforehand: it is fitted to the frame's own c
 
 Both are fitted by expectation-maximisation over the coins' kinds: from a first split of the
 colours and the size offset that fits best, each round weighs every coin's kinds by how well
-its size and its colour fit, then refits the offsets, the metals' tints and the silver field
-(a coin whose colour is clearly silver's sets no copper tint, whatever its size says).
+its size and its colour fit, then refits the offsets, the metals' tints and the silver field.
 The fit runs twice, from a first split of the colours along copper's tint and from sizes
 alone with colour joining half way, and the one that explains the coins best is kept: a
 tarnished penny and a silver coin mirroring a warm room can lie along any direction from each
@@ -61,11 +60,6 @@ COPPER_DIRECTION = np.array([0.92, -0.39])
 #: to replace the one started from none: a likelihood ratio of e, so that a tie keeps the
 #: fit the frame reaches by itself.
 BLOOM_MARGIN = 1.0
-#: How many of the frame's colour spreads a coin's colour must fall short of copper's tint by
-#: (along it) to count as silver when copper's tint and spreads are refitted
-#: (:meth:`_Frame.colour_weights`): where pennies range from pale to red (a cold window's
-#: light), no colour short of the tint is surely silver.
-SILVER_GAP_SPREADS = 2.0
 
 #: The :class:`_Frame` attributes that only the colours' side of the fit reads: setting them
 #: keeps the size likelihoods (:func:`_kept_while_sizes_stand`).
@@ -491,29 +485,6 @@ class _Frame:
             weights[:, metal] = probabilities[:, self.metal_of == metal].sum(axis=1)
         return weights
 
-    def colour_weights(self, metal_weights: FloatArray) -> FloatArray:
-        """(N, M) the metals each coin counts for when copper's tint and spreads are refitted:
-        ``metal_weights``, but a coin whose colour lies on silver's side of half copper's tint
-        in both ratios, and short of the tint by :data:`SILVER_GAP_SPREADS` colour spreads,
-        counts as silver. Its size may call it copper (a dime measured a penny's size), yet it
-        would widen copper's spread along the tint and lower the tint until it fits, and
-        colour would no longer tell it from a penny."""
-        if "copper" not in self.metals or self.one_metal:
-            return metal_weights
-        copper = self.metals.index("copper")
-        squeezed = np.where(self.known[:, None], self.colours - self.field, 0.0)
-        residual = squeezed @ self.unsqueeze.T  # in (ln(red/green), ln(blue/green))
-        tint = self.unsqueeze @ self.tints[copper]
-        strength = float(np.hypot(*self.tints[copper]))
-        short = strength - squeezed @ self.tints[copper] / max(strength, 1e-9)
-        silver = (self.known & (residual[:, 0] < 0.5 * tint[0])
-                  & (residual[:, 1] > 0.5 * tint[1])
-                  & (short > SILVER_GAP_SPREADS * self.colour_spread))
-        weights = metal_weights.copy()
-        weights[silver, 0] += weights[silver, copper]
-        weights[silver, copper] = 0.0
-        return weights
-
 
 def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0,
          shadow: float = 0.0) -> FloatArray:
@@ -535,7 +506,7 @@ def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0,
     for round_index in range(rounds):
         metal_weights = frame.metal_weights(probabilities)
         frame.refit_field(metal_weights)
-        frame.refit_tints(frame.colour_weights(metal_weights))
+        frame.refit_tints(metal_weights)
         frame.refit_sizes(probabilities)
         colour = 0.0 if sizes_first and round_index < rounds // 2 else 1.0
         probabilities = frame.posterior(colour)
