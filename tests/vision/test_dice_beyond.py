@@ -7,8 +7,9 @@ import math
 import numpy as np
 
 from calibration.geometry import coin_grid_mat
+from contract.observation import DieReading
 from vision.dice import DiceConfig, explain_tray_in_frame
-from vision.dice_beyond import beyond_felt, sides_reached
+from vision.dice_beyond import beyond_felt, only_flat_new, sides_reached
 from vision.markers import find_board
 from vision.parallax import CameraOverMat, camera_over_mat
 from vision.read import VisionConfig
@@ -51,3 +52,18 @@ def test_a_body_at_the_crops_border_marks_that_side_as_reached() -> None:
     body = np.ones((20, 20), np.uint8)
     assert sides_reached([(body, (77, 20))], (60, 100), 3) == (False, False, True, False)
     assert sides_reached([(body, (40, 20))], (60, 100), 3) == (False, False, False, False)
+
+
+def test_a_value_read_only_past_the_felt_is_kept_from_four_pips_up() -> None:
+    # The felt's read left two dice unread and read a third as 2; read again past the felt,
+    # the new 3 could be a cocked die's (no grid shows it flat) and is refused, the new 5 and
+    # the 2 the felt's read already gave are kept.
+    first = ((DieReading(None, 0.0, "red", (10.0, 10.0)), "top no square"),
+             (DieReading(None, 0.0, "blue", (40.0, 10.0)), "top no square"),
+             (DieReading(2, 0.9, "white", (70.0, 10.0)), ""))
+    widened = ((DieReading(3, 0.8, "red", (11.0, 10.5)), ""),
+               (DieReading(5, 0.8, "blue", (41.0, 10.0)), ""),
+               (DieReading(2, 0.9, "white", (70.5, 10.0)), ""))
+    kept = only_flat_new(first, widened, 4, 6.0)
+    assert [die.value for die, _ in kept] == [None, 5, 2]
+    assert kept[0][1] == "past the felt: 3 under 4"
