@@ -128,20 +128,35 @@ def refuse_cut_past_felt(faces: list[TopFace], felt_box: tuple[int, int, int, in
 def only_flat_new(first: tuple[tuple[DieReading, str], ...],
                   widened: tuple[tuple[DieReading, str], ...], least_value: int,
                   same_mm: float) -> tuple[tuple[DieReading, str], ...]:
-    """The ``widened`` read, each die whose value it reads but the ``first`` read (the felt
-    alone) did not, within ``same_mm`` of its centre, refused under ``least_value``: a top
-    seen past the felt passed only the tests of a square, and a cocked die's 1-3 can show
-    one; four pips or more lie on a grid as long both ways only on a flat face."""
-    read_first = [die.centre_mm for die, _ in first if die.value is not None]
+    """The ``first`` read (the felt alone), each die it left unread taken from the
+    ``widened`` read (the die within ``same_mm`` of it there) where that reads a value of
+    ``least_value`` or more, and each die found only in the widened read added with such a
+    value (None under it). A top seen past the felt passed only the tests of a square, and a
+    cocked die's 1-3 can show one; four pips or more lie on a grid as long both ways only on
+    a flat face. A die the felt's read read keeps its reading: the felt showed all of it."""
+    def flat(die: DieReading, why: str) -> tuple[DieReading, str]:
+        if die.value is not None and die.value < least_value:
+            return (replace(die, value=None, confidence=0.0),
+                    f"past the felt: {die.value} under {least_value}")
+        return die, why
+
+    def near(die: DieReading, others: tuple[tuple[DieReading, str], ...]
+             ) -> tuple[DieReading, str] | None:
+        close = [(math.dist(die.centre_mm, other.centre_mm), index)
+                 for index, (other, _) in enumerate(others)]
+        close = [item for item in close if item[0] <= same_mm]
+        return others[min(close)[1]] if close else None
+
     kept = []
-    for die, why in widened:
-        if (die.value is not None and die.value < least_value
-                and not any(math.dist(die.centre_mm, centre) <= same_mm
-                            for centre in read_first)):
-            why = f"past the felt: {die.value} under {least_value}"
-            die = replace(die, value=None, confidence=0.0)
-        kept.append((die, why))
-    return tuple(kept)
+    for die, why in first:
+        again = near(die, widened) if die.value is None else None
+        if again is not None and again[0].value is not None:
+            taken = flat(*again)
+            kept.append(taken if taken[0].value is not None else (die, taken[1]))
+        else:
+            kept.append((die, why))
+    kept.extend(flat(die, why) for die, why in widened if near(die, first) is None)
+    return tuple(sorted(kept, key=lambda item: (item[0].centre_mm[1], item[0].centre_mm[0])))
 
 
 __all__ = ["background", "beyond_felt", "on_felt", "only_flat_new", "refuse_cut_past_felt",

@@ -56,14 +56,16 @@ def test_a_body_at_the_crops_border_marks_that_side_as_reached() -> None:
 
 def test_a_value_read_only_past_the_felt_is_kept_from_four_pips_up() -> None:
     # The felt's read left two dice unread and read a third as 2; read again past the felt,
-    # the new 3 could be a cocked die's (no grid shows it flat) and is refused, the new 5 and
-    # the 2 the felt's read already gave are kept.
+    # the new 3 could be a cocked die's (no grid shows it flat) and is refused, the new 5 is
+    # kept, the 2 the felt's read gave stays though the wider read lost it, and a die found
+    # only in the wider read keeps its 6.
     first = ((DieReading(None, 0.0, "red", (10.0, 10.0)), "top no square"),
              (DieReading(None, 0.0, "blue", (40.0, 10.0)), "top no square"),
              (DieReading(2, 0.9, "white", (70.0, 10.0)), ""))
     widened = ((DieReading(3, 0.8, "red", (11.0, 10.5)), ""),
                (DieReading(5, 0.8, "blue", (41.0, 10.0)), ""),
-               (DieReading(2, 0.9, "white", (70.5, 10.0)), ""))
+               (DieReading(None, 0.0, "white", (70.5, 10.0)), "pips faint"),
+               (DieReading(6, 0.8, "black", (100.0, 10.0)), ""))
     kept = only_flat_new(first, widened, 4, 6.0)
-    assert [die.value for die, _ in kept] == [None, 5, 2]
-    assert kept[0][1] == "past the felt: 3 under 4"
+    assert [die.value for die, _ in kept] == [None, 5, 2, 6]
+    assert kept[0] == (first[0][0], "past the felt: 3 under 4")
