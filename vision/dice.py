@@ -247,7 +247,8 @@ def explain_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocat
     Where a die near a side the camera's lean points out of is not read and a body reaches
     that side of the crop, the tray is read again over the felt widened there by the
     farthest a die's top can be seen past it (:mod:`vision.dice_beyond`); a die read only
-    there keeps a value of ``own_least_value`` or more, whose pips' grid shows it flat."""
+    there keeps a value of ``own_least_value`` or more, whose pips' grid shows it flat, and
+    a die the felt's read read keeps that reading."""
     if config.focal_px is not None:
         camera = camera_pose(location.homography, location.image_size, config.focal_px)
     explained, sides = _explain_window(config, image, location, bounds_mm, bounds_mm, camera)

@@ -8,7 +8,8 @@ the mat around it, and a crop of the felt alone cuts them off (the top is then n
 tray is read again over the felt widened on those sides by the farthest a die's top can
 reach, each pixel measured against the felt inside it and against the mat's own colour
 outside it, and a body kept only where it stands on the felt. A top cut from touching dice
-is not taken past the felt (:func:`refuse_cut_past_felt`).
+is not taken past the felt (:func:`refuse_cut_past_felt`). The wider read only fills in
+what the felt's read left unread, and with a 4-6 only (:func:`only_flat_new`).
 """
 
 from __future__ import annotations
