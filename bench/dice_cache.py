@@ -281,7 +281,7 @@ def read_all(folder: Path, tree: str | None, against: str | None, quiet: bool,
         score(tray, dice, tally.counts)
         same = other is None or other == dice
         tally.differ += not same
-        if quiet or (tray.family == "heldout" and not show_heldout and same):
+        if quiet or (tray.family == "heldout" and not show_heldout):
             continue
         timing = f"{ms:.2f} ms" + (f" (other {other_ms:.2f} ms)" if other is not None else "")
         print(f"{tray.name}: {timing}: {reading_text(dice)}")

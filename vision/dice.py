@@ -28,7 +28,9 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    corner between the tops, the body is cut at its own outline's corners instead and each
    part must pass as a lone die; no cut that leaves a part no square is kept). A single blob
    whose top is no square is tried as two dice face to face. Bodies and top faces are found
-   at ``segment_pixels_per_mm``.
+   at ``segment_pixels_per_mm``. A die near a side of the tray the lean points out of may
+   show its top past the felt, over the mat: where such a die is not read, the tray is read
+   again over the felt widened there (:mod:`vision.dice_beyond`).
 3. **Flat or not.** A flat die's top is a square 12-20 mm on a side. A die cocked against
    another die or a wall shows its top foreshortened across the edge it stands on, and a side
    face beside it: what is left of it is no square of that size, its pips (4-6) lie on a grid
@@ -75,9 +77,16 @@ from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
+from vision.dice_beyond import (
+    background,
+    beyond_felt,
+    only_flat_new,
+    refuse_cut_past_felt,
+    sides_reached,
+)
 from vision.dice_faces import TopFace, find_bodies, top_faces
 from vision.dice_layout import read_face_pips
-from vision.dice_pips import masked_median, median_colour
+from vision.dice_pips import masked_median
 from vision.dice_seam import own_middle, own_part, painted_outside
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
@@ -234,25 +243,68 @@ def read_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocation
 def explain_tray_in_frame(config: DiceConfig, image: Image, location: BoardLocation,
                           bounds_mm: tuple[float, float, float, float],
                           camera: CameraOverMat) -> tuple[tuple[DieReading, str], ...]:
-    """:func:`read_tray_in_frame`, each die with why it was read as None ("" when read)."""
+    """:func:`read_tray_in_frame`, each die with why it was read as None ("" when read).
+    Where a die near a side the camera's lean points out of is not read and a body reaches
+    that side of the crop, the tray is read again over the felt widened there by the
+    farthest a die's top can be seen past it (:mod:`vision.dice_beyond`); a die read only
+    there keeps a value of ``own_least_value`` or more, whose pips' grid shows it flat, and
+    a die the felt's read read keeps that reading."""
     if config.focal_px is not None:
         camera = camera_pose(location.homography, location.image_size, config.focal_px)
+    explained, sides = _explain_window(config, image, location, bounds_mm, bounds_mm, camera)
+    factor = max(1, round(config.pixels_per_mm / config.segment_pixels_per_mm))
+    beyond = beyond_felt(camera, bounds_mm, config.edge_mm[1], factor / config.pixels_per_mm)
+    reach = (beyond[0] if sides[0] else 0.0, beyond[1] if sides[1] else 0.0,
+             beyond[2] if sides[2] else 0.0, beyond[3] if sides[3] else 0.0)
     left, top, right, bottom = bounds_mm
+    if not any(die.value is None and _near_side(die.centre_mm, bounds_mm, reach,
+                                                config.edge_mm[1])
+               for die, _ in explained):
+        return explained
+    wider = (left - reach[0], top - reach[1], right + reach[2], bottom + reach[3])
+    widened = _explain_window(config, image, location, wider, bounds_mm, camera)[0]
+    return only_flat_new(explained, widened, config.own_least_value, config.edge_mm[0] / 2)
+
+
+def _near_side(centre_mm: tuple[float, float], bounds_mm: tuple[float, float, float, float],
+               reach: tuple[float, float, float, float], within_mm: float) -> bool:
+    """Whether ``centre_mm`` lies within ``within_mm`` of a side of ``bounds_mm`` that a die's
+    top may be seen past (``reach`` over 0 there)."""
+    left, top, right, bottom = bounds_mm
+    gaps = (centre_mm[0] - left, centre_mm[1] - top, right - centre_mm[0], bottom - centre_mm[1])
+    return any(side > 0.0 and gap < within_mm for side, gap in zip(reach, gaps, strict=True))
+
+
+def _explain_window(config: DiceConfig, image: Image, location: BoardLocation,
+                    window_mm: tuple[float, float, float, float],
+                    felt_mm: tuple[float, float, float, float],
+                    camera: CameraOverMat
+                    ) -> tuple[tuple[tuple[DieReading, str], ...], tuple[bool, bool, bool, bool]]:
+    """The dice of the felt ``felt_mm`` read in the part ``window_mm`` of the mat (the felt,
+    or the felt and some mat past it), and which sides of that part a body reaches."""
+    left, top, right, bottom = window_mm
     scale = config.pixels_per_mm
     factor = max(1, round(scale / config.segment_pixels_per_mm))
     # The whole tray at the outlines' detail; only the dice's windows at the pips'.
-    warp = window_warper(image, location, bounds_mm, scale)
+    warp = window_warper(image, location, window_mm, scale)
     size = (max(1, round((right - left) * scale)), max(1, round((bottom - top) * scale)))
     coarse = warp((0, 0, size[0], size[1]), factor)
 
     def window(box: tuple[int, int, int, int]) -> Image:
         return warp(box, 1)
 
-    middle = ((left + right) / 2, (top + bottom) / 2)
+    felt_box = None
+    if window_mm != felt_mm:
+        coarse_scale = scale / factor
+        felt_box = (round((felt_mm[0] - left) * coarse_scale),
+                    round((felt_mm[1] - top) * coarse_scale),
+                    round((felt_mm[2] - left) * coarse_scale),
+                    round((felt_mm[3] - top) * coarse_scale))
+    middle = ((felt_mm[0] + felt_mm[2]) / 2, (felt_mm[1] + felt_mm[3]) / 2)
     direction, length = camera.lean(np.array([middle]))
     lean = (float(direction[0, 0] * length[0]), float(direction[0, 1] * length[0]))
-    return explain_dice(config, coarse, scale / factor, lean, (left, top), camera,
-                        FineSource(window, scale, size))
+    return _explain_with_sides(config, coarse, scale / factor, lean, (left, top), camera,
+                               FineSource(window, scale, size), felt_box)
 
 
 def read_dice(
@@ -292,13 +344,26 @@ def explain_dice(
     config: DiceConfig, tray_image: Image, pixels_per_mm: float,
     lean: tuple[float, float] = (0.0, 0.0), origin_mm: tuple[float, float] = (0.0, 0.0),
     camera: CameraOverMat | None = None, fine: FineSource | None = None,
+    felt_box: tuple[int, int, int, int] | None = None,
 ) -> tuple[tuple[DieReading, str], ...]:
     """:func:`read_dice`, each die with why it was read as None ("" when read): the test that
     refused it (no top face, leaning, top no square, pips faint, fitting no layout, ...).
     Given ``fine``, the pips are read there and ``tray_image`` serves for bodies and top
-    faces only."""
+    faces only. Given ``felt_box`` (x0, y0, x1, y1 of ``tray_image``), the felt lies there
+    and the crop reaches past it onto the mat."""
+    return _explain_with_sides(config, tray_image, pixels_per_mm, lean, origin_mm, camera,
+                               fine, felt_box)[0]
+
+
+def _explain_with_sides(
+    config: DiceConfig, tray_image: Image, pixels_per_mm: float,
+    lean: tuple[float, float], origin_mm: tuple[float, float], camera: CameraOverMat | None,
+    fine: FineSource | None, felt_box: tuple[int, int, int, int] | None,
+) -> tuple[tuple[tuple[DieReading, str], ...], tuple[bool, bool, bool, bool]]:
+    """:func:`explain_dice`, with which sides of the crop (left, top, right, bottom) a body
+    reaches, where a die's top may have been cut off."""
     if tray_image.ndim != 3 or tray_image.shape[2] != 3 or tray_image.size == 0:
-        return ()
+        return (), (False, False, False, False)
     # Bodies and top faces are found at about ``segment_pixels_per_mm`` (enough for a die's
     # outline, and cheap), pips at the fine source's scale.
     if fine is None:
@@ -313,8 +378,8 @@ def explain_dice(
     scale_y = coarse.shape[0] / fine.size[1]
     ppm = fine.pixels_per_mm * math.sqrt(scale_x * scale_y)
     smooth = cv2.GaussianBlur(coarse, (0, 0), 0.7)
-    felt = median_colour(smooth[::3, ::3].reshape(-1, 3))
-    bodies = find_bodies(config, smooth, felt, ppm)
+    felt, beyond = background(smooth, felt_box)
+    bodies = find_bodies(config, smooth, felt, ppm, beyond, felt_box)
     if camera is None:
         def lean_at(point: FloatArray) -> FloatArray:
             return np.asarray(lean, np.float64)
@@ -325,7 +390,7 @@ def explain_dice(
             direction, size = camera.lean(where)
             return np.asarray(direction[0] * size[0], np.float64)
 
-    faces = top_faces(config, bodies, ppm, lean_at)
+    faces = refuse_cut_past_felt(top_faces(config, bodies, ppm, lean_at), felt_box)
     readings = []
     for face in faces:
         (x, y), (w, h), angle = face.rect
@@ -335,7 +400,12 @@ def explain_dice(
         centre = (origin_mm[0] + (rect[0][0] + 0.5) / fine.pixels_per_mm,
                   origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
         readings.append((DieReading(value, confidence, colour, centre), why))
-    return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1], item[0].centre_mm[0])))
+    # A body's outline stops where half its contrast does, up to the blur's reach short of the
+    # border left out.
+    sides = sides_reached(bodies, smooth.shape[:2], max(2, round(config.border_mm * ppm))
+                          + round(config.edge_blur_mm * ppm))
+    return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1],
+                                                    item[0].centre_mm[0]))), sides
 
 
 # -- pips and colour -----------------------------------------------------------------------------

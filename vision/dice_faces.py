@@ -13,13 +13,14 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.dice_beyond import on_felt
 from vision.dice_hidden import refuse_hidden
 
 if TYPE_CHECKING:
@@ -35,31 +36,43 @@ _DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 @dataclass(frozen=True)
 class TopFace:
     """A top face found in the crop: its mask (a patch whose top-left corner lies at ``offset``
-    in the crop), its rectangle (crop pixels) and whether it is a flat die's square top."""
+    in the crop), its rectangle (crop pixels) and whether it is a flat die's square top;
+    ``cut`` where it was cut from a blob of touching dice (no sweep of its own was tested)."""
 
     mask: Image
     offset: tuple[int, int]
     rect: tuple[tuple[float, float], tuple[float, float], float]
     flat: bool
     why: str = ""
+    cut: bool = False
 
 
 
-def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
-            ) -> list[tuple[Image, tuple[int, int]]]:
+def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
+                beyond: FloatArray | None = None,
+                felt_box: tuple[int, int, int, int] | None = None
+                ) -> list[tuple[Image, tuple[int, int]]]:
     """Every die body of the crop as a patch (uint8 0/1, holes (pips) filled, print and specks
     removed) and where its top-left corner lies.
 
     A pixel's difference from the felt is measured in units of the least a die shows; it
     belongs to a die where that reaches 1 and half the most any pixel within the blur's reach
     shows (the middle of a blurred edge), so that outlines do not grow with the blur and
-    touching dice of different colours come apart."""
+    touching dice of different colours come apart. Where the crop reaches past the felt
+    (``felt_box``), each pixel is measured against ``beyond`` (its background's colour, the
+    mat's past the felt) and only bodies standing on the felt are kept
+    (:mod:`vision.dice_beyond`)."""
     # Each channel's log less the felt's: one table for all three channels (OpenCV looks a
     # one-channel table up in two thirds of the instructions of a table a channel), then the
     # felt's logs taken off in float32, the same values as a table a channel holds.
     felt_logs = np.log(felt + 4.0).astype(np.float32)
-    logs = cv2.subtract(cv2.LUT(image, _LOG_TABLE),  # type: ignore[call-overload]
-                        (float(felt_logs[0]), float(felt_logs[1]), float(felt_logs[2]), 0.0))
+    if beyond is None:
+        logs = cv2.subtract(cv2.LUT(image, _LOG_TABLE),  # type: ignore[call-overload]
+                            (float(felt_logs[0]), float(felt_logs[1]), float(felt_logs[2]),
+                             0.0))
+    else:
+        logs = cv2.subtract(cv2.LUT(image, _LOG_TABLE),
+                            np.log(beyond + 4.0).astype(np.float32))
     level = cv2.transform(logs, _MEAN_ROW)
     squares = cv2.transform(cv2.multiply(logs, logs), _SUM_ROW)
     difference = cv2.subtract(squares, cv2.multiply(level, level, scale=3.0))
@@ -98,6 +111,8 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float
     one_die = config.one_die_share * (config.edge_mm[1] * ppm) ** 2
     bodies = [_closed_body(group, closing, weak, mask.shape[:2], config.fill_solidity, one_die)
               for group in groups]
+    bodies = [(body, offset) for body, offset in bodies
+              if on_felt(body, offset, felt_box, least)]
     return bodies[:config.most_dice]
 
 
@@ -201,12 +216,14 @@ def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], p
     typical = float(np.median(edges)) if edges else 16.0 * ppm
     ratio = float(np.median(ratios)) if ratios else None
     for patch, offset, index in groups:
-        faces.extend((face, index) for face in
+        faces.extend((replace(face, cut=True), index) for face in
                      _group_faces(config, patch, offset, ppm, lean_at, typical, ratio))
     for patch, offset, face, index in retry:
         parts = _group_faces(config, patch, offset, ppm, lean_at, typical, ratio)
-        split = len(parts) >= 2 and any(part.flat for part in parts)
-        faces.extend((part, index) for part in (parts if split else [face]))
+        if len(parts) >= 2 and any(part.flat for part in parts):
+            faces.extend((replace(part, cut=True), index) for part in parts)
+        else:
+            faces.append((face, index))
     faces = [(face, index) for face, index in faces if face.mask.any()]
     return refuse_hidden(config, faces, bodies, ppm, lean_at)
 
