@@ -8,13 +8,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from calibration.geometry import coin_isolation_mat
+from calibration.geometry import coin_grid_mat, coin_isolation_mat
 from calibration.profile import VisionProfile
-from contract.observation import COIN_KINDS
+from contract.observation import COIN_KINDS, DieReading
+from vision.dice import DiceConfig, explain_tray_in_frame
 from vision.frame_fit import FrameFit
 from vision.frame_model import KindPrior, fit_frame
 from vision.frame_priors import FrameModelConfig
 from vision.markers import find_board
+from vision.parallax import camera_over_mat
 from vision.read import VisionConfig, read_frame
 from vision.rectify import TopView, rectify
 from vision.synth import SynthScene, random_scene, random_variation, render
@@ -104,3 +106,14 @@ def random_frame_fit(seed: int, edges_seen: bool = True) -> FrameFit:
     return fit_frame(FrameModelConfig(), FRAME_PRIORS, rng.uniform(0, 400, (count, 2)),
                      diameters, rng.uniform(0.3, 1.0, count), colours,
                      rng.uniform(0, 1, count) ** 4, edges, inner, rng.uniform(0.05, 1.0, count))
+
+
+def explained_tray(scene: SynthScene, seed: int) -> tuple[tuple[DieReading, str], ...]:
+    """The Coin Grid scene ``scene`` rendered with noise ``seed`` and its tray read as the
+    table reads it, each die with why it was not read ("" when it was)."""
+    geometry = coin_grid_mat()
+    image = render(scene, seed).image
+    location = find_board(CONFIG.markers, image, geometry)
+    camera = camera_over_mat(location.homography, location.image_size)
+    return explain_tray_in_frame(DiceConfig(focal_px=scene.intrinsics()[0]), image, location,
+                                 geometry.region("tray").shape.bounds(), camera)

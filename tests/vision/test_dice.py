@@ -37,6 +37,8 @@ from vision.synth import CameraPose, SynthScene, Variation, render
 from vision.synth.dice import TUNING_COLOURS, Die, pip_layout, top_centre_mm
 from vision.synth.dice_sets import tuning_tray
 
+from .helpers import explained_tray
+
 CONFIG = VisionConfig()
 GEOMETRY = coin_grid_mat()
 TRAY = GEOMETRY.region("tray").shape
@@ -438,11 +440,7 @@ def test_a_cocked_die_half_hidden_by_a_nearer_die_is_not_read_but_the_nearer_one
     # nearly overhead; the nearer white die is drawn over the side that showed the lean, and
     # what is left of the blue die passed for a flat top read as 2 at confidence 1.0.
     scene = tuning_tray(174 + 100_000, cocked=True)
-    image = render(scene, 174).image
-    location = find_board(CONFIG.markers, image, GEOMETRY)
-    camera = camera_over_mat(location.homography, location.image_size)
-    explained = explain_tray_in_frame(DiceConfig(focal_px=scene.intrinsics()[0]), image,
-                                      location, TRAY.bounds(), camera)
+    explained = explained_tray(scene, 174)
     cocked = [die for die in scene.truth()["tray"].dice if die.value is None]
     assert cocked
     for truth in scene.truth()["tray"].dice:

@@ -6,18 +6,12 @@ import math
 
 import numpy as np
 
-from calibration.geometry import coin_grid_mat
 from contract.observation import DieReading
-from vision.dice import DiceConfig, explain_tray_in_frame
 from vision.dice_beyond import beyond_felt, only_flat_new, sides_reached
-from vision.markers import find_board
-from vision.parallax import CameraOverMat, camera_over_mat
-from vision.read import VisionConfig
-from vision.synth import render
+from vision.parallax import CameraOverMat
 from vision.synth.dice_sets import tuning_tray
 
-GEOMETRY = coin_grid_mat()
-TRAY = GEOMETRY.region("tray").shape
+from .helpers import explained_tray
 
 
 def test_a_top_seen_past_the_felt_is_read() -> None:
@@ -25,11 +19,7 @@ def test_a_top_seen_past_the_felt_is_read() -> None:
     # leaning 0.87 mm per mm of height to the right there: its top lies partly over the mat
     # past the felt, the felt's crop cut it and it was refused as no square.
     scene = tuning_tray(385)
-    image = render(scene, 385).image
-    location = find_board(VisionConfig().markers, image, GEOMETRY)
-    camera = camera_over_mat(location.homography, location.image_size)
-    explained = explain_tray_in_frame(DiceConfig(focal_px=scene.intrinsics()[0]), image,
-                                      location, TRAY.bounds(), camera)
+    explained = explained_tray(scene, 385)
     (truth,) = scene.truth()["tray"].dice
     reading, why = min(explained, key=lambda item: math.dist(item[0].centre_mm,
                                                              truth.centre_mm))

@@ -6,17 +6,11 @@ import math
 
 import numpy as np
 
-from calibration.geometry import coin_grid_mat
-from vision.dice import DiceConfig, explain_tray_in_frame
+from vision.dice import DiceConfig
 from vision.dice_seam import own_middle, own_part
-from vision.markers import find_board
-from vision.parallax import camera_over_mat
-from vision.read import VisionConfig
-from vision.synth import render
 from vision.synth.dice_sets import tuning_tray
 
-GEOMETRY = coin_grid_mat()
-TRAY = GEOMETRY.region("tray").shape
+from .helpers import explained_tray
 
 
 def test_touching_dice_whose_outlines_reach_past_their_seam_are_read() -> None:
@@ -24,11 +18,7 @@ def test_touching_dice_whose_outlines_reach_past_their_seam_are_read() -> None:
     # over the felt or the other die by about a tenth of its edge, its pips lay off its middle
     # and neither die was read; their own parts of the rectangles centre the pips again.
     scene = tuning_tray(256)
-    image = render(scene, 256).image
-    location = find_board(VisionConfig().markers, image, GEOMETRY)
-    camera = camera_over_mat(location.homography, location.image_size)
-    explained = explain_tray_in_frame(DiceConfig(focal_px=scene.intrinsics()[0]), image,
-                                      location, TRAY.bounds(), camera)
+    explained = explained_tray(scene, 256)
     truths = scene.truth()["tray"].dice
     assert sorted(truth.value or 0 for truth in truths) == [4, 5]
     for truth in truths:
