@@ -35,6 +35,7 @@ from vision.circle_fits import (
 from vision.faces import nan_median, plain_median
 from vision.light import PAPER
 from vision.ray_edges import RayEdges
+from vision.ray_profiles import paper_levels, squared_rises
 from vision.ray_samples import (
     colour_planes,
     gather_along_rays,
@@ -121,50 +122,11 @@ class CoinOutlines:
         return self.centres + lean * self.sweep_px[:, None]
 
 
-def _smoothed(plane: FloatArray) -> FloatArray:
-    """A colour plane of rays (K, J, S float32) smoothed a little along each ray (1, 2, 1),
-    its end samples as they are: noise must not make steps of its own. Computed on the
-    flattened rays (contiguous, unbuffered arithmetic; a ray's ends, where its neighbours
-    would mix in, are set afterwards): the same values as the plain expression."""
-    flat = plane.reshape(-1)
-    smooth = np.empty_like(flat)
-    middle = smooth[1:-1]
-    np.multiply(flat[1:-1], np.float32(2), out=middle)
-    np.add(flat[:-2], middle, out=middle)
-    np.add(middle, flat[2:], out=middle)
-    np.divide(middle, np.float32(4), out=middle)
-    rays: FloatArray = smooth.reshape(plane.shape)
-    rays[..., 0] = plane[..., 0]
-    rays[..., -1] = plane[..., -1]
-    return rays
-
-
-def _squared_rises(planes: list[FloatArray], reach: int) -> FloatArray:
-    """The squared length of the colour planes' change (K, J, S - 2 reach, float32) across
-    ``reach`` samples each way of every sample of the smoothed rays (the rise towards the
-    inside at sample ``reach + i`` is element ``i``). Computed on the flattened rays, whose
-    last ``2 reach`` samples of each ray (mixing in the next ray) are dropped at the end."""
-    shape = planes[0].shape
-    squared = np.empty(shape, np.float32).reshape(-1)
-    change = np.empty_like(squared)
-    length = len(squared) - 2 * reach
-    # The flat tail past ``length`` is the last ray's dropped samples: never computed. The
-    # first plane's squared change is the sum itself (0 plus a square is that square).
-    for number, plane in enumerate(planes):
-        smooth = _smoothed(plane).reshape(-1)
-        target = squared if number == 0 else change
-        np.subtract(smooth[:length], smooth[2 * reach :], out=target[:length])
-        np.multiply(target[:length], target[:length], out=target[:length])
-        if number:
-            np.add(squared[:length], change[:length], out=squared[:length])
-    return squared.reshape(shape)[..., : shape[-1] - 2 * reach]
-
-
 def _profiles(config: RimConfig, planes: list[FloatArray]) -> tuple[FloatArray, FloatArray]:
     """Per ray, the largest channel difference from the paper at its end (K, J, S), from the
     rays' colour planes (each (K, J, S)), and per seed the level the paper itself reaches with
     its noise (K,), in the same units."""
-    papers, seed_papers = _paper_levels(planes, config.paper_samples)
+    papers, seed_papers = paper_levels(planes, config.paper_samples)
     # A ray ending on something else (a neighbour, a shadow) compares with the seed's paper.
     odd = np.zeros(papers[0].shape, bool)
     for paper, seed_paper in zip(papers, seed_papers, strict=True):
@@ -189,38 +151,6 @@ def _profiles(config: RimConfig, planes: list[FloatArray]) -> tuple[FloatArray, 
     level = plain_median(far, axis=1)
     noise = 1.4826 * plain_median(np.abs(far - level[:, None]), axis=1)
     return profile, level + config.noise_factor * noise
-
-
-def _paper_levels(planes: list[FloatArray], samples: int
-                  ) -> tuple[list[FloatArray], list[FloatArray]]:
-    """Per colour plane of rays (K, J, S), each ray's paper (the median of its last
-    ``samples``, (K, J)) and each seed's (the median over its rays, (K,)): every plane at
-    once, and six samples' median through a sorting network (the same values as sorting)."""
-    ends = np.stack([plane[:, :, -samples:] for plane in planes])  # (P, K, J, samples)
-    papers = _middle_of_six(ends) if samples == 6 else _middle(ends)
-    return list(papers), list(plain_median(papers, axis=2))
-
-
-#: Compare-exchanges that sort six values (an optimal network: 12 of them in 5 rounds).
-_SIX_NETWORK = ((0, 5), (1, 3), (2, 4), (1, 2), (3, 4), (0, 3), (2, 5), (0, 1), (2, 3), (4, 5),
-                (1, 2), (3, 4))
-
-
-def _middle_of_six(samples: FloatArray) -> FloatArray:
-    """:func:`_middle` of six samples along the last axis, from elementwise minima and maxima
-    instead of a sort of every row of six (the same values)."""
-    values = [samples[..., index] for index in range(6)]
-    for low, high in _SIX_NETWORK:
-        values[low], values[high] = (np.minimum(values[low], values[high]),
-                                     np.maximum(values[low], values[high]))
-    return np.asarray((values[2] + values[3]) / 2)
-
-
-def _middle(samples: FloatArray) -> FloatArray:
-    """The median along the last axis of a few samples (the mean of the middle two)."""
-    ordered = np.sort(samples, axis=-1)
-    half = samples.shape[-1] // 2
-    return np.asarray((ordered[..., half - 1] + ordered[..., half]) / 2)
 
 
 def _edges(
@@ -255,7 +185,7 @@ def _edges(
     indices = np.clip(last[..., None] + offsets, reach, samples - 1 - reach)
     # The rise towards the inside at each sample, over ``reach`` samples each way of the
     # profile smoothed a little (noise must not make steps of its own).
-    squared = gather_along_rays(_squared_rises(planes, reach), indices - reach)
+    squared = gather_along_rays(squared_rises(planes, reach), indices - reach)
     rise = np.sqrt(squared).astype(np.float64)
     # Only the rays of seeds that reach a glint can step into one.
     glinting = np.flatnonzero(glint.reshape(len(glint), -1).any(axis=1))
@@ -495,7 +425,7 @@ def ray_rises(
     count, rays, reach = len(centres), config.ray_count, config.rise_samples
     maps = ray_maps(centres, rays, radii)
     planes = colour_planes(sample_maps(image, maps, count, rays))
-    squared = _squared_rises(planes, reach)
+    squared = squared_rises(planes, reach)
     marks = sample_maps(flags, maps, count, rays, cv2.INTER_NEAREST)
     clipped = (marks[..., : -2 * reach] & GLINT_FLAG) > 0
     rise = np.sqrt(squared)

@@ -14,6 +14,7 @@ from tests.vision.test_speed_exact import _view
 from vision.candidates import _reach_box, _second_look
 from vision.light import PAPER
 from vision.presence import PresenceConfig, _doubt, empty_doubts
+from vision.ray_profiles import paper_levels, smoothed, squared_rises
 from vision.ray_samples import colour_planes, ray_maps, sample_rays, with_fourth_channel
 from vision.read_config import ReadConfig
 from vision.regions import RegionWindow, region_map
@@ -22,10 +23,7 @@ from vision.rims import (
     RimConfig,
     _float32_below,
     _largest_along_rays,
-    _paper_levels,
     _profiles,
-    _smoothed,
-    _squared_rises,
     measure_outlines,
 )
 
@@ -47,16 +45,16 @@ def test_flattened_smoothing_and_rises_are_the_plain_expressions_to_the_bit() ->
     for plane in planes:
         smooth = plane.copy()
         smooth[..., 1:-1] = (plane[..., :-2] + 2 * plane[..., 1:-1] + plane[..., 2:]) / 4
-        assert np.array_equal(_smoothed(plane), smooth)
+        assert np.array_equal(smoothed(plane), smooth)
         change = smooth[..., : -2 * reach] - smooth[..., 2 * reach :]
         expected += change * change
-    assert np.array_equal(_squared_rises(planes, reach), expected)
+    assert np.array_equal(squared_rises(planes, reach), expected)
 
 
 def test_the_profile_from_its_first_plane_on_is_the_plain_largest_difference() -> None:
     planes = _planes()
     config = RimConfig()
-    papers, seed_papers = _paper_levels(planes, config.paper_samples)
+    papers, seed_papers = paper_levels(planes, config.paper_samples)
     odd = np.zeros(papers[0].shape, bool)
     for paper, seed_paper in zip(papers, seed_papers, strict=True):
         odd |= np.abs(paper - seed_paper[:, None]) > config.least_step * PAPER
@@ -161,7 +159,7 @@ def test_paper_is_no_step() -> None:
     into the next)."""
     paper = [np.full((4, 48, 56), PAPER, np.float32) for _ in range(3)]
     paper[0][1] = 50.0  # a whole dark ray beside paper ones
-    assert not _squared_rises(paper, 1).any()
+    assert not squared_rises(paper, 1).any()
 
 
 def test_the_second_look_smoothed_around_its_seeds_measures_as_on_the_whole_smoothed_view(

@@ -16,7 +16,7 @@ from vision.frame_model import _Frame
 from vision.halves import half_size
 from vision.pawns import PawnConfig, _without_mirrors
 from vision.presence import _components
-from vision.rims import _paper_levels
+from vision.ray_profiles import paper_levels
 from vision.seeds import dilated_by_ellipse
 
 from .helpers import random_frame_fit
@@ -40,7 +40,7 @@ def test_the_rays_paper_levels_are_the_medians_of_sorted_samples() -> None:
         planes = [rng.integers(0, 256, (30, 48, 40)).astype(np.float32) for _ in range(3)]
         planes[1][:, :10, -samples:] = 200.0  # ties, as on plain paper
         planes[2][::2] = np.round(planes[2][::2] / 64) * 64  # few levels: more ties
-        papers, seeds = _paper_levels(planes, samples)
+        papers, seeds = paper_levels(planes, samples)
         for plane, paper, seed in zip(planes, papers, seeds, strict=True):
             ordered = np.sort(plane[:, :, -samples:], axis=-1)
             half = samples // 2
