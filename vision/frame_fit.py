@@ -23,7 +23,10 @@ class FrameFit:
     silver colour the field expects at each coin (N, 2); ``single`` how likely each outline
     is a single coin's rather than a stack's (N,: a stack's top coin is named from its top
     circle alone, or from what the stack's outline allows); ``by_colour`` each coin's metal
-    probabilities from its colour alone (N, M over ``metals``; alike where none was seen).
+    probabilities from its colour alone (N, M over ``metals``; alike where none was seen);
+    ``outline_mm`` the diameter each coin's outline would measure as a single coin of each
+    kind (N, K: the frame's offsets, each kind's, and the coin's own for a glint, a faint edge
+    or a coarse view) and ``outline_spread_mm`` how far it may stray (N,).
     """
 
     kinds: tuple[str, ...]
@@ -35,12 +38,18 @@ class FrameFit:
     single: FloatArray = field(default_factory=lambda: np.zeros(0))
     metals: tuple[str, ...] = ()
     by_colour: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
+    outline_mm: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
+    outline_spread_mm: FloatArray = field(default_factory=lambda: np.zeros(0))
 
     def subset(self, keep: NDArray[np.bool_]) -> FrameFit:
         """The same fit with only the coins ``keep`` marks."""
         return replace(self, probabilities=self.probabilities[keep],
                        silver_field=self.silver_field[keep], single=self.single[keep],
-                       by_colour=self.by_colour[keep])
+                       by_colour=self.by_colour[keep],
+                       outline_mm=self.outline_mm[keep] if len(self.outline_mm) else
+                       self.outline_mm,
+                       outline_spread_mm=self.outline_spread_mm[keep]
+                       if len(self.outline_spread_mm) else self.outline_spread_mm)
 
     def best(self) -> tuple[list[str], FloatArray]:
         """Each coin's likeliest kind and its probability."""

@@ -183,8 +183,7 @@ class _Frame:
         out of the top coin's outline by up to ``stack_reach_mm``, and its top circle may be
         a lower coin's raised rim showing round a smaller top coin."""
         dof, reach = self.config.degrees_of_freedom, self.config.stack_reach_mm
-        expected = (self.sizes[None, :] + self.offset + self.kind_offsets[None, :] + self.swell
-                    + (self.clip * self.glint_offset + self.faint * self.faint_offset)[:, None])
+        expected = self.outline_sizes()
         spread = self.spreads()[:, None]
         gap = self.diameters[:, None] - expected
         single = np.exp(student_log_density((gap / spread) ** 2, dof)) * T_SCALE[dof] / spread
@@ -206,6 +205,14 @@ class _Frame:
         share = self.config.stack_share
         total = (1 - share) * single + share * stacked + 1e-300
         return np.log(total), (1 - share) * single / total
+
+    def outline_sizes(self) -> FloatArray:
+        """(N, K) the diameter each coin's outline would measure as a single coin of each
+        kind: the frame's offset, each kind's, the coarse view's swell and the coin's share
+        of the glints' and the faint coins' offsets."""
+        return np.asarray(self.sizes[None, :] + self.offset + self.kind_offsets[None, :]
+                          + self.swell + (self.clip * self.glint_offset
+                                          + self.faint * self.faint_offset)[:, None])
 
     def single_share(self, probabilities: FloatArray) -> FloatArray:
         """(N,) how likely each outline is a single coin's, over its kinds' probabilities."""
@@ -578,7 +585,7 @@ def fit_frame(
     single = frame.single_share(probabilities)
     return FrameFit(kinds, probabilities, frame.offset, offsets, tints,
                     frame.field @ frame.unsqueeze.T, single, tuple(frame.metals),
-                    frame.metal_posterior_from_colour())
+                    frame.metal_posterior_from_colour(), frame.outline_sizes(), frame.spreads())
 
 
 __all__ = ["FrameFit", "FrameModelConfig", "KindPrior", "faintness", "fit_frame"]

@@ -14,6 +14,12 @@ as it is.
   soft shadow, up to ``shadow_mm`` out of its edge (the frame model's ``faint_shadow_mm``).
   A faint coin read as one of ``shadow_kinds`` whose diameter, less that swelling, lies
   nearer the next smaller kind of its metal is as well that smaller coin on its shadow.
+* A coin read as the smallest kind of its metal (a dime) whose outline, by every offset the
+  frame fits (its own, each kind's, the coin's glint, faint edge and coarse view), lies past
+  halfway to a larger kind of its metal, while the frame takes that outline as a single
+  coin's, is named by its top circle against its outline. A single coin's outline is its
+  most reliable measure (the top circle may lie on lettering or a glint's edge); a dime on
+  a nickel would show the nickel sticking out, which the frame counts as a stack.
 """
 
 from __future__ import annotations
@@ -35,7 +41,10 @@ class SureEvidenceConfig:
     """When a reading's evidence disagrees (see the module's description): a colour giving
     the kind's metal less than ``other_metal``; a faint outline (under ``faint_contrast`` of
     paper) of one of ``shadow_kinds`` whose size less ``shadow_mm`` is nearer the next
-    smaller kind of its metal. Such a reading is at most ``doubtful`` sure.
+    smaller kind of its metal; the smallest kind of its metal whose outline lies more than
+    ``outline_past`` of the way to a larger kind of its metal by the frame's expected
+    outlines, where the frame takes it as a single coin at least ``outline_single``. Such a
+    reading is at most ``doubtful`` sure.
 
     Only quarters are ``shadow_kinds``: faint nickels read right outnumber dimes read as
     nickels by ten to one on the stress set, where the rule caught 3 sure errors for 26
@@ -45,6 +54,8 @@ class SureEvidenceConfig:
     faint_contrast: float = 0.12
     shadow_mm: float = 3.0
     shadow_kinds: tuple[str, ...] = ("Q",)
+    outline_past: float = 0.5
+    outline_single: float = 0.6
     doubtful: float = 0.45
 
 
@@ -88,6 +99,33 @@ def smaller_on_shadow(config: SureEvidenceConfig, frame: FrameFit, kinds: list[s
     return doubted
 
 
+def outline_names_larger(config: SureEvidenceConfig, frame: FrameFit, kinds: list[str],
+                         sizes: dict[str, float], metal_of: dict[str, str],
+                         diameters: FloatArray) -> NDArray[np.bool_]:
+    """Per coin: whether a coin read as the smallest kind of its metal measures, by the
+    frame's own expected outlines (``frame.outline_mm``), more than ``outline_past`` of the
+    way to a larger kind of its metal, while the frame takes it as a single coin at least
+    ``outline_single``."""
+    doubted = np.zeros(len(kinds), bool)
+    if frame.outline_mm.shape != (len(kinds), len(frame.kinds)):
+        return doubted
+    for position, kind in enumerate(kinds):
+        if kind not in frame.kinds or frame.single[position] < config.outline_single:
+            continue
+        larger = [other for other in frame.kinds if metal_of.get(other) == metal_of.get(kind)
+                  and sizes[other] > sizes[kind]]
+        if any(metal_of.get(other) == metal_of.get(kind) and sizes[other] < sizes[kind]
+               for other in frame.kinds):
+            continue
+        expected = frame.outline_mm[position]
+        own = expected[frame.kinds.index(kind)]
+        for other in larger:
+            gap = expected[frame.kinds.index(other)] - own
+            if gap > 0 and (diameters[position] - own) / gap > config.outline_past:
+                doubted[position] = True
+    return doubted
+
+
 def disagreeing_evidence(config: SureEvidenceConfig, frame: FrameFit, kinds: list[str],
                          sizes: dict[str, float], metal_of: dict[str, str],
                          colours: FloatArray, diameters: FloatArray, contrast: FloatArray,
@@ -95,5 +133,6 @@ def disagreeing_evidence(config: SureEvidenceConfig, frame: FrameFit, kinds: lis
     """The confidences once every reading whose evidence disagrees is capped at
     ``doubtful``."""
     doubted = (colour_disagrees(config, frame, kinds, metal_of, colours)
-               | smaller_on_shadow(config, frame, kinds, sizes, metal_of, diameters, contrast))
+               | smaller_on_shadow(config, frame, kinds, sizes, metal_of, diameters, contrast)
+               | outline_names_larger(config, frame, kinds, sizes, metal_of, diameters))
     return np.where(doubted, np.minimum(confidence, config.doubtful), confidence)

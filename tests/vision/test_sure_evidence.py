@@ -59,3 +59,26 @@ def test_a_faint_outline_a_smaller_coin_and_its_shadow_explain_makes_a_doubt() -
     # Nickels are not doubted so: faint nickels read right far outnumber dimes on shadows.
     nickel = _confidence(frame, ["N"], silver[:1], [22.9], [0.08], [0.9])
     assert nickel[0] == 0.9
+
+
+def test_a_dime_whose_single_outline_a_nickel_explains_makes_a_doubt() -> None:
+    # Tuning seed 24, g2: a lone nickel measured 21.4 mm where the frame expects a dime's
+    # outline at 19.8 and a nickel's at 22.8 (its top circle, 15.4 mm, on the lettering),
+    # read as a dime at 0.88 although the frame takes the outline as a single coin (0.95).
+    outlines = [[20.76, 22.79, 19.82, 25.98],
+                # Stress seed 1012, e5: a dime on a penny, the penny sticking out (0.38 single).
+                [19.59, 21.84, 18.42, 24.88],
+                # Stress seed 1037, f4: a faint lone dime, its outline 0.25 of the way.
+                [21.15, 23.42, 20.44, 26.53],
+                # The tuning nickel read as a nickel: the rule is for the smallest kinds.
+                [20.76, 22.79, 19.82, 25.98]]
+    frame = FrameFit(KINDS, np.full((4, 4), 0.25), 0.5, metals=("silver", "copper"),
+                     by_colour=np.array([[0.99, 0.01]] * 4), silver_field=np.zeros((4, 2)),
+                     single=np.array([0.95, 0.38, 0.97, 0.95]), outline_mm=np.array(outlines),
+                     outline_spread_mm=np.full(4, 0.5))
+    result = disagreeing_evidence(
+        SureEvidenceConfig(), frame, ["D", "D", "D", "N"], SIZES, METALS,
+        np.array([[0.04, -0.09]] * 4), np.array([21.42, 20.43, 21.2, 21.42]),
+        np.array([0.14, 0.32, 0.1, 0.14]), np.array([0.88, 0.63, 0.9, 0.7]))
+    assert result[0] <= 0.45
+    assert list(result[1:]) == [0.63, 0.9, 0.7]
