@@ -112,14 +112,13 @@ def outline_names_larger(config: SureEvidenceConfig, frame: FrameFit, kinds: lis
     for position, kind in enumerate(kinds):
         if kind not in frame.kinds or frame.single[position] < config.outline_single:
             continue
-        larger = [other for other in frame.kinds if metal_of.get(other) == metal_of.get(kind)
-                  and sizes[other] > sizes[kind]]
-        if any(metal_of.get(other) == metal_of.get(kind) and sizes[other] < sizes[kind]
-               for other in frame.kinds):
-            continue
+        same_metal = [other for other in frame.kinds
+                      if other != kind and metal_of.get(other) == metal_of.get(kind)]
+        if any(sizes[other] < sizes[kind] for other in same_metal):
+            continue  # a larger kind: its sure readings so placed are mostly offset stacks
         expected = frame.outline_mm[position]
         own = expected[frame.kinds.index(kind)]
-        for other in larger:
+        for other in same_metal:
             gap = expected[frame.kinds.index(other)] - own
             if gap > 0 and (diameters[position] - own) / gap > config.outline_past:
                 doubted[position] = True
