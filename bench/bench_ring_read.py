@@ -153,8 +153,11 @@ def score(frame: SynthFrame, observation_regions: Mapping[str, RegionReading],
 
 def _reader(config: VisionConfig, frame: SynthFrame, profile: VisionProfile,
             mat: MatGeometry) -> Callable[[], Observation]:
-    """Reads ``frame`` on ``mat`` (the board found in it each time, as the bench always did)."""
-    return lambda: read_frame_details(config, frame.image, mat, profile).observation
+    """Reads ``frame`` on ``mat`` (the board found in it each time, as the bench always did)
+    as the referee judges it (:meth:`GAME.judged_observation`: supplies by their count, the
+    ring's impossible readings made doubts)."""
+    return lambda: GAME.judged_observation(
+        read_frame_details(config, frame.image, mat, profile).observation)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -99,7 +99,8 @@ def read_frames(folder: Path, seeds: range,
         geometry = mat_for_game(GAME.info.mat, players=seats(seed))
         frame = _truth_frame(data["truth"])
         for name, mat in _ways(seed, geometry, names).items():
-            observation = read_frame_details(config, data["image"], mat, profile).observation
+            observation = GAME.judged_observation(
+                read_frame_details(config, data["image"], mat, profile).observation)
             tally = tallies[name]
             tally.frames += 1
             wrong = score(frame, observation.regions, geometry, tally)  # type: ignore[arg-type]

@@ -124,12 +124,12 @@ def model_for(config: FrameModelConfig, profile: VisionProfile) -> FrameModelCon
 
 def _coins_and_frame(
     config: ReadConfig, candidates: Candidates, presence: FloatArray,
-    priors: tuple[KindPrior, ...], camera: CameraOverMat | None = None,
+    priors: tuple[KindPrior, ...], camera: CameraOverMat | None = None, ring: bool = False,
 ) -> tuple[NDArray[np.intp], FrameFit]:
     """The frame's coins and its model, fitted once. Candidates a pawn stands on weigh half
     in the fit, and are kept only where coin-sized by the fitted frame's size offset: a
     pawn's own round base is smaller than any coin. ``camera`` tells how coarsely it sees
-    each coin (a coarse view's sizes are less sure)."""
+    each coin (a coarse view's sizes are less sure); ``ring``: the mat is a ring's."""
     sizes = np.array([prior.diameter_mm for prior in priors])
     margin = config.coins.size_margin_mm
     offset = config.model.offset_mm
@@ -141,21 +141,22 @@ def _coins_and_frame(
     weights = presence * np.where(candidates.under_pawn, 0.5, 1.0)
     pixel_mm = (np.full(len(chosen), np.nan) if camera is None
                 else 1.0 / camera.pixels_per_mm(candidates.centres_mm[chosen]))
-    frame = _fit(config, priors, candidates, weights, chosen, pixel_mm)
+    frame = _fit(config, priors, candidates, weights, chosen, pixel_mm, ring)
     smallest = sizes.min() + frame.offset_mm - config.coins.pawn_size_margin_mm
     coin_sized = ~candidates.under_pawn[chosen] | (candidates.diameters_mm[chosen] >= smallest)
     return chosen[coin_sized], frame.subset(coin_sized)
 
 
 def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidates,
-         presence: FloatArray, chosen: NDArray[np.intp], pixel_mm: FloatArray) -> FrameFit:
+         presence: FloatArray, chosen: NDArray[np.intp], pixel_mm: FloatArray,
+         ring: bool) -> FrameFit:
     """The frame model fitted to the ``chosen`` candidates, seen at ``pixel_mm`` (mm of mat
-    a camera pixel spans at each)."""
+    a camera pixel spans at each), on a ring's mat or not."""
     return fit_frame(config.model, priors, candidates.centres_mm[chosen],
                      candidates.diameters_mm[chosen], presence[chosen],
                      candidates.colours[chosen], candidates.clipped[chosen],
                      candidates.edge_colours[chosen], candidates.inner_mm[chosen],
-                     candidates.contrast[chosen], pixel_mm)
+                     candidates.contrast[chosen], pixel_mm, ring)
 
 
 def _partial_evidence(
@@ -356,7 +357,8 @@ def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray
     whose coins lie alone (a ring's space): a circle inside one is no smaller coin on top."""
     config = replace(config, model=model_for(config.model, profile))
     priors = _kind_priors(profile)
-    chosen, frame = _coins_and_frame(config, candidates, presence, priors, camera)
+    ring = bool(alone.any())
+    chosen, frame = _coins_and_frame(config, candidates, presence, priors, camera, ring)
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
     face_seen = (~candidates.under_pawn[chosen] & ~np.isnan(candidates.colours[chosen]).any(axis=1)
@@ -589,12 +591,5 @@ def read_frame(
     return read_frame_details(config, image, geometry, profile).observation
 
 
-__all__ = [
-    "CoinFit",
-    "FrameReading",
-    "ReadConfig",
-    "VisionConfig",
-    "read_frame",
-    "read_frame_details",
-    "read_view",
-]
+__all__ = ["CoinFit", "FrameReading", "ReadConfig", "VisionConfig", "read_frame",
+           "read_frame_details", "read_view"]
