@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from calibration.profile import VisionProfile
-from vision.frame_model import FrameModelConfig, FrameFit, fit_frame
+from vision.frame_model import FrameFit, FrameModelConfig, fit_frame
 from vision.read import _kind_priors
 
 #: The coins of the ring's tuning frame 43 (5 seats, 1.45 mm a camera pixel) as the reader
