@@ -473,6 +473,9 @@ def _coin_region(config: CoinConfig, window: RegionWindow,
         kinds_seen = tuple(sorted(kind for _, kind, _ in coins))
         return RegionReading(None, pawn_name, confidence_here, count=len(coins),
                              kinds=kinds_seen)
+    if coins and pawn is not None and pawn.flat and window.kind in ALONE_KINDS:
+        # A ring's space holds one piece: a circle in a token's space is the token's own mark.
+        return RegionReading(None, pawn_name, min(pawn_confidence, config.hidden_confidence))
     if coins:
         _, kind, conf = max(coins, key=lambda item: item[0].rim_share)
         if pawn is not None and not pawn.flat:

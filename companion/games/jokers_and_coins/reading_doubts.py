@@ -1,8 +1,8 @@
 """What the ring itself knows that makes a camera reading of it doubtful.
 
 Seats 1 to 4 play four coins each of their own kind (:data:`~.table.SEAT_COINS`), so the ring
-and a seat's supply hold four of its kind between them, a kind no seat of this game plays lies
-nowhere, and seat S's HOME row holds seat S's coins only. A reading that breaks one of these
+holds four of a kind at most, a kind no seat of this game plays lies nowhere, and seat S's
+HOME row holds seat S's coins only. A reading that breaks one of these
 has misread a coin, or a player has misplaced one: either way the referee must not take it
 without asking. These rules only lower a reading's confidence, never rename a coin: a coin read
 as another seat's kind in a HOME row stays read so (an illegal placement stays visible), and
@@ -49,13 +49,13 @@ def _home_doubts(regions: dict[str, RegionReading]) -> None:
 
 
 def _count_doubts(regions: dict[str, RegionReading], seats: int) -> None:
-    """Where the ring shows more coins of a kind than its seat has off its supply (four, less
-    the supply's count where read; none for a kind no seat plays), the least sure of them,
-    as many as are too many, are doubts: one of them at least is misread."""
+    """Where the ring shows more coins of a kind than its seat has (four; none for a kind no
+    seat of this game plays), the least sure of them, as many as are too many, are doubts:
+    one of them at least is misread. A supply's count is no bound: a pile's count is read
+    less surely than a space (on the ring's tuning frames, four less the supply's count made
+    a right quarter a doubt and caught no misreading the rest do not)."""
     for seat, kind in SEAT_COINS.items():
-        supply = regions.get(f"{SUPPLY_PREFIX}{seat}")
-        off_supply = COINS - ((supply.count or 0) if supply is not None else 0)
-        allowed = max(off_supply, 0) if seat <= seats else 0
+        allowed = COINS if seat <= seats else 0
         spaces = sorted((reading.confidence, name) for name, reading in regions.items()
                         if _SPACE.fullmatch(name) and reading.coin == kind)
         for _, name in spaces[:max(len(spaces) - allowed, 0)]:

@@ -19,14 +19,14 @@ def test_another_seats_coin_in_a_home_row_is_a_doubt_kept_as_read() -> None:
     assert judged["h3-1"].confidence == 0.9  # seat 3's dime in seat 3's HOME
 
 
-def test_more_coins_of_a_kind_than_its_seat_has_off_its_supply() -> None:
-    # Seat 2 has three nickels in its supply: of the ring's three, the two least sure are doubts.
-    regions = {"t35": RegionReading("N", None, 0.49), "t85": RegionReading("N", None, 0.58),
-               "t12": RegionReading("N", None, 0.95), "supply-2": _cup(3),
-               "supply-1": _cup(4), "supply-3": _cup(4), "supply-4": _cup(4)}
+def test_more_coins_of_a_kind_than_its_seat_has() -> None:
+    # Five nickels on the ring: the least sure is a doubt, still read a nickel.
+    sure = {f"t{space}": RegionReading("N", None, 0.9) for space in range(1, 5)}
+    regions = {**sure, "t85": RegionReading("N", None, 0.58),
+               **{f"supply-{seat}": _cup(0) for seat in (1, 2, 3, 4)}}
     judged = ring_doubts(Observation(regions)).regions
-    assert [judged[name].confidence for name in ("t35", "t85", "t12")] == [0.45, 0.45, 0.95]
-    assert judged["t85"].coin == "N"
+    assert judged["t85"] == RegionReading("N", None, DOUBTFUL_CONFIDENCE)
+    assert all(judged[name].confidence == 0.9 for name in sure)
 
 
 def test_a_kind_no_seat_plays_is_a_doubt() -> None:
