@@ -4,8 +4,9 @@ trees.
 ``bench/bench_ring_read.py`` renders every frame before it reads it; on a shared machine a run
 of both a branch and its baseline takes most of an hour. Here ``render`` draws the frames of a
 seed range once into a folder (one pickle a seed: the image and what each region holds, drawn
-exactly as the bench draws them), and ``read`` reads them with the tree on ``PYTHONPATH`` (as
-the referee judges them, ``GAME.judged_observation``, as the bench does) the bench's two ways (the whole mat, and the regions the table judges), prints the bench's accuracy
+exactly as the bench draws them), and ``read`` reads them with the tree on ``PYTHONPATH`` the
+bench's two ways (the whole mat, and the regions the table judges; scored as the referee
+judges them, ``GAME.judged_observation``, as the bench does), prints the bench's accuracy
 figures per way and writes every track space's reading to a JSON file. Given ``--against``
 (another run's JSON, e.g. the baseline's on the same frames), it lists the spaces whose reading
 differs. Figures equal ``bench_ring_read.py``'s over the same seeds (checked on tuning seeds
