@@ -8,7 +8,9 @@ of a quarter; the coins of seats 1 to 4 not on the ring lie in their supply cups
 frame is seen by the plain camera (straight down, even light), the others by a random camera
 tilted up to 35 degrees under random light, glare included (``vision.synth.random_variation``,
 framed for the mat). Frames are read with :func:`vision.read.read_frame_details` and the
-default profile's coins and the two token colours, twice: the whole mat (every region, as
+default profile's coins and the two token colours, and scored as the referee judges them
+(``GAME.judged_observation``: supplies by their count, readings the ring cannot hold made
+doubts; since 2026-11-28), twice: the whole mat (every region, as
 the table read it before), and the regions the table reads now
 (:func:`companion.judged_regions.judged_geometry`: of the discard spots only the mover's).
 Per way of reading it prints: track and HOME spaces read wrong (coin kind or token colour),
@@ -153,8 +155,11 @@ def score(frame: SynthFrame, observation_regions: Mapping[str, RegionReading],
 
 def _reader(config: VisionConfig, frame: SynthFrame, profile: VisionProfile,
             mat: MatGeometry) -> Callable[[], Observation]:
-    """Reads ``frame`` on ``mat`` (the board found in it each time, as the bench always did)."""
-    return lambda: read_frame_details(config, frame.image, mat, profile).observation
+    """Reads ``frame`` on ``mat`` (the board found in it each time, as the bench always did)
+    as the referee judges it (:meth:`GAME.judged_observation`: supplies by their count, the
+    ring's impossible readings made doubts)."""
+    return lambda: GAME.judged_observation(
+        read_frame_details(config, frame.image, mat, profile).observation)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,9 +32,9 @@ CAPTURED: dict[str, Any] = {}
 _ORIGINAL = read_module._coins_and_frame
 
 
-def _capture(config: Any, candidates: Any, presence: Any, priors: Any, camera: Any = None
-             ) -> Any:
-    chosen, frame = _ORIGINAL(config, candidates, presence, priors, camera)
+def _capture(config: Any, candidates: Any, presence: Any, priors: Any, camera: Any = None,
+             alone: Any = None) -> Any:
+    chosen, frame = _ORIGINAL(config, candidates, presence, priors, camera, alone)
     CAPTURED.update(candidates=candidates, presence=presence, chosen=chosen, frame=frame)
     return chosen, frame
 

@@ -16,9 +16,9 @@ SEEN: dict[str, Any] = {}
 _ORIGINAL = read_module._coins_and_frame
 
 
-def _capture(config: Any, candidates: Any, presence: Any, priors: Any, camera: Any = None
-             ) -> Any:
-    chosen, frame = _ORIGINAL(config, candidates, presence, priors, camera)
+def _capture(config: Any, candidates: Any, presence: Any, priors: Any, camera: Any = None,
+             alone: Any = None) -> Any:
+    chosen, frame = _ORIGINAL(config, candidates, presence, priors, camera, alone)
     SEEN.update(candidates=candidates, chosen=chosen, frame=frame, presence=presence)
     return chosen, frame
 

@@ -5,7 +5,8 @@ trees.
 of both a branch and its baseline takes most of an hour. Here ``render`` draws the frames of a
 seed range once into a folder (one pickle a seed: the image and what each region holds, drawn
 exactly as the bench draws them), and ``read`` reads them with the tree on ``PYTHONPATH`` the
-bench's two ways (the whole mat, and the regions the table judges), prints the bench's accuracy
+bench's two ways (the whole mat, and the regions the table judges; scored as the referee
+judges them, ``GAME.judged_observation``, as the bench does), prints the bench's accuracy
 figures per way and writes every track space's reading to a JSON file. Given ``--against``
 (another run's JSON, e.g. the baseline's on the same frames), it lists the spaces whose reading
 differs. Figures equal ``bench_ring_read.py``'s over the same seeds (checked on tuning seeds
@@ -99,7 +100,8 @@ def read_frames(folder: Path, seeds: range,
         geometry = mat_for_game(GAME.info.mat, players=seats(seed))
         frame = _truth_frame(data["truth"])
         for name, mat in _ways(seed, geometry, names).items():
-            observation = read_frame_details(config, data["image"], mat, profile).observation
+            observation = GAME.judged_observation(
+                read_frame_details(config, data["image"], mat, profile).observation)
             tally = tallies[name]
             tally.frames += 1
             wrong = score(frame, observation.regions, geometry, tally)  # type: ignore[arg-type]

@@ -47,6 +47,7 @@ from vision.frame_statistics import (
     weighted_spread,
 )
 from vision.light_line import light_squeeze, squeezed_config
+from vision.ring_metals import ring_tint_weights
 
 if TYPE_CHECKING:
     pass
@@ -98,8 +99,10 @@ class _Frame:
     def __init__(self, config: FrameModelConfig, priors: tuple[KindPrior, ...],
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
                  colours: FloatArray, clipped: FloatArray, edges: FloatArray,
-                 inner: FloatArray, contrast: FloatArray, pixel_mm: FloatArray) -> None:
+                 inner: FloatArray, contrast: FloatArray, pixel_mm: FloatArray,
+                 ring: bool = False) -> None:
         self.config = config
+        self.ring = ring
         self.priors = priors
         # Colours are squeezed along the light's line (:func:`light_squeeze`) here, edges before.
         self.squeeze = light_squeeze(config.light_axis_share)
@@ -493,6 +496,16 @@ class _Frame:
         return weights
 
 
+    def tint_weights(self, metal_weights: FloatArray) -> FloatArray:
+        """(N, M) the metals each coin counts for when the tints are refitted: on a ring, a
+        clearly silver colour sets no copper tint (:mod:`vision.ring_metals`)."""
+        if not self.ring or self.one_metal:
+            return metal_weights
+        return ring_tint_weights(self.config, self.metals, metal_weights, self.known,
+                                 self.colours - self.field, self.tints, self.unsqueeze,
+                                 self.colour_spread)
+
+
 def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0,
          shadow: float = 0.0) -> FloatArray:
     """Expectation-maximisation from first metals ``start``, or, where None, from sizes alone
@@ -513,7 +526,7 @@ def _run(frame: _Frame, start: FloatArray | None, bloom: float = 0.0,
     for round_index in range(rounds):
         metal_weights = frame.metal_weights(probabilities)
         frame.refit_field(metal_weights)
-        frame.refit_tints(metal_weights)
+        frame.refit_tints(frame.tint_weights(metal_weights))
         frame.refit_sizes(probabilities)
         colour = 0.0 if sizes_first and round_index < rounds // 2 else 1.0
         probabilities = frame.posterior(colour)
@@ -525,13 +538,14 @@ def fit_frame(
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
     clipped: FloatArray | None = None, edge_colours: FloatArray | None = None,
     inner_mm: FloatArray | None = None, contrast: FloatArray | None = None,
-    pixel_mm: FloatArray | None = None,
+    pixel_mm: FloatArray | None = None, ring: bool = False,
 ) -> FrameFit:
     """Fit the frame model to N coins (positions (N, 2) mm, diameters (N,) mm, fit weights
     (N,) 0-1, colours (N, 2) with NaN where unknown, the share of each face the camera
     clipped (N,; none by default), how far each edge stands out of the paper (N,; 0-1
     of paper, none faint by default) and how many millimetres of mat a camera pixel spans
-    at each (N,; NaN where unknown, as by default)) over the kinds ``priors``."""
+    at each (N,; NaN where unknown, as by default)) over the kinds ``priors``; ``ring``: the
+    frame is a ring's, whose copper coins are one seat's (:mod:`vision.ring_metals`)."""
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
@@ -552,7 +566,7 @@ def fit_frame(
                  np.ones(len(diameters_mm)) if contrast is None
                  else np.asarray(contrast, np.float64),
                  np.full(len(diameters_mm), np.nan) if pixel_mm is None
-                 else np.asarray(pixel_mm, np.float64))
+                 else np.asarray(pixel_mm, np.float64), ring)
     best: tuple[float, _Frame, FloatArray] | None = None
     first = _Frame(*arguments)
     starts: list[FloatArray | None] = [first.first_metals(), None]

@@ -91,7 +91,9 @@ class FrameModelConfig:
     their frame's offset, quarters about 0.4, pennies none; half the nickels' and dimes' is
     taken). A top circle lies about a millimetre inside the outline (a raised rim's inner
     edge), so where a pixel is that coarse it is the same blurred edge measured again: it
-    is left out of the fit, not counted as a second sight of the size.
+    is left out of the fit, not counted as a second sight of the size. On a ring's frame a
+    coin whose colour falls short of copper's tint by ``ring_pale_silver_spreads`` colour
+    spreads sets no copper tint (:mod:`vision.ring_metals`).
     """
 
     offset_mm: float = 1.0
@@ -138,6 +140,7 @@ class FrameModelConfig:
     resolved_pixel_mm: float = 1.5
     coarse_noise_px: float = 1.5
     coarse_swell_px: float = 0.75
+    ring_pale_silver_spreads: float = 2.0
 
 
 def faintness(config: FrameModelConfig, contrast: FloatArray) -> FloatArray:

@@ -58,6 +58,7 @@ from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import ALONE_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
+from vision.ring_spaces import printed_rings
 from vision.size_doubt import SmallerTops, plausible_kinds, smaller_tops, stack_doubts
 from vision.sure_evidence import disagreeing_evidence
 
@@ -125,37 +126,40 @@ def model_for(config: FrameModelConfig, profile: VisionProfile) -> FrameModelCon
 def _coins_and_frame(
     config: ReadConfig, candidates: Candidates, presence: FloatArray,
     priors: tuple[KindPrior, ...], camera: CameraOverMat | None = None,
+    alone: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.intp], FrameFit]:
     """The frame's coins and its model, fitted once. Candidates a pawn stands on weigh half
-    in the fit, and are kept only where coin-sized by the fitted frame's size offset: a
-    pawn's own round base is smaller than any coin. ``camera`` tells how coarsely it sees
-    each coin (a coarse view's sizes are less sure)."""
+    in the fit, and are kept only where coin-sized by the fitted frame's size offset: a pawn's
+    round base is smaller than any coin. ``camera`` tells how coarsely it sees each coin;
+    ``alone`` marks those in a ring's spaces (:mod:`vision.ring_spaces`, :mod:`.ring_metals`)."""
     sizes = np.array([prior.diameter_mm for prior in priors])
     margin = config.coins.size_margin_mm
     offset = config.model.offset_mm
     least, most = sizes.min() + offset - margin, sizes.max() + offset + 2 * margin
+    alone = np.zeros(len(presence), bool) if alone is None else alone
     free = select_coins(config.coins, candidates, presence, least, most,
-                        ~candidates.under_pawn)
+                        ~candidates.under_pawn & ~printed_rings(config.coins, candidates, alone))
     chosen = select_coins(config.coins, candidates, presence, least, most,
                           candidates.under_pawn, free)
     weights = presence * np.where(candidates.under_pawn, 0.5, 1.0)
     pixel_mm = (np.full(len(chosen), np.nan) if camera is None
                 else 1.0 / camera.pixels_per_mm(candidates.centres_mm[chosen]))
-    frame = _fit(config, priors, candidates, weights, chosen, pixel_mm)
+    frame = _fit(config, priors, candidates, weights, chosen, pixel_mm, bool(alone.any()))
     smallest = sizes.min() + frame.offset_mm - config.coins.pawn_size_margin_mm
     coin_sized = ~candidates.under_pawn[chosen] | (candidates.diameters_mm[chosen] >= smallest)
     return chosen[coin_sized], frame.subset(coin_sized)
 
 
 def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidates,
-         presence: FloatArray, chosen: NDArray[np.intp], pixel_mm: FloatArray) -> FrameFit:
+         presence: FloatArray, chosen: NDArray[np.intp], pixel_mm: FloatArray,
+         ring: bool) -> FrameFit:
     """The frame model fitted to the ``chosen`` candidates, seen at ``pixel_mm`` (mm of mat
-    a camera pixel spans at each)."""
+    a camera pixel spans at each), on a ring's mat or not."""
     return fit_frame(config.model, priors, candidates.centres_mm[chosen],
                      candidates.diameters_mm[chosen], presence[chosen],
                      candidates.colours[chosen], candidates.clipped[chosen],
                      candidates.edge_colours[chosen], candidates.inner_mm[chosen],
-                     candidates.contrast[chosen], pixel_mm)
+                     candidates.contrast[chosen], pixel_mm, ring)
 
 
 def _partial_evidence(
@@ -356,7 +360,7 @@ def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray
     whose coins lie alone (a ring's space): a circle inside one is no smaller coin on top."""
     config = replace(config, model=model_for(config.model, profile))
     priors = _kind_priors(profile)
-    chosen, frame = _coins_and_frame(config, candidates, presence, priors, camera)
+    chosen, frame = _coins_and_frame(config, candidates, presence, priors, camera, alone)
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
     face_seen = (~candidates.under_pawn[chosen] & ~np.isnan(candidates.colours[chosen]).any(axis=1)
@@ -457,7 +461,8 @@ def _coin_region(config: CoinConfig, window: RegionWindow,
                  coins: list[tuple[CoinFit, str, float]], pawn: PawnSighting | None,
                  pawn_trace: bool, doubt: float) -> RegionReading:
     """A region of coins: its top coin (or, in a pile, how many of each kind) and pawn, as
-    sure as the least sure of them; ``doubt`` is the odds that a region read empty is not."""
+    sure as the least sure of them; ``doubt`` is the odds that a region read empty is not.
+    A ring's space holds one piece: a circle in a flat token's space is the token's mark."""
     pawn_confidence = pawn.confidence if pawn is not None else 1.0
     if pawn is None and pawn_trace:
         # Something pawn-coloured stands there, too little of it seen to be a pawn.
@@ -471,6 +476,8 @@ def _coin_region(config: CoinConfig, window: RegionWindow,
         kinds_seen = tuple(sorted(kind for _, kind, _ in coins))
         return RegionReading(None, pawn_name, confidence_here, count=len(coins),
                              kinds=kinds_seen)
+    if coins and pawn is not None and pawn.flat and window.kind in ALONE_KINDS:
+        return RegionReading(None, pawn_name, min(pawn_confidence, config.hidden_confidence))
     if coins:
         _, kind, conf = max(coins, key=lambda item: item[0].rim_share)
         if pawn is not None and not pawn.flat:
@@ -589,12 +596,5 @@ def read_frame(
     return read_frame_details(config, image, geometry, profile).observation
 
 
-__all__ = [
-    "CoinFit",
-    "FrameReading",
-    "ReadConfig",
-    "VisionConfig",
-    "read_frame",
-    "read_frame_details",
-    "read_view",
-]
+__all__ = ["CoinFit", "FrameReading", "ReadConfig", "VisionConfig", "read_frame",
+           "read_frame_details", "read_view"]

@@ -70,6 +70,7 @@ from companion.games.jokers_and_coins.position import (
     JokersPosition,
     starting_position,
 )
+from companion.games.jokers_and_coins.reading_doubts import ring_doubts
 from companion.games.jokers_and_coins.ring import SUPPLY, VARIANT_NOTES
 from companion.games.jokers_and_coins.rules import (
     after,
@@ -270,8 +271,9 @@ class JokersAndCoins(Game):
         return mover_part(position, self.apply(position, move))
 
     def judged_observation(self, observation: Observation) -> Observation:
-        """The reading with each supply judged by its count alone."""
-        return supplies_counted(observation)
+        """The reading with each supply judged by its count alone, and the ring's readings
+        that break what the ring holds made doubts (:mod:`.reading_doubts`)."""
+        return supplies_counted(ring_doubts(observation))
 
     def finished_by_hand(self, position: Position, move: Move) -> frozenset[str]:
         """A bumped teammate's IN and the supplies the move fills or takes from."""
