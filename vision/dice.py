@@ -196,7 +196,7 @@ class DiceConfig:
     fit_sure_gap: float = 0.7
     fit_most_offset: float = 0.1
     fit_least_share: float = 0.5
-    fit_most_stretch: float = 10.0
+    fit_most_stretch: float = 0.13
     confirmed_values: tuple[int, ...] = (2, 3)
     pip_hole_mm: float = 2.7
     grow_mm: float = 4.0

@@ -45,8 +45,10 @@ SPACINGS = (0.22, 0.25, 0.28, 0.31)
 #: The grid's middle is tried this far (share of the edge) from the outline's, each way.
 OFFSETS = (-0.12, -0.08, -0.04, 0.0, 0.04, 0.08, 0.12)
 #: Grid spacings tried along each axis apart (shares of the edge) to measure the grid's
-#: stretch: steps of 2.4-3.4%, finer than the 6-11% a 20-27 degree tilt shortens one axis.
-AXIS_SPACINGS = tuple(0.22 + 0.0075 * step for step in range(13))
+#: stretch: steps of 2-4.5%, finer than the 6-11% a 20-27 degree tilt shortens one axis, over
+#: a wider range than :data:`SPACINGS` (the best spacing of a still face's blurred pips
+#: often lies beyond 0.22-0.31).
+AXIS_SPACINGS = tuple(0.16 + 0.0075 * step for step in range(31))
 #: A blob's spread (Gaussian sigma) as a share of the edge: a pip 0.19 across is a disc of
 #: sigma 0.067, blurred a little more by the camera.
 BLOB_SIGMA = 0.08
@@ -191,50 +193,89 @@ def _grid_model(side: int) -> tuple[FloatArray, FloatArray, FloatArray, FloatArr
     return blobs, offsets, normal, np.linalg.inv(normal)
 
 
-@lru_cache(maxsize=4)
-def _axis_model(side: int) -> tuple[FloatArray, FloatArray]:
+@lru_cache(maxsize=8)
+def _axis_model(side: int, offset: tuple[float, float]
+                ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The blobs of every grid placement with a spacing per axis (:data:`AXIS_SPACINGS`) on a
-    patch of ``side`` pixels: the 1-D profiles (spacings by offsets by 3 places, rows of
-    ``side``) and the inverses of the normal matrices of the nine blobs and the constant
-    (spacing and offset down by spacing and offset across, 10 by 10). The blobs are
-    separable, so each normal matrix is the Kronecker product of the two axes' 1-D Gram
-    matrices."""
+    patch of ``side`` pixels, the grid's middle ``offset`` (x, y; patch px) from the patch's:
+    the 1-D profiles (2 axes (y, x) by spacings by 3 places, rows of ``side``), the normal
+    matrices of the nine blobs and the constant (spacing down by spacing across, 10 by 10)
+    and their inverses. The blobs are separable, so each normal matrix is the
+    Kronecker product of the two axes' 1-D Gram matrices."""
     sigma = BLOB_SIGMA * PATCH_PER_EDGE
-    offsets = np.array(OFFSETS) * PATCH_PER_EDGE
     spacings = np.array(AXIS_SPACINGS) * PATCH_PER_EDGE
-    blobs = _blobs(side, spacings, offsets, sigma)
-    gram = np.einsum("sakx,salx->sakl", blobs, blobs)
+    blobs = np.stack([_blobs(side, spacings, np.array([along]), sigma)[:, 0]
+                      for along in (offset[1], offset[0])])
+    gram = np.einsum("askx,aslx->askl", blobs, blobs)
     sums = blobs.sum(axis=3)
-    shape = (len(spacings), len(offsets)) * 2
-    normal = np.zeros((*shape, 10, 10))
-    normal[..., :9, :9] = np.einsum("sajl,tbkm->satbjklm", gram, gram).reshape(*shape, 9, 9)
-    normal[..., :9, 9] = np.einsum("saj,tbk->satbjk", sums, sums).reshape(*shape, 9)
+    count = len(spacings)
+    normal = np.zeros((count, count, 10, 10))
+    normal[..., :9, :9] = np.einsum("sjl,tkm->stjklm", gram[0], gram[1]).reshape(
+        count, count, 9, 9)
+    normal[..., :9, 9] = np.einsum("sj,tk->stjk", sums[0], sums[1]).reshape(count, count, 9)
     normal[..., 9, :9] = normal[..., :9, 9]
     normal[..., 9, 9] = float(side * side)
     normal[..., range(9), range(9)] += 1e-3
-    return blobs, np.linalg.inv(normal)
+    return blobs, normal, np.linalg.inv(normal)
 
 
-def axis_stretch(contrast: FloatArray) -> float:
+def axis_stretch(contrast: FloatArray, offset: tuple[float, float],
+                 mask: FloatArray | None = None) -> float:
     """How much longer the grid's spacing is along one axis than along the other (1 for a
-    square grid) in the placement with a spacing per axis whose nine blobs and a constant
-    explain most of ``contrast`` (a square patch). A flat face's grid is square in the mat's
-    top view; a cocked die's top is foreshortened along its tilt."""
+    square grid) in the placement with a spacing per axis, its middle ``offset`` (x, y;
+    patch px, the square grid's), whose nine blobs and a constant explain most of
+    ``contrast`` (a square patch); with a layout's ``mask`` (nine 0/1), pips all of one
+    height at its points (a blurred 6's columns, free, take any spacing along them). A flat
+    face's grid is square in the mat's top view; a cocked die's top is foreshortened along
+    its tilt."""
     side = contrast.shape[0]
-    blobs, inverse = _axis_model(side)
-    spacings, count = blobs.shape[:2]
-    flat = blobs.reshape(-1, side)
-    # every[sy, oy, j, sx, ox, k]: the contrast under the blob at row j, column k.
-    every = (flat @ contrast @ flat.T).reshape(spacings, count, 3, spacings, count, 3)
-    shape = (spacings, count) * 2
-    right = np.empty((*shape, 10))
-    right[..., :9] = every.transpose(0, 1, 3, 4, 2, 5).reshape(*shape, 9)
+    blobs, normal, inverse = _axis_model(side, offset)
+    count = blobs.shape[1]
+    down, across = blobs[0].reshape(-1, side), blobs[1].reshape(-1, side)
+    # every[sy, j, sx, k]: the contrast under the blob at row j, column k.
+    every = (down @ contrast @ across.T).reshape(count, 3, count, 3)
+    right = np.empty((count, count, 10))
+    right[..., :9] = every.transpose(0, 2, 1, 3).reshape(count, count, 9)
     right[..., 9] = float(contrast.sum())
-    solution = np.einsum("satbij,satbj->satbi", inverse, right)
-    explained = (solution * right).sum(axis=-1)
-    down, _, across, _ = np.unravel_index(int(np.argmax(explained)), explained.shape)
-    longer, shorter = sorted((AXIS_SPACINGS[down], AXIS_SPACINGS[across]), reverse=True)
-    return longer / shorter
+    if mask is None:
+        solution = np.einsum("stij,stj->sti", inverse, right)
+        explained = (solution * right).sum(axis=-1)
+    else:
+        explained = _one_height_explained(normal, right, mask)
+    row, column = np.unravel_index(int(np.argmax(explained)), explained.shape)
+    # Each axis's spacing between the steps tried: the peak of a parabola through the best
+    # step's and its neighbours' explained contrast, the other axis's spacing kept.
+    along_down = _peak_spacing(explained[:, column])
+    along_across = _peak_spacing(explained[row, :])
+    return max(along_down, along_across) / min(along_down, along_across)
+
+
+def _one_height_explained(normal: FloatArray, right: FloatArray, mask: FloatArray
+                          ) -> FloatArray:
+    """For every placement (normal matrices and right sides as :func:`axis_stretch` makes
+    them), the contrast that pips of one height at ``mask``'s points and a constant explain."""
+    pips = np.einsum("i,stij,j->st", mask, normal[..., :9, :9], mask)
+    covered = normal[..., :9, 9] @ mask
+    target = right[..., :9] @ mask
+    total, size = right[..., 9], normal[..., 9, 9]
+    determinant = np.maximum(pips * size - covered * covered, 1e-9)
+    height = (target * size - covered * total) / determinant
+    constant = (pips * total - covered * target) / determinant
+    return np.asarray(height * target + constant * total)
+
+
+def _peak_spacing(explained: FloatArray) -> float:
+    """The spacing (share of the edge) where ``explained`` (one value per
+    :data:`AXIS_SPACINGS`) peaks, between the steps by a parabola through the best and its
+    neighbours (the best step itself at either end of the range)."""
+    best = int(np.argmax(explained))
+    step = AXIS_SPACINGS[1] - AXIS_SPACINGS[0]
+    if best == 0 or best == len(explained) - 1:
+        return AXIS_SPACINGS[best]
+    before, peak, after = (float(value) for value in explained[best - 1:best + 2])
+    curve = before - 2.0 * peak + after
+    shift = 0.5 * (before - after) / curve if curve < 0 else 0.0
+    return AXIS_SPACINGS[best] + float(np.clip(shift, -0.5, 0.5)) * step
 
 
 def _place(contrast: FloatArray) -> _Placement:
@@ -329,7 +370,8 @@ def fit_layout(config: DiceConfig, image: Image,
         why = "unlike a face's pips"
     stretch = 1.0
     if not why and square_only and _LAYOUT_VALUES[layout] > 1:
-        stretch = axis_stretch(contrast)
+        stretch = axis_stretch(contrast, placement.offset,
+                               _LAYOUT_MASKS[layout].astype(np.float64))
         if stretch > 1.0 + config.fit_most_stretch:
             why = f"grid stretched {stretch:.2f}"
     if why:
