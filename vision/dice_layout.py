@@ -194,13 +194,12 @@ def _grid_model(side: int) -> tuple[FloatArray, FloatArray, FloatArray, FloatArr
 
 
 @lru_cache(maxsize=8)
-def _axis_model(side: int, offset: tuple[float, float]
-                ) -> tuple[FloatArray, FloatArray, FloatArray]:
+def _axis_model(side: int, offset: tuple[float, float]) -> tuple[FloatArray, FloatArray]:
     """The blobs of every grid placement with a spacing per axis (:data:`AXIS_SPACINGS`) on a
     patch of ``side`` pixels, the grid's middle ``offset`` (x, y; patch px) from the patch's:
-    the 1-D profiles (2 axes (y, x) by spacings by 3 places, rows of ``side``), the normal
-    matrices of the nine blobs and the constant (spacing down by spacing across, 10 by 10)
-    and their inverses. The blobs are separable, so each normal matrix is the
+    the 1-D profiles (2 axes (y, x) by spacings by 3 places, rows of ``side``) and the
+    inverses of the normal matrices of the nine blobs and the constant (spacing down by
+    spacing across, 10 by 10). The blobs are separable, so each normal matrix is the
     Kronecker product of the two axes' 1-D Gram matrices."""
     sigma = BLOB_SIGMA * PATCH_PER_EDGE
     spacings = np.array(AXIS_SPACINGS) * PATCH_PER_EDGE
@@ -216,20 +215,17 @@ def _axis_model(side: int, offset: tuple[float, float]
     normal[..., 9, :9] = normal[..., :9, 9]
     normal[..., 9, 9] = float(side * side)
     normal[..., range(9), range(9)] += 1e-3
-    return blobs, normal, np.linalg.inv(normal)
+    return blobs, np.linalg.inv(normal)
 
 
-def axis_stretch(contrast: FloatArray, offset: tuple[float, float],
-                 mask: FloatArray | None = None) -> float:
+def axis_stretch(contrast: FloatArray, offset: tuple[float, float]) -> float:
     """How much longer the grid's spacing is along one axis than along the other (1 for a
     square grid) in the placement with a spacing per axis, its middle ``offset`` (x, y;
     patch px, the square grid's), whose nine blobs and a constant explain most of
-    ``contrast`` (a square patch); with a layout's ``mask`` (nine 0/1), pips all of one
-    height at its points (a blurred 6's columns, free, take any spacing along them). A flat
-    face's grid is square in the mat's top view; a cocked die's top is foreshortened along
-    its tilt."""
+    ``contrast`` (a square patch). A flat face's grid is square in the mat's top view; a
+    cocked die's top is foreshortened along its tilt."""
     side = contrast.shape[0]
-    blobs, normal, inverse = _axis_model(side, offset)
+    blobs, inverse = _axis_model(side, offset)
     count = blobs.shape[1]
     down, across = blobs[0].reshape(-1, side), blobs[1].reshape(-1, side)
     # every[sy, j, sx, k]: the contrast under the blob at row j, column k.
@@ -237,31 +233,14 @@ def axis_stretch(contrast: FloatArray, offset: tuple[float, float],
     right = np.empty((count, count, 10))
     right[..., :9] = every.transpose(0, 2, 1, 3).reshape(count, count, 9)
     right[..., 9] = float(contrast.sum())
-    if mask is None:
-        solution = np.einsum("stij,stj->sti", inverse, right)
-        explained = (solution * right).sum(axis=-1)
-    else:
-        explained = _one_height_explained(normal, right, mask)
+    solution = np.einsum("stij,stj->sti", inverse, right)
+    explained = (solution * right).sum(axis=-1)
     row, column = np.unravel_index(int(np.argmax(explained)), explained.shape)
     # Each axis's spacing between the steps tried: the peak of a parabola through the best
     # step's and its neighbours' explained contrast, the other axis's spacing kept.
     along_down = _peak_spacing(explained[:, column])
     along_across = _peak_spacing(explained[row, :])
     return max(along_down, along_across) / min(along_down, along_across)
-
-
-def _one_height_explained(normal: FloatArray, right: FloatArray, mask: FloatArray
-                          ) -> FloatArray:
-    """For every placement (normal matrices and right sides as :func:`axis_stretch` makes
-    them), the contrast that pips of one height at ``mask``'s points and a constant explain."""
-    pips = np.einsum("i,stij,j->st", mask, normal[..., :9, :9], mask)
-    covered = normal[..., :9, 9] @ mask
-    target = right[..., :9] @ mask
-    total, size = right[..., 9], normal[..., 9, 9]
-    determinant = np.maximum(pips * size - covered * covered, 1e-9)
-    height = (target * size - covered * total) / determinant
-    constant = (pips * total - covered * target) / determinant
-    return np.asarray(height * target + constant * total)
 
 
 def _peak_spacing(explained: FloatArray) -> float:
@@ -338,9 +317,10 @@ def fit_layout(config: DiceConfig, image: Image,
     """The layout the pips of the flat face ``rect`` (centre, size, angle in ``image``'s
     pixels, as :func:`cv2.minAreaRect` gives it) make in ``image`` (BGR), fitted as the
     module's text says, and read as ``config`` (``fit_*``) asks; ``least_share``, when
-    given, stands for ``config.fit_least_share``. With ``square_only``, a layout of pips on
-    both axes' ends whose grid's spacings differ by more than ``config.fit_most_stretch``
-    is not read (a still die's top is square in the mat's view)."""
+    given, stands for ``config.fit_least_share``. With ``square_only``, a value of
+    ``config.fit_square_values`` whose grid's spacings differ by more than
+    ``config.fit_most_stretch`` is not read (a still die's top is square in the mat's view).
+    """
     contrast = local_contrast(face_patch(image, rect)).astype(np.float64)
     placement = _place(contrast)
     # The plain colour is the patch's median, which a heavily blurred 6 (its columns spread
@@ -369,9 +349,8 @@ def fit_layout(config: DiceConfig, image: Image,
     elif share < (config.fit_least_share if least_share is None else least_share):
         why = "unlike a face's pips"
     stretch = 1.0
-    if not why and square_only and _LAYOUT_VALUES[layout] > 1:
-        stretch = axis_stretch(contrast, placement.offset,
-                               _LAYOUT_MASKS[layout].astype(np.float64))
+    if not why and square_only and _LAYOUT_VALUES[layout] in config.fit_square_values:
+        stretch = axis_stretch(contrast, placement.offset)
         if stretch > 1.0 + config.fit_most_stretch:
             why = f"grid stretched {stretch:.2f}"
     if why:
