@@ -131,14 +131,10 @@ class DiceConfig:
     value is read when the least pip's height stands ``fit_gap`` of the tallest above every
     empty grid point (``fit_sure_gap`` for full confidence), the grid's middle lies within
     ``fit_most_offset`` of the edge from the face's, and pips of one height explain
-    ``fit_least_share`` of the face's contrast; a value of ``fit_square_values`` the fit
-    alone reads must show a grid whose spacings, fitted per axis, differ by
-    ``fit_most_stretch`` at most (a cocked die's top is foreshortened along its tilt; a 6's
-    columns of three pips blur into bars whose spacing along them the fit cannot tell).
-    Values in ``confirmed_values`` (few pips, whose grid's squareness the spots alone cannot
-    show) are read only when the fit reads them too: at the outline's turn, or else at the
-    turn the pips' own diagonal gives the grid, where pips of one height must explain
-    ``fit_turned_least_share`` of the contrast.
+    ``fit_least_share`` of the face's contrast. Values in ``confirmed_values`` (few pips,
+    whose grid's squareness the spots alone cannot show) are read only when the fit reads
+    them too: at the outline's turn, or else at the turn the pips' own diagonal gives the
+    grid, where pips of one height must explain ``fit_turned_least_share`` of the contrast.
     White pips on a dark die notch its body by a pip's width (``pip_hole_mm``, about a sixth
     of a 16 mm die's side) and the blur's halo around it: each body is closed over that much
     before its top face is looked for. A dark die on light felt scores about 1, and the halos
@@ -200,8 +196,6 @@ class DiceConfig:
     fit_sure_gap: float = 0.7
     fit_most_offset: float = 0.1
     fit_least_share: float = 0.5
-    fit_most_stretch: float = 0.1
-    fit_square_values: tuple[int, ...] = (2, 3, 4, 5)
     confirmed_values: tuple[int, ...] = (2, 3)
     pip_hole_mm: float = 2.7
     grow_mm: float = 4.0

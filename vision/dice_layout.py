@@ -44,11 +44,6 @@ PATCH_SHARE = 0.88
 SPACINGS = (0.22, 0.25, 0.28, 0.31)
 #: The grid's middle is tried this far (share of the edge) from the outline's, each way.
 OFFSETS = (-0.12, -0.08, -0.04, 0.0, 0.04, 0.08, 0.12)
-#: Grid spacings tried along each axis apart (shares of the edge) to measure the grid's
-#: stretch: steps of 2-4.5%, finer than the 6-11% a 20-27 degree tilt shortens one axis, over
-#: a wider range than :data:`SPACINGS` (the best spacing of a still face's blurred pips
-#: often lies beyond 0.22-0.31).
-AXIS_SPACINGS = tuple(0.16 + 0.0075 * step for step in range(31))
 #: A blob's spread (Gaussian sigma) as a share of the edge: a pip 0.19 across is a disc of
 #: sigma 0.067, blurred a little more by the camera.
 BLOB_SIGMA = 0.08
@@ -59,9 +54,8 @@ class LayoutFit:
     """The fitted layout: its ``value`` (None when the pips make no layout clearly, and then
     ``why``), the ``gap`` (the least pip's height less the tallest empty point's, as a share
     of the tallest pip), the reading's ``confidence``, the ``share`` of the face's contrast
-    that pips of one height at its layout's points explain, the ``heights`` of the nine
-    grid points in :data:`vision.dice_pips.GRID` order (shares of the tallest), and the
-    grid's ``stretch`` with a spacing per axis (:func:`axis_stretch`; 1 when not measured)."""
+    that pips of one height at its layout's points explain, and the ``heights`` of the nine
+    grid points in :data:`vision.dice_pips.GRID` order (shares of the tallest)."""
 
     value: int | None
     gap: float
@@ -69,7 +63,6 @@ class LayoutFit:
     share: float
     heights: tuple[float, ...]
     why: str = ""
-    stretch: float = 1.0
 
 
 _LAYOUT_MASKS = np.array([[point in pips for point in GRID] for _, pips in LAYOUTS])
@@ -193,70 +186,6 @@ def _grid_model(side: int) -> tuple[FloatArray, FloatArray, FloatArray, FloatArr
     return blobs, offsets, normal, np.linalg.inv(normal)
 
 
-@lru_cache(maxsize=8)
-def _axis_model(side: int, offset: tuple[float, float]) -> tuple[FloatArray, FloatArray]:
-    """The blobs of every grid placement with a spacing per axis (:data:`AXIS_SPACINGS`) on a
-    patch of ``side`` pixels, the grid's middle ``offset`` (x, y; patch px) from the patch's:
-    the 1-D profiles (2 axes (y, x) by spacings by 3 places, rows of ``side``) and the
-    inverses of the normal matrices of the nine blobs and the constant (spacing down by
-    spacing across, 10 by 10). The blobs are separable, so each normal matrix is the
-    Kronecker product of the two axes' 1-D Gram matrices."""
-    sigma = BLOB_SIGMA * PATCH_PER_EDGE
-    spacings = np.array(AXIS_SPACINGS) * PATCH_PER_EDGE
-    blobs = np.stack([_blobs(side, spacings, np.array([along]), sigma)[:, 0]
-                      for along in (offset[1], offset[0])])
-    gram = np.einsum("askx,aslx->askl", blobs, blobs)
-    sums = blobs.sum(axis=3)
-    count = len(spacings)
-    normal = np.zeros((count, count, 10, 10))
-    normal[..., :9, :9] = np.einsum("sjl,tkm->stjklm", gram[0], gram[1]).reshape(
-        count, count, 9, 9)
-    normal[..., :9, 9] = np.einsum("sj,tk->stjk", sums[0], sums[1]).reshape(count, count, 9)
-    normal[..., 9, :9] = normal[..., :9, 9]
-    normal[..., 9, 9] = float(side * side)
-    normal[..., range(9), range(9)] += 1e-3
-    return blobs, np.linalg.inv(normal)
-
-
-def axis_stretch(contrast: FloatArray, offset: tuple[float, float]) -> float:
-    """How much longer the grid's spacing is along one axis than along the other (1 for a
-    square grid) in the placement with a spacing per axis, its middle ``offset`` (x, y;
-    patch px, the square grid's), whose nine blobs and a constant explain most of
-    ``contrast`` (a square patch). A flat face's grid is square in the mat's top view; a
-    cocked die's top is foreshortened along its tilt."""
-    side = contrast.shape[0]
-    blobs, inverse = _axis_model(side, offset)
-    count = blobs.shape[1]
-    down, across = blobs[0].reshape(-1, side), blobs[1].reshape(-1, side)
-    # every[sy, j, sx, k]: the contrast under the blob at row j, column k.
-    every = (down @ contrast @ across.T).reshape(count, 3, count, 3)
-    right = np.empty((count, count, 10))
-    right[..., :9] = every.transpose(0, 2, 1, 3).reshape(count, count, 9)
-    right[..., 9] = float(contrast.sum())
-    solution = np.einsum("stij,stj->sti", inverse, right)
-    explained = (solution * right).sum(axis=-1)
-    row, column = np.unravel_index(int(np.argmax(explained)), explained.shape)
-    # Each axis's spacing between the steps tried: the peak of a parabola through the best
-    # step's and its neighbours' explained contrast, the other axis's spacing kept.
-    along_down = _peak_spacing(explained[:, column])
-    along_across = _peak_spacing(explained[row, :])
-    return max(along_down, along_across) / min(along_down, along_across)
-
-
-def _peak_spacing(explained: FloatArray) -> float:
-    """The spacing (share of the edge) where ``explained`` (one value per
-    :data:`AXIS_SPACINGS`) peaks, between the steps by a parabola through the best and its
-    neighbours (the best step itself at either end of the range)."""
-    best = int(np.argmax(explained))
-    step = AXIS_SPACINGS[1] - AXIS_SPACINGS[0]
-    if best == 0 or best == len(explained) - 1:
-        return AXIS_SPACINGS[best]
-    before, peak, after = (float(value) for value in explained[best - 1:best + 2])
-    curve = before - 2.0 * peak + after
-    shift = 0.5 * (before - after) / curve if curve < 0 else 0.0
-    return AXIS_SPACINGS[best] + float(np.clip(shift, -0.5, 0.5)) * step
-
-
 def _place(contrast: FloatArray) -> _Placement:
     """The grid placement (of the :data:`SPACINGS` and :data:`OFFSETS`) whose nine blobs and
     a constant explain most of ``contrast`` (a square patch)."""
@@ -313,14 +242,11 @@ def _clearest_layout(heights: FloatArray) -> tuple[int, float]:
 
 def fit_layout(config: DiceConfig, image: Image,
                rect: tuple[tuple[float, float], tuple[float, float], float],
-               least_share: float | None = None, square_only: bool = False) -> LayoutFit:
+               least_share: float | None = None) -> LayoutFit:
     """The layout the pips of the flat face ``rect`` (centre, size, angle in ``image``'s
     pixels, as :func:`cv2.minAreaRect` gives it) make in ``image`` (BGR), fitted as the
     module's text says, and read as ``config`` (``fit_*``) asks; ``least_share``, when
-    given, stands for ``config.fit_least_share``. With ``square_only``, a value of
-    ``config.fit_square_values`` whose grid's spacings differ by more than
-    ``config.fit_most_stretch`` is not read (a still die's top is square in the mat's view).
-    """
+    given, stands for ``config.fit_least_share``."""
     contrast = local_contrast(face_patch(image, rect)).astype(np.float64)
     placement = _place(contrast)
     # The plain colour is the patch's median, which a heavily blurred 6 (its columns spread
@@ -348,16 +274,11 @@ def fit_layout(config: DiceConfig, image: Image,
         why = "off the face's middle"
     elif share < (config.fit_least_share if least_share is None else least_share):
         why = "unlike a face's pips"
-    stretch = 1.0
-    if not why and square_only and _LAYOUT_VALUES[layout] in config.fit_square_values:
-        stretch = axis_stretch(contrast, placement.offset)
-        if stretch > 1.0 + config.fit_most_stretch:
-            why = f"grid stretched {stretch:.2f}"
     if why:
-        return LayoutFit(None, gap, 0.0, share, rounded, why, stretch)
+        return LayoutFit(None, gap, 0.0, share, rounded, why)
     span = config.fit_sure_gap - config.fit_gap
     confidence = 0.5 + 0.5 * float(np.clip((gap - config.fit_gap) / span, 0.0, 1.0))
-    return LayoutFit(int(_LAYOUT_VALUES[layout]), gap, confidence, share, rounded, "", stretch)
+    return LayoutFit(int(_LAYOUT_VALUES[layout]), gap, confidence, share, rounded)
 
 
 def read_face_pips(config: DiceConfig, image: Image, body: FloatArray,
@@ -393,9 +314,8 @@ def read_face_pips(config: DiceConfig, image: Image, body: FloatArray,
     if value is not None or not why.startswith("pips:") or why == "pips: faint":
         return value, confidence, why
     # The pips found spot by spot make no layout clearly (a 6's columns blurred into bars,
-    # a pip under a glint): the layout fitted as a whole may still be clear, on a grid as
-    # long both ways (nothing else tests this reading's squareness).
-    fit = fit_layout(config, image, rect, square_only=True)
+    # a pip under a glint): the layout fitted as a whole may still be clear.
+    fit = fit_layout(config, image, rect)
     if fit.value is None:
         return None, confidence, f"{why}; fitted: {fit.why}"
     if fit.value < least_value:
