@@ -66,8 +66,8 @@ class CoinConfig:
     ``empty_strength`` times the least a seed needs, more the stronger, up to
     ``strength_doubt``, and by an outline not taken for a coin where a seed stood out,
     ``accepted_doubt`` at the presence a coin is accepted at
-    (:func:`vision.candidates.empty_doubt`). An outline too few rays agree with is measured again on the view
-    smoothed by ``retry_smoothing_mm``.
+    (:func:`vision.candidates.empty_doubt`). An outline too few rays agree with is measured
+    again on the view smoothed by ``retry_smoothing_mm``.
     """
 
     least_agreement: float = 0.4
