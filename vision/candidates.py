@@ -456,14 +456,12 @@ def accept_level(config: CoinConfig) -> float:
 def empty_doubt(config: CoinConfig, candidates: Candidates, presence: FloatArray,
                  chosen: NDArray[np.intp], region_count: int) -> FloatArray:
     """Per region: how much an empty reading there is in doubt. A candidate not taken for a
-    coin, nor lying inside one taken, casts the doubt of its presence, and where its seed
-    stood out of the paper, ``accepted_doubt`` at the presence a coin is accepted at, in
-    proportion below (an outline nearly taken for a coin, where something unlike paper
-    stood out, leaves the empty reading no surer than the coin's: a faint silver coin on
-    white paper, its rim lost in the noise on most rays, is such an outline); any seed
-    that stood out strongly (something unlike paper and coin-sized lies there, though no
-    rim was fitted to it) casts doubt by its strength, ``empty_strength`` of the least a
-    seed needs and up."""
+    coin, nor lying inside one taken, casts the doubt of its presence; any seed that stood
+    out strongly (something unlike paper and coin-sized lies there, though no rim was
+    fitted to it) casts doubt by its strength, ``empty_strength`` of the least a seed needs
+    and up: a seed twice the bar is unlike paper for something, and where no coin and no
+    pawn explains it (a faint silver coin whose rim the rays lost in the paper's noise), a
+    sure empty reading would mislead the referee."""
     doubt = np.zeros(region_count)
     rejected = np.ones(len(presence), bool)
     rejected[chosen] = False
@@ -474,13 +472,9 @@ def empty_doubt(config: CoinConfig, candidates: Candidates, presence: FloatArray
         rejected &= ~(gaps < candidates.diameters_mm[None, chosen] / 2).any(axis=1)
     strong = np.clip((candidates.strength - config.empty_strength) / config.empty_strength,
                      0.0, config.strength_doubt)
-    # A space's middle, measured where no seed stood out (strength 0), casts its presence.
-    near = np.where(candidates.strength > 0,
-                    np.minimum(presence * config.accepted_doubt / accept_level(config), 1.0),
-                    presence)
     for index in np.flatnonzero(rejected & (candidates.seed_region >= 0)):
         region = candidates.seed_region[index]
-        doubt[region] = max(doubt[region], float(near[index]), float(strong[index]))
+        doubt[region] = max(doubt[region], float(presence[index]), float(strong[index]))
     return doubt
 
 
