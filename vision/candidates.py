@@ -459,7 +459,9 @@ def empty_doubt(config: CoinConfig, candidates: Candidates, presence: FloatArray
     coin, nor lying inside one taken, casts the doubt of its presence; any seed that stood
     out strongly (something unlike paper and coin-sized lies there, though no rim was
     fitted to it) casts doubt by its strength, ``empty_strength`` of the least a seed needs
-    and up."""
+    and up: a seed twice the bar is unlike paper for something, and where no coin and no
+    pawn explains it (a faint silver coin whose rim the rays lost in the paper's noise), a
+    sure empty reading would mislead the referee."""
     doubt = np.zeros(region_count)
     rejected = np.ones(len(presence), bool)
     rejected[chosen] = False
