@@ -73,7 +73,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
@@ -84,6 +83,7 @@ from vision.dice_beyond import (
     refuse_cut_past_felt,
     sides_reached,
 )
+from vision.dice_colour import colour_name
 from vision.dice_faces import TopFace, find_bodies, top_faces
 from vision.dice_layout import read_face_pips
 from vision.dice_pips import masked_median
@@ -463,27 +463,3 @@ def _read_own_part(config: DiceConfig, window: Image, body: FloatArray,
     # but its place, and two or three on a diagonal nothing of the grid's squareness: a
     # cocked die's 1-3, its side face left out, would pass for flat.
     return None if value is None else (value, confidence, why)
-
-
-def colour_name(body: FloatArray, felt: FloatArray) -> str:
-    """A die's body colour (BGR) named after white-balancing by the felt's printed colour."""
-    printed = np.array(TRAY_FILL[::-1], np.float32)
-    balanced = np.clip(np.asarray(body, np.float32) * printed / np.maximum(felt, 1.0), 0, 255)
-    pixel = balanced.astype(np.uint8).reshape(1, 1, 3)
-    hue, saturation, value = (int(channel) for channel in cv2.cvtColor(
-        pixel, cv2.COLOR_BGR2HSV)[0, 0])
-    if value < 70:
-        return "black"
-    if saturation < 70:
-        return "white" if value > 140 else "grey"
-    if hue < 10 or hue >= 160:
-        return "red"
-    if hue < 22:
-        return "orange"
-    if hue < 38:
-        return "yellow"
-    if hue < 85:
-        return "green"
-    if hue < 130:
-        return "blue"
-    return "purple"

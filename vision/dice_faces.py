@@ -21,6 +21,7 @@ import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.dice_beyond import on_felt
+from vision.dice_dark import black_only, darkness_and_hue, with_black_bodies
 from vision.dice_hidden import refuse_hidden
 
 if TYPE_CHECKING:
@@ -80,6 +81,20 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
     score = cv2.max(cv2.max(chroma * np.float32(1.0 / config.chroma),
                             level * np.float32(1.0 / config.brighter)),
                     level * np.float32(-1.0 / config.darker))
+    bodies = bodies_of_score(config, score, chroma, ppm, felt_box)
+    # A black die's darkness and hue, each about the least a die shows, find its body
+    # together (:mod:`vision.dice_dark`).
+    black = black_only(bodies_of_score(config, darkness_and_hue(config, chroma, level), chroma,
+                                       ppm, felt_box), image, felt)
+    return with_black_bodies(bodies, black, score.shape[:2])[:config.most_dice]
+
+
+def bodies_of_score(config: DiceConfig, score: FloatArray, chroma: FloatArray, ppm: float,
+                    felt_box: tuple[int, int, int, int] | None
+                    ) -> list[tuple[Image, tuple[int, int]]]:
+    """The bodies of the crop whose pixels' difference from the felt is ``score`` (in units of
+    the least a die shows) and whose chromaticity differs from the felt's by ``chroma``, as
+    :func:`find_bodies` gives them (all of them, not only ``most_dice``)."""
     reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
     nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     edge = score > config.edge_share * nearby
@@ -113,7 +128,7 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
               for group in groups]
     bodies = [(body, offset) for body, offset in bodies
               if on_felt(body, offset, felt_box, least)]
-    return bodies[:config.most_dice]
+    return bodies
 
 
 def _join_pieces(contours: list[np.ndarray], core: Image, weak: Callable[[], Image],

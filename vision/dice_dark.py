@@ -1,0 +1,67 @@
+"""Black dice's bodies, found from their darkness and their hue together.
+
+A shadow is the felt darker in the felt's own hue, so darkness alone marks a die only past the
+darkest shadow (``DiceConfig.darker``); a black die on coloured felt is darker than the felt
+and as grey as the felt is coloured at once, each about the least a die shows (its top lies
+about 0.8 of ``darker`` below the felt), so neither alone finds all of its body and the halos
+of its white pips leave pieces (two halves of a 5, a 6's middle) that each pass for a die.
+Taken together, as the length of the pair, the two find the whole body. Only a body that the
+pair finds and whose colour is black takes the place of what the usual score found there: a
+white, red or blue die, whose shaded side faces and blurred shadow the pair would also take
+in, keeps its body as before.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.arrays import FloatArray, Image
+from vision.dice_colour import colour_name
+from vision.dice_pips import masked_median
+
+if TYPE_CHECKING:
+    from vision.dice import DiceConfig
+
+#: A body patch (uint8 0/1) and where its top-left corner lies in the crop.
+Body = tuple[Image, tuple[int, int]]
+
+
+def darkness_and_hue(config: DiceConfig, chroma: FloatArray, level: FloatArray) -> FloatArray:
+    """Each pixel's chroma and darkness against the felt, each in units of the least a die
+    shows (``chroma``, ``darker``; brighter pixels count no darkness), taken together as the
+    length of the pair."""
+    chroma_units = chroma * np.float32(1.0 / config.chroma)
+    darkness = cv2.max(level * np.float32(-1.0 / config.darker), 0.0)
+    return cv2.sqrt(cv2.add(cv2.multiply(chroma_units, chroma_units),
+                            cv2.multiply(darkness, darkness)))
+
+
+def black_only(bodies: list[Body], image: Image, felt: FloatArray) -> list[Body]:
+    """The ``bodies`` whose median colour in ``image`` is named black."""
+    kept = []
+    for patch, (x, y) in bodies:
+        height, width = patch.shape
+        colour = masked_median(image[y:y + height, x:x + width], patch)
+        if colour_name(colour, felt) == "black":
+            kept.append((patch, (x, y)))
+    return kept
+
+
+def with_black_bodies(bodies: list[Body], black: list[Body], shape: tuple[int, int]
+                      ) -> list[Body]:
+    """``bodies`` with every one that a ``black`` body overlaps replaced by the black bodies
+    (a crop of ``shape``, rows by columns)."""
+    if not black:
+        return bodies
+    covered = np.zeros(shape, np.uint8)
+    for patch, (x, y) in black:
+        covered[y:y + patch.shape[0], x:x + patch.shape[1]] |= patch
+    kept = [(patch, (x, y)) for patch, (x, y) in bodies
+            if not (covered[y:y + patch.shape[0], x:x + patch.shape[1]] & patch).any()]
+    return kept + black
+
+
+__all__ = ["Body", "black_only", "darkness_and_hue", "with_black_bodies"]
