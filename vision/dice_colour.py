@@ -10,6 +10,9 @@ import numpy as np
 from calibration.drawing import TRAY_FILL
 from vision.arrays import FloatArray
 
+#: A colour whose white-balanced value (HSV, 0-255) lies under this is black.
+BLACK_VALUE = 70
+
 
 def colour_name(body: FloatArray, felt: FloatArray) -> str:
     """A die's body colour (BGR) named after white-balancing by the felt's printed colour."""
@@ -18,7 +21,7 @@ def colour_name(body: FloatArray, felt: FloatArray) -> str:
     pixel = balanced.astype(np.uint8).reshape(1, 1, 3)
     hue, saturation, value = (int(channel) for channel in cv2.cvtColor(
         pixel, cv2.COLOR_BGR2HSV)[0, 0])
-    if value < 70:
+    if value < BLACK_VALUE:
         return "black"
     if saturation < 70:
         return "white" if value > 140 else "grey"
@@ -35,4 +38,4 @@ def colour_name(body: FloatArray, felt: FloatArray) -> str:
     return "purple"
 
 
-__all__ = ["colour_name"]
+__all__ = ["BLACK_VALUE", "colour_name"]

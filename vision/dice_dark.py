@@ -52,15 +52,22 @@ def black_only(bodies: list[Body], image: Image, felt: FloatArray) -> list[Body]
 
 def with_black_bodies(bodies: list[Body], black: list[Body], shape: tuple[int, int]
                       ) -> list[Body]:
-    """``bodies`` with every one that a ``black`` body overlaps replaced by the black bodies
-    (a crop of ``shape``, rows by columns)."""
+    """``bodies`` with the ``black`` bodies in place of what they cover (a crop of ``shape``,
+    rows by columns): a body that lies mostly under a black one is dropped, and one that a
+    black body only overlaps (a neighbour it was joined to) keeps its own pixels."""
     if not black:
         return bodies
     covered = np.zeros(shape, np.uint8)
     for patch, (x, y) in black:
         covered[y:y + patch.shape[0], x:x + patch.shape[1]] |= patch
-    kept = [(patch, (x, y)) for patch, (x, y) in bodies
-            if not (covered[y:y + patch.shape[0], x:x + patch.shape[1]] & patch).any()]
+    kept = []
+    for patch, (x, y) in bodies:
+        under = covered[y:y + patch.shape[0], x:x + patch.shape[1]] & patch
+        shared = int(under.sum())
+        if shared == 0:
+            kept.append((patch, (x, y)))
+        elif 2 * shared < int(patch.sum()):
+            kept.append((patch - under, (x, y)))
     return kept + black
 
 
