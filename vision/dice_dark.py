@@ -34,7 +34,7 @@ def darkness_and_hue(config: DiceConfig, chroma: FloatArray, level: FloatArray) 
     shows (``chroma``, ``darker``; brighter pixels count no darkness), taken together as the
     length of the pair."""
     chroma_units = chroma * np.float32(1.0 / config.chroma)
-    darkness = cv2.max(level * np.float32(-1.0 / config.darker), 0.0)
+    darkness = np.maximum(level * np.float32(-1.0 / config.darker), np.float32(0.0))
     return cv2.sqrt(cv2.add(cv2.multiply(chroma_units, chroma_units),
                             cv2.multiply(darkness, darkness)))
 
