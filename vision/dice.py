@@ -84,6 +84,7 @@ from vision.dice_beyond import (
     sides_reached,
 )
 from vision.dice_colour import colour_name
+from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, find_bodies, top_faces
 from vision.dice_layout import read_face_pips
 from vision.dice_pips import masked_median
@@ -390,22 +391,42 @@ def _explain_with_sides(
             direction, size = camera.lean(where)
             return np.asarray(direction[0] * size[0], np.float64)
 
-    faces = refuse_cut_past_felt(top_faces(config, bodies, ppm, lean_at), felt_box)
-    readings = []
-    for face in faces:
-        (x, y), (w, h), angle = face.rect
-        rect = (((x + 0.5) / scale_x - 0.5, (y + 0.5) / scale_y - 0.5),
-                (w / scale_x, h / scale_y), angle)
-        value, confidence, colour, why = _read_face(config, smooth, fine, felt, face, rect)
-        centre = (origin_mm[0] + (rect[0][0] + 0.5) / fine.pixels_per_mm,
-                  origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
-        readings.append((DieReading(value, confidence, colour, centre), why))
+    def read(found: list[tuple[Image, tuple[int, int]]]) -> tuple[tuple[DieReading, str], ...]:
+        return _read_bodies(config, found, smooth, fine, felt, ppm, lean_at, origin_mm,
+                            (scale_x, scale_y), felt_box)
+
+    readings = read(bodies)
+    if any(die.value is None and die.colour == "black" for die, _ in readings):
+        # A black die left unread may have had its body found in part: read again with
+        # black bodies found from darkness and hue together (:mod:`vision.dice_dark`).
+        again = read(find_bodies(config, smooth, felt, ppm, beyond, felt_box, black=True))
+        readings = unread_taken_from(readings, again, config.edge_mm[0] / 2)
     # A body's outline stops where half its contrast does, up to the blur's reach short of the
     # border left out.
     sides = sides_reached(bodies, smooth.shape[:2], max(2, round(config.border_mm * ppm))
                           + round(config.edge_blur_mm * ppm))
+    return readings, sides
+
+
+def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]],
+                 smooth: Image, fine: FineSource, felt: FloatArray, ppm: float,
+                 lean_at: Callable[[FloatArray], FloatArray], origin_mm: tuple[float, float],
+                 scales: tuple[float, float], felt_box: tuple[int, int, int, int] | None
+                 ) -> tuple[tuple[DieReading, str], ...]:
+    """Every die of ``bodies`` (found in ``smooth`` at ``ppm``, ``scales`` of ``fine``'s
+    pixels a pixel each way) read, with why it was read as None, ordered top to bottom."""
+    faces = refuse_cut_past_felt(top_faces(config, bodies, ppm, lean_at), felt_box)
+    readings = []
+    for face in faces:
+        (x, y), (w, h), angle = face.rect
+        rect = (((x + 0.5) / scales[0] - 0.5, (y + 0.5) / scales[1] - 0.5),
+                (w / scales[0], h / scales[1]), angle)
+        value, confidence, colour, why = _read_face(config, smooth, fine, felt, face, rect)
+        centre = (origin_mm[0] + (rect[0][0] + 0.5) / fine.pixels_per_mm,
+                  origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
+        readings.append((DieReading(value, confidence, colour, centre), why))
     return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1],
-                                                    item[0].centre_mm[0]))), sides
+                                                    item[0].centre_mm[0])))
 
 
 # -- pips and colour -----------------------------------------------------------------------------

@@ -13,11 +13,13 @@ in, keeps its body as before.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.dice_colour import colour_name
 from vision.dice_pips import masked_median
@@ -71,4 +73,26 @@ def with_black_bodies(bodies: list[Body], black: list[Body], shape: tuple[int, i
     return kept + black
 
 
-__all__ = ["Body", "black_only", "darkness_and_hue", "with_black_bodies"]
+def unread_taken_from(first: tuple[tuple[DieReading, str], ...],
+                      again: tuple[tuple[DieReading, str], ...], same_mm: float
+                      ) -> tuple[tuple[DieReading, str], ...]:
+    """The ``first`` read, each die it left unread taken from the read ``again`` with black
+    bodies (the die within ``same_mm`` of it there) where that reads a value; where several
+    unread dice of the first read (pieces of one body) lie that near one die read again, it
+    is taken once; ordered top to bottom, as read. A die the first read read keeps its
+    reading: its body was whole enough to show a flat top and its pips."""
+    kept: list[tuple[DieReading, str]] = []
+    taken: set[int] = set()
+    for die, why in first:
+        close = min(((math.dist(die.centre_mm, other.centre_mm), index)
+                     for index, (other, _) in enumerate(again)), default=None)
+        if (die.value is not None or close is None or close[0] > same_mm
+                or again[close[1]][0].value is None):
+            kept.append((die, why))
+        elif close[1] not in taken:
+            taken.add(close[1])
+            kept.append(again[close[1]])
+    return tuple(sorted(kept, key=lambda item: (item[0].centre_mm[1], item[0].centre_mm[0])))
+
+__all__ = ["Body", "black_only", "darkness_and_hue", "unread_taken_from",
+           "with_black_bodies"]

@@ -51,7 +51,7 @@ class TopFace:
 
 def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
                 beyond: FloatArray | None = None,
-                felt_box: tuple[int, int, int, int] | None = None
+                felt_box: tuple[int, int, int, int] | None = None, black: bool = False
                 ) -> list[tuple[Image, tuple[int, int]]]:
     """Every die body of the crop as a patch (uint8 0/1, holes (pips) filled, print and specks
     removed) and where its top-left corner lies.
@@ -62,7 +62,8 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
     touching dice of different colours come apart. Where the crop reaches past the felt
     (``felt_box``), each pixel is measured against ``beyond`` (its background's colour, the
     mat's past the felt) and only bodies standing on the felt are kept
-    (:mod:`vision.dice_beyond`)."""
+    (:mod:`vision.dice_beyond`). With ``black``, black dice's bodies are found from their
+    darkness and hue together instead (:mod:`vision.dice_dark`)."""
     # Each channel's log less the felt's: one table for all three channels (OpenCV looks a
     # one-channel table up in two thirds of the instructions of a table a channel), then the
     # felt's logs taken off in float32, the same values as a table a channel holds.
@@ -82,11 +83,13 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
                             level * np.float32(1.0 / config.brighter)),
                     level * np.float32(-1.0 / config.darker))
     bodies = bodies_of_score(config, score, chroma, ppm, felt_box)
+    if not black:
+        return bodies[:config.most_dice]
     # A black die's darkness and hue, each about the least a die shows, find its body
     # together (:mod:`vision.dice_dark`).
-    black = black_only(bodies_of_score(config, darkness_and_hue(config, chroma, level), chroma,
+    found = black_only(bodies_of_score(config, darkness_and_hue(config, chroma, level), chroma,
                                        ppm, felt_box), image, felt)
-    return with_black_bodies(bodies, black, score.shape[:2])[:config.most_dice]
+    return with_black_bodies(bodies, found, score.shape[:2])[:config.most_dice]
 
 
 def bodies_of_score(config: DiceConfig, score: FloatArray, chroma: FloatArray, ppm: float,
