@@ -391,15 +391,20 @@ def _explain_with_sides(
             direction, size = camera.lean(where)
             return np.asarray(direction[0] * size[0], np.float64)
 
-    def read(found: list[tuple[Image, tuple[int, int]]]) -> tuple[tuple[DieReading, str], ...]:
+    def read(found: list[tuple[Image, tuple[int, int]]],
+             near: list[tuple[float, float]] | None = None
+             ) -> tuple[tuple[DieReading, str], ...]:
         return _read_bodies(config, found, smooth, fine, felt, ppm, lean_at, origin_mm,
-                            (scale_x, scale_y), felt_box)
+                            (scale_x, scale_y), felt_box, near)
 
     readings = read(bodies)
+    unread = [die.centre_mm for die, _ in readings if die.value is None]
     if any(die.value is None and die.colour == "black" for die, _ in readings):
         # A black die left unread may have had its body found in part: read again with
-        # black bodies found from darkness and hue together (:mod:`vision.dice_dark`).
-        again = read(find_bodies(config, smooth, felt, ppm, beyond, felt_box, black=True))
+        # black bodies found from darkness and hue together (:mod:`vision.dice_dark`), only
+        # the faces that may take an unread die's place.
+        again = read(find_bodies(config, smooth, felt, ppm, beyond, felt_box, black=True),
+                     unread)
         readings = unread_taken_from(readings, again, config.edge_mm[0] / 2)
     # A body's outline stops where half its contrast does, up to the blur's reach short of the
     # border left out.
@@ -411,19 +416,24 @@ def _explain_with_sides(
 def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]],
                  smooth: Image, fine: FineSource, felt: FloatArray, ppm: float,
                  lean_at: Callable[[FloatArray], FloatArray], origin_mm: tuple[float, float],
-                 scales: tuple[float, float], felt_box: tuple[int, int, int, int] | None
+                 scales: tuple[float, float], felt_box: tuple[int, int, int, int] | None,
+                 near: list[tuple[float, float]] | None = None
                  ) -> tuple[tuple[DieReading, str], ...]:
     """Every die of ``bodies`` (found in ``smooth`` at ``ppm``, ``scales`` of ``fine``'s
-    pixels a pixel each way) read, with why it was read as None, ordered top to bottom."""
+    pixels a pixel each way) read, with why it was read as None, ordered top to bottom; given
+    ``near`` (mat mm), only the dice within half the least die's edge of one of them."""
     faces = refuse_cut_past_felt(top_faces(config, bodies, ppm, lean_at), felt_box)
     readings = []
     for face in faces:
         (x, y), (w, h), angle = face.rect
         rect = (((x + 0.5) / scales[0] - 0.5, (y + 0.5) / scales[1] - 0.5),
                 (w / scales[0], h / scales[1]), angle)
-        value, confidence, colour, why = _read_face(config, smooth, fine, felt, face, rect)
         centre = (origin_mm[0] + (rect[0][0] + 0.5) / fine.pixels_per_mm,
                   origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
+        if near is not None and all(math.dist(centre, point) > config.edge_mm[0] / 2
+                                    for point in near):
+            continue
+        value, confidence, colour, why = _read_face(config, smooth, fine, felt, face, rect)
         readings.append((DieReading(value, confidence, colour, centre), why))
     return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1],
                                                     item[0].centre_mm[0])))
