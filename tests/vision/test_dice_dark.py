@@ -6,8 +6,9 @@ import math
 
 import numpy as np
 
+from contract.observation import DieReading
 from vision.dice import DiceConfig
-from vision.dice_dark import darkness_and_hue, with_black_bodies
+from vision.dice_dark import darkness_and_hue, unread_taken_from, with_black_bodies
 from vision.synth.dice_sets import tuning_tray
 
 from .helpers import explained_tray
@@ -50,3 +51,18 @@ def test_a_black_body_takes_the_place_of_what_lies_mostly_under_it_only() -> Non
     kept = merged[0][0]
     assert kept[:, :2].sum() == 0 and kept[:, 2:].sum() == 8 * 6
     assert merged[1][0] is far
+
+
+def test_only_dice_left_unread_are_taken_from_the_read_again_and_each_once() -> None:
+    black = DieReading(None, 0.9, "black", (10.0, 10.0))
+    piece = DieReading(None, 0.9, "black", (14.0, 10.0))
+    white = DieReading(2, 1.0, "white", (40.0, 40.0))
+    red = DieReading(None, 0.9, "red", (70.0, 10.0))
+    again = ((DieReading(5, 1.0, "black", (12.0, 10.0)), ""),
+             (DieReading(3, 1.0, "white", (40.0, 41.0)), ""))
+    merged = unread_taken_from(((black, "top no square"), (piece, "top no square"),
+                                (red, "sweep leaning"), (white, "")), again, 6.0)
+    # The two pieces of the black 5 give way to it once; the white 2 read the first time
+    # keeps its reading; the red die, with nothing read again near it, stays unread.
+    assert [(die.value, die.colour) for die, _ in merged] == [
+        (5, "black"), (None, "red"), (2, "white")]
