@@ -9,7 +9,11 @@ physics of a cube on felt rather than from a model fitted to one renderer:
 1. **Bodies.** The felt is most of the tray, so its colour in this very frame is the crop's
    median. A pixel belongs to a die where its chromaticity (log colour ratios, which neither
    the light's strength nor its warmth change) differs from the felt's, or where it is much
-   brighter, or darker than any shadow. Pips are holes in a body and are filled.
+   brighter, or darker than any shadow. Pips are holes in a body and are filled. A black
+   die on coloured felt is about as dark and as unlike the felt's hue as the least a die
+   shows, each alone: where a black die is left unread, the tray's bodies are found again
+   with the two taken together for black bodies, and the dice the first read left unread are
+   taken from that read (:mod:`vision.dice_dark`).
 2. **Top faces.** Seen from a camera off to one side, a still die shows its top face swept
    away from the camera by its height, over the side faces that face the camera. A square
    swept along a segment ``d`` is as wide as the square across ``d`` and ``|d|`` longer along

@@ -8,7 +8,10 @@ of its white pips leave pieces (two halves of a 5, a 6's middle) that each pass 
 Taken together, as the length of the pair, the two find the whole body. Only a body that the
 pair finds and whose colour is black takes the place of what the usual score found there: a
 white, red or blue die, whose shaded side faces and blurred shadow the pair would also take
-in, keeps its body as before.
+in, keeps its body as before. And the pair is asked only where the usual bodies leave a
+black die unread, and only for the dice left unread (:func:`unread_taken_from`): applied to
+every black body, it also reshaped some that read (a black 6 on dark felt turned by 18°, a
+black die beside a blue one traded for it).
 """
 
 from __future__ import annotations
