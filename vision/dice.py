@@ -9,7 +9,11 @@ physics of a cube on felt rather than from a model fitted to one renderer:
 1. **Bodies.** The felt is most of the tray, so its colour in this very frame is the crop's
    median. A pixel belongs to a die where its chromaticity (log colour ratios, which neither
    the light's strength nor its warmth change) differs from the felt's, or where it is much
-   brighter, or darker than any shadow. Pips are holes in a body and are filled.
+   brighter, or darker than any shadow. Pips are holes in a body and are filled. A black
+   die on coloured felt is about as dark and as unlike the felt's hue as the least a die
+   shows, each alone: where a black die is left unread, the tray's bodies are found again
+   with the two taken together for black bodies, and the dice the first read left unread are
+   taken from that read (:mod:`vision.dice_dark`).
 2. **Top faces.** Seen from a camera off to one side, a still die shows its top face swept
    away from the camera by its height, over the side faces that face the camera. A square
    swept along a segment ``d`` is as wide as the square across ``d`` and ``|d|`` longer along
@@ -73,7 +77,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
@@ -84,6 +87,8 @@ from vision.dice_beyond import (
     refuse_cut_past_felt,
     sides_reached,
 )
+from vision.dice_colour import colour_name
+from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, find_bodies, top_faces
 from vision.dice_layout import read_face_pips
 from vision.dice_pips import masked_median
@@ -390,22 +395,52 @@ def _explain_with_sides(
             direction, size = camera.lean(where)
             return np.asarray(direction[0] * size[0], np.float64)
 
-    faces = refuse_cut_past_felt(top_faces(config, bodies, ppm, lean_at), felt_box)
-    readings = []
-    for face in faces:
-        (x, y), (w, h), angle = face.rect
-        rect = (((x + 0.5) / scale_x - 0.5, (y + 0.5) / scale_y - 0.5),
-                (w / scale_x, h / scale_y), angle)
-        value, confidence, colour, why = _read_face(config, smooth, fine, felt, face, rect)
-        centre = (origin_mm[0] + (rect[0][0] + 0.5) / fine.pixels_per_mm,
-                  origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
-        readings.append((DieReading(value, confidence, colour, centre), why))
+    def read(found: list[tuple[Image, tuple[int, int]]],
+             near: list[tuple[float, float]] | None = None
+             ) -> tuple[tuple[DieReading, str], ...]:
+        return _read_bodies(config, found, smooth, fine, felt, ppm, lean_at, origin_mm,
+                            (scale_x, scale_y), felt_box, near)
+
+    readings = read(bodies)
+    unread = [die.centre_mm for die, _ in readings if die.value is None]
+    if any(die.value is None and die.colour == "black" for die, _ in readings):
+        # A black die left unread may have had its body found in part: read again with
+        # black bodies found from darkness and hue together (:mod:`vision.dice_dark`), only
+        # the faces that may take an unread die's place.
+        again = read(find_bodies(config, smooth, felt, ppm, beyond, felt_box, black=True),
+                     unread)
+        readings = unread_taken_from(readings, again, config.edge_mm[0] / 2)
     # A body's outline stops where half its contrast does, up to the blur's reach short of the
     # border left out.
     sides = sides_reached(bodies, smooth.shape[:2], max(2, round(config.border_mm * ppm))
                           + round(config.edge_blur_mm * ppm))
+    return readings, sides
+
+
+def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]],
+                 smooth: Image, fine: FineSource, felt: FloatArray, ppm: float,
+                 lean_at: Callable[[FloatArray], FloatArray], origin_mm: tuple[float, float],
+                 scales: tuple[float, float], felt_box: tuple[int, int, int, int] | None,
+                 near: list[tuple[float, float]] | None = None
+                 ) -> tuple[tuple[DieReading, str], ...]:
+    """Every die of ``bodies`` (found in ``smooth`` at ``ppm``, ``scales`` of ``fine``'s
+    pixels a pixel each way) read, with why it was read as None, ordered top to bottom; given
+    ``near`` (mat mm), only the dice within half the least die's edge of one of them."""
+    faces = refuse_cut_past_felt(top_faces(config, bodies, ppm, lean_at), felt_box)
+    readings = []
+    for face in faces:
+        (x, y), (w, h), angle = face.rect
+        rect = (((x + 0.5) / scales[0] - 0.5, (y + 0.5) / scales[1] - 0.5),
+                (w / scales[0], h / scales[1]), angle)
+        centre = (origin_mm[0] + (rect[0][0] + 0.5) / fine.pixels_per_mm,
+                  origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
+        if near is not None and all(math.dist(centre, point) > config.edge_mm[0] / 2
+                                    for point in near):
+            continue
+        value, confidence, colour, why = _read_face(config, smooth, fine, felt, face, rect)
+        readings.append((DieReading(value, confidence, colour, centre), why))
     return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1],
-                                                    item[0].centre_mm[0]))), sides
+                                                    item[0].centre_mm[0])))
 
 
 # -- pips and colour -----------------------------------------------------------------------------
@@ -463,27 +498,3 @@ def _read_own_part(config: DiceConfig, window: Image, body: FloatArray,
     # but its place, and two or three on a diagonal nothing of the grid's squareness: a
     # cocked die's 1-3, its side face left out, would pass for flat.
     return None if value is None else (value, confidence, why)
-
-
-def colour_name(body: FloatArray, felt: FloatArray) -> str:
-    """A die's body colour (BGR) named after white-balancing by the felt's printed colour."""
-    printed = np.array(TRAY_FILL[::-1], np.float32)
-    balanced = np.clip(np.asarray(body, np.float32) * printed / np.maximum(felt, 1.0), 0, 255)
-    pixel = balanced.astype(np.uint8).reshape(1, 1, 3)
-    hue, saturation, value = (int(channel) for channel in cv2.cvtColor(
-        pixel, cv2.COLOR_BGR2HSV)[0, 0])
-    if value < 70:
-        return "black"
-    if saturation < 70:
-        return "white" if value > 140 else "grey"
-    if hue < 10 or hue >= 160:
-        return "red"
-    if hue < 22:
-        return "orange"
-    if hue < 38:
-        return "yellow"
-    if hue < 85:
-        return "green"
-    if hue < 130:
-        return "blue"
-    return "purple"

@@ -21,6 +21,7 @@ import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.dice_beyond import on_felt
+from vision.dice_dark import black_only, darkness_and_hue, with_black_bodies
 from vision.dice_hidden import refuse_hidden
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class TopFace:
 
 def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
                 beyond: FloatArray | None = None,
-                felt_box: tuple[int, int, int, int] | None = None
+                felt_box: tuple[int, int, int, int] | None = None, black: bool = False
                 ) -> list[tuple[Image, tuple[int, int]]]:
     """Every die body of the crop as a patch (uint8 0/1, holes (pips) filled, print and specks
     removed) and where its top-left corner lies.
@@ -61,7 +62,8 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
     touching dice of different colours come apart. Where the crop reaches past the felt
     (``felt_box``), each pixel is measured against ``beyond`` (its background's colour, the
     mat's past the felt) and only bodies standing on the felt are kept
-    (:mod:`vision.dice_beyond`)."""
+    (:mod:`vision.dice_beyond`). With ``black``, black dice's bodies are found from their
+    darkness and hue together instead (:mod:`vision.dice_dark`)."""
     # Each channel's log less the felt's: one table for all three channels (OpenCV looks a
     # one-channel table up in two thirds of the instructions of a table a channel), then the
     # felt's logs taken off in float32, the same values as a table a channel holds.
@@ -80,6 +82,22 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
     score = cv2.max(cv2.max(chroma * np.float32(1.0 / config.chroma),
                             level * np.float32(1.0 / config.brighter)),
                     level * np.float32(-1.0 / config.darker))
+    bodies = bodies_of_score(config, score, chroma, ppm, felt_box)
+    if not black:
+        return bodies[:config.most_dice]
+    # A black die's darkness and hue, each about the least a die shows, find its body
+    # together (:mod:`vision.dice_dark`).
+    found = black_only(bodies_of_score(config, darkness_and_hue(config, chroma, level), chroma,
+                                       ppm, felt_box), image, felt)
+    return with_black_bodies(bodies, found, score.shape[:2])[:config.most_dice]
+
+
+def bodies_of_score(config: DiceConfig, score: FloatArray, chroma: FloatArray, ppm: float,
+                    felt_box: tuple[int, int, int, int] | None
+                    ) -> list[tuple[Image, tuple[int, int]]]:
+    """The bodies of the crop whose pixels' difference from the felt is ``score`` (in units of
+    the least a die shows) and whose chromaticity differs from the felt's by ``chroma``, as
+    :func:`find_bodies` gives them (all of them, not only ``most_dice``)."""
     reach = max(3, 2 * round(config.edge_blur_mm * ppm) + 1)
     nearby = cv2.dilate(score, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
     edge = score > config.edge_share * nearby
@@ -113,7 +131,7 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
               for group in groups]
     bodies = [(body, offset) for body, offset in bodies
               if on_felt(body, offset, felt_box, least)]
-    return bodies[:config.most_dice]
+    return bodies
 
 
 def _join_pieces(contours: list[np.ndarray], core: Image, weak: Callable[[], Image],
