@@ -453,11 +453,32 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
         return None if letter is None else (letter, config.shape_confidence)
     letters = {_court_letter(rank_config, corner) for corner in index.corners}
     letter = letters.pop() if len(letters) == 1 else None
-    if letter is None or (len(numbers) == 1 and numbers <= {str(pips.inked)}):
+    if len(numbers) == 1 and numbers <= {str(pips.inked)}:
         return None
+    if letter is None:
+        letter = _letter_first_in_both(rank_config, index)
+        return None if letter is None else (letter, config.shape_confidence)
     if not _letter_in_each(rank_config, index, letter):
         return letter, config.shape_confidence
     return letter, config.agree_confidence * 0.9
+
+
+def _letter_first_in_both(config: RankConfig, index: IndexRead) -> str | None:
+    """The letter of J, Q, K both corners match better than the other two, each at
+    ``least_match``, or None where they name two, tie, or match it hardly at all: round a
+    court's figure, with a suit under the index in both corners (no joker) and no pip layout
+    (no number), only those three are left, and a glyph blurred or drawn in another typeface
+    (a German B, near an 8) still resembles its own letter most of the three; two corners
+    agreeing name it, though not surely."""
+    letters = set()
+    for corner in index.corners:
+        scores = dict(corner.scores)
+        ranked = sorted(COURT_LETTERS, key=lambda letter: -scores.get(letter, -1.0))
+        best, second = (scores.get(letter, -1.0) for letter in ranked[:2])
+        if best <= second or best < config.least_match:
+            return None
+        letters.add(ranked[0])
+    return letters.pop() if len(letters) == 1 else None
 
 
 def _ace_in_both(config: RankConfig, index: IndexRead) -> bool:

@@ -52,22 +52,22 @@ class RankConfig:
     ``most_glyph_fill`` of its box is a patch of something else, no glyph, unless it is a
     bar three times taller than wide: a plain 1); a glyph run
     together with its suit is cut at its waist, where its ink is narrower than
-    ``waist_share`` of its typical row; else the mark under it starts within ``below_mm`` of
-    its foot. The JOKER column holds ``joker_letters`` glyphs or more in ``joker_area_mm``,
-    each less than ``letter_gap_mm`` below the one above, or a word (one letter's height
-    wide, at most ``word_width_mm``, clear of the card's edge) at least ``word_mm`` tall and
-    three times taller than wide (at least ``long_word_mm`` tall, whatever lies under its
-    top: no glyph and its suit run together reach so far). A glyph matches a template with a
-    correlation of ``least_match`` (``sure_match`` for full confidence), by a margin of
-    ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far their
-    boxes' shapes differ (log of the ratio of their height over width). The mark under the
-    glyph is a suit where it matches a suit better than a letter by ``least_suit`` (a court with no
-    mark found under its letter needs ``clear_match`` and ``clear_margin``). The pips'
-    count is backed by the index where its rank matches at ``sure_match`` and within
-    ``backing_slack`` of the best; a number card's count standing in its columns, where
-    its rank matches at ``least_match``, within ``backing_slack`` of the best, and by
-    ``rival_margin`` better than each rank a washed middle pip could leave
-    (:func:`vision.card_pips.rivals`)."""
+    ``waist_share`` of its typical row, or at a neck narrower than ``neck_share`` of the widest
+    rows above and below it where a suit lies under it; else the mark under it starts within
+    ``below_mm`` of its foot. The JOKER column holds ``joker_letters`` glyphs or more in
+    ``joker_area_mm``, each less than ``letter_gap_mm`` below the one above, or a word (one
+    letter's height wide, at most ``word_width_mm``, clear of the card's edge) at least
+    ``word_mm`` tall and three times taller than wide (at least ``long_word_mm`` tall, whatever
+    lies under its top: no glyph and its suit run together reach so far). A glyph matches a
+    template with a correlation of ``least_match`` (``sure_match`` for full confidence), by a
+    margin of ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far
+    their boxes' shapes differ (log of the ratio of their height over width). The mark under the
+    glyph is a suit where it matches a suit better than a letter by ``least_suit`` (a court with
+    no mark found under its letter needs ``clear_match`` and ``clear_margin``). The pips' count
+    is backed by the index where its rank matches at ``sure_match`` and within ``backing_slack``
+    of the best; a number card's count standing in its columns, where its rank matches at
+    ``least_match``, within ``backing_slack`` of the best, and by ``rival_margin`` better than
+    each rank a washed middle pip could leave (:func:`vision.card_pips.rivals`)."""
 
     white_mm: float = 16.0
     lift_mm: float = 12.0
@@ -91,6 +91,7 @@ class RankConfig:
     line_mm: tuple[float, float] = (0.4, 1.2)
     line_side_ink: float = 0.5
     waist_share: float = 0.35
+    neck_share: float = 0.6
     below_mm: float = 6.0
     most_glyph_fill: float = 0.97
     glyph_gap_mm: float = 1.5
@@ -360,20 +361,24 @@ def _index_marks_within(config: RankConfig, ink: FloatArray, pixels_per_mm: floa
                 continue
         left, top = min(left, b_left), min(top, b_top)
         right, bottom = max(right, b_right), max(bottom, b_bottom)
+    box = (left, top, right, bottom)
     waist = _waist(mask[top:bottom, left:right], config.waist_share)
-    if waist is not None:
-        # The glyph and its suit run together (too close for the camera's pixels): cut
-        # where the ink is narrowest between them; the part below is the suit.
-        below = mask[top + waist:bottom, left:right]
-        rows = np.nonzero(below.any(axis=1))[0]
-        mark = np.where(below, window[top + waist:bottom, left:right], 0.0)[rows[0]:]
-        glyph = np.where(mask[top:top + waist, left:right],
-                         window[top:top + waist, left:right], 0.0)
-        return np.asarray(glyph), np.asarray(mark), left
-    glyph = np.where(mask[top:bottom, left:right], window[top:bottom, left:right], 0.0)
-    return (np.asarray(glyph),
-            _mark_below(config, ink, pixels_per_mm, (left, top, right, bottom), column),
-            left)
+    if waist is None:
+        under = _mark_below(config, ink, pixels_per_mm, box, column)
+        # A glyph with nothing under it may have swallowed its suit (a J's hook blurred
+        # into a heart); one with a mark under it is whole.
+        if under is None:
+            waist = _suit_neck(config, np.where(mask, window, 0.0)[top:bottom, left:right])
+        if waist is None:
+            glyph = np.where(mask[top:bottom, left:right], window[top:bottom, left:right], 0.0)
+            return np.asarray(glyph), under, left
+    # The glyph and its suit run together (too close for the camera's pixels): cut where
+    # the ink is narrowest between them; the part below is the suit.
+    below = mask[top + waist:bottom, left:right]
+    rows = np.nonzero(below.any(axis=1))[0]
+    mark = np.where(below, window[top + waist:bottom, left:right], 0.0)[rows[0]:]
+    glyph = np.where(mask[top:top + waist, left:right], window[top:top + waist, left:right], 0.0)
+    return np.asarray(glyph), np.asarray(mark), left
 
 
 def _court_letter_alone(config: RankConfig, ink: FloatArray,
@@ -413,6 +418,36 @@ def _waist(mask: FloatArray, share: float) -> int | None:
     if widths[row] > share * typical or not widths[row + 1:].any():
         return None
     return row
+
+
+def _suit_neck(config: RankConfig, glyph: FloatArray) -> int | None:
+    """The row where a glyph narrow all along (a J's stem) runs into the suit under it, or
+    None: between a third and four fifths of the glyph's height, above the widest row of its
+    lower half (the suit's), the row narrowest against the widest rows between it and that
+    third (a J's hook) and below it (the suit), narrower than ``neck_share`` of both, where
+    the ink under it matches a suit better than a letter by ``court_suit``. A J's hook,
+    blurred, touches a wide heart; its stem is narrower than that neck, so :func:`_waist`
+    finds none."""
+    mask = glyph > 0
+    height, width = mask.shape
+    if height < 1.5 * width or height < 6:
+        return None
+    widths = np.convolve(mask.sum(axis=1).astype(np.float64), np.ones(3) / 3, mode="same")
+    low = height // 3
+    widest = height // 2 + int(np.argmax(widths[height // 2:]))
+    rows = np.arange(low + 1, min(widest, (4 * height) // 5))
+    if not len(rows):
+        return None
+    above = np.maximum.accumulate(widths[low:])[rows - low - 1]
+    shares = widths[rows] / np.maximum(np.minimum(above, widths[widest]), 1.0)
+    row = int(rows[np.argmin(shares)])
+    if shares.min() > config.neck_share:
+        return None
+    under = glyph[row:]
+    marks = best_matches(glyph_of(under[np.nonzero(under.any(axis=1))[0][0]:]),
+                         mark_templates(), config.aspect_weight)
+    return row if marks.get("suit", -1.0) - marks.get("letter", -1.0) >= config.court_suit \
+        else None
 
 
 def _mark_below(config: RankConfig, ink: FloatArray, pixels_per_mm: float,

@@ -101,11 +101,11 @@ def test_an_ace_read_clearly_in_both_corners_is_sure_where_its_pip_is_broken():
 
 
 @needs_themes
-@pytest.mark.parametrize(("seed", "sure"), [(54, False), (520, True)])
+@pytest.mark.parametrize(("seed", "sure"), [(54, True), (520, True)])
 def test_rendered_discard_frames_whose_index_or_pips_are_hard_are_read(seed, sure):
-    """Tuning frames: a paris 2 whose index blurs into a 5 (its middle column clear: read by
-    its pips alone, so the panel confirms it), and a paris ace whose pip a lamp's
-    reflection breaks (sure)."""
+    """Tuning frames: a paris 2 whose index blurs into a 5 in one corner and into its suit
+    in the other (cut at the neck between them, that 2 over its suit backs the two pips in
+    their columns: sure), and a paris ace whose pip a lamp's reflection breaks (sure)."""
     scene = discard_scene(seed)
     frame = render(scene, seed)
     location = find_board(MarkerConfig(), frame.image, scene.geometry)

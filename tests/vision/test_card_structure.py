@@ -15,8 +15,16 @@ from companion.referee_cards import SURE_CARD
 from tests.vision.test_card_any_deck import seen
 from tests.vision.test_card_judge import reading
 from vision.card_judge import judge
-from vision.card_pips import PipConfig, count_pips
-from vision.card_ranks import RankConfig, both_ways, ink_map, read_centre, read_index
+from vision.card_pips import PipConfig, PipCount, count_pips
+from vision.card_ranks import (
+    CentreRead,
+    IndexRead,
+    RankConfig,
+    both_ways,
+    ink_map,
+    read_centre,
+    read_index,
+)
 from vision.cards import CardConfig, read_discard_in_frame
 from vision.markers import MarkerConfig, find_board
 from vision.synth import render
@@ -110,3 +118,36 @@ def test_a_court_told_by_its_structure_is_refused_where_no_letter_stands_out():
     verdict = judge(CONFIG, read_centre(rank_config, ink, 6.0), both_ways(*flat),
                     count_pips(PipConfig(), ink, face, 6.0))
     assert verdict[0] not in ("J", "Q", "K") or verdict[1] < UNSURE_CONFIDENCE
+
+
+def test_a_letter_both_corners_match_best_of_j_q_k_names_a_court_the_panel_confirms():
+    """A German jack's B blurs nearer an 8 than any letter, but of J, Q and K it matches the
+    J best in both corners, each over its suit: no joker (the suits), no number (no pip
+    layout round a court's figure), so a jack the panel confirms; corners naming two
+    letters name none."""
+    picture = CentreRead(0, True, 0.7, largest_mm2=1800.0)
+    no_layout = PipCount(2, False, True, 2600.0)
+    bube = [IndexRead((("8", 0.55), ("J", 0.52), ("K", 0.41), ("Q", 0.27)), False, 0.53),
+            IndexRead((("8", 0.53), ("J", 0.54), ("K", 0.47), ("Q", 0.29)), False, 0.51)]
+    assert judge(CONFIG, picture, both_ways(*bube), no_layout) == \
+        ("J", CONFIG.shape_confidence)
+    dame = [IndexRead((("Q", 0.67), ("9", 0.6), ("J", 0.59), ("K", 0.42)), False, 0.51),
+            IndexRead((("J", 0.68), ("Q", 0.66), ("9", 0.54), ("K", 0.37)), False, 0.56)]
+    assert judge(CONFIG, picture, both_ways(*dame), no_layout)[1] < UNSURE_CONFIDENCE
+
+
+@needs_themes
+def test_a_jack_whose_hook_runs_into_the_heart_under_it_is_read_a_jack():
+    """A Paris jack of hearts on the mat whose J's hook the camera blurs into the heart under
+    it: the J's stem is narrower than the neck between them, so the glyph is cut at that
+    neck, where a suit lies under it (no 4 read over nothing), and the jack is read, though
+    not surely (the other corner's glyph is not clear)."""
+    seed = 806
+    scene = discard_scene(seed, TUNING_FACES)
+    assert (scene.cards[-1].rank, scene.cards[-1].face) == ("J", "theme:paris")
+    image = render(scene, seed).image
+    location = find_board(MarkerConfig(), image, scene.geometry)
+    card = read_discard_in_frame(CONFIG, image, location,
+                                 scene.geometry.region(SPOT).shape.bounds())
+    assert card is not None and card.rank == "J"
+    assert UNSURE_CONFIDENCE <= card.confidence < SURE_CARD
