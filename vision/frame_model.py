@@ -100,9 +100,12 @@ class _Frame:
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
                  colours: FloatArray, clipped: FloatArray, edges: FloatArray,
                  inner: FloatArray, contrast: FloatArray, pixel_mm: FloatArray,
-                 ring: bool = False) -> None:
+                 ring: bool = False, alone: BoolArray | None = None) -> None:
         self.config = config
         self.ring = ring
+        # A coin that lies alone (a ring's space holds one coin) is never a stack's top.
+        self.stack_share = (np.full(len(diameters), config.stack_share) if alone is None
+                            else np.where(alone, 0.0, config.stack_share))[:, None]
         self.priors = priors
         # Colours are squeezed along the light's line (:func:`light_squeeze`) here, edges before.
         self.squeeze = light_squeeze(config.light_axis_share)
@@ -205,7 +208,7 @@ class _Frame:
         seen = self.has_inner[:, None]
         single = single * np.where(seen, inner_single, 1.0)
         stacked = stacked * np.where(seen, inner_stacked, 1.0)
-        share = self.config.stack_share
+        share = self.stack_share
         total = (1 - share) * single + share * stacked + 1e-300
         return np.log(total), (1 - share) * single / total
 
@@ -538,14 +541,16 @@ def fit_frame(
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
     clipped: FloatArray | None = None, edge_colours: FloatArray | None = None,
     inner_mm: FloatArray | None = None, contrast: FloatArray | None = None,
-    pixel_mm: FloatArray | None = None, ring: bool = False,
+    pixel_mm: FloatArray | None = None, ring: bool = False, alone: BoolArray | None = None,
 ) -> FrameFit:
     """Fit the frame model to N coins (positions (N, 2) mm, diameters (N,) mm, fit weights
     (N,) 0-1, colours (N, 2) with NaN where unknown, the share of each face the camera
     clipped (N,; none by default), how far each edge stands out of the paper (N,; 0-1
     of paper, none faint by default) and how many millimetres of mat a camera pixel spans
     at each (N,; NaN where unknown, as by default)) over the kinds ``priors``; ``ring``: the
-    frame is a ring's, whose copper coins are one seat's (:mod:`vision.ring_metals`)."""
+    frame is a ring's, whose copper coins are one seat's (:mod:`vision.ring_metals`);
+    ``alone`` (N,): the coins that lie where only one coin may (a ring's space), never a
+    stack, whose outline and top circle a single coin alone explains."""
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
@@ -566,7 +571,8 @@ def fit_frame(
                  np.ones(len(diameters_mm)) if contrast is None
                  else np.asarray(contrast, np.float64),
                  np.full(len(diameters_mm), np.nan) if pixel_mm is None
-                 else np.asarray(pixel_mm, np.float64), ring)
+                 else np.asarray(pixel_mm, np.float64), ring,
+                 None if alone is None else np.asarray(alone, bool))
     best: tuple[float, _Frame, FloatArray] | None = None
     first = _Frame(*arguments)
     starts: list[FloatArray | None] = [first.first_metals(), None]
