@@ -104,8 +104,7 @@ class _Frame:
         self.config = config
         self.ring = ring
         # A coin that lies alone (a ring's space holds one coin) is never a stack's top.
-        self.stack_share = (np.full(len(diameters), config.stack_share) if alone is None
-                            else np.where(alone, 0.0, config.stack_share))[:, None]
+        self.alone: BoolArray = np.zeros(len(diameters), bool) if alone is None else alone
         self.priors = priors
         # Colours are squeezed along the light's line (:func:`light_squeeze`) here, edges before.
         self.squeeze = light_squeeze(config.light_axis_share)
@@ -187,7 +186,9 @@ class _Frame:
         """(N, K) log-density of each coin's outline and top circle under each kind, and the
         share of it that a single coin explains. The rest is a stack's: its lower coins stick
         out of the top coin's outline by up to ``stack_reach_mm``, and its top circle may be
-        a lower coin's raised rim showing round a smaller top coin."""
+        a lower coin's raised rim showing round a smaller top coin. A coin lying ``alone``
+        (a ring's space) is no stack: its outline is its own, and the rest is a top circle
+        that is no rim but a circle of the face's design inside it, by as much."""
         dof, reach = self.config.degrees_of_freedom, self.config.stack_reach_mm
         expected = self.outline_sizes()
         spread = self.spreads()[:, None]
@@ -205,12 +206,14 @@ class _Frame:
                         * T_SCALE[dof] / inner_spread)
         inner_stacked = ((inner_gap > -inner_spread) & (inner_gap < reach)) / (
             reach + inner_spread)
-        seen = self.has_inner[:, None]
+        inner_face = ((inner_gap < inner_spread) & (inner_gap > -reach)) / (reach + inner_spread)
+        seen, alone = self.has_inner[:, None], self.alone[:, None]
+        other = np.where(alone, single * np.where(seen, inner_face, 1.0),
+                         stacked * np.where(seen, inner_stacked, 1.0))
         single = single * np.where(seen, inner_single, 1.0)
-        stacked = stacked * np.where(seen, inner_stacked, 1.0)
-        share = self.stack_share
-        total = (1 - share) * single + share * stacked + 1e-300
-        return np.log(total), (1 - share) * single / total
+        share = self.config.stack_share
+        total = (1 - share) * single + share * other + 1e-300
+        return np.log(total), np.where(alone, 1.0, (1 - share) * single / total)
 
     def outline_sizes(self) -> FloatArray:
         """(N, K) the diameter each coin's outline would measure as a single coin of each
@@ -550,7 +553,7 @@ def fit_frame(
     at each (N,; NaN where unknown, as by default)) over the kinds ``priors``; ``ring``: the
     frame is a ring's, whose copper coins are one seat's (:mod:`vision.ring_metals`);
     ``alone`` (N,): the coins that lie where only one coin may (a ring's space), never a
-    stack, whose outline and top circle a single coin alone explains."""
+    stack: a top circle that is not its rim is a circle of its face."""
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)

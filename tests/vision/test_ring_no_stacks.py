@@ -1,5 +1,6 @@
 """A ring's space holds one coin: the frame fit explains a coin there as a single coin, never as
-a stack's top, so a nickel whose top circle measures a dime's is no dime sticking out of one."""
+a stack's top, so a nickel whose top circle measures a dime's is no dime on a lower coin: its
+outline names it, the circle being one of its face's."""
 
 from __future__ import annotations
 
@@ -35,10 +36,9 @@ def _fit(alone: bool) -> tuple[FrameFit, dict[str, tuple[str, str, float]]]:
 def test_a_coin_alone_in_its_space_is_no_stack() -> None:
     fit, read = _fit(alone=True)
     assert np.allclose(fit.single, 1.0)
-    _, kind, confidence = read["h2-4"]
-    # No dime on a nickel: not a dime, and honestly unsure of what it is.
-    assert kind != "D" and confidence < 0.5
-    assert all(kind == truth for region, (truth, kind, _) in read.items() if region != "h2-4")
+    # No dime on a lower coin: the nickel its outline measures.
+    assert read["h2-4"][1] == "N"
+    assert all(kind == truth for truth, kind, _ in read.values())
 
 
 def test_where_stacks_may_lie_the_fit_is_as_before() -> None:
