@@ -100,11 +100,9 @@ class _Frame:
                  positions: FloatArray, diameters: FloatArray, weights: FloatArray,
                  colours: FloatArray, clipped: FloatArray, edges: FloatArray,
                  inner: FloatArray, contrast: FloatArray, pixel_mm: FloatArray,
-                 ring: bool = False, alone: BoolArray | None = None) -> None:
+                 ring: bool = False) -> None:
         self.config = config
         self.ring = ring
-        # A coin that lies alone (a ring's space holds one coin) is never a stack's top.
-        self.alone: BoolArray = np.zeros(len(diameters), bool) if alone is None else alone
         self.priors = priors
         # Colours are squeezed along the light's line (:func:`light_squeeze`) here, edges before.
         self.squeeze = light_squeeze(config.light_axis_share)
@@ -186,9 +184,7 @@ class _Frame:
         """(N, K) log-density of each coin's outline and top circle under each kind, and the
         share of it that a single coin explains. The rest is a stack's: its lower coins stick
         out of the top coin's outline by up to ``stack_reach_mm``, and its top circle may be
-        a lower coin's raised rim showing round a smaller top coin. A coin lying ``alone``
-        (a ring's space) is no stack: its outline is its own, and the rest is a top circle
-        that is no rim but a circle of the face's design inside it, by as much."""
+        a lower coin's raised rim showing round a smaller top coin."""
         dof, reach = self.config.degrees_of_freedom, self.config.stack_reach_mm
         expected = self.outline_sizes()
         spread = self.spreads()[:, None]
@@ -206,14 +202,12 @@ class _Frame:
                         * T_SCALE[dof] / inner_spread)
         inner_stacked = ((inner_gap > -inner_spread) & (inner_gap < reach)) / (
             reach + inner_spread)
-        inner_face = ((inner_gap < inner_spread) & (inner_gap > -reach)) / (reach + inner_spread)
-        seen, alone = self.has_inner[:, None], self.alone[:, None]
-        other = np.where(alone, single * np.where(seen, inner_face, 1.0),
-                         stacked * np.where(seen, inner_stacked, 1.0))
+        seen = self.has_inner[:, None]
         single = single * np.where(seen, inner_single, 1.0)
+        stacked = stacked * np.where(seen, inner_stacked, 1.0)
         share = self.config.stack_share
-        total = (1 - share) * single + share * other + 1e-300
-        return np.log(total), np.where(alone, 1.0, (1 - share) * single / total)
+        total = (1 - share) * single + share * stacked + 1e-300
+        return np.log(total), (1 - share) * single / total
 
     def outline_sizes(self) -> FloatArray:
         """(N, K) the diameter each coin's outline would measure as a single coin of each
@@ -544,16 +538,14 @@ def fit_frame(
     diameters_mm: FloatArray, weights: FloatArray, colours: FloatArray,
     clipped: FloatArray | None = None, edge_colours: FloatArray | None = None,
     inner_mm: FloatArray | None = None, contrast: FloatArray | None = None,
-    pixel_mm: FloatArray | None = None, ring: bool = False, alone: BoolArray | None = None,
+    pixel_mm: FloatArray | None = None, ring: bool = False,
 ) -> FrameFit:
     """Fit the frame model to N coins (positions (N, 2) mm, diameters (N,) mm, fit weights
     (N,) 0-1, colours (N, 2) with NaN where unknown, the share of each face the camera
     clipped (N,; none by default), how far each edge stands out of the paper (N,; 0-1
     of paper, none faint by default) and how many millimetres of mat a camera pixel spans
     at each (N,; NaN where unknown, as by default)) over the kinds ``priors``; ``ring``: the
-    frame is a ring's, whose copper coins are one seat's (:mod:`vision.ring_metals`);
-    ``alone`` (N,): the coins that lie where only one coin may (a ring's space), never a
-    stack: a top circle that is not its rim is a circle of its face."""
+    frame is a ring's, whose copper coins are one seat's (:mod:`vision.ring_metals`)."""
     kinds = tuple(prior.kind for prior in priors)
     if len(diameters_mm) == 0:
         return FrameFit(kinds, np.zeros((0, len(kinds))), config.offset_mm)
@@ -574,8 +566,7 @@ def fit_frame(
                  np.ones(len(diameters_mm)) if contrast is None
                  else np.asarray(contrast, np.float64),
                  np.full(len(diameters_mm), np.nan) if pixel_mm is None
-                 else np.asarray(pixel_mm, np.float64), ring,
-                 None if alone is None else np.asarray(alone, bool))
+                 else np.asarray(pixel_mm, np.float64), ring)
     best: tuple[float, _Frame, FloatArray] | None = None
     first = _Frame(*arguments)
     starts: list[FloatArray | None] = [first.first_metals(), None]

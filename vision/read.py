@@ -144,7 +144,7 @@ def _coins_and_frame(
     weights = presence * np.where(candidates.under_pawn, 0.5, 1.0)
     pixel_mm = (np.full(len(chosen), np.nan) if camera is None
                 else 1.0 / camera.pixels_per_mm(candidates.centres_mm[chosen]))
-    frame = _fit(config, priors, candidates, weights, chosen, pixel_mm, alone)
+    frame = _fit(config, priors, candidates, weights, chosen, pixel_mm, bool(alone.any()))
     smallest = sizes.min() + frame.offset_mm - config.coins.pawn_size_margin_mm
     coin_sized = ~candidates.under_pawn[chosen] | (candidates.diameters_mm[chosen] >= smallest)
     return chosen[coin_sized], frame.subset(coin_sized)
@@ -152,14 +152,14 @@ def _coins_and_frame(
 
 def _fit(config: ReadConfig, priors: tuple[KindPrior, ...], candidates: Candidates,
          presence: FloatArray, chosen: NDArray[np.intp], pixel_mm: FloatArray,
-         alone: NDArray[np.bool_]) -> FrameFit:
+         ring: bool) -> FrameFit:
     """The frame model fitted to the ``chosen`` candidates, seen at ``pixel_mm`` (mm of mat
-    a camera pixel spans at each), on a ring's mat where any candidate lies ``alone``."""
+    a camera pixel spans at each), on a ring's mat or not."""
     return fit_frame(config.model, priors, candidates.centres_mm[chosen],
                      candidates.diameters_mm[chosen], presence[chosen],
                      candidates.colours[chosen], candidates.clipped[chosen],
                      candidates.edge_colours[chosen], candidates.inner_mm[chosen],
-                     candidates.contrast[chosen], pixel_mm, bool(alone.any()), alone[chosen])
+                     candidates.contrast[chosen], pixel_mm, ring)
 
 
 def _partial_evidence(
