@@ -163,7 +163,8 @@ class DiceConfig:
     by ``own_least_shift`` of the edge at least; only a value of ``own_least_value`` or more,
     whose pips' grid shows the face flat, is kept. A lone die's top no square is looked for
     again in its body less its shadow (:mod:`vision.dice_shadow`), where the die's hue
-    differs from the felt's by ``shadow_least_hue`` of ``chroma`` at least.
+    differs from the felt's by ``shadow_least_hue`` of ``chroma`` at least and the shadow
+    is no more than ``shadow_most_share`` of the body.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -218,6 +219,7 @@ class DiceConfig:
     own_chroma: float = 0.5
     own_least_value: int = 4
     shadow_least_hue: float = 1.0
+    shadow_most_share: float = 0.2
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
