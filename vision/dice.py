@@ -93,6 +93,7 @@ from vision.dice_faces import TopFace, find_bodies, top_faces
 from vision.dice_layout import read_face_pips
 from vision.dice_pips import masked_median
 from vision.dice_seam import own_middle, own_part, painted_outside
+from vision.dice_shadow import without_shadow
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
 from vision.rectify import TopView, window_warper
@@ -160,7 +161,10 @@ class DiceConfig:
     ``own_chroma`` from its middle's (the felt, a die of another colour beside the seam) are
     painted the face's colour and its middle is taken as its own part's, where that moves it
     by ``own_least_shift`` of the edge at least; only a value of ``own_least_value`` or more,
-    whose pips' grid shows the face flat, is kept.
+    whose pips' grid shows the face flat, is kept. A lone die's top no square is looked for
+    again in its body less its shadow (:mod:`vision.dice_shadow`), where the die's hue
+    differs from the felt's by ``shadow_least_hue`` of ``chroma`` at least and the shadow
+    is no more than ``shadow_most_share`` of the body.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -214,6 +218,8 @@ class DiceConfig:
     own_least_shift: float = 0.02
     own_chroma: float = 0.5
     own_least_value: int = 4
+    shadow_least_hue: float = 1.0
+    shadow_most_share: float = 0.2
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
@@ -426,7 +432,11 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
     """Every die of ``bodies`` (found in ``smooth`` at ``ppm``, ``scales`` of ``fine``'s
     pixels a pixel each way) read, with why it was read as None, ordered top to bottom; given
     ``near`` (mat mm), only the dice within half the least die's edge of one of them."""
-    faces = refuse_cut_past_felt(top_faces(config, bodies, ppm, lean_at), felt_box)
+    def unshadowed(patch: Image, offset: tuple[int, int]) -> Image | None:
+        return without_shadow(config, smooth, felt, patch, offset)
+
+    faces = refuse_cut_past_felt(top_faces(config, bodies, ppm, lean_at, unshadowed),
+                                 felt_box)
     readings = []
     for face in faces:
         (x, y), (w, h), angle = face.rect

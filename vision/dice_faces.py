@@ -206,7 +206,9 @@ def _sweep(points: FloatArray) -> tuple[FloatArray, float, float, float]:
 
 
 def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
-              lean_at: Callable[[FloatArray], FloatArray]) -> list[TopFace]:
+              lean_at: Callable[[FloatArray], FloatArray],
+              unshadowed: Callable[[Image, tuple[int, int]], Image | None] | None = None
+              ) -> list[TopFace]:
     """The top face of every die in the crop: single dice eroded by their own sweep along the
     camera's lean at them (``lean_at``: crop pixel -> lean, pixels per pixel of height),
     blobs of touching dice by the sweep the single dice show, then split.
@@ -214,7 +216,8 @@ def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], p
     A square swept along a direction is as wide across it as the square, and longer along it
     by the sweep, whatever the square's turn: so the sweep is the blob's length along the lean
     less its width across, which holds however much of the side faces shows against the felt
-    (a black die's shaded sides hardly do)."""
+    (a black die's shaded sides hardly do). A lone die's top no square is looked for again in
+    its body less its shadow, ``unshadowed(patch, offset)`` (None where nothing is taken off)."""
     groups: list[tuple[Image, tuple[int, int], int]] = []
     faces: list[tuple[TopFace, int]] = []
     edges: list[float] = []
@@ -222,6 +225,13 @@ def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], p
     retry: list[tuple[Image, tuple[int, int], TopFace, int]] = []
     for index, (patch, offset) in enumerate(bodies):
         single = _single_face(config, patch, offset, bodies, ppm, lean_at)
+        if single is not None and single[0].why == "top no square" and unshadowed is not None:
+            # Found again without its shadow, a top is kept but sets no typical edge or sweep
+            # for the blobs of touching dice: its body lost its blurred outline with the shadow.
+            again = _unshadowed_face(config, index, bodies, ppm, lean_at, unshadowed)
+            if again is not None:
+                faces.append((again, index))
+                continue
         if single is None:
             groups.append((patch, offset, index))
         elif not single[0].flat:
@@ -290,6 +300,23 @@ def _single_face(config: DiceConfig, patch: Image, offset: tuple[int, int],
     if face.flat and _outside_sweep(patch, face, offset, lean) > config.most_outside:
         face = TopFace(face.mask, face.offset, face.rect, False, "body outside its sweep")
     return face, edge, swept / edge
+
+
+def _unshadowed_face(config: DiceConfig, index: int,
+                     bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
+                     lean_at: Callable[[FloatArray], FloatArray],
+                     unshadowed: Callable[[Image, tuple[int, int]], Image | None]
+                     ) -> TopFace | None:
+    """The lone die ``bodies[index]``'s top face found again in its body less its shadow,
+    where that makes a flat die's square top; else None."""
+    patch, offset = bodies[index]
+    body = unshadowed(patch, offset)
+    if body is None or not body.any():
+        return None
+    others = [(body, offset) if place == index else other
+              for place, other in enumerate(bodies)]
+    again = _single_face(config, body, offset, others, ppm, lean_at)
+    return again[0] if again is not None and again[0].flat else None
 
 
 def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm: float,

@@ -1,0 +1,63 @@
+"""A lone die's top found again in its body less its shadow (:mod:`vision.dice_shadow`)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.dice import DiceConfig
+from vision.dice_shadow import without_shadow
+from vision.synth.dice_sets import tuning_tray
+
+from .helpers import explained_tray
+
+FELT = np.array([70.0, 110.0, 70.0], np.float32)
+
+
+def _blue_die_with_shadow() -> tuple[np.ndarray, np.ndarray]:
+    """A crop of felt holding a blue square with a white pip, a shadow (the felt darker, in
+    its own hue) along its top side, and the body mask taking in both."""
+    image = np.tile(FELT.astype(np.uint8), (40, 40, 1))
+    image[6:10, 8:32] = (FELT * 0.45).astype(np.uint8)
+    image[10:34, 8:32] = (150, 40, 30)
+    image[20:24, 18:22] = (235, 235, 235)
+    body = np.zeros((40, 40), np.uint8)
+    body[6:34, 8:32] = 1
+    return image, body
+
+
+def test_the_shadow_is_taken_off_a_coloured_body_and_its_pips_stay() -> None:
+    image, body = _blue_die_with_shadow()
+    kept = without_shadow(DiceConfig(), image, FELT, body, (0, 0))
+    assert kept is not None
+    assert not kept[6:9].any()
+    assert kept[11:33, 9:31].all()
+
+
+def test_a_die_of_the_felts_hue_keeps_its_body() -> None:
+    # A grey die on grey felt shows no hue of its own: no shadow can be told from it by hue.
+    image, body = _blue_die_with_shadow()
+    image[10:34, 8:32] = (40, 60, 40)
+    assert without_shadow(DiceConfig(), image, FELT, body, (0, 0)) is None
+
+
+def test_a_dark_die_touching_the_body_is_no_shadow_to_take_off() -> None:
+    # A shadow joins a body as a strip along one side; a black die beside a coloured one
+    # (cocked against it, say) is half the blob and stays.
+    image, body = _blue_die_with_shadow()
+    image[6:34, 32:40] = (25, 25, 25)
+    image[6:10, 8:32] = (150, 40, 30)
+    body[6:34, 32:40] = 1
+    assert without_shadow(DiceConfig(), image, FELT, body, (0, 0)) is None
+
+
+def test_a_red_die_whose_body_took_in_its_shadow_is_read() -> None:
+    # Tuning frame 813 (issue 19): a lone red 3 turned 45 degrees, its top found 30 x 37 px
+    # (2 px/mm) with its shadow, refused as no square.
+    scene = tuning_tray(813)
+    explained = explained_tray(scene, 813)
+    for truth in scene.truth()["tray"].dice:
+        reading, why = min(explained, key=lambda item: math.dist(item[0].centre_mm,
+                                                                 truth.centre_mm))
+        assert reading.value == truth.value, (truth.colour, why)

@@ -1,0 +1,79 @@
+"""A die's body with its shadow taken out, where the shadow made its top no square.
+
+A shadow is the felt darker in the felt's own hue; a die's side face is the die's colour
+shaded, darker but of the die's hue. Beside a coloured die (red, blue, or white on green
+felt) a shadow darker than the least a die shows, or blurred into the die's edge, can join
+its body, and the top found from that body runs long on the shadow's side and fails the
+square test. Each pixel's chromaticity against the felt, projected on the die's own, tells
+the two apart: a shadow's projection is about 0 and the die's (top or side face, lit or
+shaded) about 1, the blurred edge between them half. A pixel darker than the felt that shows
+less than half the die's hue is shadow (or the felt beside it), and is taken off the body;
+pips, brighter than the felt or inside the body, stay. A black die is left as it is: its
+shaded side faces and its shadow are both dark, and its hue, measured over the few levels
+it has, tells them apart no better than noise (tuning cocked frame 187's black dice lost
+their dark sides with it and passed for flat).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.arrays import FloatArray, Image
+from vision.dice_colour import colour_name
+from vision.dice_pips import masked_median
+
+if TYPE_CHECKING:
+    from vision.dice import DiceConfig
+
+_DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+
+
+def without_shadow(config: DiceConfig, image: Image, felt: FloatArray, patch: Image,
+                   offset: tuple[int, int]) -> Image | None:
+    """The body ``patch`` (uint8 0/1 at ``offset`` in ``image``, the crop whose felt colour is
+    ``felt``) less the pixels darker than the felt showing under half the die's hue, its
+    pips' holes filled again; None where the die is black, or its hue hardly differs from
+    the felt's (a grey die, whose shadow cannot be told by hue), or nothing is taken off, or
+    more than ``shadow_most_share`` of the body would be."""
+    height, width = patch.shape
+    x, y = offset
+    crop = image[y:y + height, x:x + width].astype(np.float32)
+    logs = np.log(crop + 4.0) - np.log(np.asarray(felt, np.float32) + 4.0)
+    level = logs.mean(axis=2)
+    hue = logs - level[..., None]
+    inner = cv2.erode(patch, _DISC3, iterations=2)
+    if not inner.any():
+        return None
+    if colour_name(masked_median(image[y:y + height, x:x + width], inner), felt) == "black":
+        return None
+    own = np.median(hue[inner > 0], axis=0)
+    strength = float(own @ own)
+    if strength < (config.shadow_least_hue * config.chroma) ** 2:
+        return None
+    share = hue @ own / np.float32(strength)
+    shadow = (share < 0.5) & (level < 0.0) & (patch > 0)
+    if not shadow.any():
+        return None
+    body = (patch & ~shadow).astype(np.uint8)
+    body = cv2.morphologyEx(body, cv2.MORPH_OPEN, _DISC3)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
+    if count <= 1:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    kept = (labels == largest).astype(np.uint8)
+    # Pips inside the body (a white pip shows no die hue either) are filled again.
+    outline, _ = cv2.findContours(kept, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(kept)
+    cv2.drawContours(filled, outline, -1, 1, cv2.FILLED)
+    body = filled & patch
+    # A shadow joins a body as a strip along its side away from the light; taking off more
+    # took off something else (a dark die it touches: tuning cocked frame 260's red die,
+    # cocked against a black one, lost the black die and passed for one large flat top).
+    taken = 1.0 - float(body.sum()) / float(patch.sum())
+    return body if taken <= config.shadow_most_share else None
+
+
+__all__ = ["without_shadow"]
