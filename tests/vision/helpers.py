@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,6 +21,7 @@ from vision.parallax import camera_over_mat
 from vision.read import VisionConfig, read_frame
 from vision.rectify import TopView, rectify
 from vision.synth import SynthScene, random_scene, random_variation, render
+from vision.synth.dice_sets import tuning_tray
 
 CONFIG = VisionConfig()
 PROFILE = VisionProfile.default().only_kinds("PNDQ")
@@ -117,3 +119,16 @@ def explained_tray(scene: SynthScene, seed: int) -> tuple[tuple[DieReading, str]
     camera = camera_over_mat(location.homography, location.image_size)
     return explain_tray_in_frame(DiceConfig(focal_px=scene.intrinsics()[0]), image, location,
                                  geometry.region("tray").shape.bounds(), camera)
+
+
+def tray_dice_by_truth(seed: int) -> list[tuple[DieReading, DieReading, str]]:
+    """Tuning tray ``seed`` read as the table reads it: each true die (a cocked one's value is
+    None) with the reading nearest its centre and why that reading failed ("" when it did not)."""
+    scene = tuning_tray(seed)
+    explained = explained_tray(scene, seed)
+    paired = []
+    for truth in scene.truth()["tray"].dice:
+        reading, why = min(explained, key=lambda item: math.dist(item[0].centre_mm,
+                                                                 truth.centre_mm))
+        paired.append((truth, reading, why))
+    return paired

@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from contract.observation import DieReading
 from vision.dice import DiceConfig
 from vision.dice_dark import darkness_and_hue, unread_taken_from, with_black_bodies
-from vision.synth.dice_sets import tuning_tray
 
-from .helpers import explained_tray
+from .helpers import tray_dice_by_truth
 
 
 def test_a_black_die_whose_body_neither_darkness_nor_hue_finds_alone_is_read() -> None:
     # Tuning frame 569 (issue 19): a black 5 on light green felt, its top about 0.8 of the
     # darkness and 1.0-1.5 of the chroma a die shows at least; the halos of its white pips
     # left two pieces, each large enough to pass for a die, refused as tops no square.
-    scene = tuning_tray(569)
-    explained = explained_tray(scene, 569)
-    for truth in scene.truth()["tray"].dice:
-        reading, why = min(explained, key=lambda item: math.dist(item[0].centre_mm,
-                                                                 truth.centre_mm))
+    for truth, reading, why in tray_dice_by_truth(569):
         assert reading.value == truth.value, (truth.colour, why)
 
 

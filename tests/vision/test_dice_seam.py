@@ -8,22 +8,17 @@ import numpy as np
 
 from vision.dice import DiceConfig
 from vision.dice_seam import own_middle, own_part
-from vision.synth.dice_sets import tuning_tray
 
-from .helpers import explained_tray
+from .helpers import tray_dice_by_truth
 
 
 def test_touching_dice_whose_outlines_reach_past_their_seam_are_read() -> None:
     # Tuning frame 256 (issue 19): a black 4 touching a blue 5. Each top's rectangle reaches
     # over the felt or the other die by about a tenth of its edge, its pips lay off its middle
     # and neither die was read; their own parts of the rectangles centre the pips again.
-    scene = tuning_tray(256)
-    explained = explained_tray(scene, 256)
-    truths = scene.truth()["tray"].dice
-    assert sorted(truth.value or 0 for truth in truths) == [4, 5]
-    for truth in truths:
-        reading, _ = min(explained, key=lambda item: math.dist(item[0].centre_mm,
-                                                               truth.centre_mm))
+    paired = tray_dice_by_truth(256)
+    assert sorted(truth.value or 0 for truth, _, _ in paired) == [4, 5]
+    for truth, reading, _ in paired:
         assert math.dist(reading.centre_mm, truth.centre_mm) < 8.0
         assert reading.value == truth.value, (truth, reading)
 

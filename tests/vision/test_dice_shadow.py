@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from vision.dice import DiceConfig
 from vision.dice_shadow import without_shadow
-from vision.synth.dice_sets import tuning_tray
 
-from .helpers import explained_tray
+from .helpers import tray_dice_by_truth
 
 FELT = np.array([70.0, 110.0, 70.0], np.float32)
 
@@ -55,9 +52,5 @@ def test_a_dark_die_touching_the_body_is_no_shadow_to_take_off() -> None:
 def test_a_red_die_whose_body_took_in_its_shadow_is_read() -> None:
     # Tuning frame 813 (issue 19): a lone red 3 turned 45 degrees, its top found 30 x 37 px
     # (2 px/mm) with its shadow, refused as no square.
-    scene = tuning_tray(813)
-    explained = explained_tray(scene, 813)
-    for truth in scene.truth()["tray"].dice:
-        reading, why = min(explained, key=lambda item: math.dist(item[0].centre_mm,
-                                                                 truth.centre_mm))
+    for truth, reading, why in tray_dice_by_truth(813):
         assert reading.value == truth.value, (truth.colour, why)
