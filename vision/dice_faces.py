@@ -244,6 +244,14 @@ def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], p
     typical = float(np.median(edges)) if edges else 16.0 * ppm
     ratio = float(np.median(ratios)) if ratios else None
     for patch, offset, index in groups:
+        alone = None
+        if unshadowed is not None:
+            # A lone die whose shadow joined its body looks like two touching dice: its body
+            # less its shadow is tried as one die before the blob is split.
+            alone = _unshadowed_face(config, index, bodies, ppm, lean_at, unshadowed)
+        if alone is not None:
+            faces.append((alone, index))
+            continue
         faces.extend((replace(face, cut=True), index) for face in
                      _group_faces(config, patch, offset, ppm, lean_at, typical, ratio))
     for patch, offset, face, index in retry:
