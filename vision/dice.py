@@ -432,8 +432,9 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
     """Every die of ``bodies`` (found in ``smooth`` at ``ppm``, ``scales`` of ``fine``'s
     pixels a pixel each way) read, with why it was read as None, ordered top to bottom; given
     ``near`` (mat mm), only the dice within half the least die's edge of one of them."""
-    def unshadowed(patch: Image, offset: tuple[int, int]) -> Image | None:
-        return without_shadow(config, smooth, felt, patch, offset)
+    def unshadowed(patch: Image, offset: tuple[int, int], parts: list[Image] | None
+                   ) -> Image | None:
+        return without_shadow(config, smooth, felt, patch, offset, parts)
 
     faces = refuse_cut_past_felt(top_faces(config, bodies, ppm, lean_at, unshadowed),
                                  felt_box)

@@ -27,6 +27,10 @@ from vision.dice_hidden import refuse_hidden
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
 
+#: A body (0/1 patch at an offset, cut into its dice or not) less its shadow, or None where
+#: nothing is taken off (:func:`vision.dice_shadow.without_shadow`).
+Unshadowed = Callable[[Image, tuple[int, int], "list[Image] | None"], "Image | None"]
+
 _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
 _MEAN_ROW = np.full((1, 3), 1.0 / 3.0, np.float32)
 _SUM_ROW = np.ones((1, 3), np.float32)
@@ -207,7 +211,7 @@ def _sweep(points: FloatArray) -> tuple[FloatArray, float, float, float]:
 
 def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
               lean_at: Callable[[FloatArray], FloatArray],
-              unshadowed: Callable[[Image, tuple[int, int]], Image | None] | None = None
+              unshadowed: Unshadowed | None = None
               ) -> list[TopFace]:
     """The top face of every die in the crop: single dice eroded by their own sweep along the
     camera's lean at them (``lean_at``: crop pixel -> lean, pixels per pixel of height),
@@ -252,8 +256,11 @@ def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], p
         if alone is not None:
             faces.append((alone, index))
             continue
-        faces.extend((replace(face, cut=True), index) for face in
-                     _group_faces(config, patch, offset, ppm, lean_at, typical, ratio))
+        split = _group_faces(config, patch, offset, ppm, lean_at, typical, ratio)
+        if unshadowed is not None and len(split) >= 2 and not all(face.flat for face in split):
+            split = _unshadowed_group(config, patch, offset, ppm, lean_at, (typical, ratio),
+                                      split, unshadowed)
+        faces.extend((replace(face, cut=True), index) for face in split)
     for patch, offset, face, index in retry:
         parts = _group_faces(config, patch, offset, ppm, lean_at, typical, ratio)
         if len(parts) >= 2 and any(part.flat for part in parts):
@@ -313,18 +320,33 @@ def _single_face(config: DiceConfig, patch: Image, offset: tuple[int, int],
 def _unshadowed_face(config: DiceConfig, index: int,
                      bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
                      lean_at: Callable[[FloatArray], FloatArray],
-                     unshadowed: Callable[[Image, tuple[int, int]], Image | None]
+                     unshadowed: Unshadowed
                      ) -> TopFace | None:
     """The lone die ``bodies[index]``'s top face found again in its body less its shadow,
     where that makes a flat die's square top; else None."""
     patch, offset = bodies[index]
-    body = unshadowed(patch, offset)
+    body = unshadowed(patch, offset, None)
     if body is None or not body.any():
         return None
     others = [(body, offset) if place == index else other
               for place, other in enumerate(bodies)]
     again = _single_face(config, body, offset, others, ppm, lean_at)
     return again[0] if again is not None and again[0].flat else None
+
+
+def _unshadowed_group(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm: float,
+                      lean_at: Callable[[FloatArray], FloatArray],
+                      typical_ratio: tuple[float, float | None], split: list[TopFace],
+                      unshadowed: Unshadowed) -> list[TopFace]:
+    """The tops of a blob of touching dice found again in its body less each die's shadow,
+    where every one of them then passes as a flat die's square top; else ``split``."""
+    body = unshadowed(patch, offset, _split(patch, len(split)))
+    if body is None or not body.any():
+        return split
+    again = _group_faces(config, body, offset, ppm, lean_at, *typical_ratio)
+    if len(again) == len(split) and all(face.flat for face in again):
+        return again
+    return split
 
 
 def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm: float,

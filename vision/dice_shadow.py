@@ -32,48 +32,72 @@ _DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 
 
 def without_shadow(config: DiceConfig, image: Image, felt: FloatArray, patch: Image,
-                   offset: tuple[int, int]) -> Image | None:
+                   offset: tuple[int, int], parts: list[Image] | None = None) -> Image | None:
     """The body ``patch`` (uint8 0/1 at ``offset`` in ``image``, the crop whose felt colour is
     ``felt``) less the pixels darker than the felt showing under half the die's hue, its
     pips' holes filled again; None where the die is black, or its hue hardly differs from
     the felt's (a grey die, whose shadow cannot be told by hue), or nothing is taken off, or
-    more than ``shadow_most_share`` of the body would be."""
+    more than ``shadow_most_share`` of the body would be. Given ``parts`` (the body cut into
+    its touching dice), each die is measured against its own hue and capped alone; a black
+    or grey one among them keeps its pixels."""
     height, width = patch.shape
     x, y = offset
-    crop = image[y:y + height, x:x + width].astype(np.float32)
-    logs = np.log(crop + 4.0) - np.log(np.asarray(felt, np.float32) + 4.0)
+    crop = image[y:y + height, x:x + width]
+    logs = np.log(crop.astype(np.float32) + 4.0) - np.log(np.asarray(felt, np.float32) + 4.0)
     level = logs.mean(axis=2)
     hue = logs - level[..., None]
-    inner = cv2.erode(patch, _DISC3, iterations=2)
+    regions = [patch] if parts is None else parts
+    shadow = np.zeros(patch.shape, bool)
+    for region in regions:
+        own = _shadow_of(config, crop, felt, level, hue, region)
+        if own is None and parts is None:
+            return None
+        if own is not None:
+            shadow |= own
+    if not shadow.any():
+        return None
+    body = _kept_body(patch, shadow, len(regions))
+    # A shadow joins a body as a strip along its side away from the light; taking off more
+    # took off something else (a dark die it touches: tuning cocked frame 260's red die,
+    # cocked against a black one, lost the black die and passed for one large flat top).
+    for region in regions:
+        taken = 1.0 - float((body & region).sum()) / float(max(1, region.sum()))
+        if taken > config.shadow_most_share:
+            return None
+    return body
+
+
+def _shadow_of(config: DiceConfig, crop: Image, felt: FloatArray, level: FloatArray,
+               hue: FloatArray, region: Image) -> np.ndarray | None:
+    """The pixels of ``region`` (one die's body) darker than the felt and showing under half
+    its hue; None where the die is black or its hue hardly differs from the felt's."""
+    inner = cv2.erode(region, _DISC3, iterations=2)
     if not inner.any():
         return None
-    if colour_name(masked_median(image[y:y + height, x:x + width], inner), felt) == "black":
+    if colour_name(masked_median(crop, inner), felt) == "black":
         return None
     own = np.median(hue[inner > 0], axis=0)
     strength = float(own @ own)
     if strength < (config.shadow_least_hue * config.chroma) ** 2:
         return None
     share = hue @ own / np.float32(strength)
-    shadow = (share < 0.5) & (level < 0.0) & (patch > 0)
-    if not shadow.any():
-        return None
+    return (share < 0.5) & (level < 0.0) & (region > 0)
+
+
+def _kept_body(patch: Image, shadow: np.ndarray, dice: int) -> Image:
+    """``patch`` less ``shadow``, opened, its ``dice`` largest pieces kept with the pips inside
+    them filled again (a white pip shows no die hue either)."""
     body = (patch & ~shadow).astype(np.uint8)
     body = cv2.morphologyEx(body, cv2.MORPH_OPEN, _DISC3)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
     if count <= 1:
-        return None
-    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    kept = (labels == largest).astype(np.uint8)
-    # Pips inside the body (a white pip shows no die hue either) are filled again.
+        return np.zeros_like(patch)
+    largest = 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:dice]
+    kept = np.isin(labels, largest).astype(np.uint8)
     outline, _ = cv2.findContours(kept, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(kept)
     cv2.drawContours(filled, outline, -1, 1, cv2.FILLED)
-    body = filled & patch
-    # A shadow joins a body as a strip along its side away from the light; taking off more
-    # took off something else (a dark die it touches: tuning cocked frame 260's red die,
-    # cocked against a black one, lost the black die and passed for one large flat top).
-    taken = 1.0 - float(body.sum()) / float(patch.sum())
-    return body if taken <= config.shadow_most_share else None
+    return filled & patch
 
 
 __all__ = ["without_shadow"]

@@ -54,3 +54,25 @@ def test_a_red_die_whose_body_took_in_its_shadow_is_read() -> None:
     # (2 px/mm) with its shadow, refused as no square.
     for truth, reading, why in tray_dice_by_truth(813):
         assert reading.value == truth.value, (truth.colour, why)
+
+
+def test_a_blue_die_whose_shadow_made_it_look_two_dice_is_read_as_one() -> None:
+    # Tuning frame 219 (issue 19): a blue 6 whose body with its shadow was taken for two
+    # touching dice and split before any lone die's top was tried.
+    readings = tray_dice_by_truth(219)
+    blue = [reading for truth, reading, _ in readings if truth.colour == "blue"]
+    assert len(blue) == 1 and blue[0].value == 6
+
+
+def test_each_touching_die_loses_its_own_shadow_and_a_black_one_keeps_its_sides() -> None:
+    # Cut into its dice, each part is measured against its own hue: the blue die's shadow
+    # goes, the black die beside it (whose dark sides no hue tells from a shadow) stays whole.
+    image, body = _blue_die_with_shadow()
+    image[6:34, 32:40] = (25, 25, 25)
+    body[6:34, 32:40] = 1
+    blue, black = np.zeros_like(body), np.zeros_like(body)
+    blue[:, :32], black[:, 32:] = body[:, :32], body[:, 32:]
+    kept = without_shadow(DiceConfig(), image, FELT, body, (0, 0), [blue, black])
+    assert kept is not None
+    assert not kept[6:9, 8:32].any()
+    assert kept[6:34, 33:40].all()
