@@ -164,7 +164,8 @@ class DiceConfig:
     whose pips' grid shows the face flat, is kept. A lone die's top no square is looked for
     again in its body less its shadow (:mod:`vision.dice_shadow`), where the die's hue
     differs from the felt's by ``shadow_least_hue`` of ``chroma`` at least and the shadow
-    is no more than ``shadow_most_share`` of the body.
+    is no more than ``shadow_most_share`` of the body; so is a blob taken for touching dice,
+    first as one die, then, where its split tops fail, each die less its own shadow.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)

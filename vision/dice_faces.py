@@ -221,7 +221,9 @@ def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], p
     by the sweep, whatever the square's turn: so the sweep is the blob's length along the lean
     less its width across, which holds however much of the side faces shows against the felt
     (a black die's shaded sides hardly do). A lone die's top no square is looked for again in
-    its body less its shadow, ``unshadowed(patch, offset)`` (None where nothing is taken off)."""
+    its body less its shadow, ``unshadowed(patch, offset, None)`` (None where nothing is taken
+    off); so is a blob of touching dice, first as one die (a shadow can make a die's body look
+    two), then, where its split tops are not all flat, each die less its own shadow."""
     groups: list[tuple[Image, tuple[int, int], int]] = []
     faces: list[tuple[TopFace, int]] = []
     edges: list[float] = []
