@@ -29,10 +29,7 @@ set from the user's own coins.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from functools import wraps
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -46,15 +43,10 @@ from vision.frame_statistics import (
     tint_gaps,
     weighted_spread,
 )
+from vision.kept_sizes import forget_sizes, kept_while_sizes_stand
 from vision.light_line import light_squeeze, squeezed_config
 from vision.ring_metals import ring_tint_weights
 
-if TYPE_CHECKING:
-    pass
-
-#: A frame's size likelihoods and the share a single coin explains them by
-#: (:meth:`_Frame._size_parts`).
-_SizeParts = tuple[FloatArray, FloatArray]
 #: Direction in ``(ln(red/green), ln(blue/green))`` in which copper's tint lies from silver's.
 COPPER_DIRECTION = np.array([0.92, -0.39])
 #: How much better (log-likelihood) a fit started from a glint's bloom must explain the frame
@@ -62,38 +54,12 @@ COPPER_DIRECTION = np.array([0.92, -0.39])
 #: fit the frame reaches by itself.
 BLOOM_MARGIN = 1.0
 
-#: The :class:`_Frame` attributes that only the colours' side of the fit reads: setting them
-#: keeps the size likelihoods (:func:`_kept_while_sizes_stand`).
-_COLOUR_STATE = frozenset({"field", "tints", "along_spread", "colour_spread", "one_metal"})
-
-
-_SizeMethod = Callable[["_Frame"], _SizeParts]
-
-
-def _kept_while_sizes_stand(method: _SizeMethod) -> _SizeMethod:
-    """``method`` computed once until an attribute the sizes may read is set again: each
-    round's refit and the final scores ask for the likelihoods the posterior just made."""
-
-    @wraps(method)
-    def kept(frame: _Frame) -> _SizeParts:
-        parts = frame.__dict__.get("_kept_sizes")
-        if parts is None:
-            parts = method(frame)
-            for part in parts:
-                part.setflags(write=False)
-            frame.__dict__["_kept_sizes"] = parts
-        return parts
-
-    return kept
-
-
 class _Frame:
     """The working state of one frame's fit."""
 
     def __setattr__(self, name: str, value: object) -> None:
         """Set an attribute; one the sizes may read drops the kept size likelihoods."""
-        if name not in _COLOUR_STATE:
-            self.__dict__.pop("_kept_sizes", None)
+        forget_sizes(self, name)
         object.__setattr__(self, name, value)
 
     def __init__(self, config: FrameModelConfig, priors: tuple[KindPrior, ...],
@@ -179,7 +145,7 @@ class _Frame:
         """(N, K) log-density of each coin's outline and top circle under each kind."""
         return self._size_parts()[0]
 
-    @_kept_while_sizes_stand
+    @kept_while_sizes_stand
     def _size_parts(self) -> tuple[FloatArray, FloatArray]:
         """(N, K) log-density of each coin's outline and top circle under each kind, and the
         share of it that a single coin explains. The rest is a stack's: its lower coins stick
@@ -494,7 +460,6 @@ class _Frame:
         for metal in range(len(self.metals)):
             weights[:, metal] = probabilities[:, self.metal_of == metal].sum(axis=1)
         return weights
-
 
     def tint_weights(self, metal_weights: FloatArray) -> FloatArray:
         """(N, M) the metals each coin counts for when the tints are refitted: on a ring, a

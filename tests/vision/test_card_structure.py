@@ -12,6 +12,7 @@ import pytest
 
 from companion.judging import UNSURE_CONFIDENCE
 from companion.referee_cards import SURE_CARD
+from contract.observation import CardReading
 from tests.vision.test_card_any_deck import seen
 from tests.vision.test_card_judge import reading
 from vision.card_judge import judge
@@ -27,7 +28,7 @@ from vision.card_ranks import (
 )
 from vision.cards import CardConfig, read_discard_in_frame
 from vision.markers import MarkerConfig, find_board
-from vision.synth import render
+from vision.synth import SynthScene, render
 from vision.synth.card_faces import FACE_PIXELS_PER_MM
 from vision.synth.card_sets import SPOT, TUNING_FACES, discard_scene
 from vision.synth.card_themes import themes_missing
@@ -36,6 +37,15 @@ from vision.synth.cards import PlayedCard
 needs_themes = pytest.mark.skipif(themes_missing() is not None,
                                   reason=f"card themes unavailable: {themes_missing()}")
 CONFIG = CardConfig()
+
+
+def played_card(scene: SynthScene, seed: int) -> CardReading | None:
+    """The card on the discard spot of ``scene``, rendered with noise ``seed``, as the table
+    reads it."""
+    image = render(scene, seed).image
+    location = find_board(MarkerConfig(), image, scene.geometry)
+    return read_discard_in_frame(CONFIG, image, location,
+                                 scene.geometry.region(SPOT).shape.bounds())
 
 
 @pytest.mark.parametrize("seed", [357, 400])
@@ -47,10 +57,7 @@ def test_a_king_whose_letter_blurs_into_a_star_over_its_suit_is_read_a_king(seed
     the letter is not read clearly in both, and the panel confirms it."""
     scene = discard_scene(seed, TUNING_FACES)
     assert scene.cards[-1].rank == "K" and scene.cards[-1].face.startswith("drawn:")
-    image = render(scene, seed).image
-    location = find_board(MarkerConfig(), image, scene.geometry)
-    card = read_discard_in_frame(CONFIG, image, location,
-                                 scene.geometry.region(SPOT).shape.bounds())
+    card = played_card(scene, seed)
     assert card is not None and card.rank == "K"
     assert UNSURE_CONFIDENCE <= card.confidence < SURE_CARD
 
@@ -145,9 +152,6 @@ def test_a_jack_whose_hook_runs_into_the_heart_under_it_is_read_a_jack():
     seed = 806
     scene = discard_scene(seed, TUNING_FACES)
     assert (scene.cards[-1].rank, scene.cards[-1].face) == ("J", "theme:paris")
-    image = render(scene, seed).image
-    location = find_board(MarkerConfig(), image, scene.geometry)
-    card = read_discard_in_frame(CONFIG, image, location,
-                                 scene.geometry.region(SPOT).shape.bounds())
+    card = played_card(scene, seed)
     assert card is not None and card.rank == "J"
     assert UNSURE_CONFIDENCE <= card.confidence < SURE_CARD
