@@ -26,7 +26,7 @@ class FrameFit:
     probabilities from its colour alone (N, M over ``metals``; alike where none was seen);
     ``outline_mm`` the diameter each coin's outline would measure as a single coin of each
     kind (N, K: the frame's offsets, each kind's, and the coin's own for a glint, a faint edge
-    or a coarse view) and ``outline_spread_mm`` how far it may stray (N,).
+    or a coarse view).
     """
 
     kinds: tuple[str, ...]
@@ -39,7 +39,6 @@ class FrameFit:
     metals: tuple[str, ...] = ()
     by_colour: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
     outline_mm: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
-    outline_spread_mm: FloatArray = field(default_factory=lambda: np.zeros(0))
 
     def subset(self, keep: NDArray[np.bool_]) -> FrameFit:
         """The same fit with only the coins ``keep`` marks."""
@@ -47,9 +46,7 @@ class FrameFit:
                        silver_field=self.silver_field[keep], single=self.single[keep],
                        by_colour=self.by_colour[keep],
                        outline_mm=self.outline_mm[keep] if len(self.outline_mm) else
-                       self.outline_mm,
-                       outline_spread_mm=self.outline_spread_mm[keep]
-                       if len(self.outline_spread_mm) else self.outline_spread_mm)
+                       self.outline_mm)
 
     def best(self) -> tuple[list[str], FloatArray]:
         """Each coin's likeliest kind and its probability."""

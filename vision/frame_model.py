@@ -564,7 +564,7 @@ def fit_frame(
     single = frame.single_share(probabilities)
     return FrameFit(kinds, probabilities, frame.offset, offsets, tints,
                     frame.field @ frame.unsqueeze.T, single, tuple(frame.metals),
-                    frame.metal_posterior_from_colour(), frame.outline_sizes(), frame.spreads())
+                    frame.metal_posterior_from_colour(), frame.outline_sizes())
 
 
 __all__ = ["FrameFit", "FrameModelConfig", "KindPrior", "faintness", "fit_frame"]

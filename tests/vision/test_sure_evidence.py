@@ -74,8 +74,7 @@ def test_a_dime_whose_single_outline_a_nickel_explains_makes_a_doubt() -> None:
                 [20.76, 22.79, 19.82, 25.98]]
     frame = FrameFit(KINDS, np.full((4, 4), 0.25), 0.5, metals=("silver", "copper"),
                      by_colour=np.array([[0.99, 0.01]] * 4), silver_field=np.zeros((4, 2)),
-                     single=np.array([0.95, 0.38, 0.97, 0.95]), outline_mm=np.array(outlines),
-                     outline_spread_mm=np.full(4, 0.5))
+                     single=np.array([0.95, 0.38, 0.97, 0.95]), outline_mm=np.array(outlines))
     result = disagreeing_evidence(
         SureEvidenceConfig(), frame, ["D", "D", "D", "N"], SIZES, METALS,
         np.array([[0.04, -0.09]] * 4), np.array([21.42, 20.43, 21.2, 21.42]),
