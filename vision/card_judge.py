@@ -23,7 +23,8 @@ fail in different ways agree; anything else is unsure, and the panel asks:
   letter rests on the glyph alone: sure only where each corner reads it best of every rank
   (an unfamiliar glyph is printed the same in both, so two corners agree only as far as each
   reads its glyph well); where the other corner names another letter or none, the court is
-  read, but the panel confirms it.
+  read, but the panel confirms it, as it confirms a court whose letter a stem tells from a
+  number it resembles (:func:`vision.card_letters.outline_court`: a German B read as an 8).
 * **Jokers.** JOKER written down the side in both corners, or a star in both corners with no
   suit under it and no pip layout; a round emblem in each corner, round a figure larger than
   any pip, or JOKER in one corner, is read a joker that the panel confirms (an emblem is a
@@ -45,6 +46,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from vision.card_letters import outline_court
 from vision.card_pips import PipCount, rivals
 from vision.card_ranks import CentreRead, IndexRead, RankConfig
 
@@ -82,6 +84,9 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
     rank, confidence = _by_readings(config, centre, index, pips)
     if confidence <= config.alone_confidence:
         rank, confidence = _by_structure(config, centre, index, pips) or (rank, confidence)
+    court = outline_court(config.rank, centre, index, pips)
+    if court is not None and confidence <= config.shape_confidence:
+        rank, confidence = court, config.shape_confidence
     if _corners_disagree(config.rank, index):
         return rank, min(confidence, config.alone_confidence)
     return rank, confidence

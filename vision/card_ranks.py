@@ -26,6 +26,7 @@ import numpy as np
 from vision.arrays import FloatArray, Image
 from vision.card_columns import FrameLine, column_ink
 from vision.card_glyphs import best_matches, glyph_of, glyph_templates, mark_templates
+from vision.card_letters import Outline, letter_scores, outline
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,10 @@ class IndexRead:
     #: letter with its suit beside it); 0 where no glyph was found or corners are joined.
     aspect: float = 0.0
     parts: int = 0
+    #: The glyph's outline (a straight left stem tells a B from an 8); None where none.
+    outline: Outline | None = None
+    #: Each court letter's best match (:mod:`vision.card_letters`: B, D, R, V, F, H...).
+    letters: tuple[tuple[str, float], ...] = ()
 
     def best(self) -> tuple[str | None, float, float]:
         """The best rank, its match and its margin over the next rank."""
@@ -564,7 +569,9 @@ def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ind
         # What lies under the word's first letter is the rest of the word, not a suit.
         suit_below = -1.0
     parts = len(_blobs(found[0] >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2))
-    return IndexRead(tuple(best.items()), joker, suit_below, aspect=glyph.aspect, parts=parts)
+    return IndexRead(tuple(best.items()), joker, suit_below, aspect=glyph.aspect, parts=parts,
+                     outline=outline(found[0]),
+                     letters=letter_scores(found[0], config.aspect_weight))
 
 
 def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:
