@@ -85,7 +85,7 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
     if confidence <= config.alone_confidence:
         rank, confidence = _by_structure(config, centre, index, pips) or (rank, confidence)
     court = outline_court(config.rank, centre, index, pips)
-    if court is not None and confidence <= config.shape_confidence:
+    if court is not None and (confidence <= config.shape_confidence or rank in NUMBER_RANKS):
         rank, confidence = court, config.shape_confidence
     if _corners_disagree(config.rank, index):
         return rank, min(confidence, config.alone_confidence)

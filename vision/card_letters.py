@@ -7,8 +7,11 @@ Italian dame, Dame, donna) or V (Dutch vrouw); the king K, R (French roi, Italia
 (Dutch heer). Blurred at a camera's few pixels a millimetre, some of them look like numbers:
 a B like an 8, a D like a 9 or a 0, an R like an 8 or a 9. What tells them apart is a stroke
 no number has: a straight stem down the letter's left side (B, D, F, H, K, R), where an 8, 9,
-0, 6 or 3 is round on the left and an A, V or 4 slants. And V names the jack in a French deck
-but the queen in a Dutch one, so alone it cannot name the court surely.
+0, 6 or 3 is round on the left and an A, V or 4 slants. Round a court's figure, a stem in
+both corners and the letter drawn on it name the court, for the panel to confirm
+(:func:`outline_court`). V names the jack in a French deck but the queen in a Dutch one, so
+no outline names a court from it (the rank templates of :mod:`vision.card_fonts` read it as
+the French jack).
 
 ``python -m vision.card_letters`` writes :data:`LETTER_GLYPH_FILE` from the typefaces found
 on the machine (as :mod:`vision.card_fonts` does for the ranks); the reader only loads it.
@@ -52,9 +55,10 @@ class StemConfig:
     ``most_lean`` (an italic stem leans; an A's or a V's side slants more). Its foot is
     closed where the ink of its lowest ``foot`` rows runs in one piece across
     ``closed_foot`` of its width (a B's or a D's bottom stroke; an R, K or H stands on two
-    feet). Its right side is notched where its rightmost ink between two and three fifths of
-    the span falls ``least_notch`` of its width short of the rows above and below (a B's two
-    bowls), and is one bow where it falls short by ``most_bow_notch`` at most (a D's)."""
+    feet, an F on its stem alone, within ``stem_foot`` of the left side). Its right side is
+    notched where its rightmost ink between two and three fifths of the span falls
+    ``least_notch`` of its width short of the rows above and below (a B's two bowls), and
+    is one bow where it falls short by ``most_bow_notch`` at most (a D's)."""
 
     ink_share: float = 0.5
     span: float = 0.08
@@ -71,8 +75,8 @@ class StemConfig:
 class Outline:
     """A glyph's outline as letters differ in it: how far its left side strays from one
     straight stem (a share of its width; 1 where no stem can be), whether its foot is one
-    stroke across, two feet or the stem alone (:func:`_foot`), and how deep its right side is notched halfway down (a share of its
-    width; 0 or less where it is not)."""
+    stroke across, two feet or the stem alone (:func:`_foot`), and how deep its right side
+    is notched halfway down (a share of its width; 0 or less where it is not)."""
 
     bend: float
     foot: str
@@ -147,7 +151,7 @@ def stem_rank(shape: Outline, config: StemConfig = StemConfig()) -> str | None:
 @lru_cache(maxsize=1)
 def letter_templates() -> Templates:
     """Every court letter of :data:`LETTER_RANKS` drawn in each stored typeface, grouped by
-    letter (none where :data:`LETTER_GLYPH_FILE` is missing)."""
+    letter (:data:`LETTER_GLYPH_FILE` ships with the code)."""
     from vision.card_glyphs import _by_label
 
     if not LETTER_GLYPH_FILE.exists():
@@ -175,11 +179,39 @@ def stem_letter(letters: tuple[tuple[str, float], ...], least: float) -> str | N
     return LETTER_RANKS[letter][0] if score >= least else None
 
 
+def outline_court(config: RankConfig, centre: CentreRead, index: IndexRead,
+                  pips: PipCount | None) -> str | None:
+    """The court a card's body and both corners' outlines name, or None. The body must be a
+    court's: a figure larger than any pip, no pip layout, a suit under both corners' index
+    (no joker). Both outlines must name the same court (:func:`stem_rank`), and the stem
+    letter one corner's glyph matches best (:func:`stem_letter`, at ``least_match``) name it
+    too: a straight stem down the left side is no number's (an 8, 9 or 0 is round there)
+    and no A's, so it tells a German B from the 8 and a D from the 9 it resembles where the
+    templates' match of every rank cannot; it is one glyph's reading, never a sure one."""
+    if pips is None or (pips.layout and not pips.stray) or len(index.corners) != 2 or \
+            max(centre.largest_mm2, pips.largest_mm2) < config.court_figure_mm2 or \
+            any(corner.outline is None or corner.joker or corner.suit_below <= config.court_suit
+                for corner in index.corners):
+        return None
+    ranks = {stem_rank(corner.outline) for corner in index.corners if corner.outline}
+    court = ranks.pop() if len(ranks) == 1 else None
+    lettered = any(stem_letter(corner.letters, config.least_match) == court
+                   for corner in index.corners)
+    return court if court is not None and lettered else None
+
+
 def build() -> dict[str, FloatArray]:
     """The letters drawn in every typeface found, as :func:`vision.card_fonts.build` draws
     the ranks: letters, shapes (bytes) and aspects."""
-    from vision.card_fonts import (CAMERA_HEIGHTS, SQUEEZES, _bytes, _distinct, as_seen,
-                                   draw_text, font_files)
+    from vision.card_fonts import (
+        CAMERA_HEIGHTS,
+        SQUEEZES,
+        _bytes,
+        _distinct,
+        as_seen,
+        draw_text,
+        font_files,
+    )
 
     labels: list[str] = []
     shapes: list[FloatArray] = []
@@ -205,7 +237,8 @@ def main() -> None:
     if not len(arrays["letters"]):
         print("No typefaces found: nothing written.", file=sys.stderr)
         raise SystemExit(1)
-    np.savez_compressed(LETTER_GLYPH_FILE, **arrays)
+    np.savez_compressed(LETTER_GLYPH_FILE, letters=arrays["letters"], shapes=arrays["shapes"],
+                        aspects=arrays["aspects"])
     print(f"{len(arrays['letters'])} court letters written to {LETTER_GLYPH_FILE}",
           file=sys.stderr)
 
@@ -213,23 +246,3 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 
-
-def outline_court(config: RankConfig, centre: CentreRead, index: IndexRead,
-                  pips: PipCount | None) -> str | None:
-    """The court a card's body and both corners' outlines name, or None. The body must be a
-    court's: a figure larger than any pip, no pip layout, a suit under both corners' index
-    (no joker). Both outlines must name the same court (:func:`stem_rank`), and the stem
-    letter one corner's glyph matches best (:func:`stem_letter`, at ``least_match``) name it
-    too: a straight stem down the left side is no number's (an 8, 9 or 0 is round there)
-    and no A's, so it tells a German B from the 8 and a D from the 9 it resembles where the
-    templates' match of every rank cannot; it is one glyph's reading, never a sure one."""
-    if pips is None or (pips.layout and not pips.stray) or len(index.corners) != 2 or \
-            max(centre.largest_mm2, pips.largest_mm2) < config.court_figure_mm2 or \
-            any(corner.outline is None or corner.joker or corner.suit_below <= config.court_suit
-                for corner in index.corners):
-        return None
-    ranks = {stem_rank(corner.outline) for corner in index.corners if corner.outline}
-    court = ranks.pop() if len(ranks) == 1 else None
-    lettered = any(stem_letter(corner.letters, config.least_match) == court
-                   for corner in index.corners)
-    return court if court is not None and lettered else None
