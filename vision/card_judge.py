@@ -84,6 +84,7 @@ def judge(config: CardConfig, centre: CentreRead, index: IndexRead,
     rank, confidence = _by_readings(config, centre, index, pips)
     if confidence <= config.alone_confidence:
         rank, confidence = _by_structure(config, centre, index, pips) or (rank, confidence)
+    # A stem in both corners round a court's body (no pip layout): no number, whatever matched.
     court = outline_court(config.rank, centre, index, pips)
     if court is not None and (confidence <= config.shape_confidence or rank in NUMBER_RANKS):
         rank, confidence = court, config.shape_confidence
