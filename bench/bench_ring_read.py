@@ -85,9 +85,11 @@ def table_scene(seed: int, position: JokersPosition, geometry: MatGeometry,
     return replace(scene, coins=tuple(sorted(coins.items())))
 
 
-def reading_profile() -> VisionProfile:
-    """The default profile's US coins, and the two token colours as its pawns."""
-    profile = VisionProfile.default().only_kinds("PNDQ")
+def reading_profile(players: int | None = None) -> VisionProfile:
+    """The default profile's US coins (those ``players`` seats play, as the table reads them;
+    all four where not given), and the two token colours as its pawns."""
+    kinds = GAME.info.coin_kinds if players is None else GAME.info.coin_kinds_for(players)
+    profile = VisionProfile.default().only_kinds(kinds)
     tokens = set(TOKEN_COLOURS.values())
     return replace(profile, pawns=tuple(pawn for pawn in profile.pawns if pawn.name in tokens))
 
@@ -173,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     width, height = (int(part) for part in args.size.split("x"))
     first = HELDOUT_FIRST if args.heldout else 0
-    profile, config = reading_profile(), VisionConfig()
+    config = VisionConfig()
     tallies = {"whole mat": Tally(), "judged regions": Tally()}
     warmed: set[MatGeometry] = set()
     seeds = range(first, first + args.frames)
@@ -181,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     for seed in by_seats:
         players = args.players or 2 + seed % 5
         geometry = mat_for_game(GAME.info.mat, players=players)
+        profile = reading_profile(players)
         position = random_position(seed, players)
         frame = render(table_scene(seed, position, geometry, (width, height)), seed)
         ways = {"whole mat": geometry, "judged regions": judged_geometry(geometry, GAME, position)}

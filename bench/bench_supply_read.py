@@ -149,7 +149,7 @@ def read_seed(seed: int, players: int, tokens: bool, tally: Tally, verbose: bool
     position = random_position(seed, players)
     frame = render(supply_scene(seed, position, geometry, tokens), seed)
     mat = judged_geometry(geometry, GAME, position)
-    profile, config = reading_profile(), VisionConfig()
+    profile, config = reading_profile(players), VisionConfig()
     start = time.process_time()
     observation = read_frame_details(config, frame.image, mat, profile).observation
     tally.milliseconds.append((time.process_time() - start) * 1000)

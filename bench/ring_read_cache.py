@@ -91,13 +91,14 @@ def _ways(seed: int, geometry: MatGeometry, names: tuple[str, ...]) -> dict[str,
 def read_frames(folder: Path, seeds: range,
                 names: tuple[str, ...]) -> tuple[dict[str, Tally], list[dict[str, Any]]]:
     """Each way's tally over the cached frames of ``seeds``, and every track space as read."""
-    profile, config = reading_profile(), VisionConfig()
+    config = VisionConfig()
     tallies = {name: Tally() for name in names}
     rows: list[dict[str, Any]] = []
     for seed in seeds:
         with (folder / f"{seed}.pkl").open("rb") as handle:
             data = pickle.load(handle)
         geometry = mat_for_game(GAME.info.mat, players=seats(seed))
+        profile = reading_profile(seats(seed))
         frame = _truth_frame(data["truth"])
         for name, mat in _ways(seed, geometry, names).items():
             observation = GAME.judged_observation(

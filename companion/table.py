@@ -137,9 +137,10 @@ class TableParts:
 
     @property
     def reading_profile(self) -> VisionProfile:
-        """The profile the camera is read with: only the coin kinds the game uses (a six-seat
-        Jokers token is then no golden dollar, a kind only Shakala plays)."""
-        return self.profile.only_kinds(self.game.info.coin_kinds)
+        """The profile the camera is read with: only the coin kinds the game uses with this
+        many seats (a six-seat Jokers token is then no golden dollar, a kind only Shakala plays,
+        and a three-seat game's nickel no quarter, a kind no seat plays)."""
+        return self.profile.only_kinds(self.game.info.coin_kinds_for(len(self.seats)))
 
 
 class Table:

@@ -64,7 +64,9 @@ def run_read(args: argparse.Namespace) -> int:
     geometry = mat_for_game(args.mat, square_mm_for(args.mat, args.square_mm, profile),
                             players=args.players)
     if args.mat in game_names():
-        profile = profile.only_kinds(get_game(args.mat).info.coin_kinds)
+        info = get_game(args.mat).info
+        kinds = info.coin_kinds if args.players is None else info.coin_kinds_for(args.players)
+        profile = profile.only_kinds(kinds)
     image = load_image(args.image)
     observation = read_frame(VisionConfig(), image, geometry, profile)
     print(json.dumps(observation.to_json(), indent=1))

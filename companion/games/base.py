@@ -198,7 +198,8 @@ class GameInfo:
     each variant's name to one line saying what it changes (the help of ``--variants``);
     ``demo_plies`` caps a demo game where games can run long (by players; the demo says so);
     ``flat_tokens`` says its tokens are flat and coin-sized (Jokers and Coins' seats 5 and 6),
-    not standing pawns.
+    not standing pawns; ``coin_kinds_by_players`` the kinds in play by player count, where fewer
+    seats play fewer kinds (Jokers and Coins' seat 4 plays quarters: three seats play none).
     """
 
     title: str
@@ -215,6 +216,13 @@ class GameInfo:
     variants: Mapping[str, str] = field(default_factory=dict)
     demo_plies: Mapping[int, int] = field(default_factory=dict)
     flat_tokens: bool = False
+    coin_kinds_by_players: Mapping[int, str] = field(default_factory=dict)
+
+    def coin_kinds_for(self, players: int) -> str:
+        """The coin letters ``players`` players use: a coin of any other kind lies nowhere on
+        the table, so the camera need not weigh it (``coin_kinds`` where the count changes
+        nothing)."""
+        return self.coin_kinds_by_players.get(players, self.coin_kinds)
 
     def players_text(self) -> str:
         """The player range in words: ``2 to 4 players``."""

@@ -27,3 +27,17 @@ def test_a_six_seat_token_is_read_as_a_token_not_a_dollar(tmp_path):
     assert not [region for region in observation if observation.coin(region) == "S"]
     for region, colour in tokens.items():
         assert observation.coin(region) is None and observation.pawn(region) == colour, region
+
+
+def test_the_table_reads_only_the_kinds_its_seats_play(tmp_path):
+    """Seat 4 plays quarters: a three-seat ring holds none, so the camera weighs no quarter
+    (a nickel measured a quarter's size then stays a nickel); four seats play all four."""
+    kinds = {}
+    for players in (2, 3, 4):
+        parts = table_parts(Referee(GAME, GAME.new_position(players)), "sim://", None,
+                            VisionProfile.default(), tmp_path / f"record-{players}", players)
+        parts.camera.close()
+        kinds[players] = "".join(look.kind for look in parts.reading_profile.coins)
+    assert sorted(kinds[2]) == sorted("PN")
+    assert sorted(kinds[3]) == sorted("PND")
+    assert sorted(kinds[4]) == sorted("PNDQ")

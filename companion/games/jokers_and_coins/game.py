@@ -107,6 +107,12 @@ DEMO_PLIES = {2: 300, 3: 300, 4: 300, 5: 300, 6: 400}
 SEAT_NAMES = {players: tuple(f"seat {seat} ({SEAT_PIECES[seat - 1]})"
                              for seat in range(1, players + 1))
               for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+#: The kinds in play by seats: seat S plays ``SEAT_COINS[S]``, so two seats play pennies and
+#: nickels only, three add dimes. The camera then names a coin among these alone: a nickel
+#: measured a quarter's size (a 1080p camera's few pixels on a lone silver coin) stays a nickel
+#: where no seat plays quarters (docs/FIGURES.md, ring-more-tuning).
+PLAYED_KINDS = {players: "".join(SEAT_COINS[seat] for seat in sorted(SEAT_COINS) if seat <= players)
+                for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 
 class JokersAndCoins(Game):
@@ -125,6 +131,7 @@ class JokersAndCoins(Game):
         token_colours=("orange", "purple", "green", "red", "blue", "yellow"),
         score_unit=" home", seat_heading="Supply", seat_names=SEAT_NAMES,
         variants=VARIANT_NOTES, demo_plies=DEMO_PLIES, flat_tokens=True,
+        coin_kinds_by_players=PLAYED_KINDS,
     )
 
     def new_position(self, players: int = 4, variants: Sequence[str] = (),
