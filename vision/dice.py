@@ -43,8 +43,12 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    towards the camera (``most_outside`` of it); any of these makes the die unreadable (value
    None). A die that a nearer die touches may have the side face that showed its lean hidden
    under that die: it is read only when its top is a square of the nearer die's edge
-   (:mod:`vision.dice_hidden`). A die cocked 20-30° showing 1-3 can still pass for flat: see
-   bench/bench_dice.py for how often.
+   (:mod:`vision.dice_hidden`). A die cocked with its top turned towards the camera shows a
+   square top and no strip of side face towards the camera, but one across the lean: a lone
+   die whose body reaches about its pips' middle otherwise than a flat die's by
+   ``most_side_shift`` of its edge is cocked too (:mod:`vision.dice_side`). A die cocked 20-30°
+   can still pass for flat, most often beside another die: see bench/bench_dice.py for how
+   often.
 4. **Pips** (:mod:`vision.dice_pips`). The contrast with the face's own colour, smoothed a
    little, has a local maximum at every pip, whatever its colour, size or shape: the
    strongest maxima on the face (away from its edges, where side faces' pips show) are the
