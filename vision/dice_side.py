@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
@@ -46,10 +45,8 @@ def side_shift(body: Image, offset: tuple[int, int], middle: FloatArray, lean: F
     size = float(np.hypot(lean[0], lean[1]))
     along = np.asarray(lean, np.float64) / max(size, 1e-9)
     across = np.array([-along[1], along[0]])
-    # A set's farthest reach along any direction is at a corner of its convex hull.
-    hull = cv2.convexHull(cv2.findNonZero(body)).reshape(-1, 2)
-    points = np.column_stack([hull[:, 0] + offset[0] - middle[0],
-                              hull[:, 1] + offset[1] - middle[1]])
+    rows, columns = np.nonzero(body)
+    points = np.column_stack([columns + offset[0] - middle[0], rows + offset[1] - middle[1]])
     reach_along = points @ along
     reach_across = points @ across
     # A pixel's extent adds half a pixel at each end.
