@@ -22,6 +22,7 @@ black (a black die's shaded sides and its shadow differ in nothing the body sees
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -58,11 +59,13 @@ def side_shift(body: Image, offset: tuple[int, int], middle: FloatArray, lean: F
 
 
 def cocked_by_side(config: DiceConfig, face: TopFace, middle: FloatArray,
-                   bodies: list[tuple[Image, tuple[int, int]]], lean: FloatArray,
-                   ppm: float, crop: tuple[int, int]) -> bool:
+                   bodies: list[tuple[Image, tuple[int, int]]],
+                   lean_at: Callable[[FloatArray], FloatArray], ppm: float,
+                   crop: tuple[int, int]) -> bool:
     """Whether the lone die of ``face`` (its pips' ``middle`` in crop pixels, found at
-    ``ppm`` in a crop ``crop`` (height, width) pixels) shows a side face where a flat die
-    shows none, by ``most_side_shift`` of its edge; False where its body cannot tell."""
+    ``ppm`` in a crop ``crop`` (height, width) pixels, where the camera's lean is
+    ``lean_at(middle)``) shows a side face where a flat die shows none, by
+    ``most_side_shift`` of its edge; False where its body cannot tell."""
     if face.cut or not face.flat:
         return False
     (x, y), (width, height), _ = face.rect
@@ -78,7 +81,7 @@ def cocked_by_side(config: DiceConfig, face: TopFace, middle: FloatArray,
     if _nearest_other(bodies, own) < config.side_clear_mm * ppm:
         return False
     edge = math.sqrt(width * height)
-    along, across = side_shift(body, offset, middle, lean, edge)
+    along, across = side_shift(body, offset, middle, lean_at(middle), edge)
     return math.hypot(along, across) > config.most_side_shift
 
 
