@@ -461,11 +461,12 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
             continue
         value, confidence, colour, why, middle = _read_face(config, smooth, fine, felt, face,
                                                             rect)
-        if value is not None and middle is not None and colour != "black":
+        if value is not None and middle is not None:
             # The pips' middle back in the crop's pixels, where the bodies are.
             placed = np.array([(middle[0] + 0.5) * scales[0] - 0.5,
                                (middle[1] + 0.5) * scales[1] - 0.5])
-            if cocked_by_side(config, face, placed, bodies, lean_at, ppm, smooth.shape[:2]):
+            if cocked_by_side(config, face, colour, placed, bodies, lean_at, ppm,
+                              smooth.shape[:2]):
                 value, confidence, why = None, 0.9, SIDE_WHY
         readings.append((DieReading(value, confidence, colour, centre), why))
     return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1],

@@ -58,15 +58,15 @@ def side_shift(body: Image, offset: tuple[int, int], middle: FloatArray, lean: F
     return (towards - away) / edge - size, abs(left - right) / edge
 
 
-def cocked_by_side(config: DiceConfig, face: TopFace, middle: FloatArray,
+def cocked_by_side(config: DiceConfig, face: TopFace, colour: str, middle: FloatArray,
                    bodies: list[tuple[Image, tuple[int, int]]],
                    lean_at: Callable[[FloatArray], FloatArray], ppm: float,
                    crop: tuple[int, int]) -> bool:
-    """Whether the lone die of ``face`` (its pips' ``middle`` in crop pixels, found at
-    ``ppm`` in a crop ``crop`` (height, width) pixels, where the camera's lean is
-    ``lean_at(middle)``) shows a side face where a flat die shows none, by
+    """Whether the lone die of ``face`` (named ``colour``, its pips' ``middle`` in crop
+    pixels, found at ``ppm`` in a crop ``crop`` (height, width) pixels, where the camera's
+    lean is ``lean_at(middle)``) shows a side face where a flat die shows none, by
     ``most_side_shift`` of its edge; False where its body cannot tell."""
-    if face.cut or not face.flat:
+    if face.cut or not face.flat or colour == "black":
         return False
     (x, y), (width, height), _ = face.rect
     own = _body_of(bodies, (x, y))
