@@ -43,8 +43,12 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    towards the camera (``most_outside`` of it); any of these makes the die unreadable (value
    None). A die that a nearer die touches may have the side face that showed its lean hidden
    under that die: it is read only when its top is a square of the nearer die's edge
-   (:mod:`vision.dice_hidden`). A die cocked 20-30° showing 1-3 can still pass for flat: see
-   bench/bench_dice.py for how often.
+   (:mod:`vision.dice_hidden`). A die cocked with its top turned towards the camera shows a
+   square top and no strip of side face towards the camera, but one across the lean: a lone
+   die whose body reaches about its pips' middle otherwise than a flat die's by
+   ``most_side_shift`` of its edge is cocked too (:mod:`vision.dice_side`). A die cocked 20-30°
+   can still pass for flat, most often beside another die: see bench/bench_dice.py for how
+   often.
 4. **Pips** (:mod:`vision.dice_pips`). The contrast with the face's own colour, smoothed a
    little, has a local maximum at every pip, whatever its colour, size or shape: the
    strongest maxima on the face (away from its edges, where side faces' pips show) are the
@@ -90,10 +94,11 @@ from vision.dice_beyond import (
 from vision.dice_colour import colour_name
 from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, find_bodies, top_faces
-from vision.dice_layout import read_face_pips
+from vision.dice_layout import read_face_pips_placed
 from vision.dice_pips import masked_median
 from vision.dice_seam import own_middle, own_part, painted_outside
 from vision.dice_shadow import without_shadow
+from vision.dice_side import SIDE_WHY, cocked_by_side
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
 from vision.rectify import TopView, window_warper
@@ -165,7 +170,10 @@ class DiceConfig:
     again in its body less its shadow (:mod:`vision.dice_shadow`), where the die's hue
     differs from the felt's by ``shadow_least_hue`` of ``chroma`` at least and the shadow
     is no more than ``shadow_most_share`` of the body; so is a blob taken for touching dice,
-    first as one die, then, where its split tops fail, each die less its own shadow.
+    first as one die, then, where its split tops fail, each die less its own shadow. A lone
+    die read from its pips spot by spot whose body reaches about their middle otherwise than
+    a flat die's by ``most_side_shift`` of its edge shows a side face where a flat die shows
+    none, and is cocked (:mod:`vision.dice_side`; no other body within ``side_clear_mm``).
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -221,6 +229,8 @@ class DiceConfig:
     own_least_value: int = 4
     shadow_least_hue: float = 1.0
     shadow_most_share: float = 0.2
+    most_side_shift: float = 0.3
+    side_clear_mm: float = 4.0
 
 
 def read_tray(config: DiceConfig, view: TopView, box: tuple[int, int, int, int],
@@ -449,7 +459,15 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
         if near is not None and all(math.dist(centre, point) > config.edge_mm[0] / 2
                                     for point in near):
             continue
-        value, confidence, colour, why = _read_face(config, smooth, fine, felt, face, rect)
+        value, confidence, colour, why, middle = _read_face(config, smooth, fine, felt, face,
+                                                            rect)
+        if value is not None and middle is not None:
+            # The pips' middle back in the crop's pixels, where the bodies are.
+            placed = np.array([(middle[0] + 0.5) * scales[0] - 0.5,
+                               (middle[1] + 0.5) * scales[1] - 0.5])
+            if cocked_by_side(config, face, colour, placed, bodies, lean_at, ppm,
+                              smooth.shape[:2]):
+                value, confidence, why = None, 0.9, SIDE_WHY
         readings.append((DieReading(value, confidence, colour, centre), why))
     return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1],
                                                     item[0].centre_mm[0])))
@@ -460,38 +478,40 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
 
 def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatArray,
                face: TopFace, rect: tuple[tuple[float, float], tuple[float, float], float]
-               ) -> tuple[int | None, float, str, str]:
-    """(value or None, confidence, colour name, why None) of one face, found in ``image``; its
-    pips are read in a window of ``fine``, where the face's rectangle is ``rect``."""
+               ) -> tuple[int | None, float, str, str, tuple[float, float] | None]:
+    """(value or None, confidence, colour name, why None, the read pips' middle in ``fine``'s
+    pixels where they were found spot by spot) of one face, found in ``image``; its pips are
+    read in a window of ``fine``, where the face's rectangle is ``rect``."""
     height, width = face.mask.shape
     crop = image[face.offset[1]:face.offset[1] + height, face.offset[0]:face.offset[0] + width]
     inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     inner = inner if inner.any() else face.mask
     if not inner.any():
-        return None, 0.0, "unknown", "no top face"
+        return None, 0.0, "unknown", "no top face", None
     body = masked_median(crop, inner)
     colour = colour_name(body, felt)
     if not face.flat:
-        return None, 0.9, colour, face.why or "not flat"
+        return None, 0.9, colour, face.why or "not flat", None
     (cx, cy), (w, h), angle = rect
     reach = int(0.75 * (w + h) / 2) + 2
     x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
     x1, y1 = min(fine.size[0], int(cx) + reach + 1), min(fine.size[1], int(cy) + reach + 1)
     if x0 >= x1 or y0 >= y1:
-        return None, 0.0, colour, "face outside the tray"
+        return None, 0.0, colour, "face outside the tray", None
     window = fine.window((x0, y0, x1, y1))
     local = ((cx - x0, cy - y0), (w, h), angle)
-    value, confidence, why = read_face_pips(config, window, body, local)
+    value, confidence, why, middle = read_face_pips_placed(config, window, body, local)
     if value is None and why.startswith("pips:"):
         again = _read_own_part(config, window, body, local)
         if again is not None:
-            value, confidence, why = again
-    return value, confidence, colour, why
+            value, confidence, why, middle = again
+    placed = None if middle is None else (middle[0] + x0, middle[1] + y0)
+    return value, confidence, colour, why, placed
 
 
 def _read_own_part(config: DiceConfig, window: Image, body: FloatArray,
                    rect: tuple[tuple[float, float], tuple[float, float], float]
-                   ) -> tuple[int | None, float, str] | None:
+                   ) -> tuple[int | None, float, str, tuple[float, float] | None] | None:
     """The face ``rect`` in ``window`` read again with only its own part of its rectangle
     (:mod:`vision.dice_seam`: a neighbour's pixels or felt beside the seam painted the
     face's colour, and the face's middle taken as its own part's), where that reads a
@@ -503,10 +523,10 @@ def _read_own_part(config: DiceConfig, window: Image, body: FloatArray,
     if math.dist(middle, rect[0]) < config.own_least_shift * (rect[1][0] + rect[1][1]) / 2:
         return None
     painted = painted_outside(window, part, masked_median(window, part))
-    value, confidence, why = read_face_pips(config, painted, body, (middle, rect[1], rect[2]),
-                                            config.own_least_value)
+    value, confidence, why, placed = read_face_pips_placed(
+        config, painted, body, (middle, rect[1], rect[2]), config.own_least_value)
     # Moved off its outline's middle, a face keeps one sign of standing flat: its pips' grid
     # as long both ways (to ``most_stretch``), which takes four pips. One pip shows nothing
     # but its place, and two or three on a diagonal nothing of the grid's squareness: a
     # cocked die's 1-3, its side face left out, would pass for flat.
-    return None if value is None else (value, confidence, why)
+    return None if value is None else (value, confidence, why, placed)

@@ -284,13 +284,23 @@ def fit_layout(config: DiceConfig, image: Image,
 def read_face_pips(config: DiceConfig, image: Image, body: FloatArray,
                    rect: tuple[tuple[float, float], tuple[float, float], float],
                    least_value: int = 1) -> tuple[int | None, float, str]:
-    """(value or None, confidence, why None) of the flat face ``rect`` in ``image``: its pips
-    found spot by spot (:func:`vision.dice_pips.read_pips`), a 2 or 3 confirmed by the whole
+    """(value or None, confidence, why None) of the flat face ``rect`` in ``image``: its
+    pips found spot by spot (:func:`vision.dice_pips.read_pips`), a 2 or 3 confirmed by the whole
     face's fit and a face whose spots make no layout read by that fit alone. A value under
     ``least_value`` is None at once (not fitted to be confirmed)."""
+    return read_face_pips_placed(config, image, body, rect, least_value)[:3]
+
+
+def read_face_pips_placed(config: DiceConfig, image: Image, body: FloatArray,
+                          rect: tuple[tuple[float, float], tuple[float, float], float],
+                          least_value: int = 1
+                          ) -> tuple[int | None, float, str, tuple[float, float] | None]:
+    """:func:`read_face_pips`, with the read pips' middle in ``image``'s pixels where they
+    were found spot by spot (None where the value is the whole face's fit's, or None)."""
     value, confidence, why, pips_middle = read_pips(config, image, body, rect)
+    middle = None if pips_middle is None else (pips_middle[0], pips_middle[1])
     if value is not None and value < least_value:
-        return None, 0.0, f"pips: {value} under {least_value}"
+        return None, 0.0, f"pips: {value} under {least_value}", None
     size, angle = rect[1], rect[2]
     if value in config.confirmed_values and pips_middle is not None:
         # Two or three pips on a diagonal say nothing of the grid's squareness, and a cocked
@@ -309,15 +319,15 @@ def read_face_pips(config: DiceConfig, image: Image, body: FloatArray,
         if fit.value != value:
             seen = fit.why or f"fitted as {fit.value}"
             return None, min(confidence, config.uneven_confidence), \
-                f"pips: not confirmed ({seen})"
-        return value, confidence, why
+                f"pips: not confirmed ({seen})", None
+        return value, confidence, why, middle
     if value is not None or not why.startswith("pips:") or why == "pips: faint":
-        return value, confidence, why
+        return value, confidence, why, middle if value is not None else None
     # The pips found spot by spot make no layout clearly (a 6's columns blurred into bars,
     # a pip under a glint): the layout fitted as a whole may still be clear.
     fit = fit_layout(config, image, rect)
     if fit.value is None:
-        return None, confidence, f"{why}; fitted: {fit.why}"
+        return None, confidence, f"{why}; fitted: {fit.why}", None
     if fit.value < least_value:
-        return None, confidence, f"{why}; fitted: {fit.value} under {least_value}"
-    return fit.value, fit.confidence, ""
+        return None, confidence, f"{why}; fitted: {fit.value} under {least_value}", None
+    return fit.value, fit.confidence, "", None
