@@ -39,8 +39,8 @@ class InnerStepConfig:
 
     margin_mm: float = 0.6
     tolerance_mm: float = 0.25
-    corroborated_spreads: float = 3.0
-    corroborated_ring_spreads: float = 3.5
+    corroborated_spreads: float = 2.0
+    corroborated_ring_spreads: float = 2.5
 
 
 @dataclass(frozen=True, eq=False)
