@@ -200,17 +200,24 @@ def inner_outline_doubts(
     scores = _lone_and_asked_scores(config, image, centres, radii, gaps, asked,
                                     _marked(lone, count), pixels_per_mm)
     kind_of = np.array(kinds, dtype=object)
-    corroborated = _corroborated(config, steps, image, centres, asked, gaps, pixels_per_mm)
+    dips = _foot_ring_dips(config, image, centres, radii, gaps, asked, lone, sure, hides,
+                           pixels_per_mm)
     weaker = replace(config, doubt_spreads=config.steps.corroborated_spreads)
+    weaker_rings = replace(config.rings, doubt_spreads=config.steps.corroborated_ring_spreads)
+    # Only a coin a weaker sign sets apart from the lone coins may need the second circle.
+    possible = asked & np.stack(
+        [_stands_out(weaker, scores[:, column], lone, False)
+         | stands_out(weaker_rings, dips[:, column], lone, config.least_coins, False)
+         for column in range(len(gaps))], axis=1)
+    corroborated = _corroborated(config, steps, image, centres, possible, gaps, pixels_per_mm)
     for column in range(len(gaps)):
         doubts |= _outline_doubts(config, scores[:, column], asked[:, column], lone, sure,
                                   kind_of)
         doubts |= _outline_doubts(weaker, scores[:, column],
                                   asked[:, column] & corroborated[:, column], lone, sure,
                                   kind_of)
-    return doubts | _foot_ring_doubts(config, image, centres, radii, gaps,
-                                      (asked, corroborated), lone, sure, kind_of, hides,
-                                      pixels_per_mm)
+    return doubts | _foot_ring_doubts(config, dips, (asked, corroborated), lone, sure,
+                                      kind_of, hides)
 
 
 def _outline_doubts(config: InnerOutlineConfig, scores: FloatArray, asked: NDArray[np.bool_],
@@ -241,43 +248,54 @@ def _corroborated(config: InnerOutlineConfig, steps: TopSteps | None, image: Ima
                                    pixels_per_mm)
 
 
-def _foot_ring_doubts(
+def _foot_ring_dips(
     config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
-    gaps_mm: Sequence[float], asked: tuple[NDArray[np.bool_], NDArray[np.bool_]],
-    lone: NDArray[np.intp],
-    sure: NDArray[np.intp], kind_of: NDArray[np.object_], hides: NDArray[np.bool_],
-    pixels_per_mm: float,
-) -> NDArray[np.bool_]:
-    """Per coin: whether the ring at a smaller top coin's foot (:mod:`vision.step_rings`)
-    is darker, at one of the ``gaps_mm`` it is ``asked`` about (the first of ``asked``; the
-    second at the spreads a corroborating second circle allows), than on the frame's
-    ``lone`` coins and on its own kind's ``sure`` ones, or where too few of those were
-    measured, on the sure coins of every kind that ``hides`` a smaller one: their rims are
-    wider than the smallest kinds', which the lone coins mostly are. Sure coins whose own
-    ring stands out of the lone coins' are left out of that reference: where several
-    stacks of one kind lie in a frame, they would hide each other."""
+    gaps_mm: Sequence[float], asked: NDArray[np.bool_], lone: NDArray[np.intp],
+    sure: NDArray[np.intp], hides: NDArray[np.bool_], pixels_per_mm: float,
+) -> FloatArray:
+    """Each coin's dip at a smaller top coin's foot (:mod:`vision.step_rings`) at each of
+    the ``gaps_mm`` (N, G; NaN where not measured): measured on the coins asked about and
+    those any reference may take, the ``lone`` coins and the ``sure`` coins of every kind
+    that ``hides`` a smaller one (the kinds asked about among them)."""
     rings = config.rings
-    # The coins asked about, and those any reference may take: the lone coins, and the sure
-    # coins of every kind that hides a smaller one (the kinds asked about among them).
-    measured = np.asarray(asked[0].any(axis=1), bool)
+    measured = np.asarray(asked.any(axis=1), bool)
     measured[lone] = True
     measured[sure[hides[sure]]] = True
     rows = np.flatnonzero(measured)
     insets, brightness = radial_brightness(rings, image, centres[rows], radii[rows],
                                            max(gaps_mm) + rings.face_to_mm, pixels_per_mm)
+    dips = np.full((len(centres), len(gaps_mm)), np.nan)
+    for column, gap in enumerate(gaps_mm):
+        dips[rows, column] = foot_dips(rings, insets, brightness, gap)
+    return dips
+
+
+def _foot_ring_doubts(
+    config: InnerOutlineConfig, dips: FloatArray,
+    asked: tuple[NDArray[np.bool_], NDArray[np.bool_]], lone: NDArray[np.intp],
+    sure: NDArray[np.intp], kind_of: NDArray[np.object_], hides: NDArray[np.bool_],
+) -> NDArray[np.bool_]:
+    """Per coin: whether the ring at a smaller top coin's foot is darker (``dips``, N, G),
+    at a gap it is ``asked`` about (the first of ``asked``; the second at the spreads a
+    corroborating second circle allows), than on the frame's ``lone`` coins and on its own
+    kind's ``sure`` ones, or where too few of those were measured, on the sure coins of
+    every kind that ``hides`` a smaller one: their rims are wider than the smallest kinds',
+    which the lone coins mostly are. Sure coins whose own ring stands out of the lone coins'
+    are left out of that reference: where several stacks of one kind lie in a frame, they
+    would hide each other."""
+    rings = config.rings
     weaker = replace(rings, doubt_spreads=config.steps.corroborated_ring_spreads)
     doubts = np.zeros(len(kind_of), bool)
-    for column, gap in enumerate(gaps_mm):
-        dips = np.full(len(kind_of), np.nan)
-        dips[rows] = foot_dips(rings, insets, brightness, gap)
+    for column in range(dips.shape[1]):
+        column_dips = dips[:, column]
         for spreads, chosen in zip((rings, weaker), asked, strict=True):
-            suspects = chosen[:, column] & stands_out(spreads, dips, lone, config.least_coins,
-                                                      False)
+            suspects = chosen[:, column] & stands_out(spreads, column_dips, lone,
+                                                      config.least_coins, False)
             calm = sure[~suspects[sure]]
             for kind in set(kind_of[suspects].tolist()):
                 own = calm[kind_of[calm] == kind]
-                if np.isfinite(dips[own]).sum() < config.least_coins:
+                if np.isfinite(column_dips[own]).sum() < config.least_coins:
                     own = calm[hides[calm]]
                 doubts |= (suspects & (kind_of == kind)
-                           & stands_out(spreads, dips, own, config.least_coins, True))
+                           & stands_out(spreads, column_dips, own, config.least_coins, True))
     return doubts
