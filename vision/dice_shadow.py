@@ -16,6 +16,8 @@ their dark sides with it and passed for flat).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import cv2
@@ -45,12 +47,17 @@ def without_shadow(config: DiceConfig, image: Image, felt: FloatArray, patch: Im
     height, width = patch.shape
     x, y = offset
     crop = image[y:y + height, x:x + width]
-    level, hue = _level_and_hue(crop, felt)
-    pixels = cv2.merge(hue)
+
+    # Measured only where a die is not black (a black die keeps its pixels).
+    @functools.cache
+    def measured() -> tuple[FloatArray, list[FloatArray], FloatArray]:
+        level, hue = _level_and_hue(crop, felt)
+        return level, hue, cv2.merge(hue)
+
     regions = [patch] if parts is None else parts
     shadow = np.zeros(patch.shape, bool)
     for region in regions:
-        own = _shadow_of(config, crop, felt, level, (hue, pixels), region)
+        own = _shadow_of(config, crop, felt, measured, region)
         if own is None and parts is None:
             return None
         if own is not None:
@@ -82,17 +89,19 @@ def _level_and_hue(crop: Image, felt: FloatArray) -> tuple[FloatArray, list[Floa
     return level, [plane - level for plane in logs]
 
 
-def _shadow_of(config: DiceConfig, crop: Image, felt: FloatArray, level: FloatArray,
-               hue: tuple[list[FloatArray], FloatArray], region: Image) -> np.ndarray | None:
+def _shadow_of(config: DiceConfig, crop: Image, felt: FloatArray,
+               measured: Callable[[], tuple[FloatArray, list[FloatArray], FloatArray]],
+               region: Image) -> np.ndarray | None:
     """The pixels of ``region`` (one die's body) darker than the felt and showing under half
-    its hue (``hue``: the chromaticity a plane a channel, and the same as one image); None
-    where the die is black or its hue hardly differs from the felt's."""
-    planes, pixels = hue
+    its hue (``measured()``: the crop's level and chromaticity against the felt, the latter a
+    plane a channel and as one image); None where the die is black or its hue hardly differs
+    from the felt's."""
     inner = cv2.erode(region, _DISC3, iterations=2)
     if not inner.any():
         return None
     if colour_name(masked_median(crop, inner), felt) == "black":
         return None
+    level, planes, pixels = measured()
     chosen = inner > 0
     # A channel's median alone is what ``np.median`` gives it along the pixels of all three.
     own = np.array([np.median(plane[chosen]) for plane in planes], np.float32)
