@@ -93,7 +93,7 @@ from vision.dice_beyond import (
 )
 from vision.dice_colour import colour_name
 from vision.dice_dark import unread_taken_from
-from vision.dice_faces import TopFace, find_bodies, top_faces
+from vision.dice_faces import TopFace, black_bodies, find_bodies, top_faces
 from vision.dice_layout import read_face_pips_placed
 from vision.dice_pips import masked_median
 from vision.dice_seam import own_middle, own_part, painted_outside
@@ -401,7 +401,8 @@ def _explain_with_sides(
     ppm = fine.pixels_per_mm * math.sqrt(scale_x * scale_y)
     smooth = cv2.GaussianBlur(coarse, (0, 0), 0.7)
     felt, beyond = background(smooth, felt_box)
-    bodies = find_bodies(config, smooth, felt, ppm, beyond, felt_box)
+    search = find_bodies(config, smooth, felt, ppm, beyond, felt_box)
+    bodies = search.bodies(config)
     if camera is None:
         def lean_at(point: FloatArray) -> FloatArray:
             return np.asarray(lean, np.float64)
@@ -424,8 +425,12 @@ def _explain_with_sides(
         # A black die left unread may have had its body found in part: read again with
         # black bodies found from darkness and hue together (:mod:`vision.dice_dark`), only
         # the faces that may take an unread die's place.
-        again = read(find_bodies(config, smooth, felt, ppm, beyond, felt_box, black=True),
-                     unread)
+        black = black_bodies(config, search, smooth, felt, ppm, felt_box)
+        # Where no black body is found the bodies are the first read's, and so are their
+        # readings: only those near an unread die are taken.
+        again = (read(black, unread) if black is not None
+                 else tuple(item for item in readings
+                            if _near_any(item[0].centre_mm, unread, config.edge_mm[0] / 2)))
         readings = unread_taken_from(readings, again, config.edge_mm[0] / 2)
     # A body's outline stops where half its contrast does, up to the blur's reach short of the
     # border left out.
@@ -456,8 +461,7 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
                 (w / scales[0], h / scales[1]), angle)
         centre = (origin_mm[0] + (rect[0][0] + 0.5) / fine.pixels_per_mm,
                   origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
-        if near is not None and all(math.dist(centre, point) > config.edge_mm[0] / 2
-                                    for point in near):
+        if near is not None and not _near_any(centre, near, config.edge_mm[0] / 2):
             continue
         value, confidence, colour, why, middle = _read_face(config, smooth, fine, felt, face,
                                                             rect)
@@ -471,6 +475,12 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
         readings.append((DieReading(value, confidence, colour, centre), why))
     return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1],
                                                     item[0].centre_mm[0])))
+
+
+def _near_any(centre: tuple[float, float], points: list[tuple[float, float]],
+              within_mm: float) -> bool:
+    """Whether ``centre`` lies within ``within_mm`` of one of ``points`` (mat mm)."""
+    return not all(math.dist(centre, point) > within_mm for point in points)
 
 
 # -- pips and colour -----------------------------------------------------------------------------

@@ -53,10 +53,24 @@ class TopFace:
 
 
 
+@dataclass(frozen=True)
+class BodySearch:
+    """The crop's bodies as the felt's score finds them (``found``: all of them, largest
+    first as found, before ``most_dice`` keeps the first), and each pixel's ``chroma`` and
+    ``level`` against the felt, kept for the black dice's search (:func:`black_bodies`)."""
+
+    found: list[tuple[Image, tuple[int, int]]]
+    chroma: FloatArray
+    level: FloatArray
+
+    def bodies(self, config: DiceConfig) -> list[tuple[Image, tuple[int, int]]]:
+        """The bodies read: the first ``most_dice`` found."""
+        return self.found[:config.most_dice]
+
+
 def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
                 beyond: FloatArray | None = None,
-                felt_box: tuple[int, int, int, int] | None = None, black: bool = False
-                ) -> list[tuple[Image, tuple[int, int]]]:
+                felt_box: tuple[int, int, int, int] | None = None) -> BodySearch:
     """Every die body of the crop as a patch (uint8 0/1, holes (pips) filled, print and specks
     removed) and where its top-left corner lies.
 
@@ -66,8 +80,7 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
     touching dice of different colours come apart. Where the crop reaches past the felt
     (``felt_box``), each pixel is measured against ``beyond`` (its background's colour, the
     mat's past the felt) and only bodies standing on the felt are kept
-    (:mod:`vision.dice_beyond`). With ``black``, black dice's bodies are found from their
-    darkness and hue together instead (:mod:`vision.dice_dark`)."""
+    (:mod:`vision.dice_beyond`)."""
     # Each channel's log less the felt's: one table for all three channels (OpenCV looks a
     # one-channel table up in two thirds of the instructions of a table a channel), then the
     # felt's logs taken off in float32, the same values as a table a channel holds.
@@ -86,14 +99,22 @@ def find_bodies(config: DiceConfig, image: Image, felt: FloatArray, ppm: float,
     score = cv2.max(cv2.max(chroma * np.float32(1.0 / config.chroma),
                             level * np.float32(1.0 / config.brighter)),
                     level * np.float32(-1.0 / config.darker))
-    bodies = bodies_of_score(config, score, chroma, ppm, felt_box)
-    if not black:
-        return bodies[:config.most_dice]
-    # A black die's darkness and hue, each about the least a die shows, find its body
-    # together (:mod:`vision.dice_dark`).
-    found = black_only(bodies_of_score(config, darkness_and_hue(config, chroma, level), chroma,
-                                       ppm, felt_box), image, felt)
-    return with_black_bodies(bodies, found, score.shape[:2])[:config.most_dice]
+    return BodySearch(bodies_of_score(config, score, chroma, ppm, felt_box), chroma, level)
+
+
+def black_bodies(config: DiceConfig, search: BodySearch, image: Image, felt: FloatArray,
+                 ppm: float, felt_box: tuple[int, int, int, int] | None
+                 ) -> list[tuple[Image, tuple[int, int]]] | None:
+    """The bodies of ``search`` with black dice's bodies found from their darkness and hue
+    together in their place (:mod:`vision.dice_dark`: each about the least a die shows, they
+    find a black die's body together), the first ``most_dice``; None where that finds no
+    black body, and the bodies are ``search``'s own."""
+    found = black_only(bodies_of_score(config, darkness_and_hue(config, search.chroma,
+                                                                search.level),
+                                       search.chroma, ppm, felt_box), image, felt)
+    if not found:
+        return None
+    return with_black_bodies(search.found, found, search.chroma.shape[:2])[:config.most_dice]
 
 
 def bodies_of_score(config: DiceConfig, score: FloatArray, chroma: FloatArray, ppm: float,
@@ -562,4 +583,4 @@ def _face(config: DiceConfig, top: Image, offset: tuple[int, int], ppm: float,
     return TopFace(piece, offset, rect, not why, why)
 
 
-__all__ = ["TopFace", "find_bodies", "top_faces"]
+__all__ = ["BodySearch", "TopFace", "black_bodies", "find_bodies", "top_faces"]

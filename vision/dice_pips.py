@@ -72,9 +72,10 @@ def masked_median(image: Image, mask: Image) -> FloatArray:
     """:func:`median_colour` of every second pixel of ``image`` (rows by columns by 3) where
     ``mask`` is set, in row order; the pixels are taken by their flat index, not by a boolean
     mask over three channels (several times as costly), and a median is the same whether
-    uint8 or float32 values are ranked."""
-    chosen = np.flatnonzero(mask)[::2]
-    return median_colour(image.reshape(-1, image.shape[-1])[chosen])
+    uint8 or float32 values are ranked. (numpy lists a boolean mask's pixels, and takes rows
+    by ``take``, several times as fast as it lists an 8-bit mask's or indexes them.)"""
+    chosen = np.flatnonzero(mask != 0)[::2]
+    return median_colour(np.take(image.reshape(-1, image.shape[-1]), chosen, axis=0))
 
 
 def read_pips(config: DiceConfig, image: Image, body: FloatArray,

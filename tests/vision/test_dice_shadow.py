@@ -76,3 +76,19 @@ def test_each_touching_die_loses_its_own_shadow_and_a_black_one_keeps_its_sides(
     assert kept is not None
     assert not kept[6:9, 8:32].any()
     assert kept[6:34, 33:40].all()
+
+
+def test_the_level_and_hue_taken_plane_by_plane_are_numpys_to_the_bit() -> None:
+    # The planes stand in for numpy's mean along the 3-long channel axis (issue 19's speed
+    # work): readings stay the same only while every bit does.
+    from vision.dice_shadow import _level_and_hue
+
+    image, _ = _blue_die_with_shadow()
+    noisy = np.clip(image.astype(np.int16) + np.random.default_rng(3).integers(
+        -40, 40, image.shape), 0, 255).astype(np.uint8)
+    for crop in (image, noisy[3:37, 5:31]):
+        logs = np.log(crop.astype(np.float32) + 4.0) - np.log(FELT + 4.0)
+        level, hue = _level_and_hue(crop, FELT)
+        assert np.array_equal(level.view(np.uint32), logs.mean(axis=2).view(np.uint32))
+        expected = logs - logs.mean(axis=2)[..., None]
+        assert np.array_equal(np.stack(hue, axis=2).view(np.uint32), expected.view(np.uint32))
