@@ -375,7 +375,7 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     if ratio is None or ratio >= size or all(face.flat for face in faces):
         return faces
     again = _swept_group(config, patch, offset, ppm, lean_at, typical, lean, size)
-    if len(again) >= 2 and all(face.flat for face in again):
+    if len(again) >= 2 and _flat_dice(again, typical):
         return again
     return faces
 
@@ -390,6 +390,12 @@ def _swept_group(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     area = float(top.sum())
     parts = max(1, min(config.most_dice, round(area / (typical * typical))))
     split = [_face(config, part, offset, ppm) for part in _split(top, parts)]
+    if parts == 1 and not split[0].flat and _two_long(split[0]):
+        # A top twice as long as wide is two dice face to face, whatever its area says (the
+        # lone dice's edge can be measured large beside a dark die's).
+        halves = [_face(config, part, offset, ppm) for part in _split(top, 2)]
+        if _flat_dice(halves, typical):
+            return halves
     if parts < 2 or (parts > 2 and all(face.flat for face in split)):
         return split
     # A side face or shadow the sweep left in counts as more dice by area: where the split
@@ -397,6 +403,20 @@ def _swept_group(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     pair = _pair_faces(config, patch, top, offset, ppm, lean_at, typical,
                        split if parts == 2 else [])
     return split if pair is None else pair
+
+
+def _flat_dice(faces: list[TopFace], typical: float) -> bool:
+    """Whether every one of ``faces`` is a flat die's top of about the edge ``typical`` (px):
+    the dice of a throw are one size, their tops measured within 15% by colour, so a quarter
+    of the edge either way."""
+    return all(face.flat and 0.75 * typical <= math.sqrt(face.rect[1][0] * face.rect[1][1])
+               <= 1.25 * typical for face in faces)
+
+
+def _two_long(face: TopFace) -> bool:
+    """Whether ``face``'s rectangle is about twice as long as wide (two squares' worth)."""
+    width, height = face.rect[1]
+    return 1.6 <= max(width, height) / max(1.0, min(width, height)) <= 2.5
 
 
 def _pair_faces(config: DiceConfig, patch: Image, top: Image, offset: tuple[int, int],

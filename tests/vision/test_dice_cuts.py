@@ -12,3 +12,11 @@ def test_two_dice_face_to_face_along_the_lean_are_read_though_the_near_one_shows
     readings = tray_dice_by_truth(253)
     assert [(truth.colour, reading.value) for truth, reading, _ in readings] == [
         (truth.colour, truth.value) for truth, _, _ in readings]
+
+
+def test_two_dice_side_by_side_whose_joint_top_is_twice_as_long_as_wide_are_read():
+    # Tuning frame 242 (issue 19): two white 6s side by side across the lean, beside a blue
+    # die measured large; by area their joint top was one die, a rectangle no square.
+    readings = tray_dice_by_truth(242)
+    assert [(truth.colour, reading.value) for truth, reading, _ in readings] == [
+        (truth.colour, truth.value) for truth, _, _ in readings]
