@@ -370,29 +370,32 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
                                         rows.mean() + offset[1]])), np.float64)
     size = float(np.linalg.norm(lean))
-    faces = _swept_group(config, patch, offset, ppm, lean_at, typical,
+    faces = _swept_group(config, patch, offset, ppm, lean_at, (typical, ratio is not None),
                          lean, size if ratio is None else ratio)
     if ratio is None or ratio >= size or all(face.flat for face in faces):
         return faces
-    again = _swept_group(config, patch, offset, ppm, lean_at, typical, lean, size)
+    again = _swept_group(config, patch, offset, ppm, lean_at, (typical, True), lean, size)
     if len(again) >= 2 and _flat_dice(again, typical):
         return again
     return faces
 
 
 def _swept_group(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm: float,
-                 lean_at: Callable[[FloatArray], FloatArray], typical: float,
+                 lean_at: Callable[[FloatArray], FloatArray], typical_known: tuple[float, bool],
                  lean: FloatArray, ratio: float) -> list[TopFace]:
-    """:func:`_group_faces` with the blob eroded along ``lean`` by ``ratio`` of the edge."""
+    """:func:`_group_faces` with the blob eroded along ``lean`` by ``ratio`` of the edge
+    ``typical`` (px; ``known`` where lone dice in the frame measured it)."""
+    typical, known = typical_known
     size = float(np.linalg.norm(lean))
     direction = lean / max(size, 1e-9)
     top = _erode_along(patch, direction * ratio * typical)
     area = float(top.sum())
     parts = max(1, min(config.most_dice, round(area / (typical * typical))))
     split = [_face(config, part, offset, ppm) for part in _split(top, parts)]
-    if parts == 1 and not split[0].flat and _two_long(split[0]):
+    if known and parts == 1 and not split[0].flat and _two_long(split[0]):
         # A top twice as long as wide is two dice face to face, whatever its area says (the
-        # lone dice's edge can be measured large beside a dark die's).
+        # lone dice's edge can be measured large beside a dark die's); only where lone dice
+        # gave the edge: a cocked die's top and side face can make such a rectangle too.
         halves = [_face(config, part, offset, ppm) for part in _split(top, 2)]
         if _flat_dice(halves, typical):
             return halves
