@@ -365,30 +365,32 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     Lone dice's sides show less than the camera's lean makes them (blur, and dark sides
     against the felt); the nearest die of a blob shows its whole side face, whose length the
     lean gives. Where the tops left by ``ratio`` are not all flat, the blob is eroded by the
-    lean instead, kept only where that leaves two or more tops, all flat."""
+    lean instead, kept only where that leaves two or more flat tops of about the edge
+    (:func:`_flat_dice`)."""
     rows, columns = np.nonzero(patch)
     lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
                                         rows.mean() + offset[1]])), np.float64)
     size = float(np.linalg.norm(lean))
-    faces = _swept_group(config, patch, offset, ppm, lean_at, (typical, ratio is not None),
-                         lean, size if ratio is None else ratio)
+    faces = _swept_group(config, patch, offset, ppm, lean_at, typical,
+                         lean * (size if ratio is None else ratio) / max(size, 1e-9),
+                         known=ratio is not None)
     if ratio is None or ratio >= size or all(face.flat for face in faces):
         return faces
-    again = _swept_group(config, patch, offset, ppm, lean_at, (typical, True), lean, size)
+    again = _swept_group(config, patch, offset, ppm, lean_at, typical, lean, known=True)
     if len(again) >= 2 and _flat_dice(again, typical):
         return again
     return faces
 
 
 def _swept_group(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm: float,
-                 lean_at: Callable[[FloatArray], FloatArray], typical_known: tuple[float, bool],
-                 lean: FloatArray, ratio: float) -> list[TopFace]:
-    """:func:`_group_faces` with the blob eroded along ``lean`` by ``ratio`` of the edge
-    ``typical`` (px; ``known`` where lone dice in the frame measured it)."""
-    typical, known = typical_known
-    size = float(np.linalg.norm(lean))
-    direction = lean / max(size, 1e-9)
-    top = _erode_along(patch, direction * ratio * typical)
+                 lean_at: Callable[[FloatArray], FloatArray], typical: float,
+                 sweep: FloatArray, known: bool) -> list[TopFace]:
+    """:func:`_group_faces` with the blob eroded by ``sweep`` times the edge ``typical``
+    (px; ``known`` where lone dice in the frame measured it, not the default).
+
+    A top twice as long as wide is two dice face to face, whatever its area says; a blob
+    whose tops are not all flat is tried as two dice at its concave corners."""
+    top = _erode_along(patch, sweep * typical)
     area = float(top.sum())
     parts = max(1, min(config.most_dice, round(area / (typical * typical))))
     split = [_face(config, part, offset, ppm) for part in _split(top, parts)]
@@ -433,8 +435,8 @@ def _pair_faces(config: DiceConfig, patch: Image, top: Image, offset: tuple[int,
     # square face to face. Of the two cuts, the one leaving the squarer tops is kept.
     cut = [_face(config, piece, offset, ppm) for piece in defect_cut(config, top, typical)]
     if len(cut) == 2 and all(face.flat for face in cut):
-        if len(split) != 2 or not all(face.flat for face in split) \
-                or _unsquareness(cut) < _unsquareness(split):
+        if (len(split) != 2 or not all(face.flat for face in split)
+                or _unsquareness(cut) < _unsquareness(split)):
             return cut
         return split
     if len(split) == 2 and all(face.flat for face in split):
