@@ -21,6 +21,7 @@ import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.dice_beyond import on_felt
+from vision.dice_cuts import defect_cut
 from vision.dice_dark import black_only, darkness_and_hue, with_black_bodies
 from vision.dice_hidden import refuse_hidden
 
@@ -362,12 +363,14 @@ def _unshadowed_group(config: DiceConfig, patch: Image, offset: tuple[int, int],
                       typical_ratio: tuple[float, float | None], split: list[TopFace],
                       unshadowed: Unshadowed) -> list[TopFace]:
     """The tops of a blob of touching dice found again in its body less each die's shadow,
-    where every one of them then passes as a flat die's square top; else ``split``."""
+    where every one of them then passes as a flat die's square top; else ``split``. Its
+    shadow gone, the blob may hold fewer dice by area than the split took (never fewer
+    than two: a blob taken for one die less its shadow was tried before it was split)."""
     body = unshadowed(patch, offset, _split(patch, len(split)))
     if body is None or not body.any():
         return split
     again = _group_faces(config, body, offset, ppm, lean_at, *typical_ratio)
-    if len(again) == len(split) and all(face.flat for face in again):
+    if 2 <= len(again) <= len(split) and all(face.flat for face in again):
         return again
     return split
 
@@ -377,37 +380,96 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
                  ratio: float | None) -> list[TopFace]:
     """The top faces of a blob of touching dice of edge ``typical`` (px) whose sides show
     ``ratio`` of their edge (by default, as the camera's lean makes them). Two dice are cut
-    where that leaves square tops (:func:`_defect_cut`); where no cut does, the parts are
-    returned as they are and refused as no square, never guessed."""
+    where that leaves square tops (:func:`defect_cut`); where no cut does, the parts are
+    returned as they are and refused as no square, never guessed.
+
+    Lone dice's sides show less than the camera's lean makes them (blur, and dark sides
+    against the felt); the nearest die of a blob shows its whole side face, whose length the
+    lean gives. Where the tops left by ``ratio`` are not all flat, the blob is eroded by the
+    lean instead, kept only where that leaves two or more flat tops of about the edge
+    (:func:`_flat_dice`)."""
     rows, columns = np.nonzero(patch)
     lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
                                         rows.mean() + offset[1]])), np.float64)
     size = float(np.linalg.norm(lean))
-    direction = lean / max(size, 1e-9)
-    top = _erode_along(patch, direction * (size if ratio is None else ratio) * typical)
+    faces = _swept_group(config, patch, offset, ppm, lean_at, typical,
+                         lean * (size if ratio is None else ratio) / max(size, 1e-9),
+                         known=ratio is not None)
+    if ratio is None or ratio >= size or all(face.flat for face in faces):
+        return faces
+    again = _swept_group(config, patch, offset, ppm, lean_at, typical, lean, known=True)
+    if len(again) >= 2 and _flat_dice(again, typical):
+        return again
+    return faces
+
+
+def _swept_group(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm: float,
+                 lean_at: Callable[[FloatArray], FloatArray], typical: float,
+                 sweep: FloatArray, known: bool) -> list[TopFace]:
+    """:func:`_group_faces` with the blob eroded by ``sweep`` times the edge ``typical``
+    (px; ``known`` where lone dice in the frame measured it, not the default).
+
+    A top twice as long as wide is two dice face to face, whatever its area says; a blob
+    whose tops are not all flat is tried as two dice at its concave corners."""
+    top = _erode_along(patch, sweep * typical)
     area = float(top.sum())
     parts = max(1, min(config.most_dice, round(area / (typical * typical))))
     split = [_face(config, part, offset, ppm) for part in _split(top, parts)]
-    if parts != 2:
+    if known and parts == 1 and not split[0].flat and _two_long(split[0]):
+        # A top twice as long as wide is two dice face to face, whatever its area says (the
+        # lone dice's edge can be measured large beside a dark die's); only where lone dice
+        # gave the edge: a cocked die's top and side face can make such a rectangle too.
+        halves = [_face(config, part, offset, ppm) for part in _split(top, 2)]
+        if _flat_dice(halves, typical):
+            return halves
+    if parts < 2 or (parts > 2 and all(face.flat for face in split)):
         return split
+    # A side face or shadow the sweep left in counts as more dice by area: where the split
+    # fails, a blob taken for three or more is tried as two dice too.
+    pair = _pair_faces(config, patch, top, offset, ppm, lean_at, typical,
+                       split if parts == 2 else [])
+    return split if pair is None else pair
+
+
+def _flat_dice(faces: list[TopFace], typical: float) -> bool:
+    """Whether every one of ``faces`` is a flat die's top of about the edge ``typical`` (px):
+    the dice of a throw are one size, their tops measured within 15% by colour, so a quarter
+    of the edge either way."""
+    return all(face.flat and 0.75 * typical <= math.sqrt(face.rect[1][0] * face.rect[1][1])
+               <= 1.25 * typical for face in faces)
+
+
+def _two_long(face: TopFace) -> bool:
+    """Whether ``face``'s rectangle is about twice as long as wide (two squares' worth)."""
+    width, height = face.rect[1]
+    return 1.6 <= max(width, height) / max(1.0, min(width, height)) <= 2.5
+
+
+def _pair_faces(config: DiceConfig, patch: Image, top: Image, offset: tuple[int, int],
+                ppm: float, lean_at: Callable[[FloatArray], FloatArray], typical: float,
+                split: list[TopFace]) -> list[TopFace] | None:
+    """The tops of two touching dice cut apart at their outline's concave corners (the
+    top's, or else the body's with each part a lone die), where that beats ``split`` (the
+    cut across the middle, if any); None where no cut leaves two flat dice's tops."""
     # Two dice's tops meet where their joint outline turns inwards, however they stand
     # against each other; the middle of that outline is their seam only when they stand
     # square face to face. Of the two cuts, the one leaving the squarer tops is kept.
-    cut = [_face(config, piece, offset, ppm) for piece in _defect_cut(config, top, typical)]
+    cut = [_face(config, piece, offset, ppm) for piece in defect_cut(config, top, typical)]
     if len(cut) == 2 and all(face.flat for face in cut):
-        if not all(face.flat for face in split) or _unsquareness(cut) < _unsquareness(split):
+        if (len(split) != 2 or not all(face.flat for face in split)
+                or _unsquareness(cut) < _unsquareness(split)):
             return cut
         return split
-    if all(face.flat for face in split):
+    if len(split) == 2 and all(face.flat for face in split):
         return split
     # Where a die's side face fills the corner between their tops, the bodies' outline still
     # turns inwards at the seam's ends: each part of the body cut there must pass as a lone
     # die.
-    pieces = _defect_cut(config, patch, typical)
+    pieces = defect_cut(config, patch, typical)
     singles = [_single_face(config, piece, offset, [(other, offset) for other in pieces], ppm,
                             lean_at) for piece in pieces]
     faces = [single[0] for single in singles if single is not None and single[0].flat]
-    return faces if len(faces) == 2 else split
+    return faces if len(faces) == 2 else None
 
 
 def _unsquareness(faces: list[TopFace]) -> float:
@@ -420,47 +482,6 @@ def _unsquareness(faces: list[TopFace]) -> float:
         total += (long - short) / max(long, 1.0)
         total += 1.0 - float(face.mask.sum()) / max(1.0, width * height)
     return total
-
-
-def _defect_cut(config: DiceConfig, top: Image, typical: float) -> list[Image]:
-    """The tops of two touching dice cut apart along the line joining the two deepest
-    concave corners of their joint outline (none where it has no two corners at least
-    ``defect_depth`` of the die's edge ``typical`` deep).
-
-    The outline of two squares that touch turns inwards at the two ends of their seam
-    however the dice stand against each other (one shifted along the other's face, or
-    turned), and nowhere else: the seam is the straight line between those corners."""
-    contours, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        return []
-    outline = max(contours, key=cv2.contourArea)
-    if len(outline) < 8:
-        return []
-    hull = cv2.convexHull(outline, returnPoints=False)
-    try:
-        defects = cv2.convexityDefects(outline, hull)
-    except cv2.error:
-        # A self-touching outline (a one-pixel neck) has no defects OpenCV will measure.
-        return []
-    if defects is None:
-        return []
-    defects = defects.reshape(-1, 4)
-    depths = defects[:, 3] / 256.0
-    deepest = np.argsort(depths)[::-1][:2]
-    if len(deepest) < 2 or depths[deepest[1]] < config.defect_depth * typical:
-        return []
-    first, second = (outline[defects[index, 2], 0].astype(np.float64) for index in deepest)
-    seam = second - first
-    if float(np.hypot(*seam)) < 0.5 * typical:
-        return []
-    rows, columns = np.nonzero(top)
-    side = (columns - first[0]) * seam[1] - (rows - first[1]) * seam[0] > 0
-    pieces = []
-    for chosen in (side, ~side):
-        piece = np.zeros_like(top)
-        piece[rows[chosen], columns[chosen]] = 1
-        pieces.append(piece)
-    return pieces
 
 
 def _outside_sweep(patch: Image, face: TopFace, offset: tuple[int, int], lean: FloatArray

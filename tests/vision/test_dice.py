@@ -148,19 +148,19 @@ def test_two_touching_dice_of_one_colour_shifted_along_their_seam_are_both_read(
 
 
 def test_the_seam_of_two_squares_shifted_along_it_joins_their_concave_corners():
-    from vision.dice_faces import _defect_cut
+    from vision.dice_cuts import defect_cut
 
     top = np.zeros((90, 60), np.uint8)
     top[5:37, 5:37] = 1
     top[37:69, 20:52] = 1
-    pieces = _defect_cut(DiceConfig(), top, 32.0)
+    pieces = defect_cut(DiceConfig(), top, 32.0)
     assert len(pieces) == 2
     # Each piece is one square, but for a pixel or two where the corners' pixels lie.
     upper, lower = sorted(pieces, key=lambda piece: -int(piece[:37].sum()))
     assert abs(int(upper[:37].sum()) - 32 * 32) <= 2 and int(upper[37:].sum()) <= 2
     assert abs(int(lower[37:].sum()) - 32 * 32) <= 2 and int(lower[:37].sum()) <= 2
     # One square has no concave corner: nothing is cut.
-    assert _defect_cut(DiceConfig(), top[:37], 32.0) == []
+    assert defect_cut(DiceConfig(), top[:37], 32.0) == []
 
 
 @pytest.mark.parametrize("camera", sorted(CAMERAS))
