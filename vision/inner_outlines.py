@@ -23,7 +23,7 @@ out of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -31,7 +31,6 @@ import numpy as np
 from vision.arrays import FloatArray, Image
 from vision.frame_statistics import above_reference
 from vision.inner_outline_circles import fast_inner_outline_scores
-from vision.inner_steps import InnerStepConfig, TopSteps, at_smaller_rims, inner_step_radii
 from vision.step_rings import StepRingConfig, foot_dips, radial_brightness, stands_out
 
 if TYPE_CHECKING:
@@ -56,9 +55,7 @@ class InnerOutlineConfig:
     the ``most_coins`` surest) may be a stack with a smaller top coin; only coins read at
     ``least_confidence`` or more are looked at (a doubt changes no other reading). A top
     coin lying too near the middle for its outline to be told from the rim shows by the
-    dark ring at its foot instead (``rings``, :mod:`vision.step_rings`). Either sign
-    makes a doubt at fewer spreads where a second circle inside the top circle lies at the
-    smaller kind's rim (``steps``, :mod:`vision.inner_steps`)."""
+    dark ring at its foot instead (``rings``, :mod:`vision.step_rings`)."""
 
     least_gap_mm: float = 1.0
     centre_step_mm: float = 0.75
@@ -79,7 +76,6 @@ class InnerOutlineConfig:
     most_coins: int = 8
     least_confidence: float = 0.5
     rings: StepRingConfig = field(default_factory=StepRingConfig)
-    steps: InnerStepConfig = field(default_factory=InnerStepConfig)
 
 
 def smaller_gaps(config: InnerOutlineConfig, sizes: Mapping[str, float],
@@ -169,7 +165,6 @@ def inner_outline_doubts(
     config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
     kinds: Sequence[str], confidence: FloatArray, sizes: Mapping[str, float],
     metals: Mapping[str, str], pixels_per_mm: float, seen: NDArray[np.bool_],
-    steps: TopSteps | None = None,
 ) -> NDArray[np.bool_]:
     """Per coin: whether a smaller coin's whole outline may lie inside its own, so that its
     kind (the outline's) may be the coin under the top one. Coins read as a kind with a
@@ -177,8 +172,7 @@ def inner_outline_doubts(
     give the scores of lone coins; a coin must stand out from its own kind's sure coins too,
     where there are enough of them (a drawn or struck rim every quarter shows is no nickel).
     Only coins ``seen`` whole (no pawn, no glint) count. Nothing is doubted where too few
-    sure coins were measured. Given the coins' top circles (``steps``), a weaker sign
-    counts where a second circle inside corroborates it (:mod:`vision.inner_steps`)."""
+    sure coins were measured."""
     gaps_of = smaller_gaps(config, sizes, metals)
     count = len(kinds)
     doubts = np.zeros(count, bool)
@@ -200,102 +194,51 @@ def inner_outline_doubts(
     scores = _lone_and_asked_scores(config, image, centres, radii, gaps, asked,
                                     _marked(lone, count), pixels_per_mm)
     kind_of = np.array(kinds, dtype=object)
-    dips = _foot_ring_dips(config, image, centres, radii, gaps, asked, lone, sure, hides,
-                           pixels_per_mm)
-    weaker = replace(config, doubt_spreads=config.steps.corroborated_spreads)
-    weaker_rings = replace(config.rings, doubt_spreads=config.steps.corroborated_ring_spreads)
-    # Only a coin a weaker sign sets apart from the lone coins may need the second circle.
-    possible = asked & np.stack(
-        [_stands_out(weaker, scores[:, column], lone, False)
-         | stands_out(weaker_rings, dips[:, column], lone, config.least_coins, False)
-         for column in range(len(gaps))], axis=1)
-    corroborated = _corroborated(config, steps, image, centres, possible, gaps, pixels_per_mm)
     for column in range(len(gaps)):
-        doubts |= _outline_doubts(config, scores[:, column], asked[:, column], lone, sure,
-                                  kind_of)
-        doubts |= _outline_doubts(weaker, scores[:, column],
-                                  asked[:, column] & corroborated[:, column], lone, sure,
-                                  kind_of)
-    return doubts | _foot_ring_doubts(config, dips, (asked, corroborated), lone, sure,
-                                      kind_of, hides)
+        column_scores = scores[:, column]
+        suspects = asked[:, column] & _stands_out(config, column_scores, lone, False)
+        # A kind's own sure coins, where the frame has enough of them, must agree: a design
+        # or rim that every coin of that kind shows is no smaller coin on top.
+        for kind in set(kind_of[suspects].tolist()):
+            own = sure[kind_of[sure] == kind]
+            doubts |= (suspects & (kind_of == kind)
+                       & _stands_out(config, column_scores, own, True))
+    return doubts | _foot_ring_doubts(config, image, centres, radii, gaps, asked, lone,
+                                      sure, kind_of, hides, pixels_per_mm)
 
 
-def _outline_doubts(config: InnerOutlineConfig, scores: FloatArray, asked: NDArray[np.bool_],
-                    lone: NDArray[np.intp], sure: NDArray[np.intp],
-                    kind_of: NDArray[np.object_]) -> NDArray[np.bool_]:
-    """Per coin: whether it is ``asked`` about at one gap and its inner outline's score
-    there stands out of the ``lone`` coins' and of its own kind's ``sure`` coins'."""
-    doubts = np.zeros(len(scores), bool)
-    suspects = asked & _stands_out(config, scores, lone, False)
-    # A kind's own sure coins, where the frame has enough of them, must agree: a design
-    # or rim that every coin of that kind shows is no smaller coin on top.
-    for kind in set(kind_of[suspects].tolist()):
-        own = sure[kind_of[sure] == kind]
-        doubts |= suspects & (kind_of == kind) & _stands_out(config, scores, own, True)
-    return doubts
-
-
-def _corroborated(config: InnerOutlineConfig, steps: TopSteps | None, image: Image,
-                  centres: FloatArray, asked: NDArray[np.bool_], gaps_mm: list[float],
-                  pixels_per_mm: float) -> NDArray[np.bool_]:
-    """Per coin and gap: whether a second circle inside its top circle lies at that
-    smaller kind's rim (:mod:`vision.inner_steps`); nowhere without ``steps``."""
-    if steps is None:
-        return np.zeros_like(asked)
-    rows = np.asarray(asked.any(axis=1), bool)
-    step_radii = inner_step_radii(config.steps, steps, image, centres, rows, pixels_per_mm)
-    return asked & at_smaller_rims(config.steps, steps.top_radii, step_radii, gaps_mm,
-                                   pixels_per_mm)
-
-
-def _foot_ring_dips(
+def _foot_ring_doubts(
     config: InnerOutlineConfig, image: Image, centres: FloatArray, radii: FloatArray,
     gaps_mm: Sequence[float], asked: NDArray[np.bool_], lone: NDArray[np.intp],
-    sure: NDArray[np.intp], hides: NDArray[np.bool_], pixels_per_mm: float,
-) -> FloatArray:
-    """Each coin's dip at a smaller top coin's foot (:mod:`vision.step_rings`) at each of
-    the ``gaps_mm`` (N, G; NaN where not measured): measured on the coins asked about and
-    those any reference may take, the ``lone`` coins and the ``sure`` coins of every kind
-    that ``hides`` a smaller one (the kinds asked about among them)."""
+    sure: NDArray[np.intp], kind_of: NDArray[np.object_], hides: NDArray[np.bool_],
+    pixels_per_mm: float,
+) -> NDArray[np.bool_]:
+    """Per coin: whether the ring at a smaller top coin's foot (:mod:`vision.step_rings`)
+    is darker, at one of the ``gaps_mm`` it is ``asked`` about, than on the frame's
+    ``lone`` coins and on its own kind's ``sure`` ones, or where too few of those were
+    measured, on the sure coins of every kind that ``hides`` a smaller one: their rims are
+    wider than the smallest kinds', which the lone coins mostly are. Sure coins whose own
+    ring stands out of the lone coins' are left out of that reference: where several
+    stacks of one kind lie in a frame, they would hide each other."""
     rings = config.rings
+    # The coins asked about, and those any reference may take: the lone coins, and the sure
+    # coins of every kind that hides a smaller one (the kinds asked about among them).
     measured = np.asarray(asked.any(axis=1), bool)
     measured[lone] = True
     measured[sure[hides[sure]]] = True
     rows = np.flatnonzero(measured)
     insets, brightness = radial_brightness(rings, image, centres[rows], radii[rows],
                                            max(gaps_mm) + rings.face_to_mm, pixels_per_mm)
-    dips = np.full((len(centres), len(gaps_mm)), np.nan)
+    doubts = np.zeros(len(asked), bool)
     for column, gap in enumerate(gaps_mm):
-        dips[rows, column] = foot_dips(rings, insets, brightness, gap)
-    return dips
-
-
-def _foot_ring_doubts(
-    config: InnerOutlineConfig, dips: FloatArray,
-    asked: tuple[NDArray[np.bool_], NDArray[np.bool_]], lone: NDArray[np.intp],
-    sure: NDArray[np.intp], kind_of: NDArray[np.object_], hides: NDArray[np.bool_],
-) -> NDArray[np.bool_]:
-    """Per coin: whether the ring at a smaller top coin's foot is darker (``dips``, N, G),
-    at a gap it is ``asked`` about (the first of ``asked``; the second at the spreads a
-    corroborating second circle allows), than on the frame's ``lone`` coins and on its own
-    kind's ``sure`` ones, or where too few of those were measured, on the sure coins of
-    every kind that ``hides`` a smaller one: their rims are wider than the smallest kinds',
-    which the lone coins mostly are. Sure coins whose own ring stands out of the lone coins'
-    are left out of that reference: where several stacks of one kind lie in a frame, they
-    would hide each other."""
-    rings = config.rings
-    weaker = replace(rings, doubt_spreads=config.steps.corroborated_ring_spreads)
-    doubts = np.zeros(len(kind_of), bool)
-    for column in range(dips.shape[1]):
-        column_dips = dips[:, column]
-        for spreads, chosen in zip((rings, weaker), asked, strict=True):
-            suspects = chosen[:, column] & stands_out(spreads, column_dips, lone,
-                                                      config.least_coins, False)
-            calm = sure[~suspects[sure]]
-            for kind in set(kind_of[suspects].tolist()):
-                own = calm[kind_of[calm] == kind]
-                if np.isfinite(column_dips[own]).sum() < config.least_coins:
-                    own = calm[hides[calm]]
-                doubts |= (suspects & (kind_of == kind)
-                           & stands_out(spreads, column_dips, own, config.least_coins, True))
+        dips = np.full(len(asked), np.nan)
+        dips[rows] = foot_dips(rings, insets, brightness, gap)
+        suspects = asked[:, column] & stands_out(rings, dips, lone, config.least_coins, False)
+        calm = sure[~suspects[sure]]
+        for kind in set(kind_of[suspects].tolist()):
+            own = calm[kind_of[calm] == kind]
+            if np.isfinite(dips[own]).sum() < config.least_coins:
+                own = calm[hides[calm]]
+            doubts |= (suspects & (kind_of == kind)
+                       & stands_out(rings, dips, own, config.least_coins, True))
     return doubts

@@ -46,7 +46,6 @@ from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_fit import FrameFit
 from vision.frame_model import FrameModelConfig, KindPrior, fit_frame
 from vision.inner_outlines import inner_outline_doubts
-from vision.inner_steps import TopSteps
 from vision.light import mat_reference, normalise, raise_glints, reference_blur
 from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
@@ -409,8 +408,9 @@ def _inner_outline_doubt(
     chosen: NDArray[np.intp], kinds: list[str], confidence: FloatArray, profile: VisionProfile,
     windows: tuple[RegionWindow, ...],
 ) -> FloatArray:
-    """The confidences once a smaller top coin inside a coin's outline
-    (:mod:`vision.inner_outlines`) has made its kind a doubt; a pile's coins are left alone."""
+    """The confidences once a smaller coin's whole outline inside a coin's own (a stack's top
+    coin, :mod:`vision.inner_outlines`) has made its kind, the outline's, a doubt. Coins of
+    piles (pits, cups) lie side by side, not stacked: they are left alone."""
     ppm = view.pixels_per_mm
     piled = np.array([candidates.region[index] >= 0
                       and windows[candidates.region[index]].kind in LOOSE_KINDS
@@ -419,11 +419,10 @@ def _inner_outline_doubt(
             & (candidates.clipped[chosen] < config.coins.glint_share) & ~piled)
     centres = (candidates.tops_mm[chosen] - np.asarray(view.origin_mm)) * ppm - 0.5
     priors = _kind_priors(profile)
-    steps = TopSteps(config.rims, config.tops, candidates.inner_mm[chosen] / 2 * ppm)
     doubts = inner_outline_doubts(
         config.inner_outlines, image, centres, candidates.diameters_mm[chosen] / 2 * ppm, kinds,
         confidence, {prior.kind: prior.diameter_mm for prior in priors},
-        {prior.kind: prior.metal for prior in priors}, ppm, seen, steps)
+        {prior.kind: prior.metal for prior in priors}, ppm, seen)
     return np.where(doubts, np.minimum(confidence, config.coins.hidden_confidence), confidence)
 
 
@@ -590,8 +589,9 @@ def read_frame_details(
     return FrameReading(observation, location, view, reading.coins)
 
 
-def read_frame(config: VisionConfig, image: Image, geometry: MatGeometry,
-               profile: VisionProfile) -> Observation:
+def read_frame(
+    config: VisionConfig, image: Image, geometry: MatGeometry, profile: VisionProfile
+) -> Observation:
     """The observation of one camera frame: find the mat, rectify, read every region."""
     return read_frame_details(config, image, geometry, profile).observation
 

@@ -91,7 +91,7 @@ def _reader_arguments(monkeypatch: pytest.MonkeyPatch, seed: int) -> tuple[Any, 
 
 def test_fast_scores_are_the_plain_scores_on_a_rendered_frame(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    _, image, centres, radii, *_, pixels_per_mm, _, _ = _reader_arguments(monkeypatch, 1001)
+    _, image, centres, radii, *_, pixels_per_mm, _ = _reader_arguments(monkeypatch, 1001)
     config = InnerOutlineConfig()
     gaps = [1.0, 1.525, 3.175]
     # Every coin at every gap, and a ragged choice (some gaps with no coin at all).
