@@ -470,7 +470,7 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
             placed = np.array([(middle[0] + 0.5) * scales[0] - 0.5,
                                (middle[1] + 0.5) * scales[1] - 0.5])
             if cocked_by_side(config, face, colour, placed, bodies, lean_at, ppm,
-                              smooth.shape[:2], faces):
+                              smooth.shape[:2]):
                 value, confidence, why = None, 0.9, SIDE_WHY
         readings.append((DieReading(value, confidence, colour, centre), why))
     return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1],

@@ -22,10 +22,9 @@ black (a black die's shaded sides and its shadow differ in nothing the body sees
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
@@ -36,9 +35,6 @@ if TYPE_CHECKING:
 
 #: Why a die whose side faces show it cocked is unreadable.
 SIDE_WHY = "side face off its lean"
-#: A side of a die cut from touching dice faces the seam (and shows nothing of its own) where
-#: its direction lies within about 80° of the nearest other die's top.
-SEAM_FACING = 0.17
 
 
 def side_shift(body: Image, offset: tuple[int, int], middle: FloatArray, lean: FloatArray,
@@ -65,14 +61,12 @@ def side_shift(body: Image, offset: tuple[int, int], middle: FloatArray, lean: F
 def cocked_by_side(config: DiceConfig, face: TopFace, colour: str, middle: FloatArray,
                    bodies: list[tuple[Image, tuple[int, int]]],
                    lean_at: Callable[[FloatArray], FloatArray], ppm: float,
-                   crop: tuple[int, int], tops: Sequence[TopFace] = ()) -> bool:
-    """Whether the die of ``face`` (named ``colour``, its pips' ``middle`` in crop pixels,
-    found at ``ppm`` in a crop ``crop`` (height, width) pixels, where the camera's lean is
-    ``lean_at(middle)``) shows a side face where a flat die shows none, by
-    ``most_side_shift`` of its edge; False where its body cannot tell. A die cut from a blob
-    of touching dice is measured in its own part of the blob (:func:`touching_shift`, the
-    other ``tops`` cut from it), on the sides that face the felt."""
-    if not face.flat or colour == "black":
+                   crop: tuple[int, int]) -> bool:
+    """Whether the lone die of ``face`` (named ``colour``, its pips' ``middle`` in crop
+    pixels, found at ``ppm`` in a crop ``crop`` (height, width) pixels, where the camera's
+    lean is ``lean_at(middle)``) shows a side face where a flat die shows none, by
+    ``most_side_shift`` of its edge; False where its body cannot tell."""
+    if face.cut or not face.flat or colour == "black":
         return False
     (x, y), (width, height), _ = face.rect
     own = _body_of(bodies, (x, y))
@@ -87,68 +81,8 @@ def cocked_by_side(config: DiceConfig, face: TopFace, colour: str, middle: Float
     if _nearest_other(bodies, own) < config.side_clear_mm * ppm:
         return False
     edge = math.sqrt(width * height)
-    if not face.cut:
-        along, across = side_shift(body, offset, middle, lean_at(middle), edge)
-        return math.hypot(along, across) > config.most_side_shift
-    partners = [top for top in tops if top is not face and top.cut
-                and _holder(bodies, top.rect[0]) is body]
-    if not partners:
-        return False
-    return touching_shift(own, face, partners, middle, lean_at(middle),
-                          edge) > config.most_side_shift
-
-
-def touching_shift(own: tuple[Image, tuple[int, int]], face: TopFace,
-                   partners: Sequence[TopFace], middle: FloatArray, lean: FloatArray,
-                   edge: float) -> float:
-    """How much further than a flat die's the part of a blob of touching dice ``own``
-    nearer ``face``'s top than any of ``partners``' reaches from its pips' ``middle``
-    (shares of its ``edge``), on the sides (towards the camera's ``lean`` and away, either
-    side across it) that face the felt: the seam towards the nearest partner hides any side
-    face on its own side, and joins the partner's body there. A flat die reaches half its
-    top square's extent, and towards the camera further by its edge times the lean."""
-    body, offset = own
-    part = _own_part(body, offset, face, partners)
-    size = float(np.hypot(lean[0], lean[1]))
-    nearest = min(partners, key=lambda top: math.dist(top.rect[0], middle))
-    seam = np.asarray(nearest.rect[0], np.float64) - middle
-    seam_size = float(np.hypot(seam[0], seam[1]))
-    if size < 1e-9 or seam_size < 1e-9:
-        return 0.0
-    along = np.asarray(lean, np.float64) / size
-    across = np.array([-along[1], along[0]])
-    turn = math.radians(face.rect[2])
-    sides = np.array([[math.cos(turn), math.sin(turn)], [-math.sin(turn), math.cos(turn)]])
-    rows, columns = np.nonzero(part)
-    points = np.column_stack([columns + offset[0] - middle[0], rows + offset[1] - middle[1]])
-    most = 0.0
-    for direction, strip in ((-along, size), (along, 0.0), (across, 0.0), (-across, 0.0)):
-        if float(direction @ seam) / seam_size > SEAM_FACING:
-            continue
-        # A pixel's extent adds half a pixel at the end.
-        reach = float((points @ direction).max()) + 0.5
-        flat = edge / 2 * float(np.abs(sides @ direction).sum()) + strip * edge
-        most = max(most, (reach - flat) / edge)
-    return most
-
-
-def _own_part(body: Image, offset: tuple[int, int], face: TopFace,
-              partners: Sequence[TopFace]) -> Image:
-    """The pixels of ``body`` (at ``offset``) nearer ``face``'s top than any partner's."""
-    distances = [_distance_to(top, body.shape, offset) for top in (face, *partners)]
-    nearest = np.argmin(np.stack(distances), axis=0)
-    return ((nearest == 0) & (body > 0)).astype(np.uint8)
-
-
-def _distance_to(top: TopFace, shape: tuple[int, ...], offset: tuple[int, int]) -> FloatArray:
-    """Each pixel's distance (px) to ``top``'s mask, on a patch of ``shape`` at ``offset``."""
-    outside = np.ones(shape[:2], np.uint8)
-    rows, columns = np.nonzero(top.mask)
-    rows = rows + top.offset[1] - offset[1]
-    columns = columns + top.offset[0] - offset[0]
-    inside = (rows >= 0) & (rows < shape[0]) & (columns >= 0) & (columns < shape[1])
-    outside[rows[inside], columns[inside]] = 0
-    return np.asarray(cv2.distanceTransform(outside, cv2.DIST_L2, 3), np.float64)
+    along, across = side_shift(body, offset, middle, lean_at(middle), edge)
+    return math.hypot(along, across) > config.most_side_shift
 
 
 def _body_of(bodies: list[tuple[Image, tuple[int, int]]], point: tuple[float, float]
@@ -159,13 +93,6 @@ def _body_of(bodies: list[tuple[Image, tuple[int, int]]], point: tuple[float, fl
         if 0 <= row < body.shape[0] and 0 <= column < body.shape[1] and body[row, column]:
             return body, (x0, y0)
     return None
-
-
-def _holder(bodies: list[tuple[Image, tuple[int, int]]], point: tuple[float, float]
-            ) -> Image | None:
-    """The body (patch) holding ``point``, or None."""
-    found = _body_of(bodies, point)
-    return None if found is None else found[0]
 
 
 def _nearest_other(bodies: list[tuple[Image, tuple[int, int]]],
@@ -184,4 +111,4 @@ def _nearest_other(bodies: list[tuple[Image, tuple[int, int]]],
     return nearest
 
 
-__all__ = ["SIDE_WHY", "cocked_by_side", "side_shift", "touching_shift"]
+__all__ = ["SIDE_WHY", "cocked_by_side", "side_shift"]

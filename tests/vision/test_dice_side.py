@@ -6,8 +6,7 @@ import math
 
 import numpy as np
 
-from vision.dice_faces import TopFace
-from vision.dice_side import SIDE_WHY, side_shift, touching_shift
+from vision.dice_side import SIDE_WHY, side_shift
 from vision.synth.dice_sets import tuning_tray
 
 from .helpers import explained_tray
@@ -52,34 +51,3 @@ def test_a_die_cocked_with_its_top_facing_the_camera_is_not_read() -> None:
     reading, why = min(explained, key=lambda item: math.dist(item[0].centre_mm,
                                                               blue.centre_mm))
     assert reading.value is None and why == SIDE_WHY, (reading, why)
-
-
-def _top(left: int) -> TopFace:
-    """A 32 px square top cut from touching dice, its left side at column ``left``, rows 14-45."""
-    mask = np.ones((32, 32), np.uint8)
-    return TopFace(mask, (left, 14), ((left + 15.5, 29.5), (32.0, 32.0), 0.0), True, cut=True)
-
-
-def _touching_pair(felt_face: int, seam_face: int) -> np.ndarray:
-    """Two flat dice's bodies across the lean (0.3 of the edge along +y: their side faces show
-    above their tops), the left one's top at columns 10-41, with a side face ``felt_face`` px
-    wide on its left (the felt's side) and one ``seam_face`` px wide between it and the
-    other's top (its body raised towards the other)."""
-    body = np.zeros((60, 110), np.uint8)
-    body[4:46, 10:74 + seam_face] = 1
-    body[14:46, 10 - felt_face:10] = 1
-    return body
-
-
-def test_a_side_face_of_a_touching_die_counts_only_on_the_felt_side() -> None:
-    lean = np.array([0.0, 0.3])
-    middle = np.array([25.5, 29.5])
-
-    def shift(body: np.ndarray, seam_face: int) -> float:
-        return touching_shift((body, (0, 0)), _top(10), [_top(42 + seam_face)], middle, lean,
-                              EDGE)
-
-    assert shift(_touching_pair(0, 0), 0) < 0.05
-    # A side face 0.31 of the edge wide facing the felt shows; one at the seam does not.
-    assert shift(_touching_pair(10, 0), 0) > 0.25
-    assert shift(_touching_pair(0, 12), 12) < 0.05
