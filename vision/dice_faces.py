@@ -23,6 +23,7 @@ from vision.arrays import FloatArray, Image
 from vision.dice_beyond import on_felt
 from vision.dice_cuts import defect_cut
 from vision.dice_dark import black_only, darkness_and_hue, with_black_bodies
+from vision.dice_erode import erode_along, erode_beside, touches_other
 from vision.dice_hidden import refuse_hidden
 
 if TYPE_CHECKING:
@@ -36,7 +37,6 @@ _LOG_TABLE = np.log(np.arange(256, dtype=np.float32) + 4.0).reshape(1, 256)
 _MEAN_ROW = np.full((1, 3), 1.0 / 3.0, np.float32)
 _SUM_ROW = np.ones((1, 3), np.float32)
 _DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-_DISC5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
 @dataclass(frozen=True)
@@ -277,6 +277,8 @@ def top_faces(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]], p
             # A lone die whose shadow joined its body looks like two touching dice: its body
             # less its shadow is tried as one die before the blob is split.
             alone = _unshadowed_face(config, index, bodies, ppm, lean_at, unshadowed)
+        if alone is None and edges:
+            alone = _beside_face(config, index, bodies, ppm, lean_at, typical, ratio)
         if alone is not None:
             faces.append((alone, index))
             continue
@@ -328,17 +330,45 @@ def _single_face(config: DiceConfig, patch: Image, offset: tuple[int, int],
     # The top face is where an upright cube's would be: the body less the sweep the
     # camera gives a die of this edge here. A die cocked up keeps part of a side face in
     # it, off its pips' middle or no square.
-    top = _erode_beside(patch, offset, bodies, lean * edge)
+    top = erode_beside(patch, offset, bodies, lean * edge)
     face = _face(config, top, offset, ppm, upright)
     if face.rect[1][0] > 0:
         # The body's edge counts blur and shadow in; the top's own side is the die's.
         side = math.sqrt(face.rect[1][0] * face.rect[1][1])
         if abs(side - edge) > config.edge_agreement * edge:
-            top = _erode_beside(patch, offset, bodies, lean * side)
+            top = erode_beside(patch, offset, bodies, lean * side)
             face = _face(config, top, offset, ppm, upright)
     if face.flat and _outside_sweep(patch, face, offset, lean) > config.most_outside:
         face = TopFace(face.mask, face.offset, face.rect, False, "body outside its sweep")
     return face, edge, swept / edge
+
+
+def _beside_face(config: DiceConfig, index: int, bodies: list[tuple[Image, tuple[int, int]]],
+                 ppm: float, lean_at: Callable[[FloatArray], FloatArray], typical: float,
+                 ratio: float | None) -> TopFace | None:
+    """The top face of ``bodies[index]`` as one die of the edge ``typical`` (px, the lone
+    dice's) beside another body, where that makes a flat die's square top of about that
+    edge; else None.
+
+    A die cut from a touching one by colour lacks the side face and part of the top the
+    other hides, so its area and its width across the lean (a die turned as a diamond) fail
+    the lone die's test; counted with its neighbours as body
+    (:func:`vision.dice_erode.erode_beside`), its top is the body less the sweep the lone
+    dice's sides show (``ratio`` of the edge along the camera's lean, as for touching dice)."""
+    patch, offset = bodies[index]
+    if not touches_other(patch, offset, bodies, index):
+        return None
+    rows, columns = np.nonzero(patch)
+    lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
+                                        rows.mean() + offset[1]])), np.float64)
+    size = float(np.linalg.norm(lean))
+    sweep = lean * (size if ratio is None else min(ratio, size)) / max(size, 1e-9)
+    face = _face(config, erode_beside(patch, offset, bodies, sweep * typical), offset, ppm)
+    if not _flat_dice([face], typical):
+        return None
+    if _outside_sweep(patch, face, offset, lean) > config.most_outside:
+        return None
+    return face
 
 
 def _unshadowed_face(config: DiceConfig, index: int,
@@ -411,7 +441,7 @@ def _swept_group(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
 
     A top twice as long as wide is two dice face to face, whatever its area says; a blob
     whose tops are not all flat is tried as two dice at its concave corners."""
-    top = _erode_along(patch, sweep * typical)
+    top = erode_along(patch, sweep * typical)
     area = float(top.sum())
     parts = max(1, min(config.most_dice, round(area / (typical * typical))))
     split = [_face(config, part, offset, ppm) for part in _split(top, parts)]
@@ -498,40 +528,6 @@ def _outside_sweep(patch: Image, face: TopFace, offset: tuple[int, int], lean: F
     grow = max(3, 2 * round(0.08 * edge) + 1)
     expected = cv2.dilate(expected, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
     return float((patch & (1 - expected)).sum()) / max(1.0, float(patch.sum()))
-
-
-def _erode_beside(patch: Image, offset: tuple[int, int],
-                  bodies: list[tuple[Image, tuple[int, int]]], sweep: FloatArray) -> Image:
-    """:func:`_erode_along` of one body, where the other bodies count as body too: a die
-    cut from a touching one by colour lacks the side face the other hides or stands on, and
-    its top must not be eroded for it."""
-    reach = math.ceil(float(np.abs(sweep).max())) + 1
-    height, width = patch.shape
-    x0, y0 = offset[0] - reach, offset[1] - reach
-    window = np.zeros((height + 2 * reach, width + 2 * reach), np.uint8)
-    for other, (ox, oy) in bodies:
-        left, top = ox - x0, oy - y0
-        right, bottom = left + other.shape[1], top + other.shape[0]
-        if right <= 0 or bottom <= 0 or left >= window.shape[1] or top >= window.shape[0]:
-            continue
-        a, b = max(0, left), max(0, top)
-        c, d = min(window.shape[1], right), min(window.shape[0], bottom)
-        window[b:d, a:c] |= other[b - top:d - top, a - left:c - left]
-    # The seam between two bodies cut apart belongs to neither; close it.
-    window = cv2.morphologyEx(window, cv2.MORPH_CLOSE, _DISC5)
-    eroded = _erode_along(window, sweep)[reach:reach + height, reach:reach + width]
-    return eroded & patch
-
-
-def _erode_along(mask: Image, sweep: FloatArray) -> Image:
-    """The points ``p`` of ``mask`` with the whole segment from ``p - sweep`` to ``p`` in it."""
-    dx, dy = round(float(sweep[0])), round(float(sweep[1]))
-    if dx == 0 and dy == 0:
-        return mask
-    kernel = np.zeros((abs(dy) + 1, abs(dx) + 1), np.uint8)
-    start = (abs(dx) if dx > 0 else 0, abs(dy) if dy > 0 else 0)
-    cv2.line(kernel, start, (start[0] - dx, start[1] - dy), 1, 1)
-    return cv2.erode(mask, kernel, anchor=start, borderType=cv2.BORDER_CONSTANT, borderValue=0)
 
 
 #: The seed of the k-means that cuts touching dice apart (:func:`_split`).

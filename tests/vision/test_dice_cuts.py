@@ -20,3 +20,12 @@ def test_two_dice_side_by_side_whose_joint_top_is_twice_as_long_as_wide_are_read
     readings = tray_dice_by_truth(242)
     assert [(truth.colour, reading.value) for truth, reading, _ in readings] == [
         (truth.colour, truth.value) for truth, _, _ in readings]
+
+
+def test_a_die_cut_from_its_neighbour_by_colour_sitting_as_a_diamond_is_read():
+    # Tuning frame 229 (issue 19): a white 4 turned as a diamond against a blue die; cut from
+    # it by colour, its body lacks what the blue die hides, is too wide across the lean for a
+    # lone die, and its top was eroded without the blue die counted as body.
+    readings = tray_dice_by_truth(229)
+    assert [(truth.colour, reading.value) for truth, reading, _ in readings] == [
+        (truth.colour, truth.value) for truth, _, _ in readings]
