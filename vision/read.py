@@ -284,7 +284,7 @@ def read_view(
     confidence = _inner_outline_doubt(config, view, image, candidates, chosen, kinds, confidence,
                                       profile, windows)
     confidence = _disagreeing_evidence(config, candidates, chosen, frame, kinds, confidence,
-                                       profile)
+                                       profile, alone[chosen])
     found = _coins_by_region(candidates, chosen, kinds, confidence, windows)
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
@@ -428,16 +428,16 @@ def _inner_outline_doubt(
 
 def _disagreeing_evidence(
     config: ReadConfig, candidates: Candidates, chosen: NDArray[np.intp], frame: FrameFit,
-    kinds: list[str], confidence: FloatArray, profile: VisionProfile,
+    kinds: list[str], confidence: FloatArray, profile: VisionProfile, alone: NDArray[np.bool_],
 ) -> FloatArray:
-    """The confidences once a colour naming the other metal, or a faint outline that may be
-    a smaller coin's shadow, has made a reading a doubt (:mod:`vision.sure_evidence`). Applied
-    last, so that no stage's reference coins are chosen by it."""
+    """The confidences once evidence that disagrees has made a reading a doubt (``alone``: in
+    a ring's space; :mod:`vision.sure_evidence`). Applied last, so that no stage's reference
+    coins are chosen by it."""
     priors = _kind_priors(profile)
     return disagreeing_evidence(
         config.sure_evidence, frame, kinds, {prior.kind: prior.diameter_mm for prior in priors},
         {prior.kind: prior.metal for prior in priors}, candidates.colours[chosen],
-        candidates.diameters_mm[chosen], candidates.contrast[chosen], confidence)
+        candidates.diameters_mm[chosen], candidates.contrast[chosen], confidence, alone)
 
 
 def _coins_by_region(candidates: Candidates, chosen: NDArray[np.intp], kinds: list[str],

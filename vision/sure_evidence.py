@@ -20,6 +20,13 @@ as it is.
   coin's, is named by its top circle against its outline. A single coin's outline is its
   most reliable measure (the top circle may lie on lettering or a glint's edge); a dime on
   a nickel would show the nickel sticking out, which the frame counts as a stack.
+* A silver coin alone in a ring's space (nothing stacks there, so its outline is its own)
+  whose outline lies more than ``alone_past`` of the way from its kind's expected outline to
+  a neighbouring kind's of its metal, either way, is a doubt. At the ring's coarse views (a
+  camera pixel spanning 1.4-2.3 mm) a lone coin's outline strays up to 2.4 mm from its kind's
+  on the same ring, where the kinds lie 3-4 mm apart, while the frame's spread, fitted to
+  the ring's many coins that agree, is a third of a millimetre: its size then names no kind
+  surely.
 """
 
 from __future__ import annotations
@@ -43,8 +50,9 @@ class SureEvidenceConfig:
     paper) of one of ``shadow_kinds`` whose size less ``shadow_mm`` is nearer the next
     smaller kind of its metal; the smallest kind of its metal whose outline lies more than
     ``outline_past`` of the way to a larger kind of its metal by the frame's expected
-    outlines, where the frame takes it as a single coin at least ``outline_single``. Such a
-    reading is at most ``doubtful`` sure.
+    outlines, where the frame takes it as a single coin at least ``outline_single``; a coin
+    alone in a ring's space more than ``alone_past`` of the way to another kind of its metal.
+    Such a reading is at most ``doubtful`` sure.
 
     Only quarters are ``shadow_kinds``: faint nickels read right outnumber dimes read as
     nickels by ten to one on the stress set, where the rule caught 3 sure errors for 26
@@ -56,6 +64,7 @@ class SureEvidenceConfig:
     shadow_kinds: tuple[str, ...] = ("Q",)
     outline_past: float = 0.5
     outline_single: float = 0.6
+    alone_past: float = 0.35
     doubtful: float = 0.45
 
 
@@ -125,13 +134,39 @@ def outline_names_larger(config: SureEvidenceConfig, frame: FrameFit, kinds: lis
     return doubted
 
 
+def alone_between_kinds(config: SureEvidenceConfig, frame: FrameFit, kinds: list[str],
+                        metal_of: dict[str, str], diameters: FloatArray,
+                        alone: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Per coin: whether a coin ``alone`` in a ring's space measures, by the frame's own
+    expected outlines (``frame.outline_mm``), more than ``alone_past`` of the way from its
+    kind's outline to that of another kind of its metal."""
+    doubted = np.zeros(len(kinds), bool)
+    if frame.outline_mm.shape != (len(kinds), len(frame.kinds)):
+        return doubted
+    for position in np.flatnonzero(alone):
+        kind = kinds[position]
+        if kind not in frame.kinds:
+            continue
+        expected = frame.outline_mm[position]
+        own = expected[frame.kinds.index(kind)]
+        for other in frame.kinds:
+            gap = expected[frame.kinds.index(other)] - own
+            if (other != kind and metal_of.get(other) == metal_of.get(kind) and gap != 0
+                    and (diameters[position] - own) / gap > config.alone_past):
+                doubted[position] = True
+    return doubted
+
+
 def disagreeing_evidence(config: SureEvidenceConfig, frame: FrameFit, kinds: list[str],
                          sizes: dict[str, float], metal_of: dict[str, str],
                          colours: FloatArray, diameters: FloatArray, contrast: FloatArray,
-                         confidence: FloatArray) -> FloatArray:
+                         confidence: FloatArray, alone: NDArray[np.bool_] | None = None,
+                         ) -> FloatArray:
     """The confidences once every reading whose evidence disagrees is capped at
-    ``doubtful``."""
+    ``doubtful``; ``alone`` marks the coins in a ring's spaces (none by default)."""
+    alone = np.zeros(len(kinds), bool) if alone is None else alone
     doubted = (colour_disagrees(config, frame, kinds, metal_of, colours)
                | smaller_on_shadow(config, frame, kinds, sizes, metal_of, diameters, contrast)
-               | outline_names_larger(config, frame, kinds, sizes, metal_of, diameters))
+               | outline_names_larger(config, frame, kinds, sizes, metal_of, diameters)
+               | alone_between_kinds(config, frame, kinds, metal_of, diameters, alone))
     return np.where(doubted, np.minimum(confidence, config.doubtful), confidence)

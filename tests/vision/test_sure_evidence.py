@@ -81,3 +81,25 @@ def test_a_dime_whose_single_outline_a_nickel_explains_makes_a_doubt() -> None:
         np.array([0.14, 0.32, 0.1, 0.14]), np.array([0.88, 0.63, 0.9, 0.7]))
     assert result[0] <= 0.45
     assert list(result[1:]) == [0.63, 0.9, 0.7]
+
+
+def test_a_lone_ring_coin_measured_between_two_kinds_makes_a_doubt() -> None:
+    # Ring tuning seed 82, t30: a nickel alone in its space measured 23.55 mm where the frame
+    # expects a nickel's outline at 21.95 and a quarter's at 24.77 (0.43 of the way), read as
+    # a quarter at 0.67; seed 118, t2: a quarter measured 23.87 mm (0.41 of the way to a
+    # nickel's 22.69), read as a nickel at 0.69.
+    outlines = [[19.44, 21.95, 18.69, 24.77], [20.2, 22.69, 19.1, 25.57],
+                # Seed 82, t42: a dime read right, 0.27 of the way to a nickel: kept.
+                [19.66, 22.16, 18.9, 24.98],
+                # The first nickel's measure off the ring (no space alone): left to the frame.
+                [19.44, 21.95, 18.69, 24.77]]
+    frame = FrameFit(KINDS, np.full((4, 4), 0.25), 0.5, metals=("silver", "copper"),
+                     by_colour=np.array([[0.99, 0.01]] * 4), silver_field=np.zeros((4, 2)),
+                     single=np.array([0.88, 0.82, 0.97, 0.88]), outline_mm=np.array(outlines))
+    result = disagreeing_evidence(
+        SureEvidenceConfig(), frame, ["Q", "N", "D", "Q"], SIZES, METALS,
+        np.array([[0.0, 0.0]] * 4), np.array([23.55, 23.87, 19.79, 23.55]),
+        np.array([0.3] * 4), np.array([0.67, 0.69, 0.97, 0.67]),
+        np.array([True, True, True, False]))
+    assert result[0] <= 0.45 and result[1] <= 0.45
+    assert list(result[2:]) == [0.97, 0.67]
