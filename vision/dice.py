@@ -92,6 +92,7 @@ from vision.dice_beyond import (
     sides_reached,
 )
 from vision.dice_colour import colour_name
+from vision.dice_black_seam import black_seams
 from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, black_bodies, find_bodies, top_faces
 from vision.dice_layout import read_face_pips_placed
@@ -421,11 +422,18 @@ def _explain_with_sides(
 
     readings = read(bodies)
     unread = [die.centre_mm for die, _ in readings if die.value is None]
-    if any(die.value is None and die.colour == "black" for die, _ in readings):
+    if unread and any(die.colour == "black" for die, _ in readings):
         # A black die left unread may have had its body found in part: read again with
         # black bodies found from darkness and hue together (:mod:`vision.dice_dark`), only
-        # the faces that may take an unread die's place.
-        black = black_bodies(config, search, smooth, felt, ppm, felt_box)
+        # the faces that may take an unread die's place; and a black die's seam with a die
+        # of another colour, left unread either, placed where the picture is halfway
+        # between their colours (:mod:`vision.dice_black_seam`).
+        black = (black_bodies(config, search, smooth, felt, ppm, felt_box)
+                 if any(die.value is None and die.colour == "black" for die, _ in readings)
+                 else None)
+        seamed = black_seams(bodies if black is None else black, smooth, felt,
+                             2 * config.edge_blur_mm * ppm)
+        black = black if seamed is None else seamed
         # Where no black body is found the bodies are the first read's, and so are their
         # readings: only those near an unread die are taken.
         again = (read(black, unread) if black is not None
