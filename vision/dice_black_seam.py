@@ -76,23 +76,33 @@ def _within(mask: Image, reach: float) -> Image:
     return (distance <= reach).astype(np.uint8)
 
 
-def reseamed(black: Image, other: Image, image: Image, taken: Image, reach: float
-             ) -> tuple[Image, Image] | None:
-    """The ``black`` die's body and the ``other`` die's (crop masks, within the blur's
-    ``reach`` px of each other) with their seam moved to where ``image`` lies halfway
-    between their two colours: the pixels of ``other``, and those between the two (none of
-    ``taken``, the other bodies), within ``reach`` of the black body, nearer the black die's
-    colour and joined to its body become its own. Farther off, a dark pixel of ``other`` is
-    its own shaded side face, not blur. None where nothing moves."""
-    dark = masked_median(image, black)
-    light = masked_median(image, other)
+def _nearer(image: Image, dark: FloatArray, light: FloatArray) -> Image | None:
+    """The pixels of ``image`` nearer the ``dark`` colour than the ``light`` one, along the
+    line joining the two (blur mixes the two along it); None where the two are alike."""
     line = light - dark
     length = float(line @ line)
     if length < 1.0:
         return None
-    # Each pixel's place along the line from the black die's colour (0) to the other's (1).
     place = (image.reshape(-1, 3).astype(np.float32) - dark) @ (line / length)
-    nearer = (place.reshape(image.shape[:2]) < 0.5).astype(np.uint8)
+    return (place.reshape(image.shape[:2]) < 0.5).astype(np.uint8)
+
+
+def reseamed(black: Image, other: Image, image: Image, felt: FloatArray, taken: Image,
+             reach: float) -> tuple[Image, Image] | None:
+    """The ``black`` die's body and the ``other`` die's (crop masks, within the blur's
+    ``reach`` px of each other) with their seam moved to where ``image`` lies halfway
+    between their two colours: the pixels of ``other``, and those between the two (none of
+    ``taken``, the other bodies), within ``reach`` of the black body, nearer the black die's
+    colour than the other's and the ``felt``'s, and joined to its body become its own. Farther off, a dark pixel of ``other`` is
+    its own shaded side face, not blur. None where nothing moves."""
+    dark = masked_median(image, black)
+    nearer = _nearer(image, dark, masked_median(image, other))
+    if nearer is None:
+        return None
+    # Nor is a pixel of the felt's between them the black die's.
+    felt_side = _nearer(image, dark, np.asarray(felt, np.float32))
+    if felt_side is not None:
+        nearer &= felt_side
     both = cv2.bitwise_or(black, other)
     between = _within(other, reach) & (1 - both) & (1 - taken)
     moved = _joined_to(black, nearer & _within(black, reach) & (other | between))
@@ -123,7 +133,7 @@ def black_seams(bodies: list[Body], image: Image, felt: FloatArray, reach: float
             for number, mask in enumerate(masks):
                 if number not in (index, other):
                     taken |= mask
-            moved = reseamed(masks[index], masks[other], image, taken, reach)
+            moved = reseamed(masks[index], masks[other], image, felt, taken, reach)
             if moved is not None:
                 masks[index], masks[other] = moved
                 near = _within(masks[index], reach)
