@@ -91,8 +91,8 @@ from vision.dice_beyond import (
     refuse_cut_past_felt,
     sides_reached,
 )
-from vision.dice_colour import colour_name
 from vision.dice_black_seam import black_seams
+from vision.dice_colour import colour_name
 from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, black_bodies, find_bodies, top_faces
 from vision.dice_layout import read_face_pips_placed
