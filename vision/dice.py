@@ -432,8 +432,7 @@ def _explain_with_sides(
                  if any(die.value is None and die.colour == "black" for die, _ in readings)
                  else None)
         seamed = black_seams(bodies if black is None else black, smooth, felt,
-                             2 * config.edge_blur_mm * ppm,
-                             0.5 * (config.edge_mm[0] * ppm) ** 2)
+                             2 * config.edge_blur_mm * ppm)
         black = black if seamed is None else seamed
         # Where no black body is found the bodies are the first read's, and so are their
         # readings: only those near an unread die are taken.

@@ -17,9 +17,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.drawing import TRAY_FILL
 from vision.arrays import FloatArray, Image
-from vision.dice_colour import BLACK_VALUE, colour_name
+from vision.dice_colour import colour_name
 from vision.dice_pips import masked_median
 
 #: A body patch (uint8 0/1) and where its top-left corner lies in the crop.
@@ -115,46 +114,15 @@ def reseamed(black: Image, other: Image, image: Image, felt: FloatArray, taken: 
     return new_black, new_other
 
 
-def black_pixels(image: Image, felt: FloatArray) -> Image:
-    """The pixels of ``image`` whose colour, white-balanced by the felt's printed colour, is
-    named black (:func:`vision.dice_colour.colour_name`: value under ``BLACK_VALUE``)."""
-    gain = np.asarray(TRAY_FILL[::-1], np.float32) / np.maximum(np.asarray(felt, np.float32),
-                                                                 1.0)
-    value = np.max(image.astype(np.float32) * gain, axis=2)
-    return (value < BLACK_VALUE).astype(np.uint8)
-
-
-def black_apart(mask: Image, black: Image, least: float) -> tuple[Image, Image] | None:
-    """A body (``mask``) holding a black die and a die of another colour, cut by colour: the
-    largest part of its ``black`` pixels, filled, and the largest part of the rest, each at
-    least ``least`` px (half the least die); None where the body holds no two such parts (a
-    die's shaded side face, or a white die's pips, are far smaller)."""
-    dark = _filled(_largest(mask & black))
-    if float(dark.sum()) < least:
-        return None
-    rest = _largest(cv2.morphologyEx(mask & (1 - dark), cv2.MORPH_OPEN, _CROSS))
-    if float(rest.sum()) < least:
-        return None
-    return dark, rest
-
-
-def black_seams(bodies: list[Body], image: Image, felt: FloatArray, reach: float,
-                least: float) -> list[Body] | None:
-    """``bodies`` (in ``image``, the crop) with each body holding a black die and a die of
-    another colour cut in two by colour (:func:`black_apart`, parts of at least ``least``
-    px), and the seam of each black body that lies within the blur's ``reach`` px of a body
-    of another colour placed halfway between their colours (:func:`reseamed`); None where
-    no body is cut and no seam moves."""
+def black_seams(bodies: list[Body], image: Image, felt: FloatArray, reach: float
+                ) -> list[Body] | None:
+    """``bodies`` (in ``image``, the crop) with the seam of each black body that lies within
+    the blur's ``reach`` px of a body of another colour placed halfway between their colours
+    (:func:`reseamed`); None where no seam moves."""
     shape = image.shape[:2]
-    black = black_pixels(image, felt)
-    masks: list[Image] = []
-    changed = False
-    for body in bodies:
-        mask = _whole(body, shape)
-        apart = black_apart(mask, black, least)
-        changed |= apart is not None
-        masks.extend([mask] if apart is None else apart)
+    masks = [_whole(body, shape) for body in bodies]
     names = [colour_name(masked_median(image, mask), felt) for mask in masks]
+    changed = False
     for index, name in enumerate(names):
         if name != "black":
             continue
@@ -176,4 +144,4 @@ def black_seams(bodies: list[Body], image: Image, felt: FloatArray, reach: float
     return [body for body in (_patch(mask) for mask in masks) if body is not None]
 
 
-__all__ = ["black_apart", "black_pixels", "black_seams", "reseamed"]
+__all__ = ["black_seams", "reseamed"]

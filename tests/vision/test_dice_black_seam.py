@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.dice_black_seam import black_apart, black_pixels, reseamed
+from vision.dice_black_seam import reseamed
 
 from .helpers import tray_dice_by_truth
 
@@ -41,20 +41,3 @@ def test_the_seam_moves_to_where_the_picture_is_halfway_between_the_colours() ->
     red[10:30, 35:40] = 0
     assert reseamed(black, red, blurred, FELT, np.zeros_like(black), 6.0) is None
 
-
-def test_a_body_holding_a_black_die_and_a_red_one_is_cut_by_colour() -> None:
-    image = np.full((40, 80, 3), FELT, np.uint8)
-    image[10:30, 10:40] = (15, 15, 15)
-    image[10:30, 40:70] = (20, 20, 160)
-    image[18:22, 22:26] = (230, 230, 230)  # a white pip, filled into the black part
-    blurred = cv2.GaussianBlur(image, (0, 0), 1.0)
-    body = np.zeros((40, 80), np.uint8)
-    body[10:30, 10:70] = 1
-    apart = black_apart(body, black_pixels(blurred, FELT), 150.0)
-    assert apart is not None
-    dark, rest = apart
-    assert dark[20, 12:38].all() and not dark[20, 42:].any()
-    assert rest[20, 42:68].all() and not rest[20, :38].any()
-    # A red die alone, however dark its shaded side, is not cut.
-    body[:, :38] = 0
-    assert black_apart(body, black_pixels(blurred, FELT), 150.0) is None
