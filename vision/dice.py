@@ -13,7 +13,10 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    die on coloured felt is about as dark and as unlike the felt's hue as the least a die
    shows, each alone: where a black die is left unread, the tray's bodies are found again
    with the two taken together for black bodies, and the dice the first read left unread are
-   taken from that read (:mod:`vision.dice_dark`).
+   taken from that read (:mod:`vision.dice_dark`). Chromaticity, which no darkening alters,
+   carries a coloured die's blur over a black neighbour's edge: where a die is left unread
+   beside a black one, their seam is placed where the picture is halfway between their
+   colours (:mod:`vision.dice_black_seam`).
 2. **Top faces.** Seen from a camera off to one side, a still die shows its top face swept
    away from the camera by its height, over the side faces that face the camera. A square
    swept along a segment ``d`` is as wide as the square across ``d`` and ``|d|`` longer along
