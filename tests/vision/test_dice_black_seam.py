@@ -24,7 +24,7 @@ def test_the_seam_moves_to_where_the_picture_is_halfway_between_the_colours() ->
     image = np.full((40, 80, 3), FELT, np.uint8)
     image[10:30, 10:40] = (15, 15, 15)
     image[10:30, 40:70] = (20, 20, 160)
-    image[10:30, 64:70] = (10, 10, 35)  # the red die's shaded side face, far from the seam
+    image[26:30, 40:70] = (10, 10, 35)  # the red die's shaded side face, meeting the seam
     blurred = cv2.GaussianBlur(image, (0, 0), 2.0)
     black = np.zeros((40, 80), np.uint8)
     black[10:30, 10:35] = 1
@@ -36,8 +36,12 @@ def test_the_seam_moves_to_where_the_picture_is_halfway_between_the_colours() ->
     columns = np.nonzero(new_black[20])[0]
     assert 38 <= columns.max() <= 40
     assert not (new_black & new_red).any()
-    assert new_red[20, 41:70].all()  # its dark side face too: past the blur's reach
+    assert new_red[20, 41:70].all()
+    # Its dark side face, joined to the black die, stays its own past the blur's reach.
+    assert new_red[28, 50:70].all()
     # Nothing to move where the seam already lies halfway: the felt beside it stays felt.
+    image[26:30, 40:70] = (20, 20, 160)
+    blurred = cv2.GaussianBlur(image, (0, 0), 2.0)
     black[10:30, 35:40] = 1
     red[10:30, 35:40] = 0
     assert reseamed(black, red, blurred, FELT, np.zeros_like(black), 6.0) is None
