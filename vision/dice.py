@@ -13,7 +13,10 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    die on coloured felt is about as dark and as unlike the felt's hue as the least a die
    shows, each alone: where a black die is left unread, the tray's bodies are found again
    with the two taken together for black bodies, and the dice the first read left unread are
-   taken from that read (:mod:`vision.dice_dark`).
+   taken from that read (:mod:`vision.dice_dark`). Chromaticity, which no darkening alters,
+   carries a coloured die's blur over a black neighbour's edge: where a die is left unread
+   beside a black one, their seam is placed where the picture is halfway between their
+   colours (:mod:`vision.dice_black_seam`).
 2. **Top faces.** Seen from a camera off to one side, a still die shows its top face swept
    away from the camera by its height, over the side faces that face the camera. A square
    swept along a segment ``d`` is as wide as the square across ``d`` and ``|d|`` longer along
@@ -91,6 +94,7 @@ from vision.dice_beyond import (
     refuse_cut_past_felt,
     sides_reached,
 )
+from vision.dice_black_seam import black_seams
 from vision.dice_colour import colour_name
 from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, black_bodies, find_bodies, top_faces
@@ -421,11 +425,18 @@ def _explain_with_sides(
 
     readings = read(bodies)
     unread = [die.centre_mm for die, _ in readings if die.value is None]
-    if any(die.value is None and die.colour == "black" for die, _ in readings):
+    if unread and any(die.colour == "black" for die, _ in readings):
         # A black die left unread may have had its body found in part: read again with
         # black bodies found from darkness and hue together (:mod:`vision.dice_dark`), only
-        # the faces that may take an unread die's place.
-        black = black_bodies(config, search, smooth, felt, ppm, felt_box)
+        # the faces that may take an unread die's place; and a black die's seam with a die
+        # of another colour, left unread either, placed where the picture is halfway
+        # between their colours (:mod:`vision.dice_black_seam`).
+        black = (black_bodies(config, search, smooth, felt, ppm, felt_box)
+                 if any(die.value is None and die.colour == "black" for die, _ in readings)
+                 else None)
+        seamed = black_seams(bodies if black is None else black, smooth, felt,
+                             2 * config.edge_blur_mm * ppm)
+        black = black if seamed is None else seamed
         # Where no black body is found the bodies are the first read's, and so are their
         # readings: only those near an unread die are taken.
         again = (read(black, unread) if black is not None
