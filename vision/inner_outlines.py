@@ -96,6 +96,19 @@ def smaller_gaps(config: InnerOutlineConfig, sizes: Mapping[str, float],
                           for gap in values}) for kind, values in pairs.items()}
 
 
+def seen_whole(under_pawn: NDArray[np.bool_], colours: FloatArray, clipped: FloatArray,
+               glint_share: float) -> NDArray[np.bool_]:
+    """Per coin: whether its face is seen well enough to look for a top coin's edge on it: no
+    pawn stands on it, a glint clips less than ``glint_share`` of it, and its colour was
+    measured in one channel at least (``colours`` N, 2, NaN where unmeasured). The edges are
+    brightness changes: a lamp whose light carries no blue leaves one colour ratio
+    unmeasured (a third of the coins under the warm lamp of the ``cold`` set) and hides no
+    edge."""
+    measured = ~np.isnan(np.asarray(colours, np.float64)).all(axis=1)
+    return np.asarray(~np.asarray(under_pawn, bool) & measured
+                      & (np.asarray(clipped) < glint_share), bool)
+
+
 def _marked(indices: NDArray[np.intp], count: int) -> NDArray[np.bool_]:
     """A mask of ``count`` coins set at ``indices``."""
     mask = np.zeros(count, bool)

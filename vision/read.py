@@ -45,7 +45,7 @@ from vision.channel_noise import balance_channel_noise
 from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_fit import FrameFit
 from vision.frame_model import FrameModelConfig, KindPrior, fit_frame
-from vision.inner_outlines import inner_outline_doubts
+from vision.inner_outlines import inner_outline_doubts, seen_whole
 from vision.light import mat_reference, normalise, raise_glints, reference_blur
 from vision.loose import read_by_circles
 from vision.markers import BoardLocation, MarkerConfig, find_board
@@ -415,8 +415,8 @@ def _inner_outline_doubt(
     piled = np.array([candidates.region[index] >= 0
                       and windows[candidates.region[index]].kind in LOOSE_KINDS
                       for index in chosen], bool).reshape(-1)
-    seen = (~candidates.under_pawn[chosen] & ~np.isnan(candidates.colours[chosen]).any(axis=1)
-            & (candidates.clipped[chosen] < config.coins.glint_share) & ~piled)
+    seen = seen_whole(candidates.under_pawn[chosen], candidates.colours[chosen],
+                      candidates.clipped[chosen], config.coins.glint_share) & ~piled
     centres = (candidates.tops_mm[chosen] - np.asarray(view.origin_mm)) * ppm - 0.5
     priors = _kind_priors(profile)
     doubts = inner_outline_doubts(

@@ -9,7 +9,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.inner_outlines import InnerOutlineConfig, inner_outline_doubts, smaller_gaps
+from vision.inner_outlines import (
+    InnerOutlineConfig,
+    inner_outline_doubts,
+    seen_whole,
+    smaller_gaps,
+)
 from vision.read import read_frame
 from vision.synth.physical import render_table
 from vision.synth.physical.scene import TableScene, variation_for
@@ -78,3 +83,14 @@ def test_smaller_top_coins_are_seldom_read_surely_as_the_coin_under_them() -> No
     sure_right = [square for square, coin in SINGLES.items()
                   if observation[square].coin == coin and observation[square].confidence >= SURE]
     assert len(sure_right) >= len(SINGLES) - 2, sure_right
+
+
+def test_a_face_with_one_colour_ratio_unmeasured_is_still_looked_at() -> None:
+    # Under a lamp whose light carries no blue, one colour ratio is unmeasured: the edges the
+    # stage looks for are brightness changes all the same. A face with no colour at all, one
+    # a pawn stands on and one a glint clipped are not looked at.
+    colours = np.array([[0.1, 0.0], [0.1, np.nan], [np.nan, np.nan], [0.1, 0.0], [0.1, 0.0]])
+    under_pawn = np.array([False, False, False, True, False])
+    clipped = np.array([0.0, 0.0, 0.0, 0.0, 0.5])
+    seen = seen_whole(under_pawn, colours, clipped, glint_share=0.3)
+    assert seen.tolist() == [True, True, False, False, False]
