@@ -16,13 +16,16 @@ SIZES = {kind: COIN_KINDS[kind][1] for kind in KINDS}
 METALS = {kind: COIN_KINDS[kind][2] for kind in KINDS}
 
 
-def _frame(offset: float, by_colour: list[list[float]]) -> FrameFit:
-    """A frame whose size offset is ``offset`` and whose coins' colours give silver and
-    copper as ``by_colour``."""
+def _frame(offset: float, by_colour: list[list[float]], single: list[float] | None = None,
+           outline_mm: list[list[float]] | None = None) -> FrameFit:
+    """A frame whose size offset is ``offset``, whose coins' colours give silver and copper
+    as ``by_colour``, each a single coin by ``single`` (sure where not given) and expected
+    to show each kind's outline at ``outline_mm`` where given."""
     count = len(by_colour)
     return FrameFit(KINDS, np.full((count, 4), 0.25), offset, metals=("silver", "copper"),
                     by_colour=np.array(by_colour), silver_field=np.zeros((count, 2)),
-                    single=np.ones(count))
+                    single=np.ones(count) if single is None else np.array(single),
+                    outline_mm=np.zeros((0, 0)) if outline_mm is None else np.array(outline_mm))
 
 
 def _confidence(frame: FrameFit, kinds: list[str], colours: list[list[float]],
@@ -72,9 +75,7 @@ def test_a_dime_whose_single_outline_a_nickel_explains_makes_a_doubt() -> None:
                 [21.15, 23.42, 20.44, 26.53],
                 # The tuning nickel read as a nickel: the rule is for the smallest kinds.
                 [20.76, 22.79, 19.82, 25.98]]
-    frame = FrameFit(KINDS, np.full((4, 4), 0.25), 0.5, metals=("silver", "copper"),
-                     by_colour=np.array([[0.99, 0.01]] * 4), silver_field=np.zeros((4, 2)),
-                     single=np.array([0.95, 0.38, 0.97, 0.95]), outline_mm=np.array(outlines))
+    frame = _frame(0.5, [[0.99, 0.01]] * 4, [0.95, 0.38, 0.97, 0.95], outlines)
     result = disagreeing_evidence(
         SureEvidenceConfig(), frame, ["D", "D", "D", "N"], SIZES, METALS,
         np.array([[0.04, -0.09]] * 4), np.array([21.42, 20.43, 21.2, 21.42]),
@@ -93,9 +94,7 @@ def test_a_lone_ring_coin_measured_between_two_kinds_makes_a_doubt() -> None:
                 [19.66, 22.16, 18.9, 24.98],
                 # The first nickel's measure off the ring (no space alone): left to the frame.
                 [19.44, 21.95, 18.69, 24.77]]
-    frame = FrameFit(KINDS, np.full((4, 4), 0.25), 0.5, metals=("silver", "copper"),
-                     by_colour=np.array([[0.99, 0.01]] * 4), silver_field=np.zeros((4, 2)),
-                     single=np.array([0.88, 0.82, 0.97, 0.88]), outline_mm=np.array(outlines))
+    frame = _frame(0.5, [[0.99, 0.01]] * 4, [0.88, 0.82, 0.97, 0.88], outlines)
     result = disagreeing_evidence(
         SureEvidenceConfig(), frame, ["Q", "N", "D", "Q"], SIZES, METALS,
         np.array([[0.0, 0.0]] * 4), np.array([23.55, 23.87, 19.79, 23.55]),
