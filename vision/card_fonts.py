@@ -117,11 +117,23 @@ def _tight_ten(font: Path) -> FloatArray | None:
     return np.asarray(np.hstack([padded[0], gap, padded[1]]))
 
 
+def add_views(drawn: FloatArray, label: str,
+              into: tuple[list[str], list[FloatArray], list[float]]) -> None:
+    """Append ``drawn`` as the camera sees it at every squeeze and camera height to ``into``
+    (labels, shapes, aspects), each view labelled ``label``."""
+    from vision.card_glyphs import glyph_of
+
+    for squeeze in SQUEEZES:
+        for height in CAMERA_HEIGHTS:
+            glyph = glyph_of(as_seen(drawn, height, squeeze))
+            into[0].append(label)
+            into[1].append(glyph.shape)
+            into[2].append(glyph.aspect)
+
+
 def build(fonts: list[Path]) -> dict[str, FloatArray]:
     """The templates of every text in every typeface of ``fonts``, each squeeze and camera
     height: labels (ranks; ``suit`` or ``letter`` for marks), shapes and aspects."""
-    from vision.card_glyphs import glyph_of
-
     index: tuple[list[str], list[FloatArray], list[float]] = ([], [], [])
     marks: tuple[list[str], list[FloatArray], list[float]] = ([], [], [])
     texts = [(text, rank, index) for text, rank in INDEX_TEXTS.items()]
@@ -131,23 +143,11 @@ def build(fonts: list[Path]) -> dict[str, FloatArray]:
     for font in fonts:
         for text, label, into in texts:
             drawn = draw_text(font, text)
-            if drawn is None:
-                continue
-            for squeeze in SQUEEZES:
-                for height in CAMERA_HEIGHTS:
-                    glyph = glyph_of(as_seen(drawn, height, squeeze))
-                    into[0].append(label)
-                    into[1].append(glyph.shape)
-                    into[2].append(glyph.aspect)
+            if drawn is not None:
+                add_views(drawn, label, into)
         tight = _tight_ten(font)
-        if tight is None:
-            continue
-        for squeeze in SQUEEZES:
-            for height in CAMERA_HEIGHTS:
-                glyph = glyph_of(as_seen(tight, height, squeeze))
-                index[0].append("10")
-                index[1].append(glyph.shape)
-                index[2].append(glyph.aspect)
+        if tight is not None:
+            add_views(tight, "10", index)
     index, marks = _distinct(*index), _distinct(*marks)
     return {"ranks": np.array(index[0]), "shapes": _bytes(index[1]),
             "aspects": np.array(index[2], np.float32), "mark_labels": np.array(marks[0]),

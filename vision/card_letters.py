@@ -203,31 +203,15 @@ def outline_court(config: RankConfig, centre: CentreRead, index: IndexRead,
 def build() -> dict[str, FloatArray]:
     """The letters drawn in every typeface found, as :func:`vision.card_fonts.build` draws
     the ranks: letters, shapes (bytes) and aspects."""
-    from vision.card_fonts import (
-        CAMERA_HEIGHTS,
-        SQUEEZES,
-        _bytes,
-        _distinct,
-        as_seen,
-        draw_text,
-        font_files,
-    )
+    from vision.card_fonts import _bytes, _distinct, add_views, draw_text, font_files
 
-    labels: list[str] = []
-    shapes: list[FloatArray] = []
-    aspects: list[float] = []
+    views: tuple[list[str], list[FloatArray], list[float]] = ([], [], [])
     for font in font_files():
         for letter in LETTER_RANKS:
             drawn = draw_text(font, letter)
-            if drawn is None:
-                continue
-            for squeeze in SQUEEZES:
-                for height in CAMERA_HEIGHTS:
-                    glyph = glyph_of(as_seen(drawn, height, squeeze))
-                    labels.append(letter)
-                    shapes.append(glyph.shape)
-                    aspects.append(glyph.aspect)
-    kept = _distinct(labels, shapes, aspects)
+            if drawn is not None:
+                add_views(drawn, letter, views)
+    kept = _distinct(*views)
     return {"letters": np.array(kept[0]), "shapes": _bytes(kept[1]),
             "aspects": np.array(kept[2], np.float32)}
 
