@@ -73,7 +73,7 @@ STEPS = (
     "vision.dice.explain_tray_in_frame", "vision.camera_pose.camera_pose",
     "vision.rectify._lens_homography", "cv2.warpPerspective", "vision.dice.explain_dice",
     "cv2.GaussianBlur",
-    "vision.dice_faces.find_bodies", "cv2.LUT", "vision.dice_pips.median_colour",
+    "vision.dice_bodies.find_bodies", "cv2.LUT", "vision.dice_pips.median_colour",
     "vision.dice_faces.top_faces", "vision.dice._read_face", "vision.dice_pips.read_pips",
     "vision.dice_pips._face_contrast", "vision.dice_pips._strongest_spots",
     "vision.dice_pips._untrue_to_layout", "vision.dice_layout.fit_layout",

@@ -95,9 +95,10 @@ from vision.dice_beyond import (
     sides_reached,
 )
 from vision.dice_black_seam import black_seams
+from vision.dice_bodies import black_bodies, find_bodies
 from vision.dice_colour import colour_name
 from vision.dice_dark import unread_taken_from
-from vision.dice_faces import TopFace, black_bodies, find_bodies, top_faces
+from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
 from vision.dice_pips import masked_median
 from vision.dice_seam import own_middle, own_part, painted_outside

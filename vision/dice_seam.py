@@ -31,7 +31,7 @@ _LOG_TABLE = np.log(np.arange(256, dtype=np.float64) + LOG_OFFSET).astype(np.flo
 
 def _chromaticity(image: Image) -> list[FloatArray]:
     """Each pixel's log chromaticity, a plane a channel: its channels' logs less their mean
-    (as :func:`vision.dice_faces.find_bodies` measures a die against the felt). Taken plane
+    (as :func:`vision.dice_bodies.find_bodies` measures a die against the felt). Taken plane
     by plane, as numpy's ``logs - logs.mean(axis=-1, keepdims=True)`` does to the bit
     (float32, the three added in order, then divided by 3), without its slow steps along a
     short axis."""
