@@ -125,12 +125,9 @@ def outline_names_larger(config: SureEvidenceConfig, frame: FrameFit, kinds: lis
                       if other != kind and metal_of.get(other) == metal_of.get(kind)]
         if any(sizes[other] < sizes[kind] for other in same_metal):
             continue  # a larger kind: its sure readings so placed are mostly offset stacks
-        expected = frame.outline_mm[position]
-        own = expected[frame.kinds.index(kind)]
-        for other in same_metal:
-            gap = expected[frame.kinds.index(other)] - own
-            if gap > 0 and (diameters[position] - own) / gap > config.outline_past:
-                doubted[position] = True
+        doubted[position] = any(gap > 0 and share > config.outline_past
+                                for gap, share in _ways_to_others(frame, position, kind,
+                                                                  same_metal, diameters))
     return doubted
 
 
@@ -147,14 +144,23 @@ def alone_between_kinds(config: SureEvidenceConfig, frame: FrameFit, kinds: list
         kind = kinds[position]
         if kind not in frame.kinds:
             continue
-        expected = frame.outline_mm[position]
-        own = expected[frame.kinds.index(kind)]
-        for other in frame.kinds:
-            gap = expected[frame.kinds.index(other)] - own
-            if (other != kind and metal_of.get(other) == metal_of.get(kind) and gap != 0
-                    and (diameters[position] - own) / gap > config.alone_past):
-                doubted[position] = True
+        same_metal = [other for other in frame.kinds
+                      if other != kind and metal_of.get(other) == metal_of.get(kind)]
+        doubted[position] = any(share > config.alone_past
+                                for _, share in _ways_to_others(frame, int(position), kind,
+                                                                same_metal, diameters))
     return doubted
+
+
+def _ways_to_others(frame: FrameFit, position: int, kind: str, others: list[str],
+                    diameters: FloatArray) -> list[tuple[float, float]]:
+    """For each of ``others`` whose expected outline differs from ``kind``'s at coin
+    ``position`` (``frame.outline_mm``): the gap between the two outlines (mm, signed) and
+    how far of the way from ``kind``'s outline towards the other's the coin measures."""
+    expected = frame.outline_mm[position]
+    own = expected[frame.kinds.index(kind)]
+    gaps = [float(expected[frame.kinds.index(other)] - own) for other in others]
+    return [(gap, float(diameters[position] - own) / gap) for gap in gaps if gap != 0]
 
 
 def disagreeing_evidence(config: SureEvidenceConfig, frame: FrameFit, kinds: list[str],
