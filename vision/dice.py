@@ -492,7 +492,7 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
 def _near_any(centre: tuple[float, float], points: list[tuple[float, float]],
               within_mm: float) -> bool:
     """Whether ``centre`` lies within ``within_mm`` of one of ``points`` (mat mm)."""
-    return not all(math.dist(centre, point) > within_mm for point in points)
+    return any(math.dist(centre, point) <= within_mm for point in points)
 
 
 # -- pips and colour -----------------------------------------------------------------------------
