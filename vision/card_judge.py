@@ -28,7 +28,9 @@ fail in different ways agree; anything else is unsure, and the panel asks:
 * **Jokers.** JOKER written down the side in both corners, or a star in both corners with no
   suit under it and no pip layout; a round emblem in each corner, round a figure larger than
   any pip, or JOKER in one corner, is read a joker that the panel confirms (an emblem is a
-  mark no rank's glyph matches, as an unfamiliar court letter is too).
+  mark no rank's glyph matches, as an unfamiliar court letter is too), and so is a star in
+  both corners with nothing under it that another rank matches as well (a star in a ring
+  matches a Q as well as a star; a Q's index has its suit under it).
 
 Where those readings leave the card unsure, the card's structure decides what it can be
 (:func:`_by_structure`), whatever the deck draws: a suit under the index in both corners rules
@@ -146,11 +148,23 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
     if star >= rank_config.sure_match and clear and \
             all(corner.best()[0] == STAR for corner in index.corners):
         return "joker", sure
+    if star >= rank_config.sure_match and clear and counted is None and \
+            all(_star_tied(rank_config, corner) for corner in index.corners):
+        return "joker", config.shape_confidence
     if counted is None and not index.joker and \
             _largest(centre, pips) >= rank_config.court_figure_mm2 and \
             all(_emblem(rank_config, corner) for corner in index.corners):
         return "joker", config.shape_confidence
     return None
+
+
+def _star_tied(config: RankConfig, corner: IndexRead) -> bool:
+    """Whether ``corner`` shows one mark with nothing under it that matches a star (at
+    ``sure_match``) nearly as well as any rank (within ``backing_slack``): a rank's index
+    has its suit under it, and a star in a ring matches a Q as well as a star."""
+    scores = dict(corner.scores)
+    return corner.suit_below == -1.0 and corner.parts == 1 and \
+        scores.get(STAR, -1.0) >= max(config.sure_match, corner.best()[1] - config.backing_slack)
 
 
 def _court_lettered(config: RankConfig, index: IndexRead) -> bool:
