@@ -38,7 +38,8 @@ out a joker, a picture with more than one figure an ace, and no pip layout a num
 only a court is left, told by the letter of J, Q and K that both corners read; a star in both
 corners with no suit under either, round a picture, is a joker, though less surely (the panel
 confirms), whatever pip layout its picture's parts make, and so is a picture with no mark at
-all in either corner (every rank prints one).
+all in either corner (every rank prints one; a speck of the paper or of the card's edge, with
+far less ink down the corner than any rank's glyph and suit, is no mark).
 Corners that each read a different rank or mark clearly disagree: the reading is then unsure,
 whatever else agrees.
 """
@@ -456,7 +457,7 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     if pips.layout and not pips.stray:
         return None
     if _worded_joker(rank_config, index, pips) or \
-            all(not corner.scores for corner in index.corners) or \
+            all(_unprinted(rank_config, corner) for corner in index.corners) or \
             _unsuited_marks(rank_config, index, pips) or \
             _star_beside_nothing(rank_config, index):
         return "joker", config.shape_confidence
@@ -481,6 +482,13 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     if not _letter_in_each(rank_config, index, letter):
         return letter, config.shape_confidence
     return letter, config.agree_confidence * 0.9
+
+
+def _unprinted(config: RankConfig, corner: IndexRead) -> bool:
+    """Whether ``corner`` shows no index: no glyph found there, or less ink down its column
+    than ``blank_mm2``, far less than any rank's glyph and suit (a speck of the paper or of
+    the card's edge, taken for a small glyph). Every rank prints its index in the corner."""
+    return not corner.scores or 0.0 <= corner.column_mm2 < config.blank_mm2
 
 
 def _letter_first_in_both(config: RankConfig, index: IndexRead) -> str | None:

@@ -64,11 +64,13 @@ class RankConfig:
     margin of ``sure_margin`` over the best other rank, less ``aspect_weight`` times how far
     their boxes' shapes differ (log of the ratio of their height over width). The mark under the
     glyph is a suit where it matches a suit better than a letter by ``least_suit`` (a court with
-    no mark found under its letter needs ``clear_match`` and ``clear_margin``). The pips' count
-    is backed by the index where its rank matches at ``sure_match`` and within ``backing_slack``
-    of the best; a number card's count standing in its columns, where its rank matches at
-    ``least_match``, within ``backing_slack`` of the best, and by ``rival_margin`` better than
-    each rank a washed middle pip could leave (:func:`vision.card_pips.rivals`)."""
+    no mark found under its letter needs ``clear_match`` and ``clear_margin``). A corner whose
+    column holds less ink than ``blank_mm2`` shows no index (specks, the card's edge). The pips'
+    count is backed by the index where its rank matches at ``sure_match`` and within
+    ``backing_slack`` of the best; a number card's count standing in its columns, where its
+    rank matches at ``least_match``, within ``backing_slack`` of the best, and by
+    ``rival_margin`` better than each rank a washed middle pip could leave
+    (:func:`vision.card_pips.rivals`)."""
 
     white_mm: float = 16.0
     lift_mm: float = 12.0
@@ -113,6 +115,7 @@ class RankConfig:
     rival_margin: float = 0.08
     clear_match: float = 0.85
     clear_margin: float = 0.3
+    blank_mm2: float = 12.0
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,10 @@ class IndexRead:
     outline: Outline | None = None
     #: Each court letter's best match (:mod:`vision.card_letters`: B, D, R, V, F, H...).
     letters: tuple[tuple[str, float], ...] = ()
+    #: The ink down the corner's column (mm2, where the index and its suit lie, a picture's
+    #: frame lines left out; -1 where not measured): a few specks of the paper or the card's
+    #: edge where no index is printed, far less than any rank's glyph and suit.
+    column_mm2: float = -1.0
 
     def best(self) -> tuple[str | None, float, float]:
         """The best rank, its match and its margin over the next rank."""
@@ -554,8 +561,10 @@ def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ind
     letters = _stacked_letters(config, ink, pixels_per_mm)
     joker = letters >= config.joker_letters
     found = _index_marks(config, ink, pixels_per_mm)
+    column_mm2 = float(np.count_nonzero(_column_mask(config, ink, pixels_per_mm))) / \
+        pixels_per_mm**2
     if found is None:
-        return IndexRead((), joker)
+        return IndexRead((), joker, column_mm2=column_mm2)
     glyph = glyph_of(found[0])
     best = best_matches(glyph, glyph_templates(), config.aspect_weight)
     suit_below = -1.0
@@ -571,7 +580,8 @@ def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ind
     parts = len(_blobs(found[0] >= config.ink_level, config.least_glyph_mm2 * pixels_per_mm**2))
     return IndexRead(tuple(best.items()), joker, suit_below, aspect=glyph.aspect, parts=parts,
                      outline=outline(found[0]),
-                     letters=letter_scores(found[0], config.aspect_weight))
+                     letters=letter_scores(found[0], config.aspect_weight),
+                     column_mm2=column_mm2)
 
 
 def both_ways(first: IndexRead, second: IndexRead) -> IndexRead:
