@@ -49,6 +49,21 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from vision.card_joker_marks import (
+    COURT_LETTERS,
+    NUMBER_RANKS,
+    STAR,
+    best_rank,
+    court_lettered,
+    emblem,
+    star_beside_nothing,
+    star_tied,
+    starred,
+    unprinted,
+    unsuited_marks,
+    word_down_side,
+    worded_joker,
+)
 from vision.card_letters import outline_court
 from vision.card_pips import PipCount, rivals
 from vision.card_ranks import CentreRead, IndexRead, RankConfig
@@ -56,10 +71,6 @@ from vision.card_ranks import CentreRead, IndexRead, RankConfig
 if TYPE_CHECKING:
     from vision.cards import CardConfig
 
-#: The label of the index templates of a joker's corner star (:mod:`vision.card_fonts`).
-STAR = "star"
-#: Ranks whose index is a number: no joker's corner reads as one.
-NUMBER_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
 #: What a corner's letter can be on a card with a picture and no pip layout.
 PICTURE_LETTERS: tuple[str, ...] = ("J", "Q", "K", "A")
 #: A verdict: the rank (None when unread) and the confidence.
@@ -127,7 +138,7 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
     its J, a court's letter its suit); a star in both corners, clearly no rank's glyph and
     with no suit under it, and no pip layout (a rank's index always has its suit under it;
     a mark in a court's picture that looks like a star is seldom seen so in both corners);
-    or, round a figure larger than any pip and no pip layout, an emblem (:func:`_emblem`)
+    or, round a figure larger than any pip and no pip layout, an emblem (:func:`emblem`)
     in each corner (a rank always prints its index)."""
     rank_config = config.rank
     rank, match, _ = index.best()
@@ -138,7 +149,7 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
     unsuited = index.suit_below <= rank_config.least_suit
     sure = config.agree_confidence * 0.95
     if centre.picture and index.joker and not number_index and unsuited and \
-            not _court_lettered(rank_config, index):
+            not court_lettered(rank_config, index):
         return "joker", sure if worded else config.shape_confidence
     if counted not in (None, "A") or not unsuited or len(index.corners) < 2:
         return None
@@ -150,49 +161,13 @@ def _joker(config: CardConfig, centre: CentreRead, index: IndexRead, star: float
             all(corner.best()[0] == STAR for corner in index.corners):
         return "joker", sure
     if star >= rank_config.sure_match and clear and counted is None and \
-            all(_star_tied(rank_config, corner) for corner in index.corners):
+            all(star_tied(rank_config, corner) for corner in index.corners):
         return "joker", config.shape_confidence
     if counted is None and not index.joker and \
             _largest(centre, pips) >= rank_config.court_figure_mm2 and \
-            all(_emblem(rank_config, corner) for corner in index.corners):
+            all(emblem(rank_config, corner) for corner in index.corners):
         return "joker", config.shape_confidence
     return None
-
-
-def _star_tied(config: RankConfig, corner: IndexRead) -> bool:
-    """Whether ``corner`` shows one mark with nothing under it that matches a star (at
-    ``sure_match``) nearly as well as any rank (within ``backing_slack``): a rank's index
-    has its suit under it, and a star in a ring matches a Q as well as a star."""
-    scores = dict(corner.scores)
-    return corner.suit_below == -1.0 and corner.parts == 1 and \
-        scores.get(STAR, -1.0) >= max(config.sure_match, corner.best()[1] - config.backing_slack)
-
-
-def _court_lettered(config: RankConfig, index: IndexRead) -> bool:
-    """Whether a corner not spelling JOKER reads a court's letter clearly (best, at
-    ``agree_match``; a J with no letter under it, as JOKER's first letter has): a court's
-    index, which a word seen in the other corner contradicts, so neither is taken surely."""
-    for corner in index.corners:
-        rank, match, _ = corner.best()
-        if not corner.joker and rank in COURT_LETTERS and match >= config.agree_match \
-                and not _worded(config, corner, rank):
-            return True
-    return False
-
-
-#: How far from square (height over width, either way) an emblem's box may be.
-EMBLEM_ASPECT = 1.33
-
-
-def _emblem(config: RankConfig, corner: IndexRead) -> bool:
-    """Whether a corner shows an emblem and no rank's index: one piece of ink as wide as
-    tall (a ring, a roundel), matching no glyph well (no rank's, and no star's either: a
-    court whose index is printed inside its picture may show a star-like mark in a corner),
-    with nothing under it (a rank's index is its glyph over its suit, or beside it as two
-    pieces). An empty corner is no emblem: such a court may show nothing there at all."""
-    _, match, _ = corner.best()
-    return corner.parts == 1 and corner.suit_below == -1.0 and \
-        1 / EMBLEM_ASPECT <= corner.aspect <= EMBLEM_ASPECT and match < config.sure_match
 
 
 def _counted_number(config: CardConfig, index: IndexRead, counted: str, pips: PipCount
@@ -363,7 +338,7 @@ def _letter_in_each(config: RankConfig, index: IndexRead, court: str) -> bool:
     not two, and a glyph a number matches as well is no letter read."""
     for corner in index.corners or (index,):
         letter, match, _ = _best_letter(corner)
-        if letter != court or match < config.sure_match or _best_rank(corner) != court:
+        if letter != court or match < config.sure_match or best_rank(corner) != court:
             return False
     return True
 
@@ -383,11 +358,6 @@ def _best_letter(index: IndexRead) -> tuple[str | None, float, float]:
     return (None if ranked[0] == "A" else ranked[0]), best, best - second
 
 
-def _worded(config: RankConfig, corner: IndexRead, court: str) -> bool:
-    """Whether ``corner`` shows a J with a letter under it: JOKER written down the side."""
-    return court == "J" and -1.0 < corner.suit_below < -config.least_suit
-
-
 def _suited_letter(config: RankConfig, index: IndexRead, court: str, clear: bool) -> bool:
     """Whether a corner shows the letter ``court`` (best of :data:`PICTURE_LETTERS` there)
     with a suit under it (or, with no mark found under it, matched ``clear`` ly), and, for
@@ -399,7 +369,7 @@ def _suited_letter(config: RankConfig, index: IndexRead, court: str, clear: bool
         if letter != court or letter_match < config.least_match:
             continue
         suited |= corner.suit_below > config.least_suit or (corner.suit_below == -1.0 and clear)
-        worded |= _worded(config, corner, court)
+        worded |= word_down_side(config, corner, court)
     return suited and not worded
 
 
@@ -415,13 +385,9 @@ def _letter_in_both(config: RankConfig, index: IndexRead, court: str) -> bool:
         letter, letter_match, letter_margin = _best_letter(corner)
         if letter != court or corner.best()[0] != court or \
                 letter_match < config.sure_match or letter_margin < config.clear_margin or \
-                _worded(config, corner, court):
+                word_down_side(config, corner, court):
             return False
     return True
-
-
-#: The letters a court's corner shows (an A's picture is one figure, no court's).
-COURT_LETTERS: tuple[str, ...] = ("J", "Q", "K")
 
 
 def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
@@ -442,28 +408,28 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     pip, is a joker whatever pip layout the picture's parts make (two eyes stand as a 2's
     pips do), confirmed on the panel; so is such a figure, with no pip layout, with no
     mark at all in either corner (every rank prints its index there: a dondorf joker), with
-    an emblem no suit stands under in both corners (:func:`_unsuited_marks`), or with a
+    an emblem no suit stands under in both corners (:func:`unsuited_marks`), or with a
     clear star in one corner and no rank legible in the other
-    (:func:`_star_beside_nothing`)."""
+    (:func:`star_beside_nothing`)."""
     rank_config = config.rank
     if pips is None or len(index.corners) != 2 or \
             _largest(centre, pips) < rank_config.court_figure_mm2:
         return None
-    if _starred(rank_config, index):
+    if starred(rank_config, index):
         # A number's index has its suit under it in both corners: two unsuited stars round
         # a figure larger than any pip are a joker's, whatever pip layout its picture's
         # parts make (two eyes stand as a 2's pips do).
         return "joker", config.shape_confidence
     if pips.layout and not pips.stray:
         return None
-    if _worded_joker(rank_config, index, pips) or \
-            all(_unprinted(rank_config, corner) for corner in index.corners) or \
-            _unsuited_marks(rank_config, index, pips) or \
-            _star_beside_nothing(rank_config, index):
+    if worded_joker(rank_config, index, pips) or \
+            all(unprinted(rank_config, corner) for corner in index.corners) or \
+            unsuited_marks(rank_config, index, pips) or \
+            star_beside_nothing(rank_config, index):
         return "joker", config.shape_confidence
     suited = all(corner.suit_below > rank_config.court_suit and not corner.joker
                  for corner in index.corners)
-    numbers = {_best_rank(corner) for corner in index.corners}
+    numbers = {best_rank(corner) for corner in index.corners}
     if suited and numbers == {"A"}:
         # An ace's pip may be drawn as a picture (a decorated ace of spades) or as one
         # figure as large as a court's (a large-pipped deck's): its suited A read in both
@@ -482,13 +448,6 @@ def _by_structure(config: CardConfig, centre: CentreRead, index: IndexRead,
     if not _letter_in_each(rank_config, index, letter):
         return letter, config.shape_confidence
     return letter, config.agree_confidence * 0.9
-
-
-def _unprinted(config: RankConfig, corner: IndexRead) -> bool:
-    """Whether ``corner`` shows no index: no glyph found there, or less ink down its column
-    than ``blank_mm2``, far less than any rank's glyph and suit (a speck of the paper or of
-    the card's edge, taken for a small glyph). Every rank prints its index in the corner."""
-    return not corner.scores or 0.0 <= corner.column_mm2 < config.blank_mm2
 
 
 def _letter_first_in_both(config: RankConfig, index: IndexRead) -> str | None:
@@ -526,61 +485,10 @@ def _letter_best_in_both(config: RankConfig, index: IndexRead) -> str | None:
         letter, match, margin = _best_letter(corner)
         if letter is None or corner.best()[0] != letter or corner.joker or \
                 match < config.sure_match or margin < config.sure_margin or \
-                _worded(config, corner, letter):
+                word_down_side(config, corner, letter):
             return None
         letters.add(letter)
     return letters.pop() if len(letters) == 1 else None
-
-
-def _starred(config: RankConfig, index: IndexRead) -> bool:
-    """Whether both corners read a star best (at ``sure_match``), neither with a suit under
-    it (a mark matching a suit better than a letter by ``court_suit``, as a rank's suit
-    does): a joker's corner mark."""
-    return all(corner.best()[0] == STAR and corner.best()[1] >= config.sure_match
-               and corner.suit_below <= config.court_suit for corner in index.corners)
-
-
-def _unsuited_marks(config: RankConfig, index: IndexRead, pips: PipCount) -> bool:
-    """Whether both corners show one round piece of ink (as wide as tall, within
-    :data:`EMBLEM_ASPECT`) with no suit under it (none matching a suit better than a letter
-    by ``court_suit``), read best as a number or a star but as no number the middle's ink
-    makes: round a figure larger than any pip, a number's index is ruled out by the body
-    (no pip layout), a court's by its letter, which the corners do not read best, and a
-    rank's index has its suit under it. An emblem a joker prints in its corners (a ring,
-    a roundel) matches an 8 or a star a little, whatever the deck draws."""
-    for corner in index.corners:
-        rank = _best_rank(corner) if corner.best()[0] != STAR else STAR
-        if corner.parts != 1 or corner.suit_below > config.court_suit or \
-                not 1 / EMBLEM_ASPECT <= corner.aspect <= EMBLEM_ASPECT or \
-                rank not in (*NUMBER_RANKS, STAR) or rank == str(pips.inked):
-            return False
-    return True
-
-
-def _star_beside_nothing(config: RankConfig, index: IndexRead) -> bool:
-    """Whether one corner reads a star clearly (at ``clear_match`` and by ``clear_margin``
-    over every rank) with no suit under it, and the other corner no rank or star at
-    ``least_match``: a rank's index is printed in both corners, so one read clearly would
-    show in the other too; a joker's star alone may stand there while the other corner's
-    mark runs into the picture."""
-    starred = [corner for corner in index.corners
-               if corner.best()[0] == STAR and corner.best()[1] >= config.clear_match
-               and corner.best()[2] >= config.clear_margin
-               and corner.suit_below <= config.least_suit]
-    blank = [corner for corner in index.corners if corner.best()[1] < config.least_match]
-    return len(starred) == 1 and len(blank) == 1
-
-
-def _worded_joker(config: RankConfig, index: IndexRead, pips: PipCount) -> bool:
-    """Whether a corner spells JOKER down the side (or both show their glyph over a letter,
-    no suit: a word's first letters), neither corner has a suit under its
-    glyph nor reads a court's letter clearly (:func:`_court_lettered`), and the middle is
-    one figure or a picture, no number's pips: whatever number a word's round letters look
-    like (an O like an 8), no number card is so."""
-    lettered = all(-1.0 < corner.suit_below < -config.least_suit for corner in index.corners)
-    return (index.joker or lettered) and not pips.layout and \
-        not _court_lettered(config, index) and \
-        all(corner.suit_below <= config.least_suit for corner in index.corners)
 
 
 def _court_letter(config: RankConfig, corner: IndexRead) -> str | None:
@@ -591,12 +499,6 @@ def _court_letter(config: RankConfig, corner: IndexRead) -> str | None:
     best, second = (scores.get(letter, -1.0) for letter in ranked[:2])
     return ranked[0] if best >= config.least_match and best - second >= config.sure_margin \
         else None
-
-
-def _best_rank(corner: IndexRead) -> str | None:
-    """The rank (no star) ``corner`` matches best, or None where it reads none."""
-    ranked = [(score, rank) for rank, score in corner.scores if rank != STAR]
-    return max(ranked)[1] if ranked else None
 
 
 def _corners_disagree(config: RankConfig, index: IndexRead) -> bool:
@@ -615,7 +517,7 @@ def _corners_disagree(config: RankConfig, index: IndexRead) -> bool:
             if corner.suit_below > config.least_suit:
                 continue
             rank = "joker"
-        elif _worded(config, corner, rank):
+        elif word_down_side(config, corner, rank):
             rank = "joker"
         claims.add(rank)
     return len(claims) == 2
