@@ -319,12 +319,14 @@ def _index_glyph(config: RankConfig, ink: FloatArray, pixels_per_mm: float
     return None if found is None else found[0]
 
 
-def _index_marks(config: RankConfig, ink: FloatArray, pixels_per_mm: float
+def _index_marks(config: RankConfig, ink: FloatArray, pixels_per_mm: float,
+                 column: FloatArray | None = None
                  ) -> tuple[FloatArray, FloatArray | None] | None:
     """The topmost glyph of the corner (several parts side by side joined, as in 10) and
     the mark just under it (a rank's suit, or a word's next letter), or None; looked for
-    again in a corner ``index_wide_mm`` wide where the glyph runs out of the usual one."""
-    found = _index_marks_within(config, ink, pixels_per_mm)
+    again in a corner ``index_wide_mm`` wide where the glyph runs out of the usual one
+    (``column``: the corner column's ink, :func:`_column_mask`, where already made)."""
+    found = _index_marks_within(config, ink, pixels_per_mm, column)
     if found is None or found[0].shape[1] + found[2] < round(
             config.index_area_mm[2] * pixels_per_mm) - 1:
         return None if found is None else found[:2]
@@ -336,11 +338,13 @@ def _index_marks(config: RankConfig, ink: FloatArray, pixels_per_mm: float
     return None if found is None else found[:2]
 
 
-def _index_marks_within(config: RankConfig, ink: FloatArray, pixels_per_mm: float
+def _index_marks_within(config: RankConfig, ink: FloatArray, pixels_per_mm: float,
+                        column: FloatArray | None = None
                         ) -> tuple[FloatArray, FloatArray | None, int] | None:
     """:func:`_index_marks` in the corner ``config`` gives, with the glyph's left column."""
     window = _window(ink, config.index_area_mm, pixels_per_mm)
-    column = _column_mask(config, ink, pixels_per_mm)
+    if column is None:
+        column = _column_mask(config, ink, pixels_per_mm)
     mask = column[:window.shape[0], :window.shape[1]]
     blobs = [blob for blob in _blobs(mask, config.least_glyph_mm2 * pixels_per_mm**2)
              if not _edge_line(blob, pixels_per_mm)
@@ -560,9 +564,9 @@ def read_index(config: RankConfig, ink: FloatArray, pixels_per_mm: float) -> Ind
     """The corner index's rank by template, or the JOKER column."""
     letters = _stacked_letters(config, ink, pixels_per_mm)
     joker = letters >= config.joker_letters
-    found = _index_marks(config, ink, pixels_per_mm)
-    column_mm2 = float(np.count_nonzero(_column_mask(config, ink, pixels_per_mm))) / \
-        pixels_per_mm**2
+    column = _column_mask(config, ink, pixels_per_mm)
+    found = _index_marks(config, ink, pixels_per_mm, column)
+    column_mm2 = float(np.count_nonzero(column)) / pixels_per_mm**2
     if found is None:
         return IndexRead((), joker, column_mm2=column_mm2)
     glyph = glyph_of(found[0])
