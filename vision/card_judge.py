@@ -13,7 +13,9 @@ fail in different ways agree; anything else is unsure, and the panel asks:
   it, and no more pips than it names may be counted; a figure as large as a court's is then
   allowed only where the middle's ink makes that many pips (large pips blurred together).
   Both corners reading that number best, each over its suit, but not clearly (an unfamiliar
-  typeface, a blurred glyph) name it too, and the panel confirms it.
+  typeface, a blurred glyph) name it too, and the panel confirms it; where one of the
+  middle's counts finds that many pips, a rival glyph close behind it in a corner does not
+  bar it (two witnesses agree: the pips and both corners).
 * **Aces.** One figure centred, and an A with its suit under it, read in both corners; a
   figure as large as a court's (a large-pipped deck's ace) with a clear A over its suit in
   both corners is an ace the panel confirms.
@@ -260,8 +262,9 @@ def _number_by_index(config: CardConfig, centre: CentreRead, index: IndexRead,
     ``clear_match`` and better than any other rank, or at ``sure_match`` and by
     ``clear_margin``; or at ``sure_match`` and by ``sure_margin`` where one of the middle's
     counts finds that many pips), each with its suit under it; confirmed on the panel where
-    both read it best (at ``least_match``, by ``sure_margin``) but not so clearly, as an
-    unfamiliar typeface's glyph is printed the same in both corners; and the middle holds no
+    both read it best (at ``least_match``, by ``sure_margin``, or by less where one of the
+    middle's counts finds that many pips) but not so clearly, as an unfamiliar typeface's
+    glyph is printed the same in both corners; and the middle holds no
     picture's figure (but pips blurred together, making that many pips' ink of one colour:
     :attr:`vision.card_pips.PipCount.inked`) and no more pips than that number (an ace's
     broken pip stands in no number's layout)."""
@@ -290,7 +293,8 @@ def _number_by_index(config: CardConfig, centre: CentreRead, index: IndexRead,
             (counted_alike and match >= rank_config.sure_match
              and margin >= rank_config.sure_margin)
         if corner_rank != rank or match < rank_config.least_match or \
-                margin < rank_config.sure_margin or corner.suit_below <= rank_config.least_suit:
+                (margin < rank_config.sure_margin and not counted_alike) or \
+                corner.suit_below <= rank_config.least_suit:
             return None
         sure &= clear
     return rank, config.agree_confidence * 0.9 if sure else config.shape_confidence

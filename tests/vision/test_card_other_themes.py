@@ -1,7 +1,9 @@
-"""A joker prints no index: corners that show only a speck (of the paper, of the card's edge)
-hold far less ink than any rank's glyph and suit, and a star in a ring that ties with a Q, with
-nothing under it, is no Q's index (a rank's has its suit under it). Both read a joker that the
-panel confirms; a corner holding an index's ink, or a suit under the mark, is no such joker."""
+"""What the other themes' unsure cards taught, for any deck. A joker prints no index: corners
+that show only a speck (of the paper, of the card's edge) hold far less ink than any rank's
+glyph and suit, and a star in a ring that ties with a Q, with nothing under it, is no Q's index
+(a rank's has its suit under it); both read a joker that the panel confirms, but not a corner
+holding an index's ink, or with a suit under its mark. A number both corners read over their
+suits, which the middle's count of pips names too, is read though a rival glyph is close."""
 
 from __future__ import annotations
 
@@ -57,3 +59,17 @@ def test_a_star_tied_with_a_q_with_nothing_under_it_in_both_corners_is_a_joker()
     assert judge(CONFIG, small, both_ways(star, star), ring) == ("joker", CONFIG.shape_confidence)
     suited = _mark({"star": 0.78, "Q": 0.79, "8": 0.57}, suit_below=0.4)
     assert judge(CONFIG, small, both_ways(suited, suited), ring)[0] != "joker"
+
+
+def test_both_corners_naming_the_middles_count_closely_are_confirmed_on_the_panel():
+    """Stray ink breaks the pips' layout, but the middle's plain count of pips and both
+    corners (each over its suit) name the same number, though a rival glyph (an 8 as a 6)
+    matches nearly as well: two witnesses agree, and the panel confirms. Without the count
+    the close rival leaves it unsure."""
+    eight = _mark({"8": 0.87, "6": 0.8, "3": 0.67}, suit_below=0.6)
+    stray = PipCount(7, False, True, 126.0)
+    counted = CentreRead(8, False, 0.33, largest_mm2=126.0)
+    assert judge(CONFIG, counted, both_ways(eight, eight), stray) == \
+        ("8", CONFIG.shape_confidence)
+    miscounted = CentreRead(7, False, 0.33, largest_mm2=126.0)
+    assert judge(CONFIG, miscounted, both_ways(eight, eight), stray)[1] < CONFIG.shape_confidence
