@@ -1,0 +1,149 @@
+"""A lone coin's size by how its contrast against the paper spreads, which blur cannot change.
+
+At the ring's coarse views (a camera pixel spanning 1.4-2.3 mm) a coin's outline follows its
+blurred and sampled extent, which strays up to a whole kind from its true size with the face's
+drawing and the pixels' phase. A blur (any spread of the light that keeps its sum) moves a
+coin's contrast outwards but keeps both its sum and, up to a constant the whole frame shares,
+its second moment about the centre: for a disc of radius ``r`` and any face level, twice the
+second moment over the sum is ``r^2``, and a Gaussian blur of ``s`` adds ``2 s^2`` to it. So
+over a window well beyond a lone coin, measured against the paper's own level around it, the
+spread diameter ``2 sqrt(2 M2 / M0)`` tells sizes apart however soft the edge, whatever the
+face's contrast (its level divides out). The frame's blur, shadow and the faces' shading
+shift every coin alike: the spread is read against the frame's own coins, by fitting
+``spread^2 = a size^2 + b`` to the lone coins read surely.
+
+A lone coin whose outline lies between two kinds of its metal (more than ``outline_toward``
+of the way to the other: on its side of its own kind's) and whose spread lies more than
+``spread_past`` of the way to that same kind is read as that kind, as a doubt: two measures disagreeing about its size, the one blur
+cannot move names the kind, and the referee confirms it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vision.arrays import FloatArray, Image
+from vision.frame_fit import FrameFit
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+
+@dataclass(frozen=True)
+class CoinMassConfig:
+    """The spread's window (``window_mm`` from the coin's centre, the paper's level from the
+    ``paper_band_mm`` beyond it), the face's colour (within ``face_share`` of the outline's
+    diameter from the centre), the frame's references (lone coins read at
+    ``reference_confidence`` or more, at least ``least_references`` of them) and the rule (an
+    outline more than ``outline_toward`` and a spread more than ``spread_past`` of the way to
+    another kind of its metal: that kind, at most ``doubtful`` sure)."""
+
+    window_mm: float = 16.0
+    paper_band_mm: float = 3.0
+    face_share: float = 0.25
+    reference_confidence: float = 0.5
+    least_references: int = 3
+    outline_toward: float = 0.0
+    spread_past: float = 0.5
+    doubtful: float = 0.45
+
+
+def spread_diameter(config: CoinMassConfig, image: Image, centre_px: tuple[float, float],
+                    diameter_mm: float, pixels_per_mm: float) -> float:
+    """The diameter (mm) of the disc whose contrast spreads as the coin's does about
+    ``centre_px`` (column, row) in ``image`` (NaN where the window leaves the image or the
+    coin does not stand out of the paper)."""
+    column, row = centre_px
+    reach = (config.window_mm + config.paper_band_mm) * pixels_per_mm
+    height, width = image.shape[:2]
+    left, top = int(np.floor(column - reach)), int(np.floor(row - reach))
+    right, bottom = int(np.ceil(column + reach)) + 1, int(np.ceil(row + reach)) + 1
+    if left < 0 or top < 0 or right > width or bottom > height:
+        return float("nan")
+    patch = np.asarray(image[top:bottom, left:right], np.float64).reshape(bottom - top,
+                                                                          right - left, -1)
+    rows, columns = np.mgrid[top:bottom, left:right]
+    radius_squared = ((columns - column) ** 2 + (rows - row) ** 2) / pixels_per_mm ** 2
+    window = config.window_mm ** 2
+    band = (radius_squared >= window) & (
+        radius_squared < (config.window_mm + config.paper_band_mm) ** 2)
+    contrast = patch - np.median(patch[band], axis=0)
+    face = contrast[radius_squared < (config.face_share * diameter_mm) ** 2].mean(axis=0)
+    if not np.isfinite(face).all() or float(face @ face) <= 0:
+        return float("nan")
+    inside = radius_squared < window
+    along = contrast[inside] @ face / float(face @ face)
+    mass, moment = float(along.sum()), float((along * radius_squared[inside]).sum())
+    if mass <= 0 or moment <= 0:
+        return float("nan")
+    return 2.0 * float(np.sqrt(2.0 * moment / mass))
+
+
+def spread_diameters(config: CoinMassConfig, image: Image, origin_mm: tuple[float, float],
+                     pixels_per_mm: float, centres_mm: FloatArray, diameters_mm: FloatArray,
+                     alone: NDArray[np.bool_]) -> FloatArray:
+    """Per coin: its spread diameter (:func:`spread_diameter`) in the top view ``image``
+    (mat point ``origin_mm`` at its corner), for the coins ``alone`` only (NaN elsewhere)."""
+    spreads = np.full(len(diameters_mm), np.nan)
+    for position in np.flatnonzero(alone):
+        column, row = (centres_mm[position] - np.asarray(origin_mm)) * pixels_per_mm - 0.5
+        centre = (float(column), float(row))
+        spreads[position] = spread_diameter(config, image, centre, float(diameters_mm[position]),
+                                            pixels_per_mm)
+    return spreads
+
+
+def frame_spread_scale(config: CoinMassConfig, kinds: list[str], sizes: dict[str, float],
+                       spreads: FloatArray, confidence: FloatArray) -> tuple[float, float] | None:
+    """``(a, b)`` of ``spread^2 = a size^2 + b`` fitted to the frame's lone coins read surely
+    (``a`` taken as 1 where they are all of one kind); None with too few of them."""
+    sure = [position for position, kind in enumerate(kinds)
+            if kind in sizes and np.isfinite(spreads[position])
+            and confidence[position] >= config.reference_confidence]
+    if len(sure) < config.least_references:
+        return None
+    squared_sizes = np.array([sizes[kinds[position]] ** 2 for position in sure])
+    squared_spreads = spreads[sure] ** 2
+    if len(set(squared_sizes.tolist())) < 2:
+        return 1.0, float(np.median(squared_spreads - squared_sizes))
+    slope, intercept = np.polyfit(squared_sizes, squared_spreads, 1)
+    return (float(slope), float(intercept)) if slope > 0 else None
+
+
+def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
+                     sizes: dict[str, float], metal_of: dict[str, str], diameters: FloatArray,
+                     spreads: FloatArray, confidence: FloatArray) -> tuple[list[str], FloatArray]:
+    """The kinds and confidences once every lone coin (a finite spread) whose outline lies
+    more than ``outline_toward`` and whose spread more than ``spread_past`` of the way to
+    another kind of its metal is read as that kind, at most ``doubtful`` sure."""
+    scale = frame_spread_scale(config, kinds, sizes, spreads, confidence)
+    read, sure = list(kinds), np.asarray(confidence, np.float64).copy()
+    if scale is None or frame.outline_mm.shape != (len(kinds), len(frame.kinds)):
+        return read, sure
+    slope, intercept = scale
+    for position in np.flatnonzero(np.isfinite(spreads)):
+        kind = kinds[position]
+        if kind not in frame.kinds or kind not in sizes:
+            continue
+        outline = frame.outline_mm[position]
+        own_outline = outline[frame.kinds.index(kind)]
+        own_spread = slope * sizes[kind] ** 2 + intercept
+        best, best_share = None, config.spread_past
+        for other in frame.kinds:
+            if other == kind or other not in sizes or metal_of.get(other) != metal_of.get(kind):
+                continue
+            outline_gap = outline[frame.kinds.index(other)] - own_outline
+            spread_gap = slope * sizes[other] ** 2 + intercept - own_spread
+            if outline_gap == 0 or spread_gap == 0:
+                continue
+            toward = (diameters[position] - own_outline) / outline_gap
+            share = (spreads[position] ** 2 - own_spread) / spread_gap
+            if toward > config.outline_toward and share > best_share:
+                best, best_share = other, float(share)
+        if best is not None:
+            read[position] = best
+            sure[position] = min(float(sure[position]), config.doubtful)
+    return read, sure
