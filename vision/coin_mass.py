@@ -12,10 +12,12 @@ face's contrast (its level divides out). The frame's blur, shadow and the faces'
 shift every coin alike: the spread is read against the frame's own coins, by fitting
 ``spread^2 = a size^2 + b`` to the lone coins read surely.
 
-A lone coin whose outline lies between two kinds of its metal (more than ``outline_toward``
-of the way to the other: on its side of its own kind's) and whose spread lies more than
-``spread_past`` of the way to that same kind is read as that kind, as a doubt: two measures disagreeing about its size, the one blur
-cannot move names the kind, and the referee confirms it.
+A lone coin (in a ring's space) whose outline lies between two kinds of its metal (more than
+``outline_toward`` of the way to the other: on its side of its own kind's) and whose spread
+lies more than ``spread_past`` of the way to that same kind is read as that kind, as a doubt:
+where two measures of its size disagree, the one blur cannot move names the kind, and the
+referee confirms it. The face's level is measured in its middle, so a face as bright as the
+paper has no spread (NaN) and keeps its reading.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from vision.frame_fit import FrameFit
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
+
+    from vision.candidates import Candidates
+    from vision.rectify import TopView
 
 
 @dataclass(frozen=True)
@@ -147,3 +152,17 @@ def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
             read[position] = best
             sure[position] = min(float(sure[position]), config.doubtful)
     return read, sure
+
+
+def reread_lone_coins(config: CoinMassConfig, view: TopView, image: Image,
+                      candidates: Candidates, chosen: NDArray[np.intp], frame: FrameFit,
+                      kinds: list[str], sizes: dict[str, float], metal_of: dict[str, str],
+                      confidence: FloatArray, alone: NDArray[np.bool_],
+                      ) -> tuple[list[str], FloatArray]:
+    """:func:`reread_by_spread` for the ``chosen`` candidates, their spreads measured in
+    ``image`` (the top view ``view`` with the light divided out) for those ``alone``."""
+    diameters = candidates.diameters_mm[chosen]
+    spreads = spread_diameters(config, image, view.origin_mm, view.pixels_per_mm,
+                               candidates.centres_mm[chosen], diameters, alone)
+    return reread_by_spread(config, frame, kinds, sizes, metal_of, diameters, spreads,
+                            confidence)

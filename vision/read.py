@@ -42,7 +42,7 @@ from vision.candidates import (
 )
 from vision.cards import read_discard_in_frame, read_discard_in_view
 from vision.channel_noise import balance_channel_noise
-from vision.coin_mass import reread_by_spread, spread_diameters
+from vision.coin_mass import reread_lone_coins
 from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_fit import FrameFit
 from vision.frame_model import FrameModelConfig, KindPrior, fit_frame
@@ -432,21 +432,15 @@ def _disagreeing_evidence(
     chosen: NDArray[np.intp], frame: FrameFit, kinds: list[str], confidence: FloatArray,
     profile: VisionProfile, alone: NDArray[np.bool_],
 ) -> tuple[list[str], FloatArray]:
-    """The kinds and confidences once evidence that disagrees has made a reading a doubt
-    (``alone``: in a ring's space; :mod:`vision.sure_evidence`) and a lone coin's contrast
-    spread has named its kind where its outline lies between two (:mod:`vision.coin_mass`).
-    Applied last, so that no stage's reference coins are chosen by it."""
+    """The kinds and confidences once disagreeing evidence has made readings doubts (last, so
+    no stage's references are chosen by it; :mod:`.sure_evidence`, :mod:`.coin_mass`)."""
     priors = _kind_priors(profile)
-    sizes = {prior.kind: prior.diameter_mm for prior in priors}
-    metal_of = {prior.kind: prior.metal for prior in priors}
-    diameters = candidates.diameters_mm[chosen]
+    sizes, metal_of = {p.kind: p.diameter_mm for p in priors}, {p.kind: p.metal for p in priors}
     confidence = disagreeing_evidence(
         config.sure_evidence, frame, kinds, sizes, metal_of, candidates.colours[chosen],
-        diameters, candidates.contrast[chosen], confidence, alone)
-    spreads = spread_diameters(config.coin_mass, image, view.origin_mm, view.pixels_per_mm,
-                               candidates.centres_mm[chosen], diameters, alone)
-    return reread_by_spread(config.coin_mass, frame, kinds, sizes, metal_of, diameters, spreads,
-                            confidence)
+        candidates.diameters_mm[chosen], candidates.contrast[chosen], confidence, alone)
+    return reread_lone_coins(config.coin_mass, view, image, candidates, chosen, frame, kinds,
+                             sizes, metal_of, confidence, alone)
 
 
 def _coins_by_region(candidates: Candidates, chosen: NDArray[np.intp], kinds: list[str],
