@@ -49,10 +49,10 @@ class CoinMassConfig:
     window_mm: float = 16.0
     paper_band_mm: float = 3.0
     face_share: float = 0.25
-    reference_confidence: float = 0.5
+    reference_confidence: float = 0.4
     least_references: int = 3
     outline_toward: float = 0.0
-    spread_past: float = 0.5
+    spread_past: float = 0.6
     doubtful: float = 0.45
 
 
@@ -101,21 +101,37 @@ def spread_diameters(config: CoinMassConfig, image: Image, origin_mm: tuple[floa
     return spreads
 
 
+@dataclass(frozen=True)
+class SpreadScale:
+    """``spread^2 = slope size^2 + intercept`` as the frame's references fit it, and the
+    kinds among them (the only kinds it may compare)."""
+
+    slope: float
+    intercept: float
+    kinds: frozenset[str]
+
+    def squared(self, size_mm: float) -> float:
+        """The squared spread a coin of ``size_mm`` would show in this frame."""
+        return self.slope * size_mm ** 2 + self.intercept
+
+
 def frame_spread_scale(config: CoinMassConfig, kinds: list[str], sizes: dict[str, float],
-                       spreads: FloatArray, confidence: FloatArray) -> tuple[float, float] | None:
-    """``(a, b)`` of ``spread^2 = a size^2 + b`` fitted to the frame's lone coins read surely
-    (``a`` taken as 1 where they are all of one kind); None with too few of them."""
+                       spreads: FloatArray, confidence: FloatArray,
+                       leave_out: int | None = None) -> SpreadScale | None:
+    """The scale fitted to the frame's lone coins read surely, but for ``leave_out`` (the
+    slope taken as 1 where they are all of one kind); None with too few of them."""
     sure = [position for position, kind in enumerate(kinds)
-            if kind in sizes and np.isfinite(spreads[position])
+            if kind in sizes and np.isfinite(spreads[position]) and position != leave_out
             and confidence[position] >= config.reference_confidence]
     if len(sure) < config.least_references:
         return None
     squared_sizes = np.array([sizes[kinds[position]] ** 2 for position in sure])
     squared_spreads = spreads[sure] ** 2
-    if len(set(squared_sizes.tolist())) < 2:
-        return 1.0, float(np.median(squared_spreads - squared_sizes))
+    present = frozenset(kinds[position] for position in sure)
+    if len(present) < 2:
+        return SpreadScale(1.0, float(np.median(squared_spreads - squared_sizes)), present)
     slope, intercept = np.polyfit(squared_sizes, squared_spreads, 1)
-    return (float(slope), float(intercept)) if slope > 0 else None
+    return SpreadScale(float(slope), float(intercept), present) if slope > 0 else None
 
 
 def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
@@ -123,29 +139,29 @@ def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
                      spreads: FloatArray, confidence: FloatArray) -> tuple[list[str], FloatArray]:
     """The kinds and confidences once every lone coin (a finite spread) whose outline lies
     more than ``outline_toward`` and whose spread more than ``spread_past`` of the way to
-    another kind of its metal is read as that kind, at most ``doubtful`` sure."""
-    scale = frame_spread_scale(config, kinds, sizes, spreads, confidence)
+    another kind of its metal is read as that kind, at most ``doubtful`` sure. The spreads
+    are compared by the frame's other coins (:func:`frame_spread_scale`), and only between
+    kinds found among them."""
     read, sure = list(kinds), np.asarray(confidence, np.float64).copy()
-    if scale is None or frame.outline_mm.shape != (len(kinds), len(frame.kinds)):
+    if frame.outline_mm.shape != (len(kinds), len(frame.kinds)):
         return read, sure
-    slope, intercept = scale
     for position in np.flatnonzero(np.isfinite(spreads)):
         kind = kinds[position]
-        if kind not in frame.kinds or kind not in sizes:
+        scale = frame_spread_scale(config, kinds, sizes, spreads, confidence, int(position))
+        if scale is None or kind not in scale.kinds or kind not in frame.kinds:
             continue
         outline = frame.outline_mm[position]
         own_outline = outline[frame.kinds.index(kind)]
-        own_spread = slope * sizes[kind] ** 2 + intercept
         best, best_share = None, config.spread_past
-        for other in frame.kinds:
-            if other == kind or other not in sizes or metal_of.get(other) != metal_of.get(kind):
+        for other in scale.kinds & set(frame.kinds):
+            if other == kind or metal_of.get(other) != metal_of.get(kind):
                 continue
             outline_gap = outline[frame.kinds.index(other)] - own_outline
-            spread_gap = slope * sizes[other] ** 2 + intercept - own_spread
+            spread_gap = scale.squared(sizes[other]) - scale.squared(sizes[kind])
             if outline_gap == 0 or spread_gap == 0:
                 continue
             toward = (diameters[position] - own_outline) / outline_gap
-            share = (spreads[position] ** 2 - own_spread) / spread_gap
+            share = (spreads[position] ** 2 - scale.squared(sizes[kind])) / spread_gap
             if toward > config.outline_toward and share > best_share:
                 best, best_share = other, float(share)
         if best is not None:
