@@ -3,14 +3,17 @@
 At the ring's coarse views (a camera pixel spanning 1.4-2.3 mm) a coin's outline follows its
 blurred and sampled extent, which strays up to a whole kind from its true size with the face's
 drawing and the pixels' phase. A blur (any spread of the light that keeps its sum) moves a
-coin's contrast outwards but keeps both its sum and, up to a constant the whole frame shares,
-its second moment about the centre: for a disc of radius ``r`` and any face level, twice the
-second moment over the sum is ``r^2``, and a Gaussian blur of ``s`` adds ``2 s^2`` to it. So
-over a window well beyond a lone coin, measured against the paper's own level around it, the
-spread diameter ``2 sqrt(2 M2 / M0)`` tells sizes apart however soft the edge, whatever the
-face's contrast (its level divides out). The frame's blur, shadow and the faces' shading
-shift every coin alike: the spread is read against the frame's own coins, by fitting
-``spread^2 = a size^2 + b`` to the lone coins read surely.
+coin's contrast outwards but keeps its sum, and adds to its second moment about the centre
+only what it adds to every coin: for a disc of radius ``r`` and any face level, twice the
+second moment over the sum is ``r^2``, and a Gaussian blur of ``s`` adds ``2 s^2`` to it.
+Both are sums over all the coin's pixels, which the pixels' phase moves far less than the one
+edge. So over a window well beyond a lone coin, measured against the paper's own level around
+it and along the colour of its face, the spread diameter ``2 sqrt(2 M2 / M0)`` tells sizes
+apart however soft the edge; its level divides out. The frame's blur, the coins' shadows and
+sides and their faces' shading (darker towards the rim) add to it about alike for every coin
+of a frame, so the spread is read against the frame's other lone coins: ``spread^2 = a size^2
++ b`` fitted to those read at ``reference_confidence`` or more (at six seats whole kinds are
+read only as doubts), and only kinds found among them are compared.
 
 A lone coin (in a ring's space) whose outline lies between two kinds of its metal (more than
 ``outline_toward`` of the way to the other: on its side of its own kind's) and whose spread
