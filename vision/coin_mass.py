@@ -17,10 +17,11 @@ read only as doubts), and only kinds found among them are compared.
 
 A lone coin (in a ring's space) whose outline lies between two kinds of its metal (more than
 ``outline_toward`` of the way to the other: on its side of its own kind's) and whose spread
-lies more than ``spread_past`` of the way to that same kind is read as that kind, as a doubt:
-where two measures of its size disagree, the one blur cannot move names the kind, and the
-referee confirms it. The face's level is measured in its middle, so a face as bright as the
-paper has no spread (NaN) and keeps its reading.
+lies more than ``spread_past`` of the way to that same kind has two measures of its size that
+disagree: a reading the frame was sure of becomes a doubt (its kind kept), and a doubt takes
+the kind the spread names, the measure blur cannot move; the referee confirms either. The
+face's level is measured in its middle, so a face as bright as the paper has no spread (NaN)
+and keeps its reading.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class CoinMassConfig:
     diameter from the centre), the frame's references (lone coins read at
     ``reference_confidence`` or more, at least ``least_references`` of them) and the rule (an
     outline more than ``outline_toward`` and a spread more than ``spread_past`` of the way to
-    another kind of its metal: that kind, at most ``doubtful`` sure)."""
+    another kind of its metal: at most ``doubtful`` sure, and that kind if no surer)."""
 
     window_mm: float = 16.0
     paper_band_mm: float = 3.0
@@ -142,9 +143,9 @@ def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
                      spreads: FloatArray, confidence: FloatArray) -> tuple[list[str], FloatArray]:
     """The kinds and confidences once every lone coin (a finite spread) whose outline lies
     more than ``outline_toward`` and whose spread more than ``spread_past`` of the way to
-    another kind of its metal is read as that kind, at most ``doubtful`` sure. The spreads
-    are compared by the frame's other coins (:func:`frame_spread_scale`), and only between
-    kinds found among them."""
+    another kind of its metal is at most ``doubtful`` sure, read as that kind where it was
+    no surer. The spreads are compared by the frame's other coins
+    (:func:`frame_spread_scale`), and only between kinds found among them."""
     read, sure = list(kinds), np.asarray(confidence, np.float64).copy()
     if frame.outline_mm.shape != (len(kinds), len(frame.kinds)):
         return read, sure
@@ -168,7 +169,9 @@ def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
             if toward > config.outline_toward and share > best_share:
                 best, best_share = other, float(share)
         if best is not None:
-            read[position] = best
+            # A sure reading the spread disagrees with becomes a doubt; a doubt takes the kind
+            # the spread names.
+            read[position] = kind if sure[position] > config.doubtful else best
             sure[position] = min(float(sure[position]), config.doubtful)
     return read, sure
 
