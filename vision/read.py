@@ -42,6 +42,7 @@ from vision.candidates import (
 )
 from vision.cards import read_discard_in_frame, read_discard_in_view
 from vision.channel_noise import balance_channel_noise
+from vision.coin_mass import reread_lone_coins
 from vision.dice import read_tray, read_tray_in_frame
 from vision.frame_fit import FrameFit
 from vision.frame_model import FrameModelConfig, KindPrior, fit_frame
@@ -283,8 +284,8 @@ def read_view(
                                                    piled, alone)
     confidence = _inner_outline_doubt(config, view, image, candidates, chosen, kinds, confidence,
                                       profile, windows)
-    confidence = _disagreeing_evidence(config, candidates, chosen, frame, kinds, confidence,
-                                       profile, alone[chosen])
+    kinds, confidence = _disagreeing_evidence(config, view, image, candidates, chosen, frame,
+                                              kinds, confidence, profile, alone[chosen])
     found = _coins_by_region(candidates, chosen, kinds, confidence, windows)
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
@@ -427,17 +428,19 @@ def _inner_outline_doubt(
 
 
 def _disagreeing_evidence(
-    config: ReadConfig, candidates: Candidates, chosen: NDArray[np.intp], frame: FrameFit,
-    kinds: list[str], confidence: FloatArray, profile: VisionProfile, alone: NDArray[np.bool_],
-) -> FloatArray:
-    """The confidences once evidence that disagrees has made a reading a doubt (``alone``: in
-    a ring's space; :mod:`vision.sure_evidence`). Applied last, so that no stage's reference
-    coins are chosen by it."""
+    config: ReadConfig, view: TopView, image: Image, candidates: Candidates,
+    chosen: NDArray[np.intp], frame: FrameFit, kinds: list[str], confidence: FloatArray,
+    profile: VisionProfile, alone: NDArray[np.bool_],
+) -> tuple[list[str], FloatArray]:
+    """The kinds and confidences once disagreeing evidence has made readings doubts (last, so
+    no stage's references are chosen by it; :mod:`.sure_evidence`, :mod:`.coin_mass`)."""
     priors = _kind_priors(profile)
-    return disagreeing_evidence(
-        config.sure_evidence, frame, kinds, {prior.kind: prior.diameter_mm for prior in priors},
-        {prior.kind: prior.metal for prior in priors}, candidates.colours[chosen],
+    sizes, metal_of = {p.kind: p.diameter_mm for p in priors}, {p.kind: p.metal for p in priors}
+    confidence = disagreeing_evidence(
+        config.sure_evidence, frame, kinds, sizes, metal_of, candidates.colours[chosen],
         candidates.diameters_mm[chosen], candidates.contrast[chosen], confidence, alone)
+    return reread_lone_coins(config.coin_mass, view, image, candidates, chosen, frame, kinds,
+                             sizes, metal_of, confidence, alone)
 
 
 def _coins_by_region(candidates: Candidates, chosen: NDArray[np.intp], kinds: list[str],

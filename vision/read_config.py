@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from vision.cards import CardConfig
 from vision.channel_noise import ChannelNoiseConfig
+from vision.coin_mass import CoinMassConfig
 from vision.dice import DiceConfig
 from vision.frame_model import FrameModelConfig
 from vision.inner_outlines import InnerOutlineConfig
@@ -118,3 +119,4 @@ class ReadConfig:
     size_doubt: SizeDoubtConfig = field(default_factory=SizeDoubtConfig)
     inner_outlines: InnerOutlineConfig = field(default_factory=InnerOutlineConfig)
     sure_evidence: SureEvidenceConfig = field(default_factory=SureEvidenceConfig)
+    coin_mass: CoinMassConfig = field(default_factory=CoinMassConfig)
