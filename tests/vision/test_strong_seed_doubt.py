@@ -25,7 +25,7 @@ def _outlines(strength: list[float], centres_mm: list[tuple[float, float]],
         contrast=np.full(count, 0.08), strength=np.array(strength),
         region=np.array(seed_region), seed_region=np.array(seed_region),
         sized=np.ones(count, bool), inner_centres_mm=np.zeros((count, 2)),
-        inner_agreement=ones, seen_arc=ones)
+        inner_agreement=ones, seen_arc=ones, lifted=np.zeros(count, bool))
 
 
 def test_a_seed_standing_out_three_times_the_bar_makes_empty_a_doubt() -> None:
