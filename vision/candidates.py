@@ -469,7 +469,10 @@ def empty_doubt(config: CoinConfig, candidates: Candidates, presence: FloatArray
     fitted to it) casts doubt by its strength, ``empty_strength`` of the least a seed needs
     and up: a seed twice the bar is unlike paper for something, and where no coin and no
     pawn explains it (a faint silver coin whose rim the rays lost in the paper's noise), a
-    sure empty reading would mislead the referee."""
+    sure empty reading would mislead the referee. An outline nearly taken (presence
+    ``near_presence`` or more: a round rim on most of the rays a coin needs, refused by a
+    few rays or by a size its shadow or glint swelled) is a coin's evidence too: the empty
+    reading is then no surer than a hidden coin's (``hidden_confidence``)."""
     doubt = np.zeros(region_count)
     rejected = np.ones(len(presence), bool)
     rejected[chosen] = False
@@ -480,9 +483,11 @@ def empty_doubt(config: CoinConfig, candidates: Candidates, presence: FloatArray
         rejected &= ~(gaps < candidates.diameters_mm[None, chosen] / 2).any(axis=1)
     strong = np.clip((candidates.strength - config.empty_strength) / config.empty_strength,
                      0.0, config.strength_doubt)
+    near = np.where(presence >= config.near_presence, 1.0 - config.hidden_confidence, 0.0)
     for index in np.flatnonzero(rejected & (candidates.seed_region >= 0)):
         region = candidates.seed_region[index]
-        doubt[region] = max(doubt[region], float(presence[index]), float(strong[index]))
+        doubt[region] = max(doubt[region], float(presence[index]), float(strong[index]),
+                            float(near[index]))
     return doubt
 
 
