@@ -32,6 +32,7 @@ from vision.regions import RegionWindow, region_map
 from vision.rims import (
     GLINT_FLAG,
     PAWN_FLAG,
+    WHITE_FLAG,
     CoinOutlines,
     RimConfig,
     measure_outlines,
@@ -56,8 +57,10 @@ class Candidates:
     stood out (K,), each one's region index by its fitted centre and its seed's (-1: none),
     whether its size was measured against paper (K,; a coin deep in a pile may not be,
     :mod:`vision.loose`), the share of its rays that show the top circle (K,; 0 where
-    none) and the arc of its outline its size was measured on (K,; 1 for the ray reader's
-    whole outlines, the seen arc for a pile's coins)."""
+    none), the arc of its outline its size was measured on (K,; 1 for the ray reader's
+    whole outlines, the seen arc for a pile's coins) and whether its rim's agreement was
+    lifted by setting aside rays the camera clipped white (K,; :func:`vision.rims.
+    measure_outlines`)."""
 
     centres_mm: FloatArray
     tops_mm: FloatArray
@@ -77,6 +80,7 @@ class Candidates:
     inner_centres_mm: FloatArray
     inner_agreement: FloatArray
     seen_arc: FloatArray
+    lifted: NDArray[np.bool_]
 
 
 def _second_look(
@@ -109,7 +113,8 @@ def _second_look(
     better = again.agreement > outlines.agreement[retry]
     rows = retry[better]
     fields = {name: getattr(outlines, name).copy() for name in
-              ("centres", "radii_px", "sweep_px", "agreement", "contrast", "covered")}
+              ("centres", "radii_px", "sweep_px", "agreement", "contrast", "covered",
+               "lifted")}
     for name, values in fields.items():
         values[rows] = getattr(again, name)[better]
     return CoinOutlines(**fields)
@@ -280,7 +285,7 @@ def _measure_seeds(
                        2 * inner.radii / ppm, faces.colours, edges, agreement, hidden,
                        faces.on_pawn > 0.5, faces.clipped, outlines.contrast, strength, region,
                        seed_region, np.ones(len(seeds), bool), to_mm(view, inner.centres),
-                       inner.agreement, np.ones(len(seeds)))
+                       inner.agreement, np.ones(len(seeds)), outlines.lifted)
 
 
 def _faces_of_possible_coins(
@@ -308,10 +313,13 @@ def _faces_of_possible_coins(
 
 def _flags(clipped: Image, pawns: Image) -> Image:
     """The flags image rays sample (:data:`vision.rims.PAWN_FLAG` where a pawn is,
-    :data:`vision.rims.GLINT_FLAG` where the camera clipped a channel)."""
+    :data:`vision.rims.GLINT_FLAG` where the camera clipped a channel,
+    :data:`vision.rims.WHITE_FLAG` where it clipped all three)."""
     blue, green, red = cv2.split(clipped)
     glint = cv2.max(cv2.max(blue, green), red)
     flags = np.bitwise_and(glint, np.uint8(GLINT_FLAG))
+    white = cv2.min(cv2.min(blue, green), red)
+    np.bitwise_or(flags, np.bitwise_and(white, np.uint8(WHITE_FLAG)), out=flags)
     np.bitwise_or(flags, np.bitwise_and(pawns, np.uint8(PAWN_FLAG)), out=flags)
     return flags
 
@@ -461,7 +469,10 @@ def empty_doubt(config: CoinConfig, candidates: Candidates, presence: FloatArray
     fitted to it) casts doubt by its strength, ``empty_strength`` of the least a seed needs
     and up: a seed twice the bar is unlike paper for something, and where no coin and no
     pawn explains it (a faint silver coin whose rim the rays lost in the paper's noise), a
-    sure empty reading would mislead the referee."""
+    sure empty reading would mislead the referee. An outline nearly taken (presence
+    ``near_presence`` or more: a round rim on most of the rays a coin needs, refused by a
+    few rays or by a size its shadow or glint swelled) is a coin's evidence too: the empty
+    reading is then no surer than a hidden coin's (``hidden_confidence``)."""
     doubt = np.zeros(region_count)
     rejected = np.ones(len(presence), bool)
     rejected[chosen] = False
@@ -472,9 +483,11 @@ def empty_doubt(config: CoinConfig, candidates: Candidates, presence: FloatArray
         rejected &= ~(gaps < candidates.diameters_mm[None, chosen] / 2).any(axis=1)
     strong = np.clip((candidates.strength - config.empty_strength) / config.empty_strength,
                      0.0, config.strength_doubt)
+    near = np.where(presence >= config.near_presence, 1.0 - config.hidden_confidence, 0.0)
     for index in np.flatnonzero(rejected & (candidates.seed_region >= 0)):
         region = candidates.seed_region[index]
-        doubt[region] = max(doubt[region], float(presence[index]), float(strong[index]))
+        doubt[region] = max(doubt[region], float(presence[index]), float(strong[index]),
+                            float(near[index]))
     return doubt
 
 
@@ -514,5 +527,6 @@ def loose_candidates(config: ReadConfig, view: TopView, image: Image, pawns: Ima
         inner_centres_mm=centres_mm, inner_agreement=np.zeros(count),
         seen_arc=np.concatenate([coins.seen_arc if coins.seen_arc is not None
                                  else np.zeros(len(coins.radii)) for _, coins in parts]
-                                or [np.zeros(0)]))
+                                or [np.zeros(0)]),
+        lifted=np.zeros(count, bool))
     return candidates, doubts

@@ -131,7 +131,9 @@ def _coins_and_frame(
 ) -> tuple[NDArray[np.intp], FrameFit]:
     """The frame's coins and its model, fitted once. Candidates a pawn stands on weigh half
     in the fit, and are kept only where coin-sized by the fitted frame's size offset: a pawn's
-    round base is smaller than any coin. ``camera`` tells how coarsely it sees each coin;
+    round base is smaller than any coin. Those taken only once rays the camera clipped white
+    were set aside (``lifted``: a glint's bloom over the rim, whose edge their size is as
+    much as the rim's) weigh nothing. ``camera`` tells how coarsely it sees each coin;
     ``alone`` marks those in a ring's spaces (:mod:`vision.ring_spaces`, :mod:`.ring_metals`)."""
     sizes = np.array([prior.diameter_mm for prior in priors])
     margin = config.coins.size_margin_mm
@@ -142,7 +144,7 @@ def _coins_and_frame(
                         ~candidates.under_pawn & ~printed_rings(config.coins, candidates, alone))
     chosen = select_coins(config.coins, candidates, presence, least, most,
                           candidates.under_pawn, free)
-    weights = presence * np.where(candidates.under_pawn, 0.5, 1.0)
+    weights = presence * np.where(candidates.under_pawn, 0.5, 1.0) * ~candidates.lifted
     pixel_mm = (np.full(len(chosen), np.nan) if camera is None
                 else 1.0 / camera.pixels_per_mm(candidates.centres_mm[chosen]))
     frame = _fit(config, priors, candidates, weights, chosen, pixel_mm, bool(alone.any()))
@@ -208,10 +210,9 @@ def _smaller_tops(
     kinds: list[str], sure: FloatArray, priors: tuple[KindPrior, ...],
     open_kinds: list[frozenset[str]], camera: CameraOverMat,
 ) -> SmallerTops:
-    """Per chosen coin: the odds that its top circle is a smaller top coin's edge, not its
-    own rim, and that coin's kind (:func:`vision.size_doubt.smaller_tops`), from where the
-    circle lies across and how far its centre lies along the lean beyond a lone coin's top
-    face."""
+    """Per chosen coin: the odds that its top circle is a smaller top coin's edge, not its own
+    rim, and that coin's kind (:func:`vision.size_doubt.smaller_tops`), from where the circle
+    lies across and how far its centre lies along the lean beyond a lone coin's top face."""
     direction, lean = camera.lean(candidates.centres_mm[chosen])
     shift = candidates.inner_centres_mm[chosen] - candidates.tops_mm[chosen]
     rise = (shift * direction).sum(axis=1)
@@ -317,8 +318,7 @@ def read_view(
 
 def _normalised(config: ReadConfig, view: TopView, geometry: MatGeometry,
                 camera: CameraOverMat) -> tuple[Image, Image]:
-    """The view with the light and the mat's printing divided out, and where the mat's ink
-    lies in it."""
+    """The view with the light and the mat's printing divided out, and where its ink lies."""
     light = config.light
     middle = np.array([geometry.play_area.centre], np.float64)
     blur = reference_blur(light, view.pixels_per_mm, float(camera.pixels_per_mm(middle)[0]))

@@ -65,8 +65,10 @@ class CoinConfig:
     a coin a pawn stands on more than ``base_gap_mm`` narrower than its outline is the pawn's
     base, not the coin's. An empty reading is doubted by any seed there that stood out
     ``empty_strength`` times the least a seed needs, more the stronger, up to
-    ``strength_doubt`` (:func:`vision.candidates.empty_doubt`). An outline too few rays agree
-    with is measured again on the view smoothed by ``retry_smoothing_mm``.
+    ``strength_doubt`` (:func:`vision.candidates.empty_doubt`), and by an outline not taken
+    whose presence reaches ``near_presence`` at least as much as a hidden coin's reading
+    (``hidden_confidence``) is. An outline too few rays agree with is measured again on the
+    view smoothed by ``retry_smoothing_mm``.
     """
 
     least_agreement: float = 0.4
@@ -89,6 +91,7 @@ class CoinConfig:
     bare_contrast: float = 0.1
     empty_strength: float = 2.0
     strength_doubt: float = 0.9
+    near_presence: float = 0.25
     max_loose_coins: int = 40
     seeds_per_region: int = 3
     loose_spacing_mm: float = 6.0

@@ -47,9 +47,11 @@ from vision.ray_samples import (
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-#: Bits of the flags image rays sample beside the colours: a pawn, a pixel the camera clipped.
+#: Bits of the flags image rays sample beside the colours: a pawn, a pixel the camera clipped
+#: in a channel, and one it clipped white (in all three).
 PAWN_FLAG = 1
 GLINT_FLAG = 2
+WHITE_FLAG = 4
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,9 @@ class RimConfig:
     further along the lean find the far side of a tall stack. Outlines whose far side reaches
     ``tall_sweep_mm`` beyond the circle (and three times a single coin's sweep, a coin being
     ``coin_thickness_mm`` high) are fitted as a disc swept along the lean, the sweep held near a
-    single coin's within about ``sweep_spread_mm`` unless the rim shows more.
+    single coin's within about ``sweep_spread_mm`` unless the rim shows more. Rays the camera
+    clipped white at the edge, set aside, lift an outline's agreement to ``blind_lift`` at
+    most.
     """
 
     ray_count: int = 48
@@ -101,6 +105,7 @@ class RimConfig:
     most_radius_mm: float = 15.0
     plain_retry: float = 0.4
     plain_retry_covered: float = 0.1
+    blind_lift: float = 0.4
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,7 +113,9 @@ class CoinOutlines:
     """Every seed's fitted outline, in top-view pixels: base centres (K, 2), radii (K,), how
     far the top face lies swept along the lean (K,), the share of the rays no pawn crosses
     that agree with the outline (K,), the median height of the edge over the paper (K,; 0-1
-    of paper) and the share of rays a pawn crosses near the edge (K,)."""
+    of paper), the share of rays a pawn crosses near the edge (K,) and whether the agreement
+    reached ``blind_lift`` only once the rays the camera clipped white at the edge were set
+    aside (K,; see :func:`_circle_profile`)."""
 
     centres: FloatArray
     radii_px: FloatArray
@@ -116,6 +123,7 @@ class CoinOutlines:
     agreement: FloatArray
     contrast: FloatArray
     covered: FloatArray
+    lifted: BoolArray
 
     def top_centres(self, lean: FloatArray) -> FloatArray:
         """Centres of the top faces: the base centres swept along ``lean`` (K, 2 unit)."""
@@ -271,7 +279,8 @@ def measure_outlines(
     """
     if len(seeds) == 0:
         empty = np.zeros(0)
-        return CoinOutlines(np.zeros((0, 2)), empty, empty, empty, empty, empty)
+        return CoinOutlines(np.zeros((0, 2)), empty, empty, empty, empty, empty,
+                            np.zeros(0, bool))
     if blur_px is None:
         blur_px = np.ones(len(seeds))
     if lean_per_mm is None:
@@ -298,16 +307,16 @@ def measure_outlines(
     worth = _distinct(found, found_radii, votes, config.least_votes * config.ray_count)
     outlines = CoinOutlines(np.where((votes >= 6)[:, None], found, seeds), found_radii,
                             np.zeros(len(seeds)), np.zeros(len(seeds)), np.zeros(len(seeds)),
-                            np.zeros(len(seeds)))
+                            np.zeros(len(seeds)), np.zeros(len(seeds), bool))
     if not len(worth):
         return outlines
     refined = _refine(config, image, flags, found[worth], lean[worth],
                       pixels_per_mm, blur_px[worth], lean_per_mm[worth], radii)
     for target, values in zip(
         (outlines.centres, outlines.radii_px, outlines.sweep_px, outlines.agreement,
-         outlines.contrast, outlines.covered),
+         outlines.contrast, outlines.covered, outlines.lifted),
         (refined.centres, refined.radii_px, refined.sweep_px, refined.agreement,
-         refined.contrast, refined.covered), strict=True,
+         refined.contrast, refined.covered, refined.lifted), strict=True,
     ):
         target[worth] = values
     return outlines
@@ -366,29 +375,31 @@ def _refine(
     seen = np.maximum(1.0 - covered, config.least_seen)
     agreement = (agree[:, :rays].mean(axis=1) if edges.valid.shape[1] == rays
                  else _agreement(agree, long, rays)) / seen
+    lifted = np.zeros(len(centres), bool)
     if short.any():
-        radius[short], agreement[short], covered[short] = _circle_profile(
+        radius[short], agreement[short], covered[short], lifted[short] = _circle_profile(
             config, image, flags, centres[short], radius[short], radii, pixels_per_mm)
     if len(tall):
         _plain_where_swept_disagrees(config, image, flags, tall, circle_centres, circle_radius,
                                      radii, pixels_per_mm, expected,
-                                     (centres, radius, sweep, agreement, covered))
+                                     (centres, radius, sweep, agreement, covered, lifted))
     contrast = np.nan_to_num(nan_median(np.where(edges.valid, edges.peak, np.nan), axis=1),
                              nan=0.0).astype(np.float64)
-    return CoinOutlines(centres, radius, sweep, np.minimum(agreement, 1.0), contrast, covered)
+    return CoinOutlines(centres, radius, sweep, np.minimum(agreement, 1.0), contrast, covered,
+                        lifted)
 
 
 def _plain_where_swept_disagrees(
     config: RimConfig, image: Image, flags: Image, tall: NDArray[np.intp],
     circle_centres: FloatArray, circle_radius: FloatArray, radii: FloatArray,
     pixels_per_mm: float, expected: FloatArray,
-    outlines: tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray],
+    outlines: tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray],
 ) -> None:
     """Measure the ``tall`` outlines whose swept disc fewer than ``plain_retry`` of the rays
     agree with as plain coins too (:func:`_circle_profile` round ``circle_centres`` and
     ``circle_radius``, the circle fitted before the disc was swept), and where the plain
     coin agrees better, write it into ``outlines`` (centres, radii, sweeps, agreement,
-    share covered; changed in place).
+    share covered, lifted; changed in place).
 
     A single coin's shadow cast along its lean by a low light (a window's, long and soft)
     darkens the paper past the rays' end on its far side, as a tall stack's side would: the
@@ -397,13 +408,13 @@ def _plain_where_swept_disagrees(
     a circle, shows all round. Outlines whose rays a pawn or a flat token crosses near their
     edge (more than ``plain_retry_covered`` of them) are left as they are: a token's rim
     beside them would pass for a plain coin's."""
-    centres, radius, sweep, agreement, covered = outlines
+    centres, radius, sweep, agreement, covered, lifted = outlines
     doubtful = ((agreement[tall] < config.plain_retry)
                 & (covered[tall] <= config.plain_retry_covered))
     if not doubtful.any():
         return
     rows = tall[doubtful]
-    plain_radius, plain_agreement, plain_covered = _circle_profile(
+    plain_radius, plain_agreement, plain_covered, plain_lifted = _circle_profile(
         config, image, flags, circle_centres[doubtful], circle_radius[doubtful], radii,
         pixels_per_mm)
     better = plain_agreement > agreement[rows]
@@ -411,6 +422,7 @@ def _plain_where_swept_disagrees(
     centres[rows] = circle_centres[doubtful][better]
     radius[rows], sweep[rows] = plain_radius[better], expected[rows]
     agreement[rows], covered[rows] = plain_agreement[better], plain_covered[better]
+    lifted[rows] = plain_lifted[better]
 
 
 def ray_rises(
@@ -422,6 +434,14 @@ def ray_rises(
     itself; the radii (px) the changes are centred on; and where a pawn lies (K, J, S).
     ``radii`` as in :func:`vision.ray_samples.sample_rays`, ``flags`` as in
     :func:`measure_outlines`."""
+    rise, middles, marks = _marked_rises(config, image, flags, centres, radii)
+    return rise, middles, (marks & PAWN_FLAG) > 0
+
+
+def _marked_rises(
+    config: RimConfig, image: Image, flags: Image, centres: FloatArray, radii: FloatArray,
+) -> tuple[FloatArray, FloatArray, NDArray[np.uint8]]:
+    """:func:`ray_rises`, with the flags themselves where it gives where a pawn lies."""
     count, rays, reach = len(centres), config.ray_count, config.rise_samples
     maps = ray_maps(centres, rays, radii)
     planes = colour_planes(sample_maps(image, maps, count, rays))
@@ -430,16 +450,17 @@ def ray_rises(
     clipped = (marks[..., : -2 * reach] & GLINT_FLAG) > 0
     rise = np.sqrt(squared)
     rise[clipped] *= np.float32(config.glint_step)
-    return rise, radii[..., reach:-reach], (marks & PAWN_FLAG) > 0
+    return rise, radii[..., reach:-reach], marks
 
 
 def _circle_profile(
     config: RimConfig, image: Image, flags: Image, centres: FloatArray, guesses: FloatArray,
     radii: FloatArray, pixels_per_mm: float,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
+) -> tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
     """Each coin's radius from rays out of its fitted centre, the share of the rays no pawn
-    crosses (at least ``least_seen`` of them all) that show its edge there, and the share of
-    rays a pawn crosses near the edge.
+    crosses (at least ``least_seen`` of them all) that show its edge there, the share of
+    rays a pawn crosses near the edge, and whether that share reached ``blind_lift`` only
+    once the rays the camera clipped white at the edge were set aside.
 
     The colour's change across each ray (as in :func:`_edges`) is averaged over the rays no
     pawn crosses: a circular edge adds up to a sharp peak at its radius, whatever the noise
@@ -450,9 +471,9 @@ def _circle_profile(
     count, rays = len(centres), config.ray_count
     reach = config.rise_samples
     window = config.peak_window_mm * pixels_per_mm
-    rise, inner, on_pawn = _rises_near(config, image, flags, centres, radii, guesses, window)
+    rise, inner, marks = _rises_near(config, image, flags, centres, radii, guesses, window)
     near = np.abs(inner - guesses[:, None]) <= window  # (K, S')
-    crossed = (on_pawn[..., reach:-reach] & near[:, None, :]).any(axis=2)
+    crossed = (((marks & PAWN_FLAG) > 0)[..., reach:-reach] & near[:, None, :]).any(axis=2)
     weight = (~crossed).astype(np.float32)
     mean = (rise * weight[..., None]).sum(axis=1) / np.maximum(weight.sum(axis=1), 1)[:, None]
     mean = np.where(near, mean, 0.0)
@@ -473,17 +494,38 @@ def _circle_profile(
     shows = (own >= 0.5 * steepest) & ~crossed
     found = peaks.any(axis=1)
     seen = np.maximum((~crossed).sum(axis=1), rays * config.least_seen)
-    return (np.where(found, radius, guesses), np.where(found, shows.sum(axis=1) / seen, 0.0),
-            crossed.mean(axis=1))
+    agreement = shows.sum(axis=1) / seen
+    # A ray the camera clipped white at the edge (a glint's bloom over the rim, a hot spot on
+    # the paper) can show no rim there: it tells nothing against the outline, nor for it.
+    # Set aside, such rays lift an outline to ``blind_lift`` at most (the rim seen is the
+    # evidence, and it is partial).
+    blind = _white_at(marks[..., reach:-reach], outer)
+    sighted = np.maximum((~crossed & (shows | ~blind)).sum(axis=1), rays * config.least_seen)
+    lifted = found & (agreement < config.blind_lift) & (
+        shows.sum(axis=1) / sighted >= config.blind_lift)
+    agreement = np.where(lifted, config.blind_lift, agreement)
+    return (np.where(found, radius, guesses), np.where(found, agreement, 0.0),
+            crossed.mean(axis=1), lifted)
+
+
+def _white_at(marks: NDArray[np.uint8], outer: NDArray[np.intp]) -> BoolArray:
+    """Per ray (K, J): whether the camera clipped the view white within a sample of the
+    ``outer`` sample (K,) of ``marks`` (K, J, S'): there a rim cannot show its step, so a
+    ray that shows none is no evidence against the outline."""
+    samples = marks.shape[2]
+    around = np.clip(outer[:, None] + np.arange(-1, 2)[None, :], 0, samples - 1)  # (K, 3)
+    near = np.take_along_axis(marks, np.broadcast_to(around[:, None, :],
+                                                     (*marks.shape[:2], 3)), axis=2)
+    return np.asarray(((near & WHITE_FLAG) > 0).any(axis=2), bool)
 
 
 def _rises_near(
     config: RimConfig, image: Image, flags: Image, centres: FloatArray, radii: FloatArray,
     guesses: FloatArray, window: float,
-) -> tuple[FloatArray, FloatArray, BoolArray]:
+) -> tuple[FloatArray, FloatArray, NDArray[np.uint8]]:
     """:func:`ray_rises` along each ray only where :func:`_circle_profile` looks: the rises
     (K, J, W) centred within ``window`` px of each coin's ``guesses`` radius and a sample
-    beyond on either side, their radii (K, W) and where a pawn lies (K, J, W + 2 reach).
+    beyond on either side, their radii (K, W) and the flags there (K, J, W + 2 reach).
     Each coin's rays are sampled at a run of the same ``radii`` (S,) that reaches two samples
     beyond those rises (the smoothing and the rise's reach), or to the ray's own end, so
     every rise is the one the whole ray gives, for about two thirds of the samples."""
@@ -497,7 +539,7 @@ def _rises_near(
     # own indices; a run that would pass an end of the ray is moved inside it.
     start = np.clip(first - 1, 0, len(radii) - length)
     along = radii[start[:, None] + np.arange(length)[None, :]]  # (K, length)
-    return ray_rises(config, image, flags, centres, along)
+    return _marked_rises(config, image, flags, centres, along)
 
 
 def _agreement(agree: BoolArray, long: NDArray[np.intp], rays: int) -> FloatArray:

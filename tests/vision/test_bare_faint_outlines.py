@@ -28,7 +28,8 @@ def _outlines(inner_mm: list[float], contrast: list[float]) -> Candidates:
         agreement=ones, hidden=zeros, under_pawn=np.zeros(count, bool), clipped=zeros,
         contrast=np.array(contrast), strength=ones, region=np.arange(count),
         seed_region=np.arange(count), sized=np.ones(count, bool),
-        inner_centres_mm=np.zeros((count, 2)), inner_agreement=ones, seen_arc=ones)
+        inner_centres_mm=np.zeros((count, 2)), inner_agreement=ones, seen_arc=ones,
+        lifted=np.zeros(count, bool))
 
 
 def test_only_a_faint_outline_with_no_top_circle_is_a_doubt() -> None:

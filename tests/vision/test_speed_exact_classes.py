@@ -12,7 +12,14 @@ from vision.candidates import Candidates, _faces_of_possible_coins, coin_presenc
 from vision.faces import clipped_mask, edge_colours, face_colours
 from vision.ray_samples import with_fourth_channel
 from vision.read_config import CoinConfig
-from vision.rims import GLINT_FLAG, PAWN_FLAG, CoinOutlines, RimConfig, _circle_profile, ray_rises
+from vision.rims import (
+    GLINT_FLAG,
+    PAWN_FLAG,
+    WHITE_FLAG,
+    CoinOutlines,
+    RimConfig,
+    _circle_profile,
+)
 
 from .helpers import rendered_top_view
 
@@ -32,7 +39,7 @@ def _outlines(count: int, image: np.ndarray, pixels_per_mm: float) -> CoinOutlin
     agreement = rng.choice([0.0, 0.1, 0.2, 0.25, 0.2500001, 0.3, 0.4, 0.7, 1.0], count)
     return CoinOutlines(rng.uniform([0, 0], [width, height], (count, 2)),
                         rng.uniform(7, 13, count) * pixels_per_mm, np.zeros(count), agreement,
-                        rng.uniform(0, 0.5, count), np.zeros(count))
+                        rng.uniform(0, 0.5, count), np.zeros(count), np.zeros(count, bool))
 
 
 def test_faces_are_measured_where_a_coin_may_be_and_read_nowhere_else() -> None:
@@ -54,7 +61,7 @@ def test_faces_are_measured_where_a_coin_may_be_and_read_nowhere_else() -> None:
         every.colours, every_edge, outlines.agreement, np.zeros(count), every.on_pawn > 0.5,
         every.clipped, np.ones(count), np.ones(count), np.zeros(count, np.intp),
         np.zeros(count, np.intp), np.ones(count, bool), np.zeros((count, 2)), np.zeros(count),
-        np.ones(count))
+        np.ones(count), np.zeros(count, bool))
     present = coin_presence(config, candidates) > 0
     assert present.any() and (~present).any()
     for name in ("colours", "brightness", "on_pawn", "clipped"):
@@ -69,8 +76,8 @@ def _whole_rays(config: RimConfig, image: np.ndarray, flags: np.ndarray, centres
                 radii: np.ndarray, guesses: np.ndarray, window: float
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rises along the whole of every ray, as the profile first read them."""
-    rise, middles, on_pawn = ray_rises(config, image, flags, centres, radii)
-    return rise, np.broadcast_to(middles, (len(centres), len(middles))), on_pawn
+    rise, middles, marks = rims._marked_rises(config, image, flags, centres, radii)
+    return rise, np.broadcast_to(middles, (len(centres), len(middles))), marks
 
 
 def test_the_circle_profile_from_the_rays_near_the_guess_is_the_whole_rays_profile(
@@ -87,6 +94,7 @@ def test_the_circle_profile_from_the_rays_near_the_guess_is_the_whole_rays_profi
     flags = np.zeros(image.shape[:2], np.uint8)
     flags[200:400, 300:700] = PAWN_FLAG
     flags[image.max(axis=2) >= 250] |= GLINT_FLAG
+    flags[image.min(axis=2) >= 250] |= WHITE_FLAG
     rays_image = with_fourth_channel(image)
     near = _circle_profile(config, rays_image, flags, centres, guesses, radii, pixels_per_mm)
     monkeypatch.setattr(rims, "_rises_near", _whole_rays)

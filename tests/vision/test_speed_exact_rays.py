@@ -178,7 +178,8 @@ def test_the_second_look_smoothed_around_its_seeds_measures_as_on_the_whole_smoo
     assert left > 0 and top > 0 and right < width and bottom < height
     found = _second_look(config, image, with_fourth_channel(image), flags, seeds, lean,
                          pixels_per_mm, blur, nothing,
-                         CoinOutlines(seeds, nothing + 20, nothing, nothing, nothing, nothing))
+                         CoinOutlines(seeds, nothing + 20, nothing, nothing, nothing, nothing,
+                                      nothing > 0))
     smooth = cv2.GaussianBlur(image, (0, 0), config.coins.retry_smoothing_mm * pixels_per_mm)
     expected = measure_outlines(config.rims, with_fourth_channel(smooth), flags, seeds, lean,
                                 pixels_per_mm, blur, nothing)
