@@ -1,0 +1,159 @@
+"""A body holding two touching dice of unlike colours cut where their colours meet.
+
+One lamp lights a tray: every pixel of a die is its body's colour times how much light its
+face takes (a lit top, shaded side faces), so a die's pixels lie along one line from dark to
+its lit colour, and the blur between two dice mixes their two colours along the line joining
+them. Where two dice of unlike hue touch, the felt's score finds one body, and a cut of its
+outline (straight across, or at its concave corners) does not follow their edges: the seam
+lies where each pixel is nearer one die's line of colours than the other's, which follows
+each die's own outline, side faces and all. A die's side face stays with its own body (a
+shaded red side face is red, not black: a cut by darkness gave a cocked red die's side face
+to its black neighbour, and its clean top passed for flat: tuning cocked frame 188), so the
+lone die's tests of its sweep still see it.
+
+The two dice's colours are told by their hue (chromaticity): two dice of one hue, or a black
+and a white die (both without hue), are left to the outline's cut.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from calibration.drawing import TRAY_FILL
+from vision.arrays import FloatArray, Image
+
+#: A body patch (uint8 0/1) and where its top-left corner lies in the crop.
+Body = tuple[Image, tuple[int, int]]
+
+#: Added to each channel before a pixel's chromaticity is taken, so that a dark pixel's
+#: noise (a black die's few levels) counts for little and it reads as without hue.
+CHROMA_FLOOR = 12.0
+#: The least difference in chromaticity (each channel's share of the three) between two
+#: dice's colours for their hues to count as unlike (a red or blue die against a white or
+#: black one differs by 0.15-0.3; one die's lit top and shaded side by under 0.05).
+LEAST_HUE_STEP = 0.09
+#: The darkest a face is lit, as a share of its lit colour (a side face facing away from
+#: the lamp): each die's colours run from this share of its lit colour to all of it.
+SHADED_SHARE = 0.0
+#: The seed of the k-means that finds the two colours.
+COLOUR_SEED = 3
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+def balanced(image: Image, felt: FloatArray) -> FloatArray:
+    """``image`` (BGR) white-balanced by the felt's printed colour, as float32."""
+    gain = np.asarray(TRAY_FILL[::-1], np.float32) / np.maximum(np.asarray(felt, np.float32),
+                                                                1.0)
+    return (image.astype(np.float32) * gain).astype(np.float32)
+
+
+def _chromaticity(pixels: FloatArray) -> FloatArray:
+    """Each pixel's (rows of BGR) share of its three channels, floored by
+    :data:`CHROMA_FLOOR`: the first two shares (the third follows)."""
+    floored = pixels + np.float32(CHROMA_FLOOR)
+    return (floored[:, :2] / floored.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def _two_colours(pixels: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+    """The lit colours (BGR) of the two dice whose pixels are ``pixels`` (rows of BGR),
+    found as two groups of chromaticity; None where the groups' hues are alike."""
+    if len(pixels) < 8:
+        return None
+    shares = _chromaticity(pixels)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1e-4)
+    cv2.setRNGSeed(COLOUR_SEED)
+    _, labels, centres = cv2.kmeans(shares, 2, None, criteria, 3,  # type: ignore[call-overload]
+                                    cv2.KMEANS_PP_CENTERS)
+    step = centres[0] - centres[1]
+    if float(np.sqrt(step @ step)) < LEAST_HUE_STEP:
+        return None
+    labels = labels.ravel()
+    colours = []
+    for group in (0, 1):
+        chosen = labels == group
+        # The group's core: the half of its pixels nearest its hue (the blur towards the
+        # other die, and a coloured die's white pips, lie farther off).
+        spread = np.sqrt(((shares[chosen] - centres[group]) ** 2).sum(axis=1))
+        members = pixels[chosen][spread <= np.median(spread)]
+        level = members.sum(axis=1)
+        # The lit face: the brighter half of the core (its shaded sides set aside).
+        lit = members[level >= np.median(level)]
+        colours.append(np.median(lit, axis=0).astype(np.float32))
+    return colours[0], colours[1]
+
+
+def _distance_to_line(pixels: FloatArray, colour: FloatArray) -> FloatArray:
+    """Each pixel's (rows of BGR) distance from the colours a face of lit colour ``colour``
+    shows, from :data:`SHADED_SHARE` of it to all of it."""
+    length = float(colour @ colour)
+    share = np.clip((pixels @ colour) / max(length, 1.0), SHADED_SHARE, 1.0)
+    nearest = share[:, None] * colour[None, :]
+    return np.sqrt(((pixels - nearest) ** 2).sum(axis=1))
+
+
+def _filled_largest(mask: Image) -> Image:
+    """The largest connected part of ``mask`` (opened by a cross, so that a thread of blur
+    joins nothing), its holes (pips) filled."""
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _CROSS)
+    outlines, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    filled: Image = np.zeros_like(mask)
+    if outlines:
+        largest = max(outlines, key=cv2.contourArea)
+        cv2.drawContours(filled, [largest], -1, 1, cv2.FILLED)
+    return filled
+
+
+def colour_parts(mask: Image, colours: FloatArray, least: float) -> tuple[Image, Image] | None:
+    """``mask`` (uint8 0/1) cut where its pixels (``colours``: balanced BGR, the mask's
+    shape) are nearer one die's line of colours than the other's: two parts, each filled
+    and at least ``least`` px; None where its pixels show no two unlike hues, or a part is
+    too small to be a die."""
+    rows, columns = np.nonzero(mask)
+    pixels = colours[rows, columns]
+    found = _two_colours(pixels)
+    if found is None:
+        return None
+    first = _distance_to_line(pixels, found[0]) <= _distance_to_line(pixels, found[1])
+    nearer: Image = np.zeros_like(mask)
+    nearer[rows[first], columns[first]] = 1
+    one = _filled_largest(nearer)
+    other = _filled_largest(mask & (1 - one))
+    one = one & (1 - other)
+    if min(float(one.sum()), float(other.sum())) < least:
+        return None
+    return one, other
+
+
+def colour_cuts(bodies: list[Body], image: Image, felt: FloatArray, least: float
+                ) -> list[Body] | None:
+    """``bodies`` (in ``image``, the crop whose felt is ``felt``) with each body of at least
+    two ``least`` px (two halves of the least die) that holds two dice of unlike hue cut
+    in two where their colours meet (:func:`colour_parts`); None where none is."""
+    colours = balanced(image, felt)
+    result: list[Body] = []
+    changed = False
+    for patch, (x, y) in bodies:
+        parts = None
+        if float(patch.sum()) >= 2 * least:
+            window = colours[y:y + patch.shape[0], x:x + patch.shape[1]]
+            parts = colour_parts(patch, window, least)
+        if parts is None:
+            result.append((patch, (x, y)))
+            continue
+        changed = True
+        for part in parts:
+            result.append(_trimmed(part, (x, y)))
+    return result if changed else None
+
+
+def _trimmed(part: Image, offset: tuple[int, int]) -> Body:
+    """``part`` (a patch at ``offset``) cut to its set pixels."""
+    points = cv2.findNonZero(part)
+    x, y, width, height = cv2.boundingRect(points)
+    return (np.ascontiguousarray(part[y:y + height, x:x + width]),
+            (offset[0] + x, offset[1] + y))
+
+
+__all__ = ["colour_cuts", "colour_parts"]
