@@ -97,7 +97,7 @@ from vision.dice_beyond import (
 from vision.dice_black_seam import black_seams
 from vision.dice_bodies import black_bodies, find_bodies
 from vision.dice_colour import colour_name
-from vision.dice_colour_cut import colour_cuts
+from vision.dice_colour_cut import colour_cuts, whole_cuts
 from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
@@ -451,7 +451,9 @@ def _explain_with_sides(
         # (:mod:`vision.dice_colour_cut`); only the dice left unread take a new reading.
         cut = colour_cuts(bodies, smooth, felt, 0.5 * (config.edge_mm[0] * ppm) ** 2)
         if cut is not None:
-            readings = unread_taken_from(readings, read(cut, unread), config.edge_mm[0] / 2)
+            again = whole_cuts(read(cut.bodies), readings, cut.pairs_mm(origin_mm, ppm),
+                               config.edge_mm[0] * 0.75)
+            readings = unread_taken_from(readings, again, config.edge_mm[0] / 2)
     # A body's outline stops where half its contrast does, up to the blur's reach short of the
     # border left out.
     sides = sides_reached(bodies, smooth.shape[:2], max(2, round(config.border_mm * ppm))

@@ -17,11 +17,16 @@ and a white die (both without hue), are left to the outline's cut.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
 from calibration.drawing import TRAY_FILL
+from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
+from vision.dice_colour import colour_name
 
 #: A body patch (uint8 0/1) and where its top-left corner lies in the crop.
 Body = tuple[Image, tuple[int, int]]
@@ -36,17 +41,23 @@ LEAST_HUE_STEP = 0.09
 #: The darkest a face is lit, as a share of its lit colour (a side face facing away from
 #: the lamp): each die's colours run from this share of its lit colour to all of it.
 SHADED_SHARE = 0.0
+#: How the reader's reason for a None begins where a flat top's pips failed.
+PIPS_WHY = "pips"
 #: The seed of the k-means that finds the two colours.
 COLOUR_SEED = 3
 
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
+def _gain(felt: FloatArray) -> FloatArray:
+    """Each channel's gain white-balancing the crop by the felt's printed colour."""
+    return (np.asarray(TRAY_FILL[::-1], np.float32)
+            / np.maximum(np.asarray(felt, np.float32), 1.0)).astype(np.float32)
+
+
 def balanced(image: Image, felt: FloatArray) -> FloatArray:
     """``image`` (BGR) white-balanced by the felt's printed colour, as float32."""
-    gain = np.asarray(TRAY_FILL[::-1], np.float32) / np.maximum(np.asarray(felt, np.float32),
-                                                                1.0)
-    return (image.astype(np.float32) * gain).astype(np.float32)
+    return (image.astype(np.float32) * _gain(felt)).astype(np.float32)
 
 
 def _chromaticity(pixels: FloatArray) -> FloatArray:
@@ -105,15 +116,20 @@ def _filled_largest(mask: Image) -> Image:
     return filled
 
 
-def colour_parts(mask: Image, colours: FloatArray, least: float) -> tuple[Image, Image] | None:
+def colour_parts(mask: Image, colours: FloatArray, felt: FloatArray, least: float
+                 ) -> tuple[Image, Image] | None:
     """``mask`` (uint8 0/1) cut where its pixels (``colours``: balanced BGR, the mask's
     shape) are nearer one die's line of colours than the other's: two parts, each filled
-    and at least ``least`` px; None where its pixels show no two unlike hues, or a part is
-    too small to be a die."""
+    and at least ``least`` px; None where its pixels show no two unlike hues, or the two
+    are named alike (a die's lit top and its shaded, greyer side faces: a red die's are
+    both red), or a part is too small to be a die."""
     rows, columns = np.nonzero(mask)
     pixels = colours[rows, columns]
     found = _two_colours(pixels)
     if found is None:
+        return None
+    gain = _gain(felt)
+    if colour_name(found[0] / gain, felt) == colour_name(found[1] / gain, felt):
         return None
     first = _distance_to_line(pixels, found[0]) <= _distance_to_line(pixels, found[1])
     nearer: Image = np.zeros_like(mask)
@@ -126,26 +142,92 @@ def colour_parts(mask: Image, colours: FloatArray, least: float) -> tuple[Image,
     return one, other
 
 
+@dataclass(frozen=True)
+class ColourCuts:
+    """The crop's bodies with each one holding two dice of unlike hue cut in two
+    (``bodies``), and each cut's two parts' middles (crop px, ``pairs``)."""
+
+    bodies: list[Body]
+    pairs: list[tuple[tuple[float, float], tuple[float, float]]]
+
+    def pairs_mm(self, origin_mm: tuple[float, float], ppm: float
+                 ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        """``pairs`` on the mat (mm), the crop's pixel (0, 0) covering ``origin_mm`` at
+        ``ppm`` pixels a mm."""
+        def on_mat(point: tuple[float, float]) -> tuple[float, float]:
+            return (origin_mm[0] + (point[0] + 0.5) / ppm,
+                    origin_mm[1] + (point[1] + 0.5) / ppm)
+        return [(on_mat(first), on_mat(second)) for first, second in self.pairs]
+
+
 def colour_cuts(bodies: list[Body], image: Image, felt: FloatArray, least: float
-                ) -> list[Body] | None:
+                ) -> ColourCuts | None:
     """``bodies`` (in ``image``, the crop whose felt is ``felt``) with each body of at least
     two ``least`` px (two halves of the least die) that holds two dice of unlike hue cut
     in two where their colours meet (:func:`colour_parts`); None where none is."""
     colours = balanced(image, felt)
     result: list[Body] = []
-    changed = False
+    pairs: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for patch, (x, y) in bodies:
         parts = None
         if float(patch.sum()) >= 2 * least:
             window = colours[y:y + patch.shape[0], x:x + patch.shape[1]]
-            parts = colour_parts(patch, window, least)
+            parts = colour_parts(patch, window, felt, least)
         if parts is None:
             result.append((patch, (x, y)))
             continue
-        changed = True
-        for part in parts:
-            result.append(_trimmed(part, (x, y)))
-    return result if changed else None
+        result.extend(_trimmed(part, (x, y)) for part in parts)
+        first, second = (_middle(part, (x, y)) for part in parts)
+        pairs.append((first, second))
+    return ColourCuts(result, pairs) if pairs else None
+
+
+def whole_cuts(again: tuple[tuple[DieReading, str], ...],
+               first: tuple[tuple[DieReading, str], ...],
+               pairs_mm: list[tuple[tuple[float, float], tuple[float, float]]], reach_mm: float
+               ) -> tuple[tuple[DieReading, str], ...]:
+    """The readings ``again`` (of the bodies cut by colour) less those of every cut (its
+    parts' middles ``pairs_mm``, mat mm; a reading belongs to the nearer part within
+    ``reach_mm``) whose two dice are not each read a value, here once or in the ``first``
+    read (which keeps a die it read). A die cocked against another shows its top cut clean
+    from the other by colour (tuning cocked frames 188, 260, 270, 280: a red die against a
+    black or white one), and its side faces can pass for a flat die's; the die it leans on
+    is then cocked too, or its part of the cut no flat top (the cocked die's colour took
+    some of it). Two still dice show two flat tops (refused, if at all, only by their pips:
+    ``why`` empty or starting :data:`PIPS_WHY`), both read."""
+    places = [middle for pair in pairs_mm for middle in pair]
+    owners = _owners(again, places, reach_mm)
+    first_owners = _owners(first, places, reach_mm)
+    dropped: set[int] = set()
+    for part in range(len(places)):
+        here = [again[index] for index, owner in enumerate(owners) if owner == part]
+        before = [first[index][0].value for index, owner in enumerate(first_owners)
+                  if owner == part]
+        flat = len(here) == 1 and (not here[0][1] or here[0][1].startswith(PIPS_WHY))
+        read = (flat and here[0][0].value is not None) or (len(before) == 1
+                                                           and before[0] is not None)
+        if not (flat and read):
+            dropped.update((part - part % 2, part - part % 2 + 1))
+    return tuple(item for item, owner in zip(again, owners, strict=True)
+                 if owner not in dropped)
+
+
+def _owners(readings: tuple[tuple[DieReading, str], ...], places: list[tuple[float, float]],
+            reach_mm: float) -> list[int | None]:
+    """For each reading, the index of the nearest of ``places`` (mat mm) within
+    ``reach_mm`` of its centre, or None."""
+    owners: list[int | None] = []
+    for die, _ in readings:
+        distances = [math.dist(die.centre_mm, place) for place in places]
+        nearest = int(np.argmin(distances)) if distances else 0
+        owners.append(nearest if distances and distances[nearest] <= reach_mm else None)
+    return owners
+
+
+def _middle(part: Image, offset: tuple[int, int]) -> tuple[float, float]:
+    """The middle (crop px) of ``part``'s pixels (a patch at ``offset``)."""
+    rows, columns = np.nonzero(part)
+    return float(columns.mean()) + offset[0], float(rows.mean()) + offset[1]
 
 
 def _trimmed(part: Image, offset: tuple[int, int]) -> Body:
@@ -156,4 +238,4 @@ def _trimmed(part: Image, offset: tuple[int, int]) -> Body:
             (offset[0] + x, offset[1] + y))
 
 
-__all__ = ["colour_cuts", "colour_parts"]
+__all__ = ["ColourCuts", "colour_cuts", "colour_parts", "whole_cuts"]
