@@ -449,10 +449,13 @@ def _explain_with_sides(
     if unread:
         # Two touching dice of unlike hue found as one body, cut where their colours meet
         # (:mod:`vision.dice_colour_cut`); only the dice left unread take a new reading.
-        cut = colour_cuts(bodies, smooth, felt, 0.5 * (config.edge_mm[0] * ppm) ** 2)
+        places = [((x - origin_mm[0]) * ppm - 0.5, (y - origin_mm[1]) * ppm - 0.5)
+                  for x, y in unread]
+        cut = colour_cuts(bodies, smooth, felt, 0.5 * (config.edge_mm[0] * ppm) ** 2, places)
         if cut is not None:
-            again = whole_cuts(read(cut.bodies), readings, cut.pairs_mm(origin_mm, ppm),
-                               config.edge_mm[0] * 0.75)
+            middles = cut.pairs_mm(origin_mm, ppm)
+            again = read(cut.bodies, [middle for pair in middles for middle in pair])
+            again = whole_cuts(again, readings, middles, config.edge_mm[0] * 0.75)
             readings = unread_taken_from(readings, again, config.edge_mm[0] / 2)
     # A body's outline stops where half its contrast does, up to the blur's reach short of the
     # border left out.

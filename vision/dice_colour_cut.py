@@ -160,18 +160,20 @@ class ColourCuts:
         return [(on_mat(first), on_mat(second)) for first, second in self.pairs]
 
 
-def colour_cuts(bodies: list[Body], image: Image, felt: FloatArray, least: float
-                ) -> ColourCuts | None:
+def colour_cuts(bodies: list[Body], image: Image, felt: FloatArray, least: float,
+                places: list[tuple[float, float]]) -> ColourCuts | None:
     """``bodies`` (in ``image``, the crop whose felt is ``felt``) with each body of at least
-    two ``least`` px (two halves of the least die) that holds two dice of unlike hue cut
-    in two where their colours meet (:func:`colour_parts`); None where none is."""
-    colours = balanced(image, felt)
+    two ``least`` px (two halves of the least die) whose box holds one of ``places`` (crop
+    px: the dice left unread) and that holds two dice of unlike hue cut in two where their
+    colours meet (:func:`colour_parts`); None where none is."""
     result: list[Body] = []
     pairs: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for patch, (x, y) in bodies:
         parts = None
-        if float(patch.sum()) >= 2 * least:
-            window = colours[y:y + patch.shape[0], x:x + patch.shape[1]]
+        height, width = patch.shape
+        if (float(patch.sum()) >= 2 * least
+                and any(x <= px < x + width and y <= py < y + height for px, py in places)):
+            window = balanced(image[y:y + height, x:x + width], felt)
             parts = colour_parts(patch, window, felt, least)
         if parts is None:
             result.append((patch, (x, y)))
