@@ -97,7 +97,7 @@ from vision.dice_beyond import (
 from vision.dice_black_seam import black_seams
 from vision.dice_bodies import black_bodies, find_bodies
 from vision.dice_colour import colour_name
-from vision.dice_colour_cut import colour_cuts, whole_cuts
+from vision.dice_colour_cut import colour_cuts, whole_cuts, with_cuts
 from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
@@ -451,12 +451,12 @@ def _explain_with_sides(
         # (:mod:`vision.dice_colour_cut`); only the dice left unread take a new reading.
         places = [((x - origin_mm[0]) * ppm - 0.5, (y - origin_mm[1]) * ppm - 0.5)
                   for x, y in unread]
-        cut = colour_cuts(bodies, smooth, felt, 0.5 * (config.edge_mm[0] * ppm) ** 2, places)
+        cut = colour_cuts(bodies, smooth, felt, (config.edge_mm[0] * ppm) ** 2, places)
         if cut is not None:
             middles = cut.pairs_mm(origin_mm, ppm)
             again = read(cut.bodies, [middle for pair in middles for middle in pair])
             again = whole_cuts(again, readings, middles, config.edge_mm[0] * 0.75)
-            readings = unread_taken_from(readings, again, config.edge_mm[0] / 2)
+            readings = with_cuts(readings, again, middles, config.edge_mm[0] * 0.75)
     # A body's outline stops where half its contrast does, up to the blur's reach short of the
     # border left out.
     sides = sides_reached(bodies, smooth.shape[:2], max(2, round(config.border_mm * ppm))

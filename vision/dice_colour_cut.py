@@ -162,10 +162,11 @@ class ColourCuts:
 
 def colour_cuts(bodies: list[Body], image: Image, felt: FloatArray, least: float,
                 places: list[tuple[float, float]]) -> ColourCuts | None:
-    """``bodies`` (in ``image``, the crop whose felt is ``felt``) with each body of at least
-    two ``least`` px (two halves of the least die) whose box holds one of ``places`` (crop
-    px: the dice left unread) and that holds two dice of unlike hue cut in two where their
-    colours meet (:func:`colour_parts`); None where none is."""
+    """``bodies`` (in ``image``, the crop whose felt is ``felt``) with each body whose box
+    holds one of ``places`` (crop px: the dice left unread) and that holds two dice of
+    unlike hue, each part at least ``least`` px (the least die's top; a black die's pips or
+    a side face are less), cut in two where their colours meet (:func:`colour_parts`);
+    None where none is."""
     result: list[Body] = []
     pairs: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for patch, (x, y) in bodies:
@@ -214,6 +215,28 @@ def whole_cuts(again: tuple[tuple[DieReading, str], ...],
                  if owner not in dropped)
 
 
+def with_cuts(first: tuple[tuple[DieReading, str], ...],
+              again: tuple[tuple[DieReading, str], ...],
+              pairs_mm: list[tuple[tuple[float, float], tuple[float, float]]], reach_mm: float
+              ) -> tuple[tuple[DieReading, str], ...]:
+    """The ``first`` read with the dice of each colour cut kept by :func:`whole_cuts`
+    (``again``, its parts' middles ``pairs_mm``) in place of the first read's unread dice
+    there: a die the first read read keeps its reading, and where the first read took the
+    two dice for one (its middle between them, or one of them missed) both take their
+    readings; ordered top to bottom, as read."""
+    places = [middle for pair in pairs_mm for middle in pair]
+    owners = _owners(again, places, reach_mm)
+    first_owners = _owners(first, places, reach_mm)
+    cut = {owner for owner in owners if owner is not None}
+    read_first = {owner for (die, _), owner in zip(first, first_owners, strict=True)
+                  if owner in cut and die.value is not None}
+    kept = [item for item, owner in zip(first, first_owners, strict=True)
+            if owner not in cut or item[0].value is not None]
+    kept += [item for item, owner in zip(again, owners, strict=True)
+             if owner is not None and owner not in read_first]
+    return tuple(sorted(kept, key=lambda item: (item[0].centre_mm[1], item[0].centre_mm[0])))
+
+
 def _owners(readings: tuple[tuple[DieReading, str], ...], places: list[tuple[float, float]],
             reach_mm: float) -> list[int | None]:
     """For each reading, the index of the nearest of ``places`` (mat mm) within
@@ -240,4 +263,4 @@ def _trimmed(part: Image, offset: tuple[int, int]) -> Body:
             (offset[0] + x, offset[1] + y))
 
 
-__all__ = ["ColourCuts", "colour_cuts", "colour_parts", "whole_cuts"]
+__all__ = ["ColourCuts", "colour_cuts", "colour_parts", "whole_cuts", "with_cuts"]
