@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from contract.observation import DieReading
-from vision.dice_colour_cut import balanced, colour_parts, whole_cuts
+from vision.dice_colour_cut import balanced, colour_parts, whole_cuts, with_cuts
 
 from .helpers import tray_dice_by_truth
 
@@ -77,6 +77,18 @@ def test_a_cut_is_kept_only_where_both_dice_show_flat_tops_and_are_read() -> Non
     # Readings of no cut stay.
     far = ((_reading(5, (60.0, 40.0)), ""),)
     assert whole_cuts(cocked + far, (), pairs, 9.0) == far
+
+
+def test_both_dice_of_a_cut_take_the_place_of_one_unread_die_between_them() -> None:
+    # Tuning frame 402: a red 1 and a blue 4 were one body read as one die, between them.
+    pairs = [((10.0, 10.0), (26.0, 10.0))]
+    first = ((_reading(None, (18.0, 10.0)), "sweep leaning"), (_reading(5, (60.0, 40.0)), ""))
+    again = ((_reading(1, (10.5, 10.0)), ""), (_reading(4, (25.0, 10.5)), ""))
+    assert with_cuts(first, again, pairs, 9.0) == again + first[1:]
+    # A die the first read read keeps its reading.
+    first = ((_reading(None, (12.0, 10.0)), "hidden by a nearer die"),
+             (_reading(6, (25.5, 10.0)), ""))
+    assert with_cuts(first, again, pairs, 9.0) == (again[0], first[1])
 
 
 def test_a_blue_die_beside_a_white_one_is_read() -> None:
