@@ -454,7 +454,7 @@ def _explain_with_sides(
         cut = colour_cuts(bodies, smooth, felt, (config.edge_mm[0] * ppm) ** 2, places)
         if cut is not None:
             middles = cut.pairs_mm(origin_mm, ppm)
-            again = read(cut.bodies, [middle for pair in middles for middle in pair])
+            again = read(cut.parts)
             again = whole_cuts(again, readings, middles, config.edge_mm[0] * 0.75)
             readings = with_cuts(readings, again, middles, config.edge_mm[0] * 0.75)
     # A body's outline stops where half its contrast does, up to the blur's reach short of the

@@ -151,9 +151,11 @@ def colour_parts(mask: Image, colours: FloatArray, felt: FloatArray, least: floa
 @dataclass(frozen=True)
 class ColourCuts:
     """The crop's bodies with each one holding two dice of unlike hue cut in two
-    (``bodies``), and each cut's two parts' middles (crop px, ``pairs``)."""
+    (``bodies``), the parts cut (``parts``, two a cut, in order) and each cut's two parts'
+    middles (crop px, ``pairs``)."""
 
     bodies: list[Body]
+    parts: list[Body]
     pairs: list[tuple[tuple[float, float], tuple[float, float]]]
 
     def pairs_mm(self, origin_mm: tuple[float, float], ppm: float
@@ -174,6 +176,7 @@ def colour_cuts(bodies: list[Body], image: Image, felt: FloatArray, least: float
     a side face are less), cut in two where their colours meet (:func:`colour_parts`);
     None where none is."""
     result: list[Body] = []
+    cut: list[Body] = []
     pairs: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for patch, (x, y) in bodies:
         parts = None
@@ -185,10 +188,11 @@ def colour_cuts(bodies: list[Body], image: Image, felt: FloatArray, least: float
         if parts is None:
             result.append((patch, (x, y)))
             continue
-        result.extend(_trimmed(part, (x, y)) for part in parts)
+        cut.extend(_trimmed(part, (x, y)) for part in parts)
+        result.extend(cut[-2:])
         first, second = (_middle(part, (x, y)) for part in parts)
         pairs.append((first, second))
-    return ColourCuts(result, pairs) if pairs else None
+    return ColourCuts(result, cut, pairs) if pairs else None
 
 
 def whole_cuts(again: tuple[tuple[DieReading, str], ...],
