@@ -36,10 +36,14 @@ Body = tuple[Image, tuple[int, int]]
 CHROMA_FLOOR = 12.0
 #: The least difference in chromaticity (each channel's share of the three) between two
 #: dice's colours for their hues to count as unlike (a red or blue die against a white or
-#: black one differs by 0.15-0.3; one die's lit top and shaded side by under 0.05).
+#: black one differs by 0.15-0.35). A red die's lit top and its shaded, greyer side faces
+#: can differ as much (0.2: tuning cocked frames 272, 459, 748), so the two colours must
+#: also be named apart (:func:`vision.dice_colour.colour_name`).
 LEAST_HUE_STEP = 0.09
-#: The darkest a face is lit, as a share of its lit colour (a side face facing away from
-#: the lamp): each die's colours run from this share of its lit colour to all of it.
+#: The darkest a face is lit, as a share of its lit colour: each die's colours run from
+#: this share of its lit colour to all of it. None: a side face turned from the lamp is
+#: nearly black, and a floor of a quarter gave a red die's dark side faces to its black
+#: neighbour (tuning cocked frame 188).
 SHADED_SHARE = 0.0
 #: How the reader's reason for a None begins where a flat top's pips failed.
 PIPS_WHY = "pips"
@@ -150,11 +154,10 @@ def colour_parts(mask: Image, colours: FloatArray, felt: FloatArray, least: floa
 
 @dataclass(frozen=True)
 class ColourCuts:
-    """The crop's bodies with each one holding two dice of unlike hue cut in two
-    (``bodies``), the parts cut (``parts``, two a cut, in order) and each cut's two parts'
-    middles (crop px, ``pairs``)."""
+    """The parts of the crop's bodies that each hold two dice of unlike hue, cut in two
+    (``parts``, two a cut, in order), and each cut's two parts' middles (crop px,
+    ``pairs``): read alone, the parts are the bodies the dice they hold are read from."""
 
-    bodies: list[Body]
     parts: list[Body]
     pairs: list[tuple[tuple[float, float], tuple[float, float]]]
 
@@ -170,12 +173,11 @@ class ColourCuts:
 
 def colour_cuts(bodies: list[Body], image: Image, felt: FloatArray, least: float,
                 places: list[tuple[float, float]]) -> ColourCuts | None:
-    """``bodies`` (in ``image``, the crop whose felt is ``felt``) with each body whose box
-    holds one of ``places`` (crop px: the dice left unread) and that holds two dice of
-    unlike hue, each part at least ``least`` px (the least die's top; a black die's pips or
-    a side face are less), cut in two where their colours meet (:func:`colour_parts`);
-    None where none is."""
-    result: list[Body] = []
+    """Each of ``bodies`` (in ``image``, the crop whose felt is ``felt``) whose box holds one
+    of ``places`` (crop px: the dice left unread) and that holds two dice of unlike hue,
+    each part at least ``least`` px (the least die's top; a black die's pips or a side face
+    are less), cut in two where their colours meet (:func:`colour_parts`); None where none
+    is."""
     cut: list[Body] = []
     pairs: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for patch, (x, y) in bodies:
@@ -186,13 +188,11 @@ def colour_cuts(bodies: list[Body], image: Image, felt: FloatArray, least: float
             window = balanced(image[y:y + height, x:x + width], felt)
             parts = colour_parts(patch, window, felt, least)
         if parts is None:
-            result.append((patch, (x, y)))
             continue
         cut.extend(_trimmed(part, (x, y)) for part in parts)
-        result.extend(cut[-2:])
         first, second = (_middle(part, (x, y)) for part in parts)
         pairs.append((first, second))
-    return ColourCuts(result, cut, pairs) if pairs else None
+    return ColourCuts(cut, pairs) if pairs else None
 
 
 def whole_cuts(again: tuple[tuple[DieReading, str], ...],

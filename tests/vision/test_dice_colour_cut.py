@@ -45,10 +45,10 @@ def test_a_lone_die_with_a_shaded_side_face_is_not_cut() -> None:
     # A red die's lit top and its shaded, greyer side face differ in hue as two dice's do,
     # but both are named red (tuning cocked frames 272, 459, 748: cut so, a cocked die's clean
     # top was read).
-    image = np.full((40, 60, 3), FELT, np.uint8)
-    image[10:30, 10:40] = (30, 25, 170)
-    image[22:30, 10:40] = (60, 70, 120)
-    image = cv2.GaussianBlur(image, (0, 0), 1.2)
+    sharp = np.full((40, 60, 3), FELT, np.uint8)
+    sharp[10:30, 10:40] = (30, 25, 170)
+    sharp[22:30, 10:40] = (60, 70, 120)
+    image = cv2.GaussianBlur(sharp, (0, 0), 1.2)
     mask = np.zeros((40, 60), np.uint8)
     mask[9:31, 9:41] = 1
     assert colour_parts(mask, balanced(image, FELT), FELT, 150.0) is None
