@@ -448,7 +448,8 @@ def _explain_with_sides(
     unread = [die.centre_mm for die, _ in readings if die.value is None]
     if unread:
         # Two touching dice of unlike hue found as one body, cut where their colours meet
-        # (:mod:`vision.dice_colour_cut`); only the dice left unread take a new reading.
+        # (:mod:`vision.dice_colour_cut`), the parts read alone; a cut is kept only where
+        # both its dice show flat tops and are read, and a die read before keeps its reading.
         places = [((x - origin_mm[0]) * ppm - 0.5, (y - origin_mm[1]) * ppm - 0.5)
                   for x, y in unread]
         cut = colour_cuts(bodies, smooth, felt, (config.edge_mm[0] * ppm) ** 2, places)
