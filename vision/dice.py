@@ -97,6 +97,7 @@ from vision.dice_beyond import (
 from vision.dice_black_seam import black_seams
 from vision.dice_bodies import black_bodies, find_bodies
 from vision.dice_colour import colour_name
+from vision.dice_colour_cut import colour_cuts, whole_cuts, with_cuts
 from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
@@ -444,6 +445,19 @@ def _explain_with_sides(
                  else tuple(item for item in readings
                             if _near_any(item[0].centre_mm, unread, config.edge_mm[0] / 2)))
         readings = unread_taken_from(readings, again, config.edge_mm[0] / 2)
+    unread = [die.centre_mm for die, _ in readings if die.value is None]
+    if unread:
+        # Two touching dice of unlike hue found as one body, cut where their colours meet
+        # (:mod:`vision.dice_colour_cut`), the parts read alone; a cut is kept only where
+        # both its dice show flat tops and are read, and a die read before keeps its reading.
+        places = [((x - origin_mm[0]) * ppm - 0.5, (y - origin_mm[1]) * ppm - 0.5)
+                  for x, y in unread]
+        cut = colour_cuts(bodies, smooth, felt, (config.edge_mm[0] * ppm) ** 2, places)
+        if cut is not None:
+            middles = cut.pairs_mm(origin_mm, ppm)
+            again = read(cut.parts)
+            again = whole_cuts(again, readings, middles, config.edge_mm[0] * 0.75)
+            readings = with_cuts(readings, again, middles, config.edge_mm[0] * 0.75)
     # A body's outline stops where half its contrast does, up to the blur's reach short of the
     # border left out.
     sides = sides_reached(bodies, smooth.shape[:2], max(2, round(config.border_mm * ppm))
