@@ -222,7 +222,7 @@ def _unshadowed_group(config: DiceConfig, patch: Image, offset: tuple[int, int],
     where every one of them then passes as a flat die's square top; else ``split``. Its
     shadow gone, the blob may hold fewer dice by area than the split took (never fewer
     than two: a blob taken for one die less its shadow was tried before it was split)."""
-    body = unshadowed(patch, offset, _split(patch, len(split)))
+    body = unshadowed(patch, offset, _by_nearest_top(patch, split))
     if body is None or not body.any():
         return split
     again = _group_faces(config, body, offset, ppm, lean_at, *typical_ratio)
@@ -354,6 +354,27 @@ def _outside_sweep(patch: Image, face: TopFace, offset: tuple[int, int], lean: F
     grow = max(3, 2 * round(0.08 * edge) + 1)
     expected = cv2.dilate(expected, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
     return float((patch & (1 - expected)).sum()) / max(1.0, float(patch.sum()))
+
+
+def _by_nearest_top(patch: Image, tops: list[TopFace]) -> list[Image]:
+    """The body ``patch`` cut into the dice whose tops are ``tops`` (masks at the patch's
+    offset): each pixel goes to the die whose top is nearest, for a die's body lies around
+    its own top (its side faces beside it, on the camera's side). Tops that are empty are no
+    die; with fewer than two left, the body is cut by :func:`_split` into as many pieces."""
+    masks = [face.mask for face in tops if face.mask.any()]
+    if len(masks) < 2:
+        return _split(patch, len(tops))
+    seeds = np.ones_like(patch)
+    for mask in masks:
+        seeds[mask > 0] = 0
+    # Each top pixel is its own label; the label of the nearest top pixel names its die.
+    _, labels = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, cv2.DIST_MASK_5,
+                                                labelType=cv2.DIST_LABEL_PIXEL)
+    owner = np.zeros(int(labels.max()) + 1, np.int32)
+    for number, mask in enumerate(masks):
+        owner[labels[mask > 0]] = number
+    nearest = owner[labels]
+    return [patch & (nearest == number).astype(np.uint8) for number in range(len(masks))]
 
 
 #: The seed of the k-means that cuts touching dice apart (:func:`_split`).
