@@ -52,6 +52,17 @@ def erode_along(mask: Image, sweep: FloatArray) -> Image:
     return cv2.erode(mask, kernel, anchor=start, borderType=cv2.BORDER_CONSTANT, borderValue=0)
 
 
+def dilate_along(mask: Image, sweep: FloatArray) -> Image:
+    """``mask`` swept along ``sweep``: the points ``p + s * sweep`` for ``p`` in it, s in [0, 1]."""
+    dx, dy = round(float(sweep[0])), round(float(sweep[1]))
+    if dx == 0 and dy == 0:
+        return mask
+    kernel = np.zeros((abs(dy) + 1, abs(dx) + 1), np.uint8)
+    start = (abs(dx) if dx > 0 else 0, abs(dy) if dy > 0 else 0)
+    cv2.line(kernel, start, (start[0] - dx, start[1] - dy), 1, 1)
+    return cv2.dilate(mask, kernel, anchor=start, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+
+
 def touches_other(patch: Image, offset: tuple[int, int],
                   bodies: list[tuple[Image, tuple[int, int]]], index: int) -> bool:
     """Whether another of ``bodies`` comes within 2 px of ``patch`` (at ``offset``)."""

@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.dice_cuts import defect_cut
-from vision.dice_erode import erode_along, erode_beside, touches_other
+from vision.dice_erode import dilate_along, erode_along, erode_beside, touches_other
 from vision.dice_hidden import refuse_hidden
 
 if TYPE_CHECKING:
@@ -222,7 +222,10 @@ def _unshadowed_group(config: DiceConfig, patch: Image, offset: tuple[int, int],
     where every one of them then passes as a flat die's square top; else ``split``. Its
     shadow gone, the blob may hold fewer dice by area than the split took (never fewer
     than two: a blob taken for one die less its shadow was tried before it was split)."""
-    body = unshadowed(patch, offset, _by_nearest_top(patch, split))
+    rows, columns = np.nonzero(patch)
+    lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
+                                        rows.mean() + offset[1]])), np.float64)
+    body = unshadowed(patch, offset, _by_nearest_top(patch, split, lean * typical_ratio[0]))
     if body is None or not body.any():
         return split
     again = _group_faces(config, body, offset, ppm, lean_at, *typical_ratio)
@@ -356,23 +359,26 @@ def _outside_sweep(patch: Image, face: TopFace, offset: tuple[int, int], lean: F
     return float((patch & (1 - expected)).sum()) / max(1.0, float(patch.sum()))
 
 
-def _by_nearest_top(patch: Image, tops: list[TopFace]) -> list[Image]:
+def _by_nearest_top(patch: Image, tops: list[TopFace], sweep: FloatArray) -> list[Image]:
     """The body ``patch`` cut into the dice whose tops are ``tops`` (masks at the patch's
-    offset): each pixel goes to the die whose top is nearest, for a die's body lies around
-    its own top (its side faces beside it, on the camera's side). Tops that are empty are no
-    die; with fewer than two left, the body is cut by :func:`_split` into as many pieces."""
+    offset): each pixel goes to the die whose body is nearest, a die's body being its top
+    swept towards the camera by ``sweep`` (px: its side faces show there), its top's own
+    pixels its alone. Tops that are empty are no die; with fewer than two left, the body is
+    cut by :func:`_split` into as many pieces."""
     masks = [face.mask for face in tops if face.mask.any()]
     if len(masks) < 2:
         return _split(patch, len(tops))
-    seeds = np.ones_like(patch)
-    for mask in masks:
-        seeds[mask > 0] = 0
-    # Each top pixel is its own label; the label of the nearest top pixel names its die.
+    owner_of = np.full(patch.shape, -1, np.int32)
+    for number, mask in enumerate(masks):
+        owner_of[(dilate_along(mask, -sweep) > 0) & (owner_of < 0)] = number
+    for number, mask in enumerate(masks):
+        owner_of[mask > 0] = number
+    seeds = (owner_of < 0).astype(np.uint8)
+    # Each seed pixel is its own label; the label of the nearest seed pixel names its die.
     _, labels = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, cv2.DIST_MASK_5,
                                                 labelType=cv2.DIST_LABEL_PIXEL)
     owner = np.zeros(int(labels.max()) + 1, np.int32)
-    for number, mask in enumerate(masks):
-        owner[labels[mask > 0]] = number
+    owner[labels[seeds == 0]] = owner_of[seeds == 0]
     nearest = owner[labels]
     return [patch & (nearest == number).astype(np.uint8) for number in range(len(masks))]
 
