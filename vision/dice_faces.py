@@ -184,9 +184,7 @@ def _beside_face(config: DiceConfig, index: int, bodies: list[tuple[Image, tuple
     patch, offset = bodies[index]
     if not touches_other(patch, offset, bodies, index):
         return None
-    rows, columns = np.nonzero(patch)
-    lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
-                                        rows.mean() + offset[1]])), np.float64)
+    lean = _lean_at_middle(patch, offset, lean_at)
     size = float(np.linalg.norm(lean))
     sweep = lean * (size if ratio is None else min(ratio, size)) / max(size, 1e-9)
     face = _face(config, erode_beside(patch, offset, bodies, sweep * typical), offset, ppm)
@@ -222,9 +220,7 @@ def _unshadowed_group(config: DiceConfig, patch: Image, offset: tuple[int, int],
     where every one of them then passes as a flat die's square top; else ``split``. Its
     shadow gone, the blob may hold fewer dice by area than the split took (never fewer
     than two: a blob taken for one die less its shadow was tried before it was split)."""
-    rows, columns = np.nonzero(patch)
-    lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
-                                        rows.mean() + offset[1]])), np.float64)
+    lean = _lean_at_middle(patch, offset, lean_at)
     body = unshadowed(patch, offset, _by_nearest_top(patch, split, lean * typical_ratio[0]))
     if body is None or not body.any():
         return split
@@ -247,9 +243,7 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     lean gives. Where the tops left by ``ratio`` are not all flat, the blob is eroded by the
     lean instead, kept only where that leaves two or more flat tops of about the edge
     (:func:`_flat_dice`)."""
-    rows, columns = np.nonzero(patch)
-    lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
-                                        rows.mean() + offset[1]])), np.float64)
+    lean = _lean_at_middle(patch, offset, lean_at)
     size = float(np.linalg.norm(lean))
     faces = _swept_group(config, patch, offset, ppm, lean_at, typical,
                          lean * (size if ratio is None else ratio) / max(size, 1e-9),
@@ -359,12 +353,20 @@ def _outside_sweep(patch: Image, face: TopFace, offset: tuple[int, int], lean: F
     return float((patch & (1 - expected)).sum()) / max(1.0, float(patch.sum()))
 
 
+def _lean_at_middle(patch: Image, offset: tuple[int, int],
+                    lean_at: Callable[[FloatArray], FloatArray]) -> FloatArray:
+    """The camera's lean (pixels per pixel of height) at the middle of the body ``patch``."""
+    rows, columns = np.nonzero(patch)
+    return np.asarray(lean_at(np.array([columns.mean() + offset[0],
+                                        rows.mean() + offset[1]])), np.float64)
+
+
 def _by_nearest_top(patch: Image, tops: list[TopFace], sweep: FloatArray) -> list[Image]:
     """The body ``patch`` cut into the dice whose tops are ``tops`` (masks at the patch's
     offset): each pixel goes to the die whose body is nearest, a die's body being its top
-    swept towards the camera by ``sweep`` (px: its side faces show there), its top's own
-    pixels its alone. Tops that are empty are no die; with fewer than two left, the body is
-    cut by :func:`_split` into as many pieces."""
+    swept towards the camera by ``-sweep`` (``sweep``: the camera's lean times the edge, px;
+    its side faces show there), its top's own pixels its alone. Tops that are empty are no
+    die; with fewer than two left, the body is cut by :func:`_split` into as many pieces."""
     masks = [face.mask for face in tops if face.mask.any()]
     if len(masks) < 2:
         return _split(patch, len(tops))
