@@ -43,13 +43,32 @@ def erode_beside(patch: Image, offset: tuple[int, int],
 
 def erode_along(mask: Image, sweep: FloatArray) -> Image:
     """The points ``p`` of ``mask`` with the whole segment from ``p - sweep`` to ``p`` in it."""
+    line = _line_kernel(sweep)
+    if line is None:
+        return mask
+    kernel, start = line
+    return cv2.erode(mask, kernel, anchor=start, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def dilate_along(mask: Image, sweep: FloatArray) -> Image:
+    """``mask`` swept along ``sweep``: the points ``p + s * sweep`` for ``p`` in it, s in [0, 1]."""
+    line = _line_kernel(sweep)
+    if line is None:
+        return mask
+    kernel, start = line
+    return cv2.dilate(mask, kernel, anchor=start, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def _line_kernel(sweep: FloatArray) -> tuple[Image, tuple[int, int]] | None:
+    """The segment from 0 to ``-sweep`` (px, rounded) as a kernel and its anchor (the 0 end);
+    None where it rounds to a point."""
     dx, dy = round(float(sweep[0])), round(float(sweep[1]))
     if dx == 0 and dy == 0:
-        return mask
+        return None
     kernel = np.zeros((abs(dy) + 1, abs(dx) + 1), np.uint8)
     start = (abs(dx) if dx > 0 else 0, abs(dy) if dy > 0 else 0)
     cv2.line(kernel, start, (start[0] - dx, start[1] - dy), 1, 1)
-    return cv2.erode(mask, kernel, anchor=start, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    return kernel, start
 
 
 def touches_other(patch: Image, offset: tuple[int, int],

@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.dice_cuts import defect_cut
-from vision.dice_erode import erode_along, erode_beside, touches_other
+from vision.dice_erode import dilate_along, erode_along, erode_beside, touches_other
 from vision.dice_hidden import refuse_hidden
 
 if TYPE_CHECKING:
@@ -184,9 +184,7 @@ def _beside_face(config: DiceConfig, index: int, bodies: list[tuple[Image, tuple
     patch, offset = bodies[index]
     if not touches_other(patch, offset, bodies, index):
         return None
-    rows, columns = np.nonzero(patch)
-    lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
-                                        rows.mean() + offset[1]])), np.float64)
+    lean = _lean_at_middle(patch, offset, lean_at)
     size = float(np.linalg.norm(lean))
     sweep = lean * (size if ratio is None else min(ratio, size)) / max(size, 1e-9)
     face = _face(config, erode_beside(patch, offset, bodies, sweep * typical), offset, ppm)
@@ -222,7 +220,8 @@ def _unshadowed_group(config: DiceConfig, patch: Image, offset: tuple[int, int],
     where every one of them then passes as a flat die's square top; else ``split``. Its
     shadow gone, the blob may hold fewer dice by area than the split took (never fewer
     than two: a blob taken for one die less its shadow was tried before it was split)."""
-    body = unshadowed(patch, offset, _split(patch, len(split)))
+    lean = _lean_at_middle(patch, offset, lean_at)
+    body = unshadowed(patch, offset, _by_nearest_top(patch, split, lean * typical_ratio[0]))
     if body is None or not body.any():
         return split
     again = _group_faces(config, body, offset, ppm, lean_at, *typical_ratio)
@@ -244,9 +243,7 @@ def _group_faces(config: DiceConfig, patch: Image, offset: tuple[int, int], ppm:
     lean gives. Where the tops left by ``ratio`` are not all flat, the blob is eroded by the
     lean instead, kept only where that leaves two or more flat tops of about the edge
     (:func:`_flat_dice`)."""
-    rows, columns = np.nonzero(patch)
-    lean = np.asarray(lean_at(np.array([columns.mean() + offset[0],
-                                        rows.mean() + offset[1]])), np.float64)
+    lean = _lean_at_middle(patch, offset, lean_at)
     size = float(np.linalg.norm(lean))
     faces = _swept_group(config, patch, offset, ppm, lean_at, typical,
                          lean * (size if ratio is None else ratio) / max(size, 1e-9),
@@ -354,6 +351,38 @@ def _outside_sweep(patch: Image, face: TopFace, offset: tuple[int, int], lean: F
     grow = max(3, 2 * round(0.08 * edge) + 1)
     expected = cv2.dilate(expected, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
     return float((patch & (1 - expected)).sum()) / max(1.0, float(patch.sum()))
+
+
+def _lean_at_middle(patch: Image, offset: tuple[int, int],
+                    lean_at: Callable[[FloatArray], FloatArray]) -> FloatArray:
+    """The camera's lean (pixels per pixel of height) at the middle of the body ``patch``."""
+    rows, columns = np.nonzero(patch)
+    return np.asarray(lean_at(np.array([columns.mean() + offset[0],
+                                        rows.mean() + offset[1]])), np.float64)
+
+
+def _by_nearest_top(patch: Image, tops: list[TopFace], sweep: FloatArray) -> list[Image]:
+    """The body ``patch`` cut into the dice whose tops are ``tops`` (masks at the patch's
+    offset): each pixel goes to the die whose body is nearest, a die's body being its top
+    swept towards the camera by ``-sweep`` (``sweep``: the camera's lean times the edge, px;
+    its side faces show there), its top's own pixels its alone. Tops that are empty are no
+    die; with fewer than two left, the body is cut by :func:`_split` into as many pieces."""
+    masks = [face.mask for face in tops if face.mask.any()]
+    if len(masks) < 2:
+        return _split(patch, len(tops))
+    owner_of = np.full(patch.shape, -1, np.int32)
+    for number, mask in enumerate(masks):
+        owner_of[(dilate_along(mask, -sweep) > 0) & (owner_of < 0)] = number
+    for number, mask in enumerate(masks):
+        owner_of[mask > 0] = number
+    seeds = (owner_of < 0).astype(np.uint8)
+    # Each seed pixel is its own label; the label of the nearest seed pixel names its die.
+    _, labels = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, cv2.DIST_MASK_5,
+                                                labelType=cv2.DIST_LABEL_PIXEL)
+    owner = np.zeros(int(labels.max()) + 1, np.int32)
+    owner[labels[seeds == 0]] = owner_of[seeds == 0]
+    nearest = owner[labels]
+    return [patch & (nearest == number).astype(np.uint8) for number in range(len(masks))]
 
 
 #: The seed of the k-means that cuts touching dice apart (:func:`_split`).
