@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.geometry import MatGeometry
 from calibration.profile import METAL_COLOURS, VisionProfile
 from contract.observation import COIN_KINDS
 from vision.arrays import FloatArray, Image
@@ -266,3 +267,14 @@ def pawn_mask(config: PawnConfig, labels: Image, size: tuple[int, int],
     _, mask = cv2.threshold(mask, 127, 255, cv2.THRESH_BINARY)
     reach = 2 * round(config.margin_mm * pixels_per_mm) + 1
     return cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
+
+
+def pawns_by_region(sightings: list[PawnSighting], geometry: MatGeometry
+                    ) -> dict[str, PawnSighting]:
+    """The pawn standing on each region (by its foot), the largest where several do."""
+    standing: dict[str, PawnSighting] = {}
+    for sighting in sorted(sightings, key=lambda pawn: pawn.area_mm2):
+        region = geometry.region_at(sighting.foot_mm)
+        if region is not None:
+            standing[region.name] = sighting
+    return standing

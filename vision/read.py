@@ -53,7 +53,14 @@ from vision.markers import BoardLocation, MarkerConfig, find_board
 from vision.metals import settle_metals
 from vision.parallax import CameraOverMat, camera_over_mat, overhead_camera
 from vision.pawn_casts import without_light_casts
-from vision.pawns import PawnSighting, find_pawns, inside_tokens, pawn_labels, pawn_mask
+from vision.pawns import (
+    PawnSighting,
+    find_pawns,
+    inside_tokens,
+    pawn_labels,
+    pawn_mask,
+    pawns_by_region,
+)
 from vision.pile_sizes import between_silver_kinds, under_smallest_silver
 from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import ALONE_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
@@ -294,7 +301,7 @@ def read_view(
     unlike = unlike_paper(config.presence, view.image, image, ppm, mask, ink)
     glinting = bool((candidates.clipped[chosen] >= config.coins.glint_share).any())
     doubt = np.maximum(doubt, empty_doubts(config.presence, unlike, windows, ppm, glinting))
-    pawns_at = _pawns_by_region(sightings, geometry)
+    pawns_at = pawns_by_region(sightings, geometry)
     traces = _pawn_traces(config, labels, windows, ppm)
     regions: dict[str, RegionReading] = {}
     measured: list[tuple[str, CoinFit, str, float]] = []
@@ -529,17 +536,6 @@ def _pawn_traces(config: ReadConfig, labels: Image, windows: tuple[RegionWindow,
         left, top, right, bottom = (value // 2 for value in window.box)
         traces[index] = np.count_nonzero(labels[top:bottom, left:right]) >= least
     return traces
-
-
-def _pawns_by_region(sightings: list[PawnSighting], geometry: MatGeometry
-                     ) -> dict[str, PawnSighting]:
-    """The pawn standing on each region (by its foot), the largest where several do."""
-    standing: dict[str, PawnSighting] = {}
-    for sighting in sorted(sightings, key=lambda pawn: pawn.area_mm2):
-        region = geometry.region_at(sighting.foot_mm)
-        if region is not None:
-            standing[region.name] = sighting
-    return standing
 
 
 # -- the whole pipeline --------------------------------------------------------------------------
