@@ -1,8 +1,11 @@
-"""The frame model's shortcuts of the fifth speed pass give exactly the fits of the plain
-computations they replace: the first size offset's gaps taken kind by kind, and the edge
-colours' term left out where no coin's edge colour counts."""
+"""The frame model's shortcuts give exactly the fits of the plain computations they
+replace: the first size offset's gaps taken kind by kind, the edge colours' term left out
+where no coin's edge colour counts (the fifth speed pass), and later runs started from a
+copy of the built frame instead of a frame built again (the eleventh)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
@@ -57,3 +60,22 @@ def test_the_shortcut_fits_are_the_plain_fits(monkeypatch: pytest.MonkeyPatch) -
         assert np.array_equal(fit.single, plain.single)
         assert np.array_equal(fit.silver_field, plain.silver_field)
         assert np.array_equal(fit.by_colour, plain.by_colour)
+
+
+def test_runs_from_a_copy_of_the_built_frame_fit_as_from_a_frame_built_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = [random_frame_fit(seed) for seed in range(4)]
+    built = _Frame.__init__
+
+    def remembering(self: _Frame, *arguments: Any) -> None:
+        built(self, *arguments)
+        self.__dict__["arguments"] = arguments
+
+    monkeypatch.setattr(_Frame, "__init__", remembering)
+    monkeypatch.setattr(_Frame, "fresh_copy", lambda self: _Frame(*self.arguments))
+    for seed, fit in enumerate(fast):
+        plain = random_frame_fit(seed)
+        assert np.array_equal(fit.probabilities, plain.probabilities)
+        assert fit.offset_mm == plain.offset_mm and fit.tints == plain.tints
+        assert fit.kind_offsets_mm == plain.kind_offsets_mm
+        assert np.array_equal(fit.single, plain.single)
