@@ -70,8 +70,15 @@ def paper_levels(planes: list[FloatArray], samples: int
     """Per colour plane of rays (K, J, S), each ray's paper (the median of its last
     ``samples``, (K, J)) and each seed's (the median over its rays, (K,)): every plane at
     once, and six samples' median through a sorting network (the same values as sorting)."""
-    ends = np.stack([plane[:, :, -samples:] for plane in planes])  # (P, K, J, samples)
-    papers = _middle_of_six(ends) if samples == 6 else _middle(ends)
+    if samples == 6:
+        # Each end sample of every plane's rays contiguous (6, P, K, J): the network's minima
+        # and maxima then run over contiguous rows instead of every sixth value.
+        ends = np.empty((samples, len(planes), *planes[0].shape[:2]), planes[0].dtype)
+        for number, plane in enumerate(planes):
+            ends[:, number] = np.moveaxis(plane[:, :, -samples:], 2, 0)
+        papers = _middle_of_six(ends)
+    else:
+        papers = _middle(np.stack([plane[:, :, -samples:] for plane in planes]))
     return list(papers), list(plain_median(papers, axis=2))
 
 
@@ -81,9 +88,9 @@ _SIX_NETWORK = ((0, 5), (1, 3), (2, 4), (1, 2), (3, 4), (0, 3), (2, 5), (0, 1), 
 
 
 def _middle_of_six(samples: FloatArray) -> FloatArray:
-    """:func:`_middle` of six samples along the last axis, from elementwise minima and maxima
+    """:func:`_middle` of six samples along the first axis, from elementwise minima and maxima
     instead of a sort of every row of six (the same values)."""
-    values = [samples[..., index] for index in range(6)]
+    values = list(samples)
     for low, high in _SIX_NETWORK:
         values[low], values[high] = (np.minimum(values[low], values[high]),
                                      np.maximum(values[low], values[high]))
