@@ -243,7 +243,12 @@ class _Frame:
     def posterior(self, colour_weight: float = 1.0) -> FloatArray:
         """(N, K) probabilities of each kind for each coin (colour counting ``colour_weight``
         of its own)."""
-        scores = self.size_scores() + colour_weight * self.metal_scores()[:, self.metal_of]
+        if colour_weight:
+            scores = self.size_scores() + colour_weight * self.metal_scores()[:, self.metal_of]
+        else:
+            # Colour counting nothing adds zeros to the finite size scores (a zero's sign
+            # changes no probability): the colours' scores are not worth their work.
+            scores = self.size_scores().copy()
         scores -= scores.max(axis=1, keepdims=True)
         probabilities = np.exp(scores)
         return probabilities / probabilities.sum(axis=1, keepdims=True)

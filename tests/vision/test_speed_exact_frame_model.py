@@ -1,7 +1,8 @@
 """The frame model's shortcuts give exactly the fits of the plain computations they
 replace: the first size offset's gaps taken kind by kind, the edge colours' term left out
-where no coin's edge colour counts (the fifth speed pass), and later runs started from a
-copy of the built frame instead of a frame built again (the eleventh)."""
+where no coin's edge colour counts (the fifth speed pass), the colours' scores left out
+where they count nothing, and later runs started from a copy of the built frame instead of
+a frame built again (the eleventh)."""
 
 from __future__ import annotations
 
@@ -47,11 +48,20 @@ def _plain_metal_scores(self: _Frame) -> FloatArray:
     return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
 
 
+def _plain_posterior(self: _Frame, colour_weight: float = 1.0) -> FloatArray:
+    """:meth:`_Frame.posterior` with the colours' scores always added, times their weight."""
+    scores = self.size_scores() + colour_weight * self.metal_scores()[:, self.metal_of]
+    scores -= scores.max(axis=1, keepdims=True)
+    probabilities = np.exp(scores)
+    return np.asarray(probabilities / probabilities.sum(axis=1, keepdims=True))
+
+
 def test_the_shortcut_fits_are_the_plain_fits(monkeypatch: pytest.MonkeyPatch) -> None:
     cases = [(seed, seed % 2 == 0) for seed in range(10)]
     fast = [random_frame_fit(seed, edges) for seed, edges in cases]
     monkeypatch.setattr(_Frame, "first_guess", _plain_first_guess)
     monkeypatch.setattr(_Frame, "metal_scores", _plain_metal_scores)
+    monkeypatch.setattr(_Frame, "posterior", _plain_posterior)
     for (seed, edges), fit in zip(cases, fast, strict=True):
         plain = random_frame_fit(seed, edges)
         assert np.array_equal(fit.probabilities, plain.probabilities)
