@@ -139,6 +139,15 @@ class _Frame:
         # puts the coins' median colour on the nearest metal's whole tint.
         self.one_metal = False
 
+    def fresh_copy(self) -> _Frame:
+        """A frame in this one's state that shares no array or list with it (a refit changes
+        some in place): the same state as building it again from the same coins, for a
+        fraction of the work."""
+        copy = object.__new__(_Frame)
+        for name, value in self.__dict__.items():
+            copy.__dict__[name] = value.copy() if isinstance(value, np.ndarray | list) else value
+        return copy
+
     # -- likelihoods --------------------------------------------------------------------------
 
     def size_scores(self) -> FloatArray:
@@ -234,7 +243,12 @@ class _Frame:
     def posterior(self, colour_weight: float = 1.0) -> FloatArray:
         """(N, K) probabilities of each kind for each coin (colour counting ``colour_weight``
         of its own)."""
-        scores = self.size_scores() + colour_weight * self.metal_scores()[:, self.metal_of]
+        if colour_weight:
+            scores = self.size_scores() + colour_weight * self.metal_scores()[:, self.metal_of]
+        else:
+            # Colour counting nothing adds zeros to the finite size scores (a zero's sign
+            # changes no probability): the colours' scores are not worth their work.
+            scores = self.size_scores().copy()
         scores -= scores.max(axis=1, keepdims=True)
         probabilities = np.exp(scores)
         return probabilities / probabilities.sum(axis=1, keepdims=True)
@@ -534,6 +548,8 @@ def fit_frame(
                  else np.asarray(pixel_mm, np.float64), ring)
     best: tuple[float, _Frame, FloatArray] | None = None
     first = _Frame(*arguments)
+    # Every later run starts from the frame as built, before the first metals were split.
+    built = first.fresh_copy()
     starts: list[FloatArray | None] = [first.first_metals(), None]
     # A clipped face blooms past its edge by as much as a size step: its coins fit the next
     # size up as well as their own, so the fit also starts from a bloom, kept where it
@@ -548,7 +564,7 @@ def fit_frame(
     for number, (bloom, shadow, start) in enumerate(runs):
         # The first run starts from the frame the first metals were split on: the split
         # set only ``one_metal``, which every later run's fresh frame is given.
-        frame = first if number == 0 else _Frame(*arguments)
+        frame = first if number == 0 else built.fresh_copy()
         frame.one_metal = first.one_metal
         probabilities = _run(frame, start, bloom, shadow)
         score = (frame.log_likelihood() - (BLOOM_MARGIN if bloom else 0.0)

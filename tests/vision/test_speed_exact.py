@@ -11,7 +11,7 @@ import numpy as np
 from calibration.geometry import coin_isolation_mat
 from vision.faces import nan_median
 from vision.frame_statistics import best_split
-from vision.light import LightConfig, _ink_gains, divide_light, mat_reference
+from vision.light import LightConfig, _ink_gains, divide_light, mat_reference, normalise
 from vision.ray_samples import colour_planes, sample_rays, with_fourth_channel
 from vision.rectify import RectifyConfig, TopView
 
@@ -97,6 +97,23 @@ def test_ink_gains_from_opencvs_histogram_are_the_gains_of_bincount() -> None:
         medians = np.argmax(cumulative >= cumulative[:, -1:] / 2, axis=1)
         gains = np.interp(np.arange(256), centres[used], 200.0 / np.maximum(medians[used], 1))
         assert np.array_equal(table[:, 0, channel], gains.astype(np.float32))
+
+
+def test_the_gains_product_rounded_apart_is_opencvs_byte_product() -> None:
+    """The normalised view is the light-divided view times its tones' gains, rounded to
+    bytes as OpenCV's multiply of a byte plane by a float one into bytes rounds them."""
+    image, pixels_per_mm = _view()
+    config = LightConfig()
+    reference = mat_reference(GEOMETRY, pixels_per_mm, RectifyConfig().margin_mm, 1.0,
+                              config.ink_band_mm, config.dark_ink, config.dark_band_mm)
+    view = TopView(image, pixels_per_mm, (0.0, 0.0))
+    lit = divide_light(config, view, reference)
+    table = _ink_gains(config, lit, reference, pixels_per_mm)
+    plain = cv2.merge([cv2.multiply(plane, cv2.LUT(tones, np.ascontiguousarray(table[:, :, c])),
+                                    dtype=cv2.CV_8U)
+                       for c, (plane, tones) in enumerate(zip(cv2.split(lit), reference.planes,
+                                                              strict=True))])
+    assert np.array_equal(normalise(config, view, reference), plain)
 
 
 def test_rays_sampled_with_a_fourth_channel_read_the_same_colours() -> None:

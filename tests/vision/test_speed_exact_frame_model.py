@@ -1,8 +1,12 @@
-"""The frame model's shortcuts of the fifth speed pass give exactly the fits of the plain
-computations they replace: the first size offset's gaps taken kind by kind, and the edge
-colours' term left out where no coin's edge colour counts."""
+"""The frame model's shortcuts give exactly the fits of the plain computations they
+replace: the first size offset's gaps taken kind by kind, the edge colours' term left out
+where no coin's edge colour counts (the fifth speed pass), the colours' scores left out
+where they count nothing, and later runs started from a copy of the built frame instead of
+a frame built again (the eleventh)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
@@ -44,11 +48,20 @@ def _plain_metal_scores(self: _Frame) -> FloatArray:
     return np.asarray(-0.5 * (dof + dimensions) * np.log1p(squared / dof))
 
 
+def _plain_posterior(self: _Frame, colour_weight: float = 1.0) -> FloatArray:
+    """:meth:`_Frame.posterior` with the colours' scores always added, times their weight."""
+    scores = self.size_scores() + colour_weight * self.metal_scores()[:, self.metal_of]
+    scores -= scores.max(axis=1, keepdims=True)
+    probabilities = np.exp(scores)
+    return np.asarray(probabilities / probabilities.sum(axis=1, keepdims=True))
+
+
 def test_the_shortcut_fits_are_the_plain_fits(monkeypatch: pytest.MonkeyPatch) -> None:
     cases = [(seed, seed % 2 == 0) for seed in range(10)]
     fast = [random_frame_fit(seed, edges) for seed, edges in cases]
     monkeypatch.setattr(_Frame, "first_guess", _plain_first_guess)
     monkeypatch.setattr(_Frame, "metal_scores", _plain_metal_scores)
+    monkeypatch.setattr(_Frame, "posterior", _plain_posterior)
     for (seed, edges), fit in zip(cases, fast, strict=True):
         plain = random_frame_fit(seed, edges)
         assert np.array_equal(fit.probabilities, plain.probabilities)
@@ -57,3 +70,22 @@ def test_the_shortcut_fits_are_the_plain_fits(monkeypatch: pytest.MonkeyPatch) -
         assert np.array_equal(fit.single, plain.single)
         assert np.array_equal(fit.silver_field, plain.silver_field)
         assert np.array_equal(fit.by_colour, plain.by_colour)
+
+
+def test_runs_from_a_copy_of_the_built_frame_fit_as_from_a_frame_built_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = [random_frame_fit(seed) for seed in range(4)]
+    built = _Frame.__init__
+
+    def remembering(self: _Frame, *arguments: Any) -> None:
+        built(self, *arguments)
+        self.__dict__["arguments"] = arguments
+
+    monkeypatch.setattr(_Frame, "__init__", remembering)
+    monkeypatch.setattr(_Frame, "fresh_copy", lambda self: _Frame(*self.arguments))
+    for seed, fit in enumerate(fast):
+        plain = random_frame_fit(seed)
+        assert np.array_equal(fit.probabilities, plain.probabilities)
+        assert fit.offset_mm == plain.offset_mm and fit.tints == plain.tints
+        assert fit.kind_offsets_mm == plain.kind_offsets_mm
+        assert np.array_equal(fit.single, plain.single)
