@@ -11,7 +11,14 @@ import numpy as np
 from calibration.geometry import coin_isolation_mat
 from vision.faces import nan_median
 from vision.frame_statistics import best_split
-from vision.light import LightConfig, _ink_gains, divide_light, mat_reference, normalise
+from vision.light import (
+    LightConfig,
+    MatReference,
+    _ink_gains,
+    divide_light,
+    mat_reference,
+    normalise,
+)
 from vision.ray_samples import colour_planes, sample_rays, with_fourth_channel
 from vision.rectify import RectifyConfig, TopView
 
@@ -24,6 +31,18 @@ def _view() -> tuple[np.ndarray, float]:
     """A rectified top view of a rendered frame full of coins, and its scale."""
     view = rendered_top_view(1003)
     return view.image, view.pixels_per_mm
+
+
+def _lit_view() -> tuple[LightConfig, TopView, MatReference, np.ndarray, np.ndarray]:
+    """The light config, a rendered top view, its mat's reference, the view with the light
+    divided out, and the ink gains' table taken from it."""
+    image, pixels_per_mm = _view()
+    config = LightConfig()
+    reference = mat_reference(GEOMETRY, pixels_per_mm, RectifyConfig().margin_mm, 1.0,
+                              config.ink_band_mm, config.dark_ink, config.dark_band_mm)
+    view = TopView(image, pixels_per_mm, (0.0, 0.0))
+    lit = divide_light(config, view, reference)
+    return config, view, reference, lit, _ink_gains(config, lit, reference, pixels_per_mm)
 
 
 def test_nan_median_is_numpys_to_the_bit_with_empty_rows_and_both_precisions() -> None:
@@ -73,13 +92,8 @@ def test_the_colour_split_from_running_sums_is_the_split_of_the_loop() -> None:
 
 
 def test_ink_gains_from_opencvs_histogram_are_the_gains_of_bincount() -> None:
-    image, pixels_per_mm = _view()
-    config = LightConfig()
-    reference = mat_reference(GEOMETRY, pixels_per_mm, RectifyConfig().margin_mm, 1.0,
-                              config.ink_band_mm, config.dark_ink, config.dark_band_mm)
-    view = TopView(image, pixels_per_mm, (0.0, 0.0))
-    lit = divide_light(config, view, reference)
-    table = _ink_gains(config, lit, reference, pixels_per_mm)
+    config, view, reference, lit, table = _lit_view()
+    pixels_per_mm = view.pixels_per_mm
     # The same table from numpy's bincount, as the gains were first computed.
     small = cv2.resize(lit, None, fx=1 / pixels_per_mm, fy=1 / pixels_per_mm,
                        interpolation=cv2.INTER_AREA)
@@ -102,13 +116,7 @@ def test_ink_gains_from_opencvs_histogram_are_the_gains_of_bincount() -> None:
 def test_the_gains_product_rounded_apart_is_opencvs_byte_product() -> None:
     """The normalised view is the light-divided view times its tones' gains, rounded to
     bytes as OpenCV's multiply of a byte plane by a float one into bytes rounds them."""
-    image, pixels_per_mm = _view()
-    config = LightConfig()
-    reference = mat_reference(GEOMETRY, pixels_per_mm, RectifyConfig().margin_mm, 1.0,
-                              config.ink_band_mm, config.dark_ink, config.dark_band_mm)
-    view = TopView(image, pixels_per_mm, (0.0, 0.0))
-    lit = divide_light(config, view, reference)
-    table = _ink_gains(config, lit, reference, pixels_per_mm)
+    config, view, reference, lit, table = _lit_view()
     plain = cv2.merge([cv2.multiply(plane, cv2.LUT(tones, np.ascontiguousarray(table[:, :, c])),
                                     dtype=cv2.CV_8U)
                        for c, (plane, tones) in enumerate(zip(cv2.split(lit), reference.planes,
