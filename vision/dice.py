@@ -97,7 +97,7 @@ from vision.dice_beyond import (
 from vision.dice_black_seam import black_seams
 from vision.dice_bodies import black_bodies, find_bodies
 from vision.dice_colour import colour_name
-from vision.dice_colour_cut import colour_cuts, whole_cuts, with_cuts
+from vision.dice_colour_cut import colour_cuts, uncut_unread, whole_cuts, with_cuts
 from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
@@ -445,7 +445,7 @@ def _explain_with_sides(
                  else tuple(item for item in readings
                             if _near_any(item[0].centre_mm, unread, config.edge_mm[0] / 2)))
         readings = unread_taken_from(readings, again, config.edge_mm[0] / 2)
-    unread = [die.centre_mm for die, _ in readings if die.value is None]
+    unread = uncut_unread(readings)
     if unread:
         # Two touching dice of unlike hue found as one body, cut where their colours meet
         # (:mod:`vision.dice_colour_cut`), the parts read alone; a cut is kept only where

@@ -27,6 +27,7 @@ from calibration.drawing import TRAY_FILL
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.dice_colour import colour_name
+from vision.dice_side import SIDE_WHY
 
 #: A body patch (uint8 0/1) and where its top-left corner lies in the crop.
 Body = tuple[Image, tuple[int, int]]
@@ -195,6 +196,15 @@ def colour_cuts(bodies: list[Body], image: Image, felt: FloatArray, least: float
     return ColourCuts(cut, pairs) if pairs else None
 
 
+def uncut_unread(readings: tuple[tuple[DieReading, str], ...]) -> list[tuple[float, float]]:
+    """The centres (mat mm) of the dice of ``readings`` left unread whose bodies are looked
+    at for two colours: all but those refused by their side faces (:data:`SIDE_WHY`), whose
+    flat top was found in their own body as one die, not cut from touching dice, with no
+    other body within reach (:func:`vision.dice_side.cocked_by_side`): no second die shares that
+    body, and the look (a 2-means of its pixels) is spared."""
+    return [die.centre_mm for die, why in readings if die.value is None and why != SIDE_WHY]
+
+
 def whole_cuts(again: tuple[tuple[DieReading, str], ...],
                first: tuple[tuple[DieReading, str], ...],
                pairs_mm: list[tuple[tuple[float, float], tuple[float, float]]], reach_mm: float
@@ -273,4 +283,5 @@ def _trimmed(part: Image, offset: tuple[int, int]) -> Body:
             (offset[0] + x, offset[1] + y))
 
 
-__all__ = ["ColourCuts", "colour_cuts", "colour_parts", "whole_cuts", "with_cuts"]
+__all__ = ["ColourCuts", "colour_cuts", "colour_parts", "uncut_unread", "whole_cuts",
+           "with_cuts"]

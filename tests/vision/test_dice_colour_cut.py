@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 
 from contract.observation import DieReading
-from vision.dice_colour_cut import balanced, colour_parts, whole_cuts, with_cuts
+from vision.dice_colour_cut import balanced, colour_parts, uncut_unread, whole_cuts, with_cuts
+from vision.dice_side import SIDE_WHY
 
 from .helpers import tray_dice_by_truth
 
@@ -77,6 +78,16 @@ def test_a_cut_is_kept_only_where_both_dice_show_flat_tops_and_are_read() -> Non
     # Readings of no cut stay.
     far = ((_reading(5, (60.0, 40.0)), ""),)
     assert whole_cuts(cocked + far, (), pairs, 9.0) == far
+
+
+def test_a_die_refused_by_its_side_faces_is_not_looked_at_for_two_colours() -> None:
+    # Its flat top was found alone in its own body, no other body near: no second die there.
+    readings = ((_reading(None, (10.0, 10.0)), SIDE_WHY),
+                (_reading(None, (30.0, 10.0)), "hidden by a nearer die"),
+                (_reading(None, (50.0, 10.0)), "pips: no layout"),
+                (_reading(4, (70.0, 10.0)), ""))
+    assert uncut_unread(readings) == [(30.0, 10.0), (50.0, 10.0)]
+    assert uncut_unread(readings[:1] + readings[3:]) == []
 
 
 def test_both_dice_of_a_cut_take_the_place_of_one_unread_die_between_them() -> None:
