@@ -21,9 +21,7 @@ A lone coin (in a ring's space) whose outline lies between two kinds of its meta
 ``outline_toward`` of the way to the other: on its side of its own kind's) and whose spread
 lies more than ``spread_past`` of the way to that same kind has two measures of its size that
 disagree: a reading the frame was sure of becomes a doubt (its kind kept), and a doubt takes
-the kind the spread names, the measure blur cannot move (only where coins of both kinds are
-among the references: a kind's face, its relief and shading, adds its own share to the
-spread, which only coins of that kind measure); the referee confirms either. The
+the kind the spread names, the measure blur cannot move; the referee confirms either. The
 face's level is measured in its middle, so a face as bright as the paper has no spread (NaN)
 and keeps its reading.
 """
@@ -114,13 +112,11 @@ class SpreadScale:
     """``spread^2 = slope size^2 + intercept`` as the frame's references fit it, and the
     kinds it may compare: every kind of known size once references of two kinds or more fix
     the slope (the frame's blur is the same for every coin, so the fit predicts a kind none
-    of them is), else only the references' one kind; and the kinds ``referenced`` among
-    them."""
+    of them is), else only the references' one kind."""
 
     slope: float
     intercept: float
     kinds: frozenset[str]
-    referenced: frozenset[str]
 
     def squared(self, size_mm: float) -> float:
         """The squared spread a coin of ``size_mm`` would show in this frame."""
@@ -142,12 +138,9 @@ def frame_spread_scale(config: CoinMassConfig, kinds: list[str], sizes: dict[str
     squared_spreads = spreads[sure] ** 2
     present = frozenset(kinds[position] for position in sure)
     if len(present) < 2:
-        return SpreadScale(1.0, float(np.median(squared_spreads - squared_sizes)), present,
-                           present)
+        return SpreadScale(1.0, float(np.median(squared_spreads - squared_sizes)), present)
     slope, intercept = np.polyfit(squared_sizes, squared_spreads, 1)
-    if slope <= 0:
-        return None
-    return SpreadScale(float(slope), float(intercept), frozenset(sizes), present)
+    return SpreadScale(float(slope), float(intercept), frozenset(sizes)) if slope > 0 else None
 
 
 def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
@@ -157,9 +150,7 @@ def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
     more than ``outline_toward`` and whose spread more than ``spread_past`` of the way to
     another kind of its metal is at most ``doubtful`` sure, read as that kind where it was
     no surer. The spreads are compared by the frame's other coins
-    (:func:`frame_spread_scale`), between the kinds its scale may compare; a doubt is renamed
-    only between kinds both referenced (a kind's face adds its own share to its spread, which
-    only coins of that kind measure), else its disagreement only doubts it."""
+    (:func:`frame_spread_scale`), between the kinds its scale may compare."""
     read, sure = list(kinds), np.asarray(confidence, np.float64).copy()
     if frame.outline_mm.shape != (len(kinds), len(frame.kinds)):
         return read, sure
@@ -184,9 +175,8 @@ def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
                 best, best_share = other, float(share)
         if best is not None:
             # A sure reading the spread disagrees with becomes a doubt; a doubt takes the kind
-            # the spread names where coins of both kinds measured the frame's spreads.
-            rename = sure[position] <= config.doubtful and {kind, best} <= scale.referenced
-            read[position] = best if rename else kind
+            # the spread names.
+            read[position] = kind if sure[position] > config.doubtful else best
             sure[position] = min(float(sure[position]), config.doubtful)
     return read, sure
 

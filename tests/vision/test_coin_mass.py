@@ -59,8 +59,7 @@ def test_a_kind_no_reference_shows_is_compared_by_the_frame_fit() -> None:
     # Dimes and quarters read surely fix the frame's spreads (spread^2 = 1.2 size^2 + 20); no
     # nickel is read surely, yet the fit predicts a nickel's spread (23.7 mm): the lone coin
     # whose outline strays towards a nickel's and whose spread is one's, read a quarter
-    # surely, is a doubt. The same coin as a doubt keeps its kind: no nickel measured how a
-    # nickel's face adds to its spread.
+    # surely, is a doubt; the same coin as a doubt is read a nickel.
     kinds = ["D", "D", "Q", "Q", "Q", "Q", "Q"]
     spreads = np.array([20.0, 20.2, 26.9, 27.0, 26.95, 23.8, 23.7])
     diameters = np.array([18.0, 17.9, 24.2, 24.3, 24.3, 23.0, 23.1])
@@ -70,5 +69,5 @@ def test_a_kind_no_reference_shows_is_compared_by_the_frame_fit() -> None:
     metals = dict.fromkeys(SIZES, "silver")
     read, sure = reread_by_spread(CoinMassConfig(), frame, kinds, SIZES, metals, diameters,
                                   spreads, confidence)
-    assert read == ["D", "D", "Q", "Q", "Q", "Q", "Q"]
+    assert read == ["D", "D", "Q", "Q", "Q", "Q", "N"]
     assert np.allclose(sure, [0.9] * 5 + [CoinMassConfig().doubtful, 0.3])
