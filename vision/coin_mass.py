@@ -13,9 +13,7 @@ apart however soft the edge; its level divides out. The frame's blur, the coins'
 sides and their faces' shading (darker towards the rim) add to it about alike for every coin
 of a frame, so the spread is read against the frame's other lone coins: ``spread^2 = a size^2
 + b`` fitted to those read at ``reference_confidence`` or more (at six seats whole kinds are
-read only as doubts). Found among two kinds or more, they fix ``a`` and ``b`` for every coin
-of the frame, so the fit predicts the spread of a kind none of them is (a lone nickel among
-surely read quarters, pennies and dimes); found among one, only that kind is compared.
+read only as doubts), and only kinds found among them are compared.
 
 A lone coin (in a ring's space) whose outline lies between two kinds of its metal (more than
 ``outline_toward`` of the way to the other: on its side of its own kind's) and whose spread
@@ -110,9 +108,7 @@ def spread_diameters(config: CoinMassConfig, image: Image, origin_mm: tuple[floa
 @dataclass(frozen=True)
 class SpreadScale:
     """``spread^2 = slope size^2 + intercept`` as the frame's references fit it, and the
-    kinds it may compare: every kind of known size once references of two kinds or more fix
-    the slope (the frame's blur is the same for every coin, so the fit predicts a kind none
-    of them is), else only the references' one kind."""
+    kinds among them (the only kinds it may compare)."""
 
     slope: float
     intercept: float
@@ -127,8 +123,7 @@ def frame_spread_scale(config: CoinMassConfig, kinds: list[str], sizes: dict[str
                        spreads: FloatArray, confidence: FloatArray,
                        leave_out: int | None = None) -> SpreadScale | None:
     """The scale fitted to the frame's lone coins read surely, but for ``leave_out`` (the
-    slope taken as 1 where they are all of one kind, which then alone may be compared); None
-    with too few of them."""
+    slope taken as 1 where they are all of one kind); None with too few of them."""
     sure = [position for position, kind in enumerate(kinds)
             if kind in sizes and np.isfinite(spreads[position]) and position != leave_out
             and confidence[position] >= config.reference_confidence]
@@ -140,7 +135,7 @@ def frame_spread_scale(config: CoinMassConfig, kinds: list[str], sizes: dict[str
     if len(present) < 2:
         return SpreadScale(1.0, float(np.median(squared_spreads - squared_sizes)), present)
     slope, intercept = np.polyfit(squared_sizes, squared_spreads, 1)
-    return SpreadScale(float(slope), float(intercept), frozenset(sizes)) if slope > 0 else None
+    return SpreadScale(float(slope), float(intercept), present) if slope > 0 else None
 
 
 def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
@@ -150,7 +145,7 @@ def reread_by_spread(config: CoinMassConfig, frame: FrameFit, kinds: list[str],
     more than ``outline_toward`` and whose spread more than ``spread_past`` of the way to
     another kind of its metal is at most ``doubtful`` sure, read as that kind where it was
     no surer. The spreads are compared by the frame's other coins
-    (:func:`frame_spread_scale`), between the kinds its scale may compare."""
+    (:func:`frame_spread_scale`), and only between kinds found among them."""
     read, sure = list(kinds), np.asarray(confidence, np.float64).copy()
     if frame.outline_mm.shape != (len(kinds), len(frame.kinds)):
         return read, sure

@@ -53,21 +53,3 @@ def test_a_stray_outline_the_spread_disagrees_with_is_a_doubt() -> None:
                                   spreads, confidence)
     assert read == ["D", "D", "N", "N", "Q", "Q", "Q", "N"]
     assert np.allclose(sure, [0.9, 0.9, 0.9, 0.9, 0.9, 0.9, CoinMassConfig().doubtful, 0.3])
-
-
-def test_a_kind_no_reference_shows_is_compared_by_the_frame_fit() -> None:
-    # Dimes and quarters read surely fix the frame's spreads (spread^2 = 1.2 size^2 + 20); no
-    # nickel is read surely, yet the fit predicts a nickel's spread (23.7 mm): the lone coin
-    # whose outline strays towards a nickel's and whose spread is one's, read a quarter
-    # surely, is a doubt; the same coin as a doubt is read a nickel.
-    kinds = ["D", "D", "Q", "Q", "Q", "Q", "Q"]
-    spreads = np.array([20.0, 20.2, 26.9, 27.0, 26.95, 23.8, 23.7])
-    diameters = np.array([18.0, 17.9, 24.2, 24.3, 24.3, 23.0, 23.1])
-    confidence = np.array([0.9, 0.9, 0.9, 0.9, 0.9, 0.8, 0.3])
-    outlines = np.tile([SIZES["D"], SIZES["N"], SIZES["Q"]], (len(kinds), 1))
-    frame = FrameFit(("D", "N", "Q"), np.full((len(kinds), 3), 1 / 3), 0.0, outline_mm=outlines)
-    metals = dict.fromkeys(SIZES, "silver")
-    read, sure = reread_by_spread(CoinMassConfig(), frame, kinds, SIZES, metals, diameters,
-                                  spreads, confidence)
-    assert read == ["D", "D", "Q", "Q", "Q", "Q", "N"]
-    assert np.allclose(sure, [0.9] * 5 + [CoinMassConfig().doubtful, 0.3])
