@@ -60,7 +60,9 @@ class CoinConfig:
     tinted metal, or farther from both than ``metal_distance`` of the tint between them, where a
     kind of the other metal lies within ``metal_size_gap_mm`` of its size (see
     :func:`vision.read._partial_evidence`), or whose outline stands less than
-    ``bare_contrast`` out of paper with no top circle inside it, and a square where no pawn
+    ``bare_contrast`` out of paper with no top circle inside it (in a ring's space no coin,
+    nor is one so faint whose rim agrees on under ``ragged_agreement`` of its rays,
+    :mod:`vision.ring_spaces`), and a square where no pawn
     was found but ``pawn_trace_mm2`` or more of pawn-coloured pixels show. A top circle found on
     a coin a pawn stands on more than ``base_gap_mm`` narrower than its outline is the pawn's
     base, not the coin's. An empty reading is doubted by any seed there that stood out
@@ -89,6 +91,7 @@ class CoinConfig:
     metal_distance: float = 0.6
     metal_size_gap_mm: float = 2.5
     bare_contrast: float = 0.1
+    ragged_agreement: float = 0.5
     empty_strength: float = 2.0
     strength_doubt: float = 0.9
     near_presence: float = 0.25
