@@ -91,17 +91,16 @@ def spread_diameter(config: CoinMassConfig, image: Image, centre_px: tuple[float
     return 2.0 * float(np.sqrt(2.0 * moment / mass))
 
 
-def spread_diameters(config: CoinMassConfig, image: Image, origin_mm: tuple[float, float],
-                     pixels_per_mm: float, centres_mm: FloatArray, diameters_mm: FloatArray,
+def spread_diameters(config: CoinMassConfig, view: TopView, image: Image,
+                     centres_mm: FloatArray, diameters_mm: FloatArray,
                      alone: NDArray[np.bool_]) -> FloatArray:
-    """Per coin: its spread diameter (:func:`spread_diameter`) in the top view ``image``
-    (mat point ``origin_mm`` at its corner), for the coins ``alone`` only (NaN elsewhere)."""
+    """Per coin: its spread diameter (:func:`spread_diameter`) in ``image`` (the top view
+    ``view``'s pixels), for the coins ``alone`` only (NaN elsewhere)."""
     spreads = np.full(len(diameters_mm), np.nan)
     for position in np.flatnonzero(alone):
-        column, row = (centres_mm[position] - np.asarray(origin_mm)) * pixels_per_mm - 0.5
-        centre = (float(column), float(row))
+        centre = view.to_pixels(float(centres_mm[position][0]), float(centres_mm[position][1]))
         spreads[position] = spread_diameter(config, image, centre, float(diameters_mm[position]),
-                                            pixels_per_mm)
+                                            view.pixels_per_mm)
     return spreads
 
 
@@ -184,7 +183,7 @@ def reread_lone_coins(config: CoinMassConfig, view: TopView, image: Image,
     """:func:`reread_by_spread` for the ``chosen`` candidates, their spreads measured in
     ``image`` (the top view ``view`` with the light divided out) for those ``alone``."""
     diameters = candidates.diameters_mm[chosen]
-    spreads = spread_diameters(config, image, view.origin_mm, view.pixels_per_mm,
-                               candidates.centres_mm[chosen], diameters, alone)
+    spreads = spread_diameters(config, view, image, candidates.centres_mm[chosen], diameters,
+                               alone)
     return reread_by_spread(config, frame, kinds, sizes, metal_of, diameters, spreads,
                             confidence)

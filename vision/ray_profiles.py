@@ -11,28 +11,11 @@ from vision.arrays import FloatArray
 from vision.faces import plain_median
 
 
-def smoothed(plane: FloatArray) -> FloatArray:
-    """A colour plane of rays (K, J, S float32) smoothed a little along each ray (1, 2, 1),
-    its end samples as they are: noise must not make steps of its own. Computed on the
-    flattened rays (contiguous, unbuffered arithmetic; a ray's ends, where its neighbours
-    would mix in, are set afterwards): the same values as the plain expression."""
-    flat = plane.reshape(-1)
-    smooth = np.empty_like(flat)
-    middle = smooth[1:-1]
-    np.multiply(flat[1:-1], np.float32(2), out=middle)
-    np.add(flat[:-2], middle, out=middle)
-    np.add(middle, flat[2:], out=middle)
-    np.divide(middle, np.float32(4), out=middle)
-    rays: FloatArray = smooth.reshape(plane.shape)
-    rays[..., 0] = plane[..., 0]
-    rays[..., -1] = plane[..., -1]
-    return rays
-
-
 def squared_rises(planes: list[FloatArray], reach: int) -> FloatArray:
     """The squared length of the colour planes' change (K, J, S - 2 reach, float32) across
-    ``reach`` samples each way of every sample of the smoothed rays (the rise towards the
-    inside at sample ``reach + i`` is element ``i``). Computed on the flattened rays, whose
+    ``reach`` samples each way of every sample of the rays smoothed (1, 2, 1; a ray's end
+    samples as they are: noise must not make steps of its own; the rise towards the inside at
+    sample ``reach + i`` is element ``i``). Computed on the flattened rays, whose
     last ``2 reach`` samples of each ray (mixing in the next ray) are dropped at the end.
 
     The samples are whole 8-bit values, so four times the smoothed ray (``a[i-1] + 2 a[i] +
