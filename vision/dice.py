@@ -102,6 +102,7 @@ from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
 from vision.dice_pips import masked_median
+from vision.dice_beside import nearest_beside, read_beside
 from vision.dice_seam import own_middle, own_part, painted_outside
 from vision.dice_shadow import without_shadow
 from vision.dice_side import SIDE_WHY, cocked_by_side
@@ -489,8 +490,8 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
                   origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
         if near is not None and not _near_any(centre, near, config.edge_mm[0] / 2):
             continue
-        value, confidence, colour, why, middle = _read_face(config, smooth, fine, felt, face,
-                                                            rect)
+        value, confidence, colour, why, middle = _read_face(
+            config, smooth, fine, felt, face, rect, nearest_beside(faces, face))
         if value is not None and middle is not None:
             # The pips' middle back in the crop's pixels, where the bodies are.
             placed = np.array([(middle[0] + 0.5) * scales[0] - 0.5,
@@ -513,7 +514,8 @@ def _near_any(centre: tuple[float, float], points: list[tuple[float, float]],
 
 
 def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatArray,
-               face: TopFace, rect: tuple[tuple[float, float], tuple[float, float], float]
+               face: TopFace, rect: tuple[tuple[float, float], tuple[float, float], float],
+               beside: TopFace | None = None
                ) -> tuple[int | None, float, str, str, tuple[float, float] | None]:
     """(value or None, confidence, colour name, why None, the read pips' middle in ``fine``'s
     pixels where they were found spot by spot) of one face, found in ``image``; its pips are
@@ -539,6 +541,17 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     value, confidence, why, middle = read_face_pips_placed(config, window, body, local)
     if value is None and why.startswith("pips:"):
         again = _read_own_part(config, window, body, local)
+        if again is not None:
+            value, confidence, why, middle = again
+    if value is None and why.startswith("pips:") and beside is not None:
+        # Beside another die, the top placed again where its own colour meets the other's
+        # (:mod:`vision.dice_beside`).
+        towards = np.subtract(beside.rect[0], face.rect[0])
+        other = masked_median(image[beside.offset[1]:beside.offset[1] + beside.mask.shape[0],
+                                    beside.offset[0]:beside.offset[0] + beside.mask.shape[1]],
+                              beside.mask)
+        again = read_beside(config, window, local, (body, other), felt,
+                            towards / max(float(np.linalg.norm(towards)), 1e-9), 1)
         if again is not None:
             value, confidence, why, middle = again
     placed = None if middle is None else (middle[0] + x0, middle[1] + y0)

@@ -1,0 +1,142 @@
+"""A top face beside another die placed again by where its own colour meets the other's, for
+its pips to be read again (step 4 of :mod:`vision.dice`).
+
+A die's top is a square of its own colour. Beside a touching die, the outline's rectangle
+is found at the bodies' coarse detail, where the seam between two bodies (and the sweep
+that takes off a die's side faces) may leave the top short on the side that faces the
+other die and long on the other side, by a tenth of the edge or more: the pips nearest the
+seam then fall outside the face's middle, or the grid lies off the outline's middle, and
+the die is left unread. Blur mixes light, so the seam between two dice is where the picture
+lies halfway between their colours; a nearer die hides only the farther one's near side
+face (two dice of a throw stand at one height), never its top, so each top reaches that
+seam, less the farther die's side face where they stand apart. The face's own pixels are
+those nearer its colour than the other die's and than the felt's, joined to its middle
+(pips, holes in it, filled); its side that faces the other die is put where they end along
+the line joining the two dice, the square keeping its size and turn, and the pixels that
+are not its own are painted its colour so that the other die's pips do not stand out.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.arrays import FloatArray, Image
+from vision.dice_layout import read_face_pips_placed
+
+if TYPE_CHECKING:
+    from vision.dice import DiceConfig
+    from vision.dice_faces import TopFace
+
+Rect = tuple[tuple[float, float], tuple[float, float], float]
+
+#: How far past the outline's rectangle (a share of its edge, each way) the face's own
+#: pixels are looked for: a top found short by the seam lacks up to about a fifth of it.
+REACH = 0.25
+#: The share of the face's own pixels past its seam's end (along the line to the other
+#: die) that is taken as stray, so one pixel does not set the end.
+STRAY = 0.02
+
+
+#: How far apart (in edges) two tops' middles may lie for the dice to touch: side by side
+#: they lie one edge apart, corner to corner up to the diagonal's length.
+BESIDE = 1.5
+
+
+def nearest_beside(faces: list[TopFace], face: TopFace) -> TopFace | None:
+    """The other top of ``faces`` nearest ``face``, where it lies near enough to touch it
+    (:data:`BESIDE` of its edge); else None."""
+    edge = math.sqrt(face.rect[1][0] * face.rect[1][1])
+    near = [(math.dist(face.rect[0], other.rect[0]), index)
+            for index, other in enumerate(faces) if other is not face and other.mask.any()]
+    near = [item for item in near if item[0] <= BESIDE * edge]
+    return faces[min(near)[1]] if near else None
+
+
+def own_pixels(window: Image, rect: Rect, colour: FloatArray, other: FloatArray,
+               felt: FloatArray) -> Image | None:
+    """The face's own pixels (uint8 0/1) of ``window`` (BGR) within ``rect`` grown by
+    :data:`REACH` of its edge: nearer the face's ``colour`` than halfway to ``other`` (the
+    other die's) and to ``felt``, each along the line between the two colours, joined to the
+    rectangle's middle, holes filled. None where the middle holds none."""
+    (cx, cy), (width, height), angle = rect
+    edge = (width + height) / 2
+    grown = ((cx, cy), (width + 2 * REACH * edge, height + 2 * REACH * edge), angle)
+    inside = np.zeros(window.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(cv2.boxPoints(grown)).astype(np.int32), 1)
+    pixels = window.astype(np.float32)
+    own = inside > 0
+    for away in (other, felt):
+        step = np.asarray(away, np.float32) - np.asarray(colour, np.float32)
+        length = float(step @ step)
+        if length < 1.0:
+            continue
+        along = (pixels - np.asarray(colour, np.float32)) @ (step / length)
+        own &= along < 0.5
+    middle = np.zeros(window.shape[:2], np.uint8)
+    cv2.fillConvexPoly(middle, np.round(cv2.boxPoints(
+        ((cx, cy), (0.5 * width, 0.5 * height), angle))).astype(np.int32), 1)
+    count, labels = cv2.connectedComponents(own.astype(np.uint8), connectivity=4)
+    held = np.bincount(labels[middle > 0].ravel(), minlength=count)
+    held[0] = 0
+    if count <= 1 or not held.any():
+        return None
+    region = (labels == int(np.argmax(held))).astype(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(region)
+    cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
+    return filled
+
+
+def placed_at_seam(own: Image, rect: Rect, towards: FloatArray) -> Rect:
+    """``rect`` moved along the unit ``towards`` (to the other die) so that its side facing
+    that way lies where its ``own`` pixels end along it; size and turn kept."""
+    (cx, cy), (width, height), angle = rect
+    turn = math.radians(angle)
+    axes = np.array([[math.cos(turn), math.sin(turn)], [-math.sin(turn), math.cos(turn)]])
+    # The square's reach from its middle along ``towards``: to the side that line crosses.
+    sizes = np.array([width, height]) / 2
+    cosines = np.abs(axes @ towards)
+    reach = float(min(size / cosine for size, cosine in zip(sizes, cosines) if cosine > 1e-6))
+    found = cv2.findNonZero(own)
+    if found is None:
+        return rect
+    along = (found.reshape(-1, 2).astype(np.float64) - np.array([cx, cy])) @ towards
+    end = float(np.quantile(along, 1.0 - STRAY))
+    shift = end - reach
+    return ((cx + shift * float(towards[0]), cy + shift * float(towards[1])), (width, height),
+            angle)
+
+
+def painted_beside(window: Image, own: Image, colour: FloatArray) -> Image:
+    """``window`` with every pixel outside the face's ``own`` painted ``colour``."""
+    plain = np.clip(np.round(colour), 0, 255).astype(np.uint8)
+    painted = np.empty_like(window)
+    painted[...] = plain
+    return np.asarray(cv2.copyTo(window, own, painted))
+
+
+def read_beside(config: DiceConfig, window: Image, rect: Rect, colours: tuple[FloatArray, FloatArray],
+                felt: FloatArray, towards: FloatArray, least_value: int
+                ) -> tuple[int | None, float, str, tuple[float, float] | None] | None:
+    """The pips of the face ``rect`` in ``window`` read again placed at its seam with the
+    die ``towards`` (unit, pixels) of it, ``colours`` the face's and the other die's: the
+    reading where it is a value of ``least_value`` or more, else None."""
+    own = own_pixels(window, rect, colours[0], colours[1], felt)
+    if own is None:
+        return None
+    placed = placed_at_seam(own, rect, towards)
+    painted = painted_beside(window, own, colours[0])
+    value, confidence, why, middle = read_face_pips_placed(config, painted, colours[0], placed,
+                                                           least_value)
+    import os
+    if os.environ.get("BESIDE_DEBUG"):
+        print("      beside: shift", np.round(np.subtract(placed[0], rect[0]), 1), "edge",
+              round(sum(rect[1]) / 2, 1), "->", value, repr(why))
+    return None if value is None else (value, confidence, why, middle)
+
+
+__all__ = ["own_pixels", "painted_beside", "placed_at_seam", "read_beside"]
