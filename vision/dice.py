@@ -551,7 +551,8 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
                                     beside.offset[0]:beside.offset[0] + beside.mask.shape[1]],
                               beside.mask)
         again = read_beside(config, window, local, (body, other), felt,
-                            towards / max(float(np.linalg.norm(towards)), 1e-9), 1)
+                            towards / max(float(np.linalg.norm(towards)), 1e-9), 1,
+                            2 * config.edge_blur_mm * fine.pixels_per_mm)
         if again is not None:
             value, confidence, why, middle = again
     placed = None if middle is None else (middle[0] + x0, middle[1] + y0)

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.dice_colour import colour_name
 from vision.dice_layout import read_face_pips_placed
 
 if TYPE_CHECKING:
@@ -91,9 +92,9 @@ def own_pixels(window: Image, rect: Rect, colour: FloatArray, other: FloatArray,
     return filled
 
 
-def placed_at_seam(own: Image, rect: Rect, towards: FloatArray) -> Rect:
-    """``rect`` moved along the unit ``towards`` (to the other die) so that its side facing
-    that way lies where its ``own`` pixels end along it; size and turn kept."""
+def seam_shift(own: Image, rect: Rect, towards: FloatArray) -> float:
+    """How far (pixels) ``rect`` must move along the unit ``towards`` (to the other die) for
+    its side facing that way to lie where its ``own`` pixels end along it."""
     (cx, cy), (width, height), angle = rect
     turn = math.radians(angle)
     axes = np.array([[math.cos(turn), math.sin(turn)], [-math.sin(turn), math.cos(turn)]])
@@ -103,12 +104,9 @@ def placed_at_seam(own: Image, rect: Rect, towards: FloatArray) -> Rect:
     reach = float(min(size / cosine for size, cosine in zip(sizes, cosines) if cosine > 1e-6))
     found = cv2.findNonZero(own)
     if found is None:
-        return rect
+        return 0.0
     along = (found.reshape(-1, 2).astype(np.float64) - np.array([cx, cy])) @ towards
-    end = float(np.quantile(along, 1.0 - STRAY))
-    shift = end - reach
-    return ((cx + shift * float(towards[0]), cy + shift * float(towards[1])), (width, height),
-            angle)
+    return float(np.quantile(along, 1.0 - STRAY)) - reach
 
 
 def painted_beside(window: Image, own: Image, colour: FloatArray) -> Image:
@@ -120,23 +118,42 @@ def painted_beside(window: Image, own: Image, colour: FloatArray) -> Image:
 
 
 def read_beside(config: DiceConfig, window: Image, rect: Rect, colours: tuple[FloatArray, FloatArray],
-                felt: FloatArray, towards: FloatArray, least_value: int
+                felt: FloatArray, towards: FloatArray, least_value: int, most_shift: float
                 ) -> tuple[int | None, float, str, tuple[float, float] | None] | None:
     """The pips of the face ``rect`` in ``window`` read again placed at its seam with the
     die ``towards`` (unit, pixels) of it, ``colours`` the face's and the other die's: the
     reading where it is a value of ``least_value`` or more, else None."""
+    import os
+    width, height = rect[1]
+    if colour_name(colours[0], felt) == colour_name(colours[1], felt) or \
+            1.0 - min(width, height) / max(width, height, 1e-9) > config.most_stretch:
+        return None
     own = own_pixels(window, rect, colours[0], colours[1], felt)
     if own is None:
         return None
-    placed = placed_at_seam(own, rect, towards)
-    painted = painted_beside(window, own, colours[0])
+    shift = seam_shift(own, rect, towards)
+    if not 0.0 <= shift <= most_shift:
+        return None
+    (cx, cy), size, angle = rect
+    placed = ((cx + shift * float(towards[0]), cy + shift * float(towards[1])), size, angle)
+    painted = painted_beside(window, own, colours[0]) if os.environ.get("PAINT", "1") == "1" else window
     value, confidence, why, middle = read_face_pips_placed(config, painted, colours[0], placed,
                                                            least_value)
-    import os
     if os.environ.get("BESIDE_DEBUG"):
+        found = cv2.findNonZero(own).reshape(-1, 2).astype(np.float64) - np.array(rect[0])
+        edge = sum(rect[1]) / 2
+        side = np.array([-towards[1], towards[0]])
+        ext = [np.quantile(found @ d, [0.02, 0.98]) / edge for d in (towards, side)]
+        shift = float(np.subtract(placed[0], rect[0]) @ towards) / edge
+        print("      extent along", np.round(ext[0], 2), "across", np.round(ext[1], 2), "shift", round(shift, 3),
+              "names", colour_name(colours[0], felt), colour_name(colours[1], felt))
+        from vision.dice_layout import fit_layout
+        fit = fit_layout(config, painted, placed)
+        fit0 = fit_layout(config, painted, rect)
+        print("      FIT placed", fit.value, repr(fit.why), round(fit.gap, 2), round(fit.share, 2), "| at rect", fit0.value, repr(fit0.why))
         print("      beside: shift", np.round(np.subtract(placed[0], rect[0]), 1), "edge",
               round(sum(rect[1]) / 2, 1), "->", value, repr(why))
     return None if value is None else (value, confidence, why, middle)
 
 
-__all__ = ["own_pixels", "painted_beside", "placed_at_seam", "read_beside"]
+__all__ = ["own_pixels", "painted_beside", "seam_shift", "read_beside"]
