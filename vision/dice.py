@@ -87,6 +87,7 @@ import numpy as np
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
+from vision.dice_beside import nearest_beside, other_die, read_beside
 from vision.dice_beyond import (
     background,
     beyond_felt,
@@ -102,7 +103,6 @@ from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
 from vision.dice_pips import masked_median
-from vision.dice_beside import nearest_beside, read_beside
 from vision.dice_seam import own_middle, own_part, painted_outside
 from vision.dice_shadow import without_shadow
 from vision.dice_side import SIDE_WHY, cocked_by_side
@@ -173,7 +173,11 @@ class DiceConfig:
     ``own_chroma`` from its middle's (the felt, a die of another colour beside the seam) are
     painted the face's colour and its middle is taken as its own part's, where that moves it
     by ``own_least_shift`` of the edge at least; only a value of ``own_least_value`` or more,
-    whose pips' grid shows the face flat, is kept. A lone die's top no square is looked for
+    whose pips' grid shows the face flat, is kept. A face beside another die whose pips
+    still fail is read again with its side facing that die put at their seam, where the
+    picture lies halfway between their colours (:mod:`vision.dice_beside`): only a top
+    square to ``most_stretch``, of a die named apart from the other, moved towards it by
+    twice ``edge_blur_mm`` at most. A lone die's top no square is looked for
     again in its body less its shadow (:mod:`vision.dice_shadow`), where the die's hue
     differs from the felt's by ``shadow_least_hue`` of ``chroma`` at least and the shadow
     is no more than ``shadow_most_share`` of the body; so is a blob taken for touching dice,
@@ -546,12 +550,8 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     if value is None and why.startswith("pips:") and beside is not None:
         # Beside another die, the top placed again where its own colour meets the other's
         # (:mod:`vision.dice_beside`).
-        towards = np.subtract(beside.rect[0], face.rect[0])
-        other = masked_median(image[beside.offset[1]:beside.offset[1] + beside.mask.shape[0],
-                                    beside.offset[0]:beside.offset[0] + beside.mask.shape[1]],
-                              beside.mask)
-        again = read_beside(config, window, local, (body, other), felt,
-                            towards / max(float(np.linalg.norm(towards)), 1e-9), 1,
+        other, towards = other_die(image, face, beside)
+        again = read_beside(config, window, local, (body, other), felt, towards,
                             2 * config.edge_blur_mm * fine.pixels_per_mm)
         if again is not None:
             value, confidence, why, middle = again

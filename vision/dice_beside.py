@@ -27,6 +27,7 @@ import numpy as np
 from vision.arrays import FloatArray, Image
 from vision.dice_colour import colour_name
 from vision.dice_layout import read_face_pips_placed
+from vision.dice_pips import masked_median
 
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
@@ -55,6 +56,16 @@ def nearest_beside(faces: list[TopFace], face: TopFace) -> TopFace | None:
             for index, other in enumerate(faces) if other is not face and other.mask.any()]
     near = [item for item in near if item[0] <= BESIDE * edge]
     return faces[min(near)[1]] if near else None
+
+
+def other_die(image: Image, face: TopFace, beside: TopFace) -> tuple[FloatArray, FloatArray]:
+    """The colour (BGR median of its top in ``image``, where the faces were found) of the
+    die ``beside`` ``face``, and the unit vector from ``face``'s middle towards its."""
+    height, width = beside.mask.shape
+    x0, y0 = beside.offset
+    colour = masked_median(image[y0:y0 + height, x0:x0 + width], beside.mask)
+    towards = np.subtract(beside.rect[0], face.rect[0]).astype(np.float64)
+    return colour, towards / max(float(np.linalg.norm(towards)), 1e-9)
 
 
 def own_pixels(window: Image, rect: Rect, colour: FloatArray, other: FloatArray,
@@ -101,7 +112,8 @@ def seam_shift(own: Image, rect: Rect, towards: FloatArray) -> float:
     # The square's reach from its middle along ``towards``: to the side that line crosses.
     sizes = np.array([width, height]) / 2
     cosines = np.abs(axes @ towards)
-    reach = float(min(size / cosine for size, cosine in zip(sizes, cosines) if cosine > 1e-6))
+    reach = float(min(size / cosine
+                      for size, cosine in zip(sizes, cosines, strict=True) if cosine > 1e-6))
     found = cv2.findNonZero(own)
     if found is None:
         return 0.0
@@ -117,13 +129,21 @@ def painted_beside(window: Image, own: Image, colour: FloatArray) -> Image:
     return np.asarray(cv2.copyTo(window, own, painted))
 
 
-def read_beside(config: DiceConfig, window: Image, rect: Rect, colours: tuple[FloatArray, FloatArray],
-                felt: FloatArray, towards: FloatArray, least_value: int, most_shift: float
+def read_beside(config: DiceConfig, window: Image, rect: Rect,
+                colours: tuple[FloatArray, FloatArray], felt: FloatArray, towards: FloatArray,
+                most_shift: float
                 ) -> tuple[int | None, float, str, tuple[float, float] | None] | None:
-    """The pips of the face ``rect`` in ``window`` read again placed at its seam with the
-    die ``towards`` (unit, pixels) of it, ``colours`` the face's and the other die's: the
-    reading where it is a value of ``least_value`` or more, else None."""
-    import os
+    """The pips of the face ``rect`` (in ``window``'s pixels) read again with its side that
+    faces the other die (``towards`` it, a unit vector) put at their seam, ``colours`` being
+    the face's and the other die's (BGR): the reading where that reads a value, else None.
+
+    Only a square top (its sides within ``most_stretch`` of each other) of a die named apart
+    from the other is placed so, and only towards the other die, by ``most_shift`` pixels at
+    most (the blur's reach each side of the seam): the seam is where the picture lies halfway
+    between two colours, which two dice of one name do not show, and a top found short by
+    the seam lacks no more than the blur took. A die cocked against another shows a top with
+    its side face, no square, or of its own colour past the rectangle on the side away from
+    the other die (tuning cocked frames 188, 412, 679, 726), and is left as it was."""
     width, height = rect[1]
     if colour_name(colours[0], felt) == colour_name(colours[1], felt) or \
             1.0 - min(width, height) / max(width, height, 1e-9) > config.most_stretch:
@@ -136,24 +156,10 @@ def read_beside(config: DiceConfig, window: Image, rect: Rect, colours: tuple[Fl
         return None
     (cx, cy), size, angle = rect
     placed = ((cx + shift * float(towards[0]), cy + shift * float(towards[1])), size, angle)
-    painted = painted_beside(window, own, colours[0]) if os.environ.get("PAINT", "1") == "1" else window
-    value, confidence, why, middle = read_face_pips_placed(config, painted, colours[0], placed,
-                                                           least_value)
-    if os.environ.get("BESIDE_DEBUG"):
-        found = cv2.findNonZero(own).reshape(-1, 2).astype(np.float64) - np.array(rect[0])
-        edge = sum(rect[1]) / 2
-        side = np.array([-towards[1], towards[0]])
-        ext = [np.quantile(found @ d, [0.02, 0.98]) / edge for d in (towards, side)]
-        shift = float(np.subtract(placed[0], rect[0]) @ towards) / edge
-        print("      extent along", np.round(ext[0], 2), "across", np.round(ext[1], 2), "shift", round(shift, 3),
-              "names", colour_name(colours[0], felt), colour_name(colours[1], felt))
-        from vision.dice_layout import fit_layout
-        fit = fit_layout(config, painted, placed)
-        fit0 = fit_layout(config, painted, rect)
-        print("      FIT placed", fit.value, repr(fit.why), round(fit.gap, 2), round(fit.share, 2), "| at rect", fit0.value, repr(fit0.why))
-        print("      beside: shift", np.round(np.subtract(placed[0], rect[0]), 1), "edge",
-              round(sum(rect[1]) / 2, 1), "->", value, repr(why))
+    value, confidence, why, middle = read_face_pips_placed(
+        config, painted_beside(window, own, colours[0]), colours[0], placed)
     return None if value is None else (value, confidence, why, middle)
 
 
-__all__ = ["own_pixels", "painted_beside", "seam_shift", "read_beside"]
+__all__ = ["nearest_beside", "other_die", "own_pixels", "painted_beside", "read_beside",
+           "seam_shift"]
