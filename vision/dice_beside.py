@@ -4,7 +4,7 @@ its pips to be read again (step 4 of :mod:`vision.dice`).
 A die's top is a square of its own colour. Beside a touching die, the outline's rectangle
 is found at the bodies' coarse detail, where the seam between two bodies (and the sweep
 that takes off a die's side faces) may leave the top short on the side that faces the
-other die and long on the other side, by a tenth of the edge or more: the pips nearest the
+other die and long on the other side, by up to a tenth of the edge: the pips nearest the
 seam then fall outside the face's middle, or the grid lies off the outline's middle, and
 the die is left unread. Blur mixes light, so the seam between two dice is where the picture
 lies halfway between their colours; a nearer die hides only the farther one's near side
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 Rect = tuple[tuple[float, float], tuple[float, float], float]
 
 #: How far past the outline's rectangle (a share of its edge, each way) the face's own
-#: pixels are looked for: a top found short by the seam lacks up to about a fifth of it.
+#: pixels are looked for: more than a top found short by the seam lacks (the blur's reach
+#: each side of it, about a sixth of a 16 mm die's edge).
 REACH = 0.25
 #: The share of the face's own pixels past its seam's end (along the line to the other
 #: die) that is taken as stray, so one pixel does not set the end.
