@@ -102,6 +102,7 @@ from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
 from vision.dice_pips import masked_median
+from vision.dice_recentre import read_about_pips
 from vision.dice_seam import own_middle, own_part, painted_outside
 from vision.dice_shadow import without_shadow
 from vision.dice_side import SIDE_WHY, cocked_by_side
@@ -233,6 +234,8 @@ class DiceConfig:
     own_least_shift: float = 0.02
     own_chroma: float = 0.5
     own_least_value: int = 4
+    recentre_most: float = 0.2
+    recentre_least_value: int = 1
     shadow_least_hue: float = 1.0
     shadow_most_share: float = 0.2
     most_side_shift: float = 0.3
@@ -539,6 +542,8 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     value, confidence, why, middle = read_face_pips_placed(config, window, body, local)
     if value is None and why.startswith("pips:"):
         again = _read_own_part(config, window, body, local)
+        if again is None:
+            again = read_about_pips(config, window, body, local)
         if again is not None:
             value, confidence, why, middle = again
     placed = None if middle is None else (middle[0] + x0, middle[1] + y0)

@@ -1,0 +1,62 @@
+"""A flat face whose pips fail about its outline's middle, read again about its pips' own
+middle (step 4 of :mod:`vision.dice`).
+
+A still die's top is a square and its pips lie on a 3x3 grid centred on it (every layout is
+symmetric about its middle). The top's outline is found at the coarse detail of the bodies,
+and a lone die's may take in a strip of side face or shadow on one side and lose some of its
+top on the other (the lean's sweep, the blur): its middle then lies a tenth of the edge or
+more off the pips', the pips fail the layout's centring (or one pip lies past the face's
+inset and is not found), though they stand clear on their grid. The pips themselves say
+where the top's middle is: the strongest spots that make a layout about their own middle,
+or the grid the whole face's fit places best (:func:`vision.dice_layout.fit_layout`, which
+also finds a pip the spots' inset left out). The face is read again about each such middle,
+by every test a face about its outline's middle passes (the grid's squareness for 4-6, the
+whole face's fit for 2 and 3, the spots' evenness), and a die read from its spots is still
+held to its body's side faces (:mod:`vision.dice_side`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from vision.arrays import FloatArray, Image
+from vision.dice_layout import fit_layout, read_face_pips_placed
+from vision.dice_pips import spots_middle
+
+if TYPE_CHECKING:
+    from vision.dice import DiceConfig
+
+Rect = tuple[tuple[float, float], tuple[float, float], float]
+
+
+def read_about_pips(config: DiceConfig, image: Image, body: FloatArray, rect: Rect
+                    ) -> tuple[int | None, float, str, tuple[float, float] | None] | None:
+    """(value, confidence, why, the read pips' middle or None) of the face ``rect`` in
+    ``image`` read about its pips' own middle, where that lies ``own_least_shift`` to
+    ``recentre_most`` of the edge off the outline's and reads a value of
+    ``recentre_least_value`` or more; None where no middle does."""
+    centre, size, angle = rect
+    edge = (size[0] + size[1]) / 2
+    for middle in pips_middles(config, image, rect):
+        shift = math.dist(middle, centre)
+        if not config.own_least_shift * edge <= shift <= config.recentre_most * edge:
+            continue
+        value, confidence, why, placed = read_face_pips_placed(
+            config, image, body, (middle, size, angle), config.recentre_least_value)
+        if value is not None:
+            return value, confidence, why, placed
+    return None
+
+
+def pips_middles(config: DiceConfig, image: Image, rect: Rect) -> list[tuple[float, float]]:
+    """Where the pips of the face ``rect`` put its middle (``image``'s pixels): the middle of
+    the strongest spots that make a layout about it, then the whole face's fitted grid's."""
+    middles = []
+    spots = spots_middle(config, image, rect)
+    if spots is not None:
+        middles.append(spots)
+    fitted = fit_layout(config, image, rect).middle
+    if fitted is not None:
+        middles.append(fitted)
+    return middles
