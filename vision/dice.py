@@ -102,7 +102,7 @@ from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
 from vision.dice_pips import masked_median
-from vision.dice_recentre import read_about_pips
+from vision.dice_recentre import flat_about_pips, read_about_pips
 from vision.dice_seam import own_middle, own_part, painted_outside
 from vision.dice_shadow import without_shadow
 from vision.dice_side import SIDE_WHY, cocked_by_side
@@ -236,6 +236,7 @@ class DiceConfig:
     own_least_value: int = 4
     recentre_most: float = 0.2
     recentre_least_value: int = 1
+    recentre_side: float = 0.3
     shadow_least_hue: float = 1.0
     shadow_most_share: float = 0.2
     most_side_shift: float = 0.3
@@ -492,15 +493,17 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
                   origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
         if near is not None and not _near_any(centre, near, config.edge_mm[0] / 2):
             continue
-        value, confidence, colour, why, middle = _read_face(config, smooth, fine, felt, face,
-                                                            rect)
-        if value is not None and middle is not None:
-            # The pips' middle back in the crop's pixels, where the bodies are.
-            placed = np.array([(middle[0] + 0.5) * scales[0] - 0.5,
-                               (middle[1] + 0.5) * scales[1] - 0.5])
-            if cocked_by_side(config, face, colour, placed, bodies, lean_at, ppm,
-                              smooth.shape[:2]):
-                value, confidence, why = None, 0.9, SIDE_WHY
+        value, confidence, colour, why, middle, unmoved_why = _read_face(
+            config, smooth, fine, felt, face, rect)
+        placed = None if middle is None else np.array([(middle[0] + 0.5) * scales[0] - 0.5,
+                                                       (middle[1] + 0.5) * scales[1] - 0.5])
+        # The pips' middle back in the crop's pixels, where the bodies are.
+        if value is not None and placed is not None and cocked_by_side(
+                config, face, colour, placed, bodies, lean_at, ppm, smooth.shape[:2]):
+            value, confidence, why = None, 0.9, SIDE_WHY
+        if value is not None and unmoved_why and not flat_about_pips(
+                config, face, colour, placed, bodies, lean_at, ppm, smooth.shape[:2]):
+            value, confidence, why = None, 0.0, unmoved_why
         readings.append((DieReading(value, confidence, colour, centre), why))
     return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1],
                                                     item[0].centre_mm[0])))
@@ -517,37 +520,41 @@ def _near_any(centre: tuple[float, float], points: list[tuple[float, float]],
 
 def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatArray,
                face: TopFace, rect: tuple[tuple[float, float], tuple[float, float], float]
-               ) -> tuple[int | None, float, str, str, tuple[float, float] | None]:
+               ) -> tuple[int | None, float, str, str, tuple[float, float] | None, str]:
     """(value or None, confidence, colour name, why None, the read pips' middle in ``fine``'s
-    pixels where they were found spot by spot) of one face, found in ``image``; its pips are
-    read in a window of ``fine``, where the face's rectangle is ``rect``."""
+    pixels where they were found spot by spot, and why the face was not read about its
+    outline's middle where it was read about its pips' own: "" otherwise) of one face, found
+    in ``image``; its pips are read in a window of ``fine``, where the face's rectangle is
+    ``rect``."""
     height, width = face.mask.shape
     crop = image[face.offset[1]:face.offset[1] + height, face.offset[0]:face.offset[0] + width]
     inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     inner = inner if inner.any() else face.mask
     if not inner.any():
-        return None, 0.0, "unknown", "no top face", None
+        return None, 0.0, "unknown", "no top face", None, ""
     body = masked_median(crop, inner)
     colour = colour_name(body, felt)
     if not face.flat:
-        return None, 0.9, colour, face.why or "not flat", None
+        return None, 0.9, colour, face.why or "not flat", None, ""
     (cx, cy), (w, h), angle = rect
     reach = int(0.75 * (w + h) / 2) + 2
     x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
     x1, y1 = min(fine.size[0], int(cx) + reach + 1), min(fine.size[1], int(cy) + reach + 1)
     if x0 >= x1 or y0 >= y1:
-        return None, 0.0, colour, "face outside the tray", None
+        return None, 0.0, colour, "face outside the tray", None, ""
     window = fine.window((x0, y0, x1, y1))
     local = ((cx - x0, cy - y0), (w, h), angle)
     value, confidence, why, middle = read_face_pips_placed(config, window, body, local)
+    unmoved_why = ""
     if value is None and why.startswith("pips:"):
         again = _read_own_part(config, window, body, local)
         if again is None:
             again = read_about_pips(config, window, body, local)
+            unmoved_why = "" if again is None else why
         if again is not None:
             value, confidence, why, middle = again
     placed = None if middle is None else (middle[0] + x0, middle[1] + y0)
-    return value, confidence, colour, why, placed
+    return value, confidence, colour, why, placed, unmoved_why
 
 
 def _read_own_part(config: DiceConfig, window: Image, body: FloatArray,

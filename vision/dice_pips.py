@@ -393,7 +393,7 @@ def spots_middle(config: DiceConfig, image: Image,
     standard layout about their own middle, wherever on the face that lies (the count whose
     weakest stands furthest above the next, as :func:`read_pips` chooses); None where no
     count does. :func:`read_pips` asks the layout to lie about the outline's middle too."""
-    (cx, cy), (w, h), angle = rect
+    _, (w, h), angle = rect
     edge = (w + h) / 2
     face = _face_contrast(config, image, rect)
     if isinstance(face, str):

@@ -18,14 +18,17 @@ held to its body's side faces (:mod:`vision.dice_side`).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from vision.arrays import FloatArray, Image
 from vision.dice_layout import fit_layout, read_face_pips_placed
 from vision.dice_pips import spots_middle
+from vision.dice_side import side_offness
 
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
+    from vision.dice_faces import TopFace
 
 Rect = tuple[tuple[float, float], tuple[float, float], float]
 
@@ -60,3 +63,18 @@ def pips_middles(config: DiceConfig, image: Image, rect: Rect) -> list[tuple[flo
     if fitted is not None:
         middles.append(fitted)
     return middles
+
+
+def flat_about_pips(config: DiceConfig, face: TopFace, colour: str, placed: FloatArray | None,
+                    bodies: list[tuple[Image, tuple[int, int]]],
+                    lean_at: Callable[[FloatArray], FloatArray], ppm: float,
+                    crop: tuple[int, int]) -> bool:
+    """Whether a die read about its pips' own middle (``placed``, crop pixels; None where the
+    value is the whole face's fit's) shows its body flat about it: its side faces as a flat
+    die's to ``recentre_side`` of its edge (:func:`vision.dice_side.side_offness`). Its
+    outline's middle, which it fails, is one sign of a flat top lost; a body that cannot
+    tell (a neighbour near, a black die, a cut) leaves it unread."""
+    if placed is None:
+        return False
+    off = side_offness(config, face, colour, placed, bodies, lean_at, ppm, crop)
+    return off is not None and off <= config.recentre_side
