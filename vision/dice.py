@@ -70,7 +70,11 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    its outline, a top's rectangle may reach a tenth of the edge over the felt or the
    neighbour, its pips then off its middle: a face whose pips fail is read again with only
    the part of its rectangle of its own colour (:mod:`vision.dice_seam`), and a 4-6 read
-   there is kept (its grid, long both ways, shows it flat; 1-3 show nothing of that).
+   there is kept (its grid, long both ways, shows it flat; 1-3 show nothing of that). A
+   lone die's outline may lie off its pips by more than that (a strip of shadow or side
+   face taken in on one side): a face whose pips still fail is read again about its pips'
+   own middle (:mod:`vision.dice_recentre`), and kept only where its body, measured about
+   that middle, shows it flat more closely than the side faces' test asks.
 
 The die's colour is named from its face colour, white-balanced by the felt's printed colour.
 """
@@ -181,6 +185,11 @@ class DiceConfig:
     die read from its pips spot by spot whose body reaches about their middle otherwise than
     a flat die's by ``most_side_shift`` of its edge shows a side face where a flat die shows
     none, and is cocked (:mod:`vision.dice_side`; no other body within ``side_clear_mm``).
+    A face whose pips still fail is read again about its pips' own middle
+    (:mod:`vision.dice_recentre`), where that lies ``own_least_shift`` to ``recentre_most``
+    of the edge off its outline's, a value of ``recentre_least_value`` or more; it is kept
+    only where read spot by spot and its body reaches about that middle as a lone flat die's
+    to ``recentre_side`` of its edge (a body that cannot tell leaves it unread).
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
