@@ -244,7 +244,7 @@ class DiceConfig:
     own_chroma: float = 0.5
     own_least_value: int = 4
     recentre_most: float = 0.2
-    recentre_least_value: int = 1
+    recentre_least_value: int = 4
     recentre_side: float = 0.2
     shadow_least_hue: float = 1.0
     shadow_most_share: float = 0.2
