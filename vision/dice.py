@@ -504,9 +504,9 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
             continue
         value, confidence, colour, why, middle, unmoved_why = _read_face(
             config, smooth, fine, felt, face, rect)
+        # The pips' middle back in the crop's pixels, where the bodies are.
         placed = None if middle is None else np.array([(middle[0] + 0.5) * scales[0] - 0.5,
                                                        (middle[1] + 0.5) * scales[1] - 0.5])
-        # The pips' middle back in the crop's pixels, where the bodies are.
         if value is not None and placed is not None and cocked_by_side(
                 config, face, colour, placed, bodies, lean_at, ppm, smooth.shape[:2]):
             value, confidence, why = None, 0.9, SIDE_WHY

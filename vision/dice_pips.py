@@ -385,7 +385,6 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
     return value
 
 
-
 def spots_middle(config: DiceConfig, image: Image,
                  rect: tuple[tuple[float, float], tuple[float, float], float]
                  ) -> tuple[float, float] | None:
