@@ -109,7 +109,7 @@ from vision.dice_pips import masked_median
 from vision.dice_recentre import flat_about_pips, read_about_pips
 from vision.dice_seam import own_middle, own_part, painted_outside
 from vision.dice_shadow import without_shadow
-from vision.dice_side import SIDE_WHY, cocked_by_side
+from vision.dice_side import SIDE_WHY, cocked_by_side, telling_body
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
 from vision.rectify import TopView, window_warper
@@ -502,8 +502,11 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
                   origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
         if near is not None and not _near_any(centre, near, config.edge_mm[0] / 2):
             continue
+        def may_move(colour: str, face: TopFace = face) -> bool:
+            return telling_body(config, face, colour, bodies, ppm, smooth.shape[:2]) is not None
+
         value, confidence, colour, why, middle, unmoved_why = _read_face(
-            config, smooth, fine, felt, face, rect)
+            config, smooth, fine, felt, face, rect, may_move)
         # The pips' middle back in the crop's pixels, where the bodies are.
         placed = None if middle is None else np.array([(middle[0] + 0.5) * scales[0] - 0.5,
                                                        (middle[1] + 0.5) * scales[1] - 0.5])
@@ -528,13 +531,15 @@ def _near_any(centre: tuple[float, float], points: list[tuple[float, float]],
 
 
 def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatArray,
-               face: TopFace, rect: tuple[tuple[float, float], tuple[float, float], float]
+               face: TopFace, rect: tuple[tuple[float, float], tuple[float, float], float],
+               may_move: Callable[[str], bool]
                ) -> tuple[int | None, float, str, str, tuple[float, float] | None, str]:
     """(value or None, confidence, colour name, why None, the read pips' middle in ``fine``'s
     pixels where they were found spot by spot, and why the face was not read about its
     outline's middle where it was read about its pips' own: "" otherwise) of one face, found
     in ``image``; its pips are read in a window of ``fine``, where the face's rectangle is
-    ``rect``."""
+    ``rect``. Only a die whose body can show it flat (``may_move(colour)``) is read about
+    its pips' own middle."""
     height, width = face.mask.shape
     crop = image[face.offset[1]:face.offset[1] + height, face.offset[0]:face.offset[0] + width]
     inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
@@ -557,7 +562,7 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     unmoved_why = ""
     if value is None and why.startswith("pips:"):
         again = _read_own_part(config, window, body, local)
-        if again is None:
+        if again is None and may_move(colour):
             again = read_about_pips(config, window, body, local)
             unmoved_why = "" if again is None else why
         if again is not None:

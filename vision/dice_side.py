@@ -77,10 +77,25 @@ def side_offness(config: DiceConfig, face: TopFace, colour: str, middle: FloatAr
     """How far the body of the lone die of ``face`` reaches about its pips' ``middle``
     otherwise than a flat die's (:func:`side_shift`, both ways together, a share of the
     edge), as :func:`cocked_by_side` takes it; None where its body cannot tell."""
+    own = telling_body(config, face, colour, bodies, ppm, crop)
+    if own is None:
+        return None
+    body, offset = own
+    (_, (width, height), _) = face.rect
+    edge = math.sqrt(width * height)
+    along, across = side_shift(body, offset, middle, lean_at(middle), edge)
+    return math.hypot(along, across)
+
+
+def telling_body(config: DiceConfig, face: TopFace, colour: str,
+                 bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
+                 crop: tuple[int, int]) -> tuple[Image, tuple[int, int]] | None:
+    """The body of ``face``'s die where it shows the die's own side faces (a flat face not
+    cut from touching dice, not black, away from the crop's border, no other body within
+    ``side_clear_mm``), as the module's text says; None where it cannot."""
     if face.cut or not face.flat or colour == "black":
         return None
-    (x, y), (width, height), _ = face.rect
-    own = _body_of(bodies, (x, y))
+    own = _body_of(bodies, face.rect[0])
     if own is None:
         return None
     body, offset = own
@@ -91,9 +106,7 @@ def side_offness(config: DiceConfig, face: TopFace, colour: str, middle: FloatAr
         return None
     if _nearest_other(bodies, own) < config.side_clear_mm * ppm:
         return None
-    edge = math.sqrt(width * height)
-    along, across = side_shift(body, offset, middle, lean_at(middle), edge)
-    return math.hypot(along, across)
+    return own
 
 
 def _body_of(bodies: list[tuple[Image, tuple[int, int]]], point: tuple[float, float]
@@ -122,4 +135,4 @@ def _nearest_other(bodies: list[tuple[Image, tuple[int, int]]],
     return nearest
 
 
-__all__ = ["SIDE_WHY", "cocked_by_side", "side_offness", "side_shift"]
+__all__ = ["SIDE_WHY", "cocked_by_side", "side_offness", "side_shift", "telling_body"]
