@@ -70,7 +70,11 @@ physics of a cube on felt rather than from a model fitted to one renderer:
    its outline, a top's rectangle may reach a tenth of the edge over the felt or the
    neighbour, its pips then off its middle: a face whose pips fail is read again with only
    the part of its rectangle of its own colour (:mod:`vision.dice_seam`), and a 4-6 read
-   there is kept (its grid, long both ways, shows it flat; 1-3 show nothing of that).
+   there is kept (its grid, long both ways, shows it flat; 1-3 show nothing of that). A
+   lone die's outline may lie off its pips by more than that (a strip of shadow or side
+   face taken in on one side): a face whose pips still fail is read again about its pips'
+   own middle (:mod:`vision.dice_recentre`), and kept only where its body, measured about
+   that middle, shows it flat more closely than the side faces' test asks.
 
 The die's colour is named from its face colour, white-balanced by the felt's printed colour.
 """
@@ -103,9 +107,10 @@ from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
 from vision.dice_pips import masked_median
-from vision.dice_seam import own_middle, own_part, painted_outside
+from vision.dice_recentre import flat_about_pips, read_about_pips
+from vision.dice_seam import read_own_part
 from vision.dice_shadow import without_shadow
-from vision.dice_side import SIDE_WHY, cocked_by_side
+from vision.dice_side import SIDE_WHY, cocked_by_side, telling_body
 from vision.markers import BoardLocation
 from vision.parallax import CameraOverMat
 from vision.rectify import TopView, window_warper
@@ -185,6 +190,11 @@ class DiceConfig:
     die read from its pips spot by spot whose body reaches about their middle otherwise than
     a flat die's by ``most_side_shift`` of its edge shows a side face where a flat die shows
     none, and is cocked (:mod:`vision.dice_side`; no other body within ``side_clear_mm``).
+    A face whose pips still fail is read again about its pips' own middle
+    (:mod:`vision.dice_recentre`), where that lies ``own_least_shift`` to ``recentre_most``
+    of the edge off its outline's, a value of ``recentre_least_value`` or more; it is kept
+    only where read spot by spot and its body reaches about that middle as a lone flat die's
+    to ``recentre_side`` of its edge (a body that cannot tell leaves it unread).
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -238,6 +248,9 @@ class DiceConfig:
     own_least_shift: float = 0.02
     own_chroma: float = 0.5
     own_least_value: int = 4
+    recentre_most: float = 0.2
+    recentre_least_value: int = 4
+    recentre_side: float = 0.2
     shadow_least_hue: float = 1.0
     shadow_most_share: float = 0.2
     most_side_shift: float = 0.3
@@ -494,15 +507,20 @@ def _read_bodies(config: DiceConfig, bodies: list[tuple[Image, tuple[int, int]]]
                   origin_mm[1] + (rect[0][1] + 0.5) / fine.pixels_per_mm)
         if near is not None and not _near_any(centre, near, config.edge_mm[0] / 2):
             continue
-        value, confidence, colour, why, middle = _read_face(
-            config, smooth, fine, felt, face, rect, nearest_beside(faces, face))
-        if value is not None and middle is not None:
-            # The pips' middle back in the crop's pixels, where the bodies are.
-            placed = np.array([(middle[0] + 0.5) * scales[0] - 0.5,
-                               (middle[1] + 0.5) * scales[1] - 0.5])
-            if cocked_by_side(config, face, colour, placed, bodies, lean_at, ppm,
-                              smooth.shape[:2]):
-                value, confidence, why = None, 0.9, SIDE_WHY
+        def may_move(colour: str, face: TopFace = face) -> bool:
+            return telling_body(config, face, colour, bodies, ppm, smooth.shape[:2]) is not None
+
+        value, confidence, colour, why, middle, unmoved_why = _read_face(
+            config, smooth, fine, felt, face, rect, may_move, nearest_beside(faces, face))
+        # The pips' middle back in the crop's pixels, where the bodies are.
+        placed = None if middle is None else np.array([(middle[0] + 0.5) * scales[0] - 0.5,
+                                                       (middle[1] + 0.5) * scales[1] - 0.5])
+        if value is not None and placed is not None and cocked_by_side(
+                config, face, colour, placed, bodies, lean_at, ppm, smooth.shape[:2]):
+            value, confidence, why = None, 0.9, SIDE_WHY
+        if value is not None and unmoved_why and not flat_about_pips(
+                config, face, colour, placed, bodies, lean_at, ppm, smooth.shape[:2]):
+            value, confidence, why = None, 0.0, unmoved_why
         readings.append((DieReading(value, confidence, colour, centre), why))
     return tuple(sorted(readings, key=lambda item: (item[0].centre_mm[1],
                                                     item[0].centre_mm[0])))
@@ -519,32 +537,39 @@ def _near_any(centre: tuple[float, float], points: list[tuple[float, float]],
 
 def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatArray,
                face: TopFace, rect: tuple[tuple[float, float], tuple[float, float], float],
-               beside: TopFace | None = None
-               ) -> tuple[int | None, float, str, str, tuple[float, float] | None]:
+               may_move: Callable[[str], bool], beside: TopFace | None = None
+               ) -> tuple[int | None, float, str, str, tuple[float, float] | None, str]:
     """(value or None, confidence, colour name, why None, the read pips' middle in ``fine``'s
-    pixels where they were found spot by spot) of one face, found in ``image``; its pips are
-    read in a window of ``fine``, where the face's rectangle is ``rect``."""
+    pixels where they were found spot by spot, and why the face was not read about its
+    outline's middle where it was read about its pips' own: "" otherwise) of one face, found
+    in ``image``; its pips are read in a window of ``fine``, where the face's rectangle is
+    ``rect``. Only a die whose body can show it flat (``may_move(colour)``) is read about
+    its pips' own middle; one ``beside`` another top is read again placed at their seam."""
     height, width = face.mask.shape
     crop = image[face.offset[1]:face.offset[1] + height, face.offset[0]:face.offset[0] + width]
     inner = cv2.erode(face.mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     inner = inner if inner.any() else face.mask
     if not inner.any():
-        return None, 0.0, "unknown", "no top face", None
+        return None, 0.0, "unknown", "no top face", None, ""
     body = masked_median(crop, inner)
     colour = colour_name(body, felt)
     if not face.flat:
-        return None, 0.9, colour, face.why or "not flat", None
+        return None, 0.9, colour, face.why or "not flat", None, ""
     (cx, cy), (w, h), angle = rect
     reach = int(0.75 * (w + h) / 2) + 2
     x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
     x1, y1 = min(fine.size[0], int(cx) + reach + 1), min(fine.size[1], int(cy) + reach + 1)
     if x0 >= x1 or y0 >= y1:
-        return None, 0.0, colour, "face outside the tray", None
+        return None, 0.0, colour, "face outside the tray", None, ""
     window = fine.window((x0, y0, x1, y1))
     local = ((cx - x0, cy - y0), (w, h), angle)
     value, confidence, why, middle = read_face_pips_placed(config, window, body, local)
+    unmoved_why = ""
     if value is None and why.startswith("pips:"):
-        again = _read_own_part(config, window, body, local)
+        again = read_own_part(config, window, body, local)
+        if again is None and may_move(colour):
+            again = read_about_pips(config, window, body, local)
+            unmoved_why = "" if again is None else why
         if again is not None:
             value, confidence, why, middle = again
     if value is None and why.startswith("pips:") and beside is not None:
@@ -556,27 +581,5 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
         if again is not None:
             value, confidence, why, middle = again
     placed = None if middle is None else (middle[0] + x0, middle[1] + y0)
-    return value, confidence, colour, why, placed
+    return value, confidence, colour, why, placed, unmoved_why
 
-
-def _read_own_part(config: DiceConfig, window: Image, body: FloatArray,
-                   rect: tuple[tuple[float, float], tuple[float, float], float]
-                   ) -> tuple[int | None, float, str, tuple[float, float] | None] | None:
-    """The face ``rect`` in ``window`` read again with only its own part of its rectangle
-    (:mod:`vision.dice_seam`: a neighbour's pixels or felt beside the seam painted the
-    face's colour, and the face's middle taken as its own part's), where that reads a
-    value; None where it does not, or leaves the face as it was."""
-    part = own_part(window, rect, config.own_chroma)
-    if part is None:
-        return None
-    middle = own_middle(part, rect)
-    if math.dist(middle, rect[0]) < config.own_least_shift * (rect[1][0] + rect[1][1]) / 2:
-        return None
-    painted = painted_outside(window, part, masked_median(window, part))
-    value, confidence, why, placed = read_face_pips_placed(
-        config, painted, body, (middle, rect[1], rect[2]), config.own_least_value)
-    # Moved off its outline's middle, a face keeps one sign of standing flat: its pips' grid
-    # as long both ways (to ``most_stretch``), which takes four pips. One pip shows nothing
-    # but its place, and two or three on a diagonal nothing of the grid's squareness: a
-    # cocked die's 1-3, its side face left out, would pass for flat.
-    return None if value is None else (value, confidence, why, placed)

@@ -55,7 +55,8 @@ class LayoutFit:
     ``why``), the ``gap`` (the least pip's height less the tallest empty point's, as a share
     of the tallest pip), the reading's ``confidence``, the ``share`` of the face's contrast
     that pips of one height at its layout's points explain, and the ``heights`` of the nine
-    grid points in :data:`vision.dice_pips.GRID` order (shares of the tallest)."""
+    grid points in :data:`vision.dice_pips.GRID` order (shares of the tallest); the fitted
+    grid's ``middle`` in the image's pixels (None where the pips are faint)."""
 
     value: int | None
     gap: float
@@ -63,6 +64,7 @@ class LayoutFit:
     share: float
     heights: tuple[float, ...]
     why: str = ""
+    middle: tuple[float, float] | None = None
 
 
 _LAYOUT_MASKS = np.array([[point in pips for point in GRID] for _, pips in LAYOUTS])
@@ -265,6 +267,7 @@ def fit_layout(config: DiceConfig, image: Image,
     variance = float((contrast * contrast).sum()) - float(contrast.sum()) ** 2 / contrast.size
     share = _layout_share(placement, _LAYOUT_MASKS[layout].astype(np.float64), variance)
     rounded = tuple(round(float(height), 3) for height in shares)
+    middle = _grid_middle(rect, placement.offset)
     why = ""
     if gap < config.fit_gap:
         why = "no layout stands out"
@@ -275,10 +278,22 @@ def fit_layout(config: DiceConfig, image: Image,
     elif share < (config.fit_least_share if least_share is None else least_share):
         why = "unlike a face's pips"
     if why:
-        return LayoutFit(None, gap, 0.0, share, rounded, why)
+        return LayoutFit(None, gap, 0.0, share, rounded, why, middle)
     span = config.fit_sure_gap - config.fit_gap
     confidence = 0.5 + 0.5 * float(np.clip((gap - config.fit_gap) / span, 0.0, 1.0))
-    return LayoutFit(int(_LAYOUT_VALUES[layout]), gap, confidence, share, rounded)
+    return LayoutFit(int(_LAYOUT_VALUES[layout]), gap, confidence, share, rounded, "", middle)
+
+
+def _grid_middle(rect: tuple[tuple[float, float], tuple[float, float], float],
+                 offset: tuple[float, float]) -> tuple[float, float]:
+    """The middle of a grid placed ``offset`` (patch pixels along the patch's columns and
+    rows) from the middle of :func:`face_patch`'s patch of ``rect``, in the image's pixels."""
+    (cx, cy), (width, height), angle = rect
+    step = (width + height) / 2 / PATCH_PER_EDGE
+    turn = math.radians(angle)
+    across, down = offset[0] * step, offset[1] * step
+    return (cx + across * math.cos(turn) - down * math.sin(turn),
+            cy + across * math.sin(turn) + down * math.cos(turn))
 
 
 def read_face_pips(config: DiceConfig, image: Image, body: FloatArray,

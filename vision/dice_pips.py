@@ -384,3 +384,39 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
         return None
     return value
 
+
+def spots_middle(config: DiceConfig, image: Image,
+                 rect: tuple[tuple[float, float], tuple[float, float], float]
+                 ) -> tuple[float, float] | None:
+    """The middle (``image``'s pixels) of the strongest spots of the face ``rect`` that make a
+    standard layout about their own middle, wherever on the face that lies (the count whose
+    weakest stands furthest above the next, as :func:`read_pips` chooses); None where no
+    count does. :func:`read_pips` asks the layout to lie about the outline's middle too."""
+    _, (w, h), angle = rect
+    edge = (w + h) / 2
+    face = _face_contrast(config, image, rect)
+    if isinstance(face, str):
+        return None
+    contrast, inside, (left, top) = face
+    spots = _strongest_spots(config, contrast, inside, edge)
+    if not spots or spots[0][0] < config.least_contrast:
+        return None
+    values = contrast[inside > 0]
+    plain = float(np.partition(values, len(values) // 4)[len(values) // 4])
+    turn = math.radians(angle)
+    u = np.array([math.cos(turn), math.sin(turn)])
+    v = np.array([-math.sin(turn), math.cos(turn)])
+    best: tuple[float, FloatArray | None] = (-1.0, None)
+    for count in range(1, min(6, len(spots)) + 1):
+        weakest = spots[count - 1][0]
+        after = spots[count][0] if count < len(spots) else plain
+        share = (weakest - max(after, plain)) / max(spots[0][0] - plain, 1e-9)
+        if weakest < config.least_contrast or share <= best[0]:
+            continue
+        points = np.array([point for _, point in spots[:count]])
+        centre = points.mean(axis=0)
+        if _layout_of(config, points, centre, edge, u, v) == count:
+            best = (share, centre)
+    if best[1] is None:
+        return None
+    return float(best[1][0]) + left, float(best[1][1]) + top

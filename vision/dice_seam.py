@@ -16,10 +16,18 @@ whose grid shows the face flat.
 
 from __future__ import annotations
 
+import math
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.dice_layout import read_face_pips_placed
+from vision.dice_pips import masked_median
+
+if TYPE_CHECKING:
+    from vision.dice import DiceConfig
 
 #: Added to each 8-bit channel before its log, so that a black die's dark noise stays small.
 LOG_OFFSET = 4.0
@@ -136,3 +144,26 @@ def painted_outside(image: Image, part: Image, colour: FloatArray) -> Image:
     painted = np.empty_like(image)
     painted[...] = plain
     return np.asarray(cv2.copyTo(image, part, painted))
+
+
+def read_own_part(config: DiceConfig, window: Image, body: FloatArray,
+                  rect: tuple[tuple[float, float], tuple[float, float], float]
+                  ) -> tuple[int | None, float, str, tuple[float, float] | None] | None:
+    """The face ``rect`` in ``window`` read again with only its own part of its rectangle
+    (a neighbour's pixels or felt beside the seam painted the
+    face's colour, and the face's middle taken as its own part's), where that reads a
+    value; None where it does not, or leaves the face as it was."""
+    part = own_part(window, rect, config.own_chroma)
+    if part is None:
+        return None
+    middle = own_middle(part, rect)
+    if math.dist(middle, rect[0]) < config.own_least_shift * (rect[1][0] + rect[1][1]) / 2:
+        return None
+    painted = painted_outside(window, part, masked_median(window, part))
+    value, confidence, why, placed = read_face_pips_placed(
+        config, painted, body, (middle, rect[1], rect[2]), config.own_least_value)
+    # Moved off its outline's middle, a face keeps one sign of standing flat: its pips' grid
+    # as long both ways (to ``most_stretch``), which takes four pips. One pip shows nothing
+    # but its place, and two or three on a diagonal nothing of the grid's squareness: a
+    # cocked die's 1-3, its side face left out, would pass for flat.
+    return None if value is None else (value, confidence, why, placed)

@@ -66,23 +66,47 @@ def cocked_by_side(config: DiceConfig, face: TopFace, colour: str, middle: Float
     pixels, found at ``ppm`` in a crop ``crop`` (height, width) pixels, where the camera's
     lean is ``lean_at(middle)``) shows a side face where a flat die shows none, by
     ``most_side_shift`` of its edge; False where its body cannot tell."""
-    if face.cut or not face.flat or colour == "black":
-        return False
-    (x, y), (width, height), _ = face.rect
-    own = _body_of(bodies, (x, y))
+    off = side_offness(config, face, colour, middle, bodies, lean_at, ppm, crop)
+    return off is not None and off > config.most_side_shift
+
+
+def side_offness(config: DiceConfig, face: TopFace, colour: str, middle: FloatArray,
+                 bodies: list[tuple[Image, tuple[int, int]]],
+                 lean_at: Callable[[FloatArray], FloatArray], ppm: float,
+                 crop: tuple[int, int]) -> float | None:
+    """How far the body of the lone die of ``face`` reaches about its pips' ``middle``
+    otherwise than a flat die's (:func:`side_shift`, both ways together, a share of the
+    edge), as :func:`cocked_by_side` takes it; None where its body cannot tell."""
+    own = telling_body(config, face, colour, bodies, ppm, crop)
     if own is None:
-        return False
+        return None
+    body, offset = own
+    (_, (width, height), _) = face.rect
+    edge = math.sqrt(width * height)
+    along, across = side_shift(body, offset, middle, lean_at(middle), edge)
+    return math.hypot(along, across)
+
+
+def telling_body(config: DiceConfig, face: TopFace, colour: str,
+                 bodies: list[tuple[Image, tuple[int, int]]], ppm: float,
+                 crop: tuple[int, int]) -> tuple[Image, tuple[int, int]] | None:
+    """The body of ``face``'s die where it shows the die's own side faces (a flat face not
+    cut from touching dice, not black, away from the crop's border, no other body within
+    ``side_clear_mm``), as the module's text says; None where it cannot."""
+    if face.cut or not face.flat or colour == "black":
+        return None
+    own = _body_of(bodies, face.rect[0])
+    if own is None:
+        return None
     body, offset = own
     border = max(2, round(config.border_mm * ppm)) + 1
     if (offset[0] <= border or offset[1] <= border
             or offset[0] + body.shape[1] >= crop[1] - border
             or offset[1] + body.shape[0] >= crop[0] - border):
-        return False
+        return None
     if _nearest_other(bodies, own) < config.side_clear_mm * ppm:
-        return False
-    edge = math.sqrt(width * height)
-    along, across = side_shift(body, offset, middle, lean_at(middle), edge)
-    return math.hypot(along, across) > config.most_side_shift
+        return None
+    return own
 
 
 def _body_of(bodies: list[tuple[Image, tuple[int, int]]], point: tuple[float, float]
@@ -111,4 +135,4 @@ def _nearest_other(bodies: list[tuple[Image, tuple[int, int]]],
     return nearest
 
 
-__all__ = ["SIDE_WHY", "cocked_by_side", "side_shift"]
+__all__ = ["SIDE_WHY", "cocked_by_side", "side_offness", "side_shift", "telling_body"]
