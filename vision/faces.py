@@ -171,9 +171,8 @@ def _glint_blue_green(image: Image, clipped: Image, pawns: Image, centres: Float
 
 #: The least share of a washed face's samples the camera left unclipped in both channels of a
 #: ratio for :func:`_raw_colours` to count it: they lie at the glint's border, where the blur
-#: mixes the glint in, so more are needed than of a plain face (:data:`LEAST_USABLE`; with
-#: either ratio counted alone, the cold tuning set read 299 squares wrong, 23 surely, with 0.15,
-#: and 304, 22 with 0.2).
+#: mixes the glint in, so more are needed than of a plain face (:data:`LEAST_USABLE`; the
+#: cold tuning set read 299 squares wrong, 23 surely, with 0.15, and 304, 22 with 0.2).
 LEAST_RAW_USABLE = 0.2
 
 
@@ -184,10 +183,7 @@ def _raw_colours(raw: Image, clipped: Image, pawns: Image, centres: FloatArray,
     passes the normalised view's top (about 1.3 times the paper) over most of it though the
     camera clipped only part of it: there each ratio of two channels the camera left
     unclipped, against the same ratio of the paper beyond the coin (which the normalised
-    view makes neutral), is the metal's tint as the normalised view would show it. Only a
-    face whose red against green is measured gets one: copper's tint lies mostly along it
-    (:data:`vision.frame_model.COPPER_DIRECTION`), and blue against green alone, from a few
-    border pixels, named a tuning penny silver (tuning 23 b3)."""
+    view makes neutral), is the metal's tint as the normalised view would show it."""
     map_x, map_y = _ring_maps(centres, radii, GLINT_RINGS, FACE_ANGLES)
     pixels = cv2.remap(raw, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
@@ -203,8 +199,7 @@ def _raw_colours(raw: Image, clipped: Image, pawns: Image, centres: FloatArray,
             middle = nan_median(ratio, axis=1)
         ratios.append(np.where(usable.mean(axis=1) >= LEAST_RAW_USABLE, middle, np.nan))
     paper = _log_ratios(_ring_medians(raw, centres, radii, PAPER_RING, pawns))
-    colours = np.column_stack(ratios) - paper
-    return np.where(np.isnan(colours[:, :1]), np.nan, colours)
+    return np.column_stack(ratios) - paper
 
 
 def pawn_share(pawns: Image, centres: FloatArray, radii: FloatArray) -> FloatArray:
