@@ -271,7 +271,7 @@ def _measure_seeds(
     seen = np.isfinite(inner.radii)
     faces, edges = _faces_of_possible_coins(
         config.coins, image, clipped, bled, np.where(seen[:, None], inner.centres, tops),
-        np.where(seen, inner.radii, outlines.radii_px), tops, outlines)
+        np.where(seen, inner.radii, outlines.radii_px), tops, outlines, view.image)
     centres_mm = to_mm(view, outlines.centres)
     columns = np.clip(np.round(outlines.centres[:, 0]).astype(int), 0, width - 1)
     rows = np.clip(np.round(outlines.centres[:, 1]).astype(int), 0, height - 1)
@@ -290,13 +290,14 @@ def _measure_seeds(
 
 def _faces_of_possible_coins(
     config: CoinConfig, image: Image, clipped: Image, pawns: Image, face_centres: FloatArray,
-    face_radii: FloatArray, tops: FloatArray, outlines: CoinOutlines,
+    face_radii: FloatArray, tops: FloatArray, outlines: CoinOutlines, raw: Image | None = None,
 ) -> tuple[Faces, FloatArray]:
     """The faces (:func:`vision.faces.face_colours`) and edge colours of the outlines whose
     rim agrees well enough to give them any presence (:func:`coin_presence`); the others, no
     coin whatever their face shows, get none (NaN colours, no pawn, nothing clipped): nearly
     half of a frame's seeds are a coin's second seed or no coin, and their faces are never
-    read."""
+    read. A face washed out of the normalised ``image`` is measured again in the camera's own
+    top view ``raw``, where given."""
     rows = np.flatnonzero(outlines.agreement > _ramp(config)[0])
     count = len(tops)
     faces = Faces(np.full((count, 2), np.nan), np.full(count, np.nan), np.zeros(count),
@@ -304,7 +305,7 @@ def _faces_of_possible_coins(
     edges = np.full((count, 2), np.nan)
     if not len(rows):
         return faces, edges
-    some = face_colours(image, clipped, pawns, face_centres[rows], face_radii[rows])
+    some = face_colours(image, clipped, pawns, face_centres[rows], face_radii[rows], raw)
     for name in ("colours", "brightness", "on_pawn", "clipped"):
         getattr(faces, name)[rows] = getattr(some, name)
     edges[rows] = edge_colours(image, tops[rows], outlines.radii_px[rows], pawns)
@@ -512,7 +513,8 @@ def loose_candidates(config: ReadConfig, view: TopView, image: Image, pawns: Ima
     radii = np.concatenate([coins.radii for _, coins in parts] or [np.zeros(0)])
     region = np.concatenate([np.full(len(coins.radii), index, np.intp)
                              for index, coins in parts] or [np.zeros(0, np.intp)])
-    faces = face_colours(image, clipped_mask(view.image), pawns, centres, 0.8 * radii)
+    faces = face_colours(image, clipped_mask(view.image), pawns, centres, 0.8 * radii,
+                         view.image)
     count = len(radii)
     centres_mm = to_mm(view, centres)
     candidates = Candidates(

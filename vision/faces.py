@@ -90,14 +90,17 @@ class Faces:
 
 
 def face_colours(
-    image: Image, clipped: Image, pawns: Image, centres: FloatArray, radii: FloatArray
+    image: Image, clipped: Image, pawns: Image, centres: FloatArray, radii: FloatArray,
+    raw: Image | None = None,
 ) -> Faces:
     """What the faces at ``centres`` with ``radii`` (top-view px) show (see :class:`Faces`),
     in the normalised ``image``, with the channels the camera clipped (``clipped``, a
     3-channel mask from :func:`clipped_mask`) and the ``pawns`` marked.
 
     Each ratio comes from the pixels where both its channels are unclipped: a glinting penny
-    clips red first, and its blue against green still tells copper from silver.
+    clips red first, and its blue against green still tells copper from silver. A face left
+    with no colour at all is measured again in the camera's own top view ``raw``, where
+    given (:func:`_raw_colours`).
     """
     count = len(centres)
     if count == 0:
@@ -126,6 +129,9 @@ def face_colours(
     if len(washed):
         colour[washed, 1] = _glint_blue_green(image, clipped, pawns, centres[washed],
                                               radii[washed])
+    washed = np.flatnonzero(np.isnan(colour).all(axis=1))
+    if raw is not None and len(washed):
+        colour[washed] = _raw_colours(raw, clipped, pawns, centres[washed], radii[washed])
     unclipped = seen & ~on_clip.any(axis=2)
     with np.errstate(all="ignore"):
         level = nan_median(np.where(unclipped, values.mean(axis=2), np.nan), axis=1)
@@ -161,6 +167,39 @@ def _glint_blue_green(image: Image, clipped: Image, pawns: Image, centres: Float
     with np.errstate(all="ignore"):
         middle = nan_median(ratio, axis=1)
     return np.where(border.mean(axis=1) >= LEAST_GLINT_BORDER, middle, np.nan)
+
+
+#: The least share of a washed face's samples the camera left unclipped in both channels of a
+#: ratio for :func:`_raw_colours` to count it: they lie at the glint's border, where the blur
+#: mixes the glint in, so more are needed than of a plain face (:data:`LEAST_USABLE`; the
+#: cold tuning set read 299 squares wrong, 23 surely, with 0.15, and 304, 22 with 0.2).
+LEAST_RAW_USABLE = 0.2
+
+
+def _raw_colours(raw: Image, clipped: Image, pawns: Image, centres: FloatArray,
+                 radii: FloatArray) -> FloatArray:
+    """(K, 2) the colours of faces the normalised view washed out, measured in the camera's
+    top view ``raw`` (NaN where too little is usable). A face mirroring a bright window
+    passes the normalised view's top (about 1.3 times the paper) over most of it though the
+    camera clipped only part of it: there each ratio of two channels the camera left
+    unclipped, against the same ratio of the paper beyond the coin (which the normalised
+    view makes neutral), is the metal's tint as the normalised view would show it."""
+    map_x, map_y = _ring_maps(centres, radii, GLINT_RINGS, FACE_ANGLES)
+    pixels = cv2.remap(raw, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    on_pawn = cv2.remap(pawns, map_x, map_y, cv2.INTER_NEAREST,
+                        borderMode=cv2.BORDER_REPLICATE) > 0
+    on_clip = cv2.remap(clipped, map_x, map_y, cv2.INTER_NEAREST,
+                        borderMode=cv2.BORDER_REPLICATE) > 0
+    values = np.maximum(pixels.astype(np.float32), 1.0)
+    ratios = []
+    for channel in (2, 0):
+        usable = ~on_pawn & ~on_clip[..., channel] & ~on_clip[..., 1]
+        ratio = np.where(usable, np.log(values[..., channel] / values[..., 1]), np.nan)
+        with np.errstate(all="ignore"):
+            middle = nan_median(ratio, axis=1)
+        ratios.append(np.where(usable.mean(axis=1) >= LEAST_RAW_USABLE, middle, np.nan))
+    paper = _log_ratios(_ring_medians(raw, centres, radii, PAPER_RING, pawns))
+    return np.column_stack(ratios) - paper
 
 
 def pawn_share(pawns: Image, centres: FloatArray, radii: FloatArray) -> FloatArray:
