@@ -17,7 +17,7 @@ the rim only ever add outside the coin, so points outside the circle count for l
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import cv2
@@ -73,8 +73,7 @@ class RimConfig:
     ``coin_thickness_mm`` high) are fitted as a disc swept along the lean, the sweep held near a
     single coin's within about ``sweep_spread_mm`` unless the rim shows more. Rays the camera
     clipped white at the edge, set aside, lift an outline's agreement to ``blind_lift`` at
-    most. A seed's first circle is looked for on ``first_ray_count`` rays (every other
-    one), and on all of them again where fewer than ``settled_share`` of those agree.
+    most.
     """
 
     ray_count: int = 48
@@ -107,8 +106,6 @@ class RimConfig:
     plain_retry: float = 0.4
     plain_retry_covered: float = 0.1
     blind_lift: float = 0.4
-    first_ray_count: int = 24
-    settled_share: float = 0.9
 
 
 @dataclass(frozen=True, eq=False)
@@ -290,17 +287,25 @@ def measure_outlines(
         lean_per_mm = np.zeros(len(seeds))
     radii = np.arange(config.ray_begin_mm, config.ray_end_mm, config.ray_step_mm) * pixels_per_mm
     seeds = np.asarray(seeds, np.float64)
-    # The first circle placed on every other ray: the rest only where those leave it unsettled.
-    found, found_radii, shares = _first_circles(replace(config, ray_count=config.first_ray_count),
-                                                image, flags, seeds, radii, pixels_per_mm)
-    again = np.flatnonzero(shares < config.settled_share)
-    if len(again) and config.first_ray_count != config.ray_count:
-        found[again], found_radii[again], shares[again] = _first_circles(
-            config, image, flags, seeds[again], radii, pixels_per_mm)
+    edges = _ray_edges(config, image, flags, seeds, radii)
+    # A seed far off a large coin's middle has rays that end on the coin: those seeds' rays
+    # run ``far_reach_mm`` further.
+    short = np.flatnonzero(edges.ran_out.mean(axis=1) >= config.stack_ran_out)
+    if len(short):
+        longer = np.arange(config.ray_begin_mm, config.ray_end_mm + config.far_reach_mm,
+                           config.ray_step_mm) * pixels_per_mm
+        edges = edges.replaced(_ray_edges(config, image, flags, seeds[short], longer), short)
+    found, found_radii, votes = consensus_circles(config, edges.points, edges.valid,
+                                                  pixels_per_mm, origins=seeds)
+    # The consensus circle passes through three rim points; all the rays' points agreeing
+    # with it place its middle better for the second rays.
+    agreed = (np.abs(vector_length(*(edges.points - found[:, None, :]).transpose(2, 0, 1))
+                     - found_radii[:, None]) < config.reject_mm * pixels_per_mm) & edges.valid
+    found, found_radii = fit_circles(config, edges.points, agreed, found, pixels_per_mm)
     # Only distinct circles that enough rays agree with are worth refining: many seeds lie
     # on one coin, or on nothing round.
-    worth = _distinct(found, found_radii, shares, config.least_votes, seeds)
-    outlines = CoinOutlines(np.where((shares >= 0.125)[:, None], found, seeds), found_radii,
+    worth = _distinct(found, found_radii, votes, config.least_votes * config.ray_count)
+    outlines = CoinOutlines(np.where((votes >= 6)[:, None], found, seeds), found_radii,
                             np.zeros(len(seeds)), np.zeros(len(seeds)), np.zeros(len(seeds)),
                             np.zeros(len(seeds)), np.zeros(len(seeds), bool))
     if not len(worth):
@@ -317,36 +322,11 @@ def measure_outlines(
     return outlines
 
 
-def _first_circles(config: RimConfig, image: Image, flags: Image, seeds: FloatArray,
-                   radii: FloatArray, pixels_per_mm: float
-                   ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per seed, the circle its ``config.ray_count`` rays' rim points agree with most (centres,
-    radii) and the share of the rays that agree with it."""
-    edges = _ray_edges(config, image, flags, seeds, radii)
-    # A seed far off a large coin's middle has rays that end on the coin: those seeds' rays
-    # run ``far_reach_mm`` further.
-    short = np.flatnonzero(edges.ran_out.mean(axis=1) >= config.stack_ran_out)
-    if len(short):
-        longer = np.arange(config.ray_begin_mm, config.ray_end_mm + config.far_reach_mm,
-                           config.ray_step_mm) * pixels_per_mm
-        edges = edges.replaced(_ray_edges(config, image, flags, seeds[short], longer), short)
-    found, found_radii, votes = consensus_circles(config, edges.points, edges.valid,
-                                                  pixels_per_mm, origins=seeds)
-    # The consensus circle passes through three rim points; all the rays' points agreeing
-    # with it place its middle better for the second rays.
-    agreed = (np.abs(vector_length(*(edges.points - found[:, None, :]).transpose(2, 0, 1))
-                     - found_radii[:, None]) < config.reject_mm * pixels_per_mm) & edges.valid
-    found, found_radii = fit_circles(config, edges.points, agreed, found, pixels_per_mm)
-    return found, found_radii, votes / config.ray_count
-
-
-def _distinct(centres: FloatArray, radii: FloatArray, votes: FloatArray, least: float,
-              seeds: FloatArray) -> NDArray[np.intp]:
+def _distinct(centres: FloatArray, radii: FloatArray, votes: FloatArray, least: float
+              ) -> NDArray[np.intp]:
     """Indices of the circles at least ``least`` rays agree with, each circle once (the
-    best-agreed of circles whose middles lie within a third of a radius of each other; of
-    circles as well agreed, the one whose seed lies nearest its middle, whose rays cross the
-    rim most squarely)."""
-    order = np.lexsort((vector_length(*(seeds - centres).T), -votes))
+    best-agreed of circles whose middles lie within a third of a radius of each other)."""
+    order = np.argsort(-votes)
     order = order[votes[order] >= least]
     gaps = np.hypot(*(centres[order, None, :] - centres[None, order, :]).transpose(2, 0, 1))
     close = gaps < radii[order][None, :] / 3  # close[i, j]: i lies on j's circle
