@@ -66,7 +66,7 @@ from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import ALONE_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
-from vision.ring_spaces import printed_rings
+from vision.ring_spaces import bare_outlines, printed_rings
 from vision.size_doubt import SmallerTops, plausible_kinds, smaller_tops, stack_doubts
 from vision.sure_evidence import disagreeing_evidence
 
@@ -151,7 +151,9 @@ def _coins_and_frame(
     free = select_coins(config.coins, candidates, presence, least, most, ~set_aside)
     chosen = select_coins(config.coins, candidates, presence, least, most,
                           candidates.under_pawn, free)
-    weights = presence * np.where(candidates.under_pawn, 0.5, 1.0) * ~candidates.lifted
+    # A faint bare outline kept in a ring's space (its face dark) is measured on a weak edge.
+    weak = candidates.lifted | bare_outlines(config.coins, candidates, alone)
+    weights = presence * np.where(candidates.under_pawn, 0.5, 1.0) * ~weak
     pixel_mm = (np.full(len(chosen), np.nan) if camera is None
                 else 1.0 / camera.pixels_per_mm(candidates.centres_mm[chosen]))
     frame = _fit(config, priors, candidates, weights, chosen, pixel_mm, bool(alone.any()))
