@@ -140,8 +140,8 @@ def _coins_and_frame(
     in the fit, and are kept only where coin-sized by the fitted frame's size offset: a pawn's
     round base is smaller than any coin. Those taken only once rays the camera clipped white
     were set aside (``lifted``: a glint's bloom over the rim, whose edge their size is as
-    much as the rim's) weigh nothing. ``camera`` tells how coarsely it sees each coin;
-    ``alone`` marks those in a ring's spaces, ``printed`` those there no coin (ring_spaces)."""
+    much as the rim's) weigh nothing, as do faint bare outlines in a ring's space; ``camera``
+    tells how coarsely it sees each coin, ``alone`` marks ring spaces' (``printed``: no coin)."""
     sizes = np.array([prior.diameter_mm for prior in priors])
     margin = config.coins.size_margin_mm
     offset = config.model.offset_mm
@@ -151,7 +151,6 @@ def _coins_and_frame(
     free = select_coins(config.coins, candidates, presence, least, most, ~set_aside)
     chosen = select_coins(config.coins, candidates, presence, least, most,
                           candidates.under_pawn, free)
-    # A faint bare outline kept in a ring's space (its face dark) is measured on a weak edge.
     weak = candidates.lifted | bare_outlines(config.coins, candidates, alone)
     weights = presence * np.where(candidates.under_pawn, 0.5, 1.0) * ~weak
     pixel_mm = (np.full(len(chosen), np.nan) if camera is None
@@ -367,9 +366,8 @@ def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray
     """The candidates taken as coins, the frame model fitted to them, and each coin's kind
     and confidence once every doubt (a metal unsettled, a size unmeasured or between two
     silver kinds in a pile, a stack, a smaller coin on top) has had its say. ``piled`` marks
-    the candidates lying in a region of piled coins (a pit, a cup), ``alone`` those in a region
-    whose coins lie alone (a ring's space): a circle inside one is no smaller coin on top;
-    ``printed`` those there that are no coin."""
+    the candidates in a region of piled coins (a pit, a cup), ``alone`` those in a ring's space
+    (``printed``: no coin there), where a circle inside one is no smaller coin on top."""
     config = replace(config, model=model_for(config.model, profile))
     priors = _kind_priors(profile)
     chosen, frame = _coins_and_frame(config, candidates, presence, priors, camera, alone, printed)

@@ -19,8 +19,10 @@ faint outline in an empty space lay within 1.4 % of the paper's level (measured
 (4.2 % on paper the camera clipped white under a glare; 15 % for seed 397's faint nickel).
 So in a ring's space a faint bare outline is no coin (not taken; it casts its presence as the
 empty reading's doubt) only where its middle lies less than ``CoinConfig.bare_face`` below the
-paper. Elsewhere (Coin Isolation's squares, printed with no circle) such an outline stays a
-coin, read as a doubt (:func:`vision.read._partial_evidence`).
+paper. One kept rests on a faint edge: it is read as a doubt
+(:func:`vision.read._partial_evidence`) and weighs nothing in the frame's fit, so that it
+moves no other coin's reading. Elsewhere (Coin Isolation's squares) such an outline stays a
+coin, read as a doubt.
 """
 
 from __future__ import annotations
