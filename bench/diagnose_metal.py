@@ -33,8 +33,8 @@ _ORIGINAL = read_module._coins_and_frame
 
 
 def _capture(config: Any, candidates: Any, presence: Any, priors: Any, camera: Any = None,
-             alone: Any = None) -> Any:
-    chosen, frame = _ORIGINAL(config, candidates, presence, priors, camera, alone)
+             alone: Any = None, printed: Any = None) -> Any:
+    chosen, frame = _ORIGINAL(config, candidates, presence, priors, camera, alone, printed)
     CAPTURED.update(candidates=candidates, presence=presence, chosen=chosen, frame=frame)
     return chosen, frame
 

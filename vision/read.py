@@ -66,7 +66,7 @@ from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import ALONE_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
-from vision.ring_spaces import printed_rings
+from vision.ring_spaces import bare_outlines, printed_rings
 from vision.size_doubt import SmallerTops, plausible_kinds, smaller_tops, stack_doubts
 from vision.sure_evidence import disagreeing_evidence
 
@@ -134,24 +134,25 @@ def model_for(config: FrameModelConfig, profile: VisionProfile) -> FrameModelCon
 def _coins_and_frame(
     config: ReadConfig, candidates: Candidates, presence: FloatArray,
     priors: tuple[KindPrior, ...], camera: CameraOverMat | None = None,
-    alone: NDArray[np.bool_] | None = None,
+    alone: NDArray[np.bool_] | None = None, printed: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.intp], FrameFit]:
     """The frame's coins and its model, fitted once. Candidates a pawn stands on weigh half
     in the fit, and are kept only where coin-sized by the fitted frame's size offset: a pawn's
     round base is smaller than any coin. Those taken only once rays the camera clipped white
     were set aside (``lifted``: a glint's bloom over the rim, whose edge their size is as
-    much as the rim's) weigh nothing. ``camera`` tells how coarsely it sees each coin;
-    ``alone`` marks those in a ring's spaces (:mod:`vision.ring_spaces`, :mod:`.ring_metals`)."""
+    much as the rim's) weigh nothing, as do faint bare outlines in a ring's space; ``camera``
+    tells how coarsely it sees each coin, ``alone`` marks ring spaces' (``printed``: no coin)."""
     sizes = np.array([prior.diameter_mm for prior in priors])
     margin = config.coins.size_margin_mm
     offset = config.model.offset_mm
     least, most = sizes.min() + offset - margin, sizes.max() + offset + 2 * margin
     alone = np.zeros(len(presence), bool) if alone is None else alone
-    free = select_coins(config.coins, candidates, presence, least, most,
-                        ~candidates.under_pawn & ~printed_rings(config.coins, candidates, alone))
+    set_aside = candidates.under_pawn if printed is None else candidates.under_pawn | printed
+    free = select_coins(config.coins, candidates, presence, least, most, ~set_aside)
     chosen = select_coins(config.coins, candidates, presence, least, most,
                           candidates.under_pawn, free)
-    weights = presence * np.where(candidates.under_pawn, 0.5, 1.0) * ~candidates.lifted
+    weak = candidates.lifted | bare_outlines(config.coins, candidates, alone)
+    weights = presence * np.where(candidates.under_pawn, 0.5, 1.0) * ~weak
     pixel_mm = (np.full(len(chosen), np.nan) if camera is None
                 else 1.0 / camera.pixels_per_mm(candidates.centres_mm[chosen]))
     frame = _fit(config, priors, candidates, weights, chosen, pixel_mm, bool(alone.any()))
@@ -288,8 +289,9 @@ def read_view(
     at = np.where(candidates.region >= 0, candidates.region, -1)
     piled = piled_windows[at]
     alone = np.array([window.kind in ALONE_KINDS for window in windows] + [False], bool)[at]
+    printed = printed_rings(config.coins, config.coin_mass, view, image, candidates, alone)
     chosen, frame, kinds, confidence = _coin_kinds(config, candidates, presence, profile, camera,
-                                                   piled, alone)
+                                                   piled, alone, printed)
     confidence = _inner_outline_doubt(config, view, image, candidates, chosen, kinds, confidence,
                                       profile, windows)
     kinds, confidence = _disagreeing_evidence(config, view, image, candidates, chosen, frame,
@@ -359,16 +361,16 @@ def _all_candidates(config: ReadConfig, view: TopView, image: Image, mask: Image
 
 def _coin_kinds(config: ReadConfig, candidates: Candidates, presence: FloatArray,
                 profile: VisionProfile, camera: CameraOverMat, piled: NDArray[np.bool_],
-                alone: NDArray[np.bool_]
+                alone: NDArray[np.bool_], printed: NDArray[np.bool_]
                 ) -> tuple[NDArray[np.intp], FrameFit, list[str], FloatArray]:
     """The candidates taken as coins, the frame model fitted to them, and each coin's kind
     and confidence once every doubt (a metal unsettled, a size unmeasured or between two
     silver kinds in a pile, a stack, a smaller coin on top) has had its say. ``piled`` marks
-    the candidates lying in a region of piled coins (a pit, a cup), ``alone`` those in a region
-    whose coins lie alone (a ring's space): a circle inside one is no smaller coin on top."""
+    the candidates in a region of piled coins (a pit, a cup), ``alone`` those in a ring's space
+    (``printed``: no coin there), where a circle inside one is no smaller coin on top."""
     config = replace(config, model=model_for(config.model, profile))
     priors = _kind_priors(profile)
-    chosen, frame = _coins_and_frame(config, candidates, presence, priors, camera, alone)
+    chosen, frame = _coins_and_frame(config, candidates, presence, priors, camera, alone, printed)
     kinds, probabilities = frame.best()
     confidence = probabilities * np.minimum(1.0, presence[chosen])
     face_seen = (~candidates.under_pawn[chosen] & ~np.isnan(candidates.colours[chosen]).any(axis=1)

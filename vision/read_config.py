@@ -61,8 +61,9 @@ class CoinConfig:
     kind of the other metal lies within ``metal_size_gap_mm`` of its size (see
     :func:`vision.read._partial_evidence`), or whose outline stands less than
     ``bare_contrast`` out of paper with no top circle inside it (in a ring's space no coin,
-    nor is one so faint whose rim agrees on under ``ragged_agreement`` of its rays,
-    :mod:`vision.ring_spaces`), and a square where no pawn
+    nor is one so faint whose rim agrees on under ``ragged_agreement`` of its rays, where its
+    middle lies under ``bare_face`` of the paper's level below it: :mod:`vision.ring_spaces`),
+    and a square where no pawn
     was found but ``pawn_trace_mm2`` or more of pawn-coloured pixels show. A top circle found on
     a coin a pawn stands on more than ``base_gap_mm`` narrower than its outline is the pawn's
     base, not the coin's. An empty reading is doubted by any seed there that stood out
@@ -92,6 +93,7 @@ class CoinConfig:
     metal_size_gap_mm: float = 2.5
     bare_contrast: float = 0.1
     ragged_agreement: float = 0.5
+    bare_face: float = 0.025
     empty_strength: float = 2.0
     strength_doubt: float = 0.9
     near_presence: float = 0.25
