@@ -136,12 +136,11 @@ def _coins_and_frame(
     priors: tuple[KindPrior, ...], camera: CameraOverMat | None = None,
     alone: NDArray[np.bool_] | None = None, printed: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.intp], FrameFit]:
-    """The frame's coins and its model, fitted once. Candidates a pawn stands on weigh half
-    in the fit, and are kept only where coin-sized by the fitted frame's size offset: a pawn's
-    round base is smaller than any coin. Those taken only once rays the camera clipped white
-    were set aside (``lifted``: a glint's bloom over the rim, whose edge their size is as
-    much as the rim's) weigh nothing, as do faint bare outlines in a ring's space; ``camera``
-    tells how coarsely it sees each coin, ``alone`` marks ring spaces' (``printed``: no coin)."""
+    """The frame's coins and its model, fitted once. Candidates a pawn stands on weigh half,
+    kept only where coin-sized by the fitted size offset (a pawn's base is smaller than any
+    coin); those ``lifted`` (taken once clipped rays were set aside: a glint's bloom may size
+    them) and faint bare outlines in a ring's space weigh nothing. ``camera`` tells how
+    coarsely it sees each coin; ``alone`` marks ring spaces' (``printed``: no coin there)."""
     sizes = np.array([prior.diameter_mm for prior in priors])
     margin = config.coins.size_margin_mm
     offset = config.model.offset_mm
