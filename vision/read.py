@@ -292,7 +292,7 @@ def read_view(
     confidence = _inner_outline_doubt(config, view, image, candidates, chosen, kinds, confidence,
                                       profile, windows)
     kinds, confidence = _disagreeing_evidence(config, view, image, candidates, chosen, frame,
-                                              kinds, confidence, profile, alone[chosen])
+                                              kinds, confidence, profile, alone[chosen], camera)
     found = _coins_by_region(candidates, chosen, kinds, confidence, windows)
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
@@ -436,7 +436,7 @@ def _inner_outline_doubt(
 def _disagreeing_evidence(
     config: ReadConfig, view: TopView, image: Image, candidates: Candidates,
     chosen: NDArray[np.intp], frame: FrameFit, kinds: list[str], confidence: FloatArray,
-    profile: VisionProfile, alone: NDArray[np.bool_],
+    profile: VisionProfile, alone: NDArray[np.bool_], camera: CameraOverMat,
 ) -> tuple[list[str], FloatArray]:
     """The kinds and confidences once disagreeing evidence made readings doubts (last: no stage's
     references are chosen by it; :mod:`.sure_evidence`, :mod:`.rim_beyond`, :mod:`.coin_mass`)."""
@@ -446,7 +446,7 @@ def _disagreeing_evidence(
         config.sure_evidence, frame, kinds, sizes, metal_of, candidates.colours[chosen],
         candidates.diameters_mm[chosen], candidates.contrast[chosen], confidence, alone)
     confidence = rim_beyond_doubt(config.rim_beyond, config.rims, view, image, frame, kinds,
-                                  metal_of, sizes, candidates, chosen, confidence)
+                                  metal_of, sizes, candidates, chosen, confidence, camera)
     return reread_lone_coins(config.coin_mass, view, image, candidates, chosen, frame, kinds,
                              sizes, metal_of, confidence, alone)
 

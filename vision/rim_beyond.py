@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from vision.candidates import Candidates
+    from vision.parallax import CameraOverMat
     from vision.rectify import TopView
 
 
@@ -41,8 +42,11 @@ class RimBeyondConfig:
     description): the mean change along the rays stays at least ``rim_share`` of the
     outline's own (its largest within ``step_mm`` of the outline) out to ``rim_reach_mm``
     beyond it, and the coin measures more than ``past`` of the way to a larger kind of its
-    metal; such a reading is at most ``doubtful`` sure."""
+    metal; such a reading is at most ``doubtful`` sure. Only where a camera pixel spans at most
+    a millimetre (``least_camera_ppm``) is a rim's width more than the blur of one step: at a
+    ring mat's coarse views (a camera pixel spanning 1.4-2.3 mm) every edge so spreads."""
 
+    least_camera_ppm: float = 1.0
     rim_share: float = 0.4
     rim_reach_mm: float = 1.75
     step_mm: float = 0.25
@@ -102,14 +106,15 @@ def toward_larger(config: RimBeyondConfig, frame: FrameFit, kinds: list[str],
 def rim_beyond_doubt(config: RimBeyondConfig, rims: RimConfig, view: TopView, image: Image,
                      frame: FrameFit, kinds: list[str], metal_of: dict[str, str],
                      sizes: dict[str, float], candidates: Candidates, chosen: NDArray[np.intp],
-                     confidence: FloatArray) -> FloatArray:
+                     confidence: FloatArray, camera: CameraOverMat) -> FloatArray:
     """The confidences of the ``chosen`` candidates read as ``kinds`` once every coin read
     as the smallest kind of its metal, measured toward a larger one, whose edge spreads a
     rim's width beyond its outline is capped at ``doubtful`` (``image``: the light-normalised
-    top ``view``)."""
+    top ``view``; ``camera`` tells where its pixels are fine enough to show a rim)."""
     diameters = candidates.diameters_mm[chosen]
     toward = toward_larger(config, frame, kinds, metal_of, sizes, diameters)
-    rows = np.flatnonzero(toward & (confidence > config.doubtful))
+    fine = camera.pixels_per_mm(candidates.centres_mm[chosen]) >= config.least_camera_ppm
+    rows = np.flatnonzero(toward & fine & (confidence > config.doubtful))
     if not len(rows):
         return confidence
     ppm = view.pixels_per_mm
