@@ -1,22 +1,19 @@
 """Reading every region of a rectified mat: which coin lies on top, which pawn stands there.
 
-The stages, each a pure function of its configuration and an image, so that the whole holds
-for cameras, lights and coins it was never tuned on:
+The stages, each a pure function of its configuration and an image (to hold on any camera):
 
 1. :mod:`vision.light` divides the light out against the printed mat: paper becomes white;
    :mod:`vision.channel_noise` smooths a channel that division left far noisier than the rest.
 2. :mod:`vision.pawns` finds the strongly coloured pawns and where each one stands.
 3. :mod:`vision.seeds` finds where coins may lie, :mod:`vision.rims` fits each one's outline
-   (the base disc, whatever the stack's height leans away from the camera: see
-   :mod:`vision.parallax`) and :mod:`vision.faces` samples its face's colour.
-4. :mod:`vision.frame_model` names every coin of the frame at once, from how the frame's coins
-   compare with each other (sizes against the mat's millimetres, metals against the silver
-   around them); its probabilities are the readings' confidences.
+   (a stack's base disc, :mod:`vision.parallax`), :mod:`vision.faces` samples its face's colour.
+4. :mod:`vision.frame_model` names every coin of the frame at once, from how its coins compare
+   (sizes against the mat's millimetres, metals against the silver around them); its
+   probabilities are the readings' confidences.
 
-Regions of kind ``pit`` and ``cup`` hold loose coins: every coin there is counted, and the
-reading gives the count and the kinds. A ``tray``'s dice are read by :mod:`vision.dice`, the
-card on a ``discard`` spot by :mod:`vision.cards`. :func:`read_frame` is the whole pipeline
-from a frame.
+Regions of kind ``pit`` and ``cup`` hold loose coins: every coin there is counted (the count
+and the kinds). A ``tray``'s dice are read by :mod:`vision.dice`, the card on a ``discard``
+spot by :mod:`vision.cards`. :func:`read_frame` is the whole pipeline from a frame.
 """
 
 from __future__ import annotations
@@ -66,6 +63,7 @@ from vision.presence import empty_doubts, unlike_paper
 from vision.read_config import ALONE_KINDS, LOOSE_KINDS, CoinConfig, ReadConfig
 from vision.rectify import RectifyConfig, TopView, rectify
 from vision.regions import RegionWindow, region_windows
+from vision.rim_beyond import rim_beyond_doubt
 from vision.ring_spaces import bare_outlines, printed_rings
 from vision.size_doubt import SmallerTops, plausible_kinds, smaller_tops, stack_doubts
 from vision.sure_evidence import disagreeing_evidence
@@ -294,7 +292,7 @@ def read_view(
     confidence = _inner_outline_doubt(config, view, image, candidates, chosen, kinds, confidence,
                                       profile, windows)
     kinds, confidence = _disagreeing_evidence(config, view, image, candidates, chosen, frame,
-                                              kinds, confidence, profile, alone[chosen])
+                                              kinds, confidence, profile, alone[chosen], camera)
     found = _coins_by_region(candidates, chosen, kinds, confidence, windows)
     doubt = np.maximum(empty_doubt(config.coins, candidates, presence, chosen, len(windows)),
                        loose_doubt)
@@ -438,15 +436,17 @@ def _inner_outline_doubt(
 def _disagreeing_evidence(
     config: ReadConfig, view: TopView, image: Image, candidates: Candidates,
     chosen: NDArray[np.intp], frame: FrameFit, kinds: list[str], confidence: FloatArray,
-    profile: VisionProfile, alone: NDArray[np.bool_],
+    profile: VisionProfile, alone: NDArray[np.bool_], camera: CameraOverMat,
 ) -> tuple[list[str], FloatArray]:
-    """The kinds and confidences once disagreeing evidence has made readings doubts (last, so
-    no stage's references are chosen by it; :mod:`.sure_evidence`, :mod:`.coin_mass`)."""
+    """The kinds and confidences once disagreeing evidence made readings doubts (last: no stage's
+    references are chosen by it; :mod:`.sure_evidence`, :mod:`.rim_beyond`, :mod:`.coin_mass`)."""
     priors = _kind_priors(profile)
     sizes, metal_of = {p.kind: p.diameter_mm for p in priors}, {p.kind: p.metal for p in priors}
     confidence = disagreeing_evidence(
         config.sure_evidence, frame, kinds, sizes, metal_of, candidates.colours[chosen],
         candidates.diameters_mm[chosen], candidates.contrast[chosen], confidence, alone)
+    confidence = rim_beyond_doubt(config.rim_beyond, config.rims, view, image, frame, kinds,
+                                  metal_of, sizes, candidates, chosen, confidence, camera)
     return reread_lone_coins(config.coin_mass, view, image, candidates, chosen, frame, kinds,
                              sizes, metal_of, confidence, alone)
 

@@ -15,6 +15,7 @@ from vision.loose import LooseConfig
 from vision.metals import MetalCheckConfig
 from vision.pawns import PawnConfig
 from vision.presence import PresenceConfig
+from vision.rim_beyond import RimBeyondConfig
 from vision.rims import RimConfig
 from vision.seeds import SeedConfig
 from vision.size_doubt import SizeDoubtConfig
@@ -127,4 +128,5 @@ class ReadConfig:
     size_doubt: SizeDoubtConfig = field(default_factory=SizeDoubtConfig)
     inner_outlines: InnerOutlineConfig = field(default_factory=InnerOutlineConfig)
     sure_evidence: SureEvidenceConfig = field(default_factory=SureEvidenceConfig)
+    rim_beyond: RimBeyondConfig = field(default_factory=RimBeyondConfig)
     coin_mass: CoinMassConfig = field(default_factory=CoinMassConfig)
