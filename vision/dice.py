@@ -196,7 +196,7 @@ class DiceConfig:
     of the edge off its outline's, a value of ``recentre_least_value`` or more; it is kept
     only where read spot by spot and its body reaches about that middle as a lone flat die's
     to ``recentre_side`` of its edge (a body that cannot tell leaves it unread); else a 6
-    whose pips blur into two bars matched ``bars_least_fit`` (:mod:`vision.dice_bars`), so.
+    whose pips blur into two bars is read at their turn (:mod:`vision.dice_bars`), so kept.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -253,7 +253,6 @@ class DiceConfig:
     recentre_most: float = 0.2
     recentre_least_value: int = 4
     recentre_side: float = 0.2
-    bars_least_fit: float = 0.7
     shadow_least_hue: float = 1.0
     shadow_most_share: float = 0.2
     most_side_shift: float = 0.3

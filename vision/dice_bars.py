@@ -1,4 +1,5 @@
-"""A 6 whose pips blur into two bars, read at the bars' own turn (step 4 of :mod:`vision.dice`).
+"""A 6 whose pips blur into two bars, read at the bars' own turn (step 4 of
+:mod:`vision.dice`).
 
 A 6's pips stand in two columns of three, a grid spacing apart along each column and two
 across. Blurred by the camera (a faint die, a far one), each column's three pips run together
@@ -10,7 +11,9 @@ and no layout stands out. The bars themselves say how the top is turned: :func:`
 finds the turn (and which way round) at which two parallel bars of a 6's length and spacing
 explain most of the face's contrast, and :func:`read_bars` reads the face by the whole face's
 fit at that turn, which must find a 6 by every test a face at its outline's turn passes (its
-pips alike, standing clear of the empty points, centred). Nothing here says the top is flat:
+pips alike, standing clear of the empty points, centred). Only a 6 is read so: a 4's or 5's
+grid turned against its outline (tuning 708) lines up at the same turn, but a cocked die's
+top read so as a 4 (tc cocked 680), its columns no bars. Nothing here says the top is flat:
 :mod:`vision.dice` keeps such a reading only where the die's body shows it flat about the
 bars' middle, as for a face read about its pips' own middle (:mod:`vision.dice_recentre`).
 """
@@ -21,6 +24,7 @@ import math
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
@@ -32,6 +36,7 @@ from vision.dice_layout import (
     face_patch,
     fit_layout,
     local_contrast,
+    patch_sigma,
 )
 from vision.dice_recentre import read_about_pips
 
@@ -42,9 +47,16 @@ Rect = tuple[tuple[float, float], tuple[float, float], float]
 
 #: Turns tried against the outline's, degrees: with the bars taken either way round, a
 #: quarter turn covers every turn of a square.
-TURNS = tuple(float(turn) for turn in range(-42, 43, 3))
+TURNS = tuple(float(turn) for turn in range(-42, 43, 6))
+#: The turn's last step, degrees, either side of the best of :data:`TURNS`.
+FINE_TURN = 3.0
 #: A pip's radius as a share of the edge (pips are 0.14-0.25 of the edge across).
 PIP_RADIUS = 0.09
+
+#: How well two bars must match the face's contrast (correlation) to be read as a 6's: a
+#: 6's blurred columns match 0.84-0.92 at their turn; a 4's corners or a 5's (two bars
+#: broken in the middle) 0.37-0.6.
+BARS_LEAST_FIT = 0.7
 
 _erf = np.vectorize(math.erf)
 
@@ -95,12 +107,19 @@ def bars_fit(contrast: FloatArray) -> float:
 
 def bars_turn(image: Image, rect: Rect) -> tuple[float, float]:
     """(turn in degrees against ``rect``'s, how well the bars fit there) at which two bars
-    of a 6 match the face ``rect`` in ``image`` best, of :data:`TURNS`."""
+    of a 6 match the face ``rect`` in ``image`` best: of :data:`TURNS`, then
+    :data:`FINE_TURN` either side of the best."""
     centre, size, angle = rect
-    fits = [(bars_fit(local_contrast(face_patch(image, (centre, size, angle + turn)))
-                      .astype(np.float64)), turn) for turn in TURNS]
-    fit, turn = max(fits)
-    return turn, fit
+    sigma = patch_sigma((size[0] + size[1]) / 2)
+    smoothed = None if sigma is None else np.asarray(cv2.GaussianBlur(image, (0, 0), sigma))
+
+    def fit_at(turn: float) -> tuple[float, float]:
+        patch = face_patch(image, (centre, size, angle + turn), smoothed)
+        return bars_fit(local_contrast(patch).astype(np.float64)), turn
+
+    best = max(fit_at(turn) for turn in TURNS)
+    best = max([best, fit_at(best[1] - FINE_TURN), fit_at(best[1] + FINE_TURN)])
+    return best[1], best[0]
 
 
 def read_moved(config: DiceConfig, image: Image, body: FloatArray, rect: Rect
@@ -116,10 +135,10 @@ def read_moved(config: DiceConfig, image: Image, body: FloatArray, rect: Rect
 def read_bars(config: DiceConfig, image: Image, rect: Rect
               ) -> tuple[int | None, float, str, tuple[float, float] | None] | None:
     """(6, confidence, "", the fitted grid's middle in ``image``'s pixels) where the face
-    ``rect`` shows a 6's two bars (matched ``bars_least_fit`` at least) and the whole face's
-    fit at their turn reads a 6; None otherwise."""
+    ``rect`` shows a 6's two bars (matched :data:`BARS_LEAST_FIT` at least) and the whole
+    face's fit at their turn reads a 6; None otherwise."""
     turn, fit = bars_turn(image, rect)
-    if fit < config.bars_least_fit:
+    if fit < BARS_LEAST_FIT:
         return None
     centre, size, angle = rect
     layout = fit_layout(config, image, (centre, size, angle + turn))

@@ -49,8 +49,9 @@ def test_a_six_blurred_into_bars_is_read_at_the_bars_turn() -> None:
 
 
 def test_other_faces_are_not_read_as_bars() -> None:
-    # A 4's columns hold no middle pip and a 5's middle lies between them: no 6 at any turn;
-    # a face with no pips has no bars.
+    # A 4's columns hold no middle pip and a 5's middle lies between them: their columns are
+    # no bars (a cocked die's top, tc 680, read as a 4 at its columns' turn), and a face with
+    # no pips has none.
     config = DiceConfig()
     outline = ((EDGE - 0.5, EDGE - 0.5), (float(EDGE), float(EDGE)), 12.0)
     for value in (4, 5):
