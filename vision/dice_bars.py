@@ -45,10 +45,7 @@ if TYPE_CHECKING:
 
 Rect = tuple[tuple[float, float], tuple[float, float], float]
 
-#: Turns tried against the outline's, degrees: with the bars taken either way round, a
-#: quarter turn covers every turn of a square.
-TURNS = tuple(float(turn) for turn in range(-42, 43, 6))
-#: The turn's last step, degrees, either side of the best of :data:`TURNS`.
+#: Turns tried either side of the contrast's grain, degrees.
 FINE_TURN = 3.0
 #: A pip's radius as a share of the edge (pips are 0.14-0.25 of the edge across).
 PIP_RADIUS = 0.09
@@ -107,19 +104,22 @@ def bars_fit(contrast: FloatArray) -> float:
 
 def bars_turn(image: Image, rect: Rect) -> tuple[float, float]:
     """(turn in degrees against ``rect``'s, how well the bars fit there) at which two bars
-    of a 6 match the face ``rect`` in ``image`` best: of :data:`TURNS`, then
-    :data:`FINE_TURN` either side of the best."""
+    of a 6 match the face ``rect`` in ``image`` best: the contrast's own grain (bars' sides
+    make most of its gradients, across them) gives the turn, tried as it is and
+    :data:`FINE_TURN` either side."""
     centre, size, angle = rect
     sigma = patch_sigma((size[0] + size[1]) / 2)
     smoothed = None if sigma is None else np.asarray(cv2.GaussianBlur(image, (0, 0), sigma))
 
-    def fit_at(turn: float) -> tuple[float, float]:
+    def contrast_at(turn: float) -> FloatArray:
         patch = face_patch(image, (centre, size, angle + turn), smoothed)
-        return bars_fit(local_contrast(patch).astype(np.float64)), turn
+        return local_contrast(patch).astype(np.float64)
 
-    best = max(fit_at(turn) for turn in TURNS)
-    best = max([best, fit_at(best[1] - FINE_TURN), fit_at(best[1] + FINE_TURN)])
-    return best[1], best[0]
+    down, across = np.gradient(contrast_at(0.0))
+    grain = 0.5 * math.degrees(math.atan2(2.0 * float((across * down).sum()),
+                                          float((across * across - down * down).sum())))
+    return max((bars_fit(contrast_at(turn)), turn)
+               for turn in (grain - FINE_TURN, grain, grain + FINE_TURN))[::-1]
 
 
 def read_moved(config: DiceConfig, image: Image, body: FloatArray, rect: Rect
