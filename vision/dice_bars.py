@@ -7,9 +7,10 @@ into one dark bar, as long as two spacings and a pip, and the spots found one by
 layout. The whole face's fit (:func:`vision.dice_layout.fit_layout`) still models merged pips,
 but its grid is placed at the outline's turn, and an outline that took in a strip of side face
 or shadow is turned some degrees against the pips: then the bars run across the grid's points
-and no layout stands out. The bars themselves say how the top is turned: :func:`bars_turn`
-finds the turn (and which way round) at which two parallel bars of a 6's length and spacing
-explain most of the face's contrast, and :func:`read_bars` reads the face by the whole face's
+and no layout stands out. The bars themselves say how the top is turned: their sides make
+most of the contrast's gradients, across them, so :func:`bars_turn` takes the turn of the
+contrast's grain, where two parallel bars of a 6's length and spacing must match the face's
+contrast closely (not a 4's or 5's pips), and :func:`read_bars` reads the face by the whole face's
 fit at that turn, which must find a 6 by every test a face at its outline's turn passes (its
 pips alike, standing clear of the empty points, centred). Only a 6 is read so: a 4's or 5's
 grid turned against its outline (tuning 708) lines up at the same turn, but a cocked die's
