@@ -91,6 +91,7 @@ import numpy as np
 from contract.observation import DieReading
 from vision.arrays import FloatArray, Image
 from vision.camera_pose import camera_pose
+from vision.dice_bars import read_moved
 from vision.dice_beside import nearest_beside, other_die, read_beside
 from vision.dice_beyond import (
     background,
@@ -107,7 +108,7 @@ from vision.dice_dark import unread_taken_from
 from vision.dice_faces import TopFace, top_faces
 from vision.dice_layout import read_face_pips_placed
 from vision.dice_pips import masked_median
-from vision.dice_recentre import flat_about_pips, read_about_pips
+from vision.dice_recentre import flat_about_pips
 from vision.dice_seam import read_own_part
 from vision.dice_shadow import without_shadow
 from vision.dice_side import SIDE_WHY, cocked_by_side, telling_body
@@ -194,7 +195,8 @@ class DiceConfig:
     (:mod:`vision.dice_recentre`), where that lies ``own_least_shift`` to ``recentre_most``
     of the edge off its outline's, a value of ``recentre_least_value`` or more; it is kept
     only where read spot by spot and its body reaches about that middle as a lone flat die's
-    to ``recentre_side`` of its edge (a body that cannot tell leaves it unread).
+    to ``recentre_side`` of its edge (a body that cannot tell leaves it unread); else a 6
+    whose pips blur into two bars is read at their turn (:mod:`vision.dice_bars`), so kept.
     """
 
     edge_mm: tuple[float, float] = (12.0, 20.0)
@@ -568,7 +570,7 @@ def _read_face(config: DiceConfig, image: Image, fine: FineSource, felt: FloatAr
     if value is None and why.startswith("pips:"):
         again = read_own_part(config, window, body, local)
         if again is None and may_move(colour):
-            again = read_about_pips(config, window, body, local)
+            again = read_moved(config, window, body, local)
             unmoved_why = "" if again is None else why
         if again is not None:
             value, confidence, why, middle = again

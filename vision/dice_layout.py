@@ -71,10 +71,11 @@ _LAYOUT_MASKS = np.array([[point in pips for point in GRID] for _, pips in LAYOU
 _LAYOUT_VALUES = np.array([value for value, _ in LAYOUTS])
 
 
-def face_patch(image: Image, rect: tuple[tuple[float, float], tuple[float, float], float]
-               ) -> Image:
+def face_patch(image: Image, rect: tuple[tuple[float, float], tuple[float, float], float],
+               smoothed: Image | None = None) -> Image:
     """The face's middle (:data:`PATCH_SHARE` of its edge) resampled square to its own axes,
-    :data:`PATCH_PER_EDGE` pixels an edge (columns along the rectangle's width)."""
+    :data:`PATCH_PER_EDGE` pixels an edge (columns along the rectangle's width); ``smoothed``,
+    where given, is ``image`` blurred once by :func:`patch_sigma` for many patches."""
     (cx, cy), (width, height), angle = rect
     edge = (width + height) / 2
     side = round(PATCH_SHARE * PATCH_PER_EDGE)
@@ -86,11 +87,19 @@ def face_patch(image: Image, rect: tuple[tuple[float, float], tuple[float, float
     origin = np.array([cx, cy]) - half * (u + v)
     matrix = np.array([[u[0], v[0], origin[0]], [u[1], v[1], origin[1]]])
     # Shrinking 4 px/mm to the patch's ~1.5 needs the detail smoothed away first.
-    shrink = edge / PATCH_PER_EDGE
-    source = image if shrink < 1.6 else _blurred_under(image, matrix, side, 0.45 * shrink)
+    sigma = patch_sigma(edge)
+    source = image if sigma is None else smoothed if smoothed is not None else \
+        _blurred_under(image, matrix, side, sigma)
     return cv2.warpAffine(source, matrix, (side, side),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+def patch_sigma(edge: float) -> float | None:
+    """The Gaussian blur (px) a face of ``edge`` px needs before its patch is sampled, None
+    where it needs none."""
+    shrink = edge / PATCH_PER_EDGE
+    return None if shrink < 1.6 else 0.45 * shrink
 
 
 def _blurred_under(image: Image, matrix: FloatArray, side: int, sigma: float) -> Image:
