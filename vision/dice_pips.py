@@ -94,12 +94,11 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     level), against the pips' contrast."""
     (cx, cy), (w, h), angle = rect
     edge = (w + h) / 2
-    face = _face_contrast(config, image, rect)
+    face = _face_spots(config, image, rect)
     if isinstance(face, str):
         return None, 0.0, face, None
-    contrast, inside, (left, top) = face
+    contrast, inside, (left, top), spots = face
     middle = np.array([cx - left, cy - top])
-    spots = _strongest_spots(config, contrast, inside, edge)
     if not spots:
         return None, 0.0, "pips: none", None
     values = contrast[inside > 0]
@@ -142,6 +141,36 @@ def _diagonal_turn(points: list[FloatArray]) -> float:
             if length > best:
                 best, turn = length, math.degrees(math.atan2(float(step[1]), float(step[0])))
     return turn - 45.0
+
+
+FaceSpots = tuple[FloatArray, Image, tuple[int, int], list[tuple[float, FloatArray]]]
+#: The last faces' contrast and spots, each with the image (held, so never another array at
+#: its address), rectangle and settings it was found for: a face whose pips fail is looked at
+#: again about its pips' own middle (:mod:`vision.dice_recentre`) in the same window and
+#: rectangle, and finds the same spots.
+_RECENT_SPOTS: list[tuple[Image, tuple[tuple[float, float], tuple[float, float], float],
+                          DiceConfig, FaceSpots | str]] = []
+#: How many faces' spots are kept (a re-read in the face's own part comes between).
+RECENT_KEPT = 4
+
+
+def _face_spots(config: DiceConfig, image: Image,
+                rect: tuple[tuple[float, float], tuple[float, float], float]
+                ) -> FaceSpots | str:
+    """:func:`_face_contrast` and the strongest spots on it (:func:`_strongest_spots`), found
+    once for an image and rectangle however often they are asked for."""
+    for seen, seen_rect, seen_config, found in list(_RECENT_SPOTS):
+        if seen is image and seen_rect == rect and seen_config is config:
+            return found
+    face = _face_contrast(config, image, rect)
+    found: FaceSpots | str = face
+    if not isinstance(face, str):
+        contrast, inside, origin = face
+        edge = (rect[1][0] + rect[1][1]) / 2
+        found = (contrast, inside, origin, _strongest_spots(config, contrast, inside, edge))
+    _RECENT_SPOTS.insert(0, (image, rect, config, found))
+    del _RECENT_SPOTS[RECENT_KEPT:]
+    return found
 
 
 def _face_contrast(config: DiceConfig, image: Image,
@@ -386,19 +415,20 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
 
 
 def spots_middle(config: DiceConfig, image: Image,
-                 rect: tuple[tuple[float, float], tuple[float, float], float]
-                 ) -> tuple[float, float] | None:
+                 rect: tuple[tuple[float, float], tuple[float, float], float],
+                 least_count: int = 1) -> tuple[float, float] | None:
     """The middle (``image``'s pixels) of the strongest spots of the face ``rect`` that make a
     standard layout about their own middle, wherever on the face that lies (the count whose
     weakest stands furthest above the next, as :func:`read_pips` chooses); None where no
-    count does. :func:`read_pips` asks the layout to lie about the outline's middle too."""
+    count does, or where that count is under ``least_count`` (a face read about that middle
+    would find those spots and read that count). :func:`read_pips` asks the layout to lie
+    about the outline's middle too."""
     _, (w, h), angle = rect
     edge = (w + h) / 2
-    face = _face_contrast(config, image, rect)
+    face = _face_spots(config, image, rect)
     if isinstance(face, str):
         return None
-    contrast, inside, (left, top) = face
-    spots = _strongest_spots(config, contrast, inside, edge)
+    contrast, inside, (left, top), spots = face
     if not spots or spots[0][0] < config.least_contrast:
         return None
     values = contrast[inside > 0]
@@ -406,7 +436,7 @@ def spots_middle(config: DiceConfig, image: Image,
     turn = math.radians(angle)
     u = np.array([math.cos(turn), math.sin(turn)])
     v = np.array([-math.sin(turn), math.cos(turn)])
-    best: tuple[float, FloatArray | None] = (-1.0, None)
+    best: tuple[float, FloatArray | None, int] = (-1.0, None, 0)
     for count in range(1, min(6, len(spots)) + 1):
         weakest = spots[count - 1][0]
         after = spots[count][0] if count < len(spots) else plain
@@ -416,7 +446,7 @@ def spots_middle(config: DiceConfig, image: Image,
         points = np.array([point for _, point in spots[:count]])
         centre = points.mean(axis=0)
         if _layout_of(config, points, centre, edge, u, v) == count:
-            best = (share, centre)
-    if best[1] is None:
+            best = (share, centre, count)
+    if best[1] is None or best[2] < least_count:
         return None
     return float(best[1][0]) + left, float(best[1][1]) + top
