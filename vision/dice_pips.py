@@ -159,12 +159,14 @@ def _face_spots(config: DiceConfig, image: Image,
                 ) -> FaceSpots | str:
     """:func:`_face_contrast` and the strongest spots on it (:func:`_strongest_spots`), found
     once for an image and rectangle however often they are asked for."""
-    for seen, seen_rect, seen_config, found in list(_RECENT_SPOTS):
+    for seen, seen_rect, seen_config, kept in list(_RECENT_SPOTS):
         if seen is image and seen_rect == rect and seen_config is config:
-            return found
+            return kept
     face = _face_contrast(config, image, rect)
-    found: FaceSpots | str = face
-    if not isinstance(face, str):
+    found: FaceSpots | str
+    if isinstance(face, str):
+        found = face
+    else:
         contrast, inside, origin = face
         edge = (rect[1][0] + rect[1][1]) / 2
         found = (contrast, inside, origin, _strongest_spots(config, contrast, inside, edge))
