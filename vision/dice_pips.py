@@ -417,14 +417,12 @@ def _layout_of(config: DiceConfig, points: FloatArray, middle: FloatArray, edge:
 
 
 def spots_middle(config: DiceConfig, image: Image,
-                 rect: tuple[tuple[float, float], tuple[float, float], float],
-                 least_count: int = 1) -> tuple[float, float] | None:
+                 rect: tuple[tuple[float, float], tuple[float, float], float]
+                 ) -> tuple[float, float] | None:
     """The middle (``image``'s pixels) of the strongest spots of the face ``rect`` that make a
     standard layout about their own middle, wherever on the face that lies (the count whose
     weakest stands furthest above the next, as :func:`read_pips` chooses); None where no
-    count does, or where that count is under ``least_count`` (a face read about that middle
-    would find those spots and read that count). :func:`read_pips` asks the layout to lie
-    about the outline's middle too."""
+    count does. :func:`read_pips` asks the layout to lie about the outline's middle too."""
     _, (w, h), angle = rect
     edge = (w + h) / 2
     face = _face_spots(config, image, rect)
@@ -438,7 +436,7 @@ def spots_middle(config: DiceConfig, image: Image,
     turn = math.radians(angle)
     u = np.array([math.cos(turn), math.sin(turn)])
     v = np.array([-math.sin(turn), math.cos(turn)])
-    best: tuple[float, FloatArray | None, int] = (-1.0, None, 0)
+    best: tuple[float, FloatArray | None] = (-1.0, None)
     for count in range(1, min(6, len(spots)) + 1):
         weakest = spots[count - 1][0]
         after = spots[count][0] if count < len(spots) else plain
@@ -448,7 +446,7 @@ def spots_middle(config: DiceConfig, image: Image,
         points = np.array([point for _, point in spots[:count]])
         centre = points.mean(axis=0)
         if _layout_of(config, points, centre, edge, u, v) == count:
-            best = (share, centre, count)
-    if best[1] is None or best[2] < least_count:
+            best = (share, centre)
+    if best[1] is None:
         return None
     return float(best[1][0]) + left, float(best[1][1]) + top

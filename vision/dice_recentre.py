@@ -63,10 +63,10 @@ def read_about_pips(config: DiceConfig, image: Image, body: FloatArray, rect: Re
 def pips_middles(config: DiceConfig, image: Image, rect: Rect) -> Iterator[tuple[float, float]]:
     """Where the pips of the face ``rect`` put its middle (``image``'s pixels), each found
     only when the one before did not read: the middle of the strongest spots that make a
-    layout about it, then the whole face's fitted grid's. Spots making a layout of fewer
-    than ``recentre_least_value`` pips are passed over: read about their own middle, they
-    read that count, which is refused."""
-    spots = spots_middle(config, image, rect, config.recentre_least_value)
+    layout about it, then the whole face's fitted grid's. (Spots making a layout of fewer
+    than ``recentre_least_value`` pips may read more about their middle, the face's inset
+    moved with it: tuning cocked 166's blue die, so they are read too.)"""
+    spots = spots_middle(config, image, rect)
     if spots is not None:
         yield spots
     fitted = fit_layout(config, image, rect).middle

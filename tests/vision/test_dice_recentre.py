@@ -11,7 +11,6 @@ import numpy as np
 from vision.dice import DiceConfig
 from vision.dice_faces import TopFace
 from vision.dice_layout import read_face_pips
-from vision.dice_pips import spots_middle
 from vision.dice_recentre import flat_about_pips, read_about_pips
 
 
@@ -86,16 +85,3 @@ def test_a_die_moved_to_its_pips_is_kept_only_where_its_lone_body_shows_it_flat(
     neighbour = (np.ones((20, 20), np.uint8), (101, 40))
     assert not kept((59.5, 59.5), [neighbour])
 
-
-def test_spots_too_few_for_the_least_value_put_no_middle_forward() -> None:
-    # A 3 whose outline lies 0.13 of the edge off its pips: its spots make a layout about
-    # their own middle, but read there they would read 3, which the re-read refuses, so that
-    # middle is not read at all; a 4's is.
-    config = DiceConfig()
-    rect = ((60.5, 52.0), (70.0, 64.0), 0.0)
-    three = _face([(-1, -1), (0, 0), (1, 1)])
-    middle = spots_middle(config, three, rect)
-    assert middle is not None and math.dist(middle, (52.0, 52.0)) < 1.0
-    assert spots_middle(config, three, rect, config.recentre_least_value) is None
-    four = _face([(-1, -1), (1, -1), (-1, 1), (1, 1)])
-    assert spots_middle(config, four, rect, config.recentre_least_value) is not None
