@@ -213,9 +213,18 @@ def _strongest_spots(config: DiceConfig, contrast: FloatArray, inside: Image, ed
     """Up to seven local maxima of the contrast on the face, strongest first, none nearer
     another than half the pips' spacing, each placed at its peak's centre."""
     size = max(3, 2 * round(config.pip_apart * config.spread * edge / 2) + 1)
-    peaks = cv2.dilate(contrast, np.ones((size, size), np.uint8))
-    rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
-    heights = contrast[rows, columns]
+    # Local maxima are looked for on the face only: the contrast is dilated over the face's
+    # box and the kernel's reach round it (the same maxima there as the whole window's).
+    found = cv2.boundingRect(inside)
+    reach = size // 2
+    x0, y0 = max(0, found[0] - reach), max(0, found[1] - reach)
+    x1 = min(contrast.shape[1], found[0] + found[2] + reach)
+    y1 = min(contrast.shape[0], found[1] + found[3] + reach)
+    near = contrast[y0:y1, x0:x1]
+    peaks = cv2.dilate(near, np.ones((size, size), np.uint8))
+    rows, columns = np.nonzero((near >= peaks) & (inside[y0:y1, x0:x1] > 0))
+    heights = near[rows, columns]
+    rows, columns = rows + y0, columns + x0
     spots: list[tuple[float, FloatArray]] = []
     least_apart = 0.5 * config.spread * edge
     kept: list[tuple[float, float]] = []
@@ -288,8 +297,6 @@ def _empty_points(contrast: FloatArray, points: FloatArray, value: int, edge: fl
         layout = frozenset((int(c), int(r)) for c, r in snapped)
     reach = max(1, round(0.05 * edge))
     rows, columns = contrast.shape
-    # The most of the window about every pixel at once (clipped to the contrast's edges).
-    nearby = cv2.dilate(contrast, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
     steps = np.array([point for point in GRID if point not in layout], np.float64)
     most = 0.0
     for centre, axis_u, axis_v in grids:
@@ -297,7 +304,10 @@ def _empty_points(contrast: FloatArray, points: FloatArray, value: int, edge: fl
         places = np.rint(centre + steps[:, :1] * axis_u + steps[:, 1:] * axis_v)
         for x, y in places.astype(np.int64).tolist():
             if 0 <= x < columns and 0 <= y < rows:
-                most = max(most, float(nearby[y, x]))
+                # The most of the contrast within ``reach`` of the point (clipped to the
+                # window's edges), as a dilation of the whole window gives it there.
+                near = contrast[max(0, y - reach):y + reach + 1, max(0, x - reach):x + reach + 1]
+                most = max(most, float(near.max()))
             elif -reach <= x < columns + reach and -reach <= y < rows + reach:
                 window = contrast[max(0, y - reach):y + reach + 1, max(0, x - reach):x + reach + 1]
                 most = max(most, float(window.max()))
