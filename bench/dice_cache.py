@@ -14,6 +14,9 @@ alternates), after one warm-up read each; it prints every reading (value, confid
 centre in mat mm) and the processor ms of each tray, then per family the share read right,
 the readings that differ between the two trees and the ratio of their processor times (a
 ratio measured in one run holds on a machine busy with other work, which inflates both alike).
+``--out FILE`` writes every tray's readings (every family, at full precision) to ``FILE``:
+read one tree alone a process and compare two trees' files (two readers in one process share
+some state a reading depends on, so ``--against`` is for timing, not for readings).
 ``count`` counts the instructions a tray's read takes (valgrind's callgrind, one OpenCV
 thread; ``--limit`` trays spread over the cache, after a warm-up read), a measure the
 machine's load leaves alone. ``functions`` splits those instructions by step (:data:`STEPS`,
@@ -23,7 +26,7 @@ step it was called from, million instructions a tray, calls and million a call.
     .venv/bin/python bench/dice_cache.py render --out /tmp/dice-cache [--frames 120]
         [--cocked-frames 30] [--families tuning,heldout] [--check 4]
     .venv/bin/python bench/dice_cache.py read /tmp/dice-cache [--tree DIR] [--against DIR]
-        [--quiet] [--show-heldout]
+        [--quiet] [--show-heldout] [--out FILE]
     .venv/bin/python bench/dice_cache.py count /tmp/dice-cache [--tree DIR] [--against DIR]
         [--limit 40]
     .venv/bin/python bench/dice_cache.py functions /tmp/dice-cache [--limit 12]
