@@ -14,6 +14,9 @@ alternates), after one warm-up read each; it prints every reading (value, confid
 centre in mat mm) and the processor ms of each tray, then per family the share read right,
 the readings that differ between the two trees and the ratio of their processor times (a
 ratio measured in one run holds on a machine busy with other work, which inflates both alike).
+``--out FILE`` writes every tray's readings (every family, at full precision) to ``FILE``:
+read one tree alone a process and compare two trees' files (two readers in one process share
+some state a reading depends on, so ``--against`` is for timing, not for readings).
 ``count`` counts the instructions a tray's read takes (valgrind's callgrind, one OpenCV
 thread; ``--limit`` trays spread over the cache, after a warm-up read), a measure the
 machine's load leaves alone. ``functions`` splits those instructions by step (:data:`STEPS`,
@@ -23,7 +26,7 @@ step it was called from, million instructions a tray, calls and million a call.
     .venv/bin/python bench/dice_cache.py render --out /tmp/dice-cache [--frames 120]
         [--cocked-frames 30] [--families tuning,heldout] [--check 4]
     .venv/bin/python bench/dice_cache.py read /tmp/dice-cache [--tree DIR] [--against DIR]
-        [--quiet] [--show-heldout]
+        [--quiet] [--show-heldout] [--out FILE]
     .venv/bin/python bench/dice_cache.py count /tmp/dice-cache [--tree DIR] [--against DIR]
         [--limit 40]
     .venv/bin/python bench/dice_cache.py functions /tmp/dice-cache [--limit 12]
@@ -77,6 +80,11 @@ STEPS = (
     "vision.dice_faces.top_faces", "vision.dice._read_face", "vision.dice_pips.read_pips",
     "vision.dice_pips._face_contrast", "vision.dice_pips._strongest_spots",
     "vision.dice_pips._untrue_to_layout", "vision.dice_layout.fit_layout",
+    "vision.dice_seam.read_own_part", "vision.dice_recentre.read_about_pips",
+    "vision.dice_pips.spots_middle", "vision.dice_beside.read_beside",
+    "vision.dice_beside.other_die", "vision.dice_side.telling_body",
+    "vision.dice_side.cocked_by_side", "vision.dice_recentre.flat_about_pips",
+    "vision.dice_layout.read_face_pips_placed",
 )
 #: Frame pixels kept around the tray's box in the frame: the warp's interpolation reaches a
 #: pixel past it, the coarse warp's blocks a few more.
@@ -262,9 +270,10 @@ def read_both(ours: TrayReader, theirs: TrayReader | None, tray: CachedTray, fir
 
 
 def read_all(folder: Path, tree: str | None, against: str | None, quiet: bool,
-             show_heldout: bool) -> None:
+             show_heldout: bool, out: Path | None = None) -> None:
     """Read every cached tray with ``tree``'s reader (and ``against``'s) and print as the
-    module's text says."""
+    module's text says; given ``out``, write every tray's readings there too (one line a
+    tray, every value, confidence, colour and centre exactly: two trees' files compared)."""
     trays = load_all(folder)
     if not trays:
         raise SystemExit(f"no cached trays in {folder}")
@@ -273,12 +282,14 @@ def read_all(folder: Path, tree: str | None, against: str | None, quiet: bool,
     # One warm-up read each: imports, caches and first-call set-up are not a tray's work.
     read_both(ours, theirs, trays[0], True)
     tallies: dict[str, Tally] = {}
+    lines = []
     for number, tray in enumerate(trays):
         dice, ms, other, other_ms = read_both(ours, theirs, tray, number % 2 == 0)
         tally = tallies.setdefault(tray.family, Tally(Counter(), [], []))
         tally.ms.append(ms)
         tally.other_ms.append(other_ms)
         score(tray, dice, tally.counts)
+        lines.append(f"{tray.name}: {reading_text(dice)}\n")
         same = other is None or other == dice
         tally.differ += not same
         if quiet or (tray.family == "heldout" and not show_heldout):
@@ -289,6 +300,8 @@ def read_all(folder: Path, tree: str | None, against: str | None, quiet: bool,
             print(f"  other reads: {reading_text(other)}")
     for family, tally in tallies.items():
         tally.print(family, theirs is not None)
+    if out is not None:
+        out.write_text("".join(lines))
 
 
 def spread(items: list[T], limit: int) -> list[T]:
@@ -425,6 +438,8 @@ def main() -> None:
     read.add_argument("--quiet", action="store_true", help="figures only, no tray by tray")
     read.add_argument("--show-heldout", action="store_true",
                       help="list held-out trays one by one too (never to tune on)")
+    read.add_argument("--out", type=Path, default=None,
+                      help="write every tray's readings (all families) to this file")
     count = commands.add_parser("count", help="count the instructions of reading the trays")
     count.add_argument("folder", type=Path)
     count.add_argument("--tree", default=None, help="the checkout whose reader is counted")
@@ -465,7 +480,7 @@ def main() -> None:
                    options.cocked_frames, options.check)
     else:
         read_all(options.folder, options.tree, options.against, options.quiet,
-                 options.show_heldout)
+                 options.show_heldout, options.out)
 
 
 if __name__ == "__main__":

@@ -251,13 +251,38 @@ def _clearest_layout(heights: FloatArray) -> tuple[int, float]:
     return layout, float(gaps[layout])
 
 
+#: The last fits, each with the image (held, so never another array at its address),
+#: rectangle, settings and least share it was made for: a face whose pips fail is fitted
+#: whole about its outline's middle by the first read and again by the re-read about its
+#: pips' own middle (:mod:`vision.dice_recentre`), in the same window.
+_RECENT_FITS: list[tuple[Image, tuple[tuple[float, float], tuple[float, float], float],
+                         DiceConfig, float | None, LayoutFit]] = []
+#: How many fits are kept (a re-read in the face's own part comes between).
+RECENT_KEPT = 4
+
+
 def fit_layout(config: DiceConfig, image: Image,
                rect: tuple[tuple[float, float], tuple[float, float], float],
                least_share: float | None = None) -> LayoutFit:
     """The layout the pips of the flat face ``rect`` (centre, size, angle in ``image``'s
     pixels, as :func:`cv2.minAreaRect` gives it) make in ``image`` (BGR), fitted as the
     module's text says, and read as ``config`` (``fit_*``) asks; ``least_share``, when
-    given, stands for ``config.fit_least_share``."""
+    given, stands for ``config.fit_least_share``. Fitted once for an image and rectangle
+    however often it is asked for."""
+    for seen, seen_rect, seen_config, seen_share, fit in list(_RECENT_FITS):
+        if seen is image and seen_rect == rect and seen_config is config \
+                and seen_share == least_share:
+            return fit
+    fit = _fit_layout(config, image, rect, least_share)
+    _RECENT_FITS.insert(0, (image, rect, config, least_share, fit))
+    del _RECENT_FITS[RECENT_KEPT:]
+    return fit
+
+
+def _fit_layout(config: DiceConfig, image: Image,
+                rect: tuple[tuple[float, float], tuple[float, float], float],
+                least_share: float | None) -> LayoutFit:
+    """:func:`fit_layout`, fitted."""
     contrast = local_contrast(face_patch(image, rect)).astype(np.float64)
     placement = _place(contrast)
     # The plain colour is the patch's median, which a heavily blurred 6 (its columns spread

@@ -94,12 +94,11 @@ def read_pips(config: DiceConfig, image: Image, body: FloatArray,
     level), against the pips' contrast."""
     (cx, cy), (w, h), angle = rect
     edge = (w + h) / 2
-    face = _face_contrast(config, image, rect)
+    face = _face_spots(config, image, rect)
     if isinstance(face, str):
         return None, 0.0, face, None
-    contrast, inside, (left, top) = face
+    contrast, inside, (left, top), spots = face
     middle = np.array([cx - left, cy - top])
-    spots = _strongest_spots(config, contrast, inside, edge)
     if not spots:
         return None, 0.0, "pips: none", None
     values = contrast[inside > 0]
@@ -144,6 +143,38 @@ def _diagonal_turn(points: list[FloatArray]) -> float:
     return turn - 45.0
 
 
+FaceSpots = tuple[FloatArray, Image, tuple[int, int], list[tuple[float, FloatArray]]]
+#: The last faces' contrast and spots, each with the image (held, so never another array at
+#: its address), rectangle and settings it was found for: a face whose pips fail is looked at
+#: again about its pips' own middle (:mod:`vision.dice_recentre`) in the same window and
+#: rectangle, and finds the same spots.
+_RECENT_SPOTS: list[tuple[Image, tuple[tuple[float, float], tuple[float, float], float],
+                          DiceConfig, FaceSpots | str]] = []
+#: How many faces' spots are kept (a re-read in the face's own part comes between).
+RECENT_KEPT = 4
+
+
+def _face_spots(config: DiceConfig, image: Image,
+                rect: tuple[tuple[float, float], tuple[float, float], float]
+                ) -> FaceSpots | str:
+    """:func:`_face_contrast` and the strongest spots on it (:func:`_strongest_spots`), found
+    once for an image and rectangle however often they are asked for."""
+    for seen, seen_rect, seen_config, kept in list(_RECENT_SPOTS):
+        if seen is image and seen_rect == rect and seen_config is config:
+            return kept
+    face = _face_contrast(config, image, rect)
+    found: FaceSpots | str
+    if isinstance(face, str):
+        found = face
+    else:
+        contrast, inside, origin = face
+        edge = (rect[1][0] + rect[1][1]) / 2
+        found = (contrast, inside, origin, _strongest_spots(config, contrast, inside, edge))
+    _RECENT_SPOTS.insert(0, (image, rect, config, found))
+    del _RECENT_SPOTS[RECENT_KEPT:]
+    return found
+
+
 def _face_contrast(config: DiceConfig, image: Image,
                    rect: tuple[tuple[float, float], tuple[float, float], float]
                    ) -> tuple[FloatArray, Image, tuple[int, int]] | str:
@@ -182,9 +213,18 @@ def _strongest_spots(config: DiceConfig, contrast: FloatArray, inside: Image, ed
     """Up to seven local maxima of the contrast on the face, strongest first, none nearer
     another than half the pips' spacing, each placed at its peak's centre."""
     size = max(3, 2 * round(config.pip_apart * config.spread * edge / 2) + 1)
-    peaks = cv2.dilate(contrast, np.ones((size, size), np.uint8))
-    rows, columns = np.nonzero((contrast >= peaks) & (inside > 0))
-    heights = contrast[rows, columns]
+    # Local maxima are looked for on the face only: the contrast is dilated over the face's
+    # box and the kernel's reach round it (the same maxima there as the whole window's).
+    found = cv2.boundingRect(inside)
+    reach = size // 2
+    x0, y0 = max(0, found[0] - reach), max(0, found[1] - reach)
+    x1 = min(contrast.shape[1], found[0] + found[2] + reach)
+    y1 = min(contrast.shape[0], found[1] + found[3] + reach)
+    near = contrast[y0:y1, x0:x1]
+    peaks = cv2.dilate(near, np.ones((size, size), np.uint8))
+    rows, columns = np.nonzero((near >= peaks) & (inside[y0:y1, x0:x1] > 0))
+    heights = near[rows, columns]
+    rows, columns = rows + y0, columns + x0
     spots: list[tuple[float, FloatArray]] = []
     least_apart = 0.5 * config.spread * edge
     kept: list[tuple[float, float]] = []
@@ -257,8 +297,6 @@ def _empty_points(contrast: FloatArray, points: FloatArray, value: int, edge: fl
         layout = frozenset((int(c), int(r)) for c, r in snapped)
     reach = max(1, round(0.05 * edge))
     rows, columns = contrast.shape
-    # The most of the window about every pixel at once (clipped to the contrast's edges).
-    nearby = cv2.dilate(contrast, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
     steps = np.array([point for point in GRID if point not in layout], np.float64)
     most = 0.0
     for centre, axis_u, axis_v in grids:
@@ -266,7 +304,10 @@ def _empty_points(contrast: FloatArray, points: FloatArray, value: int, edge: fl
         places = np.rint(centre + steps[:, :1] * axis_u + steps[:, 1:] * axis_v)
         for x, y in places.astype(np.int64).tolist():
             if 0 <= x < columns and 0 <= y < rows:
-                most = max(most, float(nearby[y, x]))
+                # The most of the contrast within ``reach`` of the point (clipped to the
+                # window's edges), as a dilation of the whole window gives it there.
+                near = contrast[max(0, y - reach):y + reach + 1, max(0, x - reach):x + reach + 1]
+                most = max(most, float(near.max()))
             elif -reach <= x < columns + reach and -reach <= y < rows + reach:
                 window = contrast[max(0, y - reach):y + reach + 1, max(0, x - reach):x + reach + 1]
                 most = max(most, float(window.max()))
@@ -394,11 +435,10 @@ def spots_middle(config: DiceConfig, image: Image,
     count does. :func:`read_pips` asks the layout to lie about the outline's middle too."""
     _, (w, h), angle = rect
     edge = (w + h) / 2
-    face = _face_contrast(config, image, rect)
+    face = _face_spots(config, image, rect)
     if isinstance(face, str):
         return None
-    contrast, inside, (left, top) = face
-    spots = _strongest_spots(config, contrast, inside, edge)
+    contrast, inside, (left, top), spots = face
     if not spots or spots[0][0] < config.least_contrast:
         return None
     values = contrast[inside > 0]

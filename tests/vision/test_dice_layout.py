@@ -151,3 +151,17 @@ def test_the_patch_blurs_only_the_part_it_samples_the_same_to_the_bit(
         return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma))
     monkeypatch.setattr(dice_layout, "_blurred_under", blur_all)
     assert np.array_equal(part, dice_layout.face_patch(image, rect))
+
+
+def test_a_face_is_fitted_once_for_its_window_and_rectangle():
+    # The first read and the re-read about the pips' middle fit the same window about the
+    # same rectangle: the second gets the first's fit; another window of the same pixels, a
+    # rectangle moved or another least share are fitted afresh, and agree.
+    image = drawn_face(5, 10.0, 2.0)
+    first = fit_layout(CONFIG, image, rect_of(10.0))
+    assert fit_layout(CONFIG, image, rect_of(10.0)) is first
+    again = fit_layout(CONFIG, image.copy(), rect_of(10.0))
+    assert again is not first and again == first
+    assert fit_layout(CONFIG, image, rect_of(10.0), 0.5) is not first
+    moved = ((EDGE + 0.5, EDGE - 0.5), (float(EDGE), float(EDGE)), 10.0)
+    assert fit_layout(CONFIG, image, moved) is not first

@@ -84,3 +84,4 @@ def test_a_die_moved_to_its_pips_is_kept_only_where_its_lone_body_shows_it_flat(
     assert not kept(None)
     neighbour = (np.ones((20, 20), np.uint8), (101, 40))
     assert not kept((59.5, 59.5), [neighbour])
+
