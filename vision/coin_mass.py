@@ -60,36 +60,47 @@ class CoinMassConfig:
     doubtful: float = 0.45
 
 
-def spread_diameter(config: CoinMassConfig, image: Image, centre_px: tuple[float, float],
-                    diameter_mm: float, pixels_per_mm: float) -> float:
-    """The diameter (mm) of the disc whose contrast spreads as the coin's does about
-    ``centre_px`` (column, row) in ``image`` (NaN where the window leaves the image or the
-    coin does not stand out of the paper)."""
+def paper_window(config: CoinMassConfig, image: Image, centre_px: tuple[float, float],
+                 pixels_per_mm: float) -> tuple[FloatArray, FloatArray, FloatArray] | None:
+    """The square of ``image`` reaching ``window_mm + paper_band_mm`` about ``centre_px``
+    (column, row) as (H, W, channels) floats, each pixel's squared distance (mm) from the
+    centre, and the paper's level (the median of the band past ``window_mm``); None where the
+    square leaves the image."""
     column, row = centre_px
     reach = (config.window_mm + config.paper_band_mm) * pixels_per_mm
     height, width = image.shape[:2]
     left, top = int(np.floor(column - reach)), int(np.floor(row - reach))
     right, bottom = int(np.ceil(column + reach)) + 1, int(np.ceil(row + reach)) + 1
     if left < 0 or top < 0 or right > width or bottom > height:
-        return float("nan")
+        return None
     patch = np.asarray(image[top:bottom, left:right], np.float64).reshape(bottom - top,
                                                                           right - left, -1)
     rows, columns = np.mgrid[top:bottom, left:right]
     radius_squared = ((columns - column) ** 2 + (rows - row) ** 2) / pixels_per_mm ** 2
-    window = config.window_mm ** 2
-    band = (radius_squared >= window) & (
+    band = (radius_squared >= config.window_mm ** 2) & (
         radius_squared < (config.window_mm + config.paper_band_mm) ** 2)
-    contrast = patch - np.median(patch[band], axis=0)
+    return patch, radius_squared, np.median(patch[band], axis=0)
+
+
+def spread_diameter(config: CoinMassConfig, image: Image, centre_px: tuple[float, float],
+                    diameter_mm: float, pixels_per_mm: float) -> float:
+    """The diameter (mm) of the disc whose contrast spreads as the coin's does about
+    ``centre_px`` (column, row) in ``image`` (NaN where the window leaves the image or the
+    coin does not stand out of the paper)."""
+    found = paper_window(config, image, centre_px, pixels_per_mm)
+    if found is None:
+        return float("nan")
+    patch, radius_squared, paper = found
+    contrast = patch - paper
     face = contrast[radius_squared < (config.face_share * diameter_mm) ** 2].mean(axis=0)
     if not np.isfinite(face).all() or float(face @ face) <= 0:
         return float("nan")
-    inside = radius_squared < window
+    inside = radius_squared < config.window_mm ** 2
     along = contrast[inside] @ face / float(face @ face)
     mass, moment = float(along.sum()), float((along * radius_squared[inside]).sum())
     if mass <= 0 or moment <= 0:
         return float("nan")
     return 2.0 * float(np.sqrt(2.0 * moment / mass))
-
 
 def spread_diameters(config: CoinMassConfig, view: TopView, image: Image,
                      centres_mm: FloatArray, diameters_mm: FloatArray,

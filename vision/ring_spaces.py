@@ -33,7 +33,7 @@ import numpy as np
 
 from vision.arrays import BoolArray, Image
 from vision.candidates import Candidates
-from vision.coin_mass import CoinMassConfig
+from vision.coin_mass import CoinMassConfig, paper_window
 from vision.read_config import CoinConfig
 
 if TYPE_CHECKING:
@@ -55,20 +55,10 @@ def middle_darkness(config: CoinMassConfig, image: Image, centre_px: tuple[float
     paper_band_mm`` from ``centre_px``, column and row) the middle of an outline of
     ``diameter_mm`` lies in ``image``, as a share of that level (NaN where the window leaves
     the image)."""
-    column, row = centre_px
-    reach = (config.window_mm + config.paper_band_mm) * pixels_per_mm
-    height, width = image.shape[:2]
-    left, top = int(np.floor(column - reach)), int(np.floor(row - reach))
-    right, bottom = int(np.ceil(column + reach)) + 1, int(np.ceil(row + reach)) + 1
-    if left < 0 or top < 0 or right > width or bottom > height:
+    found = paper_window(config, image, centre_px, pixels_per_mm)
+    if found is None:
         return float("nan")
-    patch = np.asarray(image[top:bottom, left:right], np.float64).reshape(bottom - top,
-                                                                          right - left, -1)
-    rows, columns = np.mgrid[top:bottom, left:right]
-    radius_squared = ((columns - column) ** 2 + (rows - row) ** 2) / pixels_per_mm ** 2
-    band = (radius_squared >= config.window_mm ** 2) & (
-        radius_squared < (config.window_mm + config.paper_band_mm) ** 2)
-    paper = np.median(patch[band], axis=0)
+    patch, radius_squared, paper = found
     middle = patch[radius_squared < (config.face_share * diameter_mm) ** 2].mean(axis=0)
     level = float(paper.sum())
     return float((paper - middle).sum()) / level if level > 0 else float("nan")
