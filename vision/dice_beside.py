@@ -28,6 +28,7 @@ from vision.arrays import FloatArray, Image
 from vision.dice_colour import colour_name
 from vision.dice_layout import read_face_pips_placed
 from vision.dice_pips import masked_median
+from vision.dice_seam import painted_outside, region_holding
 
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
@@ -92,16 +93,7 @@ def own_pixels(window: Image, rect: Rect, colour: FloatArray, other: FloatArray,
     middle = np.zeros(window.shape[:2], np.uint8)
     cv2.fillConvexPoly(middle, np.round(cv2.boxPoints(
         ((cx, cy), (0.5 * width, 0.5 * height), angle))).astype(np.int32), 1)
-    count, labels = cv2.connectedComponents(own.astype(np.uint8), connectivity=4)
-    held = np.bincount(labels[middle > 0].ravel(), minlength=count)
-    held[0] = 0
-    if count <= 1 or not held.any():
-        return None
-    region = (labels == int(np.argmax(held))).astype(np.uint8)
-    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(region)
-    cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
-    return filled
+    return region_holding(own.astype(np.uint8), middle)
 
 
 def seam_shift(own: Image, rect: Rect, towards: FloatArray) -> float:
@@ -120,14 +112,6 @@ def seam_shift(own: Image, rect: Rect, towards: FloatArray) -> float:
         return 0.0
     along = (found.reshape(-1, 2).astype(np.float64) - np.array([cx, cy])) @ towards
     return float(np.quantile(along, 1.0 - STRAY)) - reach
-
-
-def painted_beside(window: Image, own: Image, colour: FloatArray) -> Image:
-    """``window`` with every pixel outside the face's ``own`` painted ``colour``."""
-    plain = np.clip(np.round(colour), 0, 255).astype(np.uint8)
-    painted = np.empty_like(window)
-    painted[...] = plain
-    return np.asarray(cv2.copyTo(window, own, painted))
 
 
 def read_beside(config: DiceConfig, window: Image, rect: Rect,
@@ -158,9 +142,8 @@ def read_beside(config: DiceConfig, window: Image, rect: Rect,
     (cx, cy), size, angle = rect
     placed = ((cx + shift * float(towards[0]), cy + shift * float(towards[1])), size, angle)
     value, confidence, why, middle = read_face_pips_placed(
-        config, painted_beside(window, own, colours[0]), colours[0], placed)
+        config, painted_outside(window, own, colours[0]), colours[0], placed)
     return None if value is None else (value, confidence, why, middle)
 
 
-__all__ = ["nearest_beside", "other_die", "own_pixels", "painted_beside", "read_beside",
-           "seam_shift"]
+__all__ = ["nearest_beside", "other_die", "own_pixels", "read_beside", "seam_shift"]

@@ -30,6 +30,7 @@ import numpy as np
 
 from vision.arrays import FloatArray, Image
 from vision.dice_pips import GRID, LAYOUTS, median_colour, read_pips
+from vision.recent import RecentResults
 
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
@@ -251,14 +252,10 @@ def _clearest_layout(heights: FloatArray) -> tuple[int, float]:
     return layout, float(gaps[layout])
 
 
-#: The last fits, each with the image (held, so never another array at its address),
-#: rectangle, settings and least share it was made for: a face whose pips fail is fitted
-#: whole about its outline's middle by the first read and again by the re-read about its
-#: pips' own middle (:mod:`vision.dice_recentre`), in the same window.
-_RECENT_FITS: list[tuple[Image, tuple[tuple[float, float], tuple[float, float], float],
-                         DiceConfig, float | None, LayoutFit]] = []
-#: How many fits are kept (a re-read in the face's own part comes between).
-RECENT_KEPT = 4
+#: The last fits: a face whose pips fail is fitted whole about its outline's middle by the
+#: first read and again by the re-read about its pips' own middle (:mod:`vision.dice_recentre`),
+#: in the same window (four kept: a re-read in the face's own part comes between).
+_RECENT_FITS: RecentResults[LayoutFit] = RecentResults(4)
 
 
 def fit_layout(config: DiceConfig, image: Image,
@@ -269,14 +266,8 @@ def fit_layout(config: DiceConfig, image: Image,
     module's text says, and read as ``config`` (``fit_*``) asks; ``least_share``, when
     given, stands for ``config.fit_least_share``. Fitted once for an image and rectangle
     however often it is asked for."""
-    for seen, seen_rect, seen_config, seen_share, fit in list(_RECENT_FITS):
-        if seen is image and seen_rect == rect and seen_config is config \
-                and seen_share == least_share:
-            return fit
-    fit = _fit_layout(config, image, rect, least_share)
-    _RECENT_FITS.insert(0, (image, rect, config, least_share, fit))
-    del _RECENT_FITS[RECENT_KEPT:]
-    return fit
+    return _RECENT_FITS.get(image, (rect, config, least_share),
+                            lambda: _fit_layout(config, image, rect, least_share))
 
 
 def _fit_layout(config: DiceConfig, image: Image,

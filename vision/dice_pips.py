@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatArray, Image
+from vision.recent import RecentResults
 
 if TYPE_CHECKING:
     from vision.dice import DiceConfig
@@ -144,14 +145,10 @@ def _diagonal_turn(points: list[FloatArray]) -> float:
 
 
 FaceSpots = tuple[FloatArray, Image, tuple[int, int], list[tuple[float, FloatArray]]]
-#: The last faces' contrast and spots, each with the image (held, so never another array at
-#: its address), rectangle and settings it was found for: a face whose pips fail is looked at
-#: again about its pips' own middle (:mod:`vision.dice_recentre`) in the same window and
-#: rectangle, and finds the same spots.
-_RECENT_SPOTS: list[tuple[Image, tuple[tuple[float, float], tuple[float, float], float],
-                          DiceConfig, FaceSpots | str]] = []
-#: How many faces' spots are kept (a re-read in the face's own part comes between).
-RECENT_KEPT = 4
+#: The last faces' contrast and spots: a face whose pips fail is looked at again about its
+#: pips' own middle (:mod:`vision.dice_recentre`) in the same window and rectangle, and finds
+#: the same spots (four kept: a re-read in the face's own part comes between).
+_RECENT_SPOTS: RecentResults[FaceSpots | str] = RecentResults(4)
 
 
 def _face_spots(config: DiceConfig, image: Image,
@@ -159,20 +156,15 @@ def _face_spots(config: DiceConfig, image: Image,
                 ) -> FaceSpots | str:
     """:func:`_face_contrast` and the strongest spots on it (:func:`_strongest_spots`), found
     once for an image and rectangle however often they are asked for."""
-    for seen, seen_rect, seen_config, kept in list(_RECENT_SPOTS):
-        if seen is image and seen_rect == rect and seen_config is config:
-            return kept
-    face = _face_contrast(config, image, rect)
-    found: FaceSpots | str
-    if isinstance(face, str):
-        found = face
-    else:
+    def work() -> FaceSpots | str:
+        face = _face_contrast(config, image, rect)
+        if isinstance(face, str):
+            return face
         contrast, inside, origin = face
         edge = (rect[1][0] + rect[1][1]) / 2
-        found = (contrast, inside, origin, _strongest_spots(config, contrast, inside, edge))
-    _RECENT_SPOTS.insert(0, (image, rect, config, found))
-    del _RECENT_SPOTS[RECENT_KEPT:]
-    return found
+        return contrast, inside, origin, _strongest_spots(config, contrast, inside, edge)
+
+    return _RECENT_SPOTS.get(image, (rect, config), work)
 
 
 def _face_contrast(config: DiceConfig, image: Image,
@@ -241,11 +233,12 @@ def _strongest_spots(config: DiceConfig, contrast: FloatArray, inside: Image, ed
 
 
 def _best_count(config: DiceConfig, spots: list[tuple[float, FloatArray]], plain: float,
-                middle: FloatArray, edge: float, u: FloatArray, v: FloatArray
+                middle: FloatArray | None, edge: float, u: FloatArray, v: FloatArray
                 ) -> tuple[float, int | None]:
-    """The count of strongest spots that lie on their standard layout and stand furthest
-    above the next (or the face's plain level), with that margin as a share of the pips'
-    contrast; (-1, None) where no count does."""
+    """The count of strongest spots that lie on their standard layout about ``middle`` (about
+    their own middle where None) and stand furthest above the next (or the face's plain
+    level), with that margin as a share of the pips' contrast; (-1, None) where no count
+    does."""
     strongest = spots[0][0]
     best: tuple[float, int | None] = (-1.0, None)
     for count in range(1, min(6, len(spots)) + 1):
@@ -255,7 +248,8 @@ def _best_count(config: DiceConfig, spots: list[tuple[float, FloatArray]], plain
         if weakest < config.least_contrast or share <= best[0]:
             continue
         points = np.array([point for _, point in spots[:count]])
-        if _layout_of(config, points, middle, edge, u, v) == count:
+        about = points.mean(axis=0) if middle is None else middle
+        if _layout_of(config, points, about, edge, u, v) == count:
             best = (share, count)
     return best
 
@@ -446,17 +440,8 @@ def spots_middle(config: DiceConfig, image: Image,
     turn = math.radians(angle)
     u = np.array([math.cos(turn), math.sin(turn)])
     v = np.array([-math.sin(turn), math.cos(turn)])
-    best: tuple[float, FloatArray | None] = (-1.0, None)
-    for count in range(1, min(6, len(spots)) + 1):
-        weakest = spots[count - 1][0]
-        after = spots[count][0] if count < len(spots) else plain
-        share = (weakest - max(after, plain)) / max(spots[0][0] - plain, 1e-9)
-        if weakest < config.least_contrast or share <= best[0]:
-            continue
-        points = np.array([point for _, point in spots[:count]])
-        centre = points.mean(axis=0)
-        if _layout_of(config, points, centre, edge, u, v) == count:
-            best = (share, centre)
-    if best[1] is None:
+    _, count = _best_count(config, spots, plain, None, edge, u, v)
+    if count is None:
         return None
-    return float(best[1][0]) + left, float(best[1][1]) + top
+    middle_x, middle_y = np.array([point for _, point in spots[:count]]).mean(axis=0)
+    return float(middle_x) + left, float(middle_y) + top

@@ -100,19 +100,25 @@ def _own_part_in(image: Image, corners: np.ndarray, middle_corners: np.ndarray,
     # Summed in order, as ``np.einsum("ijk,ijk->ij", step, step)`` does (to the bit).
     distance = np.sqrt(steps[0] * steps[0] + steps[1] * steps[1] + steps[2] * steps[2])
     close = ((distance <= most_chroma) & (inside > 0)).astype(np.uint8)
-    count, labels = cv2.connectedComponents(close, connectivity=4)
+    filled = region_holding(close, middle)
+    return None if filled is None else filled & inside
+
+
+def region_holding(mask: Image, middle: Image) -> Image | None:
+    """The 4-connected region of ``mask`` (uint8 0/1) that holds most of ``middle`` (the
+    face's colour about its middle), its holes (pips) filled; None where none holds any."""
+    count, labels = cv2.connectedComponents(mask, connectivity=4)
     if count <= 1:
         return None
-    # The region of the face's colour that holds most of its middle.
     held = np.bincount(labels[middle > 0].ravel(), minlength=count)
     held[0] = 0
     if not held.any():
         return None
     region = (labels == int(np.argmax(held))).astype(np.uint8)
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros(shape, np.uint8)
+    filled = np.zeros(mask.shape[:2], np.uint8)
     cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
-    return filled & inside
+    return filled
 
 
 def own_middle(part: Image, rect: tuple[tuple[float, float], tuple[float, float], float],
@@ -150,9 +156,9 @@ def read_own_part(config: DiceConfig, window: Image, body: FloatArray,
                   rect: tuple[tuple[float, float], tuple[float, float], float]
                   ) -> tuple[int | None, float, str, tuple[float, float] | None] | None:
     """The face ``rect`` in ``window`` read again with only its own part of its rectangle
-    (a neighbour's pixels or felt beside the seam painted the
-    face's colour, and the face's middle taken as its own part's), where that reads a
-    value; None where it does not, or leaves the face as it was."""
+    (a neighbour's pixels or felt beside the seam painted the face's colour, and the face's
+    middle taken as its own part's), where that reads a value; None where it does not, or
+    leaves the face as it was."""
     part = own_part(window, rect, config.own_chroma)
     if part is None:
         return None

@@ -27,6 +27,7 @@ import numpy as np
 from vision.arrays import FloatArray, Image
 from vision.frame_fit import FrameFit
 from vision.rims import RimConfig, ray_rises
+from vision.sure_evidence import smallest_toward_larger
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -78,31 +79,6 @@ def spread_beyond(config: RimBeyondConfig, rims: RimConfig, image: Image,
                       bool)
 
 
-def toward_larger(config: RimBeyondConfig, frame: FrameFit, kinds: list[str],
-                  metal_of: dict[str, str], sizes: dict[str, float], diameters: FloatArray
-                  ) -> NDArray[np.bool_]:
-    """Per coin: whether it is read as the smallest kind of its metal and measures, by the
-    frame's expected outlines (``frame.outline_mm``), more than ``past`` of the way to a
-    larger kind of its metal."""
-    toward = np.zeros(len(kinds), bool)
-    if frame.outline_mm.shape != (len(kinds), len(frame.kinds)):
-        return toward
-    for position, kind in enumerate(kinds):
-        if kind not in frame.kinds:
-            continue
-        same_metal = [other for other in frame.kinds
-                      if other != kind and metal_of.get(other) == metal_of.get(kind)]
-        if not same_metal or any(sizes[other] < sizes[kind] for other in same_metal):
-            continue
-        expected = frame.outline_mm[position]
-        own = expected[frame.kinds.index(kind)]
-        for other in same_metal:
-            gap = float(expected[frame.kinds.index(other)] - own)
-            if gap > 0 and (diameters[position] - own) / gap > config.past:
-                toward[position] = True
-    return toward
-
-
 def rim_beyond_doubt(config: RimBeyondConfig, rims: RimConfig, view: TopView, image: Image,
                      frame: FrameFit, kinds: list[str], metal_of: dict[str, str],
                      sizes: dict[str, float], candidates: Candidates, chosen: NDArray[np.intp],
@@ -112,7 +88,7 @@ def rim_beyond_doubt(config: RimBeyondConfig, rims: RimConfig, view: TopView, im
     rim's width beyond its outline is capped at ``doubtful`` (``image``: the light-normalised
     top ``view``; ``camera`` tells where its pixels are fine enough to show a rim)."""
     diameters = candidates.diameters_mm[chosen]
-    toward = toward_larger(config, frame, kinds, metal_of, sizes, diameters)
+    toward = smallest_toward_larger(frame, kinds, sizes, metal_of, diameters, config.past)
     fine = camera.pixels_per_mm(candidates.centres_mm[chosen]) >= config.least_camera_ppm
     rows = np.flatnonzero(toward & fine & (confidence > config.doubtful))
     if not len(rows):
@@ -126,4 +102,4 @@ def rim_beyond_doubt(config: RimBeyondConfig, rims: RimConfig, view: TopView, im
     return capped
 
 
-__all__ = ["RimBeyondConfig", "rim_beyond_doubt", "spread_beyond", "toward_larger"]
+__all__ = ["RimBeyondConfig", "rim_beyond_doubt", "spread_beyond"]

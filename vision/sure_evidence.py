@@ -115,20 +115,34 @@ def outline_names_larger(config: SureEvidenceConfig, frame: FrameFit, kinds: lis
     frame's own expected outlines (``frame.outline_mm``), more than ``outline_past`` of the
     way to a larger kind of its metal, while the frame takes it as a single coin at least
     ``outline_single``."""
-    doubted = np.zeros(len(kinds), bool)
+    toward = smallest_toward_larger(frame, kinds, sizes, metal_of, diameters,
+                                    config.outline_past)
+    for position in np.flatnonzero(toward):
+        toward[position] = frame.single[position] >= config.outline_single
+    return toward
+
+
+def smallest_toward_larger(frame: FrameFit, kinds: list[str], sizes: dict[str, float],
+                           metal_of: dict[str, str], diameters: FloatArray, past: float
+                           ) -> NDArray[np.bool_]:
+    """Per coin: whether it is read as the smallest kind of its metal and measures, by the
+    frame's own expected outlines (``frame.outline_mm``), more than ``past`` of the way to a
+    larger kind of its metal. A larger kind is left out: its sure readings so placed are
+    mostly offset stacks."""
+    toward = np.zeros(len(kinds), bool)
     if frame.outline_mm.shape != (len(kinds), len(frame.kinds)):
-        return doubted
+        return toward
     for position, kind in enumerate(kinds):
-        if kind not in frame.kinds or frame.single[position] < config.outline_single:
+        if kind not in frame.kinds:
             continue
         same_metal = [other for other in frame.kinds
                       if other != kind and metal_of.get(other) == metal_of.get(kind)]
         if any(sizes[other] < sizes[kind] for other in same_metal):
-            continue  # a larger kind: its sure readings so placed are mostly offset stacks
-        doubted[position] = any(gap > 0 and share > config.outline_past
-                                for gap, share in _ways_to_others(frame, position, kind,
-                                                                  same_metal, diameters))
-    return doubted
+            continue
+        toward[position] = any(gap > 0 and share > past
+                               for gap, share in _ways_to_others(frame, position, kind,
+                                                                 same_metal, diameters))
+    return toward
 
 
 def alone_between_kinds(config: SureEvidenceConfig, frame: FrameFit, kinds: list[str],
